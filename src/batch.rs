@@ -1,0 +1,217 @@
+//! Batch runs: walk folders for puzzles, solve them in parallel, print a summary, write reports.
+
+use crate::cli::BatchArgs;
+use crate::outcome::{Outcome, Status};
+use crate::report;
+use crate::search::CANCELLED;
+use crate::solve::{self, Options};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::io::{IsTerminal, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+
+/// Puzzle files found under some paths, in path order, and what could not be walked.
+#[derive(Debug, Default)]
+pub struct Found {
+    pub puzzles: Vec<PathBuf>,
+    pub errors: Vec<String>,
+}
+
+fn is_puzzle(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e == "yaml" || e == "yml")
+}
+
+/// Walks `paths` for `*.yaml` / `*.yml` files: hidden folders skipped, symlinks followed,
+/// loops reported rather than followed. Files named directly are taken whatever their name.
+pub fn collect(paths: &[PathBuf]) -> Found {
+    let mut found = Found::default();
+    for root in paths {
+        if !root.is_dir() {
+            found.puzzles.push(root.clone());
+            continue;
+        }
+        let walker = walkdir::WalkDir::new(root)
+            .follow_links(true)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+        for entry in walker {
+            match entry {
+                Ok(e) if e.file_type().is_file() && is_puzzle(e.path()) => found.puzzles.push(e.into_path()),
+                Ok(_) => {}
+                Err(e) => {
+                    let where_ = e.path().map(|p| p.display().to_string()).unwrap_or_default();
+                    let why = if e.loop_ancestor().is_some() {
+                        "symlink loop, not followed".to_string()
+                    } else {
+                        e.io_error()
+                            .map(|io| io.to_string())
+                            .unwrap_or_else(|| e.to_string())
+                    };
+                    found.errors.push(format!("{where_}: {why}"));
+                }
+            }
+        }
+    }
+    found.puzzles.sort();
+    found.puzzles.dedup();
+    found
+}
+
+/// Solves one puzzle, turning a panic anywhere inside into that puzzle's error.
+pub fn solve_contained(path: &Path, opts: &Options) -> Outcome {
+    match catch_unwind(AssertUnwindSafe(|| solve::solve_file(path, opts))) {
+        Ok(o) => o,
+        Err(panic) => {
+            let msg = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            let file = path.display().to_string();
+            let mut o = Outcome::error(
+                &file,
+                format!("{file}: internal error while solving (please report): {msg}"),
+            );
+            o.spec_hash = solve::file_hash(path);
+            o
+        }
+    }
+}
+
+/// The previous run's results, by file, for `--resume`.
+fn previous(report_dir: &Path) -> HashMap<String, Outcome> {
+    let mut by_file = HashMap::new();
+    for o in report::read_results(report_dir) {
+        by_file.insert(o.file.clone(), o);
+    }
+    by_file
+}
+
+/// A previous outcome is reusable when its spec and rule script are byte-for-byte unchanged.
+fn reusable(prev: &Outcome, path: &Path, opts: &Options) -> bool {
+    if prev.status == Status::Error || prev.reason.as_deref() == Some("interrupted") {
+        return false;
+    }
+    let Ok(spec) = crate::spec::load(path) else {
+        return false;
+    };
+    let Ok(script) = crate::script::resolve(&spec) else {
+        return false;
+    };
+    let _ = opts;
+    prev.spec_hash.as_deref() == solve::file_hash(path).as_deref()
+        && prev.script_hash.as_deref() == Some(sha256(&script.source).as_str())
+}
+
+fn sha256(s: &str) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(Sha256::digest(s.as_bytes()))
+}
+
+/// `marbles batch`.
+pub fn run(args: &BatchArgs) -> anyhow::Result<u8> {
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let opts = args.search.options(jobs);
+    let found = collect(&args.dirs);
+    for e in &found.errors {
+        eprintln!("marbles: warning: {e}");
+    }
+    if found.puzzles.is_empty() {
+        eprintln!(
+            "marbles: error: no puzzle files (*.yaml, *.yml) under {}",
+            args.dirs
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        return Ok(2);
+    }
+    let _ = ctrlc::set_handler(|| CANCELLED.store(true, Ordering::SeqCst));
+
+    let prev = if args.resume {
+        previous(&args.report)
+    } else {
+        HashMap::new()
+    };
+    let journal = (!args.no_report)
+        .then(|| report::Journal::open(&args.report, args.resume))
+        .transpose()?;
+
+    let bar = progress(found.puzzles.len() as u64, args.quiet);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
+    let results: Vec<Option<Outcome>> = pool.install(|| {
+        found
+            .puzzles
+            .par_iter()
+            .map(|path| {
+                let key = path.display().to_string();
+                if let Some(p) = prev.get(&key).filter(|p| reusable(p, path, &opts)) {
+                    bar.inc(1);
+                    return Some(p.clone());
+                }
+                if CANCELLED.load(Ordering::Relaxed) {
+                    return None;
+                }
+                bar.set_message(key.clone());
+                let o = solve_contained(path, &opts);
+                bar.inc(1);
+                if o.reason.as_deref() == Some("interrupted") {
+                    return None;
+                }
+                if let Some(j) = &journal {
+                    j.record(&o);
+                }
+                Some(o)
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let interrupted = CANCELLED.load(Ordering::SeqCst);
+    let outcomes: Vec<Outcome> = results.into_iter().flatten().collect();
+
+    let mut stdout = std::io::stdout().lock();
+    let printed = report::summary(args.format, &outcomes)?;
+    stdout.write_all(printed.as_bytes())?;
+    stdout.flush()?;
+    if !args.no_report {
+        report::write_all(&args.report, &outcomes)?;
+        if let Some(j) = journal {
+            j.finish();
+        }
+        if !args.quiet {
+            eprintln!("reports written to {}", args.report.display());
+        }
+    }
+    if interrupted {
+        eprintln!(
+            "marbles: interrupted: {} of {} puzzles finished and reported; rerun with --resume to finish",
+            outcomes.len(),
+            found.puzzles.len()
+        );
+        return Ok(130);
+    }
+    let code = Outcome::exit_code(&outcomes);
+    Ok(if found.errors.is_empty() { code } else { 2 })
+}
+
+fn progress(total: u64, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+    }
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} puzzles  {elapsed}  {wide_msg}")
+            .expect("static template")
+            .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
+}

@@ -1,0 +1,188 @@
+//! Command-line definitions (clap), and their translation into solve options.
+
+use crate::script::ScriptLimits;
+use crate::search::Limits;
+use crate::solve::{MoveOrder, Options};
+use crate::spec::ByteSize;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Solve marble and peg puzzles: peg solitaire, the Cracker Barrel triangle, tilt mazes, and
+/// any family you script.
+///
+/// A puzzle is a YAML file naming its board, its rule family and its goal. A rule family is a
+/// Rhai script (rules/*.rhai) that defines the board's geometry and moves; marbles runs it
+/// once per puzzle and searches natively.
+#[derive(Debug, Parser)]
+#[command(name = "marbles", version, propagate_version = true, after_help = EXAMPLES)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+const EXAMPLES: &str = "\
+Examples:
+  marbles solve puzzles/peg_hop/english_central.yaml
+  marbles solve puzzles/triangle_hop/*.yaml --format json
+  marbles check puzzles/
+  marbles batch puzzles --report reports
+  marbles completions bash > /etc/bash_completion.d/marbles
+
+Exit status: 0 every puzzle solved, 1 some unsolvable or gave up, 2 bad input or failure.";
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve puzzle files and show each verdict, move and board.
+    Solve(SolveArgs),
+    /// Validate puzzle files and their rule scripts without solving.
+    Check(CheckArgs),
+    /// Solve every puzzle under folders in parallel; print a table and write reports.
+    Batch(BatchArgs),
+    /// Print a shell completion script.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SolveFormat {
+    /// Verdict, moves and the board after each move.
+    Text,
+    /// A JSON array, one object per puzzle.
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Puzzle files (YAML).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: SolveFormat,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Puzzle files, or folders to check every *.yaml / *.yml under.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub script: ScriptArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TableFormat {
+    Table,
+    Markdown,
+    Csv,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// Folders to walk for *.yaml / *.yml puzzles (files may be named too).
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Format of the summary printed on stdout.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: TableFormat,
+    /// Where to write summary.json, summary.csv, summary.md and index.html.
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    pub report: PathBuf,
+    /// Write no report files.
+    #[arg(long, conflicts_with = "resume")]
+    pub no_report: bool,
+    /// Reuse results from the report's summary.json for puzzles whose spec and script are unchanged.
+    #[arg(long)]
+    pub resume: bool,
+    /// Puzzles solved at once (default: one per core).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+/// Options every solving command shares.
+#[derive(Debug, Args, Clone)]
+pub struct SearchArgs {
+    /// Give up on a puzzle after this many seconds.
+    #[arg(long, value_name = "SECONDS", help_heading = "Limits (per puzzle)")]
+    pub timeout: Option<f64>,
+    /// Give up on a puzzle after trying this many moves.
+    #[arg(long, value_name = "N", help_heading = "Limits (per puzzle)")]
+    pub max_nodes: Option<u64>,
+    /// Give up when a search's tables reach this size, e.g. 512MB or 2GiB
+    /// (default: a quarter of the machine's memory, shared between jobs).
+    #[arg(long, value_name = "SIZE", help_heading = "Limits (per puzzle)")]
+    pub max_memory: Option<ByteSize>,
+    /// Leave as few pegs as possible instead of meeting the spec's peg count.
+    #[arg(long, help_heading = "Search")]
+    pub fewest: bool,
+    /// Try moves in the script's order, or reversed.
+    #[arg(long, value_enum, default_value = "script", help_heading = "Search")]
+    pub order: OrderArg,
+    /// Try moves in a random but reproducible order (see --seed).
+    #[arg(long, conflicts_with = "order", help_heading = "Search")]
+    pub shuffle: bool,
+    /// The seed for --shuffle.
+    #[arg(long, default_value_t = 1, requires = "shuffle", help_heading = "Search")]
+    pub seed: u64,
+    #[command(flatten)]
+    pub script: ScriptArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OrderArg {
+    Script,
+    Reverse,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct ScriptArgs {
+    /// Stop a rule script after this many operations.
+    #[arg(long, value_name = "N", default_value_t = ScriptLimits::default().max_operations, help_heading = "Rule script limits")]
+    pub script_ops: u64,
+    /// Stop a rule script after this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = ScriptLimits::default().timeout.as_secs_f64(), help_heading = "Rule script limits")]
+    pub script_timeout: f64,
+}
+
+impl ScriptArgs {
+    pub fn limits(&self) -> ScriptLimits {
+        ScriptLimits {
+            max_operations: self.script_ops,
+            timeout: Duration::from_secs_f64(self.script_timeout.max(0.0)),
+            ..ScriptLimits::default()
+        }
+    }
+}
+
+impl SearchArgs {
+    /// Solve options for running `jobs` puzzles at once.
+    pub fn options(&self, jobs: usize) -> Options {
+        Options {
+            limits: Limits {
+                timeout: self.timeout.map(|s| Duration::from_secs_f64(s.max(0.0))),
+                max_nodes: self.max_nodes,
+                max_memory: self.max_memory.map(|b| b.0),
+            },
+            default_max_memory: crate::default_memory_limit(jobs),
+            script: self.script.limits(),
+            order: if self.shuffle {
+                MoveOrder::Shuffle(self.seed)
+            } else if self.order == OrderArg::Reverse {
+                MoveOrder::Reverse
+            } else {
+                MoveOrder::Script
+            },
+            fewest: self.fewest,
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! Located diagnostics: every user-facing error names the file, and the line and column where known.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// An error a user can act on: what went wrong, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub file: PathBuf,
+    /// 1-based line, when the problem has one.
+    pub line: Option<usize>,
+    /// 1-based column, when the problem has one.
+    pub column: Option<usize>,
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn new(file: impl AsRef<Path>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            file: file.as_ref().to_path_buf(),
+            line: None,
+            column: None,
+            message: message.into(),
+        }
+    }
+
+    pub fn at(mut self, line: Option<usize>, column: Option<usize>) -> Self {
+        self.line = line;
+        self.column = column.filter(|_| line.is_some());
+        self
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(col) = self.column {
+                write!(f, ":{col}")?;
+            }
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+pub type Result<T> = std::result::Result<T, Diagnostic>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_includes_only_known_parts() {
+        let d = Diagnostic::new("a.yaml", "bad").at(Some(3), Some(7));
+        assert_eq!(d.to_string(), "a.yaml:3:7: bad");
+        let d = Diagnostic::new("a.yaml", "bad").at(None, Some(7));
+        assert_eq!(d.to_string(), "a.yaml: bad");
+    }
+}

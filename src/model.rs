@@ -1,0 +1,307 @@
+//! The compiled puzzle: cell indices, bit masks, move lists and the goal test — all native.
+
+use crate::diag::{Diagnostic, Result};
+use crate::script::{Kind, Layout, RuleTables, Script};
+use crate::spec::{BoardSpec, Cell, GridBoard, PegGoal, Spec, TiltBoard, Token};
+use std::collections::HashMap;
+
+/// Hop boards are bitboards of this many cells at most.
+pub const MAX_HOP_CELLS: usize = 128;
+/// Tilt boards are at most this many cells wide.
+pub const MAX_TILT_SIZE: usize = 15;
+
+/// Where each cell index sits on the board as the user wrote it.
+#[derive(Debug, Clone)]
+pub struct Geometry {
+    pub layout: Layout,
+    pub cells: Vec<Cell>,
+    pub index: HashMap<Cell, usize>,
+}
+
+impl Geometry {
+    fn new(layout: Layout, cells: Vec<Cell>) -> Self {
+        let index = cells.iter().enumerate().map(|(i, c)| (*c, i)).collect();
+        Geometry { layout, cells, index }
+    }
+}
+
+/// One compiled hop: applicable when `state & mask == need`; applying it is `state ^ mask`.
+#[derive(Debug, Clone)]
+pub struct HopMove {
+    pub mask: u128,
+    pub need: u128,
+    pub from: usize,
+    pub over: Vec<usize>,
+    pub to: usize,
+    pub dir: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HopGoal {
+    pub pegs: PegGoal,
+    /// A cell that must hold a peg at the end.
+    pub at: Option<usize>,
+}
+
+#[derive(Debug, Clone)]
+pub struct HopModel {
+    pub geo: Geometry,
+    pub directions: Vec<String>,
+    pub moves: Vec<HopMove>,
+    pub start: u128,
+    pub goal: HopGoal,
+}
+
+impl HopModel {
+    /// True when `state` meets the goal for exactly `pegs` pegs.
+    #[inline]
+    pub fn is_goal(&self, state: u128, pegs: u32) -> bool {
+        state.count_ones() == pegs && self.goal.at.is_none_or(|a| state >> a & 1 == 1)
+    }
+
+    /// The target peg count (for `Fewest`, 1 is the best hope).
+    pub fn target_pegs(&self) -> u32 {
+        match self.goal.pegs {
+            PegGoal::Count(n) => n,
+            PegGoal::Fewest => 1,
+        }
+    }
+}
+
+/// One tilt direction: where a marble at each cell rolls next, and the order marbles roll in.
+#[derive(Debug, Clone)]
+pub struct TiltDir {
+    pub name: String,
+    /// `next[cell]`: the cell a marble reaches by one step, or `NONE` when blocked.
+    pub next: Vec<u8>,
+    /// Every cell, nearest the side being tilted towards first.
+    pub order: Vec<u8>,
+}
+
+/// The marker for "no cell" in tilt tables and "dropped into its hole" in tilt states.
+pub const NONE: u8 = u8::MAX;
+
+#[derive(Debug, Clone)]
+pub struct TiltModel {
+    pub size: usize,
+    pub geo: Geometry,
+    pub dirs: Vec<TiltDir>,
+    /// Marble k's start cell, or `NONE` if it starts in its own hole.
+    pub start: Vec<u8>,
+    pub holes: Vec<u8>,
+    /// `hole_at[cell]`: the number (0-based) of the hole there, or `NONE`.
+    pub hole_at: Vec<u8>,
+    pub walls: Vec<[Cell; 2]>,
+    /// Set when the start already makes the puzzle unwinnable.
+    pub doomed: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Model {
+    Hop(HopModel),
+    Tilt(TiltModel),
+}
+
+/// Compiles a spec and its script's tables into a model.
+pub fn compile(spec: &Spec, script: &Script, tables: &RuleTables) -> Result<Model> {
+    match (&spec.board, tables.kind) {
+        (BoardSpec::Grid(g), Kind::Hop) => compile_hop(spec, script, tables, g).map(Model::Hop),
+        (BoardSpec::Tilt(t), Kind::Tilt) => compile_tilt(spec, script, tables, t).map(Model::Tilt),
+        (BoardSpec::Grid(_), Kind::Tilt) => Err(Diagnostic::new(
+            &spec.path,
+            format!(
+                "`{}` is a tilt family: give `size:`, `marbles:` and `holes:` instead of `board:`",
+                script.name
+            ),
+        )
+        .at(crate::spec::key_line(&spec.source, "board"), None)),
+        (BoardSpec::Tilt(_), Kind::Hop) => Err(Diagnostic::new(
+            &spec.path,
+            format!(
+                "`{}` is a hop family: give a `board:` of rows of o . #",
+                script.name
+            ),
+        )
+        .at(crate::spec::key_line(&spec.source, "rules"), None)),
+    }
+}
+
+fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> Result<HopModel> {
+    let mut cells = Vec::new();
+    let mut start = 0u128;
+    for (r, row) in g.rows.iter().enumerate() {
+        for (c, tok) in row.iter().enumerate() {
+            if *tok == Token::Blocked {
+                continue;
+            }
+            if cells.len() == MAX_HOP_CELLS {
+                let total = g.rows.iter().flatten().filter(|t| **t != Token::Blocked).count();
+                return Err(Diagnostic::new(
+                    &spec.path,
+                    format!("the board has {total} holes; hop boards may have at most {MAX_HOP_CELLS}"),
+                )
+                .at(crate::spec::key_line(&spec.source, "board"), None));
+            }
+            if *tok == Token::Peg {
+                start |= 1 << cells.len();
+            }
+            cells.push([r as i64, c as i64]);
+        }
+    }
+    let geo = Geometry::new(t.layout, cells);
+    let script_err = |msg: String| Diagnostic::new(&script.origin, msg);
+    let idx = |cell: &Cell, what: &str, i: usize| {
+        geo.index.get(cell).copied().ok_or_else(|| {
+            script_err(format!(
+                "move {i} ({what} [{}, {}]) names a cell that is not a hole of the board in {}",
+                cell[0],
+                cell[1],
+                spec.path.display()
+            ))
+        })
+    };
+    let mut moves = Vec::with_capacity(t.hops.len());
+    for (i, h) in t.hops.iter().enumerate() {
+        let from = idx(&h.from, "from", i)?;
+        let to = idx(&h.to, "to", i)?;
+        let over = h
+            .over
+            .iter()
+            .map(|o| idx(o, "over", i))
+            .collect::<Result<Vec<_>>>()?;
+        if over.is_empty() {
+            return Err(script_err(format!(
+                "move {i} jumps over no cell: `over` must name at least one"
+            )));
+        }
+        let mut mask = 0u128;
+        for &c in over.iter().chain([&from, &to]) {
+            if mask >> c & 1 == 1 {
+                return Err(script_err(format!("move {i} names the same cell twice")));
+            }
+            mask |= 1 << c;
+        }
+        let need = mask & !(1u128 << to);
+        moves.push(HopMove {
+            mask,
+            need,
+            from,
+            over,
+            to,
+            dir: h.dir,
+        });
+    }
+    let pegs = spec
+        .goal
+        .pegs
+        .unwrap_or(PegGoal::Count(t.default_pegs.unwrap_or(1)));
+    let at = match spec.goal.at {
+        None => None,
+        Some(cell) => Some(geo.index.get(&cell).copied().ok_or_else(|| {
+            Diagnostic::new(
+                &spec.path,
+                format!("goal cell [{}, {}] is not a hole of the board", cell[0], cell[1]),
+            )
+            .at(spec.goal.at_line, None)
+        })?),
+    };
+    Ok(HopModel {
+        geo,
+        directions: t.directions.iter().map(|d| d.name.clone()).collect(),
+        moves,
+        start,
+        goal: HopGoal { pegs, at },
+    })
+}
+
+fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> Result<TiltModel> {
+    let n = b.size;
+    if n > MAX_TILT_SIZE {
+        return Err(Diagnostic::new(
+            &spec.path,
+            format!("size {n} is too large: tilt boards are at most {MAX_TILT_SIZE} wide"),
+        )
+        .at(crate::spec::key_line(&spec.source, "size"), None));
+    }
+    let cells: Vec<Cell> = (0..n as i64)
+        .flat_map(|r| (0..n as i64).map(move |c| [r, c]))
+        .collect();
+    let geo = Geometry::new(Layout::Square, cells);
+    let id = |c: &Cell| geo.index.get(c).map(|&i| i as u8);
+    let mut dirs: Vec<TiltDir> = t
+        .directions
+        .iter()
+        .map(|d| {
+            let [dr, dc] = d.step.unwrap_or([0, 0]);
+            let mut order: Vec<u8> = (0..geo.cells.len() as u8).collect();
+            // Nearest the side first: the largest projection on the direction of travel.
+            order.sort_by_key(|&i| {
+                let [r, c] = geo.cells[i as usize];
+                std::cmp::Reverse(r * dr + c * dc)
+            });
+            TiltDir {
+                name: d.name.clone(),
+                next: vec![NONE; geo.cells.len()],
+                order,
+            }
+        })
+        .collect();
+    for l in &t.links {
+        let (Some(from), Some(to)) = (id(&l.from), id(&l.to)) else {
+            return Err(Diagnostic::new(
+                &script.origin,
+                format!(
+                    "link [{}, {}] → [{}, {}] leaves the {n}×{n} board of {}",
+                    l.from[0],
+                    l.from[1],
+                    l.to[0],
+                    l.to[1],
+                    spec.path.display()
+                ),
+            ));
+        };
+        dirs[l.dir].next[from as usize] = to;
+    }
+    let holes: Vec<u8> = b.holes.iter().map(|h| id(h).unwrap_or(NONE)).collect();
+    let mut hole_at = vec![NONE; geo.cells.len()];
+    for (k, &h) in holes.iter().enumerate() {
+        hole_at[h as usize] = k as u8;
+    }
+    let mut doomed = None;
+    let start: Vec<u8> = b
+        .marbles
+        .iter()
+        .enumerate()
+        .map(|(k, m)| {
+            let cell = id(m).unwrap_or(NONE);
+            match hole_at[cell as usize] {
+                NONE => cell,
+                h if h as usize == k => NONE,
+                h => {
+                    doomed.get_or_insert(format!(
+                        "marble {} starts on hole {}, which it can never leave",
+                        k + 1,
+                        h + 1
+                    ));
+                    cell
+                }
+            }
+        })
+        .collect();
+    if b.marbles.len() > 64 {
+        return Err(
+            Diagnostic::new(&spec.path, "tilt puzzles may have at most 64 marbles")
+                .at(crate::spec::key_line(&spec.source, "marbles"), None),
+        );
+    }
+    Ok(TiltModel {
+        size: n,
+        geo,
+        dirs,
+        start,
+        holes,
+        hole_at,
+        walls: b.walls.clone(),
+        doomed,
+    })
+}

@@ -1,0 +1,143 @@
+//! What solving one puzzle produced: the verdict, the moves, the boards, the numbers.
+
+use crate::script::Layout;
+use crate::spec::Cell;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Solved,
+    Unsolvable,
+    GaveUp,
+    Error,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Unsolvable => "unsolvable",
+            Status::GaveUp => "gave_up",
+            Status::Error => "error",
+        }
+    }
+}
+
+/// One move as users and reports see it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum MoveOut {
+    Hop {
+        from: Cell,
+        over: Over,
+        to: Cell,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dir: Option<String>,
+    },
+    Tilt {
+        tilt: String,
+    },
+}
+
+/// The cell jumped over, or the cells, for families whose hops cross several.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Over {
+    One(Cell),
+    Many(Vec<Cell>),
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Moves tried (hop) or positions expanded (tilt).
+    pub nodes: u64,
+    pub seconds: f64,
+    /// Peak size of the search's tables, estimated.
+    #[serde(default)]
+    pub memory_bytes: u64,
+}
+
+/// Everything needed to draw the puzzle and step through its solution.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Replay {
+    Hop {
+        layout: Layout,
+        /// Tokens per row of the board text (holes and `#` alike).
+        widths: Vec<usize>,
+        /// The holes, in cell-index order.
+        cells: Vec<Cell>,
+        /// One string per position, start first: `1` where cell i holds a peg, else `0`.
+        frames: Vec<String>,
+    },
+    Tilt {
+        size: usize,
+        walls: Vec<[Cell; 2]>,
+        holes: Vec<Cell>,
+        /// One list per position, start first: marble k's cell, or null once it is in its hole.
+        frames: Vec<Vec<Option<Cell>>>,
+    },
+}
+
+/// The result for one puzzle file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub file: String,
+    pub puzzle: String,
+    pub rules: String,
+    pub status: Status,
+    /// Why it is unsolvable or why the search gave up, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub moves: Vec<MoveOut>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pegs_left: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub stats: Stats,
+    /// SHA-256 of the spec file and of its rule script, so reruns can skip unchanged puzzles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec_hash: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script_hash: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<Replay>,
+}
+
+impl Outcome {
+    /// The outcome for a puzzle that could not be read, compiled or solved.
+    pub fn error(file: &str, message: String) -> Self {
+        Outcome {
+            file: file.to_string(),
+            puzzle: std::path::Path::new(file)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            rules: String::new(),
+            status: Status::Error,
+            reason: None,
+            moves: Vec::new(),
+            pegs_left: None,
+            rating: None,
+            error: Some(message),
+            stats: Stats::default(),
+            spec_hash: None,
+            script_hash: None,
+            replay: None,
+        }
+    }
+
+    /// Process exit code for a set of outcomes: 0 all solved, 1 some not solved, 2 any error.
+    pub fn exit_code(all: &[Outcome]) -> u8 {
+        if all.iter().any(|o| o.status == Status::Error) {
+            2
+        } else if all.iter().all(|o| o.status == Status::Solved) {
+            0
+        } else {
+            1
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! Boards and moves as plain text, in the notation puzzle files use.
+
+use crate::outcome::{MoveOut, Outcome, Over, Replay, Status};
+use crate::script::Layout;
+use crate::spec::Cell;
+use std::fmt::Write;
+
+/// Frame `i` of a replay as text. For hop boards `mark` is a cell drawn `*` (the peg that
+/// just moved); every other cell reads as in a puzzle file: `o` peg, `.` hole, `#` no hole.
+pub fn board(replay: &Replay, i: usize, mark: Option<Cell>) -> String {
+    match replay {
+        Replay::Hop {
+            layout,
+            widths,
+            cells,
+            frames,
+        } => {
+            let frame = frames[i].as_bytes();
+            let height = widths.len();
+            let mut out = String::new();
+            for (r, &w) in widths.iter().enumerate() {
+                let mut line = String::new();
+                if *layout == Layout::Triangle {
+                    line.push_str(&" ".repeat(height.saturating_sub(r + 1)));
+                }
+                let toks: Vec<char> = (0..w)
+                    .map(|c| {
+                        let cell = [r as i64, c as i64];
+                        match cells.iter().position(|x| *x == cell) {
+                            None => '#',
+                            Some(_) if mark == Some(cell) => '*',
+                            Some(k) if frame[k] == b'1' => 'o',
+                            Some(_) => '.',
+                        }
+                    })
+                    .collect();
+                let toks: Vec<String> = toks.iter().map(char::to_string).collect();
+                line.push_str(&toks.join(" "));
+                out.push_str(line.trim_end());
+                out.push('\n');
+            }
+            out
+        }
+        Replay::Tilt {
+            size,
+            walls,
+            holes,
+            frames,
+        } => tilt_board(*size, walls, holes, &frames[i]),
+    }
+}
+
+fn tilt_board(n: usize, walls: &[[Cell; 2]], holes: &[Cell], marbles: &[Option<Cell>]) -> String {
+    let wall = |a: Cell, b: Cell| walls.iter().any(|w| *w == [a, b] || *w == [b, a]);
+    let mut out = String::new();
+    for r in 0..n as i64 {
+        let mut line = String::new();
+        for c in 0..n as i64 {
+            let cell = [r, c];
+            let text = if let Some(k) = marbles.iter().position(|m| *m == Some(cell)) {
+                format!("{:^3}", k + 1)
+            } else if let Some(k) = holes
+                .iter()
+                .position(|h| *h == cell)
+                .filter(|&k| marbles[k].is_some())
+            {
+                format!("({})", k + 1)
+            } else {
+                " . ".to_string()
+            };
+            line.push_str(&text);
+            if c + 1 < n as i64 {
+                line.push(if wall(cell, [r, c + 1]) { '|' } else { ' ' });
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+        if r + 1 < n as i64 && (0..n as i64).any(|c| wall([r, c], [r + 1, c])) {
+            let seps: Vec<&str> = (0..n as i64)
+                .map(|c| if wall([r, c], [r + 1, c]) { "---" } else { "   " })
+                .collect();
+            out.push_str(seps.join(" ").trim_end());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// A move in words: `[3, 1] over [3, 2] to [3, 3] (right)` or `tilt left`.
+pub fn move_text(m: &MoveOut) -> String {
+    let cell = |c: &Cell| format!("[{}, {}]", c[0], c[1]);
+    match m {
+        MoveOut::Hop { from, over, to, dir } => {
+            let over = match over {
+                Over::One(c) => cell(c),
+                Over::Many(cs) => cs.iter().map(cell).collect::<Vec<_>>().join(" and "),
+            };
+            let dir = dir.as_ref().map(|d| format!(" ({d})")).unwrap_or_default();
+            format!("{} over {over} to {}{dir}", cell(from), cell(to))
+        }
+        MoveOut::Tilt { tilt } => format!("tilt {tilt}"),
+    }
+}
+
+/// The cell a move leaves its peg on, to mark it.
+pub fn landing(m: &MoveOut) -> Option<Cell> {
+    match m {
+        MoveOut::Hop { to, .. } => Some(*to),
+        MoveOut::Tilt { .. } => None,
+    }
+}
+
+/// The one-line verdict: `solved in 31 moves, 1 peg left (genius)`.
+pub fn verdict(o: &Outcome) -> String {
+    let mut s = match o.status {
+        Status::Solved => {
+            let n = o.moves.len();
+            let unit = match (o.moves.first(), n) {
+                (Some(MoveOut::Tilt { .. }), 1) => "tilt",
+                (Some(MoveOut::Tilt { .. }), _) => "tilts",
+                (_, 1) => "move",
+                _ => "moves",
+            };
+            format!("solved in {n} {unit}")
+        }
+        Status::Unsolvable => "unsolvable".to_string(),
+        Status::GaveUp => "gave up".to_string(),
+        Status::Error => "error".to_string(),
+    };
+    if let Some(p) = o.pegs_left {
+        let _ = write!(s, ", {p} peg{} left", if p == 1 { "" } else { "s" });
+    }
+    if let Some(r) = &o.rating {
+        let _ = write!(s, " ({r})");
+    }
+    if let Some(r) = &o.reason {
+        let _ = write!(s, ": {r}");
+    }
+    if let Some(e) = &o.error {
+        let _ = write!(s, ": {e}");
+    }
+    s
+}
+
+/// The whole human-readable answer: heading, verdict, start board, each move and its board.
+pub fn solution(o: &Outcome) -> String {
+    let mut out = format!("{} ({}, {})\n{}\n", o.puzzle, o.file, o.rules, verdict(o));
+    let Some(replay) = &o.replay else { return out };
+    out.push_str("\nstart:\n");
+    out.push_str(&indent(&board(replay, 0, None)));
+    for (i, m) in o.moves.iter().enumerate() {
+        let _ = writeln!(out, "\n{}. {}", i + 1, move_text(m));
+        out.push_str(&indent(&board(replay, i + 1, landing(m))));
+    }
+    out
+}
+
+fn indent(s: &str) -> String {
+    s.lines().map(|l| format!("    {l}\n")).collect()
+}

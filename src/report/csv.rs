@@ -1,0 +1,45 @@
+//! summary.csv: one row per puzzle.
+
+use super::{Format, moves_compact, note};
+use crate::outcome::Outcome;
+
+pub struct Csv;
+
+impl Format for Csv {
+    fn file_name(&self) -> &'static str {
+        "summary.csv"
+    }
+
+    fn render(&self, outcomes: &[Outcome]) -> anyhow::Result<String> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record([
+            "file",
+            "puzzle",
+            "rules",
+            "status",
+            "moves",
+            "pegs_left",
+            "rating",
+            "nodes",
+            "seconds",
+            "note",
+            "solution",
+        ])?;
+        for o in outcomes {
+            w.write_record([
+                o.file.clone(),
+                o.puzzle.clone(),
+                o.rules.clone(),
+                o.status.as_str().to_string(),
+                super::moves_cell(o),
+                o.pegs_left.map(|p| p.to_string()).unwrap_or_default(),
+                o.rating.clone().unwrap_or_default(),
+                o.stats.nodes.to_string(),
+                format!("{:.6}", o.stats.seconds),
+                note(o),
+                moves_compact(o),
+            ])?;
+        }
+        Ok(String::from_utf8(w.into_inner()?)?)
+    }
+}

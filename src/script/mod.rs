@@ -1,0 +1,367 @@
+//! Rule scripts: find a family's Rhai script, run it once in a sandbox, and read back its tables.
+//!
+//! A script defines `fn rules(board)` and returns a map describing the family's geometry and
+//! moves (see docs/rules.md). Nothing here runs during a search: [`crate::model`] compiles
+//! these tables into bit masks first.
+
+mod board;
+mod sandbox;
+
+pub use board::ScriptBoard;
+pub use sandbox::ScriptLimits;
+
+use crate::diag::{Diagnostic, Result};
+use crate::spec::{BoardSpec, Cell, Spec};
+use rhai::{Array, Dynamic, Map};
+use std::path::{Path, PathBuf};
+
+/// The rule scripts shipped with marbles, built in so the binary works from any folder.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("peg_hop", include_str!("../../rules/peg_hop.rhai")),
+    ("triangle_hop", include_str!("../../rules/triangle_hop.rhai")),
+    ("tilt_roll", include_str!("../../rules/tilt_roll.rhai")),
+    ("diagonal_hop", include_str!("../../rules/diagonal_hop.rhai")),
+];
+
+/// A rule script's text and where it came from.
+#[derive(Debug, Clone)]
+pub struct Script {
+    /// The family name: the script's file stem.
+    pub name: String,
+    /// Where it was read, or `<builtin>/NAME.rhai`.
+    pub origin: PathBuf,
+    pub source: String,
+}
+
+/// Which kind of search a family needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Hop,
+    Tilt,
+}
+
+/// How boards of a family are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Layout {
+    /// Cell `[r, c]` drawn at column `c`.
+    Square,
+    /// Cell `[r, c]` drawn half a cell further right per row above the last, as a triangle.
+    Triangle,
+}
+
+/// One direction a family names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Direction {
+    pub name: String,
+    /// The unit step, `[drow, dcol]`: tilt families roll marbles nearest that side first.
+    pub step: Option<[i64; 2]>,
+}
+
+/// A hop: `from` and every `over` cell must hold pegs and `to` must be empty; afterwards
+/// `from` and `over` are empty and `to` holds a peg.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HopRule {
+    pub dir: Option<usize>,
+    pub from: Cell,
+    pub over: Vec<Cell>,
+    pub to: Cell,
+}
+
+/// A tilt link: a marble at `from`, rolling in direction `dir`, moves next to `to`.
+/// A cell with no link in a direction is blocked that way (edge or wall).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Link {
+    pub dir: usize,
+    pub from: Cell,
+    pub to: Cell,
+}
+
+/// What a rule script hands back, still in the user's coordinates.
+#[derive(Debug, Clone)]
+pub struct RuleTables {
+    pub kind: Kind,
+    pub layout: Layout,
+    pub directions: Vec<Direction>,
+    pub hops: Vec<HopRule>,
+    pub links: Vec<Link>,
+    /// The family's default number of pegs to leave.
+    pub default_pegs: Option<u32>,
+    /// What the script printed, in order.
+    pub printed: Vec<String>,
+}
+
+/// Finds the script a spec names: a path relative to the spec, a `rules/` folder beside the
+/// spec or above it, `./rules`, or a built-in family.
+pub fn resolve(spec: &Spec) -> Result<Script> {
+    let name = spec.rules.trim();
+    let line = crate::spec::key_line(&spec.source, "rules");
+    let base = spec.path.parent().unwrap_or(Path::new("."));
+    if name.ends_with(".rhai") || name.contains('/') || name.contains('\\') {
+        let path = base.join(name);
+        let source = crate::spec::read_text(&path)
+            .map_err(|e| Diagnostic::new(&spec.path, format!("rule script {}", e.message)).at(line, None))?;
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        return Ok(Script {
+            name: stem,
+            origin: path,
+            source,
+        });
+    }
+    for dir in rule_dirs(base) {
+        let path = dir.join(format!("{name}.rhai"));
+        if path.is_file() {
+            let source = crate::spec::read_text(&path)?;
+            return Ok(Script {
+                name: name.to_string(),
+                origin: path,
+                source,
+            });
+        }
+    }
+    if let Some((n, src)) = BUILTIN.iter().find(|(n, _)| *n == name) {
+        return Ok(Script {
+            name: n.to_string(),
+            origin: PathBuf::from(format!("<builtin>/{n}.rhai")),
+            source: src.to_string(),
+        });
+    }
+    let known = known_families(base);
+    let hint = known
+        .iter()
+        .map(|k| (strsim::levenshtein(k, name), k))
+        .min()
+        .filter(|(d, _)| *d <= 3.max(name.len() / 3))
+        .map(|(_, k)| format!("did you mean `{k}`? "))
+        .unwrap_or_default();
+    Err(Diagnostic::new(
+        &spec.path,
+        format!(
+            "unknown rule family `{name}`: {hint}known families: {}",
+            known.join(", ")
+        ),
+    )
+    .at(line, None))
+}
+
+/// Folders searched for `NAME.rhai`: `rules/` beside the spec and in each folder above, then `./rules`.
+fn rule_dirs(base: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = base.ancestors().map(|a| a.join("rules")).collect();
+    dirs.push(PathBuf::from("rules"));
+    dirs
+}
+
+fn known_families(base: &Path) -> Vec<String> {
+    let mut names: Vec<String> = BUILTIN.iter().map(|(n, _)| n.to_string()).collect();
+    for dir in rule_dirs(base) {
+        if let Ok(rd) = std::fs::read_dir(&dir) {
+            for e in rd.flatten() {
+                let p = e.path();
+                if p.extension().is_some_and(|x| x == "rhai")
+                    && let Some(s) = p.file_stem()
+                {
+                    names.push(s.to_string_lossy().into_owned());
+                }
+            }
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Runs `script` once for `spec`'s board and reads back its tables.
+pub fn run(script: &Script, spec: &Spec, limits: &ScriptLimits) -> Result<RuleTables> {
+    let board = match &spec.board {
+        BoardSpec::Grid(g) => ScriptBoard::grid(g),
+        BoardSpec::Tilt(t) => ScriptBoard::tilt(t),
+    };
+    let (value, printed) = sandbox::call_rules(script, board, limits)?;
+    let out = Reader { script };
+    out.tables(value, printed)
+}
+
+/// Turns the script's returned map into tables, with errors naming the script.
+struct Reader<'a> {
+    script: &'a Script,
+}
+
+impl Reader<'_> {
+    fn err(&self, msg: impl Into<String>) -> Diagnostic {
+        let line = self
+            .script
+            .source
+            .lines()
+            .position(|l| l.contains("fn rules"))
+            .map(|i| i + 1);
+        Diagnostic::new(&self.script.origin, msg).at(line, None)
+    }
+
+    fn tables(&self, value: Dynamic, printed: Vec<String>) -> Result<RuleTables> {
+        let ty = value.type_name().to_string();
+        let map: Map = value.try_cast::<Map>().ok_or_else(|| {
+            self.err(format!(
+                "`rules(board)` must return a map (#{{ kind: ..., ... }}), not {ty}"
+            ))
+        })?;
+        let kind = match self.string(&map, "kind")?.as_deref() {
+            Some("hop") => Kind::Hop,
+            Some("tilt") => Kind::Tilt,
+            Some(other) => {
+                return Err(self.err(format!("`kind` must be \"hop\" or \"tilt\", not \"{other}\"")));
+            }
+            None => return Err(self.err("the returned map needs `kind`: \"hop\" or \"tilt\"")),
+        };
+        let layout = match self.string(&map, "layout")?.as_deref() {
+            None | Some("square") => Layout::Square,
+            Some("triangle") => Layout::Triangle,
+            Some(other) => {
+                return Err(self.err(format!(
+                    "`layout` must be \"square\" or \"triangle\", not \"{other}\""
+                )));
+            }
+        };
+        let directions = self.directions(&map)?;
+        let dir_index = |name: &str| directions.iter().position(|d| d.name == name);
+        let mut hops = Vec::new();
+        let mut links = Vec::new();
+        match kind {
+            Kind::Hop => {
+                for (i, m) in self.array(&map, "moves")?.into_iter().enumerate() {
+                    let what = format!("moves[{i}]");
+                    let m = self.as_map(m, &what)?;
+                    let dir = match self.string(&m, "dir")? {
+                        None => None,
+                        Some(d) => Some(dir_index(&d).ok_or_else(|| {
+                            self.err(format!("{what}: direction \"{d}\" is not in `directions`"))
+                        })?),
+                    };
+                    let from = self.cell(m.get("from"), &format!("{what}.from"))?;
+                    let to = self.cell(m.get("to"), &format!("{what}.to"))?;
+                    let over = self.cells(m.get("over"), &format!("{what}.over"))?;
+                    hops.push(HopRule { dir, from, over, to });
+                }
+            }
+            Kind::Tilt => {
+                for (i, m) in self.array(&map, "links")?.into_iter().enumerate() {
+                    let what = format!("links[{i}]");
+                    let m = self.as_map(m, &what)?;
+                    let d = self
+                        .string(&m, "dir")?
+                        .ok_or_else(|| self.err(format!("{what} needs `dir`, a direction name")))?;
+                    let dir = dir_index(&d).ok_or_else(|| {
+                        self.err(format!("{what}: direction \"{d}\" is not in `directions`"))
+                    })?;
+                    let from = self.cell(m.get("from"), &format!("{what}.from"))?;
+                    let to = self.cell(m.get("to"), &format!("{what}.to"))?;
+                    links.push(Link { dir, from, to });
+                }
+                if directions.iter().any(|d| d.step.is_none()) {
+                    return Err(
+                        self.err("tilt directions need a `step`, e.g. #{ name: \"up\", step: [-1, 0] }")
+                    );
+                }
+            }
+        }
+        let default_pegs = match map.get("goal") {
+            None => None,
+            Some(g) => {
+                let g = self.as_map(g.clone(), "goal")?;
+                match g.get("pegs") {
+                    None => None,
+                    Some(p) => Some(
+                        p.as_int()
+                            .ok()
+                            .and_then(|n| u32::try_from(n).ok())
+                            .filter(|&n| n > 0)
+                            .ok_or_else(|| self.err("goal.pegs must be a positive whole number"))?,
+                    ),
+                }
+            }
+        };
+        Ok(RuleTables {
+            kind,
+            layout,
+            directions,
+            hops,
+            links,
+            default_pegs,
+            printed,
+        })
+    }
+
+    fn directions(&self, map: &Map) -> Result<Vec<Direction>> {
+        let mut out = Vec::new();
+        for (i, d) in self.array(map, "directions")?.into_iter().enumerate() {
+            let what = format!("directions[{i}]");
+            if d.is_string() {
+                out.push(Direction {
+                    name: d.to_string(),
+                    step: None,
+                });
+                continue;
+            }
+            let m = self.as_map(d, &what)?;
+            let name = self
+                .string(&m, "name")?
+                .ok_or_else(|| self.err(format!("{what} needs a `name`")))?;
+            let step = match m.get("step") {
+                None => None,
+                Some(s) => Some(self.cell(Some(s), &format!("{what}.step"))?),
+            };
+            if out.iter().any(|o: &Direction| o.name == name) {
+                return Err(self.err(format!("direction \"{name}\" is listed twice")));
+            }
+            out.push(Direction { name, step });
+        }
+        Ok(out)
+    }
+
+    fn string(&self, map: &Map, key: &str) -> Result<Option<String>> {
+        match map.get(key) {
+            None => Ok(None),
+            Some(v) if v.is_string() => Ok(Some(v.to_string())),
+            Some(v) => Err(self.err(format!("`{key}` must be a string, not {}", v.type_name()))),
+        }
+    }
+
+    fn array(&self, map: &Map, key: &str) -> Result<Array> {
+        match map.get(key) {
+            None => Err(self.err(format!("the returned map needs `{key}`, an array"))),
+            Some(v) => v
+                .clone()
+                .try_cast::<Array>()
+                .ok_or_else(|| self.err(format!("`{key}` must be an array, not {}", v.type_name()))),
+        }
+    }
+
+    fn as_map(&self, v: Dynamic, what: &str) -> Result<Map> {
+        let ty = v.type_name().to_string();
+        v.try_cast::<Map>()
+            .ok_or_else(|| self.err(format!("{what} must be a map, not {ty}")))
+    }
+
+    fn cell(&self, v: Option<&Dynamic>, what: &str) -> Result<Cell> {
+        let bad = || self.err(format!("{what} must be a cell [row, col] of two integers"));
+        let a = v.and_then(|v| v.clone().try_cast::<Array>()).ok_or_else(bad)?;
+        match a.as_slice() {
+            [r, c] => Ok([r.as_int().map_err(|_| bad())?, c.as_int().map_err(|_| bad())?]),
+            _ => Err(bad()),
+        }
+    }
+
+    /// One cell, or an array of cells.
+    fn cells(&self, v: Option<&Dynamic>, what: &str) -> Result<Vec<Cell>> {
+        let a = v
+            .and_then(|v| v.clone().try_cast::<Array>())
+            .ok_or_else(|| self.err(format!("{what} must be a cell [row, col] or an array of cells")))?;
+        if a.first().is_some_and(|x| x.is_array()) {
+            a.iter().map(|x| self.cell(Some(x), what)).collect()
+        } else {
+            Ok(vec![self.cell(v, what)?])
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! Depth-first search for hop families over bitboards, with a table of positions known to fail.
+
+use super::{Budget, Verdict, table_bytes};
+use crate::model::HopModel;
+use crate::spec::PegGoal;
+use rustc_hash::FxHashSet;
+
+/// Events a search reports as it goes, for traces. The default methods do nothing, so a
+/// search without an observer compiles to the bare loop.
+pub trait Observer {
+    /// A move was made; `depth` is the number of moves made so far, this one included.
+    fn advance(&mut self, _depth: usize, _mv: usize, _state: u128) {}
+    /// `state` was reached before and is known to fail.
+    fn known_failure(&mut self, _depth: usize, _mv: usize, _state: u128) {}
+    /// No move from `state` leads to the goal: the search backs up one move.
+    fn dead_end(&mut self, _depth: usize, _state: u128) {}
+    fn goal(&mut self, _depth: usize, _state: u128) {}
+}
+
+/// The observer that observes nothing.
+pub struct Quiet;
+impl Observer for Quiet {}
+
+#[derive(Debug, Clone)]
+pub struct HopResult {
+    pub verdict: Verdict,
+    /// Indices into the model's moves, first move first: the solution, or for `fewest` the
+    /// way to the best position found.
+    pub path: Vec<usize>,
+    /// The position the path ends in.
+    pub end: u128,
+    pub nodes: u64,
+    /// The peak estimate of the failure table's memory.
+    pub memory: u64,
+}
+
+/// How often (in nodes) the budget is checked.
+const CHECK_EVERY: u64 = 1 << 12;
+
+/// Searches `model` trying moves in `order` (indices into `model.moves`).
+pub fn solve(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Observer) -> HopResult {
+    let target = model.target_pegs();
+    let fewest = model.goal.pegs == PegGoal::Fewest;
+    let start = model.start;
+    let mut best = (start, Vec::new());
+    let eligible = |s: u128| model.goal.at.is_none_or(|a| s >> a & 1 == 1);
+    let done = |verdict, path: Vec<usize>, end, budget: &Budget, memory| HopResult {
+        verdict,
+        path,
+        end,
+        nodes: budget.nodes,
+        memory,
+    };
+    if model.is_goal(start, target) {
+        obs.goal(0, start);
+        return done(super::Verdict::Solved, Vec::new(), start, budget, 0);
+    }
+    let mut failed: FxHashSet<u128> = FxHashSet::default();
+    // Each frame: a position and the next index into `order` to try from it.
+    let mut stack: Vec<(u128, usize)> = vec![(start, 0)];
+    let mut path: Vec<usize> = Vec::new();
+    let mut memory = 0;
+    while let Some(&mut (state, ref mut next)) = stack.last_mut() {
+        let found = order[*next..]
+            .iter()
+            .position(|&m| state & model.moves[m].mask == model.moves[m].need);
+        let Some(k) = found else {
+            obs.dead_end(path.len(), state);
+            failed.insert(state);
+            stack.pop();
+            path.pop();
+            continue;
+        };
+        let m = order[*next + k];
+        *next += k + 1;
+        let ns = state ^ model.moves[m].mask;
+        budget.nodes += 1;
+        if budget.nodes.is_multiple_of(CHECK_EVERY) {
+            memory = memory.max(table_bytes::<u128>(failed.capacity()) + (stack.capacity() * 32) as u64);
+            if let Some(reason) = budget.exceeded(memory) {
+                let (end, best_path) = if fewest { best } else { (state, path) };
+                return done(Verdict::GaveUp(reason), best_path, end, budget, memory);
+            }
+        }
+        if failed.contains(&ns) {
+            obs.known_failure(path.len() + 1, m, ns);
+            continue;
+        }
+        path.push(m);
+        obs.advance(path.len(), m, ns);
+        let pegs = ns.count_ones();
+        if eligible(ns) && pegs < best.0.count_ones() {
+            best = (ns, path.clone());
+        }
+        if model.is_goal(ns, target) {
+            obs.goal(path.len(), ns);
+            return done(Verdict::Solved, path, ns, budget, memory);
+        }
+        if pegs <= target {
+            // Every move removes a peg: below the target there is no way back up.
+            obs.dead_end(path.len(), ns);
+            failed.insert(ns);
+            path.pop();
+            continue;
+        }
+        stack.push((ns, 0));
+    }
+    memory = memory.max(table_bytes::<u128>(failed.capacity()));
+    if fewest && eligible(best.0) {
+        let (end, p) = best;
+        return done(Verdict::Solved, p, end, budget, memory);
+    }
+    done(Verdict::Unsolvable(None), Vec::new(), start, budget, memory)
+}

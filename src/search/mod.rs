@@ -1,0 +1,98 @@
+//! Searches over compiled models: depth-first for hop families, breadth-first for tilts.
+//!
+//! Every search runs on a [`crate::model`] value alone and never calls a script. Each one
+//! spends a [`Budget`] so that wall time, node and memory limits end it as `gave_up`.
+
+pub mod dfs;
+pub mod tilt;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Set by Ctrl-C: every running search stops at its next budget check.
+pub static CANCELLED: AtomicBool = AtomicBool::new(false);
+
+/// Limits for one puzzle's search; `None` means unlimited.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Limits {
+    pub timeout: Option<Duration>,
+    pub max_nodes: Option<u64>,
+    pub max_memory: Option<u64>,
+}
+
+/// How a search ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    Solved,
+    /// Proven impossible, with the reason where one is known beyond "searched everything".
+    Unsolvable(Option<String>),
+    /// A limit was reached first; the reason says which.
+    GaveUp(String),
+}
+
+/// Tracks one search's spending against its limits.
+#[derive(Debug)]
+pub struct Budget {
+    limits: Limits,
+    started: Instant,
+    pub nodes: u64,
+}
+
+impl Budget {
+    pub fn new(limits: Limits) -> Self {
+        Budget {
+            limits,
+            started: Instant::now(),
+            nodes: 0,
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// Checks every limit; `memory` is the search's current estimate of its own tables.
+    /// Cheap enough to call every few thousand nodes, not every node.
+    pub fn exceeded(&self, memory: u64) -> Option<String> {
+        if CANCELLED.load(Ordering::Relaxed) {
+            return Some("interrupted".into());
+        }
+        if let Some(n) = self.limits.max_nodes
+            && self.nodes >= n
+        {
+            return Some(format!("node limit ({n} nodes)"));
+        }
+        if let Some(m) = self.limits.max_memory
+            && memory >= m
+        {
+            return Some(format!("memory limit ({})", human_bytes(m)));
+        }
+        if let Some(t) = self.limits.timeout
+            && self.started.elapsed() >= t
+        {
+            return Some(format!("time limit ({:.3} s)", t.as_secs_f64()));
+        }
+        None
+    }
+}
+
+/// `1536` → `1.5 KiB`.
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u < UNITS.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+/// Bytes a hashbrown table of `capacity` entries of `T` holds, control bytes included.
+pub fn table_bytes<T>(capacity: usize) -> u64 {
+    (capacity * (std::mem::size_of::<T>() + 1)) as u64
+}

@@ -1,0 +1,145 @@
+//! Breadth-first search for tilt families: the fewest tilts that drop every marble home.
+
+use super::{Budget, Verdict, table_bytes};
+use crate::model::{NONE, TiltModel};
+use rustc_hash::FxHashMap;
+
+#[derive(Debug, Clone)]
+pub struct TiltResult {
+    pub verdict: Verdict,
+    /// Direction indices, first tilt first.
+    pub path: Vec<usize>,
+    /// Marble positions before each tilt and after the last (`NONE` = in its hole).
+    pub states: Vec<Vec<u8>>,
+    pub nodes: u64,
+    pub memory: u64,
+}
+
+/// Tilts the board in direction `d`: returns the marbles' new cells, or `None` when a marble
+/// drops into a hole that is not its own (the game is lost, so that tilt is never taken).
+pub fn roll(model: &TiltModel, d: usize, pos: &[u8], occ: &mut [u8]) -> Option<Vec<u8>> {
+    let dir = &model.dirs[d];
+    occ.fill(NONE);
+    for (k, &p) in pos.iter().enumerate() {
+        if p != NONE {
+            occ[p as usize] = k as u8;
+        }
+    }
+    let mut out = pos.to_vec();
+    for &cell in &dir.order {
+        let k = occ[cell as usize];
+        if k == NONE {
+            continue;
+        }
+        occ[cell as usize] = NONE;
+        let mut c = cell;
+        let mut dropped = false;
+        loop {
+            let n = dir.next[c as usize];
+            if n == NONE || occ[n as usize] != NONE {
+                break;
+            }
+            c = n;
+            let h = model.hole_at[c as usize];
+            // A hole is empty until its own marble has dropped into it.
+            if h != NONE && out[h as usize] != NONE {
+                if h != k {
+                    return None;
+                }
+                dropped = true;
+                break;
+            }
+        }
+        if dropped {
+            out[k as usize] = NONE;
+        } else {
+            occ[c as usize] = k;
+            out[k as usize] = c;
+        }
+    }
+    Some(out)
+}
+
+/// Finds the fewest tilts that put every marble in its hole.
+pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
+    let finish = |verdict, path: Vec<usize>, states, budget: &Budget, memory| TiltResult {
+        verdict,
+        path,
+        states,
+        nodes: budget.nodes,
+        memory,
+    };
+    if let Some(why) = &model.doomed {
+        return finish(
+            Verdict::Unsolvable(Some(why.clone())),
+            vec![],
+            vec![model.start.clone()],
+            budget,
+            0,
+        );
+    }
+    let home = |s: &[u8]| s.iter().all(|&p| p == NONE);
+    // Every state seen, with the index of the state it came from and the tilt taken.
+    let mut states: Vec<(Box<[u8]>, u32, u8)> = vec![(model.start.clone().into(), u32::MAX, 0)];
+    let mut seen: FxHashMap<Box<[u8]>, ()> = FxHashMap::default();
+    seen.insert(model.start.clone().into(), ());
+    let mut occ = vec![NONE; model.geo.cells.len()];
+    let mut head = 0;
+    let mut goal = home(&model.start).then_some(0);
+    let per_state = (model.start.len() * 2 + 40) as u64;
+    let mut memory = 0;
+    while goal.is_none() && head < states.len() {
+        budget.nodes += 1;
+        if budget.nodes.is_multiple_of(1024) {
+            memory = table_bytes::<(Box<[u8]>, ())>(seen.capacity()) + states.capacity() as u64 * per_state;
+            if let Some(reason) = budget.exceeded(memory) {
+                return finish(
+                    Verdict::GaveUp(reason),
+                    vec![],
+                    vec![model.start.clone()],
+                    budget,
+                    memory,
+                );
+            }
+        }
+        let cur = states[head].0.clone();
+        for d in 0..model.dirs.len() {
+            let Some(next) = roll(model, d, &cur, &mut occ) else {
+                continue;
+            };
+            if seen.contains_key(next.as_slice()) {
+                continue;
+            }
+            let next: Box<[u8]> = next.into();
+            seen.insert(next.clone(), ());
+            let done = home(&next);
+            states.push((next, head as u32, d as u8));
+            if done {
+                goal = Some(states.len() - 1);
+                break;
+            }
+        }
+        head += 1;
+    }
+    memory =
+        memory.max(table_bytes::<(Box<[u8]>, ())>(seen.capacity()) + states.capacity() as u64 * per_state);
+    let Some(mut i) = goal else {
+        return finish(
+            Verdict::Unsolvable(None),
+            vec![],
+            vec![model.start.clone()],
+            budget,
+            memory,
+        );
+    };
+    let mut path = Vec::new();
+    let mut trail = vec![states[i].0.to_vec()];
+    while states[i].1 != u32::MAX {
+        path.push(states[i].2 as usize);
+        i = states[i].1 as usize;
+        trail.push(states[i].0.to_vec());
+    }
+    path.reverse();
+    trail.reverse();
+    finish(Verdict::Solved, path, trail, budget, memory)
+}

@@ -1,0 +1,549 @@
+//! Puzzle specs: a YAML file read into a typed, validated value whose every error is located.
+
+use crate::diag::{Diagnostic, Result};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Specs larger than this are refused before parsing: no real puzzle comes near it.
+pub const MAX_SPEC_BYTES: u64 = 1 << 20;
+
+/// A cell as the user writes it: `[row, col]`.
+pub type Cell = [i64; 2];
+
+/// One puzzle, as its YAML file describes it.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    pub path: PathBuf,
+    pub source: String,
+    pub name: String,
+    /// The `rules:` value as written.
+    pub rules: String,
+    pub board: BoardSpec,
+    pub goal: GoalSpec,
+    pub limits: LimitSpec,
+    /// Pegs left → the words for it, e.g. 1 → "genius".
+    pub ratings: BTreeMap<u32, String>,
+}
+
+/// The board in one of the two shapes families take.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BoardSpec {
+    /// Hop families: rows of tokens.
+    Grid(GridBoard),
+    /// Tilt families: an N×N box of numbered marbles, holes and walls.
+    Tilt(TiltBoard),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct GridBoard {
+    /// `rows[r][c]`: the token at `[r, c]`.
+    pub rows: Vec<Vec<Token>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Token {
+    Peg,
+    Hole,
+    Blocked,
+}
+
+impl Token {
+    pub fn symbol(self) -> char {
+        match self {
+            Token::Peg => 'o',
+            Token::Hole => '.',
+            Token::Blocked => '#',
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TiltBoard {
+    pub size: usize,
+    pub marbles: Vec<Cell>,
+    pub holes: Vec<Cell>,
+    pub walls: Vec<[Cell; 2]>,
+}
+
+/// What counts as solved.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GoalSpec {
+    pub pegs: Option<PegGoal>,
+    pub at: Option<Cell>,
+    /// 1-based line of the `at:` key, for errors found once the geometry is known.
+    pub at_line: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PegGoal {
+    Count(u32),
+    Fewest,
+}
+
+/// Per-puzzle limits from the spec's `solve:` section; the command line may override them.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitSpec {
+    /// Seconds of wall time.
+    pub timeout: Option<f64>,
+    pub max_nodes: Option<u64>,
+    /// Bytes, or a size such as `512MB`.
+    pub max_memory: Option<ByteSize>,
+}
+
+/// A byte count written as a number or with a unit (`64KB`, `1.5GiB`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ByteSize(pub u64);
+
+impl std::str::FromStr for ByteSize {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        let t = s.trim();
+        let split = t
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(t.len());
+        let (num, unit) = t.split_at(split);
+        let n: f64 = num
+            .parse()
+            .map_err(|_| format!("`{s}` is not a size: write a number of bytes or e.g. 512MB, 2GiB"))?;
+        let mult: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+            "" | "b" => 1.0,
+            "k" | "kb" => 1e3,
+            "kib" => 1024.0,
+            "m" | "mb" => 1e6,
+            "mib" => 1024.0 * 1024.0,
+            "g" | "gb" => 1e9,
+            "gib" => 1024.0 * 1024.0 * 1024.0,
+            other => {
+                return Err(format!(
+                    "unknown size unit `{other}` in `{s}`: use B, KB, MB, GB, KiB, MiB or GiB"
+                ));
+            }
+        };
+        Ok(ByteSize((n * mult) as u64))
+    }
+}
+
+impl<'de> Deserialize<'de> for ByteSize {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            N(u64),
+            S(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::N(n) => Ok(ByteSize(n)),
+            Raw::S(s) => s.parse().map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSpec {
+    name: Option<String>,
+    #[serde(default)]
+    description: Option<String>,
+    rules: String,
+    board: Option<String>,
+    size: Option<i64>,
+    marbles: Option<Vec<Cell>>,
+    holes: Option<Vec<Cell>>,
+    walls: Option<Vec<[Cell; 2]>>,
+    goal: Option<RawGoal>,
+    solve: Option<LimitSpec>,
+    ratings: Option<BTreeMap<u32, String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGoal {
+    pegs: Option<RawPegs>,
+    at: Option<Cell>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawPegs {
+    Count(u32),
+    Word(String),
+}
+
+/// Reads and validates the spec at `path`.
+pub fn load(path: &Path) -> Result<Spec> {
+    let source = read_text(path)?;
+    parse(path, &source)
+}
+
+/// Reads a small UTF-8 text file, refusing directories, FIFOs, huge files and bad bytes.
+pub fn read_text(path: &Path) -> Result<String> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Diagnostic::new(path, format!("cannot read: {}", io_reason(&e))))?;
+    if meta.is_dir() {
+        return Err(Diagnostic::new(
+            path,
+            "is a directory, not a puzzle file (use `marbles batch` for folders)",
+        ));
+    }
+    if !meta.is_file() {
+        return Err(Diagnostic::new(
+            path,
+            "is not a regular file (a FIFO, socket or device?); marbles reads puzzle files only",
+        ));
+    }
+    if meta.len() > MAX_SPEC_BYTES {
+        return Err(Diagnostic::new(
+            path,
+            format!(
+                "is {} bytes; puzzle files are limited to {} bytes",
+                meta.len(),
+                MAX_SPEC_BYTES
+            ),
+        ));
+    }
+    let bytes =
+        std::fs::read(path).map_err(|e| Diagnostic::new(path, format!("cannot read: {}", io_reason(&e))))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;
+        Diagnostic::new(path, "is not valid UTF-8 text").at(Some(line), None)
+    })
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// Parses spec text; `path` is used for messages and to resolve relative rule paths.
+pub fn parse(path: &Path, source: &str) -> Result<Spec> {
+    let raw: RawSpec = serde_yaml::from_str(source).map_err(|e| {
+        let loc = e.location();
+        let msg = e.to_string();
+        // The location is ours to print; drop serde_yaml's " at line X column Y" suffix.
+        let msg = match msg.find(" at line ") {
+            Some(i) => msg[..i].to_string(),
+            None => msg,
+        };
+        Diagnostic::new(path, format!("invalid puzzle YAML: {msg}"))
+            .at(loc.as_ref().map(|l| l.line()), loc.as_ref().map(|l| l.column()))
+    })?;
+    let _ = raw.description;
+    let here = |key: &str| key_line(source, key);
+    let err = |key: &str, msg: String| Diagnostic::new(path, msg).at(here(key), Some(1));
+
+    let name = raw.name.unwrap_or_else(|| {
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    });
+    if raw.rules.trim().is_empty() {
+        return Err(err(
+            "rules",
+            "`rules:` is empty: name a rule family such as peg_hop".into(),
+        ));
+    }
+
+    let tilt_keys = raw.size.is_some() || raw.marbles.is_some() || raw.holes.is_some() || raw.walls.is_some();
+    let board = match (raw.board, tilt_keys) {
+        (Some(_), true) => {
+            return Err(err(
+                "board",
+                "a puzzle has either `board:` (hop families) or `size:`/`marbles:`/`holes:` (tilt families), not both".into(),
+            ));
+        }
+        (Some(text), false) => BoardSpec::Grid(parse_grid(path, source, &text)?),
+        (None, true) => BoardSpec::Tilt(parse_tilt(
+            path,
+            source,
+            raw.size,
+            raw.marbles,
+            raw.holes,
+            raw.walls,
+        )?),
+        (None, false) => {
+            return Err(Diagnostic::new(
+                path,
+                "no board: give `board:` (rows of o . #) or, for tilt puzzles, `size:`, `marbles:` and `holes:`",
+            ));
+        }
+    };
+
+    let goal = match raw.goal {
+        None => GoalSpec::default(),
+        Some(g) => {
+            let pegs = match g.pegs {
+                None => None,
+                Some(RawPegs::Count(n)) => Some(PegGoal::Count(n)),
+                Some(RawPegs::Word(w)) if w == "fewest" => Some(PegGoal::Fewest),
+                Some(RawPegs::Word(w)) => {
+                    return Err(Diagnostic::new(
+                        path,
+                        format!("goal pegs `{w}` is neither a number nor `fewest`"),
+                    )
+                    .at(key_line(source, "pegs"), None));
+                }
+            };
+            GoalSpec {
+                pegs,
+                at: g.at,
+                at_line: g.at.and_then(|_| key_line(source, "at")),
+            }
+        }
+    };
+    if let Some(PegGoal::Count(0)) = goal.pegs {
+        return Err(Diagnostic::new(path, "goal pegs must be at least 1").at(key_line(source, "pegs"), None));
+    }
+
+    Ok(Spec {
+        path: path.to_path_buf(),
+        source: source.to_string(),
+        name,
+        rules: raw.rules,
+        board,
+        goal,
+        limits: raw.solve.unwrap_or_default(),
+        ratings: raw.ratings.unwrap_or_default(),
+    })
+}
+
+/// The 1-based line where `key:` first appears as a mapping key.
+pub fn key_line(source: &str, key: &str) -> Option<usize> {
+    source
+        .lines()
+        .position(|l| {
+            let t = l.trim_start().trim_start_matches("- ");
+            t.strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with(':'))
+        })
+        .map(|i| i + 1)
+}
+
+fn parse_grid(path: &Path, source: &str, text: &str) -> Result<GridBoard> {
+    let board_line = key_line(source, "board");
+    let src_lines: Vec<&str> = source.lines().collect();
+    let mut rows = Vec::new();
+    for (r, line) in text.lines().enumerate() {
+        let mut row = Vec::new();
+        for (c, (offset, tok)) in tokens(line).enumerate() {
+            let t = match tok {
+                "o" => Token::Peg,
+                "." => Token::Hole,
+                "#" => Token::Blocked,
+                other => {
+                    let (l, col) = locate_in_block(&src_lines, board_line, r, line, offset);
+                    return Err(Diagnostic::new(
+                        path,
+                        format!(
+                            "unknown board token `{other}` at [{r}, {c}]: use `o` for a peg, `.` for an empty hole, `#` for no hole"
+                        ),
+                    )
+                    .at(l, col));
+                }
+            };
+            row.push(t);
+        }
+        rows.push(row);
+    }
+    while rows.last().is_some_and(|r: &Vec<Token>| r.is_empty()) {
+        rows.pop();
+    }
+    if rows.iter().all(|r| r.iter().all(|&t| t == Token::Blocked)) {
+        return Err(Diagnostic::new(path, "the board has no holes").at(board_line, None));
+    }
+    Ok(GridBoard { rows })
+}
+
+/// Whitespace-separated tokens with their byte offsets in the line.
+fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    line.split_whitespace()
+        .map(move |t| (t.as_ptr() as usize - line.as_ptr() as usize, t))
+}
+
+/// Where row `r` of a block-scalar board sits in the source, if it can be found.
+fn locate_in_block(
+    src: &[&str],
+    board_line: Option<usize>,
+    r: usize,
+    row_text: &str,
+    offset: usize,
+) -> (Option<usize>, Option<usize>) {
+    if let Some(bl) = board_line {
+        // A block scalar's rows start on the line after `board: |`.
+        if let Some(src_line) = src.get(bl + r)
+            && !row_text.trim().is_empty()
+            && src_line.trim_end().ends_with(row_text.trim_end())
+        {
+            let indent = src_line.trim_end().len() - row_text.trim_end().len();
+            return (Some(bl + r + 1), Some(indent + offset + 1));
+        }
+    }
+    (board_line, None)
+}
+
+fn parse_tilt(
+    path: &Path,
+    source: &str,
+    size: Option<i64>,
+    marbles: Option<Vec<Cell>>,
+    holes: Option<Vec<Cell>>,
+    walls: Option<Vec<[Cell; 2]>>,
+) -> Result<TiltBoard> {
+    let err = |key: &str, msg: String| Diagnostic::new(path, msg).at(key_line(source, key), None);
+    let size = size.ok_or_else(|| {
+        err(
+            "marbles",
+            "a tilt puzzle needs `size:` (the board is size × size)".into(),
+        )
+    })?;
+    if !(1..=16).contains(&size) {
+        return Err(err(
+            "size",
+            format!("size {size} is out of range: tilt boards are 1 to 16 cells wide"),
+        ));
+    }
+    let marbles = marbles.ok_or_else(|| {
+        err(
+            "size",
+            "a tilt puzzle needs `marbles:`, a list of [row, col]".into(),
+        )
+    })?;
+    let holes = holes.ok_or_else(|| {
+        err(
+            "size",
+            "a tilt puzzle needs `holes:`, a list of [row, col]".into(),
+        )
+    })?;
+    let walls = walls.unwrap_or_default();
+    if marbles.is_empty() {
+        return Err(err("marbles", "a tilt puzzle needs at least one marble".into()));
+    }
+    if marbles.len() != holes.len() {
+        return Err(err(
+            "holes",
+            format!(
+                "{} marbles but {} holes: hole k takes marble k, so the counts must match",
+                marbles.len(),
+                holes.len()
+            ),
+        ));
+    }
+    let on_board = |c: &Cell| (0..size).contains(&c[0]) && (0..size).contains(&c[1]);
+    for (key, list) in [("marbles", &marbles), ("holes", &holes)] {
+        for (k, cell) in list.iter().enumerate() {
+            if !on_board(cell) {
+                return Err(err(
+                    key,
+                    format!(
+                        "{} {} at [{}, {}] is off the {size}×{size} board",
+                        &key[..key.len() - 1],
+                        k + 1,
+                        cell[0],
+                        cell[1]
+                    ),
+                ));
+            }
+            if let Some(j) = list[..k].iter().position(|o| o == cell) {
+                return Err(err(
+                    key,
+                    format!(
+                        "{key} {} and {} share the cell [{}, {}]",
+                        j + 1,
+                        k + 1,
+                        cell[0],
+                        cell[1]
+                    ),
+                ));
+            }
+        }
+    }
+    for [a, b] in &walls {
+        if !on_board(a) || !on_board(b) {
+            return Err(err(
+                "walls",
+                format!(
+                    "the wall between [{}, {}] and [{}, {}] is off the {size}×{size} board",
+                    a[0], a[1], b[0], b[1]
+                ),
+            ));
+        }
+        if (a[0] - b[0]).abs() + (a[1] - b[1]).abs() != 1 {
+            return Err(err(
+                "walls",
+                format!(
+                    "a wall stands between two side-by-side cells; [{}, {}] and [{}, {}] are not side by side",
+                    a[0], a[1], b[0], b[1]
+                ),
+            ));
+        }
+    }
+    Ok(TiltBoard {
+        size: size as usize,
+        marbles,
+        holes,
+        walls,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(src: &str) -> Result<Spec> {
+        parse(Path::new("t.yaml"), src)
+    }
+
+    #[test]
+    fn reads_a_grid_board_with_rows_of_any_length() {
+        let s = p("rules: triangle_hop\nboard: |\n    .\n   o o\n  o o o\n").unwrap();
+        let BoardSpec::Grid(g) = s.board else { panic!() };
+        assert_eq!(g.rows.iter().map(|r| r.len()).collect::<Vec<_>>(), vec![1, 2, 3]);
+        assert_eq!(g.rows[0][0], Token::Hole);
+        assert_eq!(s.name, "t");
+    }
+
+    #[test]
+    fn unknown_token_is_located() {
+        let e = p("rules: peg_hop\nboard: |\n  o o\n  o x\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:4:5: unknown board token `x` at [1, 1]: use `o` for a peg, `.` for an empty hole, `#` for no hole"
+        );
+    }
+
+    #[test]
+    fn malformed_yaml_is_located() {
+        let e = p("rules: peg_hop\nboard: [\n").unwrap_err();
+        assert_eq!(e.line, Some(3));
+        assert!(e.message.starts_with("invalid puzzle YAML"), "{e}");
+    }
+
+    #[test]
+    fn tilt_counts_must_match() {
+        let e = p("rules: tilt_roll\nsize: 4\nmarbles: [[0,1]]\nholes: [[1,1],[2,2]]\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:4: 1 marbles but 2 holes: hole k takes marble k, so the counts must match"
+        );
+    }
+
+    #[test]
+    fn walls_must_join_neighbours() {
+        let e = p("rules: tilt_roll\nsize: 4\nmarbles: [[0,1]]\nholes: [[1,1]]\nwalls: [[[0,0],[1,1]]]\n")
+            .unwrap_err();
+        assert!(e.message.contains("not side by side"), "{e}");
+        assert_eq!(e.line, Some(5));
+    }
+
+    #[test]
+    fn sizes_parse_with_units() {
+        assert_eq!("512MB".parse::<ByteSize>().unwrap(), ByteSize(512_000_000));
+        assert_eq!("2GiB".parse::<ByteSize>().unwrap(), ByteSize(2 << 30));
+        assert!("12 parsecs".parse::<ByteSize>().is_err());
+    }
+}
