@@ -1,5 +1,6 @@
 //! Command-line definitions (clap), and their translation into solve options.
 
+use crate::formats::Notation;
 use crate::script::ScriptLimits;
 use crate::search::Limits;
 use crate::solve::{MoveOrder, Options};
@@ -39,6 +40,8 @@ pub enum Command {
     Check(CheckArgs),
     /// Solve every puzzle under folders in parallel; print a table and write reports.
     Batch(BatchArgs),
+    /// Turn Lisp peg lists and ICPC Marble Game files into YAML puzzle specs.
+    Import(ImportArgs),
     /// Print a shell completion script.
     Completions {
         #[arg(value_enum)]
@@ -52,17 +55,45 @@ pub enum SolveFormat {
     Text,
     /// A JSON array, one object per puzzle.
     Json,
+    /// The Lisp assignment's answer: the list of states from start to goal, or #f.
+    Lisp,
+    /// The ICPC judge's output: `Case k: N moves` or `Case k: impossible`, a blank line after each.
+    Icpc,
+    /// The classroom's output: `N moves` or `No Solution`, one line per puzzle.
+    Moves,
 }
 
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Puzzle files (YAML).
+    /// Puzzle files: YAML, Lisp peg lists (.lisp, .lsp) or ICPC Marble Game files (.icpc).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     #[arg(long, value_enum, default_value = "text")]
     pub format: SolveFormat,
+    /// Read every FILE in this notation (default: by extension; anything else is YAML).
+    #[arg(long, value_enum, value_name = "NOTATION")]
+    pub from: Option<Notation>,
+    /// Print the search on stderr as it runs: each position tried, dead ends, skips, the goal.
+    #[arg(long)]
+    pub trace: bool,
+    /// Stop printing the trace after this many lines (the search goes on).
+    #[arg(long, value_name = "LINES", default_value_t = crate::trace::DEFAULT_LIMIT, requires = "trace")]
+    pub trace_limit: usize,
     #[command(flatten)]
     pub search: SearchArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Lisp (.lisp, .lsp) or ICPC (.icpc) files.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Where to write the specs: <stem>.yaml for a Lisp board, <stem>_case<k>.yaml per ICPC case.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Read every FILE in this notation (default: by extension).
+    #[arg(long, value_enum, value_name = "NOTATION")]
+    pub from: Option<Notation>,
 }
 
 #[derive(Debug, Args)]

@@ -6,6 +6,7 @@
 pub mod batch;
 pub mod cli;
 pub mod diag;
+pub mod formats;
 pub mod model;
 pub mod outcome;
 pub mod render;
@@ -14,6 +15,7 @@ pub mod script;
 pub mod search;
 pub mod solve;
 pub mod spec;
+pub mod trace;
 
 use clap::CommandFactory;
 use cli::{Cli, Command, SolveFormat};
@@ -27,6 +29,7 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Solve(args) => solve_cmd(&args),
         Command::Check(args) => check_cmd(&args),
         Command::Batch(args) => batch::run(&args),
+        Command::Import(args) => formats::import_cmd(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "marbles", &mut io::stdout());
             Ok(0)
@@ -39,15 +42,17 @@ fn solve_cmd(args: &cli::SolveArgs) -> anyhow::Result<u8> {
     let mut outcomes = Vec::new();
     let mut stdout = io::stdout().lock();
     for file in &args.files {
-        let o = solve_reporting(file, &opts);
-        if args.format == SolveFormat::Text {
-            if o.status == outcome::Status::Error {
-                eprintln!("marbles: error: {}", o.error.as_deref().unwrap_or(""));
-            } else {
-                writeln!(stdout, "{}", render::solution(&o))?;
+        let notation = formats::Notation::of(file, args.from);
+        for o in solve_reporting(file, notation, args, &opts) {
+            if args.format != SolveFormat::Json {
+                if o.status == outcome::Status::Error {
+                    eprintln!("marbles: error: {}", o.error.as_deref().unwrap_or(""));
+                } else {
+                    formats::write_answer(&mut stdout, args.format, notation, &o, outcomes.len() + 1)?;
+                }
             }
+            outcomes.push(o);
         }
-        outcomes.push(o);
     }
     if args.format == SolveFormat::Json {
         let public: Vec<Outcome> = outcomes.iter().cloned().map(report::without_replay).collect();
@@ -57,9 +62,15 @@ fn solve_cmd(args: &cli::SolveArgs) -> anyhow::Result<u8> {
     Ok(Outcome::exit_code(&outcomes))
 }
 
-/// Solves one file, showing on stderr what its rule script printed.
-fn solve_reporting(file: &Path, opts: &solve::Options) -> Outcome {
-    match solve::prepare(file, opts) {
+/// Solves every puzzle in one file (ICPC files hold several), showing on stderr what their
+/// rule scripts printed and, with `--trace`, the search.
+fn solve_reporting(
+    file: &Path,
+    notation: formats::Notation,
+    args: &cli::SolveArgs,
+    opts: &solve::Options,
+) -> Vec<Outcome> {
+    let solve_one = |p: diag::Result<solve::Prepared>| match p.and_then(|p| formats::fits(args.format, p)) {
         Err(d) => {
             let mut o = Outcome::error(&file.display().to_string(), d.to_string());
             o.spec_hash = solve::file_hash(file);
@@ -69,9 +80,17 @@ fn solve_reporting(file: &Path, opts: &solve::Options) -> Outcome {
             for line in &p.tables.printed {
                 eprintln!("{}: {line}", p.script.origin.display());
             }
-            solve::solve_prepared(&p, opts)
+            if args.trace {
+                trace::solve_traced(&p, opts, notation, args.trace_limit, io::stderr().lock())
+            } else {
+                solve::solve_prepared(&p, opts)
+            }
         }
-    }
+    };
+    formats::prepare(file, notation, opts)
+        .into_iter()
+        .map(solve_one)
+        .collect()
 }
 
 fn check_cmd(args: &cli::CheckArgs) -> anyhow::Result<u8> {

@@ -144,13 +144,18 @@ pub fn verdict(o: &Outcome) -> String {
 
 /// The whole human-readable answer: heading, verdict, start board, each move and its board.
 pub fn solution(o: &Outcome) -> String {
+    solution_with(o, board)
+}
+
+/// [`solution`] with boards drawn by `draw(replay, frame, marked cell)`, for other notations.
+pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) -> String) -> String {
     let mut out = format!("{} ({}, {})\n{}\n", o.puzzle, o.file, o.rules, verdict(o));
     let Some(replay) = &o.replay else { return out };
     out.push_str("\nstart:\n");
-    out.push_str(&indent(&board(replay, 0, None)));
+    out.push_str(&indent(&draw(replay, 0, None)));
     for (i, m) in o.moves.iter().enumerate() {
         let _ = writeln!(out, "\n{}. {}", i + 1, move_text(m));
-        out.push_str(&indent(&board(replay, i + 1, landing(m))));
+        out.push_str(&indent(&draw(replay, i + 1, landing(m))));
     }
     out
 }

@@ -43,15 +43,14 @@ pub struct Prepared {
 
 /// Reads, validates and compiles a puzzle without searching it.
 pub fn prepare(path: &Path, opts: &Options) -> Result<Prepared> {
-    let mut spec = spec::load(path)?;
-    if opts.fewest {
-        spec.goal.pegs = Some(PegGoal::Fewest);
-    }
-    prepare_spec(spec, opts)
+    prepare_spec(spec::load(path)?, opts)
 }
 
 /// Compiles an already-parsed spec (from YAML or another notation).
-pub fn prepare_spec(spec: Spec, opts: &Options) -> Result<Prepared> {
+pub fn prepare_spec(mut spec: Spec, opts: &Options) -> Result<Prepared> {
+    if opts.fewest {
+        spec.goal.pegs = Some(PegGoal::Fewest);
+    }
     let script = script::resolve(&spec)?;
     let tables = script::run(&script, &spec, &opts.script)?;
     let model = model::compile(&spec, &script, &tables)?;
@@ -204,7 +203,8 @@ pub fn move_order(m: &HopModel, order: MoveOrder) -> Vec<usize> {
     v
 }
 
-fn hop_move(m: &HopModel, i: usize) -> MoveOut {
+/// Move `i` of a hop model as users see it.
+pub fn hop_move(m: &HopModel, i: usize) -> MoveOut {
     let mv = &m.moves[i];
     let cell = |k: usize| m.geo.cells[k];
     MoveOut::Hop {

@@ -1,0 +1,239 @@
+//! ICPC World Finals 2007 "Marble Game" files: cases of `N M W`, M marble lines `r c`, M hole lines `r c`, W wall lines `r1 c1 r2 c2`, ended by `0 0 0`.
+//!
+//! Each case becomes a `tilt_roll` puzzle. A file holding a single case may leave out the
+//! closing `0 0 0` (the classroom version of the problem does). Boards may be up to
+//! [`MAX_TILT_SIZE`] wide, beyond the contest's limit. Answers come in the judge's words,
+//! `Case k: 5 moves` / `Case k: impossible` and a blank line, or the classroom's, `5 moves` /
+//! `No Solution`.
+//!
+//! The official sample (two cases, the second impossible: hole 2 is walled off from above and
+//! from the right) is kept in tests/classic.rs; it was checked against the problem statement
+//! reproduced in the README of the public repository arsulegai/Marble-Game.
+
+use super::{Pos, verdict_words};
+use crate::diag::{Diagnostic, Result};
+use crate::model::MAX_TILT_SIZE;
+use crate::outcome::Outcome;
+use crate::spec::{BoardSpec, Cell, GoalSpec, LimitSpec, Spec, TiltBoard};
+use std::path::Path;
+
+/// The most marbles a tilt model takes.
+const MAX_MARBLES: i64 = 64;
+
+/// Reads the numbers of a file in order, with their positions.
+struct Numbers<'a> {
+    path: &'a Path,
+    toks: std::iter::Peekable<std::vec::IntoIter<(Pos, &'a str)>>,
+    end: Pos,
+    /// The line of the last number read.
+    last_line: usize,
+}
+
+impl Numbers<'_> {
+    fn next(&mut self, what: &str) -> Result<(i64, Pos)> {
+        match self.toks.next() {
+            None => Err(self
+                .end
+                .error(self.path, format!("the file ends early: expected {what}"))),
+            Some((pos, t)) => {
+                self.last_line = pos.line;
+                t.parse().map(|n| (n, pos)).map_err(|_| {
+                    pos.error(self.path, format!("expected {what}, a whole number, found `{t}`"))
+                })
+            }
+        }
+    }
+
+    /// A cell `r c` on an `n`×`n` board.
+    fn cell(&mut self, n: i64, case: usize, what: &str) -> Result<(Cell, Pos)> {
+        let (r, pos) = self.next(&format!("the row of {what} (case {case})"))?;
+        let (c, _) = self.next(&format!("the column of {what} (case {case})"))?;
+        if !(0..n).contains(&r) || !(0..n).contains(&c) {
+            return Err(pos.error(
+                self.path,
+                format!(
+                    "case {case}: {what} at ({r}, {c}) is off the {n}×{n} board (rows and columns run 0 to {})",
+                    n - 1
+                ),
+            ));
+        }
+        Ok(([r, c], pos))
+    }
+
+    /// `count` cells, none of them shared: `noun` 1, `noun` 2, …
+    fn cells(&mut self, n: i64, case: usize, count: i64, noun: &str) -> Result<Vec<Cell>> {
+        let mut out: Vec<Cell> = Vec::new();
+        for k in 1..=count {
+            let (cell, pos) = self.cell(n, case, &format!("{noun} {k}"))?;
+            if let Some(j) = out.iter().position(|c| *c == cell) {
+                return Err(pos.error(
+                    self.path,
+                    format!(
+                        "case {case}: {noun}s {} and {k} share the cell ({}, {})",
+                        j + 1,
+                        cell[0],
+                        cell[1]
+                    ),
+                ));
+            }
+            out.push(cell);
+        }
+        Ok(out)
+    }
+}
+
+/// Reads every case of an ICPC "Marble Game" file into a `tilt_roll` spec.
+pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
+    let mut nums = Numbers {
+        path,
+        toks: super::tokens(source).into_iter().peekable(),
+        end: super::end_pos(source),
+        last_line: 1,
+    };
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let lines: Vec<&str> = source.lines().collect();
+    let mut specs = Vec::new();
+    while nums.toks.peek().is_some() {
+        let case = specs.len() + 1;
+        let (n, n_pos) = nums.next(&format!("the board size N of case {case}"))?;
+        let (m, m_pos) = nums.next(&format!("the number of marbles M of case {case}"))?;
+        let (w, w_pos) = nums.next(&format!("the number of walls W of case {case}"))?;
+        if (n, m, w) == (0, 0, 0) {
+            if let Some((pos, t)) = nums.toks.next() {
+                return Err(pos.error(path, format!("unexpected `{t}` after the closing `0 0 0`")));
+            }
+            break;
+        }
+        let bad = |pos: Pos, msg: String| Err(pos.error(path, format!("case {case}: {msg}")));
+        if !(1..=MAX_TILT_SIZE as i64).contains(&n) {
+            return bad(
+                n_pos,
+                format!("board size {n} is out of range: boards are 1 to {MAX_TILT_SIZE} wide"),
+            );
+        }
+        if !(1..=MAX_MARBLES.min(n * n)).contains(&m) {
+            return bad(
+                m_pos,
+                format!(
+                    "{m} marbles: a {n}×{n} case needs 1 to {} marbles",
+                    MAX_MARBLES.min(n * n)
+                ),
+            );
+        }
+        if w < 0 {
+            return bad(
+                w_pos,
+                format!("{w} walls: the number of walls cannot be negative"),
+            );
+        }
+        let marbles = nums.cells(n, case, m, "marble")?;
+        let holes = nums.cells(n, case, m, "hole")?;
+        let mut walls = Vec::new();
+        for k in 1..=w {
+            let what = format!("wall {k}");
+            let (a, pos) = nums.cell(n, case, &format!("the first square of {what}"))?;
+            let (b, _) = nums.cell(n, case, &format!("the second square of {what}"))?;
+            if (a[0] - b[0]).abs() + (a[1] - b[1]).abs() != 1 {
+                return bad(
+                    pos,
+                    format!(
+                        "{what} stands between ({}, {}) and ({}, {}), which are not side by side",
+                        a[0], a[1], b[0], b[1]
+                    ),
+                );
+            }
+            walls.push([a, b]);
+        }
+        let text = lines
+            .get(n_pos.line - 1..nums.last_line)
+            .map(|ls| ls.join("\n"))
+            .unwrap_or_default();
+        specs.push(Spec {
+            path: path.to_path_buf(),
+            source: text,
+            name: format!("{stem} case {case}"),
+            rules: "tilt_roll".into(),
+            board: BoardSpec::Tilt(TiltBoard {
+                size: n as usize,
+                marbles,
+                holes,
+                walls,
+            }),
+            goal: GoalSpec::default(),
+            limits: LimitSpec::default(),
+            ratings: Default::default(),
+        });
+    }
+    if specs.is_empty() {
+        return Err(Diagnostic::new(
+            path,
+            "no cases: an ICPC Marble Game file starts with `N M W` (board size, marbles, walls)",
+        )
+        .at(Some(1), Some(1)));
+    }
+    Ok(specs)
+}
+
+/// The judge's output for one case: `Case k: 5 moves` or `Case k: impossible`, then a blank line.
+pub fn judge_answer(o: &Outcome, case: usize) -> String {
+    format!("Case {case}: {}\n\n", verdict_words(o, "impossible"))
+}
+
+/// The classroom's output: `5 moves` or `No Solution`.
+pub fn classroom_answer(o: &Outcome) -> String {
+    verdict_words(o, "No Solution")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(src: &str) -> Result<Vec<Spec>> {
+        parse(Path::new("t.icpc"), src)
+    }
+
+    #[test]
+    fn reads_cases_with_or_without_the_end_marker() {
+        let one = "2 1 0\n0 0\n1 1\n";
+        assert_eq!(p(one).unwrap().len(), 1);
+        let two = p(&format!("{one}{one}0 0 0\n")).unwrap();
+        assert_eq!(two.len(), 2);
+        assert_eq!(two[1].name, "t case 2");
+        assert_eq!(two[1].source, "2 1 0\n0 0\n1 1");
+        let BoardSpec::Tilt(t) = &two[0].board else {
+            panic!()
+        };
+        assert_eq!(
+            (t.size, t.marbles.clone(), t.holes.clone()),
+            (2, vec![[0, 0]], vec![[1, 1]])
+        );
+    }
+
+    #[test]
+    fn errors_are_located() {
+        let msg = |src: &str| p(src).unwrap_err().to_string();
+        assert_eq!(
+            msg("2 1 0\n0 0\n1 x\n"),
+            "t.icpc:3:3: expected the column of hole 1 (case 1), a whole number, found `x`"
+        );
+        assert_eq!(
+            msg("2 1 0\n0 0\n"),
+            "t.icpc:2:4: the file ends early: expected the row of hole 1 (case 1)"
+        );
+        assert_eq!(
+            msg("2 1 0\n0 0\n2 0\n"),
+            "t.icpc:3:1: case 1: hole 1 at (2, 0) is off the 2×2 board (rows and columns run 0 to 1)"
+        );
+        assert_eq!(
+            msg("2 2 0\n0 0\n0 0\n"),
+            "t.icpc:3:1: case 1: marbles 1 and 2 share the cell (0, 0)"
+        );
+        assert!(msg("2 1 1\n0 0\n1 1\n0 0 1 1\n").contains("wall 1 stands between (0, 0) and (1, 1)"));
+        assert!(msg("16 1 0\n0 0\n1 1\n").starts_with("t.icpc:1:1: case 1: board size 16"));
+        assert!(msg("0 0 0\n").contains("no cases"));
+        assert!(msg("2 1 0\n0 0\n1 1\n0 0 0\n5\n").starts_with("t.icpc:5:1: unexpected `5`"));
+    }
+}
