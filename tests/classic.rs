@@ -1,0 +1,343 @@
+//! The classic notations end to end, through the built binary: Lisp peg lists, ICPC Marble
+//! Game files, search traces, `marbles import`, and reproducible shuffles.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The ICPC World Finals 2007 "Marble Game" sample input, both cases (the second impossible:
+/// hole 2 at (2, 0) is walled off from above and from the right). Checked against the problem
+/// statement reproduced in the README of the public repository arsulegai/Marble-Game.
+const OFFICIAL: &str =
+    "4 3 1\n0 1\n1 0\n1 2\n2 3\n2 1\n3 2\n1 1 1 2\n3 2 2\n0 0\n0 1\n0 2\n2 0\n2 0 1 0\n2 0 2 1\n0 0 0\n";
+/// The classroom version: the first case alone, without the closing `0 0 0`.
+const CLASSROOM: &str = "4 3 1\n0 1\n1 0\n1 2\n2 3\n2 1\n3 2\n1 1 1 2\n";
+/// The assignment's example start.
+const TRIANGLE: &str = "((o) (x x) (x x x) (x x x x) (x x x x x))\n";
+/// Three pegs along the bottom that can never meet.
+const HOPELESS: &str = "((o) (o o) (o o o) (o o o o) (x o o x x))\n";
+
+fn marbles(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_marbles"))
+        .args(args)
+        .output()
+        .expect("run marbles")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Writes `text` to `name` in `dir` and returns the path as a string.
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn official_icpc_sample_gives_the_judges_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "sample.icpc", OFFICIAL);
+    let o = marbles(&["solve", &f, "--format", "icpc"]);
+    assert_eq!(stdout(&o), "Case 1: 5 moves\n\nCase 2: impossible\n\n");
+    assert_eq!(o.status.code(), Some(1), "one case is impossible: {}", stderr(&o));
+    let o = marbles(&["solve", &f, "--format", "moves"]);
+    assert_eq!(stdout(&o), "5 moves\nNo Solution\n");
+}
+
+#[test]
+fn classroom_sample_without_end_marker_gives_five_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    // Not named .icpc: --from says what it is.
+    let f = write(dir.path(), "marbles.txt", CLASSROOM);
+    let o = marbles(&["solve", "--from", "icpc", &f, "--format", "moves"]);
+    assert_eq!(stdout(&o), "5 moves\n", "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(0));
+}
+
+/// A tiny s-expression: an atom or a list.
+#[derive(Debug, Clone, PartialEq)]
+enum Sexp {
+    Atom(String),
+    List(Vec<Sexp>),
+}
+
+fn parse_sexp(text: &str) -> Sexp {
+    let spaced = text.replace('(', " ( ").replace(')', " ) ");
+    let mut toks = spaced.split_whitespace();
+    let s = read_sexp(&mut toks);
+    assert_eq!(toks.next(), None, "text after the answer");
+    s
+}
+
+fn read_sexp<'a>(toks: &mut impl Iterator<Item = &'a str>) -> Sexp {
+    match toks.next().expect("unexpected end of answer") {
+        "(" => {
+            let mut items = Vec::new();
+            loop {
+                let s = match read_sexp(toks) {
+                    Sexp::Atom(a) if a == ")" => return Sexp::List(items),
+                    s => s,
+                };
+                items.push(s);
+            }
+        }
+        atom => Sexp::Atom(atom.to_string()),
+    }
+}
+
+/// A state as rows of pegs (true) and holes (false).
+fn board(s: &Sexp) -> Vec<Vec<bool>> {
+    let Sexp::List(rows) = s else {
+        panic!("a state is a list of rows: {s:?}")
+    };
+    rows.iter()
+        .enumerate()
+        .map(|(r, row)| {
+            let Sexp::List(items) = row else {
+                panic!("a row is a list: {row:?}")
+            };
+            assert_eq!(items.len(), r + 1, "row {r} of a triangle");
+            items
+                .iter()
+                .map(|i| match i {
+                    Sexp::Atom(a) if a == "x" => true,
+                    Sexp::Atom(a) if a == "o" => false,
+                    other => panic!("not x or o: {other:?}"),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn pegs(b: &[Vec<bool>]) -> usize {
+    b.iter().flatten().filter(|&&p| p).count()
+}
+
+/// True when `after` follows from `before` by one jump on the triangular lattice.
+fn one_jump(before: &[Vec<bool>], after: &[Vec<bool>]) -> bool {
+    let at = |b: &[Vec<bool>], r: i64, c: i64| {
+        (r >= 0 && c >= 0)
+            .then(|| b.get(r as usize)?.get(c as usize).copied())
+            .flatten()
+    };
+    let dirs = [(-1, -1), (-1, 0), (0, -1), (0, 1), (1, 0), (1, 1)];
+    let changed: Vec<(i64, i64)> = (0..before.len() as i64)
+        .flat_map(|r| (0..=r).map(move |c| (r, c)))
+        .filter(|&(r, c)| at(before, r, c) != at(after, r, c))
+        .collect();
+    changed.len() == 3
+        && changed.iter().any(|&(r, c)| {
+            dirs.iter().any(|&(dr, dc)| {
+                at(before, r, c) == Some(true)
+                    && at(before, r + dr, c + dc) == Some(true)
+                    && at(before, r + 2 * dr, c + 2 * dc) == Some(false)
+                    && at(after, r, c) == Some(false)
+                    && at(after, r + dr, c + dc) == Some(false)
+                    && at(after, r + 2 * dr, c + 2 * dc) == Some(true)
+            })
+        })
+}
+
+#[test]
+fn lisp_answer_is_fourteen_states_each_one_jump_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "start.lisp", TRIANGLE);
+    let o = marbles(&["solve", &f, "--format", "lisp"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("(((o)\n  (x x)\n"), "one row per line:\n{out}");
+    let Sexp::List(states) = parse_sexp(&out) else {
+        panic!("not a list: {out}")
+    };
+    let boards: Vec<_> = states.iter().map(board).collect();
+    assert_eq!(boards.len(), 14);
+    assert_eq!(boards[0], board(&parse_sexp(TRIANGLE)));
+    for (i, b) in boards.iter().enumerate() {
+        assert_eq!(pegs(b), 14 - i, "state {i}");
+    }
+    for (i, pair) in boards.windows(2).enumerate() {
+        assert!(
+            one_jump(&pair[0], &pair[1]),
+            "states {i} and {} are not one jump apart",
+            i + 1
+        );
+    }
+}
+
+#[test]
+fn hopeless_lisp_start_prints_false() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "hopeless.lsp", HOPELESS);
+    let o = marbles(&["solve", &f, "--format", "lisp"]);
+    assert_eq!(stdout(&o), "#f\n");
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn lisp_text_answer_draws_lisp_rows_and_marks_the_moved_peg() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "start.lisp", TRIANGLE);
+    let out = stdout(&marbles(&["solve", &f]));
+    assert!(out.contains("solved in 13 moves, 1 peg left (genius)"), "{out}");
+    let (start, moves) = out.split_once("\n1. ").expect("a first move");
+    assert!(
+        start.ends_with("start:\n    ((o)\n     (x x)\n     (x x x)\n     (x x x x)\n     (x x x x x))\n")
+    );
+    let first: String = moves.split("\n2. ").next().unwrap().into();
+    assert_eq!(first.matches('X').count(), 1, "one moved peg marked:\n{first}");
+}
+
+#[test]
+fn trace_shows_tries_dead_ends_skips_and_the_goal() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(
+        dir.path(),
+        "corner.yaml",
+        "name: corner\nrules: peg_hop\nboard: |\n  . . . .\n  o o o .\n  o . . .\n",
+    );
+    let o = marbles(&["solve", &f, "--trace", "--format", "moves"]);
+    assert_eq!(stdout(&o), "3 moves\n", "the answer alone on stdout");
+    let expected = [
+        "trace of corner",
+        "start: ..../ooo./o...",
+        "  1. [1, 1] over [1, 2] to [1, 3] (right) → ..../o..o/o...",
+        "    2. [2, 0] over [1, 0] to [0, 0] (up) → o.../...o/....",
+        "      dead end: take back move 2",
+        "    dead end: take back move 1",
+        "  1. [2, 0] over [1, 0] to [0, 0] (up) → o.../.oo./....",
+        "    2. [1, 1] over [1, 2] to [1, 3] (right) → o.../...o/....: known to fail, skipped",
+        "    2. [1, 2] over [1, 1] to [1, 0] (left) → o.../o.../....",
+        "      3. [0, 0] over [1, 0] to [2, 0] (down) → ..../..../o...",
+        "        goal: 1 peg left after 3 moves",
+    ];
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    for (i, (got, want)) in lines.iter().zip(expected).enumerate() {
+        assert_eq!(*got, want, "trace line {}", i + 1);
+    }
+    assert_eq!(lines.len(), expected.len(), "{err}");
+
+    let o = marbles(&["solve", &f, "--trace", "--trace-limit", "3", "--format", "moves"]);
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines[..3], expected[..3]);
+    assert_eq!(
+        lines[3..],
+        ["… trace cut after 3 lines (raise --trace-limit to see more)"]
+    );
+    assert_eq!(stdout(&o), "3 moves\n");
+}
+
+#[test]
+fn trace_uses_lisp_letters_for_lisp_puzzles() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "hopeless.lisp", HOPELESS);
+    let o = marbles(&["solve", &f, "--trace", "--format", "lisp"]);
+    assert_eq!(
+        stderr(&o),
+        "trace of hopeless\n\
+         start: o/oo/ooo/oooo/xooxx\n  \
+         1. [4, 4] over [4, 3] to [4, 2] (left) → o/oo/ooo/oooo/xoxoo\n    \
+         dead end: take back move 1\n  \
+         dead end at the start: every move has been tried\n"
+    );
+    assert_eq!(stdout(&o), "#f\n");
+}
+
+/// Imports `file` into a fresh folder and returns the specs written, in order.
+fn import(file: &str, out: &Path) -> Vec<PathBuf> {
+    let o = marbles(&["import", file, "--out", &out.display().to_string()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    stdout(&o)
+        .lines()
+        .map(|l| PathBuf::from(l.strip_prefix("wrote ").expect("wrote PATH")))
+        .collect()
+}
+
+#[test]
+fn imported_specs_solve_to_the_same_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("specs");
+    let icpc = write(dir.path(), "sample.icpc", OFFICIAL);
+    let specs = import(&icpc, &out);
+    assert_eq!(
+        specs,
+        [out.join("sample_case1.yaml"), out.join("sample_case2.yaml")]
+    );
+    let mut args = vec!["solve".to_string()];
+    args.extend(specs.iter().map(|p| p.display().to_string()));
+    args.extend(["--format".into(), "icpc".into()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert_eq!(
+        stdout(&marbles(&args)),
+        stdout(&marbles(&["solve", &icpc, "--format", "icpc"]))
+    );
+
+    let lisp = write(dir.path(), "start.lisp", TRIANGLE);
+    let specs = import(&lisp, &out);
+    assert_eq!(specs, [out.join("start.yaml")]);
+    let yaml = specs[0].display().to_string();
+    let from_yaml = marbles(&["solve", &yaml, "--format", "lisp"]);
+    assert_eq!(from_yaml.status.code(), Some(0), "{}", stderr(&from_yaml));
+    assert_eq!(
+        stdout(&from_yaml),
+        stdout(&marbles(&["solve", &lisp, "--format", "lisp"]))
+    );
+    let text = std::fs::read_to_string(&specs[0]).unwrap();
+    assert!(
+        text.contains("rules: triangle_hop") && text.contains("3: \"mental midget\""),
+        "{text}"
+    );
+}
+
+#[test]
+fn malformed_files_name_file_and_line_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let lisp = write(dir.path(), "bad.lisp", "((o)\n (x x x)\n (x x x))\n");
+    let icpc = write(dir.path(), "bad.icpc", "4 3 1\n0 1\n1 0\n1 2\n2 3\n2 1\n3 z\n");
+    let cases = [
+        (
+            &lisp,
+            format!("{lisp}:2:2: row 2 has 3 entries; row 2 of a triangle has 2"),
+        ),
+        (
+            &icpc,
+            format!("{icpc}:7:3: expected the column of hole 3 (case 1), a whole number, found `z`"),
+        ),
+    ];
+    let never = dir.path().join("never").display().to_string();
+    for (file, message) in &cases {
+        for cmd in [
+            &["solve", file.as_str()][..],
+            &["import", file.as_str(), "--out", &never][..],
+        ] {
+            let o = marbles(cmd);
+            assert_eq!(o.status.code(), Some(2), "{cmd:?}");
+            assert_eq!(stderr(&o), format!("marbles: error: {message}\n"), "{cmd:?}");
+            assert_eq!(stdout(&o), "");
+        }
+    }
+    assert!(!Path::new(&never).exists(), "nothing imported, no folder made");
+}
+
+#[test]
+fn shuffle_seed_is_reproducible_and_seeds_differ() {
+    let board = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/puzzles/peg_hop/english_central.yaml"
+    );
+    let solve = |seed: &str| {
+        let o = marbles(&["solve", board, "--shuffle", "--seed", seed]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let first = solve("1");
+    assert!(first.contains("solved in 31 moves"), "{first}");
+    assert_eq!(first, solve("1"), "the same seed, the same solution");
+    assert_ne!(first, solve("9"), "another seed, another solution");
+}
