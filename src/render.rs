@@ -16,25 +16,18 @@ pub fn board(replay: &Replay, i: usize, mark: Option<Cell>) -> String {
             frames,
         } => {
             let frame = frames[i].as_bytes();
-            let height = widths.len();
+            let rows =
+                crate::formats::Notation::Yaml
+                    .symbols()
+                    .rows(widths, cells, |k| frame[k] == b'1', mark);
+            let height = rows.len();
             let mut out = String::new();
-            for (r, &w) in widths.iter().enumerate() {
+            for (r, row) in rows.iter().enumerate() {
                 let mut line = String::new();
                 if *layout == Layout::Triangle {
                     line.push_str(&" ".repeat(height.saturating_sub(r + 1)));
                 }
-                let toks: Vec<char> = (0..w)
-                    .map(|c| {
-                        let cell = [r as i64, c as i64];
-                        match cells.iter().position(|x| *x == cell) {
-                            None => '#',
-                            Some(_) if mark == Some(cell) => '*',
-                            Some(k) if frame[k] == b'1' => 'o',
-                            Some(_) => '.',
-                        }
-                    })
-                    .collect();
-                let toks: Vec<String> = toks.iter().map(char::to_string).collect();
+                let toks: Vec<String> = row.iter().map(char::to_string).collect();
                 line.push_str(&toks.join(" "));
                 out.push_str(line.trim_end());
                 out.push('\n');

@@ -107,11 +107,13 @@ impl Symbols {
 
 /// Reads a Lisp or ICPC file into its specs (YAML files are read by [`crate::spec::load`]).
 pub fn read(path: &Path, notation: Notation) -> Result<Vec<Spec>> {
-    let source = crate::spec::read_text(path)?;
+    let text = crate::spec::read_text(path)?;
+    // Editors on some systems start a file with a byte-order mark; it is not part of the board.
+    let source = text.strip_prefix('\u{feff}').unwrap_or(&text);
     match notation {
-        Notation::Lisp => lisp::parse(path, &source).map(|s| vec![s]),
-        Notation::Icpc => icpc::parse(path, &source),
-        Notation::Yaml => crate::spec::parse(path, &source).map(|s| vec![s]),
+        Notation::Lisp => lisp::parse(path, source).map(|s| vec![s]),
+        Notation::Icpc => icpc::parse(path, source),
+        Notation::Yaml => crate::spec::parse(path, source).map(|s| vec![s]),
     }
 }
 
@@ -141,8 +143,8 @@ pub fn fits(format: SolveFormat, p: Prepared) -> Result<Prepared> {
     Ok(p)
 }
 
-/// Writes one puzzle's answer in `format` (all but JSON, which is written for all puzzles at
-/// once); `case` is the puzzle's 1-based position on the command line, for `Case k:`.
+/// Writes one puzzle's answer in `format` (JSON is written for all puzzles at once, so here
+/// nothing); `case` is the puzzle's 1-based position on the command line, for `Case k:`.
 pub fn write_answer(
     out: &mut impl Write,
     format: SolveFormat,
@@ -152,7 +154,8 @@ pub fn write_answer(
 ) -> io::Result<()> {
     match format {
         SolveFormat::Text if notation == Notation::Lisp => writeln!(out, "{}", lisp::text(o)),
-        SolveFormat::Text | SolveFormat::Json => writeln!(out, "{}", crate::render::solution(o)),
+        SolveFormat::Text => writeln!(out, "{}", crate::render::solution(o)),
+        SolveFormat::Json => Ok(()),
         SolveFormat::Lisp => writeln!(out, "{}", lisp::answer(o)),
         SolveFormat::Icpc => write!(out, "{}", icpc::judge_answer(o, case)),
         SolveFormat::Moves => writeln!(out, "{}", icpc::classroom_answer(o)),
