@@ -132,10 +132,8 @@ pub fn solve_observed(p: &Prepared, opts: &Options, obs: &mut impl dfs::Observer
             let order = move_order(m, opts.order);
             let r = dfs::solve(m, &order, &mut budget, obs);
             out.moves = r.path.iter().map(|&i| hop_move(m, i)).collect();
-            out.pegs_left = Some(r.end.count_ones());
-            if r.verdict != Verdict::Solved {
-                out.pegs_left = Some(m.start.count_ones());
-            }
+            // Pegs left describe an end position: only a solution (or `fewest`) has one.
+            out.pegs_left = (r.verdict == Verdict::Solved).then(|| r.end.count_ones());
             out.replay = Some(hop_replay(&p.spec, m, &r.path));
             (r.verdict, r.memory)
         }

@@ -21,7 +21,7 @@ pub fn render(outcomes: &[Outcome]) -> String {
         ]);
     }
     let mut t = b.build();
-    t.with(Style::sharp())
+    t.with(Style::psql())
         .with(Modify::new(Columns::new(3..)).with(Alignment::right()))
         .with(Width::truncate(80).suffix("…").priority(Priority::max(true)));
     let mut out = t.to_string();
