@@ -67,8 +67,13 @@ fn hash(text: &str) -> String {
     hex::encode(Sha256::digest(text.as_bytes()))
 }
 
-/// The SHA-256 of a spec file's bytes, or `None` if it cannot be read.
+/// The SHA-256 of a spec file's bytes, or `None` if it is not a readable puzzle-sized file
+/// (a FIFO would block a plain read forever).
 pub fn file_hash(path: &Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > spec::MAX_SPEC_BYTES {
+        return None;
+    }
     std::fs::read(path).ok().map(|b| hex::encode(Sha256::digest(&b)))
 }
 
