@@ -105,9 +105,7 @@ fn enormous_files_and_boards_say_the_limit() {
         big.as_bytes(),
         "puzzle files are limited to 1048576 bytes",
     );
-    let rows: Vec<String> = (0..12)
-        .map(|_| format!("  {}", vec!["o"; 12].join(" ")))
-        .collect();
+    let rows: Vec<String> = (0..12).map(|_| format!("  {}", ["o"; 12].join(" "))).collect();
     let huge = format!("rules: peg_hop\nboard: |\n{}\n", rows.join("\n"));
     refused(
         "huge.yaml",
@@ -346,7 +344,7 @@ fn ctrl_c_writes_what_was_finished_and_exits_130() {
     )
     .unwrap();
     let report = dir.path().join("rep");
-    let mut child = batch(&set, &report, false)
+    let child = batch(&set, &report, false)
         .arg("-j")
         .arg("1")
         .stderr(Stdio::piped())
