@@ -198,7 +198,7 @@ fn tilt_puzzles_without_a_solution_say_so() {
         ])
         .run()
         .status(1);
-    assert!(run.stdout.contains("Three by three, no solution"));
+    assert!(run.stdout.contains("Tilt 3x3 no way"));
     assert!(run.stdout.contains("unsolvable\n"));
     assert!(
         run.stdout
