@@ -448,3 +448,42 @@ fn check_validates_without_solving() {
         .stdout_has("ok    puzzles/peg_hop/english_central.yaml  (peg_hop: 33 holes, 32 pegs, 76 moves)")
         .stdout_has("ok    puzzles/tilt_roll/four_by_four.yaml  (tilt_roll: 4×4 board, 3 marbles)");
 }
+
+const BOTTOM_ROW: &str = "rules: triangle_hop
+board: |2
+      .
+     . .
+    . . .
+   . . . o
+  o o . o o
+ratings:
+  1: genius
+  2: above average
+  3: mental midget
+";
+
+#[test]
+fn fewest_finds_the_best_position_when_one_peg_is_impossible() {
+    let run = Test::new()
+        .file("p.yaml", BOTTOM_ROW)
+        .args(["solve", "p.yaml", "--format", "json"])
+        .run()
+        .status(1);
+    assert_eq!(run.json()[0]["status"], "unsolvable");
+    let fewest = format!("{BOTTOM_ROW}goal:\n  pegs: fewest\n");
+    for args in [
+        vec!["solve", "p.yaml", "--fewest", "--format", "json"],
+        vec!["solve", "q.yaml", "--format", "json"],
+    ] {
+        let run = Test::new()
+            .file("p.yaml", BOTTOM_ROW)
+            .file("q.yaml", &fewest)
+            .args(args)
+            .run()
+            .status(0);
+        let o = &run.json()[0];
+        assert_eq!(o["pegs_left"], 2);
+        assert_eq!(o["rating"], "above average");
+        assert_eq!(replay_hops(BOTTOM_ROW, &o["moves"], &TRIANGLE).len(), 2);
+    }
+}
