@@ -15,10 +15,15 @@ fn chromium() -> Option<PathBuf> {
         return Some(PathBuf::from(p));
     }
     let path = std::env::var_os("PATH")?;
-    ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
-        .iter()
-        .flat_map(|name| std::env::split_paths(&path).map(move |d| d.join(name)))
-        .find(|p| p.is_file())
+    [
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+        "google-chrome-stable",
+    ]
+    .iter()
+    .flat_map(|name| std::env::split_paths(&path).map(move |d| d.join(name)))
+    .find(|p| p.is_file())
 }
 
 /// Runs the browser headless and offline on `url` with `extra` flags; returns its stdout.
@@ -159,7 +164,10 @@ fn html_report_draws_in_chromium() {
 
     let index = dir.path().join("index.html");
     let page = std::fs::read_to_string(&index).expect("index.html");
-    assert!(!page.contains("http://") && !page.contains("https://"), "page refers to the network");
+    assert!(
+        !page.contains("http://") && !page.contains("https://"),
+        "page refers to the network"
+    );
 
     let url = file_url(&index);
     let start = browse(&browser, &url, &["--dump-dom"]);
@@ -184,8 +192,15 @@ fn html_report_draws_in_chromium() {
     // Stepping changes the boards: every solved board ends with its final position.
     let pegs_start = count_class(&start, "peg");
     let pegs_end = count_class(&end, "peg");
-    assert!(pegs_end < pegs_start, "stepping to the end removed no pegs ({pegs_start} → {pegs_end})");
-    assert_eq!(count_class(&end_query, "peg"), pegs_end, "?step=all-last acts like #step=last");
+    assert!(
+        pegs_end < pegs_start,
+        "stepping to the end removed no pegs ({pegs_start} → {pegs_end})"
+    );
+    assert_eq!(
+        count_class(&end_query, "peg"),
+        pegs_end,
+        "?step=all-last acts like #step=last"
+    );
 
     // The English central game: 32 pegs, one move later 31, at the end 1 (in the centre).
     let title = "English board, central game";
@@ -196,7 +211,11 @@ fn html_report_draws_in_chromium() {
     assert!(last.contains("move 31 of 31"), "label not updated:\n{last}");
     assert!(last.contains("to [3, 3]"), "last move not described");
     assert_eq!(count_class(last, "moved"), 1, "the landing cell is highlighted");
-    assert_eq!(count_class(last, "jumped"), 1, "the jumped-over hole is highlighted");
+    assert_eq!(
+        count_class(last, "jumped"),
+        1,
+        "the jumped-over hole is highlighted"
+    );
 
     // The tilt puzzle: three marbles at the start, all sunk into their holes at the end.
     let tilt = "Four by four, one wall";
@@ -217,6 +236,10 @@ fn html_report_draws_in_chromium() {
                 "--hide-scrollbars",
             ],
         );
-        assert!(std::fs::metadata(&shot).map(|m| m.len() > 10_000).unwrap_or(false));
+        assert!(
+            std::fs::metadata(&shot)
+                .map(|m| m.len() > 10_000)
+                .unwrap_or(false)
+        );
     }
 }

@@ -330,8 +330,11 @@ fn section(s: &mut String, i: usize, o: &Outcome) {
     }
 
     let mut facts: Vec<(&str, String)> = Vec::new();
-    if o.status == Status::Solved || !o.moves.is_empty() {
+    if o.status == Status::Solved {
         facts.push(("moves", o.moves.len().to_string()));
+    } else if !o.moves.is_empty() {
+        // Not a solution: the furthest the search got before it stopped.
+        facts.push(("best try", format!("{} moves", o.moves.len())));
     }
     if let Some(p) = o.pegs_left {
         facts.push(("pegs left", p.to_string()));
