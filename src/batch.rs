@@ -92,7 +92,7 @@ fn previous(report_dir: &Path) -> HashMap<String, Outcome> {
 }
 
 /// A previous outcome is reusable when its spec and rule script are byte-for-byte unchanged.
-fn reusable(prev: &Outcome, path: &Path, opts: &Options) -> bool {
+fn reusable(prev: &Outcome, path: &Path) -> bool {
     if prev.status == Status::Error || prev.reason.as_deref() == Some("interrupted") {
         return false;
     }
@@ -102,7 +102,6 @@ fn reusable(prev: &Outcome, path: &Path, opts: &Options) -> bool {
     let Ok(script) = crate::script::resolve(&spec) else {
         return false;
     };
-    let _ = opts;
     prev.spec_hash.as_deref() == solve::file_hash(path).as_deref()
         && prev.script_hash.as_deref() == Some(sha256(&script.source).as_str())
 }
@@ -153,7 +152,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<u8> {
             .par_iter()
             .map(|path| {
                 let key = path.display().to_string();
-                if let Some(p) = prev.get(&key).filter(|p| reusable(p, path, &opts)) {
+                if let Some(p) = prev.get(&key).filter(|p| reusable(p, path)) {
                     bar.inc(1);
                     return Some(p.clone());
                 }

@@ -66,8 +66,13 @@ fn hash(text: &str) -> String {
     hex::encode(Sha256::digest(text.as_bytes()))
 }
 
-/// The SHA-256 of a spec file's bytes, or `None` if it cannot be read.
+/// The SHA-256 of a spec file's bytes, or `None` if it is not a readable puzzle-sized file
+/// (a FIFO would block a plain read forever).
 pub fn file_hash(path: &Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > spec::MAX_SPEC_BYTES {
+        return None;
+    }
     std::fs::read(path).ok().map(|b| hex::encode(Sha256::digest(&b)))
 }
 
@@ -131,10 +136,8 @@ pub fn solve_observed(p: &Prepared, opts: &Options, obs: &mut impl dfs::Observer
             let order = move_order(m, opts.order);
             let r = dfs::solve(m, &order, &mut budget, obs);
             out.moves = r.path.iter().map(|&i| hop_move(m, i)).collect();
-            out.pegs_left = Some(r.end.count_ones());
-            if r.verdict != Verdict::Solved {
-                out.pegs_left = Some(m.start.count_ones());
-            }
+            // Pegs left describe an end position: only a solution (or `fewest`) has one.
+            out.pegs_left = (r.verdict == Verdict::Solved).then(|| r.end.count_ones());
             out.replay = Some(hop_replay(&p.spec, m, &r.path));
             (r.verdict, r.memory)
         }

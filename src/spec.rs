@@ -83,7 +83,10 @@ pub enum PegGoal {
 
 /// Per-puzzle limits from the spec's `solve:` section; the command line may override them.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a map of `timeout:`, `max_nodes:`, `max_memory:`"
+)]
 pub struct LimitSpec {
     /// Seconds of wall time.
     pub timeout: Option<f64>,
@@ -141,7 +144,10 @@ impl<'de> Deserialize<'de> for ByteSize {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a puzzle: a map with `rules:` and `board:` (or `size:`, `marbles:`, `holes:`)"
+)]
 struct RawSpec {
     name: Option<String>,
     #[serde(default)]
@@ -158,7 +164,7 @@ struct RawSpec {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a map with `pegs:` and optionally `at:`")]
 struct RawGoal {
     pegs: Option<RawPegs>,
     at: Option<Cell>,
@@ -500,7 +506,7 @@ mod tests {
 
     #[test]
     fn reads_a_grid_board_with_rows_of_any_length() {
-        let s = p("rules: triangle_hop\nboard: |\n    .\n   o o\n  o o o\n").unwrap();
+        let s = p("rules: triangle_hop\nboard: |2\n    .\n   o o\n  o o o\n").unwrap();
         let BoardSpec::Grid(g) = s.board else { panic!() };
         assert_eq!(g.rows.iter().map(|r| r.len()).collect::<Vec<_>>(), vec![1, 2, 3]);
         assert_eq!(g.rows[0][0], Token::Hole);
@@ -519,7 +525,7 @@ mod tests {
     #[test]
     fn malformed_yaml_is_located() {
         let e = p("rules: peg_hop\nboard: [\n").unwrap_err();
-        assert_eq!(e.line, Some(3));
+        assert_eq!(e.line, Some(2));
         assert!(e.message.starts_with("invalid puzzle YAML"), "{e}");
     }
 

@@ -1,7 +1,23 @@
 //! index.html: one self-contained page drawing every puzzle as SVG, with a move stepper.
+//!
+//! The page is built here in full: the summary table, one card per puzzle and each board's
+//! start position as inline SVG, so it reads (and prints) without scripts. The inline script
+//! (`html/report.js`) only switches classes and positions to step through a solution, using
+//! the frames embedded as JSON. Nothing is fetched: no fonts, images or external scripts.
 
-use super::Format;
-use crate::outcome::Outcome;
+use super::{Format, Totals, moves_cell, table::seconds};
+use crate::outcome::{MoveOut, Outcome, Over, Replay, Status};
+use crate::render;
+use crate::script::Layout;
+use crate::spec::Cell;
+use serde::Serialize;
+use std::fmt::Write;
+
+const CSS: &str = include_str!("html/report.css");
+const JS: &str = include_str!("html/report.js");
+
+/// Marble colours cycle through this many classes (`c1` … `c8`, defined in the CSS).
+const PALETTE: usize = 8;
 
 pub struct Html;
 
@@ -11,9 +27,729 @@ impl Format for Html {
     }
 
     fn render(&self, outcomes: &[Outcome]) -> anyhow::Result<String> {
-        let data = serde_json::to_string(outcomes)?.replace("</", "<\\/");
-        Ok(format!(
-            "<!doctype html><meta charset=utf-8><title>marbles report</title><script>const DATA={data};</script>\n"
-        ))
+        page(outcomes)
+    }
+}
+
+/// Escapes text for HTML element content and quoted attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// JSON that is safe inside a `<script>` element: no `<`, `>` or `&` at all (they can only
+/// occur in strings, where `\u003c` and friends mean the same), so neither `</script>` nor
+/// `<!--` can appear, and no line separators that older parsers choke on.
+pub fn script_json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<String> {
+    let s = serde_json::to_string(value)?;
+    Ok(s.replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029"))
+}
+
+/// A number for SVG attributes: at most three decimals, no trailing zeros.
+fn num(x: f64) -> String {
+    let s = format!("{x:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    match s {
+        "-0" | "" => "0".to_string(),
+        s => s.to_string(),
+    }
+}
+
+/// `1110348` → `1,110,348`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+fn bytes(n: u64) -> String {
+    match n {
+        n if n < 1024 * 1024 => format!("{:.1} KB", n as f64 / 1024.0),
+        n => format!("{:.1} MB", n as f64 / (1024.0 * 1024.0)),
+    }
+}
+
+/// The anchor of puzzle `i`'s section.
+fn anchor(i: usize) -> String {
+    format!("puzzle-{}", i + 1)
+}
+
+fn status_label(s: Status) -> &'static str {
+    match s {
+        Status::Solved => "solved",
+        Status::Unsolvable => "unsolvable",
+        Status::GaveUp => "gave up",
+        Status::Error => "error",
+    }
+}
+
+fn badge(s: Status) -> String {
+    format!("<span class=\"badge {}\">{}</span>", s.as_str(), status_label(s))
+}
+
+/// What the script needs to step one puzzle: the frames, each move in words and, for hops,
+/// the cells each move touches (as indices into the board's cell list).
+#[derive(Serialize)]
+struct Player<'a> {
+    kind: &'static str,
+    /// The move that led to frame k+1, in words.
+    words: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hop: Option<HopPlay<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tilt: Option<TiltPlay<'a>>,
+}
+
+#[derive(Serialize)]
+struct HopPlay<'a> {
+    frames: &'a [String],
+    /// Per move: `[from, to, over…]` as cell indices (-1 when a cell is not on the board).
+    marks: Vec<Vec<i64>>,
+}
+
+#[derive(Serialize)]
+struct TiltPlay<'a> {
+    holes: &'a [Cell],
+    frames: &'a [Vec<Option<Cell>>],
+}
+
+fn player<'a>(o: &'a Outcome, replay: &'a Replay) -> Player<'a> {
+    let words = o
+        .moves
+        .iter()
+        .map(|m| match m {
+            MoveOut::Tilt { tilt } => format!("{} {}", render::move_text(m), arrow(tilt)),
+            _ => render::move_text(m),
+        })
+        .collect();
+    match replay {
+        Replay::Hop { cells, frames, .. } => {
+            let index = |c: &Cell| cells.iter().position(|x| x == c).map_or(-1, |i| i as i64);
+            let marks = o
+                .moves
+                .iter()
+                .map(|m| match m {
+                    MoveOut::Hop { from, over, to, .. } => {
+                        let mut v = vec![index(from), index(to)];
+                        match over {
+                            Over::One(c) => v.push(index(c)),
+                            Over::Many(cs) => v.extend(cs.iter().map(index)),
+                        }
+                        v
+                    }
+                    MoveOut::Tilt { .. } => Vec::new(),
+                })
+                .collect();
+            Player {
+                kind: "hop",
+                words,
+                hop: Some(HopPlay { frames, marks }),
+                tilt: None,
+            }
+        }
+        Replay::Tilt { holes, frames, .. } => Player {
+            kind: "tilt",
+            words,
+            hop: None,
+            tilt: Some(TiltPlay { holes, frames }),
+        },
+    }
+}
+
+fn arrow(dir: &str) -> &'static str {
+    match dir {
+        "left" => "←",
+        "right" => "→",
+        "up" => "↑",
+        "down" => "↓",
+        _ => "",
+    }
+}
+
+/// The whole page.
+fn page(outcomes: &[Outcome]) -> anyhow::Result<String> {
+    let totals = Totals::of(outcomes);
+    let players: Vec<Option<Player>> = outcomes
+        .iter()
+        .map(|o| o.replay.as_ref().map(|r| player(o, r)))
+        .collect();
+
+    let mut s = String::new();
+    s.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    s.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    s.push_str("<meta name=\"color-scheme\" content=\"light dark\">\n");
+    s.push_str("<title>marbles report</title>\n<style>\n");
+    s.push_str(CSS);
+    s.push_str("</style>\n</head>\n<body>\n");
+
+    // Heading and totals.
+    let total = outcomes.len();
+    let _ = write!(
+        s,
+        "<header class=\"top\">\n<div class=\"wrap\">\n<h1>marbles <span>report</span></h1>\n\
+         <p class=\"lede\">{} puzzle{}, {} solving</p>\n<div class=\"tiles\">\n",
+        total,
+        if total == 1 { "" } else { "s" },
+        seconds(totals.seconds)
+    );
+    for (n, label, class) in [
+        (totals.solved, "solved", "solved"),
+        (totals.unsolvable, "unsolvable", "unsolvable"),
+        (totals.gave_up, "gave up", "gave_up"),
+        (totals.errors, "errors", "error"),
+    ] {
+        let _ = writeln!(
+            s,
+            "<div class=\"tile {class}{}\"><b>{n}</b><span>{label}</span></div>",
+            if n == 0 { " zero" } else { "" }
+        );
+    }
+    s.push_str("</div>\n</div>\n</header>\n<main class=\"wrap\">\n");
+
+    summary_table(&mut s, outcomes, &totals);
+
+    s.push_str("<div class=\"grid\">\n");
+    for (i, o) in outcomes.iter().enumerate() {
+        section(&mut s, i, o);
+    }
+    s.push_str("</div>\n</main>\n");
+    s.push_str(
+        "<footer class=\"wrap\">Generated by <code>marbles batch</code>. \
+         Step with the buttons, the slider or the <kbd>←</kbd> <kbd>→</kbd> keys \
+         (<kbd>Home</kbd>/<kbd>End</kbd> for first/last); \
+         add <code>#step=last</code> to the address to open every puzzle at its last move.</footer>\n",
+    );
+    let _ = write!(
+        s,
+        "<script type=\"application/json\" id=\"marbles-data\">{}</script>\n<script>\n{}</script>\n</body>\n</html>\n",
+        script_json(&players)?,
+        JS
+    );
+    Ok(s)
+}
+
+fn summary_table(s: &mut String, outcomes: &[Outcome], totals: &Totals) {
+    s.push_str(
+        "<section class=\"summary\">\n<h2>Summary</h2>\n<div class=\"scroll\">\n<table>\n<thead><tr>\
+         <th>puzzle</th><th>family</th><th>status</th><th class=\"n\">moves</th>\
+         <th class=\"n\">pegs left</th><th class=\"n\">nodes</th><th class=\"n\">time</th>\
+         </tr></thead>\n<tbody>\n",
+    );
+    for (i, o) in outcomes.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "<tr><td><a href=\"#{}\">{}</a></td><td>{}</td><td>{}</td><td class=\"n\">{}</td>\
+             <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            anchor(i),
+            escape(&o.puzzle),
+            escape(&o.rules),
+            badge(o.status),
+            moves_cell(o),
+            o.pegs_left.map(|p| p.to_string()).unwrap_or_default(),
+            thousands(o.stats.nodes),
+            seconds(o.stats.seconds),
+        );
+    }
+    let nodes: u64 = outcomes.iter().map(|o| o.stats.nodes).sum();
+    let _ = write!(
+        s,
+        "</tbody>\n<tfoot><tr><td colspan=\"3\">{} solved · {} unsolvable · {} gave up · {} errors</td>\
+         <td></td><td></td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr></tfoot>\n\
+         </table>\n</div>\n</section>\n",
+        totals.solved,
+        totals.unsolvable,
+        totals.gave_up,
+        totals.errors,
+        thousands(nodes),
+        seconds(totals.seconds)
+    );
+}
+
+/// The verdict line without the reason or error, which get their own block.
+fn headline(o: &Outcome) -> String {
+    let mut o = o.clone();
+    o.reason = None;
+    o.error = None;
+    o.replay = None;
+    render::verdict(&o)
+}
+
+fn section(s: &mut String, i: usize, o: &Outcome) {
+    let playable = o.replay.is_some();
+    let _ = write!(
+        s,
+        "<section class=\"card {}\" id=\"{}\"{} tabindex=\"-1\">\n<header>\n<h2>{}</h2>\n{}\n</header>\n",
+        o.status.as_str(),
+        anchor(i),
+        if playable {
+            format!(" data-idx=\"{i}\"")
+        } else {
+            String::new()
+        },
+        escape(&o.puzzle),
+        badge(o.status)
+    );
+    let _ = writeln!(
+        s,
+        "<p class=\"file\">{}<code>{}</code></p>",
+        if o.rules.is_empty() {
+            String::new()
+        } else {
+            format!("<span class=\"family\">{}</span>", escape(&o.rules))
+        },
+        escape(&o.file),
+    );
+    if o.status != Status::Error {
+        let _ = writeln!(s, "<p class=\"verdict\">{}</p>", escape(&headline(o)));
+    }
+    if let Some(reason) = &o.reason {
+        let _ = writeln!(s, "<p class=\"note\">{}</p>", escape(reason));
+    }
+    if let Some(err) = &o.error {
+        let _ = writeln!(s, "<pre class=\"error\">{}</pre>", escape(err));
+    }
+
+    let mut facts: Vec<(&str, String)> = Vec::new();
+    if o.status == Status::Solved {
+        facts.push(("moves", o.moves.len().to_string()));
+    } else if !o.moves.is_empty() {
+        // Not a solution: the furthest the search got before it stopped.
+        facts.push(("best try", format!("{} moves", o.moves.len())));
+    }
+    if let Some(p) = o.pegs_left {
+        facts.push(("pegs left", p.to_string()));
+    }
+    if let Some(r) = &o.rating {
+        facts.push(("rating", escape(r)));
+    }
+    if o.status != Status::Error {
+        facts.push(("nodes", thousands(o.stats.nodes)));
+        facts.push(("time", seconds(o.stats.seconds)));
+        if o.stats.memory_bytes > 0 {
+            facts.push(("memory", bytes(o.stats.memory_bytes)));
+        }
+    }
+    if !facts.is_empty() {
+        s.push_str("<dl class=\"facts\">");
+        for (k, v) in facts {
+            let _ = write!(s, "<div><dt>{k}</dt><dd>{v}</dd></div>");
+        }
+        s.push_str("</dl>\n");
+    }
+
+    if let Some(replay) = &o.replay {
+        s.push_str("<figure class=\"board-wrap\">\n");
+        match replay {
+            Replay::Hop {
+                layout,
+                widths,
+                cells,
+                frames,
+            } => hop_svg(s, *layout, widths.len(), cells, frames.first(), &o.puzzle),
+            Replay::Tilt {
+                size,
+                walls,
+                holes,
+                frames,
+            } => tilt_svg(s, *size, walls, holes, frames.first(), &o.puzzle),
+        }
+        s.push_str("</figure>\n");
+        stepper(s, o, replay);
+    }
+    s.push_str("</section>\n");
+}
+
+fn stepper(s: &mut String, o: &Outcome, replay: &Replay) {
+    let frames = match replay {
+        Replay::Hop { frames, .. } => frames.len(),
+        Replay::Tilt { frames, .. } => frames.len(),
+    };
+    let n = o.moves.len().min(frames.saturating_sub(1));
+    let off = if n == 0 { " disabled" } else { "" };
+    let what = if n == 0 {
+        match o.status {
+            Status::Solved => "already solved at the start",
+            _ => "no moves to step through",
+        }
+    } else {
+        "start position"
+    };
+    let count = if n == 0 {
+        "no moves".to_string()
+    } else {
+        format!("move 0 of {n}")
+    };
+    let _ = write!(
+        s,
+        "<div class=\"stepper\">\n<div class=\"buttons\">\
+         <button type=\"button\" data-go=\"first\" title=\"first (Home)\" aria-label=\"first move\"{off}><i class=\"ico bar\"></i><i class=\"ico left\"></i></button>\
+         <button type=\"button\" data-go=\"prev\" title=\"previous (←)\" aria-label=\"previous move\"{off}><i class=\"ico left\"></i></button>\
+         <button type=\"button\" data-go=\"next\" title=\"next (→)\" aria-label=\"next move\"{off}><i class=\"ico right\"></i></button>\
+         <button type=\"button\" data-go=\"last\" title=\"last (End)\" aria-label=\"last move\"{off}><i class=\"ico right\"></i><i class=\"ico bar\"></i></button>\
+         </div>\n<input type=\"range\" class=\"scrub\" min=\"0\" max=\"{n}\" value=\"0\" aria-label=\"move\"{off}>\n\
+         <p class=\"where\" aria-live=\"polite\"><span class=\"count\">{count}</span>\
+         <span class=\"words\">{what}</span></p>\n</div>\n"
+    );
+}
+
+/// Where hop cell `[r, c]` is drawn: `x = c`, `y = r` on a square board; on a triangle
+/// board rows are shifted half a cell per row and packed to equilateral spacing.
+fn hop_xy(layout: Layout, height: usize, c: &Cell) -> (f64, f64) {
+    let (r, col) = (c[0] as f64, c[1] as f64);
+    match layout {
+        Layout::Square => (col, r),
+        Layout::Triangle => (col - r / 2.0 + (height.saturating_sub(1)) as f64 / 2.0, r * 0.866),
+    }
+}
+
+fn hop_svg(
+    s: &mut String,
+    layout: Layout,
+    height: usize,
+    cells: &[Cell],
+    frame: Option<&String>,
+    name: &str,
+) {
+    let pos: Vec<(f64, f64)> = cells.iter().map(|c| hop_xy(layout, height, c)).collect();
+    let fold = |f: fn(f64, f64) -> f64, start: f64, pick: fn(&(f64, f64)) -> f64| {
+        pos.iter().map(pick).fold(start, f)
+    };
+    let (x0, x1) = (
+        fold(f64::min, f64::INFINITY, |p| p.0),
+        fold(f64::max, f64::NEG_INFINITY, |p| p.0),
+    );
+    let (y0, y1) = (
+        fold(f64::min, f64::INFINITY, |p| p.1),
+        fold(f64::max, f64::NEG_INFINITY, |p| p.1),
+    );
+    let (x0, x1, y0, y1) = if pos.is_empty() {
+        (0.0, 0.0, 0.0, 0.0)
+    } else {
+        (x0, x1, y0, y1)
+    };
+    let m = 0.75;
+    let (w, h) = (x1 - x0 + 2.0 * m, y1 - y0 + 2.0 * m);
+    let frame = frame.map(|f| f.as_bytes()).unwrap_or(&[]);
+    let pegs = frame.iter().filter(|&&b| b == b'1').count();
+    let _ = writeln!(
+        s,
+        "<svg class=\"board hop {}\" viewBox=\"{} {} {} {}\" role=\"img\" aria-label=\"{}: {} holes, {} pegs\">",
+        match layout {
+            Layout::Square => "square",
+            Layout::Triangle => "triangle",
+        },
+        num(x0 - m),
+        num(y0 - m),
+        num(w),
+        num(h),
+        escape(name),
+        cells.len(),
+        pegs
+    );
+    // The plate: one tile per hole (squares, or hexagons on a triangle board), merged.
+    let mut d = String::new();
+    for &(x, y) in &pos {
+        match layout {
+            Layout::Square => {
+                let _ = write!(d, "M{} {}h1v1h-1z", num(x - 0.5), num(y - 0.5));
+            }
+            Layout::Triangle => {
+                let r = 0.5774;
+                let _ = write!(
+                    d,
+                    "M{} {}L{} {}L{} {}L{} {}L{} {}L{} {}z",
+                    num(x),
+                    num(y - r),
+                    num(x + 0.5),
+                    num(y - r / 2.0),
+                    num(x + 0.5),
+                    num(y + r / 2.0),
+                    num(x),
+                    num(y + r),
+                    num(x - 0.5),
+                    num(y + r / 2.0),
+                    num(x - 0.5),
+                    num(y - r / 2.0)
+                );
+            }
+        }
+    }
+    let _ = writeln!(s, "<path class=\"plate\" d=\"{d}\"/>");
+    for (i, &(x, y)) in pos.iter().enumerate() {
+        let state = if frame.get(i) == Some(&b'1') {
+            "peg"
+        } else {
+            "empty"
+        };
+        let _ = writeln!(
+            s,
+            "<g class=\"cell {state}\" data-i=\"{i}\" transform=\"translate({} {})\">\
+             <circle class=\"hole\" r=\".17\"/><circle class=\"ring\" r=\".45\"/>\
+             <g class=\"ball\"><circle class=\"body\" r=\".34\"/>\
+             <circle class=\"shine\" cx=\"-.11\" cy=\"-.12\" r=\".1\"/></g></g>",
+            num(x),
+            num(y)
+        );
+    }
+    s.push_str("</svg>\n");
+}
+
+fn tilt_svg(
+    s: &mut String,
+    n: usize,
+    walls: &[[Cell; 2]],
+    holes: &[Cell],
+    frame: Option<&Vec<Option<Cell>>>,
+    name: &str,
+) {
+    let nf = n as f64;
+    let m = 0.2;
+    let _ = writeln!(
+        s,
+        "<svg class=\"board tilt\" viewBox=\"{} {} {} {}\" role=\"img\" aria-label=\"{}: {n}×{n} board, {} marbles\">",
+        num(-m),
+        num(-m),
+        num(nf + 2.0 * m),
+        num(nf + 2.0 * m),
+        escape(name),
+        holes.len()
+    );
+    let _ = writeln!(
+        s,
+        "<rect class=\"floor\" x=\"0\" y=\"0\" width=\"{n}\" height=\"{n}\" rx=\".08\"/>"
+    );
+    let mut grid = String::new();
+    for k in 1..n {
+        let _ = write!(grid, "M{k} 0V{n}M0 {k}H{n}");
+    }
+    if !grid.is_empty() {
+        let _ = writeln!(s, "<path class=\"lines\" d=\"{grid}\"/>");
+    }
+    let mut wall_d = String::new();
+    for [a, b] in walls {
+        let (r, c) = (a[0].min(b[0]), a[1].min(b[1]));
+        if a[0] == b[0] && (a[1] - b[1]).abs() == 1 {
+            // Side by side: the wall is the vertical edge between them.
+            let _ = write!(wall_d, "M{} {}V{}", c + 1, r, r + 1);
+        } else if a[1] == b[1] && (a[0] - b[0]).abs() == 1 {
+            let _ = write!(wall_d, "M{} {}H{}", c, r + 1, c + 1);
+        }
+    }
+    if !wall_d.is_empty() {
+        let _ = writeln!(s, "<path class=\"wall\" d=\"{wall_d}\"/>");
+    }
+    let _ = writeln!(
+        s,
+        "<rect class=\"rim\" x=\"0\" y=\"0\" width=\"{n}\" height=\"{n}\" rx=\".08\"/>"
+    );
+    let empty = Vec::new();
+    let frame = frame.unwrap_or(&empty);
+    let centre = |c: &Cell| (c[1] as f64 + 0.5, c[0] as f64 + 0.5);
+    for (k, h) in holes.iter().enumerate() {
+        let (x, y) = centre(h);
+        let filled = matches!(frame.get(k), Some(None));
+        let _ = writeln!(
+            s,
+            "<g class=\"goal c{}{}\" data-k=\"{k}\" transform=\"translate({} {})\">\
+             <circle r=\".36\"/><text dy=\".02\">{}</text></g>",
+            k % PALETTE + 1,
+            if filled { " filled" } else { "" },
+            num(x),
+            num(y),
+            k + 1
+        );
+    }
+    for (k, at) in frame.iter().enumerate() {
+        let (cell, sunk) = match at {
+            Some(c) => (c, ""),
+            None => match holes.get(k) {
+                Some(h) => (h, " sunk"),
+                None => continue,
+            },
+        };
+        let (x, y) = centre(cell);
+        let _ = writeln!(
+            s,
+            "<g class=\"marble c{}{sunk}\" data-k=\"{k}\" style=\"transform:translate({}px,{}px)\">\
+             <g class=\"ball\"><circle class=\"body\" r=\".32\"/>\
+             <circle class=\"shine\" cx=\"-.1\" cy=\"-.11\" r=\".09\"/><text dy=\".02\">{}</text></g></g>",
+            k % PALETTE + 1,
+            num(x),
+            num(y),
+            k + 1
+        );
+    }
+    s.push_str("</svg>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outcome::Stats;
+
+    fn hop_outcome(name: &str) -> Outcome {
+        Outcome {
+            file: "puzzles/x.yaml".into(),
+            puzzle: name.into(),
+            rules: "peg_hop".into(),
+            status: Status::Solved,
+            reason: None,
+            moves: vec![MoveOut::Hop {
+                from: [0, 0],
+                over: Over::One([0, 1]),
+                to: [0, 2],
+                dir: Some("right".into()),
+            }],
+            pegs_left: Some(1),
+            rating: None,
+            error: None,
+            stats: Stats::default(),
+            spec_hash: None,
+            script_hash: None,
+            replay: Some(Replay::Hop {
+                layout: Layout::Square,
+                widths: vec![3],
+                cells: vec![[0, 0], [0, 1], [0, 2]],
+                frames: vec!["110".into(), "001".into()],
+            }),
+        }
+    }
+
+    fn tilt_outcome() -> Outcome {
+        Outcome {
+            file: "t.yaml".into(),
+            puzzle: "tilt".into(),
+            rules: "tilt_roll".into(),
+            status: Status::Solved,
+            reason: None,
+            moves: vec![MoveOut::Tilt { tilt: "left".into() }],
+            pegs_left: None,
+            rating: None,
+            error: None,
+            stats: Stats::default(),
+            spec_hash: None,
+            script_hash: None,
+            replay: Some(Replay::Tilt {
+                size: 2,
+                walls: vec![[[0, 0], [0, 1]], [[0, 0], [1, 0]]],
+                holes: vec![[1, 0]],
+                frames: vec![vec![Some([1, 1])], vec![None]],
+            }),
+        }
+    }
+
+    const EVIL: &str = "<script>alert(1)</script>";
+
+    #[test]
+    fn escapes_names_and_errors() {
+        let mut bad = Outcome::error("evil/<marquee>.yaml", format!("broken: {EVIL} & </script><!--"));
+        bad.puzzle = EVIL.into();
+        let page = Html.render(&[hop_outcome(EVIL), bad, tilt_outcome()]).unwrap();
+        assert!(!page.contains(EVIL), "raw puzzle name in the page");
+        assert!(!page.contains("alert(1)</script>"));
+        assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+        // Only our own two script elements open, and each closes exactly once.
+        assert_eq!(page.matches("<script").count(), 2);
+        assert_eq!(page.matches("</script>").count(), 2);
+        assert!(!page.contains("<!--"));
+        assert!(!page.contains("<marquee>"));
+    }
+
+    #[test]
+    fn embedded_json_round_trips() {
+        let s = "</script><!-- & \u{2028} \"x\"";
+        let j = script_json(&s).unwrap();
+        assert!(!j.contains('<') && !j.contains('>') && !j.contains('&'));
+        assert!(!j.contains('\u{2028}'));
+        let back: String = serde_json::from_str(&j).unwrap();
+        assert_eq!(back, s);
+    }
+
+    #[test]
+    fn self_contained() {
+        let page = Html
+            .render(&[
+                hop_outcome("a"),
+                tilt_outcome(),
+                Outcome::error("e.yaml", "no".into()),
+            ])
+            .unwrap();
+        assert!(!page.contains("http://"));
+        assert!(!page.contains("https://"));
+        assert!(!page.contains("src="));
+        assert!(!page.contains("@import"));
+        assert!(!page.contains("url("));
+    }
+
+    #[test]
+    fn boards_and_sections() {
+        let err = Outcome::error("e.yaml", "cannot read".into());
+        let page = Html.render(&[hop_outcome("a"), err, tilt_outcome()]).unwrap();
+        // One board per puzzle with a replay; the error gets a section but no board.
+        assert_eq!(page.matches("<svg").count(), 2);
+        assert_eq!(page.matches("<section class=\"card").count(), 3);
+        for i in 1..=3 {
+            assert!(page.contains(&format!("href=\"#puzzle-{i}\"")));
+            assert!(page.contains(&format!("id=\"puzzle-{i}\"")));
+        }
+        assert!(page.contains("cannot read"));
+        // Start frame "110": two pegs, one empty hole.
+        assert_eq!(page.matches("class=\"cell peg\"").count(), 2);
+        assert_eq!(page.matches("class=\"cell empty\"").count(), 1);
+        // Both walls of the tilt board are drawn: right of [0,0] and below it.
+        assert!(page.contains("M1 0V1M0 1H1"));
+        assert!(page.contains("move 0 of 1"));
+        // Same outcomes, same bytes.
+        let again = Html
+            .render(&[
+                hop_outcome("a"),
+                Outcome::error("e.yaml", "cannot read".into()),
+                tilt_outcome(),
+            ])
+            .unwrap();
+        assert_eq!(page, again);
+    }
+
+    #[test]
+    fn triangle_is_equilateral() {
+        // Row 0's single hole sits above the middle of row 1's two.
+        let top = hop_xy(Layout::Triangle, 5, &[0, 0]);
+        let (a, b) = (
+            hop_xy(Layout::Triangle, 5, &[1, 0]),
+            hop_xy(Layout::Triangle, 5, &[1, 1]),
+        );
+        assert!((top.0 - (a.0 + b.0) / 2.0).abs() < 1e-9);
+        assert!((b.0 - a.0 - 1.0).abs() < 1e-9);
+        assert!((a.1 - top.1 - 0.866).abs() < 1e-9);
+        assert_eq!(hop_xy(Layout::Square, 7, &[3, 2]), (2.0, 3.0));
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(num(1.5), "1.5");
+        assert_eq!(num(2.0), "2");
+        assert_eq!(num(-0.0001), "0");
+        assert_eq!(thousands(1110348), "1,110,348");
+        assert_eq!(thousands(14), "14");
     }
 }

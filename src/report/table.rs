@@ -21,16 +21,21 @@ pub fn render(outcomes: &[Outcome]) -> String {
         ]);
     }
     let mut t = b.build();
-    t.with(Style::sharp())
+    t.with(Style::psql())
         .with(Modify::new(Columns::new(3..)).with(Alignment::right()))
         .with(Width::truncate(80).suffix("…").priority(Priority::max(true)));
     let mut out = t.to_string();
     out.push('\n');
+    // Reasons and errors under the table, wrapped to the same 80 columns.
+    let opts = textwrap::Options::new(80).subsequent_indent("    ");
     for o in outcomes
         .iter()
         .filter(|o| o.error.is_some() || o.reason.is_some())
     {
-        out.push_str(&format!("{}: {}\n", o.puzzle, super::note(o)));
+        for line in textwrap::wrap(&format!("{}: {}", o.puzzle, super::note(o)), &opts) {
+            out.push_str(&line);
+            out.push('\n');
+        }
     }
     out.push_str(&Totals::of(outcomes).line());
     out.push('\n');

@@ -87,13 +87,41 @@ pub fn call_rules(
     let printed = std::mem::take(&mut *printed.lock().unwrap());
     match result {
         Ok(v) => Ok((v, printed)),
-        Err(e) => Err(runtime_error(origin, &e, limits)),
+        Err(e) => Err(runtime_error(script, &e, limits)),
     }
 }
 
-fn runtime_error(origin: &std::path::Path, e: &EvalAltResult, limits: &ScriptLimits) -> Diagnostic {
-    let inner = e.unwrap_inner();
-    let pos: Position = inner.position();
+fn runtime_error(script: &Script, e: &EvalAltResult, limits: &ScriptLimits) -> Diagnostic {
+    // The innermost known position; failing that, the line of the innermost function. Rhai
+    // reports limit errors at the outermost call site (ours, so none): those get `fn rules`.
+    let mut pos = Position::NONE;
+    let mut func = Some("rules");
+    let mut inner = e;
+    loop {
+        if !inner.position().is_none() {
+            pos = inner.position();
+        }
+        match inner {
+            EvalAltResult::ErrorInFunctionCall(name, _, next, _) => {
+                func = Some(name.as_str());
+                inner = next;
+            }
+            _ => break,
+        }
+    }
+    let (line, column) = match (pos.line(), func) {
+        (Some(l), _) => (Some(l), pos.position()),
+        (None, f) => (
+            f.and_then(|f| {
+                script
+                    .source
+                    .lines()
+                    .position(|l| l.contains(&format!("fn {f}(")))
+            })
+            .map(|i| i + 1),
+            None,
+        ),
+    };
     let what = match inner {
         EvalAltResult::ErrorTooManyOperations(..) => format!(
             "rule script stopped: operation limit reached ({} operations; an endless loop?)",
@@ -120,5 +148,5 @@ fn runtime_error(origin: &std::path::Path, e: &EvalAltResult, limits: &ScriptLim
             format!("rule script failed: {text}")
         }
     };
-    Diagnostic::new(origin, what).at(pos.line(), pos.position())
+    Diagnostic::new(&script.origin, what).at(line, column)
 }

@@ -2,7 +2,7 @@
 
 use super::{Budget, Verdict, table_bytes};
 use crate::model::{NONE, TiltModel};
-use rustc_hash::FxHashMap;
+use rustc_hash::FxHashSet;
 
 #[derive(Debug, Clone)]
 pub struct TiltResult {
@@ -81,17 +81,21 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
     let home = |s: &[u8]| s.iter().all(|&p| p == NONE);
     // Every state seen, with the index of the state it came from and the tilt taken.
     let mut states: Vec<(Box<[u8]>, u32, u8)> = vec![(model.start.clone().into(), u32::MAX, 0)];
-    let mut seen: FxHashMap<Box<[u8]>, ()> = FxHashMap::default();
-    seen.insert(model.start.clone().into(), ());
+    let mut seen: FxHashSet<Box<[u8]>> = FxHashSet::default();
+    seen.insert(model.start.clone().into());
     let mut occ = vec![NONE; model.geo.cells.len()];
     let mut head = 0;
     let mut goal = home(&model.start).then_some(0);
+    // Each state is held twice (the queue and the set), each copy boxed.
     let per_state = (model.start.len() * 2 + 40) as u64;
+    let used = |seen: &FxHashSet<Box<[u8]>>, n: usize| {
+        table_bytes::<Box<[u8]>>(seen.capacity()) + n as u64 * per_state
+    };
     let mut memory = 0;
     while goal.is_none() && head < states.len() {
         budget.nodes += 1;
         if budget.nodes.is_multiple_of(1024) {
-            memory = table_bytes::<(Box<[u8]>, ())>(seen.capacity()) + states.capacity() as u64 * per_state;
+            memory = used(&seen, states.capacity());
             if let Some(reason) = budget.exceeded(memory) {
                 return finish(
                     Verdict::GaveUp(reason),
@@ -107,11 +111,11 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
             let Some(next) = roll(model, d, &cur, &mut occ) else {
                 continue;
             };
-            if seen.contains_key(next.as_slice()) {
+            if seen.contains(next.as_slice()) {
                 continue;
             }
             let next: Box<[u8]> = next.into();
-            seen.insert(next.clone(), ());
+            seen.insert(next.clone());
             let done = home(&next);
             states.push((next, head as u32, d as u8));
             if done {
@@ -121,8 +125,7 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
         }
         head += 1;
     }
-    memory =
-        memory.max(table_bytes::<(Box<[u8]>, ())>(seen.capacity()) + states.capacity() as u64 * per_state);
+    memory = memory.max(used(&seen, states.capacity()));
     let Some(mut i) = goal else {
         return finish(
             Verdict::Unsolvable(None),

@@ -1,0 +1,144 @@
+// Steps each puzzle's board through its solution. The boards are drawn by the page itself;
+// this only switches classes (hop cells, tilt holes) and moves marbles, frame by frame.
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("marbles-data").textContent);
+  var players = [];
+  var current = null;
+
+  function hopFrame(p, k) {
+    var frame = p.d.hop.frames[k];
+    var mark = k > 0 ? p.d.hop.marks[k - 1] || [] : [];
+    for (var i = 0; i < p.cells.length; i++) {
+      var cls = "cell " + (frame.charAt(i) === "1" ? "peg" : "empty");
+      if (mark.length) {
+        if (i === mark[1]) cls += " moved";
+        else if (i === mark[0]) cls += " from";
+        else if (mark.indexOf(i, 2) >= 0) cls += " jumped";
+      }
+      p.cells[i].setAttribute("class", cls);
+    }
+  }
+
+  function tiltFrame(p, k) {
+    var t = p.d.tilt;
+    var frame = t.frames[k];
+    var before = k > 0 ? t.frames[k - 1] : null;
+    for (var m = 0; m < p.marbles.length; m++) {
+      var g = p.marbles[m];
+      var idx = +g.getAttribute("data-k");
+      var at = frame[idx];
+      var cell = at || t.holes[idx];
+      if (!cell) continue;
+      g.style.transform = "translate(" + (cell[1] + 0.5) + "px," + (cell[0] + 0.5) + "px)";
+      g.setAttribute("class", g.getAttribute("class").replace(/ sunk\b/g, "") + (at ? "" : " sunk"));
+    }
+    for (var h = 0; h < p.goals.length; h++) {
+      var goal = p.goals[h];
+      var j = +goal.getAttribute("data-k");
+      var filled = frame[j] === null;
+      var just = filled && before && before[j] !== null;
+      var base = goal.getAttribute("class").replace(/ (filled|just)\b/g, "");
+      goal.setAttribute("class", base + (filled ? " filled" : "") + (just ? " just" : ""));
+    }
+  }
+
+  function show(p, k) {
+    k = Math.max(0, Math.min(p.n, k));
+    p.k = k;
+    if (p.d.kind === "hop") hopFrame(p, k);
+    else tiltFrame(p, k);
+    p.count.textContent = "move " + k + " of " + p.n;
+    p.words.textContent = k === 0 ? (p.n ? "start position" : p.words.textContent) : p.d.words[k - 1];
+    p.scrub.value = String(k);
+    p.btn.first.disabled = p.btn.prev.disabled = k === 0;
+    p.btn.next.disabled = p.btn.last.disabled = k === p.n;
+  }
+
+  function go(p, how) {
+    var k = how === "first" ? 0 : how === "last" ? p.n : how === "prev" ? p.k - 1 : p.k + 1;
+    show(p, k);
+  }
+
+  function use(p) {
+    if (current && current !== p) current.sec.classList.remove("active");
+    current = p;
+    p.sec.classList.add("active");
+  }
+
+  var sections = document.querySelectorAll("section.card[data-idx]");
+  for (var s = 0; s < sections.length; s++) {
+    (function (sec) {
+      var d = data[+sec.getAttribute("data-idx")];
+      if (!d) return;
+      var frames = d.kind === "hop" ? d.hop.frames : d.tilt.frames;
+      var p = {
+        sec: sec,
+        d: d,
+        k: 0,
+        n: Math.max(0, Math.min(d.words.length, frames.length - 1)),
+        cells: sec.querySelectorAll("svg.board .cell"),
+        marbles: sec.querySelectorAll("svg.board .marble"),
+        goals: sec.querySelectorAll("svg.board .goal"),
+        count: sec.querySelector(".count"),
+        words: sec.querySelector(".words"),
+        scrub: sec.querySelector(".scrub"),
+        btn: {}
+      };
+      var buttons = sec.querySelectorAll("button[data-go]");
+      for (var b = 0; b < buttons.length; b++) {
+        (function (button) {
+          p.btn[button.getAttribute("data-go")] = button;
+          button.addEventListener("click", function () {
+            use(p);
+            go(p, button.getAttribute("data-go"));
+          });
+        })(buttons[b]);
+      }
+      p.scrub.addEventListener("input", function () {
+        use(p);
+        show(p, +p.scrub.value);
+      });
+      sec.addEventListener("pointerdown", function () { use(p); });
+      sec.addEventListener("focusin", function () { use(p); });
+      sec.player = p;
+      players.push(p);
+      if (p.n > 0) show(p, 0);
+    })(sections[s]);
+  }
+
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    var keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+    var how = keys[e.key];
+    if (!how) return;
+    var t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+    var sec = t && t.closest ? t.closest("section.card[data-idx]") : null;
+    var p = (sec && sec.player) || current;
+    if (!p || p.n === 0) return;
+    e.preventDefault();
+    use(p);
+    go(p, how);
+  });
+
+  // `?step=last`, `#step=3`, `#step=all-last`: open every puzzle at that move.
+  function wanted() {
+    var m = /(?:^|[?#&])step=([^&#]*)/.exec(location.search + location.hash);
+    return m ? decodeURIComponent(m[1]).replace(/^all-/, "") : null;
+  }
+  var step = wanted();
+  if (step !== null && step !== "") {
+    document.body.classList.add("no-anim");
+    for (var i = 0; i < players.length; i++) {
+      var p = players[i];
+      if (p.n === 0) continue;
+      if (step === "last" || step === "end") show(p, p.n);
+      else if (step === "first" || step === "start") show(p, 0);
+      else if (/^\d+$/.test(step)) show(p, +step);
+    }
+    requestAnimationFrame(function () {
+      requestAnimationFrame(function () { document.body.classList.remove("no-anim"); });
+    });
+  }
+})();

@@ -1,0 +1,214 @@
+//! `marbles batch`: statuses, totals, exit codes, report files that agree, resume.
+
+mod support;
+
+use serde_json::Value;
+use support::{Test, root};
+
+fn shipped(rel: &str) -> String {
+    std::fs::read_to_string(root().join(rel)).unwrap()
+}
+
+/// A folder with one puzzle of each fate, plus files a walk must skip.
+fn mixed() -> Test {
+    Test::new()
+        .file(
+            "set/a_solvable.yaml",
+            &shipped("puzzles/triangle_hop/corner.yaml"),
+        )
+        .file(
+            "set/b_unsolvable.yaml",
+            &shipped("puzzles/tilt_roll/no_solution.yaml"),
+        )
+        .file("set/c_malformed.yaml", "rules: peg_hop\nboard: [\n")
+        .file(
+            "set/deeper/d_over_limit.yml",
+            &format!(
+                "{}solve:\n  max_nodes: 5\n",
+                shipped("puzzles/peg_hop/english_top.yaml")
+            ),
+        )
+        .file("set/.hidden/e_skipped.yaml", "not even yaml: [")
+        .file("set/notes.txt", "not a puzzle")
+}
+
+/// The results array of a summary document, by file name.
+fn by_status(results: &Value) -> Vec<(String, String)> {
+    results
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            let f = o["file"].as_str().unwrap();
+            let stem = std::path::Path::new(f)
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (stem, o["status"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn one_row_per_puzzle_with_its_status_and_reports_that_agree() {
+    let run = mixed()
+        .args(["batch", "set", "--report", "rep", "--format", "json", "--quiet"])
+        .run();
+    let run = run.status(2).no_panic();
+    let printed = run.json();
+    assert_eq!(
+        by_status(&printed["results"]),
+        [
+            ("a_solvable.yaml".into(), "solved".into()),
+            ("b_unsolvable.yaml".into(), "unsolvable".into()),
+            ("c_malformed.yaml".into(), "error".into()),
+            ("d_over_limit.yml".into(), "gave_up".into()),
+        ]
+    );
+    let results = printed["results"].as_array().unwrap();
+    assert_eq!(
+        results[2]["error"].as_str().unwrap().split(": ").next(),
+        Some("set/c_malformed.yaml:2:8")
+    );
+    assert_eq!(results[3]["reason"], "node limit (5 nodes)");
+    assert_eq!(results[0]["moves"].as_array().unwrap().len(), 13);
+
+    let rep = run.dir().join("rep");
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(rep.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(by_status(&json["results"]), by_status(&printed["results"]));
+    for o in json["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["status"] != "error")
+    {
+        assert_eq!(o["spec_hash"].as_str().unwrap().len(), 64);
+        assert_eq!(o["script_hash"].as_str().unwrap().len(), 64);
+    }
+
+    let mut csv = csv::Reader::from_path(rep.join("summary.csv")).unwrap();
+    let rows: Vec<csv::StringRecord> = csv.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 4);
+    for (row, o) in rows.iter().zip(json["results"].as_array().unwrap()) {
+        assert_eq!(&row[0], o["file"].as_str().unwrap());
+        assert_eq!(&row[3], o["status"].as_str().unwrap());
+        assert_eq!(
+            row[4].parse::<usize>().ok(),
+            (o["status"] == "solved").then(|| o["moves"].as_array().unwrap().len())
+        );
+    }
+
+    let md = std::fs::read_to_string(rep.join("summary.md")).unwrap();
+    assert!(
+        md.contains("4 puzzles: 1 solved, 1 unsolvable, 1 gave up, 1 errors"),
+        "{md}"
+    );
+    assert!(
+        md.contains("\n1. [2, 0] over [1, 0] to [0, 0] (up-right)\n\n```\n    *\n   . o\n"),
+        "{md}"
+    );
+    assert!(rep.join("index.html").is_file());
+    assert!(
+        !rep.join(".journal.jsonl").exists(),
+        "the journal is removed once reports are written"
+    );
+}
+
+#[test]
+fn the_table_shows_totals_and_fits_80_columns() {
+    let run = mixed()
+        .args(["batch", "set", "--no-report", "--quiet"])
+        .run()
+        .status(2);
+    for line in run.stdout.lines() {
+        assert!(line.chars().count() <= 80, "too wide: {line:?}");
+    }
+    assert!(
+        run.stdout
+            .contains("4 puzzles: 1 solved, 1 unsolvable, 1 gave up, 1 errors"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains(" status "));
+}
+
+#[test]
+fn all_solved_exits_zero_and_some_unsolved_exits_one() {
+    Test::new()
+        .file("ok/a.yaml", &shipped("puzzles/triangle_hop/corner.yaml"))
+        .args(["batch", "ok", "--no-report", "--quiet", "--format", "csv"])
+        .run()
+        .status(0);
+    Test::new()
+        .file("some/a.yaml", &shipped("puzzles/triangle_hop/corner.yaml"))
+        .file("some/b.yaml", &shipped("puzzles/tilt_roll/no_solution.yaml"))
+        .args(["batch", "some", "--no-report", "--quiet", "--format", "csv"])
+        .run()
+        .status(1);
+    Test::new()
+        .file("empty/readme.txt", "")
+        .args(["batch", "empty"])
+        .run()
+        .status(2)
+        .stderr_has("no puzzle files");
+}
+
+/// summary.json with the timing fields blanked, for comparing runs.
+fn untimed(path: &std::path::Path) -> Value {
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for o in v["results"].as_array_mut().unwrap() {
+        o["stats"]["seconds"] = Value::Null;
+        o["stats"]["memory_bytes"] = Value::Null;
+    }
+    v
+}
+
+#[test]
+fn reruns_are_deterministic_and_resume_skips_unchanged_puzzles() {
+    let t = mixed();
+    let set = t.path("set");
+    let rep1 = t.path("rep1");
+    let rep2 = t.path("rep2");
+    let run = |rep: &std::path::Path, resume: bool| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_marbles"));
+        cmd.arg("batch")
+            .arg(&set)
+            .arg("--report")
+            .arg(rep)
+            .arg("--quiet")
+            .arg("-j")
+            .arg("2");
+        if resume {
+            cmd.arg("--resume");
+        }
+        cmd.output().unwrap()
+    };
+    run(&rep1, false);
+    run(&rep2, false);
+    assert_eq!(
+        untimed(&rep1.join("summary.json")),
+        untimed(&rep2.join("summary.json"))
+    );
+
+    // Change one puzzle: with --resume only it (and the error row) is solved again.
+    let first: Value =
+        serde_json::from_str(&std::fs::read_to_string(rep1.join("summary.json")).unwrap()).unwrap();
+    std::fs::write(
+        set.join("b_unsolvable.yaml"),
+        shipped("puzzles/tilt_roll/four_by_four.yaml"),
+    )
+    .unwrap();
+    run(&rep1, true);
+    let second: Value =
+        serde_json::from_str(&std::fs::read_to_string(rep1.join("summary.json")).unwrap()).unwrap();
+    let (a, b) = (&first["results"], &second["results"]);
+    assert_eq!(
+        a[0], b[0],
+        "the unchanged solvable puzzle is reused, timings and all"
+    );
+    assert_eq!(a[3], b[3], "the unchanged over-limit puzzle is reused");
+    assert_eq!(b[1]["status"], "solved", "the changed puzzle is solved again");
+    assert_eq!(b[2]["status"], "error");
+}

@@ -1,0 +1,489 @@
+//! Integration tests through the built binary: real puzzle files, real answers replayed.
+
+mod support;
+
+use serde_json::Value;
+use std::collections::BTreeSet;
+use support::{Test, root};
+
+type Cell = (i64, i64);
+
+/// Pegs and holes of a YAML board picture, read independently of marbles' own parser.
+fn board_of(yaml: &str) -> (BTreeSet<Cell>, BTreeSet<Cell>) {
+    let v: serde_yaml::Value = serde_yaml::from_str(yaml).unwrap();
+    let text = v["board"].as_str().unwrap();
+    let (mut pegs, mut holes) = (BTreeSet::new(), BTreeSet::new());
+    for (r, line) in text.lines().enumerate() {
+        for (c, t) in line.split_whitespace().enumerate() {
+            let cell = (r as i64, c as i64);
+            match t {
+                "o" => {
+                    pegs.insert(cell);
+                    holes.insert(cell);
+                }
+                "." => {
+                    holes.insert(cell);
+                }
+                _ => {}
+            }
+        }
+    }
+    (pegs, holes)
+}
+
+fn cell(v: &Value) -> Cell {
+    (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
+}
+
+/// Replays hop moves, checking each is a legal jump along one of `dirs`; returns the pegs left.
+fn replay_hops(yaml: &str, moves: &Value, dirs: &[Cell]) -> BTreeSet<Cell> {
+    let (mut pegs, holes) = board_of(yaml);
+    for (i, m) in moves.as_array().unwrap().iter().enumerate() {
+        let (from, over, to) = (cell(&m["from"]), cell(&m["over"]), cell(&m["to"]));
+        let d = (over.0 - from.0, over.1 - from.1);
+        assert!(
+            dirs.contains(&d),
+            "move {i}: {from:?}→{over:?} is not a listed direction"
+        );
+        assert_eq!(to, (over.0 + d.0, over.1 + d.1), "move {i}: not a straight jump");
+        assert!(
+            pegs.contains(&from) && pegs.contains(&over),
+            "move {i}: needs pegs at from and over"
+        );
+        assert!(
+            holes.contains(&to) && !pegs.contains(&to),
+            "move {i}: needs an empty hole at to"
+        );
+        pegs.remove(&from);
+        pegs.remove(&over);
+        pegs.insert(to);
+    }
+    pegs
+}
+
+const SQUARE: [Cell; 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+const TRIANGLE: [Cell; 6] = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1)];
+
+fn shipped(rel: &str) -> String {
+    std::fs::read_to_string(root().join(rel)).unwrap()
+}
+
+#[test]
+fn english_central_game_replays_to_one_peg_in_the_centre() {
+    let run = Test::new()
+        .in_root()
+        .args([
+            "solve",
+            "puzzles/peg_hop/english_central.yaml",
+            "--format",
+            "json",
+        ])
+        .run()
+        .status(0);
+    let v = run.json();
+    let o = &v[0];
+    assert_eq!(o["status"], "solved");
+    assert_eq!(o["rules"], "peg_hop");
+    assert_eq!(o["moves"].as_array().unwrap().len(), 31);
+    let left = replay_hops(
+        &shipped("puzzles/peg_hop/english_central.yaml"),
+        &o["moves"],
+        &SQUARE,
+    );
+    assert_eq!(left, BTreeSet::from([(3, 3)]));
+    assert_eq!(o["pegs_left"], 1);
+    assert!(o["stats"]["nodes"].as_u64().unwrap() >= 31);
+}
+
+#[test]
+fn every_shipped_triangle_ends_with_one_peg_after_13_jumps() {
+    for stem in ["corner", "next_to_corner", "edge_middle", "interior"] {
+        let rel = format!("puzzles/triangle_hop/{stem}.yaml");
+        let run = Test::new()
+            .in_root()
+            .args(["solve", &rel, "--format", "json"])
+            .run()
+            .status(0);
+        let o = &run.json()[0];
+        assert_eq!(o["moves"].as_array().unwrap().len(), 13, "{stem}");
+        assert_eq!(
+            replay_hops(&shipped(&rel), &o["moves"], &TRIANGLE).len(),
+            1,
+            "{stem}"
+        );
+        assert_eq!(o["rating"], "genius", "{stem}");
+    }
+}
+
+#[test]
+fn text_answer_shows_each_board_with_the_moved_peg_marked() {
+    Test::new()
+        .in_root()
+        .args(["solve", "puzzles/triangle_hop/corner.yaml"])
+        .run()
+        .status(0)
+        .stdout_has("solved in 13 moves, 1 peg left (genius)")
+        .stdout_has("start:\n        .\n       o o\n      o o o\n     o o o o\n    o o o o o\n")
+        .stdout_has("1. [2, 0] over [1, 0] to [0, 0] (up-right)\n        *\n       . o\n      . o o\n");
+}
+
+/// Marble positions (None once home) after tilting, simulated independently of marbles.
+fn tilt(n: i64, walls: &[(Cell, Cell)], holes: &[Cell], pos: &mut [Option<Cell>], d: Cell) -> bool {
+    let blocked = |a: Cell, b: Cell| walls.contains(&(a, b)) || walls.contains(&(b, a));
+    let mut order: Vec<usize> = (0..pos.len()).filter(|&k| pos[k].is_some()).collect();
+    order.sort_by_key(|&k| {
+        let p = pos[k].unwrap();
+        -(p.0 * d.0 + p.1 * d.1)
+    });
+    for k in order {
+        let mut p = pos[k].unwrap();
+        loop {
+            let q = (p.0 + d.0, p.1 + d.1);
+            let occupied = pos.contains(&Some(q));
+            if !(0..n).contains(&q.0) || !(0..n).contains(&q.1) || blocked(p, q) || occupied {
+                break;
+            }
+            p = q;
+            if let Some(h) = holes.iter().position(|h| *h == p).filter(|&h| pos[h].is_some()) {
+                if h != k {
+                    return false;
+                }
+                pos[k] = None;
+                break;
+            }
+        }
+        if pos[k].is_some() {
+            pos[k] = Some(p);
+        }
+    }
+    true
+}
+
+#[test]
+fn tilt_example_takes_exactly_five_tilts_that_drop_every_marble_home() {
+    let run = Test::new()
+        .in_root()
+        .args(["solve", "puzzles/tilt_roll/four_by_four.yaml", "--format", "json"])
+        .run()
+        .status(0);
+    let o = &run.json()[0];
+    let moves = o["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 5);
+    let holes = [(2, 3), (2, 1), (3, 2)];
+    let mut pos = [Some((0, 1)), Some((1, 0)), Some((1, 2))];
+    for m in moves {
+        let d = match m["tilt"].as_str().unwrap() {
+            "up" => (-1, 0),
+            "down" => (1, 0),
+            "left" => (0, -1),
+            "right" => (0, 1),
+            other => panic!("{other}"),
+        };
+        assert!(
+            tilt(4, &[((1, 1), (1, 2))], &holes, &mut pos, d),
+            "a marble fell into a wrong hole"
+        );
+    }
+    assert_eq!(pos, [None, None, None]);
+}
+
+#[test]
+fn tilt_puzzles_without_a_solution_say_so() {
+    let run = Test::new()
+        .in_root()
+        .args([
+            "solve",
+            "puzzles/tilt_roll/no_solution.yaml",
+            "puzzles/tilt_roll/crossed_holes.yaml",
+        ])
+        .run()
+        .status(1);
+    assert!(run.stdout.contains("Tilt 3x3 no way"));
+    assert!(run.stdout.contains("unsolvable\n"));
+    assert!(
+        run.stdout
+            .contains("unsolvable: marble 1 starts on hole 2, which it can never leave")
+    );
+}
+
+#[test]
+fn a_brand_new_family_needs_only_a_script_and_a_puzzle() {
+    let script = r#"
+// right_hop: pegs jump only rightwards along a row.
+fn rules(board) {
+    let moves = [];
+    for cell in board.cells {
+        let over = [cell[0], cell[1] + 1];
+        let to = [cell[0], cell[1] + 2];
+        if board.has(over[0], over[1]) && board.has(to[0], to[1]) {
+            moves.push(#{ dir: "right", from: cell, over: over, to: to });
+        }
+    }
+    #{ kind: "hop", directions: ["right"], moves: moves, goal: #{ pegs: 2 } }
+}
+"#;
+    let run = Test::new()
+        .file("rules/right_hop.rhai", script)
+        .file(
+            "puzzles/by_name.yaml",
+            "rules: right_hop\nboard: |\n  o o . o o .\n",
+        )
+        .file(
+            "elsewhere/by_path.yaml",
+            "rules: ../rules/right_hop.rhai\nboard: |\n  o o . o o .\n",
+        )
+        .args([
+            "solve",
+            "puzzles/by_name.yaml",
+            "elsewhere/by_path.yaml",
+            "--format",
+            "json",
+        ])
+        .run()
+        .status(0);
+    for o in run.json().as_array().unwrap() {
+        assert_eq!(o["rules"], "right_hop");
+        assert_eq!(o["status"], "solved");
+        assert_eq!(o["pegs_left"], 2);
+        let moves: Vec<_> = o["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (cell(&m["from"]), cell(&m["to"])))
+            .collect();
+        assert_eq!(moves, [((0, 0), (0, 2)), ((0, 3), (0, 5))]);
+    }
+}
+
+#[test]
+fn diagonal_family_solves_its_shipped_puzzle() {
+    let run = Test::new()
+        .in_root()
+        .args([
+            "solve",
+            "puzzles/diagonal_hop/square5_centre.yaml",
+            "--format",
+            "json",
+        ])
+        .run()
+        .status(0);
+    let o = &run.json()[0];
+    let mut dirs = SQUARE.to_vec();
+    dirs.extend([(1, 1), (1, -1), (-1, 1), (-1, -1)]);
+    let left = replay_hops(
+        &shipped("puzzles/diagonal_hop/square5_centre.yaml"),
+        &o["moves"],
+        &dirs,
+    );
+    assert_eq!(left, BTreeSet::from([(2, 2)]));
+}
+
+#[test]
+fn limits_end_a_search_as_gave_up_with_the_reason() {
+    let run = Test::new()
+        .in_root()
+        .args([
+            "solve",
+            "puzzles/peg_hop/english_central.yaml",
+            "--max-nodes",
+            "10",
+            "--format",
+            "json",
+        ])
+        .run()
+        .status(1);
+    let o = &run.json()[0];
+    assert_eq!(o["status"], "gave_up");
+    assert_eq!(o["reason"], "node limit (10 nodes)");
+}
+
+/// One bad input: the message marbles must print and the exit status 2.
+fn bad(files: &[(&str, &str)], target: &str, message: &str) {
+    let mut t = Test::new();
+    for (name, text) in files {
+        t = t.file(name, text);
+    }
+    t.args(["solve", target])
+        .run()
+        .status(2)
+        .no_panic()
+        .stderr_has(message);
+}
+
+#[test]
+fn malformed_yaml_names_file_line_and_column() {
+    bad(
+        &[("p.yaml", "rules: peg_hop\nboard: |\n  o o .\ngoal: {pegs: 1\n")],
+        "p.yaml",
+        "marbles: error: p.yaml:5:1: invalid puzzle YAML: did not find expected ',' or '}'",
+    );
+    bad(
+        &[("p.yaml", "rules: peg_hop\nboard: |\n  o o .\ngoal: [1]\n")],
+        "p.yaml",
+        "marbles: error: p.yaml:4:7: invalid puzzle YAML: goal: invalid type: sequence, expected a map with `pegs:` and optionally `at:`",
+    );
+}
+
+#[test]
+fn unknown_rule_names_suggest_the_closest() {
+    bad(
+        &[("p.yaml", "rules: peg_hopp\nboard: |\n  o o .\n")],
+        "p.yaml",
+        "p.yaml:1: unknown rule family `peg_hopp`: did you mean `peg_hop`? known families: diagonal_hop, peg_hop, tilt_roll, triangle_hop",
+    );
+}
+
+#[test]
+fn unknown_board_token_is_located() {
+    bad(
+        &[("p.yaml", "rules: peg_hop\nboard: |\n  o o .\n  o X o\n")],
+        "p.yaml",
+        "p.yaml:4:5: unknown board token `X` at [1, 1]",
+    );
+}
+
+#[test]
+fn goal_cell_off_the_board() {
+    bad(
+        &[(
+            "p.yaml",
+            "rules: peg_hop\nboard: |\n  o o .\ngoal:\n  pegs: 1\n  at: [5, 5]\n",
+        )],
+        "p.yaml",
+        "p.yaml:6: goal cell [5, 5] is not a hole of the board",
+    );
+}
+
+#[test]
+fn tilt_specs_are_checked() {
+    let head = "rules: tilt_roll\nsize: 4\n";
+    bad(
+        &[(
+            "p.yaml",
+            &format!("{head}marbles: [[0,0],[1,1]]\nholes: [[2,2]]\n"),
+        )],
+        "p.yaml",
+        "p.yaml:4: 2 marbles but 1 holes: hole k takes marble k, so the counts must match",
+    );
+    bad(
+        &[(
+            "p.yaml",
+            &format!("{head}marbles: [[0,0]]\nholes: [[2,2]]\nwalls: [[[0,0],[0,2]]]\n"),
+        )],
+        "p.yaml",
+        "p.yaml:5: a wall stands between two side-by-side cells; [0, 0] and [0, 2] are not side by side",
+    );
+    bad(
+        &[("p.yaml", &format!("{head}marbles: [[0,9]]\nholes: [[2,2]]\n"))],
+        "p.yaml",
+        "p.yaml:3: marble 1 at [0, 9] is off the 4×4 board",
+    );
+}
+
+#[test]
+fn broken_scripts_are_named_with_their_line() {
+    bad(
+        &[
+            ("rules/broken.rhai", "fn rules(board) {\n  let x = ;\n}\n"),
+            ("p.yaml", "rules: broken\nboard: |\n  o o .\n"),
+        ],
+        "p.yaml",
+        "rules/broken.rhai:2:11: rule script does not compile:",
+    );
+    bad(
+        &[
+            (
+                "rules/throws.rhai",
+                "fn rules(board) {\n  let a = [];\n  a[3]\n}\n",
+            ),
+            ("p.yaml", "rules: throws\nboard: |\n  o o .\n"),
+        ],
+        "p.yaml",
+        "rules/throws.rhai:3:5: rule script failed: Array index 3 out of bounds",
+    );
+    bad(
+        &[
+            ("rules/empty.rhai", "let x = 1;\n"),
+            ("p.yaml", "rules: empty\nboard: |\n  o o .\n"),
+        ],
+        "p.yaml",
+        "rules/empty.rhai: rule script defines no `fn rules(board)`",
+    );
+}
+
+#[test]
+fn a_runaway_script_is_stopped_quickly() {
+    let started = std::time::Instant::now();
+    bad(
+        &[
+            (
+                "rules/spin.rhai",
+                "fn rules(board) {\n  let n = 0;\n  loop { n += 1; }\n}\n",
+            ),
+            ("p.yaml", "rules: spin\nboard: |\n  o o .\n"),
+        ],
+        "p.yaml",
+        "rules/spin.rhai:1: rule script stopped: time limit reached (2.0 s; an endless loop?)",
+    );
+    // Rhai reports limits at the outermost call: the line of `fn rules` stands in.
+    bad(
+        &[
+            ("rules/idle.rhai", "\nfn rules(board) {\n  loop { }\n}\n"),
+            ("p.yaml", "rules: idle\nboard: |\n  o o .\n"),
+        ],
+        "p.yaml",
+        "rules/idle.rhai:2: rule script stopped: ",
+    );
+    // A generous bound: the limit itself is 2 s of wall time.
+    assert!(started.elapsed().as_secs() < 30);
+}
+
+#[test]
+fn check_validates_without_solving() {
+    Test::new()
+        .in_root()
+        .args(["check", "puzzles"])
+        .run()
+        .status(0)
+        .stdout_has("ok    puzzles/peg_hop/english_central.yaml  (peg_hop: 33 holes, 32 pegs, 76 moves)")
+        .stdout_has("ok    puzzles/tilt_roll/four_by_four.yaml  (tilt_roll: 4×4 board, 3 marbles)");
+}
+
+const BOTTOM_ROW: &str = "rules: triangle_hop
+board: |2
+      .
+     . .
+    . . .
+   . . . o
+  o o . o o
+ratings:
+  1: genius
+  2: above average
+  3: mental midget
+";
+
+#[test]
+fn fewest_finds_the_best_position_when_one_peg_is_impossible() {
+    let run = Test::new()
+        .file("p.yaml", BOTTOM_ROW)
+        .args(["solve", "p.yaml", "--format", "json"])
+        .run()
+        .status(1);
+    assert_eq!(run.json()[0]["status"], "unsolvable");
+    let fewest = format!("{BOTTOM_ROW}goal:\n  pegs: fewest\n");
+    for args in [
+        vec!["solve", "p.yaml", "--fewest", "--format", "json"],
+        vec!["solve", "q.yaml", "--format", "json"],
+    ] {
+        let run = Test::new()
+            .file("p.yaml", BOTTOM_ROW)
+            .file("q.yaml", &fewest)
+            .args(args)
+            .run()
+            .status(0);
+        let o = &run.json()[0];
+        assert_eq!(o["pegs_left"], 2);
+        assert_eq!(o["rating"], "above average");
+        assert_eq!(replay_hops(BOTTOM_ROW, &o["moves"], &TRIANGLE).len(), 2);
+    }
+}

@@ -1,0 +1,372 @@
+//! Hostile and broken input through the built binary: each case must end with exit 2 (or
+//! `gave_up`), a message naming the file, no panic, and bounded time and memory.
+
+mod support;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use support::{Test, root};
+
+/// Peak resident memory of any child this test process has waited for, in KiB.
+fn children_peak_kib() -> i64 {
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage writes into the struct we own.
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut u) };
+    u.ru_maxrss
+}
+
+/// Runs `marbles solve FILE` on one hostile file and checks the common promises.
+#[track_caller]
+fn refused(name: &str, contents: &[u8], message: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, contents).unwrap();
+    refused_at(dir.path(), name, message);
+}
+
+#[track_caller]
+fn refused_at(dir: &Path, name: &str, message: &str) {
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_marbles"))
+        .args(["solve", name])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+    assert!(
+        stderr.contains(name),
+        "{name}: message does not name the file: {stderr}"
+    );
+    assert!(
+        stderr.contains(message),
+        "{name}: expected {message:?} in {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{name}: took {:?}",
+        started.elapsed()
+    );
+    assert!(
+        children_peak_kib() < 512 * 1024,
+        "{name}: a child used {} KiB",
+        children_peak_kib()
+    );
+}
+
+#[test]
+fn alias_bombs_are_refused_without_expanding() {
+    // A classic billion-laughs under a key marbles knows, and under one it does not.
+    let mut bomb = String::from(
+        "rules: peg_hop\nboard: |\n  o o .\na: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n",
+    );
+    let mut unknown = String::from(
+        "rules: peg_hop\nboard: |\n  o o .\nx0: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n",
+    );
+    for i in 1..10 {
+        let refs =
+            vec![format!("*{}", if i == 1 { "a".into() } else { format!("a{}", i - 1) }); 9].join(", ");
+        bomb.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+        unknown.push_str(&format!("x{i}: &a{i} [{refs}]\n"));
+    }
+    bomb.push_str("description: *a9\n");
+    refused("bomb.yaml", bomb.as_bytes(), "invalid puzzle YAML");
+    refused("unknown.yaml", unknown.as_bytes(), "unknown field `x0`");
+}
+
+#[test]
+fn deep_nesting_is_refused() {
+    let deep = format!(
+        "rules: peg_hop\nboard: {}{}\n",
+        "[".repeat(20_000),
+        "]".repeat(20_000)
+    );
+    refused("deep.yaml", deep.as_bytes(), "invalid puzzle YAML");
+    let deep = format!(
+        "rules: peg_hop\nboard: |\n  o o .\ngoal: {}1{}\n",
+        "{a: ".repeat(5_000),
+        "}".repeat(5_000)
+    );
+    refused("deep_map.yaml", deep.as_bytes(), "invalid puzzle YAML");
+}
+
+#[test]
+fn enormous_files_and_boards_say_the_limit() {
+    let big = format!(
+        "rules: peg_hop\nname: {}\nboard: |\n  o o .\n",
+        "x".repeat(2_000_000)
+    );
+    refused(
+        "big.yaml",
+        big.as_bytes(),
+        "puzzle files are limited to 1048576 bytes",
+    );
+    let rows: Vec<String> = (0..12).map(|_| format!("  {}", ["o"; 12].join(" "))).collect();
+    let huge = format!("rules: peg_hop\nboard: |\n{}\n", rows.join("\n"));
+    refused(
+        "huge.yaml",
+        huge.as_bytes(),
+        "huge.yaml:2: the board has 144 holes; hop boards may have at most 128",
+    );
+    refused(
+        "tilt.yaml",
+        b"rules: tilt_roll\nsize: 40\nmarbles: [[0,0]]\nholes: [[1,1]]\n",
+        "tilt.yaml:2: size 40 is out of range: tilt boards are 1 to 16 cells wide",
+    );
+}
+
+#[test]
+fn bytes_that_are_not_text_are_refused() {
+    refused(
+        "bytes.yaml",
+        b"rules: peg_hop\nboard: |\n  o o \xff\xfe .\n",
+        "bytes.yaml:3: is not valid UTF-8 text",
+    );
+}
+
+#[test]
+fn directories_and_fifos_are_not_puzzles() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("folder.yaml")).unwrap();
+    refused_at(dir.path(), "folder.yaml", "is a directory, not a puzzle file");
+    let fifo = std::ffi::CString::new(dir.path().join("pipe.yaml").to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    refused_at(dir.path(), "pipe.yaml", "is not a regular file");
+    refused_at(dir.path(), "missing.yaml", "cannot read: no such file");
+}
+
+/// A puzzle whose rule script is `body` inside `fn rules(board)`.
+#[track_caller]
+fn script_refused(body: &str, message: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("rules")).unwrap();
+    std::fs::write(
+        dir.path().join("rules/evil.rhai"),
+        format!("fn rules(board) {{\n{body}\n}}\n"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("p.yaml"), "rules: evil\nboard: |\n  o o .\n").unwrap();
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_marbles"))
+        .args(["solve", "p.yaml"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("rules/evil.rhai:"), "names the script: {stderr}");
+    assert!(stderr.contains(message), "expected {message:?} in {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "took {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn scripts_cannot_escape_or_run_away() {
+    script_refused("  let n = 0;\n  loop { n += 1; }", "rule script stopped: ");
+    script_refused("  rules(board)", "call depth limit reached");
+    script_refused("  let a = [1];\n  loop { a += a; }", "size limit reached");
+    script_refused("  let s = \"x\";\n  loop { s += s; }", "size limit reached");
+    script_refused("  import \"/etc/passwd\" as p;\n  p", "rule script");
+    script_refused("  eval(\"1\")", "rule script does not compile");
+    script_refused("  open_file(\"/etc/passwd\")", "Function not found: open_file");
+    script_refused("  42", "`rules(board)` must return a map");
+    script_refused(
+        "  #{ kind: \"hop\", moves: [#{ from: [0, 0], over: [0, 1], to: [0, 9] }], directions: [] }",
+        "names a cell that is not a hole",
+    );
+}
+
+#[test]
+fn search_limits_give_up_instead_of_running_out() {
+    let out = Command::new(env!("CARGO_BIN_EXE_marbles"))
+        .args([
+            "solve",
+            "puzzles/peg_hop/french_solvable.yaml",
+            "--max-memory",
+            "1MB",
+            "--format",
+            "json",
+        ])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["status"], "gave_up");
+    assert_eq!(v[0]["reason"], "memory limit (976.6 KiB)");
+    let run = Test::new()
+        .in_root()
+        .args([
+            "solve",
+            "puzzles/peg_hop/french_solvable.yaml",
+            "--timeout",
+            "0.05",
+            "--format",
+            "json",
+        ])
+        .run()
+        .status(1);
+    assert_eq!(run.json()[0]["reason"], "time limit (0.050 s)");
+}
+
+/// 100 puzzles whose outcomes do not depend on timing: English single-vacancy starts with
+/// node-limited searches for 1, 2 or 3 pegs, and one tilt puzzle.
+fn hundred(dir: &Path) {
+    let english = std::fs::read_to_string(root().join("puzzles/peg_hop/english_central.yaml")).unwrap();
+    let board: Vec<Vec<&str>> = english
+        .lines()
+        .skip_while(|l| !l.starts_with("board:"))
+        .skip(1)
+        .take(7)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    let mut n = 0;
+    for r in 0..7 {
+        for c in 0..7 {
+            if board[r][c] == "#" {
+                continue;
+            }
+            for pegs in 1..=3 {
+                let rows: Vec<String> = (0..7)
+                    .map(|i| {
+                        let toks: Vec<&str> = (0..7)
+                            .map(|j| {
+                                if (i, j) == (r, c) {
+                                    "."
+                                } else if board[i][j] == "#" {
+                                    "#"
+                                } else {
+                                    "o"
+                                }
+                            })
+                            .collect();
+                        format!("  {}", toks.join(" "))
+                    })
+                    .collect();
+                let yaml = format!(
+                    "rules: peg_hop\nboard: |\n{}\ngoal:\n  pegs: {pegs}\nsolve:\n  max_nodes: 20000\n",
+                    rows.join("\n")
+                );
+                std::fs::write(dir.join(format!("e{r}{c}_{pegs}.yaml")), yaml).unwrap();
+                n += 1;
+            }
+        }
+    }
+    std::fs::copy(
+        root().join("puzzles/tilt_roll/four_by_four.yaml"),
+        dir.join("tilt.yaml"),
+    )
+    .unwrap();
+    assert_eq!(n + 1, 100);
+}
+
+fn batch(set: &Path, report: &Path, resume: bool) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_marbles"));
+    cmd.arg("batch")
+        .arg(set)
+        .arg("--report")
+        .arg(report)
+        .arg("--quiet")
+        .arg("--format")
+        .arg("csv");
+    if resume {
+        cmd.arg("--resume");
+    }
+    cmd.stdout(Stdio::null()).stderr(Stdio::null());
+    cmd
+}
+
+fn untimed(report: &Path) -> serde_json::Value {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap()).unwrap();
+    for o in v["results"].as_array_mut().unwrap() {
+        o["stats"]["seconds"] = serde_json::Value::Null;
+        o["stats"]["memory_bytes"] = serde_json::Value::Null;
+    }
+    v
+}
+
+#[test]
+fn a_batch_killed_ten_times_and_resumed_reports_as_if_never_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("set");
+    std::fs::create_dir(&set).unwrap();
+    hundred(&set);
+    let whole = dir.path().join("whole");
+    assert!(batch(&set, &whole, false).status().unwrap().code() == Some(1));
+    let expected = untimed(&whole);
+    assert_eq!(expected["results"].as_array().unwrap().len(), 100);
+
+    let killed = dir.path().join("killed");
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    for round in 0..10 {
+        let mut child = batch(&set, &killed, round > 0).spawn().unwrap();
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        std::thread::sleep(Duration::from_millis(5 + seed % 150));
+        // SAFETY: signalling our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
+        let _ = child.wait();
+    }
+    let status = batch(&set, &killed, true).status().unwrap();
+    assert_eq!(status.code(), Some(1));
+    assert_eq!(untimed(&killed), expected);
+}
+
+#[test]
+fn ctrl_c_writes_what_was_finished_and_exits_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("set");
+    std::fs::create_dir(&set).unwrap();
+    std::fs::copy(
+        root().join("puzzles/triangle_hop/corner.yaml"),
+        set.join("a_fast.yaml"),
+    )
+    .unwrap();
+    // Exhaustive and hopeless: one peg at a corner hole of the English board.
+    let slow = std::fs::read_to_string(root().join("puzzles/peg_hop/english_central.yaml"))
+        .unwrap()
+        .replace("at: [3, 3]", "at: [0, 2]");
+    std::fs::write(set.join("b_slow.yaml"), slow).unwrap();
+    std::fs::copy(
+        root().join("puzzles/triangle_hop/interior.yaml"),
+        set.join("c_never.yaml"),
+    )
+    .unwrap();
+    let report = dir.path().join("rep");
+    let child = batch(&set, &report, false)
+        .arg("-j")
+        .arg("1")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("interrupted: 1 of 3 puzzles finished and reported"),
+        "{stderr}"
+    );
+    let v = untimed(&report);
+    let files: Vec<&str> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(files.len(), 1);
+    assert!(files[0].ends_with("a_fast.yaml"));
+}
