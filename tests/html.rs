@@ -203,7 +203,7 @@ fn html_report_draws_in_chromium() {
     );
 
     // The English central game: 32 pegs, one move later 31, at the end 1 (in the centre).
-    let title = "English board, central game";
+    let title = "English central";
     assert_eq!(count_class(section(&start, title), "peg"), 32);
     assert_eq!(count_class(section(&second, title), "peg"), 31);
     let last = section(&end, title);
@@ -218,7 +218,7 @@ fn html_report_draws_in_chromium() {
     );
 
     // The tilt puzzle: three marbles at the start, all sunk into their holes at the end.
-    let tilt = "Four by four, one wall";
+    let tilt = "Tilt 4x4 wall";
     assert_eq!(count_class(section(&start, tilt), "marble"), 3);
     assert_eq!(count_class(section(&start, tilt), "sunk"), 0);
     assert_eq!(count_class(section(&end, tilt), "sunk"), 3);
