@@ -1,8 +1,10 @@
 //! The classic notations end to end, through the built binary: Lisp peg lists, ICPC Marble
 //! Game files, search traces, `marbles import`, and reproducible shuffles.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
+
+use std::path::PathBuf;
+use support::{Run, Test, root};
 
 /// The ICPC World Finals 2007 "Marble Game" sample input, both cases (the second impossible:
 /// hole 2 at (2, 0) is walled off from above and from the right). Checked against the problem
@@ -15,48 +17,38 @@ const CLASSROOM: &str = "4 3 1\n0 1\n1 0\n1 2\n2 3\n2 1\n3 2\n1 1 1 2\n";
 const TRIANGLE: &str = "((o) (x x) (x x x) (x x x x) (x x x x x))\n";
 /// Three pegs along the bottom that can never meet.
 const HOPELESS: &str = "((o) (o o) (o o o) (o o o o) (x o o x x))\n";
+/// A peg_hop board whose search meets a dead end, backs up, skips a position known to fail,
+/// and reaches the goal in three jumps.
+const CORNER: &str = "name: corner\nrules: peg_hop\nboard: |\n  . . . .\n  o o o .\n  o . . .\n";
 
-fn marbles(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_marbles"))
-        .args(args)
-        .output()
-        .expect("run marbles")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Writes `text` to `name` in `dir` and returns the path as a string.
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.display().to_string()
+/// Runs marbles in a fresh folder holding one file.
+fn run(name: &str, contents: &str, args: &[&str]) -> Run {
+    Test::new().file(name, contents).args(args).run().no_panic()
 }
 
 #[test]
 fn official_icpc_sample_gives_the_judges_output() {
-    let dir = tempfile::tempdir().unwrap();
-    let f = write(dir.path(), "sample.icpc", OFFICIAL);
-    let o = marbles(&["solve", &f, "--format", "icpc"]);
-    assert_eq!(stdout(&o), "Case 1: 5 moves\n\nCase 2: impossible\n\n");
-    assert_eq!(o.status.code(), Some(1), "one case is impossible: {}", stderr(&o));
-    let o = marbles(&["solve", &f, "--format", "moves"]);
-    assert_eq!(stdout(&o), "5 moves\nNo Solution\n");
+    let r = run(
+        "sample.icpc",
+        OFFICIAL,
+        &["solve", "sample.icpc", "--format", "icpc"],
+    )
+    .status(1);
+    assert_eq!(r.stdout, "Case 1: 5 moves\n\nCase 2: impossible\n\n");
+    let r = run(
+        "sample.icpc",
+        OFFICIAL,
+        &["solve", "sample.icpc", "--format", "moves"],
+    );
+    assert_eq!(r.stdout, "5 moves\nNo Solution\n");
 }
 
 #[test]
 fn classroom_sample_without_end_marker_gives_five_moves() {
-    let dir = tempfile::tempdir().unwrap();
     // Not named .icpc: --from says what it is.
-    let f = write(dir.path(), "marbles.txt", CLASSROOM);
-    let o = marbles(&["solve", "--from", "icpc", &f, "--format", "moves"]);
-    assert_eq!(stdout(&o), "5 moves\n", "{}", stderr(&o));
-    assert_eq!(o.status.code(), Some(0));
+    let args = ["solve", "--from", "icpc", "marbles.txt", "--format", "moves"];
+    let r = run("marbles.txt", CLASSROOM, &args).status(0);
+    assert_eq!(r.stdout, "5 moves\n");
 }
 
 /// A tiny s-expression: an atom or a list.
@@ -145,14 +137,19 @@ fn one_jump(before: &[Vec<bool>], after: &[Vec<bool>]) -> bool {
 
 #[test]
 fn lisp_answer_is_fourteen_states_each_one_jump_apart() {
-    let dir = tempfile::tempdir().unwrap();
-    let f = write(dir.path(), "start.lisp", TRIANGLE);
-    let o = marbles(&["solve", &f, "--format", "lisp"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
-    assert!(out.starts_with("(((o)\n  (x x)\n"), "one row per line:\n{out}");
-    let Sexp::List(states) = parse_sexp(&out) else {
-        panic!("not a list: {out}")
+    let r = run(
+        "start.lisp",
+        TRIANGLE,
+        &["solve", "start.lisp", "--format", "lisp"],
+    )
+    .status(0);
+    assert!(
+        r.stdout.starts_with("(((o)\n  (x x)\n"),
+        "one row per line:\n{}",
+        r.stdout
+    );
+    let Sexp::List(states) = parse_sexp(&r.stdout) else {
+        panic!("not a list: {}", r.stdout)
     };
     let boards: Vec<_> = states.iter().map(board).collect();
     assert_eq!(boards.len(), 14);
@@ -171,37 +168,37 @@ fn lisp_answer_is_fourteen_states_each_one_jump_apart() {
 
 #[test]
 fn hopeless_lisp_start_prints_false() {
-    let dir = tempfile::tempdir().unwrap();
-    let f = write(dir.path(), "hopeless.lsp", HOPELESS);
-    let o = marbles(&["solve", &f, "--format", "lisp"]);
-    assert_eq!(stdout(&o), "#f\n");
-    assert_eq!(o.status.code(), Some(1));
+    let r = run(
+        "hopeless.lsp",
+        HOPELESS,
+        &["solve", "hopeless.lsp", "--format", "lisp"],
+    )
+    .status(1);
+    assert_eq!(r.stdout, "#f\n");
 }
 
 #[test]
 fn lisp_text_answer_draws_lisp_rows_and_marks_the_moved_peg() {
-    let dir = tempfile::tempdir().unwrap();
-    let f = write(dir.path(), "start.lisp", TRIANGLE);
-    let out = stdout(&marbles(&["solve", &f]));
+    let r = run("start.lisp", TRIANGLE, &["solve", "start.lisp"]).status(0);
+    let out = r.stdout;
     assert!(out.contains("solved in 13 moves, 1 peg left (genius)"), "{out}");
     let (start, moves) = out.split_once("\n1. ").expect("a first move");
     assert!(
         start.ends_with("start:\n    ((o)\n     (x x)\n     (x x x)\n     (x x x x)\n     (x x x x x))\n")
     );
-    let first: String = moves.split("\n2. ").next().unwrap().into();
+    let first = moves.split("\n2. ").next().unwrap();
     assert_eq!(first.matches('X').count(), 1, "one moved peg marked:\n{first}");
 }
 
 #[test]
 fn trace_shows_tries_dead_ends_skips_and_the_goal() {
-    let dir = tempfile::tempdir().unwrap();
-    let f = write(
-        dir.path(),
+    let r = run(
         "corner.yaml",
-        "name: corner\nrules: peg_hop\nboard: |\n  . . . .\n  o o o .\n  o . . .\n",
-    );
-    let o = marbles(&["solve", &f, "--trace", "--format", "moves"]);
-    assert_eq!(stdout(&o), "3 moves\n", "the answer alone on stdout");
+        CORNER,
+        &["solve", "corner.yaml", "--trace", "--format", "moves"],
+    )
+    .status(0);
+    assert_eq!(r.stdout, "3 moves\n", "the answer alone on stdout");
     let expected = [
         "trace of corner",
         "start: ..../ooo./o...",
@@ -215,129 +212,131 @@ fn trace_shows_tries_dead_ends_skips_and_the_goal() {
         "      3. [0, 0] over [1, 0] to [2, 0] (down) → ..../..../o...",
         "        goal: 1 peg left after 3 moves",
     ];
-    let err = stderr(&o);
-    let lines: Vec<&str> = err.lines().collect();
+    let lines: Vec<&str> = r.stderr.lines().collect();
     for (i, (got, want)) in lines.iter().zip(expected).enumerate() {
         assert_eq!(*got, want, "trace line {}", i + 1);
     }
-    assert_eq!(lines.len(), expected.len(), "{err}");
+    assert_eq!(lines.len(), expected.len(), "{}", r.stderr);
 
-    let o = marbles(&["solve", &f, "--trace", "--trace-limit", "3", "--format", "moves"]);
-    let err = stderr(&o);
-    let lines: Vec<&str> = err.lines().collect();
+    let args = [
+        "solve",
+        "corner.yaml",
+        "--trace",
+        "--trace-limit",
+        "3",
+        "--format",
+        "moves",
+    ];
+    let r = run("corner.yaml", CORNER, &args).status(0);
+    let lines: Vec<&str> = r.stderr.lines().collect();
     assert_eq!(lines[..3], expected[..3]);
     assert_eq!(
         lines[3..],
         ["… trace cut after 3 lines (raise --trace-limit to see more)"]
     );
-    assert_eq!(stdout(&o), "3 moves\n");
+    assert_eq!(r.stdout, "3 moves\n");
 }
 
 #[test]
 fn trace_uses_lisp_letters_for_lisp_puzzles() {
-    let dir = tempfile::tempdir().unwrap();
-    let f = write(dir.path(), "hopeless.lisp", HOPELESS);
-    let o = marbles(&["solve", &f, "--trace", "--format", "lisp"]);
+    let args = ["solve", "hopeless.lisp", "--trace", "--format", "lisp"];
+    let r = run("hopeless.lisp", HOPELESS, &args).status(1);
     assert_eq!(
-        stderr(&o),
+        r.stderr,
         "trace of hopeless\n\
          start: o/oo/ooo/oooo/xooxx\n  \
          1. [4, 4] over [4, 3] to [4, 2] (left) → o/oo/ooo/oooo/xoxoo\n    \
          dead end: take back move 1\n  \
          dead end at the start: every move has been tried\n"
     );
-    assert_eq!(stdout(&o), "#f\n");
+    assert_eq!(r.stdout, "#f\n");
 }
 
-/// Imports `file` into a fresh folder and returns the specs written, in order.
-fn import(file: &str, out: &Path) -> Vec<PathBuf> {
-    let o = marbles(&["import", file, "--out", &out.display().to_string()]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    stdout(&o)
+/// The paths `marbles import` says it wrote, relative to the run's folder.
+fn written(r: &Run) -> Vec<PathBuf> {
+    r.stdout
         .lines()
         .map(|l| PathBuf::from(l.strip_prefix("wrote ").expect("wrote PATH")))
         .collect()
 }
 
+/// Runs marbles again in the folder of an earlier run.
+fn again(r: Run, args: &[&str]) -> Run {
+    r.test.args(args).run().no_panic()
+}
+
 #[test]
 fn imported_specs_solve_to_the_same_answers() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("specs");
-    let icpc = write(dir.path(), "sample.icpc", OFFICIAL);
-    let specs = import(&icpc, &out);
-    assert_eq!(
-        specs,
-        [out.join("sample_case1.yaml"), out.join("sample_case2.yaml")]
-    );
-    let mut args = vec!["solve".to_string()];
-    args.extend(specs.iter().map(|p| p.display().to_string()));
-    args.extend(["--format".into(), "icpc".into()]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    assert_eq!(
-        stdout(&marbles(&args)),
-        stdout(&marbles(&["solve", &icpc, "--format", "icpc"]))
-    );
-
-    let lisp = write(dir.path(), "start.lisp", TRIANGLE);
-    let specs = import(&lisp, &out);
-    assert_eq!(specs, [out.join("start.yaml")]);
-    let yaml = specs[0].display().to_string();
-    let from_yaml = marbles(&["solve", &yaml, "--format", "lisp"]);
-    assert_eq!(from_yaml.status.code(), Some(0), "{}", stderr(&from_yaml));
-    assert_eq!(
-        stdout(&from_yaml),
-        stdout(&marbles(&["solve", &lisp, "--format", "lisp"]))
-    );
-    let text = std::fs::read_to_string(&specs[0]).unwrap();
+    let r = Test::new()
+        .file("sample.icpc", OFFICIAL)
+        .file("start.lisp", TRIANGLE)
+        .args(["import", "sample.icpc", "start.lisp", "--out", "specs"])
+        .run()
+        .status(0);
+    let yaml = [
+        "specs/sample_case1.yaml",
+        "specs/sample_case2.yaml",
+        "specs/start.yaml",
+    ];
+    assert_eq!(written(&r), yaml.map(PathBuf::from));
+    let text = std::fs::read_to_string(r.dir().join(yaml[2])).unwrap();
     assert!(
         text.contains("rules: triangle_hop") && text.contains("3: \"mental midget\""),
         "{text}"
     );
+
+    let original = again(r, &["solve", "sample.icpc", "--format", "icpc"]).status(1);
+    let want = original.stdout.clone();
+    let from_yaml = again(original, &["solve", yaml[0], yaml[1], "--format", "icpc"]).status(1);
+    assert_eq!(from_yaml.stdout, want);
+
+    let original = again(from_yaml, &["solve", "start.lisp", "--format", "lisp"]).status(0);
+    assert!(original.stdout.starts_with("(((o)"), "{}", original.stdout);
+    let want = original.stdout.clone();
+    let from_yaml = again(original, &["solve", yaml[2], "--format", "lisp"]).status(0);
+    assert_eq!(from_yaml.stdout, want);
 }
 
 #[test]
 fn malformed_files_name_file_and_line_and_exit_2() {
-    let dir = tempfile::tempdir().unwrap();
-    let lisp = write(dir.path(), "bad.lisp", "((o)\n (x x x)\n (x x x))\n");
-    let icpc = write(dir.path(), "bad.icpc", "4 3 1\n0 1\n1 0\n1 2\n2 3\n2 1\n3 z\n");
     let cases = [
         (
-            &lisp,
-            format!("{lisp}:2:2: row 2 has 3 entries; row 2 of a triangle has 2"),
+            "bad.lisp",
+            "((o)\n (x x x)\n (x x x))\n",
+            "bad.lisp:2:2: row 2 has 3 entries; row 2 of a triangle has 2",
         ),
         (
-            &icpc,
-            format!("{icpc}:7:3: expected the column of hole 3 (case 1), a whole number, found `z`"),
+            "bad.icpc",
+            "4 3 1\n0 1\n1 0\n1 2\n2 3\n2 1\n3 z\n",
+            "bad.icpc:7:3: expected the column of hole 3 (case 1), a whole number, found `z`",
         ),
     ];
-    let never = dir.path().join("never").display().to_string();
-    for (file, message) in &cases {
-        for cmd in [
-            &["solve", file.as_str()][..],
-            &["import", file.as_str(), "--out", &never][..],
-        ] {
-            let o = marbles(cmd);
-            assert_eq!(o.status.code(), Some(2), "{cmd:?}");
-            assert_eq!(stderr(&o), format!("marbles: error: {message}\n"), "{cmd:?}");
-            assert_eq!(stdout(&o), "");
+    for (name, text, message) in cases {
+        for args in [&["solve", name][..], &["import", name, "--out", "never"][..]] {
+            let r = run(name, text, args).status(2);
+            assert_eq!(r.stderr, format!("marbles: error: {message}\n"), "{args:?}");
+            assert_eq!(r.stdout, "");
+            assert!(
+                !r.dir().join("never").exists(),
+                "nothing imported, no folder made"
+            );
         }
     }
-    assert!(!Path::new(&never).exists(), "nothing imported, no folder made");
 }
 
 #[test]
 fn shuffle_seed_is_reproducible_and_seeds_differ() {
-    let board = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/puzzles/peg_hop/english_central.yaml"
-    );
     let solve = |seed: &str| {
-        let o = marbles(&["solve", board, "--shuffle", "--seed", seed]);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        stdout(&o)
+        let board = root().join("puzzles/peg_hop/english_central.yaml");
+        let board = board.display().to_string();
+        let r = Test::new()
+            .args(["solve", board.as_str(), "--shuffle", "--seed", seed])
+            .run()
+            .status(0);
+        assert!(r.stdout.contains("solved in 31 moves"), "{}", r.stdout);
+        r.stdout
     };
     let first = solve("1");
-    assert!(first.contains("solved in 31 moves"), "{first}");
     assert_eq!(first, solve("1"), "the same seed, the same solution");
     assert_ne!(first, solve("9"), "another seed, another solution");
 }
