@@ -4,6 +4,7 @@
 //! is a peg. Uppercase `X`/`O` are read too, a leading `'` (a quoted list) is allowed, and
 //! `;` starts a comment. Answers are written as the assignment asks: the list of successive
 //! states from start to goal, one row per line, or `#f` when there is none.
+//! Any hop board can be written this way; a position with no hole (a `#` in YAML) prints as `-`.
 
 use super::{Notation, Pos};
 use crate::diag::Result;
