@@ -7,7 +7,7 @@
 //! `No Solution`.
 //!
 //! The official sample (two cases, the second impossible: hole 2 is walled off from above and
-//! from the right) is kept in tests/classic.rs; it was checked against the problem statement
+//! from the right) is kept in tests/it/classic.rs; it was checked against the problem statement
 //! reproduced in the README of the public repository arsulegai/Marble-Game.
 
 use super::{Pos, verdict_words};

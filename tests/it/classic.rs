@@ -1,10 +1,8 @@
 //! The classic notations end to end, through the built binary: Lisp peg lists, ICPC Marble
 //! Game files, search traces, `marbles import`, and reproducible shuffles.
 
-mod support;
-
+use crate::support::{Run, Test, root};
 use std::path::PathBuf;
-use support::{Run, Test, root};
 
 /// The ICPC World Finals 2007 "Marble Game" sample input, both cases (the second impossible:
 /// hole 2 at (2, 0) is walled off from above and from the right). Checked against the problem

@@ -1,12 +1,10 @@
 //! Hostile and broken input through the built binary: each case must end with exit 2 (or
 //! `gave_up`), a message naming the file, no panic, and bounded time and memory.
 
-mod support;
-
+use crate::support::{Test, root};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use support::{Test, root};
 
 /// Peak resident memory of any child this test process has waited for, in KiB.
 fn children_peak_kib() -> i64 {

@@ -1,6 +1,5 @@
 //! A small fluent helper so integration tests read like specifications:
 //! `Test::new().file("a.yaml", ..).args(["solve", "a.yaml"]).run().status(0)`.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

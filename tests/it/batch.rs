@@ -1,9 +1,7 @@
 //! `marbles batch`: statuses, totals, exit codes, report files that agree, resume.
 
-mod support;
-
+use crate::support::{Test, root};
 use serde_json::Value;
-use support::{Test, root};
 
 fn shipped(rel: &str) -> String {
     std::fs::read_to_string(root().join(rel)).unwrap()

@@ -1,10 +1,8 @@
-//! Integration tests through the built binary: real puzzle files, real answers replayed.
+//! The core: solving shipped and scripted puzzles, with every answer replayed independently, and bad input.
 
-mod support;
-
+use crate::support::{Test, root};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use support::{Test, root};
 
 type Cell = (i64, i64);
 
