@@ -1,6 +1,7 @@
 //! Batch runs: walk folders for puzzles, solve them in parallel, print a summary, write reports.
 
 use crate::cli::BatchArgs;
+use crate::formats::{self, Notation};
 use crate::outcome::{Outcome, Status};
 use crate::report;
 use crate::search::CANCELLED;
@@ -20,11 +21,14 @@ pub struct Found {
     pub errors: Vec<String>,
 }
 
+/// Puzzle files by extension: YAML specs and the classic notations (see [`crate::formats`]).
 fn is_puzzle(p: &Path) -> bool {
-    p.extension().is_some_and(|e| e == "yaml" || e == "yml")
+    p.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e, "yaml" | "yml" | "lisp" | "lsp" | "icpc"))
 }
 
-/// Walks `paths` for `*.yaml` / `*.yml` files: hidden folders skipped, symlinks followed,
+/// Walks `paths` for puzzle files (`*.yaml`, `*.yml`, `*.lisp`, `*.lsp`, `*.icpc`): hidden folders skipped, symlinks followed,
 /// loops reported rather than followed. Files named directly are taken whatever their name.
 pub fn collect(paths: &[PathBuf]) -> Found {
     let mut found = Found::default();
@@ -61,49 +65,60 @@ pub fn collect(paths: &[PathBuf]) -> Found {
     found
 }
 
-/// Solves one puzzle, turning a panic anywhere inside into that puzzle's error.
-pub fn solve_contained(path: &Path, opts: &Options) -> Outcome {
-    match catch_unwind(AssertUnwindSafe(|| solve::solve_file(path, opts))) {
-        Ok(o) => o,
-        Err(panic) => {
-            let msg = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            let file = path.display().to_string();
-            let mut o = Outcome::error(
-                &file,
-                format!("{file}: internal error while solving (please report): {msg}"),
-            );
-            o.spec_hash = solve::file_hash(path);
-            o
-        }
+/// Solves every puzzle in one file (an ICPC file holds several), turning a panic anywhere
+/// inside into that file's error. Every outcome carries the file's hash, for `--resume`.
+pub fn solve_contained(path: &Path, opts: &Options) -> Vec<Outcome> {
+    let file = path.display().to_string();
+    let solve_all = || {
+        formats::prepare(path, Notation::of(path, None), opts)
+            .into_iter()
+            .map(|p| match p {
+                Ok(p) => solve::solve_prepared(&p, opts),
+                Err(d) => Outcome::error(&file, d.to_string()),
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut outcomes = catch_unwind(AssertUnwindSafe(solve_all)).unwrap_or_else(|panic| {
+        let msg = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        vec![Outcome::error(
+            &file,
+            format!("{file}: internal error while solving (please report): {msg}"),
+        )]
+    });
+    let hash = solve::file_hash(path);
+    for o in &mut outcomes {
+        o.file = file.clone();
+        o.spec_hash = hash.clone();
     }
+    outcomes
 }
 
-/// The previous run's results, by file, for `--resume`.
-fn previous(report_dir: &Path) -> HashMap<String, Outcome> {
-    let mut by_file = HashMap::new();
-    for o in report::read_results(report_dir) {
-        by_file.insert(o.file.clone(), o);
-    }
-    by_file
-}
-
-/// A previous outcome is reusable when its spec and rule script are byte-for-byte unchanged.
-fn reusable(prev: &Outcome, path: &Path) -> bool {
-    if prev.status == Status::Error || prev.reason.as_deref() == Some("interrupted") {
+/// Previous outcomes are reusable when none failed or was cut short and the file and every
+/// rule script it uses are byte-for-byte unchanged.
+fn reusable(prev: &[Outcome], path: &Path) -> bool {
+    if prev.is_empty()
+        || prev
+            .iter()
+            .any(|p| p.status == Status::Error || p.reason.as_deref() == Some("interrupted"))
+    {
         return false;
     }
-    let Ok(spec) = crate::spec::load(path) else {
+    let hash = solve::file_hash(path);
+    if hash.is_none() || prev.iter().any(|p| p.spec_hash != hash) {
+        return false;
+    }
+    let Ok(specs) = formats::read(path, Notation::of(path, None)) else {
         return false;
     };
-    let Ok(script) = crate::script::resolve(&spec) else {
-        return false;
-    };
-    prev.spec_hash.as_deref() == solve::file_hash(path).as_deref()
-        && prev.script_hash.as_deref() == Some(sha256(&script.source).as_str())
+    specs.len() == prev.len()
+        && specs.iter().zip(prev).all(|(spec, p)| {
+            crate::script::resolve(spec)
+                .is_ok_and(|s| p.script_hash.as_deref() == Some(sha256(&s.source).as_str()))
+        })
 }
 
 fn sha256(s: &str) -> String {
@@ -124,7 +139,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<u8> {
     }
     if found.puzzles.is_empty() {
         eprintln!(
-            "marbles: error: no puzzle files (*.yaml, *.yml) under {}",
+            "marbles: error: no puzzle files (*.yaml, *.yml, *.lisp, *.lsp, *.icpc) under {}",
             args.dirs
                 .iter()
                 .map(|d| d.display().to_string())
@@ -136,7 +151,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<u8> {
     let _ = ctrlc::set_handler(|| CANCELLED.store(true, Ordering::SeqCst));
 
     let prev = if args.resume {
-        previous(&args.report)
+        report::read_previous(&args.report)
     } else {
         HashMap::new()
     };
@@ -146,7 +161,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<u8> {
 
     let bar = progress(found.puzzles.len() as u64, args.quiet);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
-    let results: Vec<Option<Outcome>> = pool.install(|| {
+    let results: Vec<Option<Vec<Outcome>>> = pool.install(|| {
         found
             .puzzles
             .par_iter()
@@ -160,21 +175,25 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<u8> {
                     return None;
                 }
                 bar.set_message(key.clone());
-                let o = solve_contained(path, &opts);
+                let outcomes = solve_contained(path, &opts);
                 bar.inc(1);
-                if o.reason.as_deref() == Some("interrupted") {
+                if outcomes
+                    .iter()
+                    .any(|o| o.reason.as_deref() == Some("interrupted"))
+                {
                     return None;
                 }
                 if let Some(j) = &journal {
-                    j.record(&o);
+                    j.record(&outcomes);
                 }
-                Some(o)
+                Some(outcomes)
             })
             .collect()
     });
     bar.finish_and_clear();
     let interrupted = CANCELLED.load(Ordering::SeqCst);
-    let outcomes: Vec<Outcome> = results.into_iter().flatten().collect();
+    let finished = results.iter().flatten().count();
+    let outcomes: Vec<Outcome> = results.into_iter().flatten().flatten().collect();
 
     let mut stdout = std::io::stdout().lock();
     let printed = report::summary(args.format, &outcomes)?;
@@ -191,8 +210,8 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<u8> {
     }
     if interrupted {
         eprintln!(
-            "marbles: interrupted: {} of {} puzzles finished and reported; rerun with --resume to finish",
-            outcomes.len(),
+            "marbles: interrupted: {} of {} puzzle files finished and reported; rerun with --resume to finish",
+            finished,
             found.puzzles.len()
         );
         return Ok(130);

@@ -102,24 +102,26 @@ fn check_cmd(args: &cli::CheckArgs) -> anyhow::Result<u8> {
     let mut bad = 0;
     let mut stdout = io::stdout().lock();
     for f in &files.puzzles {
-        match solve::prepare(f, &opts) {
-            Ok(p) => {
-                let what = match &p.model {
-                    model::Model::Hop(m) => {
-                        format!(
-                            "{} holes, {} pegs, {} moves",
-                            m.geo.cells.len(),
-                            m.start.count_ones(),
-                            m.moves.len()
-                        )
-                    }
-                    model::Model::Tilt(m) => format!("{0}×{0} board, {1} marbles", m.size, m.start.len()),
-                };
-                writeln!(stdout, "ok    {}  ({}: {what})", f.display(), p.script.name)?;
-            }
-            Err(d) => {
-                bad += 1;
-                eprintln!("marbles: error: {d}");
+        for p in formats::prepare(f, formats::Notation::of(f, None), &opts) {
+            match p {
+                Ok(p) => {
+                    let what = match &p.model {
+                        model::Model::Hop(m) => {
+                            format!(
+                                "{} holes, {} pegs, {} moves",
+                                m.geo.cells.len(),
+                                m.start.count_ones(),
+                                m.moves.len()
+                            )
+                        }
+                        model::Model::Tilt(m) => format!("{0}×{0} board, {1} marbles", m.size, m.start.len()),
+                    };
+                    writeln!(stdout, "ok    {}  ({}: {what})", f.display(), p.script.name)?;
+                }
+                Err(d) => {
+                    bad += 1;
+                    eprintln!("marbles: error: {d}");
+                }
             }
         }
     }
@@ -128,7 +130,7 @@ fn check_cmd(args: &cli::CheckArgs) -> anyhow::Result<u8> {
         eprintln!("marbles: error: {e}");
     }
     if files.puzzles.is_empty() && files.errors.is_empty() {
-        eprintln!("marbles: error: no puzzle files (*.yaml, *.yml) found");
+        eprintln!("marbles: error: no puzzle files (*.yaml, *.yml, *.lisp, *.lsp, *.icpc) found");
         return Ok(2);
     }
     Ok(if bad > 0 { 2 } else { 0 })

@@ -9,6 +9,7 @@ mod table;
 
 use crate::cli::TableFormat;
 use crate::outcome::{MoveOut, Outcome, Status};
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -142,22 +143,29 @@ pub fn write_all(dir: &Path, outcomes: &[Outcome]) -> anyhow::Result<()> {
 
 const JOURNAL: &str = ".journal.jsonl";
 
-/// Results of the last run in `dir`: summary.json, then anything journalled after it.
-pub fn read_results(dir: &Path) -> Vec<Outcome> {
-    let mut out = Vec::new();
+/// Results of the last run in `dir` by file: summary.json, then anything journalled after it
+/// (a later record of a file replaces an earlier one).
+pub fn read_previous(dir: &Path) -> HashMap<String, Vec<Outcome>> {
+    let mut by_file: HashMap<String, Vec<Outcome>> = HashMap::new();
     if let Ok(text) = std::fs::read_to_string(dir.join(json::FILE))
         && let Ok(s) = serde_json::from_str::<json::Summary>(&text)
     {
-        out.extend(s.results);
+        for o in s.results {
+            by_file.entry(o.file.clone()).or_default().push(o);
+        }
     }
     if let Ok(text) = std::fs::read_to_string(dir.join(JOURNAL)) {
-        // A line cut short by a kill is simply not a result.
-        out.extend(
-            text.lines()
-                .filter_map(|l| serde_json::from_str::<Outcome>(l).ok()),
-        );
+        // One line per file; a line cut short by a kill is simply not a result.
+        for group in text
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Vec<Outcome>>(l).ok())
+        {
+            if let Some(first) = group.first() {
+                by_file.insert(first.file.clone(), group);
+            }
+        }
     }
-    out
+    by_file
 }
 
 /// An append-only record of each finished puzzle, so a killed batch loses nothing it finished.
@@ -188,8 +196,9 @@ impl Journal {
         })
     }
 
-    pub fn record(&self, o: &Outcome) {
-        if let Ok(mut line) = serde_json::to_string(o) {
+    /// Records one file's outcomes as one line.
+    pub fn record(&self, outcomes: &[Outcome]) {
+        if let Ok(mut line) = serde_json::to_string(outcomes) {
             line.push('\n');
             let mut f = self.file.lock().unwrap_or_else(|p| p.into_inner());
             // One write per line: a kill leaves at most one partial line, which readers skip.

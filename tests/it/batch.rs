@@ -210,3 +210,47 @@ fn reruns_are_deterministic_and_resume_skips_unchanged_puzzles() {
     assert_eq!(b[1]["status"], "solved", "the changed puzzle is solved again");
     assert_eq!(b[2]["status"], "error");
 }
+
+#[test]
+fn classic_files_join_a_batch_one_row_per_case_and_resume_like_yaml() {
+    let icpc =
+        "4 3 1\n0 1\n1 0\n1 2\n2 3\n2 1\n3 2\n1 1 1 2\n3 2 2\n0 0\n0 1\n0 2\n2 0\n2 0 1 0\n2 0 2 1\n0 0 0\n";
+    let t = Test::new()
+        .file("mix/a.yaml", &shipped("puzzles/triangle_hop/corner.yaml"))
+        .file("mix/b.icpc", icpc)
+        .file("mix/c.lisp", "((o) (x x) (x x x) (x x x x) (x x x x x))\n");
+    let run = t
+        .args(["batch", "mix", "--report", "rep", "--format", "json", "--quiet"])
+        .run()
+        .status(1);
+    let rows: Vec<(String, String, String)> = run.json()["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["file"].as_str().unwrap().into(),
+                o["puzzle"].as_str().unwrap().into(),
+                o["status"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("mix/a.yaml".into(), "Triangle corner".into(), "solved".into()),
+            ("mix/b.icpc".into(), "b case 1".into(), "solved".into()),
+            ("mix/b.icpc".into(), "b case 2".into(), "unsolvable".into()),
+            ("mix/c.lisp".into(), "c".into(), "solved".into()),
+        ]
+    );
+    let first = std::fs::read_to_string(run.dir().join("rep/summary.json")).unwrap();
+    let again = std::process::Command::new(env!("CARGO_BIN_EXE_marbles"))
+        .args(["batch", "mix", "--report", "rep", "--quiet", "--resume"])
+        .current_dir(run.dir())
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(1));
+    let second = std::fs::read_to_string(run.dir().join("rep/summary.json")).unwrap();
+    assert_eq!(first, second, "every file, cases and all, is reused unchanged");
+}

@@ -355,7 +355,7 @@ fn ctrl_c_writes_what_was_finished_and_exits_130() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{stderr}");
     assert!(
-        stderr.contains("interrupted: 1 of 3 puzzles finished and reported"),
+        stderr.contains("interrupted: 1 of 3 puzzle files finished and reported"),
         "{stderr}"
     );
     let v = untimed(&report);
