@@ -1,0 +1,1 @@
+((o) (x x) (x x x) (x x x x) (x x x x x))
