@@ -39,6 +39,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Solve every puzzle under folders in parallel; print a table and write reports.
     Batch(BatchArgs),
+    /// Enumerate every position reachable from a hop puzzle's start, layer by layer, and count
+    /// the jump sequences that reach its goal.
+    Count(CountArgs),
     /// Print a shell completion script.
     Completions {
         #[arg(value_enum)]
@@ -59,6 +62,20 @@ pub struct SolveArgs {
     /// Puzzle files (YAML).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: SolveFormat,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct CountArgs {
+    /// A hop puzzle file (YAML).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Also count the positions that can still reach the goal (keeps every layer in memory).
+    #[arg(long)]
+    pub feasible: bool,
     #[arg(long, value_enum, default_value = "text")]
     pub format: SolveFormat,
     #[command(flatten)]

@@ -27,6 +27,7 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Solve(args) => solve_cmd(&args),
         Command::Check(args) => check_cmd(&args),
         Command::Batch(args) => batch::run(&args),
+        Command::Count(args) => count_cmd(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "marbles", &mut io::stdout());
             Ok(0)
@@ -70,6 +71,46 @@ fn solve_reporting(file: &Path, opts: &solve::Options) -> Outcome {
                 eprintln!("{}: {line}", p.script.origin.display());
             }
             solve::solve_prepared(&p, opts)
+        }
+    }
+}
+
+fn count_cmd(args: &cli::CountArgs) -> anyhow::Result<u8> {
+    let opts = args.search.options(1);
+    let p = match solve::prepare(&args.file, &opts) {
+        Ok(p) => p,
+        Err(d) => {
+            eprintln!("marbles: error: {d}");
+            return Ok(2);
+        }
+    };
+    let model::Model::Hop(m) = &p.model else {
+        eprintln!(
+            "marbles: error: {}: count works on hop puzzles only",
+            args.file.display()
+        );
+        return Ok(2);
+    };
+    let mut budget = search::Budget::new(solve::limits_for(&p.spec, &opts));
+    match search::count::count(m, args.feasible, &mut budget) {
+        Ok(r) => {
+            let mut stdout = io::stdout().lock();
+            match args.format {
+                SolveFormat::Text => write!(stdout, "{}", r.table())?,
+                SolveFormat::Json => {
+                    serde_json::to_writer_pretty(&mut stdout, &r)?;
+                    writeln!(stdout)?;
+                }
+            }
+            Ok(0)
+        }
+        Err(v) => {
+            let why = match v {
+                search::Verdict::GaveUp(why) => why,
+                other => format!("{other:?}"),
+            };
+            eprintln!("marbles: gave up counting {}: {why}", args.file.display());
+            Ok(1)
         }
     }
 }

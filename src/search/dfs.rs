@@ -1,5 +1,7 @@
 //! Depth-first search for hop families over bitboards, with a table of positions known to fail.
 
+use super::pagoda::Pagodas;
+use super::symmetry::Symmetry;
 use super::{Budget, Verdict, table_bytes};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
@@ -15,6 +17,8 @@ pub trait Observer {
     /// No move from `state` leads to the goal: the search backs up one move.
     fn dead_end(&mut self, _depth: usize, _state: u128) {}
     fn goal(&mut self, _depth: usize, _state: u128) {}
+    /// `state` was cut without a visit: a pagoda function shows it cannot reach the goal.
+    fn pruned(&mut self, _depth: usize, _mv: usize, _state: u128) {}
 }
 
 /// The observer that observes nothing.
@@ -37,8 +41,45 @@ pub struct HopResult {
 /// How often (in nodes) the budget is checked.
 const CHECK_EVERY: u64 = 1 << 12;
 
+/// What a search may use to skip positions: both keep the first solution found the same.
+#[derive(Debug, Clone, Default)]
+pub struct Pruning {
+    /// Symmetries fixing the goal: the failure table holds one position per orbit.
+    pub symmetry: Option<Symmetry>,
+    /// Pagoda functions: a position valued below every goal position is cut.
+    pub pagodas: Pagodas,
+}
+
+impl Pruning {
+    /// Everything found automatically for `model`: its goal's symmetries and pagodas.
+    pub fn for_model(model: &HopModel) -> Self {
+        let symmetry = Symmetry::for_goal(model);
+        Pruning {
+            symmetry: (symmetry.order() > 1).then_some(symmetry),
+            pagodas: Pagodas::find(model),
+        }
+    }
+}
+
 /// Searches `model` trying moves in `order` (indices into `model.moves`).
 pub fn solve(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Observer) -> HopResult {
+    solve_with(model, order, budget, obs, &Pruning::default())
+}
+
+/// [`solve`], skipping positions that `pruning` shows cannot reach the goal.
+pub fn solve_with(
+    model: &HopModel,
+    order: &[usize],
+    budget: &mut Budget,
+    obs: &mut impl Observer,
+    pruning: &Pruning,
+) -> HopResult {
+    let key = |s: u128| pruning.symmetry.as_ref().map_or(s, |g| g.canon(s));
+    let pagodas = if model.goal.pegs == PegGoal::Fewest {
+        None
+    } else {
+        Some(&pruning.pagodas).filter(|p| !p.is_empty())
+    };
     let target = model.target_pegs();
     let fewest = model.goal.pegs == PegGoal::Fewest;
     let start = model.start;
@@ -66,7 +107,7 @@ pub fn solve(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut i
             .position(|&m| state & model.moves[m].mask == model.moves[m].need);
         let Some(k) = found else {
             obs.dead_end(path.len(), state);
-            failed.insert(state);
+            failed.insert(key(state));
             stack.pop();
             path.pop();
             continue;
@@ -82,8 +123,12 @@ pub fn solve(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut i
                 return done(Verdict::GaveUp(reason), best_path, end, budget, memory);
             }
         }
-        if failed.contains(&ns) {
+        if failed.contains(&key(ns)) {
             obs.known_failure(path.len() + 1, m, ns);
+            continue;
+        }
+        if pagodas.is_some_and(|p| p.cuts(ns)) {
+            obs.pruned(path.len() + 1, m, ns);
             continue;
         }
         path.push(m);
@@ -99,7 +144,7 @@ pub fn solve(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut i
         if pegs <= target {
             // Every move removes a peg: below the target there is no way back up.
             obs.dead_end(path.len(), ns);
-            failed.insert(ns);
+            failed.insert(key(ns));
             path.pop();
             continue;
         }

@@ -1,0 +1,196 @@
+//! Board automorphisms found from the compiled move table, and fast canonical positions.
+//!
+//! A symmetry is a permutation of the cells that maps the set of moves onto itself, where a
+//! move is what it does to a position: the cells that must hold pegs (`need`) and the cell
+//! that must be empty (`mask ^ need`). Candidates are the lattice isometries of the cells'
+//! coordinates — the 8 of the square lattice and the 12 of the triangular lattice (in the
+//! basis whose steps are (0,1), (1,0), (1,1)) — each kept only if the move set agrees, so the
+//! group is right for whatever geometry a script produced, whatever layout it declares.
+
+use crate::model::HopModel;
+use crate::spec::Cell;
+use rustc_hash::FxHashSet;
+
+/// A 2×2 integer matrix acting on `[row, col]`.
+type Linear = [[i64; 2]; 2];
+
+const IDENTITY: Linear = [[1, 0], [0, 1]];
+/// Transposition: a mirror of both lattices.
+const TRANSPOSE: Linear = [[0, 1], [1, 0]];
+/// A quarter turn of the square lattice: (r, c) → (c, −r).
+const SQUARE_TURN: Linear = [[0, 1], [-1, 0]];
+/// A sixth of a turn of the triangular lattice: (r, c) → (c, c − r).
+const HEX_TURN: Linear = [[0, 1], [-1, 1]];
+
+fn mul(a: &Linear, b: &Linear) -> Linear {
+    let mut m = [[0; 2]; 2];
+    for (i, row) in m.iter_mut().enumerate() {
+        for (j, v) in row.iter_mut().enumerate() {
+            *v = a[i][0] * b[0][j] + a[i][1] * b[1][j];
+        }
+    }
+    m
+}
+
+/// The finite group two generators make (they must generate a finite one).
+fn closure(gens: &[Linear]) -> Vec<Linear> {
+    let mut group = vec![IDENTITY];
+    let mut i = 0;
+    while i < group.len() {
+        for g in gens {
+            let m = mul(g, &group[i]);
+            if !group.contains(&m) {
+                group.push(m);
+            }
+        }
+        i += 1;
+    }
+    group
+}
+
+/// A group of cell permutations with lookup tables that apply one to a position in a few
+/// table reads: one table per 8-cell chunk maps the chunk's byte to the permuted bits.
+#[derive(Debug, Clone)]
+pub struct Symmetry {
+    /// `perms[g][cell]`: the image of `cell`; `perms[0]` is the identity.
+    perms: Vec<Vec<usize>>,
+    /// `tables[(g * chunks + k) * 256 + byte]`.
+    tables: Vec<u128>,
+    chunks: usize,
+}
+
+impl Symmetry {
+    /// The group of the identity alone on `cells` cells.
+    pub fn trivial(cells: usize) -> Self {
+        Self::from_perms(cells, vec![(0..cells).collect()])
+    }
+
+    fn from_perms(cells: usize, perms: Vec<Vec<usize>>) -> Self {
+        let chunks = cells.div_ceil(8);
+        let mut tables = vec![0u128; perms.len() * chunks * 256];
+        for (g, p) in perms.iter().enumerate() {
+            for k in 0..chunks {
+                let table = &mut tables[(g * chunks + k) * 256..][..256];
+                for (byte, slot) in table.iter_mut().enumerate() {
+                    for bit in 0..8 {
+                        let cell = 8 * k + bit;
+                        if byte >> bit & 1 == 1 && cell < cells {
+                            *slot |= 1 << p[cell];
+                        }
+                    }
+                }
+            }
+        }
+        Symmetry {
+            perms,
+            tables,
+            chunks,
+        }
+    }
+
+    /// Every automorphism of the model's move table among the lattice isometries.
+    pub fn find(model: &HopModel) -> Self {
+        let cells = &model.geo.cells;
+        let n = cells.len();
+        let moves: FxHashSet<(u128, u128)> = model.moves.iter().map(|m| (m.need, m.mask)).collect();
+        let mut candidates = closure(&[SQUARE_TURN, TRANSPOSE]);
+        for l in closure(&[HEX_TURN, TRANSPOSE]) {
+            if !candidates.contains(&l) {
+                candidates.push(l);
+            }
+        }
+        let mut perms: Vec<Vec<usize>> = vec![(0..n).collect()];
+        for l in &candidates {
+            if let Some(p) = lattice_perm(model, l).filter(|p| maps_moves(&moves, model, p))
+                && !perms.contains(&p)
+            {
+                perms.push(p);
+            }
+        }
+        Self::from_perms(n, perms)
+    }
+
+    /// The automorphisms that also fix the goal: those fixing the goal cell when there is one.
+    pub fn for_goal(model: &HopModel) -> Self {
+        let all = Self::find(model);
+        match model.goal.at {
+            Some(a) => all.stabilizer(1 << a),
+            None => all,
+        }
+    }
+
+    /// The subgroup mapping `state` onto itself.
+    pub fn stabilizer(&self, state: u128) -> Self {
+        let keep = (0..self.order())
+            .filter(|&g| self.apply(g, state) == state)
+            .map(|g| self.perms[g].clone())
+            .collect();
+        Self::from_perms(self.perms[0].len(), keep)
+    }
+
+    /// The number of permutations, the identity included.
+    pub fn order(&self) -> usize {
+        self.perms.len()
+    }
+
+    pub fn perms(&self) -> &[Vec<usize>] {
+        &self.perms
+    }
+
+    /// Permutation `g` applied to a position.
+    #[inline]
+    pub fn apply(&self, g: usize, state: u128) -> u128 {
+        let base = g * self.chunks * 256;
+        let mut out = 0;
+        for k in 0..self.chunks {
+            let byte = (state >> (8 * k)) as u8 as usize;
+            out |= self.tables[base + k * 256 + byte];
+        }
+        out
+    }
+
+    /// The least image of `state` under the group: equal for symmetric positions.
+    #[inline]
+    pub fn canon(&self, state: u128) -> u128 {
+        (1..self.order()).fold(state, |m, g| m.min(self.apply(g, state)))
+    }
+
+    /// The number of distinct images of `state` (its orbit's size).
+    pub fn orbit_size(&self, state: u128) -> u64 {
+        let stab = (0..self.order())
+            .filter(|&g| self.apply(g, state) == state)
+            .count();
+        (self.order() / stab) as u64
+    }
+}
+
+/// The cell permutation a linear map induces, translated so the lexicographically first cells
+/// correspond, or `None` if the image is not the board.
+fn lattice_perm(model: &HopModel, l: &Linear) -> Option<Vec<usize>> {
+    let cells = &model.geo.cells;
+    let map = |c: &Cell| [l[0][0] * c[0] + l[0][1] * c[1], l[1][0] * c[0] + l[1][1] * c[1]];
+    let first = cells.iter().min()?;
+    let image_first = cells.iter().map(map).min()?;
+    let shift = [first[0] - image_first[0], first[1] - image_first[1]];
+    cells
+        .iter()
+        .map(|c| {
+            let m = map(c);
+            model.geo.index.get(&[m[0] + shift[0], m[1] + shift[1]]).copied()
+        })
+        .collect()
+}
+
+fn permute_mask(p: &[usize], mask: u128) -> u128 {
+    p.iter()
+        .enumerate()
+        .filter(|&(c, _)| mask >> c & 1 == 1)
+        .fold(0, |acc, (_, &to)| acc | 1 << to)
+}
+
+fn maps_moves(moves: &FxHashSet<(u128, u128)>, model: &HopModel, p: &[usize]) -> bool {
+    model
+        .moves
+        .iter()
+        .all(|m| moves.contains(&(permute_mask(p, m.need), permute_mask(p, m.mask))))
+}
