@@ -14,8 +14,8 @@ use crate::model::HopModel;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::collections::btree_map::Entry;
 use std::fmt::Write;
+use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
 /// One layer's figures.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -50,14 +50,218 @@ pub struct CountResult {
     pub seconds: f64,
 }
 
-/// A layer: canonical positions, sorted, and the sequences reaching each one's orbit.
-struct Layer {
-    pegs: u32,
-    keys: Vec<u128>,
-    paths: Vec<u128>,
+/// A position as a count stores it: `u64` for boards of at most 64 cells, else `u128`.
+trait Key:
+    Copy
+    + Ord
+    + Send
+    + Sync
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+{
+    const ZERO: Self;
+    fn narrow(s: u128) -> Self;
+    fn wide(self) -> u128;
+    fn canon(self, sym: &Symmetry) -> Self;
+    fn orbit(self, sym: &Symmetry) -> u64;
+    /// The lowest set bit alone.
+    fn lowest(self) -> Self;
+    /// The bucket a position is stored in: a hash, so buckets fill evenly.
+    fn bucket(self) -> usize;
 }
 
-const PAIR_BYTES: u64 = 32;
+impl Key for u64 {
+    const ZERO: Self = 0;
+    fn lowest(self) -> Self {
+        self & self.wrapping_neg()
+    }
+    fn orbit(self, sym: &Symmetry) -> u64 {
+        sym.orbit_size64(self)
+    }
+    fn narrow(s: u128) -> Self {
+        s as u64
+    }
+    fn wide(self) -> u128 {
+        self as u128
+    }
+    #[inline]
+    fn canon(self, sym: &Symmetry) -> Self {
+        sym.canon64(self)
+    }
+    #[inline]
+    fn bucket(self) -> usize {
+        (self.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BUCKET_BITS)) as usize
+    }
+}
+
+impl Key for u128 {
+    const ZERO: Self = 0;
+    fn lowest(self) -> Self {
+        self & self.wrapping_neg()
+    }
+    fn orbit(self, sym: &Symmetry) -> u64 {
+        sym.orbit_size(self)
+    }
+    fn narrow(s: u128) -> Self {
+        s
+    }
+    fn wide(self) -> u128 {
+        self
+    }
+    #[inline]
+    fn canon(self, sym: &Symmetry) -> Self {
+        sym.canon(self)
+    }
+    #[inline]
+    fn bucket(self) -> usize {
+        ((self as u64 ^ (self >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BUCKET_BITS))
+            as usize
+    }
+}
+
+/// Bit `c` of the result is bit `c + by` of `x`.
+#[inline]
+fn shift_down<K: Key>(x: K, by: i32) -> K {
+    if by >= 0 {
+        x >> by as u32
+    } else {
+        x << by.unsigned_abs()
+    }
+}
+
+/// Hops grouped by cell-index offsets: the hops from `c` over `c + over` to `c + to` that
+/// can be made in a position are a few shifts and ANDs away, whatever the board.
+struct Family<K> {
+    over: i32,
+    to: i32,
+    /// The cells such a hop may start from.
+    from: K,
+}
+
+/// Fast move generation for a count: families of single-cell hops, and the other moves.
+struct MoveGen<K> {
+    families: Vec<Family<K>>,
+    rest: Vec<(K, K)>,
+}
+
+impl<K: Key> MoveGen<K> {
+    fn new(model: &HopModel) -> Self {
+        let mut families: Vec<Family<K>> = Vec::new();
+        let mut rest = Vec::new();
+        for m in &model.moves {
+            let [over] = m.over[..] else {
+                rest.push((K::narrow(m.mask), K::narrow(m.need)));
+                continue;
+            };
+            let (o, t) = (over as i32 - m.from as i32, m.to as i32 - m.from as i32);
+            let bit = K::narrow(1 << m.from);
+            match families.iter_mut().find(|f| f.over == o && f.to == t) {
+                Some(f) => f.from = f.from | bit,
+                None => families.push(Family {
+                    over: o,
+                    to: t,
+                    from: bit,
+                }),
+            }
+        }
+        MoveGen { families, rest }
+    }
+
+    /// Calls `f` with the mask of every move that can be made in `s`.
+    #[inline]
+    fn each(&self, s: K, mut f: impl FnMut(K)) {
+        let empty = !s;
+        for fam in &self.families {
+            let mut froms = fam.from & s & shift_down(s, fam.over) & shift_down(empty, fam.to);
+            while froms != K::ZERO {
+                let c = froms.lowest();
+                froms = froms ^ c;
+                f(c | shift_down(c, -fam.over) | shift_down(c, -fam.to));
+            }
+        }
+        for &(mask, need) in &self.rest {
+            if s & mask == need {
+                f(mask);
+            }
+        }
+    }
+
+    /// True when some move can be made in `s` with `pred` true of the position it leads to.
+    #[inline]
+    fn any(&self, s: K, mut pred: impl FnMut(K) -> bool) -> bool {
+        let mut found = false;
+        self.each(s, |mask| found = found || pred(s ^ mask));
+        found
+    }
+}
+
+/// A number of jump sequences: `u64` first, `u128` if that overflows.
+trait Paths: Copy + Send + Sync + Default {
+    const ONE: Self;
+    fn add(self, other: Self) -> Option<Self>;
+    fn wide(self) -> u128;
+}
+
+impl Paths for u64 {
+    const ONE: Self = 1;
+    fn add(self, other: Self) -> Option<Self> {
+        self.checked_add(other)
+    }
+    fn wide(self) -> u128 {
+        self as u128
+    }
+}
+
+impl Paths for u128 {
+    const ONE: Self = 1;
+    fn add(self, other: Self) -> Option<Self> {
+        self.checked_add(other)
+    }
+    fn wide(self) -> u128 {
+        self
+    }
+}
+
+const BUCKET_BITS: u32 = 8;
+const BUCKETS: usize = 1 << BUCKET_BITS;
+
+/// Source buckets expanded at a time: their successors are merged into the next layer
+/// before the next batch, so memory holds one batch of unmerged successors at most.
+const BATCH: usize = 64;
+
+/// A layer: its canonical positions spread over hash buckets, each sorted, with the
+/// sequences reaching each one's orbit.
+struct Layer<K, C> {
+    pegs: u32,
+    buckets: Vec<Vec<(K, C)>>,
+}
+
+impl<K: Key, C> Layer<K, C> {
+    fn empty(pegs: u32) -> Self {
+        Layer {
+            pegs,
+            buckets: (0..BUCKETS).map(|_| Vec::new()).collect(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.buckets.iter().map(Vec::len).sum()
+    }
+}
+
+/// Successors not yet merged: pieces, each one bucket's worth of (position, sequences).
+type Pieces<K, C> = Vec<Vec<Vec<(K, C)>>>;
+
+/// Why a count stopped early.
+enum Stop {
+    GaveUp(String),
+    /// A sequence count outgrew the narrow integer: count again with a wide one.
+    Overflow,
+}
 
 /// The symmetries a count may reduce by: those fixing the start and, if any, the goal cell.
 pub fn group(model: &HopModel) -> Symmetry {
@@ -72,10 +276,38 @@ pub fn group(model: &HopModel) -> Symmetry {
 /// Gives up (as `Err(Verdict::GaveUp)`) when the budget's limits are reached.
 pub fn count(model: &HopModel, feasible: bool, budget: &mut Budget) -> Result<CountResult, Verdict> {
     let sym = group(model);
+    let narrow = model.geo.cells.len() <= 64;
+    let first = if narrow {
+        count_with::<u64, u64>(model, &sym, feasible, budget)
+    } else {
+        count_with::<u128, u64>(model, &sym, feasible, budget)
+    };
+    let second = match first {
+        Err(Stop::Overflow) if narrow => count_with::<u64, u128>(model, &sym, feasible, budget),
+        Err(Stop::Overflow) => count_with::<u128, u128>(model, &sym, feasible, budget),
+        other => other,
+    };
+    match second {
+        Ok(r) => Ok(r),
+        Err(Stop::GaveUp(why)) => Err(Verdict::GaveUp(why)),
+        Err(Stop::Overflow) => Err(Verdict::GaveUp("more than 2^128 jump sequences".into())),
+    }
+}
+
+fn count_with<K: Key, C: Paths>(
+    model: &HopModel,
+    sym: &Symmetry,
+    feasible: bool,
+    budget: &mut Budget,
+) -> Result<CountResult, Stop> {
     let target = model.target_pegs();
-    let mut pending: BTreeMap<u32, Vec<(u128, u128)>> = BTreeMap::new();
-    pending.insert(model.start.count_ones(), vec![(model.start, 1)]);
-    let mut kept: Vec<Layer> = Vec::new();
+    let movegen = MoveGen::<K>::new(model);
+    let movegen = &movegen;
+    let start = K::narrow(model.start);
+    let mut first = Layer::empty(model.start.count_ones());
+    first.buckets[start.bucket()].push((start, C::ONE));
+    let mut pending: BTreeMap<u32, Layer<K, C>> = BTreeMap::from([(first.pegs, first)]);
+    let mut kept: Vec<Vec<Vec<K>>> = Vec::new();
     let mut result = CountResult {
         layers: Vec::new(),
         symmetries: sym.order(),
@@ -85,143 +317,201 @@ pub fn count(model: &HopModel, feasible: bool, budget: &mut Budget) -> Result<Co
         memory: 0,
         seconds: 0.0,
     };
-    // The pegs every move removes, when all remove the same number.
-    let removed = model
-        .moves
-        .first()
-        .map(|m| m.need.count_ones() - 1)
-        .filter(|&r| model.moves.iter().all(|m| m.need.count_ones() - 1 == r));
-    let kept_bytes = |kept: &[Layer]| kept.iter().map(|l| l.keys.len() as u64 * 16).sum::<u64>();
-    while let Some((pegs, pairs)) = pending.pop_last() {
-        let layer = reduce(pegs, pairs);
-        let stats = layer_stats(model, &sym, &layer, target);
-        result.solutions += stats.1;
-        result.positions += stats.0.positions;
-        result.canonical += stats.0.canonical;
-        result.layers.push(stats.0);
-        budget.nodes += layer.keys.len() as u64;
-        // Successors, counted first so that memory is checked before it is spent.
-        let successors: u64 = layer
-            .keys
-            .par_iter()
-            .map(|&s| model.moves.iter().filter(|m| s & m.mask == m.need).count() as u64)
-            .sum();
-        let in_flight: u64 = pending.values().map(|v| v.len() as u64 * PAIR_BYTES).sum();
+    let key_bytes = size_of::<K>() as u64;
+    let pair_bytes = size_of::<(K, C)>() as u64;
+    while let Some((_, layer)) = pending.pop_last() {
+        let (stats, solutions, successors) = layer_stats(model, movegen, sym, &layer, target);
+        result.solutions += solutions;
+        result.positions += stats.positions;
+        result.canonical += stats.canonical;
+        result.layers.push(stats);
+        budget.nodes += layer.len() as u64;
+        // The next layer is at most this layer's successors; a batch's are held unmerged.
+        let in_flight: u64 = pending.values().map(|l| l.len() as u64).sum();
+        let kept_keys: u64 = kept.iter().flatten().map(|b| b.len() as u64).sum();
+        let batch = successors * BATCH as u64 / BUCKETS as u64;
         let memory =
-            kept_bytes(&kept) + layer.keys.len() as u64 * PAIR_BYTES + in_flight + successors * PAIR_BYTES;
+            kept_keys * key_bytes + (layer.len() as u64 + in_flight + successors + batch) * pair_bytes;
         result.memory = result.memory.max(memory);
         if let Some(why) = budget.exceeded(memory) {
-            return Err(Verdict::GaveUp(why));
+            return Err(Stop::GaveUp(why));
         }
-        let next: Vec<(u128, u128)> = layer
-            .keys
-            .par_iter()
-            .zip(layer.paths.par_iter())
-            .flat_map_iter(|(&s, &t)| {
-                let sym = &sym;
-                model
-                    .moves
-                    .iter()
-                    .filter(move |m| s & m.mask == m.need)
-                    .map(move |m| (sym.canon(s ^ m.mask), t))
-            })
-            .collect();
-        match removed {
-            _ if next.is_empty() => {}
-            Some(r) => match pending.entry(pegs - r) {
-                Entry::Vacant(v) => {
-                    v.insert(next);
-                }
-                Entry::Occupied(o) => o.into_mut().extend(next),
-            },
-            None => {
-                for (ns, t) in next {
-                    pending.entry(ns.count_ones()).or_default().push((ns, t));
-                }
+        // Room for each piece's share of the successors, with a margin.
+        let room = (successors as usize).div_ceil(BUCKETS * BUCKETS) * 5 / 4;
+        for sources in layer.buckets.chunks(BATCH) {
+            let pieces: Pieces<K, C> = sources
+                .par_iter()
+                .map(|pairs| {
+                    let mut out: Vec<Vec<(K, C)>> = (0..BUCKETS).map(|_| Vec::with_capacity(room)).collect();
+                    for &(s, t) in pairs {
+                        movegen.each(s, |mask| {
+                            let ns = (s ^ mask).canon(sym);
+                            out[ns.bucket()].push((ns, t));
+                        });
+                    }
+                    out
+                })
+                .collect();
+            for (p, pieces) in by_pegs(pieces) {
+                absorb(pending.entry(p).or_insert_with(|| Layer::empty(p)), &pieces)?;
             }
         }
         if feasible {
-            kept.push(Layer {
-                pegs,
-                keys: layer.keys,
-                paths: Vec::new(),
-            });
+            kept.push(
+                layer
+                    .buckets
+                    .into_iter()
+                    .map(|b| b.into_iter().map(|p| p.0).collect())
+                    .collect(),
+            );
         }
     }
     if feasible {
-        mark_feasible(model, &sym, &kept, &mut result.layers, target);
+        mark_feasible(model, movegen, sym, &kept, &mut result.layers, target);
     }
     result.seconds = budget.elapsed().as_secs_f64();
     Ok(result)
 }
 
-/// Sorts a layer's (position, sequences) pairs and merges equal positions, adding sequences.
-fn reduce(pegs: u32, mut pairs: Vec<(u128, u128)>) -> Layer {
-    pairs.par_sort_unstable_by_key(|p| p.0);
-    let mut keys = Vec::with_capacity(pairs.len());
-    let mut paths: Vec<u128> = Vec::with_capacity(pairs.len());
-    for (k, t) in pairs {
-        if keys.last() == Some(&k) {
-            if let Some(last) = paths.last_mut() {
-                *last = last.saturating_add(t);
+/// Splits successors by their peg count: one group when every move removes the same number.
+fn by_pegs<K: Key, C: Paths>(pieces: Pieces<K, C>) -> BTreeMap<u32, Pieces<K, C>> {
+    let pegs = |k: &K| k.wide().count_ones();
+    let mut counts = pieces.iter().flatten().flatten().map(|p| pegs(&p.0));
+    let Some(first) = counts.next() else {
+        return BTreeMap::new();
+    };
+    if counts.all(|p| p == first) {
+        return BTreeMap::from([(first, pieces)]);
+    }
+    let mut out: BTreeMap<u32, Pieces<K, C>> = BTreeMap::new();
+    for piece in pieces {
+        for (b, bucket) in piece.into_iter().enumerate() {
+            for pair in bucket {
+                let group = out
+                    .entry(pegs(&pair.0))
+                    .or_insert_with(|| vec![vec![Vec::new(); BUCKETS]]);
+                group[0][b].push(pair);
             }
-        } else {
-            keys.push(k);
-            paths.push(t);
         }
     }
-    keys.shrink_to_fit();
-    paths.shrink_to_fit();
-    Layer { pegs, keys, paths }
+    out
 }
 
-/// A layer's figures, and the sequences ending in its goal positions.
-fn layer_stats(model: &HopModel, sym: &Symmetry, layer: &Layer, target: u32) -> (LayerCount, u128) {
-    let (positions, dead_ends, solutions) = layer
-        .keys
+/// Merges pieces of successors into a layer, bucket by bucket in parallel: each bucket's new
+/// pairs are sorted, equal positions merged (adding sequences), then merged into the bucket.
+fn absorb<K: Key, C: Paths>(layer: &mut Layer<K, C>, pieces: &Pieces<K, C>) -> Result<(), Stop> {
+    let ok = layer.buckets.par_iter_mut().enumerate().all(|(b, acc)| {
+        let mut new: Vec<(K, C)> = Vec::with_capacity(pieces.iter().map(|p| p[b].len()).sum());
+        for p in pieces {
+            new.extend_from_slice(&p[b]);
+        }
+        new.sort_unstable_by_key(|p| p.0);
+        let Some(new) = merge_sorted(Vec::new(), new) else {
+            return false;
+        };
+        match merge_sorted(std::mem::take(acc), new) {
+            Some(merged) => {
+                *acc = merged;
+                true
+            }
+            None => false,
+        }
+    });
+    if ok { Ok(()) } else { Err(Stop::Overflow) }
+}
+
+/// Merges two sorted runs into one with distinct positions, adding the sequences of equal
+/// ones; `None` on overflow.
+fn merge_sorted<K: Key, C: Paths>(a: Vec<(K, C)>, b: Vec<(K, C)>) -> Option<Vec<(K, C)>> {
+    let mut out: Vec<(K, C)> = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (a.into_iter().peekable(), b.into_iter().peekable());
+    loop {
+        let next = match (i.peek(), j.peek()) {
+            (Some(x), Some(y)) if x.0 <= y.0 => i.next(),
+            (Some(_), Some(_)) | (None, Some(_)) => j.next(),
+            (Some(_), None) => i.next(),
+            (None, None) => break,
+        };
+        let Some((k, t)) = next else { break };
+        match out.last_mut() {
+            Some(last) if last.0 == k => last.1 = last.1.add(t)?,
+            _ => out.push((k, t)),
+        }
+    }
+    out.shrink_to_fit();
+    Some(out)
+}
+
+/// A layer's figures, the sequences ending in its goal positions, and its moves.
+fn layer_stats<K: Key, C: Paths>(
+    model: &HopModel,
+    movegen: &MoveGen<K>,
+    sym: &Symmetry,
+    layer: &Layer<K, C>,
+    target: u32,
+) -> (LayerCount, u128, u64) {
+    let (positions, dead_ends, solutions, successors) = layer
+        .buckets
         .par_iter()
-        .zip(layer.paths.par_iter())
-        .map(|(&s, &t)| {
-            let orbit = sym.orbit_size(s);
-            let goal = model.is_goal(s, target);
-            let stuck = !goal && !model.moves.iter().any(|m| s & m.mask == m.need);
-            (orbit, if stuck { orbit } else { 0 }, if goal { t } else { 0 })
+        .flatten()
+        .map(|&(s, t)| {
+            let orbit = s.orbit(sym);
+            let goal = model.is_goal(s.wide(), target);
+            let mut moves = 0;
+            movegen.each(s, |_| moves += 1);
+            let stuck = !goal && moves == 0;
+            (
+                orbit,
+                if stuck { orbit } else { 0 },
+                if goal { t.wide() } else { 0 },
+                moves,
+            )
         })
-        .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+        .reduce(
+            || (0, 0, 0, 0),
+            |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3),
+        );
     let count = LayerCount {
         pegs: layer.pegs,
         positions,
-        canonical: layer.keys.len() as u64,
+        canonical: layer.len() as u64,
         dead_ends,
         feasible: None,
         feasible_canonical: None,
     };
-    (count, solutions)
+    (count, solutions, successors)
 }
 
 /// The backward pass: a position is feasible when it is a goal or some move leads to a
 /// feasible position. Layers are visited emptiest first; only feasible sets are searched.
-fn mark_feasible(model: &HopModel, sym: &Symmetry, kept: &[Layer], out: &mut [LayerCount], target: u32) {
-    let mut good: BTreeMap<u32, Vec<u128>> = BTreeMap::new();
+fn mark_feasible<K: Key>(
+    model: &HopModel,
+    movegen: &MoveGen<K>,
+    sym: &Symmetry,
+    kept: &[Vec<Vec<K>>],
+    out: &mut [LayerCount],
+    target: u32,
+) {
+    let mut good: BTreeMap<u32, Vec<Vec<K>>> = BTreeMap::new();
+    let contains = |good: &BTreeMap<u32, Vec<Vec<K>>>, k: K| {
+        good.get(&k.wide().count_ones())
+            .is_some_and(|g| g[k.bucket()].binary_search(&k).is_ok())
+    };
     for (layer, count) in kept.iter().zip(out.iter_mut()).rev() {
-        let ok: Vec<u128> = layer
-            .keys
+        let ok: Vec<Vec<K>> = layer
             .par_iter()
-            .copied()
-            .filter(|&s| {
-                model.is_goal(s, target)
-                    || model.moves.iter().any(|m| {
-                        s & m.mask == m.need && {
-                            let ns = sym.canon(s ^ m.mask);
-                            good.get(&ns.count_ones())
-                                .is_some_and(|g| g.binary_search(&ns).is_ok())
-                        }
+            .map(|keys| {
+                keys.iter()
+                    .copied()
+                    .filter(|&s| {
+                        model.is_goal(s.wide(), target) || movegen.any(s, |ns| contains(&good, ns.canon(sym)))
                     })
+                    .collect()
             })
             .collect();
-        count.feasible = Some(ok.par_iter().map(|&s| sym.orbit_size(s)).sum());
-        count.feasible_canonical = Some(ok.len() as u64);
-        good.insert(layer.pegs, ok);
+        count.feasible = Some(ok.par_iter().flatten().map(|&s| s.orbit(sym)).sum());
+        count.feasible_canonical = Some(ok.iter().map(Vec::len).sum::<usize>() as u64);
+        good.insert(count.pegs, ok);
     }
 }
 

@@ -11,6 +11,9 @@ use crate::model::HopModel;
 use crate::spec::Cell;
 use rustc_hash::FxHashSet;
 
+/// The largest group the fast 64-bit tables serve (the lattice candidates number 20 at most).
+const MAX_ORDER: usize = 24;
+
 /// A 2×2 integer matrix acting on `[row, col]`.
 type Linear = [[i64; 2]; 2];
 
@@ -56,6 +59,9 @@ pub struct Symmetry {
     perms: Vec<Vec<usize>>,
     /// `tables[(g * chunks + k) * 256 + byte]`.
     tables: Vec<u128>,
+    /// For boards of at most 64 cells (else empty): `tables64[(k * 256 + byte) * order + g]`,
+    /// so that one cache line gives a chunk's contribution to every image.
+    tables64: Vec<u64>,
     chunks: usize,
 }
 
@@ -81,9 +87,22 @@ impl Symmetry {
                 }
             }
         }
+        let mut tables64 = Vec::new();
+        if cells <= 64 && perms.len() <= MAX_ORDER {
+            tables64 = vec![0u64; chunks * 256 * perms.len()];
+            for g in 0..perms.len() {
+                for k in 0..chunks {
+                    for byte in 0..256 {
+                        tables64[(k * 256 + byte) * perms.len() + g] =
+                            tables[(g * chunks + k) * 256 + byte] as u64;
+                    }
+                }
+            }
+        }
         Symmetry {
             perms,
             tables,
+            tables64,
             chunks,
         }
     }
@@ -147,6 +166,68 @@ impl Symmetry {
             out |= self.tables[base + k * 256 + byte];
         }
         out
+    }
+
+    /// Every image of `state` (the first [`Symmetry::order`] entries), for boards of at most
+    /// 64 cells: one table row per 8-cell chunk serves all the permutations at once.
+    #[inline]
+    pub fn images64(&self, state: u64) -> [u64; MAX_ORDER] {
+        let order = self.order();
+        let mut images = [0u64; MAX_ORDER];
+        if self.tables64.is_empty() {
+            for (g, img) in images.iter_mut().enumerate().take(order) {
+                *img = self.apply(g, state as u128) as u64;
+            }
+            return images;
+        }
+        for k in 0..self.chunks {
+            let byte = (state >> (8 * k)) as u8 as usize;
+            let row = &self.tables64[(k * 256 + byte) * order..][..order];
+            for (img, &t) in images.iter_mut().zip(row) {
+                *img |= t;
+            }
+        }
+        images
+    }
+
+    /// [`Symmetry::canon`] for boards of at most 64 cells.
+    #[inline]
+    pub fn canon64(&self, state: u64) -> u64 {
+        match self.order() {
+            1 => state,
+            2 => self.canon_n::<2>(state),
+            4 => self.canon_n::<4>(state),
+            6 => self.canon_n::<6>(state),
+            8 => self.canon_n::<8>(state),
+            12 => self.canon_n::<12>(state),
+            n => self.images64(state)[..n].iter().copied().min().unwrap_or(state),
+        }
+    }
+
+    /// [`Symmetry::canon64`] for a group of order `G`, unrolled.
+    #[inline(always)]
+    fn canon_n<const G: usize>(&self, state: u64) -> u64 {
+        if self.tables64.is_empty() {
+            return self.canon(state as u128) as u64;
+        }
+        let mut images = [0u64; G];
+        for k in 0..self.chunks {
+            let byte = (state >> (8 * k)) as u8 as usize;
+            let row = &self.tables64[(k * 256 + byte) * G..][..G];
+            for g in 0..G {
+                images[g] |= row[g];
+            }
+        }
+        images.into_iter().min().unwrap_or(state)
+    }
+
+    /// [`Symmetry::orbit_size`] for boards of at most 64 cells.
+    pub fn orbit_size64(&self, state: u64) -> u64 {
+        let fixed = self.images64(state)[..self.order()]
+            .iter()
+            .filter(|&&i| i == state)
+            .count();
+        (self.order() / fixed.max(1)) as u64
     }
 
     /// The least image of `state` under the group: equal for symmetric positions.
