@@ -42,6 +42,8 @@ pub enum Command {
     /// Enumerate every position reachable from a hop puzzle's start, layer by layer, and count
     /// the jump sequences that reach its goal.
     Count(CountArgs),
+    /// Time fixed search workloads (generated in memory) and print one table.
+    Bench(BenchArgs),
     /// Print a shell completion script.
     Completions {
         #[arg(value_enum)]
@@ -80,6 +82,22 @@ pub struct CountArgs {
     pub format: SolveFormat,
     #[command(flatten)]
     pub search: SearchArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Timed runs per case; the median is shown.
+    #[arg(long, default_value_t = 3, value_name = "N")]
+    pub runs: usize,
+    /// Only cases whose name or question contains this text.
+    #[arg(long, value_name = "TEXT")]
+    pub only: Option<String>,
+    /// Print the table as Markdown.
+    #[arg(long)]
+    pub markdown: bool,
+    /// Run one case in this process and print its measurement as JSON (used by the parent).
+    #[arg(long, hide = true, value_name = "INDEX")]
+    pub case: Option<usize>,
 }
 
 #[derive(Debug, Args)]
