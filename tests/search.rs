@@ -309,3 +309,44 @@ fn count_command_prints_json() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(v["solutions"], serde_json::json!(29760));
 }
+
+/// Replays `path` from the start: every move legal, ending in a goal position.
+fn replays_to_goal(m: &HopModel, path: &[usize]) -> bool {
+    let mut s = m.start;
+    for &i in path {
+        let mv = &m.moves[i];
+        if s & mv.mask != mv.need {
+            return false;
+        }
+        s ^= mv.mask;
+    }
+    m.is_goal(s, m.target_pegs())
+}
+
+#[test]
+fn endgame_tables_decide_the_same_problems_with_valid_solutions() {
+    let base = puzzle("triangle_hop", TRIANGLE_CORNER, "{pegs: 1}");
+    let n = base.geo.cells.len();
+    let eager = Pruning {
+        endgame_after: Some(0),
+        endgame_positions: 200,
+        ..Pruning::default()
+    };
+    for vacancy in 0..n {
+        for finish in (0..n).map(Some).chain([None]) {
+            let mut m = base.clone();
+            m.start = ((1u128 << n) - 1) & !(1 << vacancy);
+            m.goal.at = finish;
+            let (plain, _) = plain_verdict(&m);
+            let (verdict, path) = solve_verdict(&m, &eager);
+            assert_eq!(plain, verdict, "{vacancy} → {finish:?}");
+            if verdict == Verdict::Solved {
+                assert!(replays_to_goal(&m, &path), "{vacancy} → {finish:?}");
+            }
+        }
+    }
+    let english = puzzle("peg_hop", ENGLISH, "{pegs: 1, at: [3, 3]}");
+    let table = marbles::search::endgame::Endgame::build(&english, 10_000).expect("one-peg goal");
+    assert!(table.max_pegs() >= 4 && table.positions() <= 10_000 + 10_000);
+    assert!(table.wins(1 << english.goal.at.unwrap_or(0)));
+}

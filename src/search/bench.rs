@@ -88,6 +88,11 @@ pub fn cases() -> Vec<Case> {
             run: english_batch,
         },
         Case {
+            name: "English, 33×33 problems",
+            asked: "the same, one search per symmetry/time-reversal class",
+            run: english_batch_classes,
+        },
+        Case {
             name: "Triangle 15, every start",
             asked: "first solution, 1 peg anywhere",
             run: || triangle_starts(5),
@@ -236,40 +241,76 @@ fn with_vacancy(rows: &[&str], r: usize, c: usize) -> Vec<String> {
         .collect()
 }
 
-/// Solves `problems` (start, goal cell) on `base` in parallel; (solved, unsolvable, nodes).
-fn solve_all(base: &HopModel, problems: &[(u128, Option<usize>)]) -> (usize, usize, u64) {
+/// Every (vacancy, finishing hole) pair of the English board as (start, goal cell).
+fn english_problems(base: &HopModel) -> Vec<(usize, usize)> {
+    let n = base.geo.cells.len();
+    (0..n).flat_map(|v| (0..n).map(move |f| (v, f))).collect()
+}
+
+fn batch_run(base: &HopModel, problems: &[(usize, usize)], weights: &[usize]) -> Run {
+    let full = (1u128 << base.geo.cells.len()) - 1;
+    let as_goals: Vec<(u128, Option<usize>)> = problems
+        .iter()
+        .map(|&(v, f)| (full & !(1 << v), Some(f)))
+        .collect();
+    let verdicts = solve_each(base, &as_goals);
+    let total: usize = weights.iter().sum();
+    let count = |want: fn(&Verdict) -> bool| -> usize {
+        verdicts
+            .iter()
+            .zip(weights)
+            .filter(|((v, _), _)| want(v))
+            .map(|(_, w)| w)
+            .sum()
+    };
+    let solved = count(|v| *v == Verdict::Solved);
+    let unsolvable = count(|v| matches!(v, Verdict::Unsolvable(_)));
+    Run {
+        nodes: verdicts.iter().map(|(_, n)| n).sum(),
+        result: format!(
+            "{total} problems ({} searched): {solved} solved, {unsolvable} unsolvable, {} gave up",
+            problems.len(),
+            total - solved - unsolvable
+        ),
+    }
+}
+
+fn english_batch() -> Result<Run, String> {
+    let base = hop_model("peg_hop", &ENGLISH, "{pegs: 1, at: [3, 3]}")?;
+    let problems = english_problems(&base);
+    Ok(batch_run(&base, &problems, &vec![1; problems.len()]))
+}
+
+/// The batch with equivalent problems searched once: a board symmetry maps (v, f) to
+/// (g v, g f), and reversing a game maps it to (f, v) — the reverse of a hop sequence from
+/// `P` to `Q` is one from the complement of `Q` to the complement of `P`.
+fn english_batch_classes() -> Result<Run, String> {
+    let base = hop_model("peg_hop", &ENGLISH, "{pegs: 1, at: [3, 3]}")?;
+    let sym = super::symmetry::Symmetry::find(&base);
+    let image = |g: usize, c: usize| sym.perms()[g][c];
+    let mut classes: std::collections::BTreeMap<(usize, usize), usize> = Default::default();
+    for (v, f) in english_problems(&base) {
+        let key = (0..sym.order())
+            .flat_map(|g| [(image(g, v), image(g, f)), (image(g, f), image(g, v))])
+            .min()
+            .unwrap_or((v, f));
+        *classes.entry(key).or_default() += 1;
+    }
+    let (problems, weights): (Vec<_>, Vec<_>) = classes.into_iter().unzip();
+    Ok(batch_run(&base, &problems, &weights))
+}
+
+/// Solves each (start, goal cell) on `base` in parallel: each verdict and its nodes.
+fn solve_each(base: &HopModel, problems: &[(u128, Option<usize>)]) -> Vec<(Verdict, u64)> {
     problems
         .par_iter()
         .map(|&(start, at)| {
             let mut m = base.clone();
             m.start = start;
             m.goal.at = at;
-            let (v, nodes) = solve_model(&m);
-            (
-                usize::from(v == Verdict::Solved),
-                usize::from(matches!(v, Verdict::Unsolvable(_))),
-                nodes,
-            )
+            solve_model(&m)
         })
-        .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2))
-}
-
-fn english_batch() -> Result<Run, String> {
-    let base = hop_model("peg_hop", &ENGLISH, "{pegs: 1, at: [3, 3]}")?;
-    let n = base.geo.cells.len();
-    let full = (1u128 << n) - 1;
-    let problems: Vec<(u128, Option<usize>)> = (0..n)
-        .flat_map(|v| (0..n).map(move |f| (full & !(1 << v), Some(f))))
-        .collect();
-    let (solved, unsolvable, nodes) = solve_all(&base, &problems);
-    Ok(Run {
-        nodes,
-        result: format!(
-            "{} problems: {solved} solved, {unsolvable} unsolvable, {} gave up",
-            problems.len(),
-            problems.len() - solved - unsolvable
-        ),
-    })
+        .collect()
 }
 
 fn triangle_starts(rows: usize) -> Result<Run, String> {
@@ -280,7 +321,13 @@ fn triangle_starts(rows: usize) -> Result<Run, String> {
     let n = base.geo.cells.len();
     let full = (1u128 << n) - 1;
     let problems: Vec<(u128, Option<usize>)> = (0..n).map(|v| (full & !(1 << v), None)).collect();
-    let (solved, unsolvable, nodes) = solve_all(&base, &problems);
+    let verdicts = solve_each(&base, &problems);
+    let solved = verdicts.iter().filter(|(v, _)| *v == Verdict::Solved).count();
+    let unsolvable = verdicts
+        .iter()
+        .filter(|(v, _)| matches!(v, Verdict::Unsolvable(_)))
+        .count();
+    let nodes = verdicts.iter().map(|(_, n)| n).sum();
     Ok(Run {
         nodes,
         result: format!("{n} starts: {solved} solved, {unsolvable} unsolvable"),

@@ -1,5 +1,6 @@
 //! Depth-first search for hop families over bitboards, with a table of positions known to fail.
 
+use super::endgame::Endgame;
 use super::pagoda::Pagodas;
 use super::symmetry::Symmetry;
 use super::{Budget, Verdict, table_bytes};
@@ -41,14 +42,24 @@ pub struct HopResult {
 /// How often (in nodes) the budget is checked.
 const CHECK_EVERY: u64 = 1 << 12;
 
-/// What a search may use to skip positions: both keep the first solution found the same.
+/// What a search may use to skip positions. Symmetry and pagodas keep the first solution
+/// found the same; an endgame table may find another one, sooner.
 #[derive(Debug, Clone, Default)]
 pub struct Pruning {
     /// Symmetries fixing the goal: the failure table holds one position per orbit.
     pub symmetry: Option<Symmetry>,
     /// Pagoda functions: a position valued below every goal position is cut.
     pub pagodas: Pagodas,
+    /// After this many nodes without a solution, build an endgame table (for one-peg goals)
+    /// of at most `endgame_positions` positions and decide positions with few pegs by it.
+    pub endgame_after: Option<u64>,
+    pub endgame_positions: usize,
 }
+
+/// The endgame table is built once a search has run this long: easy puzzles never pay for it.
+pub const ENDGAME_AFTER: u64 = 1 << 20;
+/// The endgame table's size: about a million positions, a few tenths of a second to build.
+pub const ENDGAME_POSITIONS: usize = 1 << 20;
 
 impl Pruning {
     /// Everything found automatically for `model`: its goal's symmetries and pagodas.
@@ -57,6 +68,8 @@ impl Pruning {
         Pruning {
             symmetry: (symmetry.order() > 1).then_some(symmetry),
             pagodas: Pagodas::find(model),
+            endgame_after: Some(ENDGAME_AFTER),
+            endgame_positions: ENDGAME_POSITIONS,
         }
     }
 }
@@ -101,6 +114,10 @@ pub fn solve_with(
     let mut stack: Vec<(u128, usize)> = vec![(start, 0)];
     let mut path: Vec<usize> = Vec::new();
     let mut memory = 0;
+    let endgame_after = pruning.endgame_after.filter(|_| !fewest);
+    let mut endgame: Option<Endgame> = endgame_after
+        .filter(|&n| n == 0)
+        .and_then(|_| Endgame::build(model, pruning.endgame_positions));
     while let Some(&mut (state, ref mut next)) = stack.last_mut() {
         let found = order[*next..]
             .iter()
@@ -117,7 +134,12 @@ pub fn solve_with(
         let ns = state ^ model.moves[m].mask;
         budget.nodes += 1;
         if budget.nodes.is_multiple_of(CHECK_EVERY) {
-            memory = memory.max(table_bytes::<u128>(failed.capacity()) + (stack.capacity() * 32) as u64);
+            if endgame.is_none() && endgame_after.is_some_and(|n| budget.nodes >= n) {
+                endgame = Endgame::build(model, pruning.endgame_positions);
+            }
+            let table = endgame.as_ref().map_or(0, |e| table_bytes::<u128>(e.positions()));
+            memory =
+                memory.max(table_bytes::<u128>(failed.capacity()) + (stack.capacity() * 32) as u64 + table);
             if let Some(reason) = budget.exceeded(memory) {
                 let (end, best_path) = if fewest { best } else { (state, path) };
                 return done(Verdict::GaveUp(reason), best_path, end, budget, memory);
@@ -130,6 +152,20 @@ pub fn solve_with(
         if pagodas.is_some_and(|p| p.cuts(ns)) {
             obs.pruned(path.len() + 1, m, ns);
             continue;
+        }
+        if let Some(e) = endgame.as_ref().filter(|e| ns.count_ones() <= e.max_pegs()) {
+            if !e.wins(ns) {
+                obs.pruned(path.len() + 1, m, ns);
+                continue;
+            }
+            let mut end = ns;
+            for i in std::iter::once(m).chain(e.finish(model, order, ns)) {
+                end = if i == m { ns } else { end ^ model.moves[i].mask };
+                path.push(i);
+                obs.advance(path.len(), i, end);
+            }
+            obs.goal(path.len(), end);
+            return done(Verdict::Solved, path, end, budget, memory);
         }
         path.push(m);
         obs.advance(path.len(), m, ns);

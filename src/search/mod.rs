@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod count;
 pub mod dfs;
+pub mod endgame;
 pub mod invariants;
 pub mod pagoda;
 pub mod symmetry;
