@@ -6,6 +6,7 @@
 //! that reaches a position with at most [`Endgame::max_pegs`] pegs knows at once whether it
 //! wins, and if so finishes by walking the table down.
 
+use super::invariants::Invariants;
 use crate::model::HopModel;
 use crate::spec::PegGoal;
 use rustc_hash::FxHashSet;
@@ -25,7 +26,15 @@ impl Endgame {
         }
         let first: FxHashSet<u128> = match model.goal.at {
             Some(a) => [1u128 << a].into_iter().collect(),
-            None => (0..model.geo.cells.len()).map(|c| 1u128 << c).collect(),
+            // Only the single pegs in the start's position class can ever be reached.
+            None => {
+                let inv = Invariants::find(model);
+                let class = inv.class(model.start);
+                (0..model.geo.cells.len())
+                    .map(|c| 1u128 << c)
+                    .filter(|&s| inv.class(s) == class)
+                    .collect()
+            }
         };
         let mut total = first.len();
         let mut layers = vec![first];
