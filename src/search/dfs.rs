@@ -39,6 +39,45 @@ pub struct HopResult {
     pub memory: u64,
 }
 
+/// Positions known to fail: 64-bit keys for boards of at most 64 cells, half the memory.
+enum Failed {
+    Narrow(FxHashSet<u64>),
+    Wide(FxHashSet<u128>),
+}
+
+impl Failed {
+    fn new(narrow: bool) -> Self {
+        if narrow {
+            Failed::Narrow(FxHashSet::default())
+        } else {
+            Failed::Wide(FxHashSet::default())
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, s: u128) {
+        match self {
+            Failed::Narrow(t) => t.insert(s as u64),
+            Failed::Wide(t) => t.insert(s),
+        };
+    }
+
+    #[inline]
+    fn contains(&self, s: u128) -> bool {
+        match self {
+            Failed::Narrow(t) => t.contains(&(s as u64)),
+            Failed::Wide(t) => t.contains(&s),
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        match self {
+            Failed::Narrow(t) => table_bytes::<u64>(t.capacity()),
+            Failed::Wide(t) => table_bytes::<u128>(t.capacity()),
+        }
+    }
+}
+
 /// How often (in nodes) the budget is checked.
 const CHECK_EVERY: u64 = 1 << 12;
 
@@ -87,7 +126,17 @@ pub fn solve_with(
     obs: &mut impl Observer,
     pruning: &Pruning,
 ) -> HopResult {
-    let key = |s: u128| pruning.symmetry.as_ref().map_or(s, |g| g.canon(s));
+    let narrow = model.geo.cells.len() <= 64;
+    let key = |s: u128| match &pruning.symmetry {
+        None => s,
+        Some(g) if narrow => g.canon64(s as u64) as u128,
+        Some(g) => g.canon(s),
+    };
+    // The moves in search order, flat: the inner loop reads nothing else.
+    let flat: Vec<(u128, u128)> = order
+        .iter()
+        .map(|&m| (model.moves[m].mask, model.moves[m].need))
+        .collect();
     let pagodas = if model.goal.pegs == PegGoal::Fewest {
         None
     } else {
@@ -109,7 +158,7 @@ pub fn solve_with(
         obs.goal(0, start);
         return done(super::Verdict::Solved, Vec::new(), start, budget, 0);
     }
-    let mut failed: FxHashSet<u128> = FxHashSet::default();
+    let mut failed = Failed::new(narrow);
     // Each frame: a position and the next index into `order` to try from it.
     let mut stack: Vec<(u128, usize)> = vec![(start, 0)];
     let mut path: Vec<usize> = Vec::new();
@@ -119,9 +168,9 @@ pub fn solve_with(
         .filter(|&n| n == 0)
         .and_then(|_| Endgame::build(model, pruning.endgame_positions));
     while let Some(&mut (state, ref mut next)) = stack.last_mut() {
-        let found = order[*next..]
+        let found = flat[*next..]
             .iter()
-            .position(|&m| state & model.moves[m].mask == model.moves[m].need);
+            .position(|&(mask, need)| state & mask == need);
         let Some(k) = found else {
             obs.dead_end(path.len(), state);
             failed.insert(key(state));
@@ -131,21 +180,20 @@ pub fn solve_with(
         };
         let m = order[*next + k];
         *next += k + 1;
-        let ns = state ^ model.moves[m].mask;
+        let ns = state ^ flat[*next - 1].0;
         budget.nodes += 1;
         if budget.nodes.is_multiple_of(CHECK_EVERY) {
             if endgame.is_none() && endgame_after.is_some_and(|n| budget.nodes >= n) {
                 endgame = Endgame::build(model, pruning.endgame_positions);
             }
             let table = endgame.as_ref().map_or(0, |e| table_bytes::<u128>(e.positions()));
-            memory =
-                memory.max(table_bytes::<u128>(failed.capacity()) + (stack.capacity() * 32) as u64 + table);
+            memory = memory.max(failed.bytes() + (stack.capacity() * 32) as u64 + table);
             if let Some(reason) = budget.exceeded(memory) {
                 let (end, best_path) = if fewest { best } else { (state, path) };
                 return done(Verdict::GaveUp(reason), best_path, end, budget, memory);
             }
         }
-        if failed.contains(&key(ns)) {
+        if failed.contains(key(ns)) {
             obs.known_failure(path.len() + 1, m, ns);
             continue;
         }
@@ -186,7 +234,7 @@ pub fn solve_with(
         }
         stack.push((ns, 0));
     }
-    memory = memory.max(table_bytes::<u128>(failed.capacity()));
+    memory = memory.max(failed.bytes());
     if fewest && eligible(best.0) {
         let (end, p) = best;
         return done(Verdict::Solved, p, end, budget, memory);
