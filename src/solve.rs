@@ -5,7 +5,7 @@ use crate::model::{self, HopModel, Model, NONE, TiltModel};
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Stats, Status};
 use crate::script::{self, RuleTables, Script, ScriptLimits};
 use crate::search::invariants::Invariants;
-use crate::search::{Budget, Limits, Verdict, dfs, tilt};
+use crate::search::{Budget, Limits, Verdict, dfs, portfolio, tilt};
 use crate::spec::{self, BoardSpec, PegGoal, Spec};
 use sha2::{Digest, Sha256};
 use std::path::Path;
@@ -191,7 +191,7 @@ pub fn hop_search(
             memory: 0,
         };
     }
-    dfs::solve_with(m, order, budget, obs, &dfs::Pruning::for_model(m))
+    portfolio::solve(m, order, budget, obs, portfolio::FIRST_CAP)
 }
 
 /// The rating words for `pegs` left: the entry with the largest count not above it.

@@ -350,3 +350,46 @@ fn endgame_tables_decide_the_same_problems_with_valid_solutions() {
     assert!(table.max_pegs() >= 4 && table.positions() <= 10_000 + 10_000);
     assert!(table.wins(1 << english.goal.at.unwrap_or(0)));
 }
+
+#[test]
+fn reversed_problems_taking_turns_give_valid_solutions() {
+    let base = puzzle("triangle_hop", TRIANGLE_CORNER, "{pegs: 1}");
+    let n = base.geo.cells.len();
+    for vacancy in 0..n {
+        for finish in 0..n {
+            let mut m = base.clone();
+            m.start = ((1u128 << n) - 1) & !(1 << vacancy);
+            m.goal.at = Some(finish);
+            assert_eq!(
+                marbles::search::portfolio::reversed(&m).is_some(),
+                vacancy != finish
+            );
+            let (plain, _) = plain_verdict(&m);
+            let order: Vec<usize> = (0..m.moves.len()).collect();
+            let r = marbles::search::portfolio::solve(&m, &order, &mut unlimited(), &mut Quiet, 4);
+            assert_eq!(plain, r.verdict, "{vacancy} → {finish}");
+            if r.verdict == Verdict::Solved {
+                assert!(replays_to_goal(&m, &r.path), "{vacancy} → {finish}");
+                assert_eq!(r.end, 1 << finish);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_capped_budget_still_honours_the_outer_limit() {
+    let m = puzzle("peg_hop", ENGLISH, "{pegs: 1, at: [0, 2]}");
+    let mut budget = Budget::new(Limits {
+        max_nodes: Some(5_000),
+        ..Limits::default()
+    });
+    let order: Vec<usize> = (0..m.moves.len()).collect();
+    let r = marbles::search::portfolio::solve(&m, &order, &mut budget, &mut Quiet, 1_000);
+    assert!(
+        matches!(r.verdict, Verdict::GaveUp(ref why) if why.contains("node limit (5000")),
+        "{:?}",
+        r.verdict
+    );
+    // Limits are checked every 4,096 nodes.
+    assert!(budget.nodes <= 5_000 + 4_096);
+}

@@ -18,8 +18,12 @@ pub trait Observer {
     /// No move from `state` leads to the goal: the search backs up one move.
     fn dead_end(&mut self, _depth: usize, _state: u128) {}
     fn goal(&mut self, _depth: usize, _state: u128) {}
-    /// `state` was cut without a visit: a pagoda function shows it cannot reach the goal.
+    /// `state` was cut without a visit: a pagoda function or endgame table shows it cannot
+    /// reach the goal.
     fn pruned(&mut self, _depth: usize, _mv: usize, _state: u128) {}
+    /// The search starts again from scratch, on the reversed problem (hole and finishing cell
+    /// swapped) when `reversed`; see [`super::portfolio`].
+    fn restart(&mut self, _reversed: bool) {}
 }
 
 /// The observer that observes nothing.
