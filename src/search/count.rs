@@ -303,6 +303,7 @@ fn count_with<K: Key, C: Paths>(
     let target = model.target_pegs();
     let movegen = MoveGen::<K>::new(model);
     let movegen = &movegen;
+    let cells = model.geo.cells.len() as u32;
     let start = K::narrow(model.start);
     let mut first = Layer::empty(model.start.count_ones());
     first.buckets[start.bucket()].push((start, C::ONE));
@@ -353,7 +354,11 @@ fn count_with<K: Key, C: Paths>(
                 })
                 .collect();
             for (p, pieces) in by_pegs(pieces) {
-                absorb(pending.entry(p).or_insert_with(|| Layer::empty(p)), &pieces)?;
+                absorb(
+                    pending.entry(p).or_insert_with(|| Layer::empty(p)),
+                    &pieces,
+                    cells,
+                )?;
             }
         }
         if feasible {
@@ -399,13 +404,13 @@ fn by_pegs<K: Key, C: Paths>(pieces: Pieces<K, C>) -> BTreeMap<u32, Pieces<K, C>
 
 /// Merges pieces of successors into a layer, bucket by bucket in parallel: each bucket's new
 /// pairs are sorted, equal positions merged (adding sequences), then merged into the bucket.
-fn absorb<K: Key, C: Paths>(layer: &mut Layer<K, C>, pieces: &Pieces<K, C>) -> Result<(), Stop> {
+fn absorb<K: Key, C: Paths>(layer: &mut Layer<K, C>, pieces: &Pieces<K, C>, cells: u32) -> Result<(), Stop> {
     let ok = layer.buckets.par_iter_mut().enumerate().all(|(b, acc)| {
         let mut new: Vec<(K, C)> = Vec::with_capacity(pieces.iter().map(|p| p[b].len()).sum());
         for p in pieces {
             new.extend_from_slice(&p[b]);
         }
-        new.sort_unstable_by_key(|p| p.0);
+        sort_pairs(&mut new, cells);
         let Some(new) = merge_sorted(Vec::new(), new) else {
             return false;
         };
@@ -420,23 +425,68 @@ fn absorb<K: Key, C: Paths>(layer: &mut Layer<K, C>, pieces: &Pieces<K, C>) -> R
     if ok { Ok(()) } else { Err(Stop::Overflow) }
 }
 
+/// Bits per radix-sort pass.
+const RADIX_BITS: u32 = 11;
+/// Boards up to this many cells are radix-sorted (4 passes); larger ones compare-sort.
+const RADIX_MAX_CELLS: u32 = 4 * RADIX_BITS;
+
+/// Sorts pairs by position: an LSD radix sort over the board's `cells` bits when that takes
+/// few passes (passes where every key has the same digit are skipped), else a quicksort.
+fn sort_pairs<K: Key, C: Copy>(v: &mut Vec<(K, C)>, cells: u32) {
+    if cells > RADIX_MAX_CELLS || v.len() < 256 {
+        v.sort_unstable_by_key(|p| p.0);
+        return;
+    }
+    let mut buf = v.clone();
+    let mask = (1u128 << RADIX_BITS) - 1;
+    for pass in 0..cells.div_ceil(RADIX_BITS) {
+        let shift = pass * RADIX_BITS;
+        let digit = |k: K| ((k.wide() >> shift) & mask) as usize;
+        let mut starts = vec![0usize; 1 << RADIX_BITS];
+        for p in v.iter() {
+            starts[digit(p.0)] += 1;
+        }
+        if starts.contains(&v.len()) {
+            continue;
+        }
+        let mut sum = 0;
+        for s in starts.iter_mut() {
+            let c = *s;
+            *s = sum;
+            sum += c;
+        }
+        for p in v.iter() {
+            let d = digit(p.0);
+            buf[starts[d]] = *p;
+            starts[d] += 1;
+        }
+        std::mem::swap(v, &mut buf);
+    }
+}
+
 /// Merges two sorted runs into one with distinct positions, adding the sequences of equal
 /// ones; `None` on overflow.
 fn merge_sorted<K: Key, C: Paths>(a: Vec<(K, C)>, b: Vec<(K, C)>) -> Option<Vec<(K, C)>> {
     let mut out: Vec<(K, C)> = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (a.into_iter().peekable(), b.into_iter().peekable());
-    loop {
-        let next = match (i.peek(), j.peek()) {
-            (Some(x), Some(y)) if x.0 <= y.0 => i.next(),
-            (Some(_), Some(_)) | (None, Some(_)) => j.next(),
-            (Some(_), None) => i.next(),
-            (None, None) => break,
-        };
-        let Some((k, t)) = next else { break };
+    let push = |out: &mut Vec<(K, C)>, (k, t): (K, C)| -> Option<()> {
         match out.last_mut() {
             Some(last) if last.0 == k => last.1 = last.1.add(t)?,
             _ => out.push((k, t)),
         }
+        Some(())
+    };
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i].0 <= b[j].0 {
+            push(&mut out, a[i])?;
+            i += 1;
+        } else {
+            push(&mut out, b[j])?;
+            j += 1;
+        }
+    }
+    for &p in a[i..].iter().chain(&b[j..]) {
+        push(&mut out, p)?;
     }
     out.shrink_to_fit();
     Some(out)

@@ -193,24 +193,47 @@ impl Symmetry {
     /// [`Symmetry::canon`] for boards of at most 64 cells.
     #[inline]
     pub fn canon64(&self, state: u64) -> u64 {
+        fn least<const G: usize>(images: [u64; G]) -> u64 {
+            images.into_iter().min().unwrap_or(0)
+        }
         match self.order() {
             1 => state,
-            2 => self.canon_n::<2>(state),
-            4 => self.canon_n::<4>(state),
-            6 => self.canon_n::<6>(state),
-            8 => self.canon_n::<8>(state),
-            12 => self.canon_n::<12>(state),
+            2 => least(self.images_n::<2>(state)),
+            4 => least(self.images_n::<4>(state)),
+            6 => least(self.images_n::<6>(state)),
+            8 => least(self.images_n::<8>(state)),
+            12 => least(self.images_n::<12>(state)),
             n => self.images64(state)[..n].iter().copied().min().unwrap_or(state),
         }
     }
 
-    /// [`Symmetry::canon64`] for a group of order `G`, unrolled.
-    #[inline(always)]
-    fn canon_n<const G: usize>(&self, state: u64) -> u64 {
-        if self.tables64.is_empty() {
-            return self.canon(state as u128) as u64;
+    /// [`Symmetry::orbit_size`] for boards of at most 64 cells.
+    pub fn orbit_size64(&self, state: u64) -> u64 {
+        fn fixed<const G: usize>(images: [u64; G], state: u64) -> usize {
+            images.into_iter().filter(|&i| i == state).count()
         }
+        let fixed = match self.order() {
+            1 => 1,
+            2 => fixed(self.images_n::<2>(state), state),
+            4 => fixed(self.images_n::<4>(state), state),
+            6 => fixed(self.images_n::<6>(state), state),
+            8 => fixed(self.images_n::<8>(state), state),
+            12 => fixed(self.images_n::<12>(state), state),
+            n => self.images64(state)[..n].iter().filter(|&&i| i == state).count(),
+        };
+        (self.order() / fixed.max(1)) as u64
+    }
+
+    /// Every image of `state` under a group of order `G`, unrolled.
+    #[inline(always)]
+    fn images_n<const G: usize>(&self, state: u64) -> [u64; G] {
         let mut images = [0u64; G];
+        if self.tables64.is_empty() {
+            for (g, img) in images.iter_mut().enumerate() {
+                *img = self.apply(g, state as u128) as u64;
+            }
+            return images;
+        }
         for k in 0..self.chunks {
             let byte = (state >> (8 * k)) as u8 as usize;
             let row = &self.tables64[(k * 256 + byte) * G..][..G];
@@ -218,16 +241,7 @@ impl Symmetry {
                 images[g] |= row[g];
             }
         }
-        images.into_iter().min().unwrap_or(state)
-    }
-
-    /// [`Symmetry::orbit_size`] for boards of at most 64 cells.
-    pub fn orbit_size64(&self, state: u64) -> u64 {
-        let fixed = self.images64(state)[..self.order()]
-            .iter()
-            .filter(|&&i| i == state)
-            .count();
-        (self.order() / fixed.max(1)) as u64
+        images
     }
 
     /// The least image of `state` under the group: equal for symmetric positions.
