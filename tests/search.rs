@@ -393,3 +393,38 @@ fn a_capped_budget_still_honours_the_outer_limit() {
     // Limits are checked every 4,096 nodes.
     assert!(budget.nodes <= 5_000 + 4_096);
 }
+
+#[test]
+fn symmetries_are_found_when_coordinates_are_no_lattice() {
+    // The English board with every cell moved to a made-up spot: no lattice isometry fits,
+    // so the backtracking fallback must find the 8 symmetries from the moves alone.
+    let scramble = |mut m: HopModel| {
+        m.geo.cells = (0..m.geo.cells.len() as i64)
+            .map(|i| [i * i, 7 * i % 5])
+            .collect();
+        m.geo.index = m.geo.cells.iter().enumerate().map(|(i, c)| (*c, i)).collect();
+        m
+    };
+    let m = scramble(puzzle("peg_hop", ENGLISH, "{pegs: 1, at: [3, 3]}"));
+    assert_eq!(Symmetry::find(&m).order(), 8);
+    assert_eq!(Symmetry::for_goal(&m).order(), 8);
+    let triangle = scramble(puzzle("triangle_hop", TRIANGLE_CORNER, "{pegs: 1}"));
+    assert_eq!(Symmetry::find(&triangle).order(), 6);
+    assert_eq!(
+        Symmetry::find(&scramble(puzzle("triangle_hop", HEXAGON, "{pegs: 1}"))).order(),
+        12
+    );
+    // Counting with the symmetries found this way is still exact.
+    assert_eq!(
+        count(&triangle, false, &mut unlimited())
+            .map(|r| r.solutions)
+            .ok(),
+        Some(29_760)
+    );
+    let r = count(
+        &puzzle("triangle_hop", TRIANGLE_CORNER, "{pegs: 1}"),
+        false,
+        &mut unlimited(),
+    );
+    assert_eq!(r.map(|r| r.solutions).ok(), Some(29_760));
+}

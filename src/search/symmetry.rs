@@ -126,6 +126,11 @@ impl Symmetry {
                 perms.push(p);
             }
         }
+        if perms.len() == 1
+            && let Some(found) = search_automorphisms(model, &moves)
+        {
+            perms = found;
+        }
         Self::from_perms(n, perms)
     }
 
@@ -288,4 +293,133 @@ fn maps_moves(moves: &FxHashSet<(u128, u128)>, model: &HopModel, p: &[usize]) ->
         .moves
         .iter()
         .all(|m| moves.contains(&(permute_mask(p, m.need), permute_mask(p, m.mask))))
+}
+
+/// The fallback for geometries whose coordinates are no lattice: every permutation of the
+/// cells that maps the moves onto moves, found by backtracking over cells in breadth-first
+/// order (each cell's image must share moves with the images of cells already placed), with
+/// cells in no move kept fixed. `None` if the group would exceed the tables' size or the
+/// search takes too long.
+fn search_automorphisms(model: &HopModel, moves: &FxHashSet<(u128, u128)>) -> Option<Vec<Vec<usize>>> {
+    let n = model.geo.cells.len();
+    // The moves each cell takes part in, and a signature no automorphism changes.
+    let mut touching: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, m) in model.moves.iter().enumerate() {
+        for (c, list) in touching.iter_mut().enumerate() {
+            if m.mask >> c & 1 == 1 {
+                list.push(i);
+            }
+        }
+    }
+    let signature = |c: usize| {
+        let as_to = model.moves.iter().filter(|m| m.to == c).count();
+        (touching[c].len(), as_to)
+    };
+    // Breadth-first order over cells linked by moves, each component from its first cell.
+    let mut order = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    for root in 0..n {
+        if seen[root] || touching[root].is_empty() {
+            continue;
+        }
+        seen[root] = true;
+        let mut i = order.len();
+        order.push(root);
+        while i < order.len() {
+            let c = order[i];
+            i += 1;
+            for &mv in &touching[c] {
+                let mask = model.moves[mv].mask;
+                for d in (0..n).filter(|&d| mask >> d & 1 == 1) {
+                    if !seen[d] {
+                        seen[d] = true;
+                        order.push(d);
+                    }
+                }
+            }
+        }
+    }
+    let mut state = Backtrack {
+        model,
+        moves,
+        touching: &touching,
+        signatures: (0..n).map(signature).collect(),
+        order: &order,
+        image: (0..n)
+            .map(|c| if touching[c].is_empty() { Some(c) } else { None })
+            .collect(),
+        used: (0..n).map(|c| touching[c].is_empty()).collect(),
+        found: Vec::new(),
+        steps: 0,
+    };
+    state.extend(0).then_some(state.found)
+}
+
+/// Backtracking state for [`search_automorphisms`].
+struct Backtrack<'a> {
+    model: &'a HopModel,
+    moves: &'a FxHashSet<(u128, u128)>,
+    touching: &'a [Vec<usize>],
+    signatures: Vec<(usize, usize)>,
+    order: &'a [usize],
+    image: Vec<Option<usize>>,
+    used: Vec<bool>,
+    found: Vec<Vec<usize>>,
+    steps: u64,
+}
+
+/// Backtracking steps allowed before the fallback gives up.
+const MAX_STEPS: u64 = 1 << 20;
+
+impl Backtrack<'_> {
+    /// Places `order[depth..]`; false when the search must stop (too big or too long).
+    fn extend(&mut self, depth: usize) -> bool {
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            return false;
+        }
+        let Some(&c) = self.order.get(depth) else {
+            if self.found.len() == MAX_ORDER {
+                return false;
+            }
+            self.found.push(
+                self.image
+                    .iter()
+                    .enumerate()
+                    .map(|(c, i)| i.unwrap_or(c))
+                    .collect(),
+            );
+            return true;
+        };
+        for target in 0..self.image.len() {
+            if self.used[target] || self.signatures[target] != self.signatures[c] {
+                continue;
+            }
+            self.image[c] = Some(target);
+            self.used[target] = true;
+            let go_on = !self.consistent(c) || self.extend(depth + 1);
+            self.image[c] = None;
+            self.used[target] = false;
+            if !go_on {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Every move through `c` whose cells are all placed maps onto a move.
+    fn consistent(&self, c: usize) -> bool {
+        self.touching[c].iter().all(|&i| {
+            let m = &self.model.moves[i];
+            let map = |mask: u128| -> Option<u128> {
+                (0..self.image.len())
+                    .filter(|&d| mask >> d & 1 == 1)
+                    .try_fold(0u128, |acc, d| self.image[d].map(|t| acc | 1 << t))
+            };
+            match (map(m.need), map(m.mask)) {
+                (Some(need), Some(mask)) => self.moves.contains(&(need, mask)),
+                _ => true,
+            }
+        })
+    }
 }
