@@ -70,12 +70,24 @@ trait Key:
     fn orbit(self, sym: &Symmetry) -> u64;
     /// The lowest set bit alone.
     fn lowest(self) -> Self;
+    /// The index of the lowest set bit.
+    fn index(self) -> usize;
+    /// Every image of the position under `sym`, into `out` (one per permutation).
+    fn images(self, sym: &Symmetry, out: &mut [Self]);
     /// The bucket a position is stored in: a hash, so buckets fill evenly.
     fn bucket(self) -> usize;
 }
 
 impl Key for u64 {
     const ZERO: Self = 0;
+    fn index(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    #[inline]
+    fn images(self, sym: &Symmetry, out: &mut [Self]) {
+        let all = sym.images64(self);
+        out.copy_from_slice(&all[..out.len()]);
+    }
     fn lowest(self) -> Self {
         self & self.wrapping_neg()
     }
@@ -100,6 +112,14 @@ impl Key for u64 {
 
 impl Key for u128 {
     const ZERO: Self = 0;
+    fn index(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    fn images(self, sym: &Symmetry, out: &mut [Self]) {
+        for (g, o) in out.iter_mut().enumerate() {
+            *o = sym.apply(g, self);
+        }
+    }
     fn lowest(self) -> Self {
         self & self.wrapping_neg()
     }
@@ -140,54 +160,102 @@ struct Family<K> {
     to: i32,
     /// The cells such a hop may start from.
     from: K,
+    /// `ids[c]`: the model's index of the hop from cell `c`.
+    ids: Vec<usize>,
 }
 
-/// Fast move generation for a count: families of single-cell hops, and the other moves.
+/// Fast move generation for a count: families of single-cell hops, and the other moves
+/// (mask, need, index), with every move mask's images under the count's symmetries.
 struct MoveGen<K> {
     families: Vec<Family<K>>,
-    rest: Vec<(K, K)>,
+    rest: Vec<(K, K, usize)>,
+    order: usize,
+    /// `images[id * order + g]`: permutation `g` applied to move `id`'s mask. Permutations
+    /// are linear over XOR, so the images of `s ^ mask` are those of `s` XOR these.
+    images: Vec<K>,
 }
 
 impl<K: Key> MoveGen<K> {
-    fn new(model: &HopModel) -> Self {
+    fn new(model: &HopModel, sym: &Symmetry) -> Self {
+        let n = model.geo.cells.len();
         let mut families: Vec<Family<K>> = Vec::new();
         let mut rest = Vec::new();
-        for m in &model.moves {
+        for (id, m) in model.moves.iter().enumerate() {
             let [over] = m.over[..] else {
-                rest.push((K::narrow(m.mask), K::narrow(m.need)));
+                rest.push((K::narrow(m.mask), K::narrow(m.need), id));
                 continue;
             };
             let (o, t) = (over as i32 - m.from as i32, m.to as i32 - m.from as i32);
             let bit = K::narrow(1 << m.from);
-            match families.iter_mut().find(|f| f.over == o && f.to == t) {
-                Some(f) => f.from = f.from | bit,
-                None => families.push(Family {
-                    over: o,
-                    to: t,
-                    from: bit,
-                }),
-            }
+            let family = match families.iter().position(|f| f.over == o && f.to == t) {
+                Some(i) => &mut families[i],
+                None => {
+                    families.push(Family {
+                        over: o,
+                        to: t,
+                        from: K::ZERO,
+                        ids: vec![usize::MAX; n],
+                    });
+                    let last = families.len() - 1;
+                    &mut families[last]
+                }
+            };
+            family.from = family.from | bit;
+            family.ids[m.from] = id;
         }
-        MoveGen { families, rest }
+        let order = sym.order();
+        let mut images = vec![K::ZERO; model.moves.len() * order];
+        for (m, out) in model.moves.iter().zip(images.chunks_exact_mut(order)) {
+            K::narrow(m.mask).images(sym, out);
+        }
+        MoveGen {
+            families,
+            rest,
+            order,
+            images,
+        }
     }
 
-    /// Calls `f` with the mask of every move that can be made in `s`.
+    /// Calls `f` with the mask and index of every move that can be made in `s`.
     #[inline]
-    fn each(&self, s: K, mut f: impl FnMut(K)) {
+    fn each_id(&self, s: K, mut f: impl FnMut(K, usize)) {
         let empty = !s;
         for fam in &self.families {
             let mut froms = fam.from & s & shift_down(s, fam.over) & shift_down(empty, fam.to);
             while froms != K::ZERO {
                 let c = froms.lowest();
                 froms = froms ^ c;
-                f(c | shift_down(c, -fam.over) | shift_down(c, -fam.to));
+                f(
+                    c | shift_down(c, -fam.over) | shift_down(c, -fam.to),
+                    fam.ids[c.index()],
+                );
             }
         }
-        for &(mask, need) in &self.rest {
+        for &(mask, need, id) in &self.rest {
             if s & mask == need {
-                f(mask);
+                f(mask, id);
             }
         }
+    }
+
+    /// Calls `f` with the mask of every move that can be made in `s`.
+    #[inline]
+    fn each(&self, s: K, mut f: impl FnMut(K)) {
+        self.each_id(s, |mask, _| f(mask));
+    }
+
+    /// Calls `f` with the canonical form of every position one move from `s`, given the
+    /// images of `s` (one per permutation, the identity first).
+    #[inline]
+    fn each_canonical(&self, s: K, images: &[K], mut f: impl FnMut(K)) {
+        self.each_id(s, |mask, id| {
+            let mask_images = &self.images[id * self.order..][..self.order];
+            let mut best = s ^ mask;
+            for (&i, &m) in images.iter().zip(mask_images).skip(1) {
+                best = best.min(i ^ m);
+            }
+            f(best);
+        });
     }
 
     /// True when some move can be made in `s` with `pred` true of the position it leads to.
@@ -301,7 +369,7 @@ fn count_with<K: Key, C: Paths>(
     budget: &mut Budget,
 ) -> Result<CountResult, Stop> {
     let target = model.target_pegs();
-    let movegen = MoveGen::<K>::new(model);
+    let movegen = MoveGen::<K>::new(model, sym);
     let movegen = &movegen;
     let cells = model.geo.cells.len() as u32;
     let start = K::narrow(model.start);
@@ -344,11 +412,10 @@ fn count_with<K: Key, C: Paths>(
                 .par_iter()
                 .map(|pairs| {
                     let mut out: Vec<Vec<(K, C)>> = (0..BUCKETS).map(|_| Vec::with_capacity(room)).collect();
+                    let mut images = vec![K::ZERO; sym.order()];
                     for &(s, t) in pairs {
-                        movegen.each(s, |mask| {
-                            let ns = (s ^ mask).canon(sym);
-                            out[ns.bucket()].push((ns, t));
-                        });
+                        s.images(sym, &mut images);
+                        movegen.each_canonical(s, &images, |ns| out[ns.bucket()].push((ns, t)));
                     }
                     out
                 })
