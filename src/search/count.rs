@@ -478,9 +478,13 @@ fn absorb<K: Key, C: Paths>(layer: &mut Layer<K, C>, pieces: &Pieces<K, C>, cell
             new.extend_from_slice(&p[b]);
         }
         sort_pairs(&mut new, cells);
-        let Some(new) = merge_sorted(Vec::new(), new) else {
+        if dedup_sorted(&mut new).is_none() {
             return false;
-        };
+        }
+        if acc.is_empty() {
+            *acc = new;
+            return true;
+        }
         match merge_sorted(std::mem::take(acc), new) {
             Some(merged) => {
                 *acc = merged;
@@ -555,8 +559,28 @@ fn merge_sorted<K: Key, C: Paths>(a: Vec<(K, C)>, b: Vec<(K, C)>) -> Option<Vec<
     for &p in a[i..].iter().chain(&b[j..]) {
         push(&mut out, p)?;
     }
+    drop((a, b));
     out.shrink_to_fit();
     Some(out)
+}
+
+/// Merges equal neighbours of a sorted run in place, adding their sequences; `None` on
+/// overflow.
+fn dedup_sorted<K: Key, C: Paths>(v: &mut Vec<(K, C)>) -> Option<()> {
+    let mut w = 0;
+    for r in 0..v.len() {
+        if w > 0 && v[w - 1].0 == v[r].0 {
+            v[w - 1].1 = v[w - 1].1.add(v[r].1)?;
+        } else {
+            v[w] = v[r];
+            w += 1;
+        }
+    }
+    v.truncate(w);
+    if v.capacity() > w + w / 4 {
+        v.shrink_to_fit();
+    }
+    Some(())
 }
 
 /// A layer's figures, the sequences ending in its goal positions, and its moves.
