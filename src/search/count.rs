@@ -388,6 +388,8 @@ fn count_with<K: Key, C: Paths>(
     };
     let key_bytes = size_of::<K>() as u64;
     let pair_bytes = size_of::<(K, C)>() as u64;
+    // Distinct positions per successor in the last layer expanded (1 before the first).
+    let mut distinct_ratio = 1.0f64;
     while let Some((_, layer)) = pending.pop_last() {
         let (stats, solutions, successors) = layer_stats(model, movegen, sym, &layer, target);
         result.solutions += solutions;
@@ -395,12 +397,14 @@ fn count_with<K: Key, C: Paths>(
         result.canonical += stats.canonical;
         result.layers.push(stats);
         budget.nodes += layer.len() as u64;
-        // The next layer is at most this layer's successors; a batch's are held unmerged.
+        // Before expanding: this layer, the layers pending, a batch of unmerged successors
+        // (with its 25 % room) and the next layer, guessed from the last layer's ratio of
+        // distinct positions to successors (checked again after every batch).
         let in_flight: u64 = pending.values().map(|l| l.len() as u64).sum();
-        let kept_keys: u64 = kept.iter().flatten().map(|b| b.len() as u64).sum();
-        let batch = successors * BATCH as u64 / BUCKETS as u64;
-        let memory =
-            kept_keys * key_bytes + (layer.len() as u64 + in_flight + successors + batch) * pair_bytes;
+        let kept_bytes: u64 = kept.iter().flatten().map(|b| b.len() as u64).sum::<u64>() * key_bytes;
+        let batch = successors * BATCH as u64 / BUCKETS as u64 * 5 / 4;
+        let next_guess = (successors as f64 * (distinct_ratio * 1.5).min(1.0)) as u64;
+        let memory = kept_bytes + (layer.len() as u64 + in_flight + batch + next_guess) * pair_bytes;
         result.memory = result.memory.max(memory);
         if let Some(why) = budget.exceeded(memory) {
             return Err(Stop::GaveUp(why));
@@ -420,6 +424,7 @@ fn count_with<K: Key, C: Paths>(
                     out
                 })
                 .collect();
+            let unmerged: u64 = pieces.iter().flatten().map(|b| b.capacity() as u64).sum();
             for (p, pieces) in by_pegs(pieces) {
                 absorb(
                     pending.entry(p).or_insert_with(|| Layer::empty(p)),
@@ -427,6 +432,20 @@ fn count_with<K: Key, C: Paths>(
                     cells,
                 )?;
             }
+            let pending_now: u64 = pending.values().map(|l| l.len() as u64).sum();
+            let memory = kept_bytes + (layer.len() as u64 + pending_now + unmerged) * pair_bytes;
+            result.memory = result.memory.max(memory);
+            if let Some(why) = budget.exceeded(memory) {
+                return Err(Stop::GaveUp(why));
+            }
+        }
+        let next = pending
+            .values()
+            .map(|l| l.len() as u64)
+            .sum::<u64>()
+            .saturating_sub(in_flight);
+        if successors > 0 {
+            distinct_ratio = next as f64 / successors as f64;
         }
         if feasible {
             kept.push(
