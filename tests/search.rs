@@ -428,3 +428,16 @@ fn symmetries_are_found_when_coordinates_are_no_lattice() {
     );
     assert_eq!(r.map(|r| r.solutions).ok(), Some(29_760));
 }
+
+#[test]
+fn bench_command_runs_a_case_in_a_child_process() {
+    let out = assert_cmd::Command::cargo_bin("marbles")
+        .expect("binary")
+        .args(["bench", "--runs", "1", "--only", "Tilt", "--markdown"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("solved in 5 tilts"), "{table}");
+    assert!(table.starts_with("| puzzle"), "{table}");
+}
