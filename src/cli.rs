@@ -42,11 +42,24 @@ pub enum Command {
     Batch(BatchArgs),
     /// Turn Lisp peg lists and ICPC Marble Game files into YAML puzzle specs.
     Import(ImportArgs),
+    /// Enumerate every position reachable from a hop puzzle's start, layer by layer, and count
+    /// the jump sequences that reach its goal.
+    Count(CountArgs),
+    /// Time fixed search workloads (generated in memory) and print one table.
+    Bench(BenchArgs),
     /// Print a shell completion script.
     Completions {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CountFormat {
+    /// A table per layer, then the totals.
+    Text,
+    /// The same numbers as one JSON object.
+    Json,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -94,6 +107,36 @@ pub struct ImportArgs {
     /// Read every FILE in this notation (default: by extension).
     #[arg(long, value_enum, value_name = "NOTATION")]
     pub from: Option<Notation>,
+}
+
+#[derive(Debug, Args)]
+pub struct CountArgs {
+    /// A hop puzzle file (YAML).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Also count the positions that can still reach the goal (keeps every layer in memory).
+    #[arg(long)]
+    pub feasible: bool,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: CountFormat,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Timed runs per case; the median is shown.
+    #[arg(long, default_value_t = 3, value_name = "N")]
+    pub runs: usize,
+    /// Only cases whose name or question contains this text.
+    #[arg(long, value_name = "TEXT")]
+    pub only: Option<String>,
+    /// Print the table as Markdown.
+    #[arg(long)]
+    pub markdown: bool,
+    /// Run one case in this process and print its measurement as JSON (used by the parent).
+    #[arg(long, hide = true, value_name = "INDEX")]
+    pub case: Option<usize>,
 }
 
 #[derive(Debug, Args)]

@@ -30,6 +30,8 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Check(args) => check_cmd(&args),
         Command::Batch(args) => batch::run(&args),
         Command::Import(args) => formats::import_cmd(&args),
+        Command::Count(args) => count_cmd(&args),
+        Command::Bench(args) => bench_cmd(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "marbles", &mut io::stdout());
             Ok(0)
@@ -91,6 +93,132 @@ fn solve_reporting(
         .into_iter()
         .map(solve_one)
         .collect()
+}
+
+fn count_cmd(args: &cli::CountArgs) -> anyhow::Result<u8> {
+    let opts = args.search.options(1);
+    let p = match solve::prepare(&args.file, &opts) {
+        Ok(p) => p,
+        Err(d) => {
+            eprintln!("marbles: error: {d}");
+            return Ok(2);
+        }
+    };
+    let model::Model::Hop(m) = &p.model else {
+        eprintln!(
+            "marbles: error: {}: count works on hop puzzles only",
+            args.file.display()
+        );
+        return Ok(2);
+    };
+    let mut budget = search::Budget::new(solve::limits_for(&p.spec, &opts));
+    match search::count::count(m, args.feasible, &mut budget) {
+        Ok(r) => {
+            let mut stdout = io::stdout().lock();
+            match args.format {
+                cli::CountFormat::Text => write!(stdout, "{}", r.table())?,
+                cli::CountFormat::Json => {
+                    serde_json::to_writer_pretty(&mut stdout, &r)?;
+                    writeln!(stdout)?;
+                }
+            }
+            Ok(0)
+        }
+        Err(v) => {
+            let why = match v {
+                search::Verdict::GaveUp(why) => why,
+                other => format!("{other:?}"),
+            };
+            eprintln!("marbles: gave up counting {}: {why}", args.file.display());
+            Ok(1)
+        }
+    }
+}
+
+fn bench_cmd(args: &cli::BenchArgs) -> anyhow::Result<u8> {
+    use search::bench;
+    let mut stdout = io::stdout().lock();
+    if let Some(i) = args.case {
+        let m = bench::measure(i, args.runs).map_err(anyhow::Error::msg)?;
+        serde_json::to_writer(&mut stdout, &m)?;
+        writeln!(stdout)?;
+        return Ok(0);
+    }
+    let exe = std::env::current_exe()?;
+    let mut rows = vec![[
+        "puzzle".to_string(),
+        "asked".into(),
+        "result".into(),
+        "median time".into(),
+        "nodes/s".into(),
+        "peak memory".into(),
+    ]];
+    let wanted = |s: &str| args.only.as_ref().is_none_or(|o| s.contains(o.as_str()));
+    for (i, case) in bench::cases().iter().enumerate() {
+        if !wanted(case.name) && !wanted(case.asked) {
+            continue;
+        }
+        let out = std::process::Command::new(&exe)
+            .args([
+                "bench",
+                "--case",
+                &i.to_string(),
+                "--runs",
+                &args.runs.to_string(),
+            ])
+            .output()?;
+        let row = match serde_json::from_slice::<bench::Measured>(&out.stdout) {
+            Ok(m) => [
+                case.name.to_string(),
+                case.asked.into(),
+                m.result,
+                format!("{:.4} s", m.seconds),
+                format!("{:.3e}", m.nodes as f64 / m.seconds.max(1e-9)),
+                search::human_bytes(m.peak_bytes),
+            ],
+            Err(_) => [
+                case.name.to_string(),
+                case.asked.into(),
+                format!("failed: {}", String::from_utf8_lossy(&out.stderr).trim()),
+                String::new(),
+                String::new(),
+                String::new(),
+            ],
+        };
+        eprintln!("{}", row.join(" | "));
+        rows.push(row);
+    }
+    if wanted("whole process") {
+        let dir = tempfile::tempdir()?;
+        let file = dir.path().join("english_central.yaml");
+        std::fs::write(&file, include_str!("../puzzles/peg_hop/english_central.yaml"))?;
+        let (secs, status) =
+            bench::whole_process(&exe, &file, args.runs.max(5)).map_err(anyhow::Error::msg)?;
+        rows.push([
+            "English central".into(),
+            "whole process: `marbles solve FILE`".into(),
+            status.as_str().into(),
+            format!("{secs:.4} s"),
+            String::new(),
+            String::new(),
+        ]);
+    }
+    let widths: Vec<usize> = (0..6)
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    for (k, row) in rows.iter().enumerate() {
+        let cells: Vec<String> = row.iter().zip(&widths).map(|(v, w)| format!("{v:<w$}")).collect();
+        if args.markdown {
+            writeln!(stdout, "| {} |", cells.join(" | "))?;
+            if k == 0 {
+                let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+                writeln!(stdout, "| {} |", rule.join(" | "))?;
+            }
+        } else {
+            writeln!(stdout, "{}", cells.join("  "))?;
+        }
+    }
+    Ok(0)
 }
 
 fn check_cmd(args: &cli::CheckArgs) -> anyhow::Result<u8> {

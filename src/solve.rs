@@ -4,7 +4,8 @@ use crate::diag::Result;
 use crate::model::{self, HopModel, Model, NONE, TiltModel};
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Stats, Status};
 use crate::script::{self, RuleTables, Script, ScriptLimits};
-use crate::search::{Budget, Limits, Verdict, dfs, tilt};
+use crate::search::invariants::Invariants;
+use crate::search::{Budget, Limits, Verdict, dfs, portfolio, tilt};
 use crate::spec::{self, BoardSpec, PegGoal, Spec};
 use sha2::{Digest, Sha256};
 use std::path::Path;
@@ -134,7 +135,7 @@ pub fn solve_observed(p: &Prepared, opts: &Options, obs: &mut impl dfs::Observer
     let (verdict, memory) = match &p.model {
         Model::Hop(m) => {
             let order = move_order(m, opts.order);
-            let r = dfs::solve(m, &order, &mut budget, obs);
+            let r = hop_search(m, &order, &mut budget, obs);
             out.moves = r.path.iter().map(|&i| hop_move(m, i)).collect();
             // Pegs left describe an end position: only a solution (or `fewest`) has one.
             out.pegs_left = (r.verdict == Verdict::Solved).then(|| r.end.count_ones());
@@ -174,6 +175,25 @@ pub fn solve_observed(p: &Prepared, opts: &Options, obs: &mut impl dfs::Observer
         out.rating = out.pegs_left.and_then(|n| rating(&p.spec, n));
     }
     out
+}
+
+/// Refutes the goal by position classes when it can, else searches with every pruning found.
+pub fn hop_search(
+    m: &HopModel,
+    order: &[usize],
+    budget: &mut Budget,
+    obs: &mut impl dfs::Observer,
+) -> dfs::HopResult {
+    if let Some(why) = Invariants::find(m).refute(m) {
+        return dfs::HopResult {
+            verdict: Verdict::Unsolvable(Some(why)),
+            path: Vec::new(),
+            end: m.start,
+            nodes: 0,
+            memory: 0,
+        };
+    }
+    portfolio::solve(m, order, budget, obs, portfolio::FIRST_CAP)
 }
 
 /// The rating words for `pegs` left: the entry with the largest count not above it.

@@ -97,6 +97,22 @@ impl<W: Write> Observer for Tracer<'_, W> {
         });
     }
 
+    fn pruned(&mut self, depth: usize, mv: usize, state: u128) {
+        self.say(depth, |t| {
+            format!("{}: cannot reach the goal, cut", t.tried(depth, mv, state))
+        });
+    }
+
+    fn restart(&mut self, reversed: bool) {
+        self.say(0, |_| {
+            if reversed {
+                "restart on the reversed problem (hole and finishing cell swapped)".to_string()
+            } else {
+                "restart on the problem as given, with a larger node budget".to_string()
+            }
+        });
+    }
+
     fn dead_end(&mut self, depth: usize, _state: u128) {
         self.say(depth + 1, |_| match depth {
             0 => "dead end at the start: every move has been tried".to_string(),

@@ -3,7 +3,14 @@
 //! Every search runs on a [`crate::model`] value alone and never calls a script. Each one
 //! spends a [`Budget`] so that wall time, node and memory limits end it as `gave_up`.
 
+pub mod bench;
+pub mod count;
 pub mod dfs;
+pub mod endgame;
+pub mod invariants;
+pub mod pagoda;
+pub mod portfolio;
+pub mod symmetry;
 pub mod tilt;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -44,6 +51,20 @@ impl Budget {
             limits,
             started: Instant::now(),
             nodes: 0,
+        }
+    }
+
+    /// A budget for part of this search: the same limits and clock, nodes counted on from
+    /// here, and at most `nodes` more of them.
+    pub fn capped(&self, nodes: u64) -> Budget {
+        let cap = self.nodes.saturating_add(nodes);
+        Budget {
+            limits: Limits {
+                max_nodes: Some(self.limits.max_nodes.map_or(cap, |n| n.min(cap))),
+                ..self.limits
+            },
+            started: self.started,
+            nodes: self.nodes,
         }
     }
 

@@ -331,11 +331,19 @@ fn ctrl_c_writes_what_was_finished_and_exits_130() {
         set.join("a_fast.yaml"),
     )
     .unwrap();
-    // Exhaustive and hopeless: one peg at a corner hole of the English board.
-    let slow = std::fs::read_to_string(root().join("puzzles/peg_hop/english_central.yaml"))
-        .unwrap()
-        .replace("at: [3, 3]", "at: [0, 2]");
-    std::fs::write(set.join("b_slow.yaml"), slow).unwrap();
+    // Far beyond any search: a 9×9 board full but for its centre, down to one peg.
+    let row = |r: usize| {
+        (0..9)
+            .map(|c| if (r, c) == (4, 4) { "." } else { "o" })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let board: Vec<String> = (0..9).map(|r| format!("  {}", row(r))).collect();
+    std::fs::write(
+        set.join("b_slow.yaml"),
+        format!("rules: peg_hop\nboard: |\n{}\n", board.join("\n")),
+    )
+    .unwrap();
     std::fs::copy(
         root().join("puzzles/triangle_hop/interior.yaml"),
         set.join("c_never.yaml"),

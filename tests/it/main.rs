@@ -6,4 +6,5 @@ mod classic;
 mod cli;
 mod hostile;
 mod html;
+mod search;
 mod support;

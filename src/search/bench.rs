@@ -1,0 +1,477 @@
+//! `marbles bench`: fixed workloads, generated in memory, timed in child processes.
+//!
+//! Each case runs in a fresh child (`marbles bench --case N`) so that its peak memory
+//! (VmHWM) is its own; the parent prints one table. A hand-written English-board DFS, with no
+//! script and no model, is a baseline row for what the script-defined model costs.
+
+use super::count::count;
+use super::dfs::{self, Quiet};
+use super::{Budget, Limits, Verdict};
+use crate::model::{HopModel, Model};
+use crate::outcome::Status;
+use crate::solve::{self, MoveOrder, Options};
+use crate::spec;
+use rayon::prelude::*;
+use rustc_hash::FxHashSet;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+pub const ENGLISH: [&str; 7] = [
+    "##ooo##", "##ooo##", "ooooooo", "ooooooo", "ooooooo", "##ooo##", "##ooo##",
+];
+pub const FRENCH: [&str; 7] = [
+    "##ooo##", "#ooooo#", "ooooooo", "ooooooo", "ooooooo", "#ooooo#", "##ooo##",
+];
+
+/// Every case gives up after this long, so a slow machine still finishes.
+const CASE_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// What one run of a case did: the work in nodes and a one-line result.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub nodes: u64,
+    pub result: String,
+}
+
+/// One benchmark: a puzzle, what was asked of it, and how to run it once.
+pub struct Case {
+    pub name: &'static str,
+    pub asked: &'static str,
+    pub run: fn() -> Result<Run, String>,
+}
+
+pub fn cases() -> Vec<Case> {
+    vec![
+        Case {
+            name: "English central",
+            asked: "first solution",
+            run: english_central,
+        },
+        Case {
+            name: "English central",
+            asked: "first solution, plain DFS (no symmetry/pagoda)",
+            run: english_central_plain,
+        },
+        Case {
+            name: "English central",
+            asked: "first solution, hand-written DFS baseline",
+            run: english_baseline,
+        },
+        Case {
+            name: "English central",
+            asked: "count every position and solution",
+            run: english_count,
+        },
+        Case {
+            name: "English central",
+            asked: "count, with --feasible",
+            run: english_count_feasible,
+        },
+        Case {
+            name: "French central",
+            asked: "prove impossible",
+            run: french_central,
+        },
+        Case {
+            name: "French, hole (2,6) empty",
+            asked: "first solution, 1 peg anywhere",
+            run: || french_solvable(2, 6),
+        },
+        Case {
+            name: "French, hole (1,3) empty",
+            asked: "first solution, 1 peg anywhere",
+            run: || french_solvable(1, 3),
+        },
+        Case {
+            name: "English, 33×33 problems",
+            asked: "every single vacancy × every finishing hole",
+            run: english_batch,
+        },
+        Case {
+            name: "English, 33×33 problems",
+            asked: "the same, one search per symmetry/time-reversal class",
+            run: english_batch_classes,
+        },
+        Case {
+            name: "Triangle 15, every start",
+            asked: "first solution, 1 peg anywhere",
+            run: || triangle_starts(5),
+        },
+        Case {
+            name: "Triangle 21, every start",
+            asked: "first solution, 1 peg anywhere",
+            run: || triangle_starts(6),
+        },
+        Case {
+            name: "Triangle 28, every start",
+            asked: "first solution, 1 peg anywhere",
+            run: || triangle_starts(7),
+        },
+        Case {
+            name: "Tilt four_by_four",
+            asked: "shortest tilt sequence",
+            run: tilt_example,
+        },
+    ]
+}
+
+/// A hop model from board rows (`o` peg, `.` hole, `#` none), compiled from in-memory YAML.
+pub fn hop_model(rules: &str, rows: &[impl AsRef<str>], goal: &str) -> Result<HopModel, String> {
+    let board: String = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "  {}\n",
+                r.as_ref().chars().map(String::from).collect::<Vec<_>>().join(" ")
+            )
+        })
+        .collect();
+    let yaml = format!("name: bench\nrules: {rules}\nboard: |2\n{board}goal: {goal}\n");
+    let spec = spec::parse(Path::new("bench.yaml"), &yaml).map_err(|d| d.to_string())?;
+    match solve::prepare_spec(spec, &Options::default())
+        .map_err(|d| d.to_string())?
+        .model
+    {
+        Model::Hop(m) => Ok(m),
+        Model::Tilt(_) => Err("expected a hop family".into()),
+    }
+}
+
+fn budget() -> Budget {
+    Budget::new(Limits {
+        timeout: Some(CASE_TIMEOUT),
+        ..Limits::default()
+    })
+}
+
+/// Solves with everything `marbles solve` uses: classes, symmetry, pagodas.
+fn solve_model(m: &HopModel) -> (Verdict, u64) {
+    let order = solve::move_order(m, MoveOrder::Script);
+    let mut b = budget();
+    let r = solve::hop_search(m, &order, &mut b, &mut Quiet);
+    (r.verdict, b.nodes)
+}
+
+fn verdict_word(v: &Verdict) -> String {
+    match v {
+        Verdict::Solved => "solved".into(),
+        Verdict::Unsolvable(Some(why)) => format!("unsolvable ({})", why.split(':').next().unwrap_or(why)),
+        Verdict::Unsolvable(None) => "unsolvable (searched)".into(),
+        Verdict::GaveUp(why) => format!("gave up: {why}"),
+    }
+}
+
+fn english_central() -> Result<Run, String> {
+    let m = hop_model("peg_hop", &with_vacancy(&ENGLISH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
+    let (v, nodes) = solve_model(&m);
+    Ok(Run {
+        nodes,
+        result: verdict_word(&v),
+    })
+}
+
+fn english_central_plain() -> Result<Run, String> {
+    let m = hop_model("peg_hop", &with_vacancy(&ENGLISH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
+    let order: Vec<usize> = (0..m.moves.len()).collect();
+    let mut b = budget();
+    let r = dfs::solve(&m, &order, &mut b, &mut Quiet);
+    Ok(Run {
+        nodes: b.nodes,
+        result: verdict_word(&r.verdict),
+    })
+}
+
+fn english_count_with(feasible: bool) -> Result<Run, String> {
+    let m = hop_model("peg_hop", &with_vacancy(&ENGLISH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
+    let mut b = budget();
+    let r = count(&m, feasible, &mut b).map_err(|v| verdict_word(&v))?;
+    let feasible: u64 = r.layers.iter().filter_map(|l| l.feasible_canonical).sum();
+    Ok(Run {
+        nodes: r.canonical,
+        result: format!(
+            "{} positions ({} canonical){}; {} solutions",
+            r.positions,
+            r.canonical,
+            if feasible > 0 {
+                format!(", {feasible} canonical feasible")
+            } else {
+                String::new()
+            },
+            r.solutions
+        ),
+    })
+}
+
+fn english_count() -> Result<Run, String> {
+    english_count_with(false)
+}
+
+fn english_count_feasible() -> Result<Run, String> {
+    english_count_with(true)
+}
+
+fn french_central() -> Result<Run, String> {
+    let m = hop_model("peg_hop", &with_vacancy(&FRENCH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
+    let (v, nodes) = solve_model(&m);
+    Ok(Run {
+        nodes,
+        result: verdict_word(&v),
+    })
+}
+
+fn french_solvable(r: usize, c: usize) -> Result<Run, String> {
+    let m = hop_model("peg_hop", &with_vacancy(&FRENCH, r, c), "{pegs: 1}")?;
+    let (v, nodes) = solve_model(&m);
+    Ok(Run {
+        nodes,
+        result: verdict_word(&v),
+    })
+}
+
+/// Board rows with the hole at `(r, c)` emptied.
+fn with_vacancy(rows: &[&str], r: usize, c: usize) -> Vec<String> {
+    rows.iter()
+        .enumerate()
+        .map(|(i, row)| {
+            row.chars()
+                .enumerate()
+                .map(|(j, ch)| if (i, j) == (r, c) { '.' } else { ch })
+                .collect()
+        })
+        .collect()
+}
+
+/// Every (vacancy, finishing hole) pair of the English board as (start, goal cell).
+fn english_problems(base: &HopModel) -> Vec<(usize, usize)> {
+    let n = base.geo.cells.len();
+    (0..n).flat_map(|v| (0..n).map(move |f| (v, f))).collect()
+}
+
+fn batch_run(base: &HopModel, problems: &[(usize, usize)], weights: &[usize]) -> Run {
+    let full = (1u128 << base.geo.cells.len()) - 1;
+    let as_goals: Vec<(u128, Option<usize>)> = problems
+        .iter()
+        .map(|&(v, f)| (full & !(1 << v), Some(f)))
+        .collect();
+    let verdicts = solve_each(base, &as_goals);
+    let total: usize = weights.iter().sum();
+    let count = |want: fn(&Verdict) -> bool| -> usize {
+        verdicts
+            .iter()
+            .zip(weights)
+            .filter(|((v, _), _)| want(v))
+            .map(|(_, w)| w)
+            .sum()
+    };
+    let solved = count(|v| *v == Verdict::Solved);
+    let unsolvable = count(|v| matches!(v, Verdict::Unsolvable(_)));
+    Run {
+        nodes: verdicts.iter().map(|(_, n)| n).sum(),
+        result: format!(
+            "{total} problems ({} searched): {solved} solved, {unsolvable} unsolvable, {} gave up",
+            problems.len(),
+            total - solved - unsolvable
+        ),
+    }
+}
+
+fn english_batch() -> Result<Run, String> {
+    let base = hop_model("peg_hop", &ENGLISH, "{pegs: 1, at: [3, 3]}")?;
+    let problems = english_problems(&base);
+    Ok(batch_run(&base, &problems, &vec![1; problems.len()]))
+}
+
+/// The batch with equivalent problems searched once: a board symmetry maps (v, f) to
+/// (g v, g f), and reversing a game maps it to (f, v) — the reverse of a hop sequence from
+/// `P` to `Q` is one from the complement of `Q` to the complement of `P`.
+fn english_batch_classes() -> Result<Run, String> {
+    let base = hop_model("peg_hop", &ENGLISH, "{pegs: 1, at: [3, 3]}")?;
+    let sym = super::symmetry::Symmetry::find(&base);
+    let image = |g: usize, c: usize| sym.perms()[g][c];
+    let mut classes: std::collections::BTreeMap<(usize, usize), usize> = Default::default();
+    for (v, f) in english_problems(&base) {
+        let key = (0..sym.order())
+            .flat_map(|g| [(image(g, v), image(g, f)), (image(g, f), image(g, v))])
+            .min()
+            .unwrap_or((v, f));
+        *classes.entry(key).or_default() += 1;
+    }
+    let (problems, weights): (Vec<_>, Vec<_>) = classes.into_iter().unzip();
+    Ok(batch_run(&base, &problems, &weights))
+}
+
+/// Solves each (start, goal cell) on `base` in parallel: each verdict and its nodes.
+fn solve_each(base: &HopModel, problems: &[(u128, Option<usize>)]) -> Vec<(Verdict, u64)> {
+    problems
+        .par_iter()
+        .map(|&(start, at)| {
+            let mut m = base.clone();
+            m.start = start;
+            m.goal.at = at;
+            solve_model(&m)
+        })
+        .collect()
+}
+
+fn triangle_starts(rows: usize) -> Result<Run, String> {
+    let board: Vec<String> = (0..rows)
+        .map(|r| format!("{}{}", " ".repeat(rows - 1 - r), "o".repeat(r + 1)))
+        .collect();
+    let base = hop_model("triangle_hop", &board, "{pegs: 1}")?;
+    let n = base.geo.cells.len();
+    let full = (1u128 << n) - 1;
+    let problems: Vec<(u128, Option<usize>)> = (0..n).map(|v| (full & !(1 << v), None)).collect();
+    let verdicts = solve_each(&base, &problems);
+    let solved = verdicts.iter().filter(|(v, _)| *v == Verdict::Solved).count();
+    let unsolvable = verdicts
+        .iter()
+        .filter(|(v, _)| matches!(v, Verdict::Unsolvable(_)))
+        .count();
+    let nodes = verdicts.iter().map(|(_, n)| n).sum();
+    Ok(Run {
+        nodes,
+        result: format!("{n} starts: {solved} solved, {unsolvable} unsolvable"),
+    })
+}
+
+fn tilt_example() -> Result<Run, String> {
+    let yaml = include_str!("../../puzzles/tilt_roll/four_by_four.yaml");
+    let spec = spec::parse(Path::new("four_by_four.yaml"), yaml).map_err(|d| d.to_string())?;
+    let p = solve::prepare_spec(spec, &Options::default()).map_err(|d| d.to_string())?;
+    let out = solve::solve_prepared(&p, &Options::default());
+    Ok(Run {
+        nodes: out.stats.nodes,
+        result: format!("{} in {} tilts", out.status.as_str(), out.moves.len()),
+    })
+}
+
+/// The baseline: the English board and its 76 hops written out by hand in Rust, searched by
+/// the same DFS with a failure table — no script, no model, no symmetry.
+pub fn english_baseline() -> Result<Run, String> {
+    let mut index = [[usize::MAX; 7]; 7];
+    let mut n = 0;
+    for (r, row) in ENGLISH.iter().enumerate() {
+        for (c, ch) in row.bytes().enumerate() {
+            if ch == b'o' {
+                index[r][c] = n;
+                n += 1;
+            }
+        }
+    }
+    let at = |r: i64, c: i64| {
+        (0..7).contains(&r) && (0..7).contains(&c) && index[r as usize][c as usize] != usize::MAX
+    };
+    // The script's order: cells row by row, then up, down, left, right.
+    let mut moves: Vec<(u64, u64)> = Vec::new();
+    for r in 0..7i64 {
+        for c in 0..7i64 {
+            if !at(r, c) {
+                continue;
+            }
+            for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                if at(r + dr, c + dc) && at(r + 2 * dr, c + 2 * dc) {
+                    let bit = |r: i64, c: i64| 1u64 << index[r as usize][c as usize];
+                    let need = bit(r, c) | bit(r + dr, c + dc);
+                    moves.push((need | bit(r + 2 * dr, c + 2 * dc), need));
+                }
+            }
+        }
+    }
+    let centre = 1u64 << index[3][3];
+    let start = ((1u64 << n) - 1) & !centre;
+    let mut failed: FxHashSet<u64> = FxHashSet::default();
+    let mut stack: Vec<(u64, usize)> = vec![(start, 0)];
+    let mut nodes = 0u64;
+    while let Some(&mut (state, ref mut next)) = stack.last_mut() {
+        let Some(k) = moves[*next..]
+            .iter()
+            .position(|&(mask, need)| state & mask == need)
+        else {
+            failed.insert(state);
+            stack.pop();
+            continue;
+        };
+        let ns = state ^ moves[*next + k].0;
+        *next += k + 1;
+        nodes += 1;
+        if ns == centre {
+            return Ok(Run {
+                nodes,
+                result: format!("solved in {} moves", stack.len()),
+            });
+        }
+        if ns.count_ones() > 1 && !failed.contains(&ns) {
+            stack.push((ns, 0));
+        }
+    }
+    Ok(Run {
+        nodes,
+        result: "unsolvable".into(),
+    })
+}
+
+/// The process's peak resident memory so far, in bytes (Linux; 0 elsewhere).
+pub fn peak_memory() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// One case measured: the median of `runs` timings.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Measured {
+    pub seconds: f64,
+    pub nodes: u64,
+    pub result: String,
+    pub peak_bytes: u64,
+}
+
+/// Runs case `index` `runs` times in this process and reports the median.
+pub fn measure(index: usize, runs: usize) -> Result<Measured, String> {
+    let cases = cases();
+    let case = cases.get(index).ok_or_else(|| format!("no bench case {index}"))?;
+    let mut times = Vec::new();
+    let mut last = None;
+    for _ in 0..runs.max(1) {
+        let t = Instant::now();
+        let r = (case.run)()?;
+        times.push(t.elapsed().as_secs_f64());
+        last = Some(r);
+    }
+    times.sort_by(f64::total_cmp);
+    let run = last.ok_or("no run")?;
+    Ok(Measured {
+        seconds: times[times.len() / 2],
+        nodes: run.nodes,
+        result: run.result,
+        peak_bytes: peak_memory(),
+    })
+}
+
+/// The median wall time of `runs` whole `marbles solve` processes on `file`.
+pub fn whole_process(exe: &Path, file: &Path, runs: usize) -> Result<(f64, Status), String> {
+    let mut times = Vec::new();
+    let mut status = Status::Error;
+    for _ in 0..runs.max(1) {
+        let t = Instant::now();
+        let out = std::process::Command::new(exe)
+            .arg("solve")
+            .arg(file)
+            .output()
+            .map_err(|e| e.to_string())?;
+        times.push(t.elapsed().as_secs_f64());
+        status = if out.status.success() {
+            Status::Solved
+        } else {
+            Status::Error
+        };
+    }
+    times.sort_by(f64::total_cmp);
+    Ok((times[times.len() / 2], status))
+}

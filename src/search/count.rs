@@ -1,0 +1,720 @@
+//! Exhaustive layer-by-layer enumeration of every position reachable from the start.
+//!
+//! Positions with `k` pegs form layer `k`; every hop empties its `from` and `over` cells and
+//! fills `to`, so it removes at least one peg and layers can be built from the fullest down.
+//! A layer is a sorted `Vec` of canonical positions under the symmetries that fix the start
+//! (and the goal cell), each with `T`, the number of jump sequences from the start ending in
+//! any position of its orbit. For an automorphism group, every position of an orbit has the
+//! same number of moves into any other orbit, so `T(O') = Σ_O T(O) · #moves(rep(O) → O')`:
+//! pushing `T` along each move of each representative counts sequences exactly.
+
+use super::symmetry::Symmetry;
+use super::{Budget, Verdict};
+use crate::model::HopModel;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
+
+/// One layer's figures.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct LayerCount {
+    pub pegs: u32,
+    /// Reachable positions.
+    pub positions: u64,
+    /// Reachable positions up to the symmetries used.
+    pub canonical: u64,
+    /// Reachable positions with no move that are not goal positions.
+    pub dead_ends: u64,
+    /// Reachable positions from which the goal can still be reached (with `--feasible`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feasible: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feasible_canonical: Option<u64>,
+}
+
+/// Everything `count` finds.
+#[derive(Debug, Clone, Serialize)]
+pub struct CountResult {
+    /// Fullest layer first.
+    pub layers: Vec<LayerCount>,
+    /// The order of the symmetry group positions were reduced by.
+    pub symmetries: usize,
+    pub positions: u64,
+    pub canonical: u64,
+    /// Jump sequences from the start to a goal position.
+    pub solutions: u128,
+    /// The peak estimate of the tables' memory.
+    pub memory: u64,
+    pub seconds: f64,
+}
+
+/// A position as a count stores it: `u64` for boards of at most 64 cells, else `u128`.
+trait Key:
+    Copy
+    + Ord
+    + Send
+    + Sync
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+{
+    const ZERO: Self;
+    fn narrow(s: u128) -> Self;
+    fn wide(self) -> u128;
+    fn canon(self, sym: &Symmetry) -> Self;
+    fn orbit(self, sym: &Symmetry) -> u64;
+    /// The lowest set bit alone.
+    fn lowest(self) -> Self;
+    /// The index of the lowest set bit.
+    fn index(self) -> usize;
+    /// Every image of the position under `sym`, into `out` (one per permutation).
+    fn images(self, sym: &Symmetry, out: &mut [Self]);
+    /// The bucket a position is stored in: a hash, so buckets fill evenly.
+    fn bucket(self) -> usize;
+}
+
+impl Key for u64 {
+    const ZERO: Self = 0;
+    fn index(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    #[inline]
+    fn images(self, sym: &Symmetry, out: &mut [Self]) {
+        let all = sym.images64(self);
+        out.copy_from_slice(&all[..out.len()]);
+    }
+    fn lowest(self) -> Self {
+        self & self.wrapping_neg()
+    }
+    fn orbit(self, sym: &Symmetry) -> u64 {
+        sym.orbit_size64(self)
+    }
+    fn narrow(s: u128) -> Self {
+        s as u64
+    }
+    fn wide(self) -> u128 {
+        self as u128
+    }
+    #[inline]
+    fn canon(self, sym: &Symmetry) -> Self {
+        sym.canon64(self)
+    }
+    #[inline]
+    fn bucket(self) -> usize {
+        (self.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BUCKET_BITS)) as usize
+    }
+}
+
+impl Key for u128 {
+    const ZERO: Self = 0;
+    fn index(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    fn images(self, sym: &Symmetry, out: &mut [Self]) {
+        for (g, o) in out.iter_mut().enumerate() {
+            *o = sym.apply(g, self);
+        }
+    }
+    fn lowest(self) -> Self {
+        self & self.wrapping_neg()
+    }
+    fn orbit(self, sym: &Symmetry) -> u64 {
+        sym.orbit_size(self)
+    }
+    fn narrow(s: u128) -> Self {
+        s
+    }
+    fn wide(self) -> u128 {
+        self
+    }
+    #[inline]
+    fn canon(self, sym: &Symmetry) -> Self {
+        sym.canon(self)
+    }
+    #[inline]
+    fn bucket(self) -> usize {
+        ((self as u64 ^ (self >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BUCKET_BITS))
+            as usize
+    }
+}
+
+/// Bit `c` of the result is bit `c + by` of `x`.
+#[inline]
+fn shift_down<K: Key>(x: K, by: i32) -> K {
+    if by >= 0 {
+        x >> by as u32
+    } else {
+        x << by.unsigned_abs()
+    }
+}
+
+/// Hops grouped by cell-index offsets: the hops from `c` over `c + over` to `c + to` that
+/// can be made in a position are a few shifts and ANDs away, whatever the board.
+struct Family<K> {
+    over: i32,
+    to: i32,
+    /// The cells such a hop may start from.
+    from: K,
+    /// `ids[c]`: the model's index of the hop from cell `c`.
+    ids: Vec<usize>,
+}
+
+/// Fast move generation for a count: families of single-cell hops, and the other moves
+/// (mask, need, index), with every move mask's images under the count's symmetries.
+struct MoveGen<K> {
+    families: Vec<Family<K>>,
+    rest: Vec<(K, K, usize)>,
+    order: usize,
+    /// `images[id * order + g]`: permutation `g` applied to move `id`'s mask. Permutations
+    /// are linear over XOR, so the images of `s ^ mask` are those of `s` XOR these.
+    images: Vec<K>,
+}
+
+impl<K: Key> MoveGen<K> {
+    fn new(model: &HopModel, sym: &Symmetry) -> Self {
+        let n = model.geo.cells.len();
+        let mut families: Vec<Family<K>> = Vec::new();
+        let mut rest = Vec::new();
+        for (id, m) in model.moves.iter().enumerate() {
+            let [over] = m.over[..] else {
+                rest.push((K::narrow(m.mask), K::narrow(m.need), id));
+                continue;
+            };
+            let (o, t) = (over as i32 - m.from as i32, m.to as i32 - m.from as i32);
+            let bit = K::narrow(1 << m.from);
+            let family = match families.iter().position(|f| f.over == o && f.to == t) {
+                Some(i) => &mut families[i],
+                None => {
+                    families.push(Family {
+                        over: o,
+                        to: t,
+                        from: K::ZERO,
+                        ids: vec![usize::MAX; n],
+                    });
+                    let last = families.len() - 1;
+                    &mut families[last]
+                }
+            };
+            family.from = family.from | bit;
+            family.ids[m.from] = id;
+        }
+        let order = sym.order();
+        let mut images = vec![K::ZERO; model.moves.len() * order];
+        for (m, out) in model.moves.iter().zip(images.chunks_exact_mut(order)) {
+            K::narrow(m.mask).images(sym, out);
+        }
+        MoveGen {
+            families,
+            rest,
+            order,
+            images,
+        }
+    }
+
+    /// Calls `f` with the mask and index of every move that can be made in `s`.
+    #[inline]
+    fn each_id(&self, s: K, mut f: impl FnMut(K, usize)) {
+        let empty = !s;
+        for fam in &self.families {
+            let mut froms = fam.from & s & shift_down(s, fam.over) & shift_down(empty, fam.to);
+            while froms != K::ZERO {
+                let c = froms.lowest();
+                froms = froms ^ c;
+                f(
+                    c | shift_down(c, -fam.over) | shift_down(c, -fam.to),
+                    fam.ids[c.index()],
+                );
+            }
+        }
+        for &(mask, need, id) in &self.rest {
+            if s & mask == need {
+                f(mask, id);
+            }
+        }
+    }
+
+    /// Calls `f` with the mask of every move that can be made in `s`.
+    #[inline]
+    fn each(&self, s: K, mut f: impl FnMut(K)) {
+        self.each_id(s, |mask, _| f(mask));
+    }
+
+    /// Calls `f` with the canonical form of every position one move from `s`, given the
+    /// images of `s` (one per permutation, the identity first).
+    #[inline]
+    fn each_canonical(&self, s: K, images: &[K], mut f: impl FnMut(K)) {
+        self.each_id(s, |mask, id| {
+            let mask_images = &self.images[id * self.order..][..self.order];
+            let mut best = s ^ mask;
+            for (&i, &m) in images.iter().zip(mask_images).skip(1) {
+                best = best.min(i ^ m);
+            }
+            f(best);
+        });
+    }
+
+    /// True when some move can be made in `s` with `pred` true of the position it leads to.
+    #[inline]
+    fn any(&self, s: K, mut pred: impl FnMut(K) -> bool) -> bool {
+        let mut found = false;
+        self.each(s, |mask| found = found || pred(s ^ mask));
+        found
+    }
+}
+
+/// A number of jump sequences: `u64` first, `u128` if that overflows.
+trait Paths: Copy + Send + Sync + Default {
+    const ONE: Self;
+    fn add(self, other: Self) -> Option<Self>;
+    fn wide(self) -> u128;
+}
+
+impl Paths for u64 {
+    const ONE: Self = 1;
+    fn add(self, other: Self) -> Option<Self> {
+        self.checked_add(other)
+    }
+    fn wide(self) -> u128 {
+        self as u128
+    }
+}
+
+impl Paths for u128 {
+    const ONE: Self = 1;
+    fn add(self, other: Self) -> Option<Self> {
+        self.checked_add(other)
+    }
+    fn wide(self) -> u128 {
+        self
+    }
+}
+
+const BUCKET_BITS: u32 = 8;
+const BUCKETS: usize = 1 << BUCKET_BITS;
+
+/// Source buckets expanded at a time: their successors are merged into the next layer
+/// before the next batch, so memory holds one batch of unmerged successors at most.
+const BATCH: usize = 64;
+
+/// A layer: its canonical positions spread over hash buckets, each sorted, with the
+/// sequences reaching each one's orbit.
+struct Layer<K, C> {
+    pegs: u32,
+    buckets: Vec<Vec<(K, C)>>,
+}
+
+impl<K: Key, C> Layer<K, C> {
+    fn empty(pegs: u32) -> Self {
+        Layer {
+            pegs,
+            buckets: (0..BUCKETS).map(|_| Vec::new()).collect(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.buckets.iter().map(Vec::len).sum()
+    }
+}
+
+/// Successors not yet merged: pieces, each one bucket's worth of (position, sequences).
+type Pieces<K, C> = Vec<Vec<Vec<(K, C)>>>;
+
+/// Why a count stopped early.
+enum Stop {
+    GaveUp(String),
+    /// A sequence count outgrew the narrow integer: count again with a wide one.
+    Overflow,
+}
+
+/// The symmetries a count may reduce by: those fixing the start and, if any, the goal cell.
+pub fn group(model: &HopModel) -> Symmetry {
+    let g = Symmetry::find(model).stabilizer(model.start);
+    match model.goal.at {
+        Some(a) => g.stabilizer(1 << a),
+        None => g,
+    }
+}
+
+/// Enumerates every reachable position, layer by layer, in parallel.
+/// Gives up (as `Err(Verdict::GaveUp)`) when the budget's limits are reached.
+pub fn count(model: &HopModel, feasible: bool, budget: &mut Budget) -> Result<CountResult, Verdict> {
+    let sym = group(model);
+    let narrow = model.geo.cells.len() <= 64;
+    let first = if narrow {
+        count_with::<u64, u64>(model, &sym, feasible, budget)
+    } else {
+        count_with::<u128, u64>(model, &sym, feasible, budget)
+    };
+    let second = match first {
+        Err(Stop::Overflow) if narrow => count_with::<u64, u128>(model, &sym, feasible, budget),
+        Err(Stop::Overflow) => count_with::<u128, u128>(model, &sym, feasible, budget),
+        other => other,
+    };
+    match second {
+        Ok(r) => Ok(r),
+        Err(Stop::GaveUp(why)) => Err(Verdict::GaveUp(why)),
+        Err(Stop::Overflow) => Err(Verdict::GaveUp("more than 2^128 jump sequences".into())),
+    }
+}
+
+fn count_with<K: Key, C: Paths>(
+    model: &HopModel,
+    sym: &Symmetry,
+    feasible: bool,
+    budget: &mut Budget,
+) -> Result<CountResult, Stop> {
+    let target = model.target_pegs();
+    let movegen = MoveGen::<K>::new(model, sym);
+    let movegen = &movegen;
+    let cells = model.geo.cells.len() as u32;
+    let start = K::narrow(model.start);
+    let mut first = Layer::empty(model.start.count_ones());
+    first.buckets[start.bucket()].push((start, C::ONE));
+    let mut pending: BTreeMap<u32, Layer<K, C>> = BTreeMap::from([(first.pegs, first)]);
+    let mut kept: Vec<Vec<Vec<K>>> = Vec::new();
+    let mut result = CountResult {
+        layers: Vec::new(),
+        symmetries: sym.order(),
+        positions: 0,
+        canonical: 0,
+        solutions: 0,
+        memory: 0,
+        seconds: 0.0,
+    };
+    let key_bytes = size_of::<K>() as u64;
+    let pair_bytes = size_of::<(K, C)>() as u64;
+    // Distinct positions per successor in the last layer expanded (1 before the first).
+    let mut distinct_ratio = 1.0f64;
+    while let Some((_, layer)) = pending.pop_last() {
+        let (stats, solutions, successors) = layer_stats(model, movegen, sym, &layer, target);
+        result.solutions += solutions;
+        result.positions += stats.positions;
+        result.canonical += stats.canonical;
+        result.layers.push(stats);
+        budget.nodes += layer.len() as u64;
+        // Before expanding: this layer, the layers pending, a batch of unmerged successors
+        // (with its 25 % room) and the next layer, guessed from the last layer's ratio of
+        // distinct positions to successors (checked again after every batch).
+        let in_flight: u64 = pending.values().map(|l| l.len() as u64).sum();
+        let kept_bytes: u64 = kept.iter().flatten().map(|b| b.len() as u64).sum::<u64>() * key_bytes;
+        let batch = successors * BATCH as u64 / BUCKETS as u64 * 5 / 4;
+        let next_guess = (successors as f64 * (distinct_ratio * 1.5).min(1.0)) as u64;
+        let memory = kept_bytes + (layer.len() as u64 + in_flight + batch + next_guess) * pair_bytes;
+        result.memory = result.memory.max(memory);
+        if let Some(why) = budget.exceeded(memory) {
+            return Err(Stop::GaveUp(why));
+        }
+        // Room for each piece's share of the successors, with a margin.
+        let room = (successors as usize).div_ceil(BUCKETS * BUCKETS) * 5 / 4;
+        for sources in layer.buckets.chunks(BATCH) {
+            let pieces: Pieces<K, C> = sources
+                .par_iter()
+                .map(|pairs| {
+                    let mut out: Vec<Vec<(K, C)>> = (0..BUCKETS).map(|_| Vec::with_capacity(room)).collect();
+                    let mut images = vec![K::ZERO; sym.order()];
+                    for &(s, t) in pairs {
+                        s.images(sym, &mut images);
+                        movegen.each_canonical(s, &images, |ns| out[ns.bucket()].push((ns, t)));
+                    }
+                    out
+                })
+                .collect();
+            let unmerged: u64 = pieces.iter().flatten().map(|b| b.capacity() as u64).sum();
+            for (p, pieces) in by_pegs(pieces) {
+                absorb(
+                    pending.entry(p).or_insert_with(|| Layer::empty(p)),
+                    &pieces,
+                    cells,
+                )?;
+            }
+            let pending_now: u64 = pending.values().map(|l| l.len() as u64).sum();
+            let memory = kept_bytes + (layer.len() as u64 + pending_now + unmerged) * pair_bytes;
+            result.memory = result.memory.max(memory);
+            if let Some(why) = budget.exceeded(memory) {
+                return Err(Stop::GaveUp(why));
+            }
+        }
+        let next = pending
+            .values()
+            .map(|l| l.len() as u64)
+            .sum::<u64>()
+            .saturating_sub(in_flight);
+        if successors > 0 {
+            distinct_ratio = next as f64 / successors as f64;
+        }
+        if feasible {
+            kept.push(
+                layer
+                    .buckets
+                    .into_iter()
+                    .map(|b| b.into_iter().map(|p| p.0).collect())
+                    .collect(),
+            );
+        }
+    }
+    if feasible {
+        mark_feasible(model, movegen, sym, &kept, &mut result.layers, target);
+    }
+    result.seconds = budget.elapsed().as_secs_f64();
+    Ok(result)
+}
+
+/// Splits successors by their peg count: one group when every move removes the same number.
+fn by_pegs<K: Key, C: Paths>(pieces: Pieces<K, C>) -> BTreeMap<u32, Pieces<K, C>> {
+    let pegs = |k: &K| k.wide().count_ones();
+    let mut counts = pieces.iter().flatten().flatten().map(|p| pegs(&p.0));
+    let Some(first) = counts.next() else {
+        return BTreeMap::new();
+    };
+    if counts.all(|p| p == first) {
+        return BTreeMap::from([(first, pieces)]);
+    }
+    let mut out: BTreeMap<u32, Pieces<K, C>> = BTreeMap::new();
+    for piece in pieces {
+        for (b, bucket) in piece.into_iter().enumerate() {
+            for pair in bucket {
+                let group = out
+                    .entry(pegs(&pair.0))
+                    .or_insert_with(|| vec![vec![Vec::new(); BUCKETS]]);
+                group[0][b].push(pair);
+            }
+        }
+    }
+    out
+}
+
+/// Merges pieces of successors into a layer, bucket by bucket in parallel: each bucket's new
+/// pairs are sorted, equal positions merged (adding sequences), then merged into the bucket.
+fn absorb<K: Key, C: Paths>(layer: &mut Layer<K, C>, pieces: &Pieces<K, C>, cells: u32) -> Result<(), Stop> {
+    let ok = layer.buckets.par_iter_mut().enumerate().all(|(b, acc)| {
+        let mut new: Vec<(K, C)> = Vec::with_capacity(pieces.iter().map(|p| p[b].len()).sum());
+        for p in pieces {
+            new.extend_from_slice(&p[b]);
+        }
+        sort_pairs(&mut new, cells);
+        if dedup_sorted(&mut new).is_none() {
+            return false;
+        }
+        if acc.is_empty() {
+            *acc = new;
+            return true;
+        }
+        match merge_sorted(std::mem::take(acc), new) {
+            Some(merged) => {
+                *acc = merged;
+                true
+            }
+            None => false,
+        }
+    });
+    if ok { Ok(()) } else { Err(Stop::Overflow) }
+}
+
+/// Bits per radix-sort pass.
+const RADIX_BITS: u32 = 11;
+/// Boards up to this many cells are radix-sorted (4 passes); larger ones compare-sort.
+const RADIX_MAX_CELLS: u32 = 4 * RADIX_BITS;
+
+/// Sorts pairs by position: an LSD radix sort over the board's `cells` bits when that takes
+/// few passes (passes where every key has the same digit are skipped), else a quicksort.
+fn sort_pairs<K: Key, C: Copy>(v: &mut Vec<(K, C)>, cells: u32) {
+    if cells > RADIX_MAX_CELLS || v.len() < 256 {
+        v.sort_unstable_by_key(|p| p.0);
+        return;
+    }
+    let mut buf = v.clone();
+    let mask = (1u128 << RADIX_BITS) - 1;
+    for pass in 0..cells.div_ceil(RADIX_BITS) {
+        let shift = pass * RADIX_BITS;
+        let digit = |k: K| ((k.wide() >> shift) & mask) as usize;
+        let mut starts = vec![0usize; 1 << RADIX_BITS];
+        for p in v.iter() {
+            starts[digit(p.0)] += 1;
+        }
+        if starts.contains(&v.len()) {
+            continue;
+        }
+        let mut sum = 0;
+        for s in starts.iter_mut() {
+            let c = *s;
+            *s = sum;
+            sum += c;
+        }
+        for p in v.iter() {
+            let d = digit(p.0);
+            buf[starts[d]] = *p;
+            starts[d] += 1;
+        }
+        std::mem::swap(v, &mut buf);
+    }
+}
+
+/// Merges two sorted runs into one with distinct positions, adding the sequences of equal
+/// ones; `None` on overflow.
+fn merge_sorted<K: Key, C: Paths>(a: Vec<(K, C)>, b: Vec<(K, C)>) -> Option<Vec<(K, C)>> {
+    let mut out: Vec<(K, C)> = Vec::with_capacity(a.len() + b.len());
+    let push = |out: &mut Vec<(K, C)>, (k, t): (K, C)| -> Option<()> {
+        match out.last_mut() {
+            Some(last) if last.0 == k => last.1 = last.1.add(t)?,
+            _ => out.push((k, t)),
+        }
+        Some(())
+    };
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i].0 <= b[j].0 {
+            push(&mut out, a[i])?;
+            i += 1;
+        } else {
+            push(&mut out, b[j])?;
+            j += 1;
+        }
+    }
+    for &p in a[i..].iter().chain(&b[j..]) {
+        push(&mut out, p)?;
+    }
+    drop((a, b));
+    out.shrink_to_fit();
+    Some(out)
+}
+
+/// Merges equal neighbours of a sorted run in place, adding their sequences; `None` on
+/// overflow.
+fn dedup_sorted<K: Key, C: Paths>(v: &mut Vec<(K, C)>) -> Option<()> {
+    let mut w = 0;
+    for r in 0..v.len() {
+        if w > 0 && v[w - 1].0 == v[r].0 {
+            v[w - 1].1 = v[w - 1].1.add(v[r].1)?;
+        } else {
+            v[w] = v[r];
+            w += 1;
+        }
+    }
+    v.truncate(w);
+    if v.capacity() > w + w / 4 {
+        v.shrink_to_fit();
+    }
+    Some(())
+}
+
+/// A layer's figures, the sequences ending in its goal positions, and its moves.
+fn layer_stats<K: Key, C: Paths>(
+    model: &HopModel,
+    movegen: &MoveGen<K>,
+    sym: &Symmetry,
+    layer: &Layer<K, C>,
+    target: u32,
+) -> (LayerCount, u128, u64) {
+    let (positions, dead_ends, solutions, successors) = layer
+        .buckets
+        .par_iter()
+        .flatten()
+        .map(|&(s, t)| {
+            let orbit = s.orbit(sym);
+            let goal = model.is_goal(s.wide(), target);
+            let mut moves = 0;
+            movegen.each(s, |_| moves += 1);
+            let stuck = !goal && moves == 0;
+            (
+                orbit,
+                if stuck { orbit } else { 0 },
+                if goal { t.wide() } else { 0 },
+                moves,
+            )
+        })
+        .reduce(
+            || (0, 0, 0, 0),
+            |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3),
+        );
+    let count = LayerCount {
+        pegs: layer.pegs,
+        positions,
+        canonical: layer.len() as u64,
+        dead_ends,
+        feasible: None,
+        feasible_canonical: None,
+    };
+    (count, solutions, successors)
+}
+
+/// The backward pass: a position is feasible when it is a goal or some move leads to a
+/// feasible position. Layers are visited emptiest first; only feasible sets are searched.
+fn mark_feasible<K: Key>(
+    model: &HopModel,
+    movegen: &MoveGen<K>,
+    sym: &Symmetry,
+    kept: &[Vec<Vec<K>>],
+    out: &mut [LayerCount],
+    target: u32,
+) {
+    let mut good: BTreeMap<u32, Vec<Vec<K>>> = BTreeMap::new();
+    let contains = |good: &BTreeMap<u32, Vec<Vec<K>>>, k: K| {
+        good.get(&k.wide().count_ones())
+            .is_some_and(|g| g[k.bucket()].binary_search(&k).is_ok())
+    };
+    for (layer, count) in kept.iter().zip(out.iter_mut()).rev() {
+        let ok: Vec<Vec<K>> = layer
+            .par_iter()
+            .map(|keys| {
+                keys.iter()
+                    .copied()
+                    .filter(|&s| {
+                        model.is_goal(s.wide(), target) || movegen.any(s, |ns| contains(&good, ns.canon(sym)))
+                    })
+                    .collect()
+            })
+            .collect();
+        count.feasible = Some(ok.par_iter().flatten().map(|&s| s.orbit(sym)).sum());
+        count.feasible_canonical = Some(ok.iter().map(Vec::len).sum::<usize>() as u64);
+        good.insert(count.pegs, ok);
+    }
+}
+
+impl CountResult {
+    /// The figures as a text table, fullest layer first, then the totals.
+    pub fn table(&self) -> String {
+        let feasible = self.layers.iter().any(|l| l.feasible.is_some());
+        let mut out = String::new();
+        let _ = write!(
+            out,
+            "{:>5} {:>14} {:>12} {:>14}",
+            "pegs", "positions", "canonical", "dead ends"
+        );
+        if feasible {
+            let _ = write!(out, " {:>14} {:>12}", "feasible", "feas. canon.");
+        }
+        out.push('\n');
+        for l in &self.layers {
+            let _ = write!(
+                out,
+                "{:>5} {:>14} {:>12} {:>14}",
+                l.pegs, l.positions, l.canonical, l.dead_ends
+            );
+            if let (Some(f), Some(fc)) = (l.feasible, l.feasible_canonical) {
+                let _ = write!(out, " {f:>14} {fc:>12}");
+            }
+            out.push('\n');
+        }
+        let _ = write!(out, "{:>5} {:>14} {:>12}", "all", self.positions, self.canonical);
+        if feasible {
+            let f: u64 = self.layers.iter().filter_map(|l| l.feasible).sum();
+            let fc: u64 = self.layers.iter().filter_map(|l| l.feasible_canonical).sum();
+            let _ = write!(out, " {:>14} {f:>14} {fc:>12}", "");
+        }
+        out.push('\n');
+        let _ = writeln!(
+            out,
+            "solutions (jump sequences to the goal): {}\nsymmetries used: {}; {:.3} s; tables ~{}",
+            self.solutions,
+            self.symmetries,
+            self.seconds,
+            super::human_bytes(self.memory)
+        );
+        out
+    }
+}

@@ -1,0 +1,131 @@
+//! Pagoda functions: cell weightings that no move increases, found from the move table.
+//!
+//! A weighting `w ≥ 0` is a pagoda function when every move's `to` weighs at most what it
+//! empties (`from` and every `over` cell), so the weighted sum of the pegs never grows. A
+//! position weighing less than every goal position can then be cut without a visit.
+
+use crate::model::HopModel;
+use crate::spec::PegGoal;
+
+/// Weights above this are not searched for.
+const MAX_WEIGHT: u32 = 3;
+
+/// One pagoda function, stored as bit planes so that evaluating it is a few popcounts.
+#[derive(Debug, Clone)]
+pub struct Pagoda {
+    pub weights: Vec<u32>,
+    /// `planes[k]`: the cells whose weight has bit `k` set.
+    planes: Vec<u128>,
+    /// The least value of any goal position.
+    goal: u32,
+}
+
+impl Pagoda {
+    /// Checks `weights` against every move and prices the goal; `None` if it is no pagoda.
+    pub fn new(model: &HopModel, weights: Vec<u32>) -> Option<Self> {
+        if !is_pagoda(model, &weights) {
+            return None;
+        }
+        let goal = goal_value(model, &weights)?;
+        let bits = 32 - weights.iter().max().copied().unwrap_or(0).leading_zeros();
+        let planes = (0..bits)
+            .map(|k| {
+                weights
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, w)| w >> k & 1 == 1)
+                    .fold(0u128, |acc, (c, _)| acc | 1 << c)
+            })
+            .collect();
+        Some(Pagoda {
+            weights,
+            planes,
+            goal,
+        })
+    }
+
+    #[inline]
+    pub fn value(&self, state: u128) -> u32 {
+        self.planes
+            .iter()
+            .enumerate()
+            .map(|(k, &p)| (state & p).count_ones() << k)
+            .sum()
+    }
+
+    /// True when `state` can no longer reach the goal.
+    #[inline]
+    pub fn cuts(&self, state: u128) -> bool {
+        self.value(state) < self.goal
+    }
+}
+
+fn is_pagoda(model: &HopModel, w: &[u32]) -> bool {
+    model.moves.iter().all(|m| {
+        let paid: u32 = (0..w.len()).filter(|&c| m.need >> c & 1 == 1).map(|c| w[c]).sum();
+        paid >= w[m.to]
+    })
+}
+
+/// The least weight a goal position can have; `None` when the goal is not a peg count.
+fn goal_value(model: &HopModel, w: &[u32]) -> Option<u32> {
+    let PegGoal::Count(n) = model.goal.pegs else {
+        return None;
+    };
+    let mut rest: Vec<(usize, u32)> = w.iter().copied().enumerate().collect();
+    let mut total = 0;
+    let mut n = n as usize;
+    if let Some(a) = model.goal.at {
+        total += w[a];
+        rest.retain(|&(c, _)| c != a);
+        n = n.saturating_sub(1);
+    }
+    rest.sort_by_key(|&(_, v)| v);
+    Some(total + rest.iter().take(n).map(|&(_, v)| v).sum::<u32>())
+}
+
+/// The pagoda functions a search uses for one model.
+#[derive(Debug, Clone, Default)]
+pub struct Pagodas(pub Vec<Pagoda>);
+
+impl Pagodas {
+    /// Builds pagodas around the goal cell by repairing violated moves: start from weight 1 on
+    /// the goal cell and, while some move's `to` outweighs what it empties, raise the weight of
+    /// its `from` cell. Kept only when valid, below [`MAX_WEIGHT`], and not the whole board.
+    pub fn find(model: &HopModel) -> Self {
+        let Some(a) = model.goal.at else {
+            return Pagodas::default();
+        };
+        let n = model.geo.cells.len();
+        let mut w = vec![0u32; n];
+        w[a] = 1;
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for m in &model.moves {
+                let paid: u32 = (0..n).filter(|&c| m.need >> c & 1 == 1).map(|c| w[c]).sum();
+                if paid < w[m.to] {
+                    w[m.from] += w[m.to] - paid;
+                    if w[m.from] > MAX_WEIGHT {
+                        return Pagodas::default();
+                    }
+                    changed = true;
+                }
+            }
+        }
+        if w.iter().all(|&v| v > 0) {
+            return Pagodas::default();
+        }
+        Pagodas(Pagoda::new(model, w).into_iter().collect())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// True when some pagoda shows `state` cannot reach the goal.
+    #[inline]
+    pub fn cuts(&self, state: u128) -> bool {
+        self.0.iter().any(|p| p.cuts(state))
+    }
+}

@@ -1,0 +1,80 @@
+//! Forward and reversed searches taking turns, for one-vacancy-to-one-peg problems.
+//!
+//! Reversing a game gives a game on the complements: if a hop takes `A` to `B`, the same hop
+//! takes the complement of `B` to the complement of `A`. So "hole `v` empty → one peg at
+//! `f`" is solvable exactly when "hole `f` empty → one peg at `v`" is, and a solution of one,
+//! read backwards, solves the other. Depth-first search can be fast on one and slow on the
+//! other, so after the forward search has run `first_cap` nodes without an answer the two
+//! take turns, each restarted with four times the nodes of its previous turn.
+
+use super::dfs::{self, HopResult, Observer, Pruning};
+use super::{Budget, Verdict};
+use crate::model::HopModel;
+use crate::spec::PegGoal;
+
+/// Nodes the forward search gets before the reversed one is tried: easy puzzles never see it.
+pub const FIRST_CAP: u64 = 1 << 20;
+
+/// The reversed problem, when `m` is one hole empty → one peg at another cell.
+pub fn reversed(m: &HopModel) -> Option<HopModel> {
+    let n = m.geo.cells.len();
+    let full = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
+    let holes = full & !m.start;
+    let at = m.goal.at?;
+    if m.goal.pegs != PegGoal::Count(1) || holes.count_ones() != 1 || holes == 1 << at {
+        return None;
+    }
+    let mut r = m.clone();
+    r.start = full & !(1 << at);
+    r.goal.at = Some(holes.trailing_zeros() as usize);
+    Some(r)
+}
+
+/// Searches `m`, taking turns with its reversed problem once `first_cap` nodes are spent.
+pub fn solve(
+    m: &HopModel,
+    order: &[usize],
+    budget: &mut Budget,
+    obs: &mut impl Observer,
+    first_cap: u64,
+) -> HopResult {
+    let forward = Pruning::for_model(m);
+    let Some(rev) = reversed(m) else {
+        return dfs::solve_with(m, order, budget, obs, &forward);
+    };
+    let backward = Pruning::for_model(&rev);
+    let mut cap = first_cap.max(1);
+    let mut first = true;
+    loop {
+        for (model, pruning, is_reversed) in [(m, &forward, false), (&rev, &backward, true)] {
+            if !first {
+                obs.restart(is_reversed);
+            }
+            first = false;
+            let mut turn = budget.capped(cap);
+            let mut r = dfs::solve_with(model, order, &mut turn, obs, pruning);
+            budget.nodes = turn.nodes;
+            r.nodes = budget.nodes;
+            match r.verdict {
+                Verdict::GaveUp(_) => match budget.exceeded(r.memory) {
+                    // Only this turn's cap was reached: the other direction's turn.
+                    None => continue,
+                    Some(why) => r.verdict = Verdict::GaveUp(why),
+                },
+                Verdict::Solved if is_reversed => {
+                    // Read backwards, the reversed solution solves the forward problem.
+                    r.path.reverse();
+                    r.end = m.goal.at.map_or(r.end, |a| 1 << a);
+                    return r;
+                }
+                _ => {}
+            }
+            if r.verdict != Verdict::Solved {
+                r.path.clear();
+                r.end = m.start;
+            }
+            return r;
+        }
+        cap = cap.saturating_mul(4);
+    }
+}

@@ -1,0 +1,425 @@
+//! Board automorphisms found from the compiled move table, and fast canonical positions.
+//!
+//! A symmetry is a permutation of the cells that maps the set of moves onto itself, where a
+//! move is what it does to a position: the cells that must hold pegs (`need`) and the cell
+//! that must be empty (`mask ^ need`). Candidates are the lattice isometries of the cells'
+//! coordinates — the 8 of the square lattice and the 12 of the triangular lattice (in the
+//! basis whose steps are (0,1), (1,0), (1,1)) — each kept only if the move set agrees, so the
+//! group is right for whatever geometry a script produced, whatever layout it declares.
+
+use crate::model::HopModel;
+use crate::spec::Cell;
+use rustc_hash::FxHashSet;
+
+/// The largest group the fast 64-bit tables serve (the lattice candidates number 20 at most).
+const MAX_ORDER: usize = 24;
+
+/// A 2×2 integer matrix acting on `[row, col]`.
+type Linear = [[i64; 2]; 2];
+
+const IDENTITY: Linear = [[1, 0], [0, 1]];
+/// Transposition: a mirror of both lattices.
+const TRANSPOSE: Linear = [[0, 1], [1, 0]];
+/// A quarter turn of the square lattice: (r, c) → (c, −r).
+const SQUARE_TURN: Linear = [[0, 1], [-1, 0]];
+/// A sixth of a turn of the triangular lattice: (r, c) → (c, c − r).
+const HEX_TURN: Linear = [[0, 1], [-1, 1]];
+
+fn mul(a: &Linear, b: &Linear) -> Linear {
+    let mut m = [[0; 2]; 2];
+    for (i, row) in m.iter_mut().enumerate() {
+        for (j, v) in row.iter_mut().enumerate() {
+            *v = a[i][0] * b[0][j] + a[i][1] * b[1][j];
+        }
+    }
+    m
+}
+
+/// The finite group two generators make (they must generate a finite one).
+fn closure(gens: &[Linear]) -> Vec<Linear> {
+    let mut group = vec![IDENTITY];
+    let mut i = 0;
+    while i < group.len() {
+        for g in gens {
+            let m = mul(g, &group[i]);
+            if !group.contains(&m) {
+                group.push(m);
+            }
+        }
+        i += 1;
+    }
+    group
+}
+
+/// A group of cell permutations with lookup tables that apply one to a position in a few
+/// table reads: one table per 8-cell chunk maps the chunk's byte to the permuted bits.
+#[derive(Debug, Clone)]
+pub struct Symmetry {
+    /// `perms[g][cell]`: the image of `cell`; `perms[0]` is the identity.
+    perms: Vec<Vec<usize>>,
+    /// `tables[(g * chunks + k) * 256 + byte]`.
+    tables: Vec<u128>,
+    /// For boards of at most 64 cells (else empty): `tables64[(k * 256 + byte) * order + g]`,
+    /// so that one cache line gives a chunk's contribution to every image.
+    tables64: Vec<u64>,
+    chunks: usize,
+}
+
+impl Symmetry {
+    /// The group of the identity alone on `cells` cells.
+    pub fn trivial(cells: usize) -> Self {
+        Self::from_perms(cells, vec![(0..cells).collect()])
+    }
+
+    fn from_perms(cells: usize, perms: Vec<Vec<usize>>) -> Self {
+        let chunks = cells.div_ceil(8);
+        let mut tables = vec![0u128; perms.len() * chunks * 256];
+        for (g, p) in perms.iter().enumerate() {
+            for k in 0..chunks {
+                let table = &mut tables[(g * chunks + k) * 256..][..256];
+                for (byte, slot) in table.iter_mut().enumerate() {
+                    for bit in 0..8 {
+                        let cell = 8 * k + bit;
+                        if byte >> bit & 1 == 1 && cell < cells {
+                            *slot |= 1 << p[cell];
+                        }
+                    }
+                }
+            }
+        }
+        let mut tables64 = Vec::new();
+        if cells <= 64 && perms.len() <= MAX_ORDER {
+            tables64 = vec![0u64; chunks * 256 * perms.len()];
+            for g in 0..perms.len() {
+                for k in 0..chunks {
+                    for byte in 0..256 {
+                        tables64[(k * 256 + byte) * perms.len() + g] =
+                            tables[(g * chunks + k) * 256 + byte] as u64;
+                    }
+                }
+            }
+        }
+        Symmetry {
+            perms,
+            tables,
+            tables64,
+            chunks,
+        }
+    }
+
+    /// Every automorphism of the model's move table among the lattice isometries.
+    pub fn find(model: &HopModel) -> Self {
+        let cells = &model.geo.cells;
+        let n = cells.len();
+        let moves: FxHashSet<(u128, u128)> = model.moves.iter().map(|m| (m.need, m.mask)).collect();
+        let mut candidates = closure(&[SQUARE_TURN, TRANSPOSE]);
+        for l in closure(&[HEX_TURN, TRANSPOSE]) {
+            if !candidates.contains(&l) {
+                candidates.push(l);
+            }
+        }
+        let mut perms: Vec<Vec<usize>> = vec![(0..n).collect()];
+        for l in &candidates {
+            if let Some(p) = lattice_perm(model, l).filter(|p| maps_moves(&moves, model, p))
+                && !perms.contains(&p)
+            {
+                perms.push(p);
+            }
+        }
+        if perms.len() == 1
+            && let Some(found) = search_automorphisms(model, &moves)
+        {
+            perms = found;
+        }
+        Self::from_perms(n, perms)
+    }
+
+    /// The automorphisms that also fix the goal: those fixing the goal cell when there is one.
+    pub fn for_goal(model: &HopModel) -> Self {
+        let all = Self::find(model);
+        match model.goal.at {
+            Some(a) => all.stabilizer(1 << a),
+            None => all,
+        }
+    }
+
+    /// The subgroup mapping `state` onto itself.
+    pub fn stabilizer(&self, state: u128) -> Self {
+        let keep = (0..self.order())
+            .filter(|&g| self.apply(g, state) == state)
+            .map(|g| self.perms[g].clone())
+            .collect();
+        Self::from_perms(self.perms[0].len(), keep)
+    }
+
+    /// The number of permutations, the identity included.
+    pub fn order(&self) -> usize {
+        self.perms.len()
+    }
+
+    pub fn perms(&self) -> &[Vec<usize>] {
+        &self.perms
+    }
+
+    /// Permutation `g` applied to a position.
+    #[inline]
+    pub fn apply(&self, g: usize, state: u128) -> u128 {
+        let base = g * self.chunks * 256;
+        let mut out = 0;
+        for k in 0..self.chunks {
+            let byte = (state >> (8 * k)) as u8 as usize;
+            out |= self.tables[base + k * 256 + byte];
+        }
+        out
+    }
+
+    /// Every image of `state` (the first [`Symmetry::order`] entries), for boards of at most
+    /// 64 cells: one table row per 8-cell chunk serves all the permutations at once.
+    #[inline]
+    pub fn images64(&self, state: u64) -> [u64; MAX_ORDER] {
+        let order = self.order();
+        let mut images = [0u64; MAX_ORDER];
+        if self.tables64.is_empty() {
+            for (g, img) in images.iter_mut().enumerate().take(order) {
+                *img = self.apply(g, state as u128) as u64;
+            }
+            return images;
+        }
+        for k in 0..self.chunks {
+            let byte = (state >> (8 * k)) as u8 as usize;
+            let row = &self.tables64[(k * 256 + byte) * order..][..order];
+            for (img, &t) in images.iter_mut().zip(row) {
+                *img |= t;
+            }
+        }
+        images
+    }
+
+    /// [`Symmetry::canon`] for boards of at most 64 cells.
+    #[inline]
+    pub fn canon64(&self, state: u64) -> u64 {
+        fn least<const G: usize>(images: [u64; G]) -> u64 {
+            images.into_iter().min().unwrap_or(0)
+        }
+        match self.order() {
+            1 => state,
+            2 => least(self.images_n::<2>(state)),
+            4 => least(self.images_n::<4>(state)),
+            6 => least(self.images_n::<6>(state)),
+            8 => least(self.images_n::<8>(state)),
+            12 => least(self.images_n::<12>(state)),
+            n => self.images64(state)[..n].iter().copied().min().unwrap_or(state),
+        }
+    }
+
+    /// [`Symmetry::orbit_size`] for boards of at most 64 cells.
+    pub fn orbit_size64(&self, state: u64) -> u64 {
+        fn fixed<const G: usize>(images: [u64; G], state: u64) -> usize {
+            images.into_iter().filter(|&i| i == state).count()
+        }
+        let fixed = match self.order() {
+            1 => 1,
+            2 => fixed(self.images_n::<2>(state), state),
+            4 => fixed(self.images_n::<4>(state), state),
+            6 => fixed(self.images_n::<6>(state), state),
+            8 => fixed(self.images_n::<8>(state), state),
+            12 => fixed(self.images_n::<12>(state), state),
+            n => self.images64(state)[..n].iter().filter(|&&i| i == state).count(),
+        };
+        (self.order() / fixed.max(1)) as u64
+    }
+
+    /// Every image of `state` under a group of order `G`, unrolled.
+    #[inline(always)]
+    fn images_n<const G: usize>(&self, state: u64) -> [u64; G] {
+        let mut images = [0u64; G];
+        if self.tables64.is_empty() {
+            for (g, img) in images.iter_mut().enumerate() {
+                *img = self.apply(g, state as u128) as u64;
+            }
+            return images;
+        }
+        for k in 0..self.chunks {
+            let byte = (state >> (8 * k)) as u8 as usize;
+            let row = &self.tables64[(k * 256 + byte) * G..][..G];
+            for g in 0..G {
+                images[g] |= row[g];
+            }
+        }
+        images
+    }
+
+    /// The least image of `state` under the group: equal for symmetric positions.
+    #[inline]
+    pub fn canon(&self, state: u128) -> u128 {
+        (1..self.order()).fold(state, |m, g| m.min(self.apply(g, state)))
+    }
+
+    /// The number of distinct images of `state` (its orbit's size).
+    pub fn orbit_size(&self, state: u128) -> u64 {
+        let stab = (0..self.order())
+            .filter(|&g| self.apply(g, state) == state)
+            .count();
+        (self.order() / stab) as u64
+    }
+}
+
+/// The cell permutation a linear map induces, translated so the lexicographically first cells
+/// correspond, or `None` if the image is not the board.
+fn lattice_perm(model: &HopModel, l: &Linear) -> Option<Vec<usize>> {
+    let cells = &model.geo.cells;
+    let map = |c: &Cell| [l[0][0] * c[0] + l[0][1] * c[1], l[1][0] * c[0] + l[1][1] * c[1]];
+    let first = cells.iter().min()?;
+    let image_first = cells.iter().map(map).min()?;
+    let shift = [first[0] - image_first[0], first[1] - image_first[1]];
+    cells
+        .iter()
+        .map(|c| {
+            let m = map(c);
+            model.geo.index.get(&[m[0] + shift[0], m[1] + shift[1]]).copied()
+        })
+        .collect()
+}
+
+fn permute_mask(p: &[usize], mask: u128) -> u128 {
+    p.iter()
+        .enumerate()
+        .filter(|&(c, _)| mask >> c & 1 == 1)
+        .fold(0, |acc, (_, &to)| acc | 1 << to)
+}
+
+fn maps_moves(moves: &FxHashSet<(u128, u128)>, model: &HopModel, p: &[usize]) -> bool {
+    model
+        .moves
+        .iter()
+        .all(|m| moves.contains(&(permute_mask(p, m.need), permute_mask(p, m.mask))))
+}
+
+/// The fallback for geometries whose coordinates are no lattice: every permutation of the
+/// cells that maps the moves onto moves, found by backtracking over cells in breadth-first
+/// order (each cell's image must share moves with the images of cells already placed), with
+/// cells in no move kept fixed. `None` if the group would exceed the tables' size or the
+/// search takes too long.
+fn search_automorphisms(model: &HopModel, moves: &FxHashSet<(u128, u128)>) -> Option<Vec<Vec<usize>>> {
+    let n = model.geo.cells.len();
+    // The moves each cell takes part in, and a signature no automorphism changes.
+    let mut touching: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, m) in model.moves.iter().enumerate() {
+        for (c, list) in touching.iter_mut().enumerate() {
+            if m.mask >> c & 1 == 1 {
+                list.push(i);
+            }
+        }
+    }
+    let signature = |c: usize| {
+        let as_to = model.moves.iter().filter(|m| m.to == c).count();
+        (touching[c].len(), as_to)
+    };
+    // Breadth-first order over cells linked by moves, each component from its first cell.
+    let mut order = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    for root in 0..n {
+        if seen[root] || touching[root].is_empty() {
+            continue;
+        }
+        seen[root] = true;
+        let mut i = order.len();
+        order.push(root);
+        while i < order.len() {
+            let c = order[i];
+            i += 1;
+            for &mv in &touching[c] {
+                let mask = model.moves[mv].mask;
+                for d in (0..n).filter(|&d| mask >> d & 1 == 1) {
+                    if !seen[d] {
+                        seen[d] = true;
+                        order.push(d);
+                    }
+                }
+            }
+        }
+    }
+    let mut state = Backtrack {
+        model,
+        moves,
+        touching: &touching,
+        signatures: (0..n).map(signature).collect(),
+        order: &order,
+        image: (0..n)
+            .map(|c| if touching[c].is_empty() { Some(c) } else { None })
+            .collect(),
+        used: (0..n).map(|c| touching[c].is_empty()).collect(),
+        found: Vec::new(),
+        steps: 0,
+    };
+    state.extend(0).then_some(state.found)
+}
+
+/// Backtracking state for [`search_automorphisms`].
+struct Backtrack<'a> {
+    model: &'a HopModel,
+    moves: &'a FxHashSet<(u128, u128)>,
+    touching: &'a [Vec<usize>],
+    signatures: Vec<(usize, usize)>,
+    order: &'a [usize],
+    image: Vec<Option<usize>>,
+    used: Vec<bool>,
+    found: Vec<Vec<usize>>,
+    steps: u64,
+}
+
+/// Backtracking steps allowed before the fallback gives up.
+const MAX_STEPS: u64 = 1 << 20;
+
+impl Backtrack<'_> {
+    /// Places `order[depth..]`; false when the search must stop (too big or too long).
+    fn extend(&mut self, depth: usize) -> bool {
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            return false;
+        }
+        let Some(&c) = self.order.get(depth) else {
+            if self.found.len() == MAX_ORDER {
+                return false;
+            }
+            self.found.push(
+                self.image
+                    .iter()
+                    .enumerate()
+                    .map(|(c, i)| i.unwrap_or(c))
+                    .collect(),
+            );
+            return true;
+        };
+        for target in 0..self.image.len() {
+            if self.used[target] || self.signatures[target] != self.signatures[c] {
+                continue;
+            }
+            self.image[c] = Some(target);
+            self.used[target] = true;
+            let go_on = !self.consistent(c) || self.extend(depth + 1);
+            self.image[c] = None;
+            self.used[target] = false;
+            if !go_on {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Every move through `c` whose cells are all placed maps onto a move.
+    fn consistent(&self, c: usize) -> bool {
+        self.touching[c].iter().all(|&i| {
+            let m = &self.model.moves[i];
+            let map = |mask: u128| -> Option<u128> {
+                (0..self.image.len())
+                    .filter(|&d| mask >> d & 1 == 1)
+                    .try_fold(0u128, |acc, d| self.image[d].map(|t| acc | 1 << t))
+            };
+            match (map(m.need), map(m.mask)) {
+                (Some(need), Some(mask)) => self.moves.contains(&(need, mask)),
+                _ => true,
+            }
+        })
+    }
+}

@@ -1,0 +1,443 @@
+//! Search at the limit: symmetries, position classes, pagodas and exhaustive counts, checked
+//! against exact figures and against brute force on boards small enough for it.
+
+use marbles::model::{HopModel, Model};
+use marbles::search::count::count;
+use marbles::search::dfs::{self, Pruning, Quiet};
+use marbles::search::invariants::Invariants;
+use marbles::search::symmetry::Symmetry;
+use marbles::search::{Budget, Limits, Verdict};
+use marbles::solve::{self, Options};
+use marbles::spec::{self, PegGoal};
+use std::collections::HashMap;
+use std::path::Path;
+
+fn model(yaml: &str) -> HopModel {
+    let spec = spec::parse(Path::new("in-memory.yaml"), yaml).expect("spec parses");
+    match solve::prepare_spec(spec, &Options::default())
+        .expect("spec compiles")
+        .model
+    {
+        Model::Hop(m) => m,
+        Model::Tilt(_) => panic!("expected a hop model"),
+    }
+}
+
+fn puzzle(rules: &str, board: &str, goal: &str) -> HopModel {
+    let board: String = board.lines().map(|l| format!("  {l}\n")).collect();
+    model(&format!(
+        "name: t\nrules: {rules}\nboard: |2\n{board}goal: {goal}\n"
+    ))
+}
+
+const ENGLISH: &str = "\
+# # o o o # #
+# # o o o # #
+o o o o o o o
+o o o . o o o
+o o o o o o o
+# # o o o # #
+# # o o o # #";
+
+const FRENCH: &str = "\
+# # o o o # #
+# o o o o o #
+o o o o o o o
+o o o . o o o
+o o o o o o o
+# o o o o o #
+# # o o o # #";
+
+const TRIANGLE_CORNER: &str = "\
+    .
+   o o
+  o o o
+ o o o o
+o o o o o";
+
+/// A 19-hole hexagon on the triangular lattice: rows 3, 4, 5, 4, 3, the lower rows shifted
+/// by blocked cells so that columns follow the lattice.
+const HEXAGON: &str = "\
+o o o
+o o o o
+o o . o o
+# o o o o
+# # o o o";
+
+/// A board whose only symmetry is the transposition.
+const ELL: &str = "\
+o o o o
+o . o o
+o o # #
+o o # #";
+
+fn unlimited() -> Budget {
+    Budget::new(Limits::default())
+}
+
+#[test]
+fn symmetry_groups_are_found_for_any_geometry() {
+    let english = puzzle("peg_hop", ENGLISH, "{pegs: 1, at: [3, 3]}");
+    assert_eq!(Symmetry::find(&english).order(), 8);
+    assert_eq!(Symmetry::for_goal(&english).order(), 8);
+    let off_centre = puzzle("peg_hop", ENGLISH, "{pegs: 1, at: [2, 3]}");
+    assert_eq!(Symmetry::for_goal(&off_centre).order(), 2);
+    let diagonal = puzzle("diagonal_hop", ENGLISH, "{pegs: 1}");
+    assert_eq!(Symmetry::find(&diagonal).order(), 8);
+    let triangle = puzzle("triangle_hop", TRIANGLE_CORNER, "{pegs: 1}");
+    assert_eq!(Symmetry::find(&triangle).order(), 6);
+    assert_eq!(Symmetry::find(&triangle).stabilizer(triangle.start).order(), 2);
+    let hexagon = puzzle("triangle_hop", HEXAGON, "{pegs: 1}");
+    assert_eq!(Symmetry::find(&hexagon).order(), 12);
+    let ell = puzzle("peg_hop", ELL, "{pegs: 1}");
+    assert_eq!(Symmetry::find(&ell).order(), 2);
+    let wide = puzzle("peg_hop", "o o o o o\no o . o o\no o o o o", "{pegs: 1}");
+    let tall = puzzle("peg_hop", "o o o\no o o\no . o\no o o\no o o", "{pegs: 1}");
+    assert_eq!(Symmetry::find(&wide).order(), 4);
+    assert_eq!(Symmetry::find(&tall).order(), 4);
+    // On the triangular lattice a 3×3 "square" is a rhombus: its two mirrors and a half turn,
+    // but no quarter turn.
+    let rhombus = puzzle("triangle_hop", "o o o\no . o\no o o", "{pegs: 1}");
+    assert_eq!(Symmetry::find(&rhombus).order(), 4);
+}
+
+#[test]
+fn every_symmetry_maps_moves_onto_moves() {
+    for m in [
+        puzzle("triangle_hop", HEXAGON, "{pegs: 1}"),
+        puzzle("peg_hop", FRENCH, "{pegs: 1}"),
+    ] {
+        let sym = Symmetry::find(&m);
+        let moves: std::collections::HashSet<(u128, u128)> =
+            m.moves.iter().map(|x| (x.need, x.mask)).collect();
+        for g in 0..sym.order() {
+            for x in &m.moves {
+                assert!(moves.contains(&(sym.apply(g, x.need), sym.apply(g, x.mask))));
+            }
+        }
+    }
+}
+
+#[test]
+fn position_classes_refute_impossible_goals() {
+    let french = puzzle("peg_hop", FRENCH, "{pegs: 1, at: [3, 3]}");
+    let why = Invariants::find(&french)
+        .refute(&french)
+        .expect("French central is impossible");
+    assert!(why.starts_with("position class"), "{why}");
+    let english = puzzle("peg_hop", ENGLISH, "{pegs: 1, at: [3, 3]}");
+    assert_eq!(Invariants::find(&english).refute(&english), None);
+    let beside = puzzle("peg_hop", ENGLISH, "{pegs: 1, at: [3, 4]}");
+    assert!(Invariants::find(&beside).refute(&beside).is_some());
+    // The classes of the English board: two parities along each diagonal direction.
+    assert_eq!(Invariants::find(&english).basis().len(), 4);
+    // On the hexagon, a goal far from the start's class.
+    let hexagon = puzzle("triangle_hop", HEXAGON, "{pegs: 1, at: [2, 3]}");
+    let verdict = solve_verdict(&hexagon, &Pruning::for_model(&hexagon));
+    assert_eq!(verdict, plain_verdict(&hexagon));
+}
+
+#[test]
+fn french_central_is_refuted_without_search() {
+    let spec = spec::parse(
+        Path::new("french.yaml"),
+        &format!(
+            "name: French\nrules: peg_hop\nboard: |\n{}\ngoal: {{pegs: 1, at: [3, 3]}}\n",
+            FRENCH
+                .lines()
+                .map(|l| format!("  {l}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        ),
+    )
+    .expect("parses");
+    let p = solve::prepare_spec(spec, &Options::default()).expect("compiles");
+    let out = solve::solve_prepared(&p, &Options::default());
+    assert_eq!(out.status, marbles::outcome::Status::Unsolvable);
+    assert_eq!(out.stats.nodes, 0);
+    assert!(out.reason.unwrap_or_default().contains("position class"));
+}
+
+fn solve_verdict(m: &HopModel, pruning: &Pruning) -> (Verdict, Vec<usize>) {
+    let order: Vec<usize> = (0..m.moves.len()).collect();
+    let r = dfs::solve_with(m, &order, &mut unlimited(), &mut Quiet, pruning);
+    (r.verdict, r.path)
+}
+
+fn plain_verdict(m: &HopModel) -> (Verdict, Vec<usize>) {
+    let order: Vec<usize> = (0..m.moves.len()).collect();
+    let r = dfs::solve(m, &order, &mut unlimited(), &mut Quiet);
+    (r.verdict, r.path)
+}
+
+#[test]
+fn pruning_finds_the_same_first_solution_as_plain_search() {
+    let base = puzzle("triangle_hop", TRIANGLE_CORNER, "{pegs: 1}");
+    let n = base.geo.cells.len();
+    for vacancy in 0..n {
+        for finish in 0..n {
+            let mut m = base.clone();
+            m.start = ((1u128 << n) - 1) & !(1 << vacancy);
+            m.goal.at = Some(finish);
+            let (plain, plain_path) = plain_verdict(&m);
+            let (pruned, path) = solve_verdict(&m, &Pruning::for_model(&m));
+            assert_eq!(
+                plain == Verdict::Solved,
+                pruned == Verdict::Solved,
+                "{vacancy} → {finish}"
+            );
+            assert_eq!(plain_path, path, "{vacancy} → {finish}");
+            let refuted = Invariants::find(&m).refute(&m).is_some();
+            assert!(!(refuted && plain == Verdict::Solved), "{vacancy} → {finish}");
+        }
+    }
+}
+
+/// Brute force: every reachable position and the number of jump sequences reaching it.
+fn brute_force(m: &HopModel) -> (HashMap<u32, u64>, u128) {
+    let mut layer: HashMap<u128, u128> = HashMap::from([(m.start, 1)]);
+    let mut per_layer = HashMap::new();
+    let mut solutions = 0;
+    while !layer.is_empty() {
+        let pegs = layer.keys().next().map_or(0, |s| s.count_ones());
+        per_layer.insert(pegs, layer.len() as u64);
+        let mut next: HashMap<u128, u128> = HashMap::new();
+        for (&s, &paths) in &layer {
+            if m.is_goal(s, m.target_pegs()) {
+                solutions += paths;
+            }
+            for mv in m.moves.iter().filter(|mv| s & mv.mask == mv.need) {
+                *next.entry(s ^ mv.mask).or_default() += paths;
+            }
+        }
+        layer = next;
+    }
+    (per_layer, solutions)
+}
+
+fn assert_count_matches_brute_force(m: &HopModel) {
+    let r = count(m, true, &mut unlimited()).expect("count finishes");
+    let (per_layer, solutions) = brute_force(m);
+    assert_eq!(r.solutions, solutions);
+    for l in &r.layers {
+        assert_eq!(Some(&l.positions), per_layer.get(&l.pegs), "layer {}", l.pegs);
+        assert!(l.canonical <= l.positions);
+    }
+    assert_eq!(r.positions, per_layer.values().sum::<u64>());
+}
+
+#[test]
+fn triangle_solution_counts_are_exact() {
+    let rows = ["    ", "   ", "  ", " ", ""];
+    let board = |vacancy: (usize, usize)| {
+        (0..5)
+            .map(|r| {
+                let holes: Vec<&str> = (0..=r)
+                    .map(|c| if (r, c) == vacancy { "." } else { "o" })
+                    .collect();
+                format!("{}{}", rows[r], holes.join(" "))
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    for (vacancy, expected) in [
+        ((0, 0), 29_760),
+        ((1, 0), 14_880),
+        ((2, 0), 85_258),
+        ((2, 1), 1_550),
+    ] {
+        let m = puzzle("triangle_hop", &board(vacancy), "{pegs: 1}");
+        let r = count(&m, false, &mut unlimited()).expect("count finishes");
+        assert_eq!(r.solutions, expected, "vacancy {vacancy:?}");
+        assert_count_matches_brute_force(&m);
+    }
+}
+
+#[test]
+fn counts_match_brute_force_on_small_boards() {
+    assert_count_matches_brute_force(&puzzle("peg_hop", "o o o o o\no o . o o\no o o o o", "{pegs: 1}"));
+    assert_count_matches_brute_force(&puzzle("peg_hop", ELL, "{pegs: 1, at: [1, 1]}"));
+    assert_count_matches_brute_force(&puzzle(
+        "diagonal_hop",
+        "o o o o\no . o o\no o o o\no o o o",
+        "{pegs: 1}",
+    ));
+    assert_count_matches_brute_force(&puzzle("triangle_hop", "o o\no . o\n# o o", "{pegs: 1}"));
+    let hexagon = puzzle("triangle_hop", "o o\no . o\n# o o", "{pegs: 1}");
+    assert_eq!(Symmetry::find(&hexagon).order(), 12);
+}
+
+#[test]
+fn count_gives_up_at_the_memory_limit() {
+    let m = puzzle("peg_hop", ENGLISH, "{pegs: 1, at: [3, 3]}");
+    let mut budget = Budget::new(Limits {
+        max_memory: Some(1 << 20),
+        ..Limits::default()
+    });
+    match count(&m, false, &mut budget) {
+        Err(Verdict::GaveUp(why)) => assert!(why.contains("memory"), "{why}"),
+        other => panic!("expected to give up, got {other:?}"),
+    }
+}
+
+#[test]
+fn pagodas_found_are_valid() {
+    let m = puzzle("peg_hop", ENGLISH, "{pegs: 1, at: [3, 3]}");
+    let p = marbles::search::pagoda::Pagodas::find(&m);
+    assert!(!p.is_empty());
+    for pagoda in &p.0 {
+        for mv in &m.moves {
+            let paid: u32 = (0..m.geo.cells.len())
+                .filter(|&c| mv.need >> c & 1 == 1)
+                .map(|c| pagoda.weights[c])
+                .sum();
+            assert!(paid >= pagoda.weights[mv.to]);
+        }
+        assert!(!pagoda.cuts(m.start));
+    }
+    assert_eq!(m.goal.pegs, PegGoal::Count(1));
+}
+
+#[test]
+fn count_command_prints_json() {
+    let out = assert_cmd::Command::cargo_bin("marbles")
+        .expect("binary")
+        .args(["count", "--format", "json", "puzzles/triangle_hop/corner.yaml"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["solutions"], serde_json::json!(29760));
+}
+
+/// Replays `path` from the start: every move legal, ending in a goal position.
+fn replays_to_goal(m: &HopModel, path: &[usize]) -> bool {
+    let mut s = m.start;
+    for &i in path {
+        let mv = &m.moves[i];
+        if s & mv.mask != mv.need {
+            return false;
+        }
+        s ^= mv.mask;
+    }
+    m.is_goal(s, m.target_pegs())
+}
+
+#[test]
+fn endgame_tables_decide_the_same_problems_with_valid_solutions() {
+    let base = puzzle("triangle_hop", TRIANGLE_CORNER, "{pegs: 1}");
+    let n = base.geo.cells.len();
+    let eager = Pruning {
+        endgame_after: Some(0),
+        endgame_positions: 200,
+        ..Pruning::default()
+    };
+    for vacancy in 0..n {
+        for finish in (0..n).map(Some).chain([None]) {
+            let mut m = base.clone();
+            m.start = ((1u128 << n) - 1) & !(1 << vacancy);
+            m.goal.at = finish;
+            let (plain, _) = plain_verdict(&m);
+            let (verdict, path) = solve_verdict(&m, &eager);
+            assert_eq!(plain, verdict, "{vacancy} → {finish:?}");
+            if verdict == Verdict::Solved {
+                assert!(replays_to_goal(&m, &path), "{vacancy} → {finish:?}");
+            }
+        }
+    }
+    let english = puzzle("peg_hop", ENGLISH, "{pegs: 1, at: [3, 3]}");
+    let table = marbles::search::endgame::Endgame::build(&english, 10_000).expect("one-peg goal");
+    assert!(table.max_pegs() >= 4 && table.positions() <= 10_000 + 10_000);
+    assert!(table.wins(1 << english.goal.at.unwrap_or(0)));
+}
+
+#[test]
+fn reversed_problems_taking_turns_give_valid_solutions() {
+    let base = puzzle("triangle_hop", TRIANGLE_CORNER, "{pegs: 1}");
+    let n = base.geo.cells.len();
+    for vacancy in 0..n {
+        for finish in 0..n {
+            let mut m = base.clone();
+            m.start = ((1u128 << n) - 1) & !(1 << vacancy);
+            m.goal.at = Some(finish);
+            assert_eq!(
+                marbles::search::portfolio::reversed(&m).is_some(),
+                vacancy != finish
+            );
+            let (plain, _) = plain_verdict(&m);
+            let order: Vec<usize> = (0..m.moves.len()).collect();
+            let r = marbles::search::portfolio::solve(&m, &order, &mut unlimited(), &mut Quiet, 4);
+            assert_eq!(plain, r.verdict, "{vacancy} → {finish}");
+            if r.verdict == Verdict::Solved {
+                assert!(replays_to_goal(&m, &r.path), "{vacancy} → {finish}");
+                assert_eq!(r.end, 1 << finish);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_capped_budget_still_honours_the_outer_limit() {
+    let m = puzzle("peg_hop", ENGLISH, "{pegs: 1, at: [0, 2]}");
+    let mut budget = Budget::new(Limits {
+        max_nodes: Some(5_000),
+        ..Limits::default()
+    });
+    let order: Vec<usize> = (0..m.moves.len()).collect();
+    let r = marbles::search::portfolio::solve(&m, &order, &mut budget, &mut Quiet, 1_000);
+    assert!(
+        matches!(r.verdict, Verdict::GaveUp(ref why) if why.contains("node limit (5000")),
+        "{:?}",
+        r.verdict
+    );
+    // Limits are checked every 4,096 nodes.
+    assert!(budget.nodes <= 5_000 + 4_096);
+}
+
+#[test]
+fn symmetries_are_found_when_coordinates_are_no_lattice() {
+    // The English board with every cell moved to a made-up spot: no lattice isometry fits,
+    // so the backtracking fallback must find the 8 symmetries from the moves alone.
+    let scramble = |mut m: HopModel| {
+        m.geo.cells = (0..m.geo.cells.len() as i64)
+            .map(|i| [i * i, 7 * i % 5])
+            .collect();
+        m.geo.index = m.geo.cells.iter().enumerate().map(|(i, c)| (*c, i)).collect();
+        m
+    };
+    let m = scramble(puzzle("peg_hop", ENGLISH, "{pegs: 1, at: [3, 3]}"));
+    assert_eq!(Symmetry::find(&m).order(), 8);
+    assert_eq!(Symmetry::for_goal(&m).order(), 8);
+    let triangle = scramble(puzzle("triangle_hop", TRIANGLE_CORNER, "{pegs: 1}"));
+    assert_eq!(Symmetry::find(&triangle).order(), 6);
+    assert_eq!(
+        Symmetry::find(&scramble(puzzle("triangle_hop", HEXAGON, "{pegs: 1}"))).order(),
+        12
+    );
+    // Counting with the symmetries found this way is still exact.
+    assert_eq!(
+        count(&triangle, false, &mut unlimited())
+            .map(|r| r.solutions)
+            .ok(),
+        Some(29_760)
+    );
+    let r = count(
+        &puzzle("triangle_hop", TRIANGLE_CORNER, "{pegs: 1}"),
+        false,
+        &mut unlimited(),
+    );
+    assert_eq!(r.map(|r| r.solutions).ok(), Some(29_760));
+}
+
+#[test]
+fn bench_command_runs_a_case_in_a_child_process() {
+    let out = assert_cmd::Command::cargo_bin("marbles")
+        .expect("binary")
+        .args(["bench", "--runs", "1", "--only", "Tilt", "--markdown"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("solved in 5 tilts"), "{table}");
+    assert!(table.starts_with("| puzzle"), "{table}");
+}
