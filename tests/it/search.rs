@@ -170,26 +170,37 @@ fn plain_verdict(m: &HopModel) -> (Verdict, Vec<usize>) {
     (r.verdict, r.path)
 }
 
-#[test]
-fn pruning_finds_the_same_first_solution_as_plain_search() {
+/// Every single-vacancy problem of the 15-hole triangle: each empty hole, with each finishing
+/// hole and (when `anywhere`) with "one peg anywhere", as `(vacancy, finish, model)`.
+fn triangle_problems(anywhere: bool) -> impl Iterator<Item = (usize, Option<usize>, HopModel)> {
     let base = puzzle("triangle_hop", TRIANGLE_CORNER, "{pegs: 1}");
     let n = base.geo.cells.len();
-    for vacancy in 0..n {
-        for finish in 0..n {
+    (0..n).flat_map(move |vacancy| {
+        let base = base.clone();
+        let finishes: Vec<Option<usize>> = (0..n).map(Some).chain(anywhere.then_some(None)).collect();
+        finishes.into_iter().map(move |finish| {
             let mut m = base.clone();
             m.start = ((1u128 << n) - 1) & !(1 << vacancy);
-            m.goal.at = Some(finish);
-            let (plain, plain_path) = plain_verdict(&m);
-            let (pruned, path) = solve_verdict(&m, &Pruning::for_model(&m));
-            assert_eq!(
-                plain == Verdict::Solved,
-                pruned == Verdict::Solved,
-                "{vacancy} → {finish}"
-            );
-            assert_eq!(plain_path, path, "{vacancy} → {finish}");
-            let refuted = Invariants::find(&m).refute(&m).is_some();
-            assert!(!(refuted && plain == Verdict::Solved), "{vacancy} → {finish}");
-        }
+            m.goal.at = finish;
+            (vacancy, finish, m)
+        })
+    })
+}
+
+#[test]
+fn pruning_finds_the_same_first_solution_as_plain_search() {
+    for (vacancy, finish, m) in triangle_problems(false) {
+        let finish = finish.unwrap();
+        let (plain, plain_path) = plain_verdict(&m);
+        let (pruned, path) = solve_verdict(&m, &Pruning::for_model(&m));
+        assert_eq!(
+            plain == Verdict::Solved,
+            pruned == Verdict::Solved,
+            "{vacancy} → {finish}"
+        );
+        assert_eq!(plain_path, path, "{vacancy} → {finish}");
+        let refuted = Invariants::find(&m).refute(&m).is_some();
+        assert!(!(refuted && plain == Verdict::Solved), "{vacancy} → {finish}");
     }
 }
 
@@ -325,24 +336,17 @@ fn replays_to_goal(m: &HopModel, path: &[usize]) -> bool {
 
 #[test]
 fn endgame_tables_decide_the_same_problems_with_valid_solutions() {
-    let base = puzzle("triangle_hop", TRIANGLE_CORNER, "{pegs: 1}");
-    let n = base.geo.cells.len();
     let eager = Pruning {
         endgame_after: Some(0),
         endgame_positions: 200,
         ..Pruning::default()
     };
-    for vacancy in 0..n {
-        for finish in (0..n).map(Some).chain([None]) {
-            let mut m = base.clone();
-            m.start = ((1u128 << n) - 1) & !(1 << vacancy);
-            m.goal.at = finish;
-            let (plain, _) = plain_verdict(&m);
-            let (verdict, path) = solve_verdict(&m, &eager);
-            assert_eq!(plain, verdict, "{vacancy} → {finish:?}");
-            if verdict == Verdict::Solved {
-                assert!(replays_to_goal(&m, &path), "{vacancy} → {finish:?}");
-            }
+    for (vacancy, finish, m) in triangle_problems(true) {
+        let (plain, _) = plain_verdict(&m);
+        let (verdict, path) = solve_verdict(&m, &eager);
+        assert_eq!(plain, verdict, "{vacancy} → {finish:?}");
+        if verdict == Verdict::Solved {
+            assert!(replays_to_goal(&m, &path), "{vacancy} → {finish:?}");
         }
     }
     let english = puzzle("peg_hop", ENGLISH, "{pegs: 1, at: [3, 3]}");
@@ -353,25 +357,19 @@ fn endgame_tables_decide_the_same_problems_with_valid_solutions() {
 
 #[test]
 fn reversed_problems_taking_turns_give_valid_solutions() {
-    let base = puzzle("triangle_hop", TRIANGLE_CORNER, "{pegs: 1}");
-    let n = base.geo.cells.len();
-    for vacancy in 0..n {
-        for finish in 0..n {
-            let mut m = base.clone();
-            m.start = ((1u128 << n) - 1) & !(1 << vacancy);
-            m.goal.at = Some(finish);
-            assert_eq!(
-                marbles::search::portfolio::reversed(&m).is_some(),
-                vacancy != finish
-            );
-            let (plain, _) = plain_verdict(&m);
-            let order: Vec<usize> = (0..m.moves.len()).collect();
-            let r = marbles::search::portfolio::solve(&m, &order, &mut unlimited(), &mut Quiet, 4);
-            assert_eq!(plain, r.verdict, "{vacancy} → {finish}");
-            if r.verdict == Verdict::Solved {
-                assert!(replays_to_goal(&m, &r.path), "{vacancy} → {finish}");
-                assert_eq!(r.end, 1 << finish);
-            }
+    for (vacancy, finish, m) in triangle_problems(false) {
+        let finish = finish.unwrap();
+        assert_eq!(
+            marbles::search::portfolio::reversed(&m).is_some(),
+            vacancy != finish
+        );
+        let (plain, _) = plain_verdict(&m);
+        let order: Vec<usize> = (0..m.moves.len()).collect();
+        let r = marbles::search::portfolio::solve(&m, &order, &mut unlimited(), &mut Quiet, 4);
+        assert_eq!(plain, r.verdict, "{vacancy} → {finish}");
+        if r.verdict == Verdict::Solved {
+            assert!(replays_to_goal(&m, &r.path), "{vacancy} → {finish}");
+            assert_eq!(r.end, 1 << finish);
         }
     }
 }
