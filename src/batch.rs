@@ -97,9 +97,10 @@ pub fn solve_contained(path: &Path, opts: &Options) -> Vec<Outcome> {
     outcomes
 }
 
-/// Previous outcomes are reusable when none failed or was cut short and the file and every
-/// rule script it uses are byte-for-byte unchanged.
-fn reusable(prev: &[Outcome], path: &Path) -> bool {
+/// Previous outcomes are reusable when none failed or was cut short, the file and every rule
+/// script it uses are byte-for-byte unchanged, and any that gave up did so under the limits
+/// that would apply now.
+fn reusable(prev: &[Outcome], path: &Path, opts: &Options) -> bool {
     if prev.is_empty()
         || prev
             .iter()
@@ -116,8 +117,11 @@ fn reusable(prev: &[Outcome], path: &Path) -> bool {
     };
     specs.len() == prev.len()
         && specs.iter().zip(prev).all(|(spec, p)| {
-            crate::script::resolve(spec)
-                .is_ok_and(|s| p.script_hash.as_deref() == Some(sha256(&s.source).as_str()))
+            let same_limits = p.status != Status::GaveUp
+                || p.limits.as_deref() == Some(solve::limits_for(spec, opts).describe().as_str());
+            same_limits
+                && crate::script::resolve(spec)
+                    .is_ok_and(|s| p.script_hash.as_deref() == Some(sha256(&s.source).as_str()))
         })
 }
 
@@ -167,7 +171,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<u8> {
             .par_iter()
             .map(|path| {
                 let key = path.display().to_string();
-                if let Some(p) = prev.get(&key).filter(|p| reusable(p, path)) {
+                if let Some(p) = prev.get(&key).filter(|p| reusable(p, path, &opts)) {
                     bar.inc(1);
                     return Some(p.clone());
                 }

@@ -98,6 +98,9 @@ pub struct Outcome {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     pub stats: Stats,
+    /// For `gave_up`: the limits in force, so `--resume` retries it when they change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<String>,
     /// SHA-256 of the spec file and of its rule script, so reruns can skip unchanged puzzles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spec_hash: Option<String>,
@@ -124,6 +127,7 @@ impl Outcome {
             rating: None,
             error: Some(message),
             stats: Stats::default(),
+            limits: None,
             spec_hash: None,
             script_hash: None,
             replay: None,

@@ -128,6 +128,7 @@ pub fn solve_observed(p: &Prepared, opts: &Options, obs: &mut impl dfs::Observer
         rating: None,
         error: None,
         stats: Stats::default(),
+        limits: None,
         spec_hash: Some(hash(&p.spec.source)),
         script_hash: Some(hash(&p.script.source)),
         replay: None,
@@ -169,6 +170,7 @@ pub fn solve_observed(p: &Prepared, opts: &Options, obs: &mut impl dfs::Observer
         Verdict::GaveUp(why) => {
             out.status = Status::GaveUp;
             out.reason = Some(why);
+            out.limits = Some(limits_for(&p.spec, opts).describe());
         }
     }
     if out.status == Status::Solved {

@@ -624,6 +624,7 @@ mod tests {
             rating: None,
             error: None,
             stats: Stats::default(),
+            limits: None,
             spec_hash: None,
             script_hash: None,
             replay: Some(Replay::Hop {
@@ -647,6 +648,7 @@ mod tests {
             rating: None,
             error: None,
             stats: Stats::default(),
+            limits: None,
             spec_hash: None,
             script_hash: None,
             replay: Some(Replay::Tilt {

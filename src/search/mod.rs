@@ -27,6 +27,27 @@ pub struct Limits {
     pub max_memory: Option<u64>,
 }
 
+impl Limits {
+    /// The limits in words, e.g. `timeout 5 s, max nodes 1000, max memory 2.0 GiB`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(t) = self.timeout {
+            parts.push(format!("timeout {} s", t.as_secs_f64()));
+        }
+        if let Some(n) = self.max_nodes {
+            parts.push(format!("max nodes {n}"));
+        }
+        if let Some(m) = self.max_memory {
+            parts.push(format!("max memory {}", human_bytes(m)));
+        }
+        if parts.is_empty() {
+            "none".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+}
+
 /// How a search ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {

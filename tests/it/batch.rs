@@ -209,6 +209,29 @@ fn reruns_are_deterministic_and_resume_skips_unchanged_puzzles() {
     assert_eq!(a[3], b[3], "the unchanged over-limit puzzle is reused");
     assert_eq!(b[1]["status"], "solved", "the changed puzzle is solved again");
     assert_eq!(b[2]["status"], "error");
+    // The limits it gave up under: the spec's node limit and the machine-dependent memory default.
+    assert!(
+        b[3]["limits"]
+            .as_str()
+            .unwrap()
+            .starts_with("max nodes 5, max memory "),
+        "{}",
+        b[3]
+    );
+
+    // A larger limit on the command line: the puzzle that gave up is tried again, and solves.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_marbles"))
+        .arg("batch")
+        .arg(&set)
+        .args(["--quiet", "--resume", "--max-nodes", "100000000", "--report"])
+        .arg(&rep1)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let third: Value =
+        serde_json::from_str(&std::fs::read_to_string(rep1.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(third["results"][3]["status"], "solved");
+    assert_eq!(third["results"][0], b[0], "still reused: it did not give up");
 }
 
 #[test]
