@@ -36,6 +36,8 @@ Exit status: 0 every puzzle solved, 1 some unsolvable or gave up, 2 bad input or
 pub enum Command {
     /// Solve puzzle files and show each verdict, move and board.
     Solve(SolveArgs),
+    /// Play a puzzle yourself, move by move; `solve` lets marbles finish from where you are.
+    Play(PlayArgs),
     /// Validate puzzle files and their rule scripts without solving.
     Check(CheckArgs),
     /// Solve every puzzle under folders in parallel; print a table and write reports.
@@ -137,6 +139,21 @@ pub struct BenchArgs {
     /// Run one case in this process and print its measurement as JSON (used by the parent).
     #[arg(long, hide = true, value_name = "INDEX")]
     pub case: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// A puzzle file (YAML, Lisp or ICPC).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Which case of a several-case ICPC file.
+    #[arg(long, default_value_t = 1, value_name = "K")]
+    pub case: usize,
+    /// Read FILE in this notation (default: by extension).
+    #[arg(long, value_enum, value_name = "NOTATION")]
+    pub from: Option<Notation>,
+    #[command(flatten)]
+    pub search: SearchArgs,
 }
 
 #[derive(Debug, Args)]

@@ -9,6 +9,7 @@ pub mod diag;
 pub mod formats;
 pub mod model;
 pub mod outcome;
+pub mod play;
 pub mod render;
 pub mod report;
 pub mod script;
@@ -27,6 +28,7 @@ use std::path::{Path, PathBuf};
 pub fn run(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
         Command::Solve(args) => solve_cmd(&args),
+        Command::Play(args) => play_cmd(&args),
         Command::Check(args) => check_cmd(&args),
         Command::Batch(args) => batch::run(&args),
         Command::Import(args) => formats::import_cmd(&args),
@@ -219,6 +221,32 @@ fn bench_cmd(args: &cli::BenchArgs) -> anyhow::Result<u8> {
         }
     }
     Ok(0)
+}
+
+fn play_cmd(args: &cli::PlayArgs) -> anyhow::Result<u8> {
+    let opts = args.search.options(1);
+    let notation = formats::Notation::of(&args.file, args.from);
+    let mut puzzles = formats::prepare(&args.file, notation, &opts);
+    let count = puzzles.len();
+    if args.case == 0 || args.case > count {
+        eprintln!(
+            "marbles: error: {}: there is no case {} (it holds {count})",
+            args.file.display(),
+            args.case
+        );
+        return Ok(2);
+    }
+    match puzzles.swap_remove(args.case - 1) {
+        Err(d) => {
+            eprintln!("marbles: error: {d}");
+            Ok(2)
+        }
+        Ok(p) => {
+            use std::io::IsTerminal;
+            let prompt = io::stdin().is_terminal();
+            play::play(&p, &opts, io::stdin().lock(), io::stdout().lock(), prompt)
+        }
+    }
 }
 
 fn check_cmd(args: &cli::CheckArgs) -> anyhow::Result<u8> {

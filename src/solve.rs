@@ -243,7 +243,8 @@ pub fn hop_move(m: &HopModel, i: usize) -> MoveOut {
     }
 }
 
-fn hop_replay(spec: &Spec, m: &HopModel, path: &[usize]) -> Replay {
+/// The boards a hop path passes through, from `m.start`.
+pub fn hop_replay(spec: &Spec, m: &HopModel, path: &[usize]) -> Replay {
     let widths = match &spec.board {
         BoardSpec::Grid(g) => g.rows.iter().map(Vec::len).collect(),
         BoardSpec::Tilt(_) => Vec::new(),
@@ -268,7 +269,8 @@ fn hop_replay(spec: &Spec, m: &HopModel, path: &[usize]) -> Replay {
     }
 }
 
-fn tilt_replay(m: &TiltModel, states: &[Vec<u8>]) -> Replay {
+/// The boards of a tilt game, one per state.
+pub fn tilt_replay(m: &TiltModel, states: &[Vec<u8>]) -> Replay {
     let frames = states
         .iter()
         .map(|s| {

@@ -6,5 +6,6 @@ mod classic;
 mod cli;
 mod hostile;
 mod html;
+mod play;
 mod search;
 mod support;

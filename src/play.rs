@@ -1,0 +1,298 @@
+//! `marbles play`: a person plays a puzzle move by move, and may ask the solver to take over
+//! from wherever they are (the "solve" button of the classic CS106B assignment).
+
+use crate::model::{HopModel, Model, NONE, TiltModel};
+use crate::outcome::{Replay, Status};
+use crate::render;
+use crate::search::tilt::roll;
+use crate::solve::{self, Options, Prepared};
+use crate::spec::Cell;
+use std::io::{BufRead, Write};
+
+/// A position in either kind of puzzle.
+#[derive(Debug, Clone, PartialEq)]
+enum Position {
+    Hop(u128),
+    /// Marble k's cell, or `NONE` once it is home.
+    Tilt(Vec<u8>),
+}
+
+const HELP: &str = "\
+commands:
+  R C R2 C2      hop puzzles: jump the peg at [R, C] to [R2, C2] (also written R,C R2,C2)
+  up down left right (or u d l r)
+                 tilt puzzles: tilt the board that way
+  moves          list the legal moves
+  hint           the next move of a solution from here
+  solve          let marbles finish the game from here, showing every move
+  undo           take back the last move
+  restart        back to the start
+  help           this list
+  quit           leave (end of input does too)";
+
+/// Plays `p` reading commands from `input`, writing to `out`. Returns 0 when the player (or
+/// `solve`) reached the goal, 1 otherwise.
+/// With `prompt`, a `> ` invites each command (for a person at a terminal, not a pipe).
+pub fn play(
+    p: &Prepared,
+    opts: &Options,
+    input: impl BufRead,
+    mut out: impl Write,
+    prompt: bool,
+) -> anyhow::Result<u8> {
+    let start = match &p.model {
+        Model::Hop(m) => Position::Hop(m.start),
+        Model::Tilt(m) => Position::Tilt(m.start.clone()),
+    };
+    let mut history = vec![start];
+    writeln!(out, "{} ({}): type a move, or `help`", p.spec.name, p.script.name)?;
+    show(p, history.last().unwrap(), None, &mut out)?;
+    let mut won = false;
+    let mut lines = input.lines();
+    loop {
+        if prompt {
+            write!(out, "> ")?;
+            out.flush()?;
+        }
+        let Some(line) = lines.next() else { break };
+        let line = line?;
+        let words: Vec<&str> = line
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let here = history.last().unwrap().clone();
+        match words.as_slice() {
+            [] => continue,
+            ["quit" | "exit" | "q"] => break,
+            ["help" | "?"] => writeln!(out, "{HELP}")?,
+            ["undo"] if history.len() > 1 => {
+                history.pop();
+                show(p, history.last().unwrap(), None, &mut out)?;
+            }
+            ["undo"] => writeln!(out, "nothing to undo")?,
+            ["restart"] => {
+                history.truncate(1);
+                show(p, &history[0], None, &mut out)?;
+            }
+            ["moves"] => {
+                let legal = legal_moves(p, &here);
+                if legal.is_empty() {
+                    writeln!(out, "no legal moves")?;
+                }
+                for (text, _) in legal {
+                    writeln!(out, "  {text}")?;
+                }
+            }
+            ["hint"] | ["solve"] => {
+                let o = solve::solve_prepared(&from(p, &here), opts);
+                match (o.status, words[0]) {
+                    (Status::Solved, _) if o.moves.is_empty() => writeln!(out, "already solved")?,
+                    (Status::Solved, "hint") => writeln!(out, "try: {}", render::move_text(&o.moves[0]))?,
+                    (Status::Solved, _) => {
+                        write!(out, "{}", render::solution(&o))?;
+                        won = true;
+                        break;
+                    }
+                    (Status::Unsolvable, _) => writeln!(
+                        out,
+                        "no solution from here{}: `undo` or `restart`",
+                        o.reason.map(|r| format!(" ({r})")).unwrap_or_default()
+                    )?,
+                    _ => writeln!(
+                        out,
+                        "the solver gave up from here: {}",
+                        o.reason.unwrap_or_default()
+                    )?,
+                }
+            }
+            _ => match parse_move(p, &here, &words) {
+                Err(why) => writeln!(out, "{why}")?,
+                Ok((next, mark)) => {
+                    show(p, &next, mark, &mut out)?;
+                    history.push(next);
+                    if let Some(verdict) = finished(p, history.last().unwrap()) {
+                        writeln!(out, "{verdict}")?;
+                        won = verdict.starts_with("solved");
+                        if won {
+                            break;
+                        }
+                    }
+                }
+            },
+        }
+    }
+    Ok(if won { 0 } else { 1 })
+}
+
+/// The prepared puzzle with its start moved to `pos`.
+fn from(p: &Prepared, pos: &Position) -> Prepared {
+    let model = match (&p.model, pos) {
+        (Model::Hop(m), Position::Hop(s)) => Model::Hop(HopModel {
+            start: *s,
+            ..m.clone()
+        }),
+        (Model::Tilt(m), Position::Tilt(s)) => Model::Tilt(TiltModel {
+            start: s.clone(),
+            ..m.clone()
+        }),
+        _ => unreachable!("positions match their model"),
+    };
+    Prepared {
+        spec: p.spec.clone(),
+        script: p.script.clone(),
+        tables: p.tables.clone(),
+        model,
+    }
+}
+
+fn show(p: &Prepared, pos: &Position, mark: Option<Cell>, out: &mut impl Write) -> std::io::Result<()> {
+    let replay: Replay = match (&p.model, pos) {
+        (Model::Hop(m), Position::Hop(s)) => solve::hop_replay(
+            &p.spec,
+            &HopModel {
+                start: *s,
+                ..m.clone()
+            },
+            &[],
+        ),
+        (Model::Tilt(m), Position::Tilt(s)) => solve::tilt_replay(m, std::slice::from_ref(s)),
+        _ => unreachable!("positions match their model"),
+    };
+    let board = render::board(&replay, 0, mark);
+    for line in board.lines() {
+        writeln!(out, "    {line}")?;
+    }
+    match pos {
+        Position::Hop(s) => writeln!(out, "{} pegs", s.count_ones()),
+        Position::Tilt(s) => writeln!(
+            out,
+            "{} of {} marbles home",
+            s.iter().filter(|&&c| c == NONE).count(),
+            s.len()
+        ),
+    }
+}
+
+/// Every legal move from `pos`: its words and the position it leads to.
+fn legal_moves(p: &Prepared, pos: &Position) -> Vec<(String, Position)> {
+    match (&p.model, pos) {
+        (Model::Hop(m), Position::Hop(s)) => m
+            .moves
+            .iter()
+            .enumerate()
+            .filter(|(_, mv)| s & mv.mask == mv.need)
+            .map(|(i, mv)| {
+                (
+                    render::move_text(&solve::hop_move(m, i)),
+                    Position::Hop(s ^ mv.mask),
+                )
+            })
+            .collect(),
+        (Model::Tilt(m), Position::Tilt(s)) => {
+            let mut occ = vec![NONE; m.geo.cells.len()];
+            (0..m.dirs.len())
+                .filter_map(|d| {
+                    let next = roll(m, d, s, &mut occ)?;
+                    (next != *s).then(|| (format!("tilt {}", m.dirs[d].name), Position::Tilt(next)))
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Reads one move; returns the new position and the cell to mark.
+fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position, Option<Cell>), String> {
+    match (&p.model, pos) {
+        (Model::Hop(m), Position::Hop(s)) => {
+            let nums: Vec<i64> = words
+                .iter()
+                .map(|w| w.parse::<i64>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| {
+                    format!(
+                        "`{}` is not a move: write `R C R2 C2` (from, to), or `help`",
+                        words.join(" ")
+                    )
+                })?;
+            let [r, c, r2, c2] = nums[..] else {
+                return Err("a jump is four numbers: R C R2 C2 (from [R, C] to [R2, C2])".into());
+            };
+            let (from, to) = ([r, c], [r2, c2]);
+            let cell = |[r, c]: Cell| {
+                m.geo
+                    .index
+                    .get(&[r, c])
+                    .copied()
+                    .ok_or_else(|| format!("[{r}, {c}] is not a hole of this board"))
+            };
+            let (f, t) = (cell(from)?, cell(to)?);
+            let mv = m
+                .moves
+                .iter()
+                .find(|mv| mv.from == f && mv.to == t)
+                .ok_or_else(|| format!("no jump goes from [{r}, {c}] to [{r2}, {c2}] on this board"))?;
+            if s & mv.mask != mv.need {
+                return Err(format!(
+                    "not now: [{r}, {c}] and the hole jumped over need pegs, and [{r2}, {c2}] must be empty"
+                ));
+            }
+            Ok((Position::Hop(s ^ mv.mask), Some(to)))
+        }
+        (Model::Tilt(m), Position::Tilt(s)) => {
+            let name = match words {
+                [w] => match *w {
+                    "u" => "up",
+                    "d" => "down",
+                    "l" => "left",
+                    "r" => "right",
+                    w => w,
+                },
+                _ => "",
+            };
+            let d = m.dirs.iter().position(|d| d.name == name).ok_or_else(|| {
+                let names: Vec<&str> = m.dirs.iter().map(|d| d.name.as_str()).collect();
+                format!(
+                    "`{}` is not a tilt: write one of {}",
+                    words.join(" "),
+                    names.join(", ")
+                )
+            })?;
+            let mut occ = vec![NONE; m.geo.cells.len()];
+            let next = roll(m, d, s, &mut occ).ok_or_else(|| {
+                format!("tilting {name} drops a marble into another marble's hole: not allowed")
+            })?;
+            Ok((Position::Tilt(next), None))
+        }
+        _ => Err("this puzzle cannot be played".into()),
+    }
+}
+
+/// The verdict once the game is over: the goal reached, or no move left.
+fn finished(p: &Prepared, pos: &Position) -> Option<String> {
+    match (&p.model, pos) {
+        (Model::Hop(m), Position::Hop(s)) => {
+            let pegs = s.count_ones();
+            let rating = solve::rating(&p.spec, pegs)
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default();
+            if m.is_goal(*s, m.target_pegs()) {
+                Some(format!(
+                    "solved: {pegs} peg{} left{rating}",
+                    if pegs == 1 { "" } else { "s" }
+                ))
+            } else if legal_moves(p, pos).is_empty() {
+                Some(format!(
+                    "no moves left: {pegs} pegs{rating}. `undo`, `restart`, or `solve` to see what marbles would do"
+                ))
+            } else {
+                None
+            }
+        }
+        (Model::Tilt(_), Position::Tilt(s)) => s
+            .iter()
+            .all(|&c| c == NONE)
+            .then(|| "solved: every marble is home".to_string()),
+        _ => None,
+    }
+}

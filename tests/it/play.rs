@@ -1,0 +1,88 @@
+//! `marbles play`: a person's moves through stdin, checked, undone, and finished by the solver.
+
+use crate::support::root;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Plays `file` with `input` on stdin; returns (exit code, stdout).
+fn play(file: &str, input: &str) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_marbles"))
+        .args(["play", file])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), String::from_utf8(out.stdout).unwrap())
+}
+
+#[test]
+fn the_icpc_solution_played_by_hand_drops_every_marble_home() {
+    let (code, out) = play("puzzles/tilt_roll/four_by_four.yaml", "l\nd\nu\nr\nd\n");
+    assert_eq!(code, Some(0));
+    assert!(
+        out.ends_with("3 of 3 marbles home\nsolved: every marble is home\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn illegal_moves_are_explained_and_the_board_is_unchanged() {
+    let (code, out) = play(
+        "puzzles/triangle_hop/corner.yaml",
+        "4 0 4 4\n9 9 0 0\n4 0 4 2\nup\nquit\n",
+    );
+    assert_eq!(code, Some(1));
+    assert!(
+        out.contains("no jump goes from [4, 0] to [4, 4] on this board\n"),
+        "{out}"
+    );
+    assert!(out.contains("[9, 9] is not a hole of this board\n"), "{out}");
+    assert!(
+        out.contains("not now: [4, 0] and the hole jumped over need pegs, and [4, 2] must be empty\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("`up` is not a move: write `R C R2 C2` (from, to), or `help`\n"),
+        "{out}"
+    );
+    assert_eq!(out.matches("14 pegs").count(), 1, "no move was made: {out}");
+}
+
+#[test]
+fn moves_undo_and_the_solver_taking_over() {
+    let (code, out) = play(
+        "puzzles/triangle_hop/corner.yaml",
+        "moves\n2 0 0 0\nundo\n2,2 0,0\nhint\nsolve\n",
+    );
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("  [2, 0] over [1, 0] to [0, 0] (up-right)\n  [2, 2] over [1, 1] to [0, 0] (up-left)\n"),
+        "{out}"
+    );
+    // After the undo the board is the start again, then the other first jump is made.
+    assert_eq!(out.matches("14 pegs").count(), 2, "{out}");
+    assert!(out.contains("        *\n       o .\n      o o .\n"), "{out}");
+    assert!(out.contains("try: "), "{out}");
+    assert!(out.contains("solved in 12 moves, 1 peg left (genius)"), "{out}");
+}
+
+#[test]
+fn a_dead_end_says_so_and_the_solver_agrees() {
+    // Two pegs that cannot meet: no move, and no solution from here.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("p.yaml"), "rules: peg_hop\nboard: |\n  o . . o\n").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_marbles"))
+        .args(["play", "p.yaml"])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"moves\nsolve\n").unwrap();
+    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    assert!(out.contains("no legal moves\n"), "{out}");
+    assert!(out.contains("no solution from here"), "{out}");
+}
