@@ -4,11 +4,15 @@ use crate::support::root;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-/// Plays `file` with `input` on stdin; returns (exit code, stdout).
+/// Plays a shipped `file` with `input` on stdin; returns (exit code, stdout).
 fn play(file: &str, input: &str) -> (Option<i32>, String) {
+    play_in(&root(), file, input)
+}
+
+fn play_in(dir: &std::path::Path, file: &str, input: &str) -> (Option<i32>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_marbles"))
         .args(["play", file])
-        .current_dir(root())
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -74,15 +78,8 @@ fn a_dead_end_says_so_and_the_solver_agrees() {
     // Two pegs that cannot meet: no move, and no solution from here.
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("p.yaml"), "rules: peg_hop\nboard: |\n  o . . o\n").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_marbles"))
-        .args(["play", "p.yaml"])
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"moves\nsolve\n").unwrap();
-    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let (code, out) = play_in(dir.path(), "p.yaml", "moves\nsolve\n");
+    assert_eq!(code, Some(1));
     assert!(out.contains("no legal moves\n"), "{out}");
     assert!(out.contains("no solution from here"), "{out}");
 }
