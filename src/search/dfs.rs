@@ -43,42 +43,228 @@ pub struct HopResult {
     pub memory: u64,
 }
 
-/// Positions known to fail: 64-bit keys for boards of at most 64 cells, half the memory.
-enum Failed {
-    Narrow(FxHashSet<u64>),
-    Wide(FxHashSet<u128>),
+/// A bitboard word: `u64` for boards of at most 64 cells (half the memory, half the work per
+/// move test), `u128` otherwise. Observers, pagodas and endgame tables see `u128` either way.
+trait Word:
+    Copy
+    + Eq
+    + std::hash::Hash
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitXor<Output = Self>
+    + std::ops::BitOr<Output = Self>
+{
+    fn narrow(s: u128) -> Self;
+    fn wide(self) -> u128;
+    fn pegs(self) -> u32;
+    /// The failure table's key: the least image under `g`, or the position itself.
+    fn key(self, g: Option<&Symmetry>) -> Self;
+    const ZERO: Self;
+    fn not(self) -> Self;
+    /// `self >> by`, or `self << -by` when `by` is negative.
+    fn shift_down(self, by: i32) -> Self;
+    fn lowest_index(self) -> u32;
+    fn clear_lowest(self) -> Self;
 }
 
-impl Failed {
-    fn new(narrow: bool) -> Self {
-        if narrow {
-            Failed::Narrow(FxHashSet::default())
+impl Word for u64 {
+    #[inline(always)]
+    fn narrow(s: u128) -> Self {
+        s as u64
+    }
+    #[inline(always)]
+    fn wide(self) -> u128 {
+        self as u128
+    }
+    #[inline(always)]
+    fn pegs(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline(always)]
+    fn key(self, g: Option<&Symmetry>) -> Self {
+        g.map_or(self, |g| g.canon64(self))
+    }
+    const ZERO: Self = 0;
+    #[inline(always)]
+    fn not(self) -> Self {
+        !self
+    }
+    #[inline(always)]
+    fn shift_down(self, by: i32) -> Self {
+        if by >= 0 {
+            self >> by
         } else {
-            Failed::Wide(FxHashSet::default())
+            self << by.unsigned_abs()
         }
     }
+    #[inline(always)]
+    fn lowest_index(self) -> u32 {
+        self.trailing_zeros()
+    }
+    #[inline(always)]
+    fn clear_lowest(self) -> Self {
+        self & (self - 1)
+    }
+}
 
-    #[inline]
-    fn insert(&mut self, s: u128) {
-        match self {
-            Failed::Narrow(t) => t.insert(s as u64),
-            Failed::Wide(t) => t.insert(s),
+impl Word for u128 {
+    #[inline(always)]
+    fn narrow(s: u128) -> Self {
+        s
+    }
+    #[inline(always)]
+    fn wide(self) -> u128 {
+        self
+    }
+    #[inline(always)]
+    fn pegs(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline(always)]
+    fn key(self, g: Option<&Symmetry>) -> Self {
+        g.map_or(self, |g| g.canon(self))
+    }
+    const ZERO: Self = 0;
+    #[inline(always)]
+    fn not(self) -> Self {
+        !self
+    }
+    #[inline(always)]
+    fn shift_down(self, by: i32) -> Self {
+        if by >= 0 {
+            self >> by
+        } else {
+            self << by.unsigned_abs()
+        }
+    }
+    #[inline(always)]
+    fn lowest_index(self) -> u32 {
+        self.trailing_zeros()
+    }
+    #[inline(always)]
+    fn clear_lowest(self) -> Self {
+        self & (self - 1)
+    }
+}
+
+/// How a search finds the moves it can make from a position, in search order: each frame of
+/// the stack keeps a cursor, and `next` yields the next index into the search order.
+trait Gen<W: Word> {
+    type Cursor: Copy;
+    fn start(&self, s: W) -> Self::Cursor;
+    fn next(&self, s: W, cursor: &mut Self::Cursor) -> Option<usize>;
+    /// The mask of the move at `i` in the search order.
+    fn mask(&self, i: usize) -> W;
+}
+
+/// Every move tested in turn: the cursor is the next index to test.
+struct Scan<W>(Vec<(W, W)>);
+
+impl<W: Word> Gen<W> for Scan<W> {
+    type Cursor = usize;
+    #[inline(always)]
+    fn start(&self, _: W) -> usize {
+        0
+    }
+    #[inline(always)]
+    fn next(&self, s: W, cursor: &mut usize) -> Option<usize> {
+        let k = self
+            .0
+            .get(*cursor..)?
+            .iter()
+            .position(|&(mask, need)| s & mask == need)?;
+        let i = *cursor + k;
+        *cursor = i + 1;
+        Some(i)
+    }
+    #[inline(always)]
+    fn mask(&self, i: usize) -> W {
+        self.0[i].0
+    }
+}
+
+/// Hops over one cell grouped by cell-index offsets (as `count` does), so that the moves a
+/// position allows are a few shifts and ANDs away: the cursor is the set of moves not yet
+/// tried, bit `i` for index `i` of the search order. For orders of at most 128 distinct moves.
+struct Families<W> {
+    /// (offset of the cell jumped over, offset of the landing cell, cells a hop may start
+    /// from, first entry of `bits`).
+    families: Vec<(i32, i32, W, usize)>,
+    /// `bits[first + c]`: the search-order bit of the family's hop from cell `c`.
+    bits: Vec<u128>,
+    /// Every other move: mask, need and search-order bit.
+    rest: Vec<(W, W, u128)>,
+    masks: Vec<W>,
+}
+
+impl<W: Word> Families<W> {
+    fn new(model: &HopModel, order: &[usize]) -> Option<Self> {
+        let n = model.geo.cells.len();
+        let mut seen = vec![false; model.moves.len()];
+        if order.len() > 128 || order.iter().any(|&m| std::mem::replace(&mut seen[m], true)) {
+            return None;
+        }
+        let mut moves = Families {
+            families: Vec::new(),
+            bits: Vec::new(),
+            rest: Vec::new(),
+            masks: order.iter().map(|&m| W::narrow(model.moves[m].mask)).collect(),
         };
-    }
-
-    #[inline]
-    fn contains(&self, s: u128) -> bool {
-        match self {
-            Failed::Narrow(t) => t.contains(&(s as u64)),
-            Failed::Wide(t) => t.contains(&s),
+        for (i, &id) in order.iter().enumerate() {
+            let m = &model.moves[id];
+            let bit = 1u128 << i;
+            let [over] = m.over[..] else {
+                moves.rest.push((W::narrow(m.mask), W::narrow(m.need), bit));
+                continue;
+            };
+            let (o, t) = (over as i32 - m.from as i32, m.to as i32 - m.from as i32);
+            let f = match moves.families.iter().position(|f| f.0 == o && f.1 == t) {
+                Some(f) => f,
+                None => {
+                    moves.families.push((o, t, W::ZERO, moves.bits.len()));
+                    moves.bits.resize(moves.bits.len() + n, 0);
+                    moves.families.len() - 1
+                }
+            };
+            let fam = &mut moves.families[f];
+            fam.2 = fam.2 | W::narrow(1u128 << m.from);
+            moves.bits[fam.3 + m.from] = bit;
         }
+        Some(moves)
     }
+}
 
-    fn bytes(&self) -> u64 {
-        match self {
-            Failed::Narrow(t) => table_bytes::<u64>(t.capacity()),
-            Failed::Wide(t) => table_bytes::<u128>(t.capacity()),
+impl<W: Word> Gen<W> for Families<W> {
+    type Cursor = u128;
+    #[inline(always)]
+    fn start(&self, s: W) -> u128 {
+        let empty = s.not();
+        let mut todo = 0u128;
+        for &(over, to, from, first) in &self.families {
+            let mut froms = from & s & s.shift_down(over) & empty.shift_down(to);
+            while froms != W::ZERO {
+                todo |= self.bits[first + froms.lowest_index() as usize];
+                froms = froms.clear_lowest();
+            }
         }
+        for &(mask, need, bit) in &self.rest {
+            if s & mask == need {
+                todo |= bit;
+            }
+        }
+        todo
+    }
+    #[inline(always)]
+    fn next(&self, _: W, todo: &mut u128) -> Option<usize> {
+        if *todo == 0 {
+            return None;
+        }
+        let i = todo.trailing_zeros() as usize;
+        *todo &= *todo - 1;
+        Some(i)
+    }
+    #[inline(always)]
+    fn mask(&self, i: usize) -> W {
+        self.masks[i]
     }
 }
 
@@ -130,17 +316,42 @@ pub fn solve_with(
     obs: &mut impl Observer,
     pruning: &Pruning,
 ) -> HopResult {
-    let narrow = model.geo.cells.len() <= 64;
-    let key = |s: u128| match &pruning.symmetry {
-        None => s,
-        Some(g) if narrow => g.canon64(s as u64) as u128,
-        Some(g) => g.canon(s),
-    };
-    // The moves in search order, flat: the inner loop reads nothing else.
-    let flat: Vec<(u128, u128)> = order
-        .iter()
-        .map(|&m| (model.moves[m].mask, model.moves[m].need))
-        .collect();
+    if model.geo.cells.len() <= 64 {
+        with_word::<u64>(model, order, budget, obs, pruning)
+    } else {
+        with_word::<u128>(model, order, budget, obs, pruning)
+    }
+}
+
+fn with_word<W: Word>(
+    model: &HopModel,
+    order: &[usize],
+    budget: &mut Budget,
+    obs: &mut impl Observer,
+    pruning: &Pruning,
+) -> HopResult {
+    match Families::<W>::new(model, order) {
+        Some(moves) => search(model, order, &moves, budget, obs, pruning),
+        None => {
+            let flat = order
+                .iter()
+                .map(|&m| (W::narrow(model.moves[m].mask), W::narrow(model.moves[m].need)))
+                .collect();
+            search(model, order, &Scan(flat), budget, obs, pruning)
+        }
+    }
+}
+
+/// The search itself, on words of type `W` (see [`Word`]).
+fn search<W: Word, G: Gen<W>>(
+    model: &HopModel,
+    order: &[usize],
+    moves: &G,
+    budget: &mut Budget,
+    obs: &mut impl Observer,
+    pruning: &Pruning,
+) -> HopResult {
+    let sym = pruning.symmetry.as_ref();
     let pagodas = if model.goal.pegs == PegGoal::Fewest {
         None
     } else {
@@ -150,7 +361,10 @@ pub fn solve_with(
     let fewest = model.goal.pegs == PegGoal::Fewest;
     let start = model.start;
     let mut best = (start, Vec::new());
-    let eligible = |s: u128| model.goal.at.is_none_or(|a| s >> a & 1 == 1);
+    let mut best_pegs = start.count_ones();
+    // The goal cell's bit (none: every position is eligible).
+    let at = W::narrow(model.goal.at.map_or(0, |a| 1u128 << a));
+    let eligible = |s: W| s & at == at;
     let done = |verdict, path: Vec<usize>, end, budget: &Budget, memory| HopResult {
         verdict,
         path,
@@ -162,9 +376,9 @@ pub fn solve_with(
         obs.goal(0, start);
         return done(super::Verdict::Solved, Vec::new(), start, budget, 0);
     }
-    let mut failed = Failed::new(narrow);
+    let mut failed: FxHashSet<W> = FxHashSet::default();
     // Each frame: a position and the next index into `order` to try from it.
-    let mut stack: Vec<(u128, usize)> = vec![(start, 0)];
+    let mut stack: Vec<(W, G::Cursor)> = vec![(W::narrow(start), moves.start(W::narrow(start)))];
     let mut path: Vec<usize> = Vec::new();
     let mut memory = 0;
     let endgame_after = pruning.endgame_after.filter(|_| !fewest);
@@ -172,40 +386,39 @@ pub fn solve_with(
         .filter(|&n| n == 0)
         .and_then(|_| Endgame::build(model, pruning.endgame_positions));
     while let Some(&mut (state, ref mut next)) = stack.last_mut() {
-        let found = flat[*next..]
-            .iter()
-            .position(|&(mask, need)| state & mask == need);
-        let Some(k) = found else {
-            obs.dead_end(path.len(), state);
-            failed.insert(key(state));
+        let Some(i) = moves.next(state, next) else {
+            obs.dead_end(path.len(), state.wide());
+            failed.insert(state.key(sym));
             stack.pop();
             path.pop();
             continue;
         };
-        let m = order[*next + k];
-        *next += k + 1;
-        let ns = state ^ flat[*next - 1].0;
+        let m = order[i];
+        let ns = state ^ moves.mask(i);
         budget.nodes += 1;
         if budget.nodes.is_multiple_of(CHECK_EVERY) {
             if endgame.is_none() && endgame_after.is_some_and(|n| budget.nodes >= n) {
                 endgame = Endgame::build(model, pruning.endgame_positions);
             }
             let table = endgame.as_ref().map_or(0, |e| table_bytes::<u128>(e.positions()));
-            memory = memory.max(failed.bytes() + (stack.capacity() * 32) as u64 + table);
+            // 32 bytes a frame: the estimate of the u128 frames, whatever the word.
+            memory = memory.max(table_bytes::<W>(failed.capacity()) + (stack.capacity() * 32) as u64 + table);
             if let Some(reason) = budget.exceeded(memory) {
-                let (end, best_path) = if fewest { best } else { (state, path) };
+                let (end, best_path) = if fewest { best } else { (state.wide(), path) };
                 return done(Verdict::GaveUp(reason), best_path, end, budget, memory);
             }
         }
-        if failed.contains(key(ns)) {
-            obs.known_failure(path.len() + 1, m, ns);
+        if failed.contains(&ns.key(sym)) {
+            obs.known_failure(path.len() + 1, m, ns.wide());
             continue;
         }
-        if pagodas.is_some_and(|p| p.cuts(ns)) {
-            obs.pruned(path.len() + 1, m, ns);
+        if pagodas.is_some_and(|p| p.cuts(ns.wide())) {
+            obs.pruned(path.len() + 1, m, ns.wide());
             continue;
         }
-        if let Some(e) = endgame.as_ref().filter(|e| ns.count_ones() <= e.max_pegs()) {
+        let pegs = ns.pegs();
+        if let Some(e) = endgame.as_ref().filter(|e| pegs <= e.max_pegs()) {
+            let ns = ns.wide();
             if !e.wins(ns) {
                 obs.pruned(path.len() + 1, m, ns);
                 continue;
@@ -220,26 +433,26 @@ pub fn solve_with(
             return done(Verdict::Solved, path, end, budget, memory);
         }
         path.push(m);
-        obs.advance(path.len(), m, ns);
-        let pegs = ns.count_ones();
-        if eligible(ns) && pegs < best.0.count_ones() {
-            best = (ns, path.clone());
+        obs.advance(path.len(), m, ns.wide());
+        if pegs < best_pegs && eligible(ns) {
+            best = (ns.wide(), path.clone());
+            best_pegs = pegs;
         }
-        if model.is_goal(ns, target) {
-            obs.goal(path.len(), ns);
-            return done(Verdict::Solved, path, ns, budget, memory);
+        if pegs == target && eligible(ns) {
+            obs.goal(path.len(), ns.wide());
+            return done(Verdict::Solved, path, ns.wide(), budget, memory);
         }
         if pegs <= target {
             // Every move removes a peg: below the target there is no way back up.
-            obs.dead_end(path.len(), ns);
-            failed.insert(key(ns));
+            obs.dead_end(path.len(), ns.wide());
+            failed.insert(ns.key(sym));
             path.pop();
             continue;
         }
-        stack.push((ns, 0));
+        stack.push((ns, moves.start(ns)));
     }
-    memory = memory.max(failed.bytes());
-    if fewest && eligible(best.0) {
+    memory = memory.max(table_bytes::<W>(failed.capacity()));
+    if fewest && eligible(W::narrow(best.0)) {
         let (end, p) = best;
         return done(Verdict::Solved, p, end, budget, memory);
     }
