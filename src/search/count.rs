@@ -50,6 +50,9 @@ pub struct CountResult {
     pub seconds: f64,
 }
 
+/// The most images a symmetry gives (the length of [`Symmetry::images64`]'s array).
+const MAX_IMAGES: usize = 24;
+
 /// A position as a count stores it: `u64` for boards of at most 64 cells, else `u128`.
 trait Key:
     Copy
@@ -74,6 +77,9 @@ trait Key:
     fn index(self) -> usize;
     /// Every image of the position under `sym`, into `out` (one per permutation).
     fn images(self, sym: &Symmetry, out: &mut [Self]);
+    /// Every image of the position under `sym`, the first `sym.order()` of an array: no
+    /// copy out of the symmetry's own array.
+    fn all_images(self, sym: &Symmetry) -> [Self; MAX_IMAGES];
     /// The bucket a position is stored in: a hash, so buckets fill evenly.
     fn bucket(self) -> usize;
 }
@@ -82,6 +88,10 @@ impl Key for u64 {
     const ZERO: Self = 0;
     fn index(self) -> usize {
         self.trailing_zeros() as usize
+    }
+    #[inline]
+    fn all_images(self, sym: &Symmetry) -> [Self; MAX_IMAGES] {
+        sym.images64(self)
     }
     #[inline]
     fn images(self, sym: &Symmetry, out: &mut [Self]) {
@@ -114,6 +124,11 @@ impl Key for u128 {
     const ZERO: Self = 0;
     fn index(self) -> usize {
         self.trailing_zeros() as usize
+    }
+    fn all_images(self, sym: &Symmetry) -> [Self; MAX_IMAGES] {
+        let mut out = [0; MAX_IMAGES];
+        self.images(sym, &mut out[..sym.order()]);
+        out
     }
     fn images(self, sym: &Symmetry, out: &mut [Self]) {
         for (g, o) in out.iter_mut().enumerate() {
@@ -238,6 +253,26 @@ impl<K: Key> MoveGen<K> {
         }
     }
 
+    /// The number of moves that can be made in `s`.
+    #[inline]
+    fn moves(&self, s: K) -> u64 {
+        let empty = !s;
+        let mut n = 0;
+        for fam in &self.families {
+            let mut froms = fam.from & s & shift_down(s, fam.over) & shift_down(empty, fam.to);
+            // Few bits are set: cheaper than a popcount without the instruction.
+            while froms != K::ZERO {
+                froms = froms ^ froms.lowest();
+                n += 1;
+            }
+        }
+        n + self
+            .rest
+            .iter()
+            .filter(|&&(mask, need, _)| s & mask == need)
+            .count() as u64
+    }
+
     /// Calls `f` with the mask of every move that can be made in `s`.
     #[inline]
     fn each(&self, s: K, mut f: impl FnMut(K)) {
@@ -321,8 +356,11 @@ impl<K: Key, C> Layer<K, C> {
     }
 }
 
+/// One source bucket's successors, by target bucket: (position, sequences).
+type Piece<K, C> = Vec<Vec<(K, C)>>;
+
 /// Successors not yet merged: pieces, each one bucket's worth of (position, sequences).
-type Pieces<K, C> = Vec<Vec<Vec<(K, C)>>>;
+type Pieces<K, C> = Vec<Piece<K, C>>;
 
 /// Why a count stopped early.
 enum Stop {
@@ -386,16 +424,23 @@ fn count_with<K: Key, C: Paths>(
         memory: 0,
         seconds: 0.0,
     };
+    // The pegs every move removes, when that is the same for all of them.
+    let drops: std::collections::BTreeSet<i64> = model
+        .moves
+        .iter()
+        .map(|m| m.need.count_ones() as i64 - (m.mask & !m.need).count_ones() as i64)
+        .collect();
+    let removed = match drops.iter().collect::<Vec<_>>()[..] {
+        [&d] if d > 0 => Some(d as u32),
+        _ => None,
+    };
     let key_bytes = size_of::<K>() as u64;
     let pair_bytes = size_of::<(K, C)>() as u64;
     // Distinct positions per successor in the last layer expanded (1 before the first).
     let mut distinct_ratio = 1.0f64;
     while let Some((_, layer)) = pending.pop_last() {
-        let (stats, solutions, successors) = layer_stats(model, movegen, sym, &layer, target);
+        let (mut stats, solutions, successors) = layer_stats(model, movegen, &layer, target);
         result.solutions += solutions;
-        result.positions += stats.positions;
-        result.canonical += stats.canonical;
-        result.layers.push(stats);
         budget.nodes += layer.len() as u64;
         // Before expanding: this layer, the layers pending, a batch of unmerged successors
         // (with its 25 % room) and the next layer, guessed from the last layer's ratio of
@@ -411,21 +456,43 @@ fn count_with<K: Key, C: Paths>(
         }
         // Room for each piece's share of the successors, with a margin.
         let room = (successors as usize).div_ceil(BUCKETS * BUCKETS) * 5 / 4;
+        let uniform = removed.and_then(|d| layer.pegs.checked_sub(d));
+        let order = sym.order();
         for sources in layer.buckets.chunks(BATCH) {
-            let pieces: Pieces<K, C> = sources
+            // Each source bucket's successors, spread over the target buckets, with the
+            // positions (Σ orbit sizes, from the images the successors need anyway) and dead
+            // ends it holds.
+            let expanded: Vec<(Piece<K, C>, u64, u64)> = sources
                 .par_iter()
                 .map(|pairs| {
                     let mut out: Vec<Vec<(K, C)>> = (0..BUCKETS).map(|_| Vec::with_capacity(room)).collect();
-                    let mut images = vec![K::ZERO; sym.order()];
+                    let (mut positions, mut dead_ends) = (0, 0);
                     for &(s, t) in pairs {
-                        s.images(sym, &mut images);
-                        movegen.each_canonical(s, &images, |ns| out[ns.bucket()].push((ns, t)));
+                        let all = s.all_images(sym);
+                        let images = &all[..order];
+                        let fixed = images.iter().filter(|&&i| i == s).count();
+                        let orbit = (order / fixed.max(1)) as u64;
+                        positions += orbit;
+                        let mut moves = 0;
+                        movegen.each_canonical(s, images, |ns| {
+                            moves += 1;
+                            out[ns.bucket()].push((ns, t));
+                        });
+                        if moves == 0 && !model.is_goal(s.wide(), target) {
+                            dead_ends += orbit;
+                        }
                     }
-                    out
+                    (out, positions, dead_ends)
                 })
                 .collect();
+            let mut pieces: Pieces<K, C> = Vec::with_capacity(expanded.len());
+            for (out, positions, dead_ends) in expanded {
+                pieces.push(out);
+                stats.positions += positions;
+                stats.dead_ends += dead_ends;
+            }
             let unmerged: u64 = pieces.iter().flatten().map(|b| b.capacity() as u64).sum();
-            for (p, pieces) in by_pegs(pieces) {
+            for (p, pieces) in by_pegs(pieces, uniform) {
                 absorb(
                     pending.entry(p).or_insert_with(|| Layer::empty(p)),
                     &pieces,
@@ -439,6 +506,9 @@ fn count_with<K: Key, C: Paths>(
                 return Err(Stop::GaveUp(why));
             }
         }
+        result.positions += stats.positions;
+        result.canonical += stats.canonical;
+        result.layers.push(stats);
         let next = pending
             .values()
             .map(|l| l.len() as u64)
@@ -464,8 +534,15 @@ fn count_with<K: Key, C: Paths>(
     Ok(result)
 }
 
-/// Splits successors by their peg count: one group when every move removes the same number.
-fn by_pegs<K: Key, C: Paths>(pieces: Pieces<K, C>) -> BTreeMap<u32, Pieces<K, C>> {
+/// Splits successors by their peg count: one group when every move removes the same number
+/// (`uniform`, that group's peg count, when every move of the model does).
+fn by_pegs<K: Key, C: Paths>(pieces: Pieces<K, C>, uniform: Option<u32>) -> BTreeMap<u32, Pieces<K, C>> {
+    if let Some(p) = uniform {
+        if pieces.iter().flatten().all(Vec::is_empty) {
+            return BTreeMap::new();
+        }
+        return BTreeMap::from([(p, pieces)]);
+    }
     let pegs = |k: &K| k.wide().count_ones();
     let mut counts = pieces.iter().flatten().flatten().map(|p| pegs(&p.0));
     let Some(first) = counts.next() else {
@@ -489,21 +566,19 @@ fn by_pegs<K: Key, C: Paths>(pieces: Pieces<K, C>) -> BTreeMap<u32, Pieces<K, C>
 }
 
 /// Merges pieces of successors into a layer, bucket by bucket in parallel: each bucket's new
-/// pairs are sorted, equal positions merged (adding sequences), then merged into the bucket.
+/// pairs are radix-sorted straight out of the pieces, then merged into the bucket (adding
+/// the sequences of equal positions).
 fn absorb<K: Key, C: Paths>(layer: &mut Layer<K, C>, pieces: &Pieces<K, C>, cells: u32) -> Result<(), Stop> {
     let ok = layer.buckets.par_iter_mut().enumerate().all(|(b, acc)| {
-        let mut new: Vec<(K, C)> = Vec::with_capacity(pieces.iter().map(|p| p[b].len()).sum());
-        for p in pieces {
-            new.extend_from_slice(&p[b]);
-        }
-        sort_pairs(&mut new, cells);
-        if dedup_sorted(&mut new).is_none() {
-            return false;
-        }
+        let mut new = sort_pieces(pieces.iter().map(|p| &p[b][..]), cells);
         if acc.is_empty() {
+            if dedup_sorted(&mut new).is_none() {
+                return false;
+            }
             *acc = new;
             return true;
         }
+        // The merge adds equal neighbours as it goes, so `new` needs no dedup first.
         match merge_sorted(std::mem::take(acc), new) {
             Some(merged) => {
                 *acc = merged;
@@ -519,39 +594,83 @@ fn absorb<K: Key, C: Paths>(layer: &mut Layer<K, C>, pieces: &Pieces<K, C>, cell
 const RADIX_BITS: u32 = 11;
 /// Boards up to this many cells are radix-sorted (4 passes); larger ones compare-sort.
 const RADIX_MAX_CELLS: u32 = 4 * RADIX_BITS;
+const RADIX_PASSES: usize = RADIX_MAX_CELLS.div_ceil(RADIX_BITS) as usize;
 
-/// Sorts pairs by position: an LSD radix sort over the board's `cells` bits when that takes
-/// few passes (passes where every key has the same digit are skipped), else a quicksort.
-fn sort_pairs<K: Key, C: Copy>(v: &mut Vec<(K, C)>, cells: u32) {
-    if cells > RADIX_MAX_CELLS || v.len() < 256 {
-        v.sort_unstable_by_key(|p| p.0);
-        return;
-    }
-    let mut buf = v.clone();
-    let mask = (1u128 << RADIX_BITS) - 1;
-    for pass in 0..cells.div_ceil(RADIX_BITS) {
-        let shift = pass * RADIX_BITS;
-        let digit = |k: K| ((k.wide() >> shift) & mask) as usize;
-        let mut starts = vec![0usize; 1 << RADIX_BITS];
-        for p in v.iter() {
-            starts[digit(p.0)] += 1;
+/// The pairs of `runs` in one `Vec`, sorted by position: an LSD radix sort over the board's
+/// `cells` bits when that takes few passes (passes where every key has the same digit are
+/// skipped), else a quicksort. The first pass scatters straight out of the runs, and every
+/// pass's digit counts are taken in one read.
+fn sort_pieces<'a, K: Key + 'a, C: Paths + 'a>(
+    runs: impl Iterator<Item = &'a [(K, C)]> + Clone,
+    cells: u32,
+) -> Vec<(K, C)> {
+    let n: usize = runs.clone().map(<[_]>::len).sum();
+    if cells > RADIX_MAX_CELLS || n < 256 {
+        let mut v: Vec<(K, C)> = Vec::with_capacity(n);
+        for r in runs {
+            v.extend_from_slice(r);
         }
-        if starts.contains(&v.len()) {
+        v.sort_unstable_by_key(|p| p.0);
+        return v;
+    }
+    let passes = cells.div_ceil(RADIX_BITS) as usize;
+    let mask = (1u64 << RADIX_BITS) - 1;
+    let digit = |k: K, pass: usize| ((k.wide() >> (pass as u32 * RADIX_BITS)) as u64 & mask) as usize;
+    let mut counts = vec![[0usize; 1 << RADIX_BITS]; passes];
+    for r in runs.clone() {
+        for p in r {
+            for (pass, c) in counts.iter_mut().enumerate() {
+                c[digit(p.0, pass)] += 1;
+            }
+        }
+    }
+    let mut todo = [false; RADIX_PASSES];
+    for (pass, c) in counts.iter_mut().enumerate() {
+        todo[pass] = !c.contains(&n);
+        let mut sum = 0;
+        for s in c.iter_mut() {
+            let x = *s;
+            *s = sum;
+            sum += x;
+        }
+    }
+    let mut v: Vec<(K, C)> = vec![(K::ZERO, C::default()); n];
+    let Some(first) = todo.iter().position(|&t| t) else {
+        // Every key is the same: any order is sorted.
+        let mut w = 0;
+        for r in runs {
+            v[w..w + r.len()].copy_from_slice(r);
+            w += r.len();
+        }
+        return v;
+    };
+    {
+        let starts = &mut counts[first];
+        for r in runs {
+            for p in r {
+                let d = digit(p.0, first);
+                v[starts[d]] = *p;
+                starts[d] += 1;
+            }
+        }
+    }
+    let mut buf: Vec<(K, C)> = Vec::new();
+    for pass in first + 1..passes {
+        if !todo[pass] {
             continue;
         }
-        let mut sum = 0;
-        for s in starts.iter_mut() {
-            let c = *s;
-            *s = sum;
-            sum += c;
+        if buf.is_empty() {
+            buf = vec![(K::ZERO, C::default()); n];
         }
+        let starts = &mut counts[pass];
         for p in v.iter() {
-            let d = digit(p.0);
+            let d = digit(p.0, pass);
             buf[starts[d]] = *p;
             starts[d] += 1;
         }
-        std::mem::swap(v, &mut buf);
+        std::mem::swap(&mut v, &mut buf);
     }
+    v
 }
 
 /// Merges two sorted runs into one with distinct positions, adding the sequences of equal
@@ -602,40 +721,29 @@ fn dedup_sorted<K: Key, C: Paths>(v: &mut Vec<(K, C)>) -> Option<()> {
     Some(())
 }
 
-/// A layer's figures, the sequences ending in its goal positions, and its moves.
+/// A layer's figures so far (positions and dead ends are added as it is expanded), the
+/// sequences ending in its goal positions, and its moves.
 fn layer_stats<K: Key, C: Paths>(
     model: &HopModel,
     movegen: &MoveGen<K>,
-    sym: &Symmetry,
     layer: &Layer<K, C>,
     target: u32,
 ) -> (LayerCount, u128, u64) {
-    let (positions, dead_ends, solutions, successors) = layer
+    let (solutions, successors) = layer
         .buckets
         .par_iter()
         .flatten()
         .map(|&(s, t)| {
-            let orbit = s.orbit(sym);
-            let goal = model.is_goal(s.wide(), target);
-            let mut moves = 0;
-            movegen.each(s, |_| moves += 1);
-            let stuck = !goal && moves == 0;
-            (
-                orbit,
-                if stuck { orbit } else { 0 },
-                if goal { t.wide() } else { 0 },
-                moves,
-            )
+            // Every position of the layer has its peg count.
+            let goal = layer.pegs == target && model.is_goal(s.wide(), target);
+            (if goal { t.wide() } else { 0 }, movegen.moves(s))
         })
-        .reduce(
-            || (0, 0, 0, 0),
-            |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3),
-        );
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
     let count = LayerCount {
         pegs: layer.pegs,
-        positions,
+        positions: 0,
         canonical: layer.len() as u64,
-        dead_ends,
+        dead_ends: 0,
         feasible: None,
         feasible_canonical: None,
     };
