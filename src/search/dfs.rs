@@ -66,85 +66,53 @@ trait Word:
     fn clear_lowest(self) -> Self;
 }
 
-impl Word for u64 {
-    #[inline(always)]
-    fn narrow(s: u128) -> Self {
-        s as u64
-    }
-    #[inline(always)]
-    fn wide(self) -> u128 {
-        self as u128
-    }
-    #[inline(always)]
-    fn pegs(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn key(self, g: Option<&Symmetry>) -> Self {
-        g.map_or(self, |g| g.canon64(self))
-    }
-    const ZERO: Self = 0;
-    #[inline(always)]
-    fn not(self) -> Self {
-        !self
-    }
-    #[inline(always)]
-    fn shift_down(self, by: i32) -> Self {
-        if by >= 0 {
-            self >> by
-        } else {
-            self << by.unsigned_abs()
+/// The two widths share every method but canonicalisation, which has a table per width.
+macro_rules! impl_word {
+    ($t:ty, $canon:ident) => {
+        impl Word for $t {
+            #[inline(always)]
+            fn narrow(s: u128) -> Self {
+                s as $t
+            }
+            #[inline(always)]
+            fn wide(self) -> u128 {
+                self as u128
+            }
+            #[inline(always)]
+            fn pegs(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn key(self, g: Option<&Symmetry>) -> Self {
+                g.map_or(self, |g| g.$canon(self))
+            }
+            const ZERO: Self = 0;
+            #[inline(always)]
+            fn not(self) -> Self {
+                !self
+            }
+            #[inline(always)]
+            fn shift_down(self, by: i32) -> Self {
+                if by >= 0 {
+                    self >> by
+                } else {
+                    self << by.unsigned_abs()
+                }
+            }
+            #[inline(always)]
+            fn lowest_index(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline(always)]
+            fn clear_lowest(self) -> Self {
+                self & (self - 1)
+            }
         }
-    }
-    #[inline(always)]
-    fn lowest_index(self) -> u32 {
-        self.trailing_zeros()
-    }
-    #[inline(always)]
-    fn clear_lowest(self) -> Self {
-        self & (self - 1)
-    }
+    };
 }
 
-impl Word for u128 {
-    #[inline(always)]
-    fn narrow(s: u128) -> Self {
-        s
-    }
-    #[inline(always)]
-    fn wide(self) -> u128 {
-        self
-    }
-    #[inline(always)]
-    fn pegs(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn key(self, g: Option<&Symmetry>) -> Self {
-        g.map_or(self, |g| g.canon(self))
-    }
-    const ZERO: Self = 0;
-    #[inline(always)]
-    fn not(self) -> Self {
-        !self
-    }
-    #[inline(always)]
-    fn shift_down(self, by: i32) -> Self {
-        if by >= 0 {
-            self >> by
-        } else {
-            self << by.unsigned_abs()
-        }
-    }
-    #[inline(always)]
-    fn lowest_index(self) -> u32 {
-        self.trailing_zeros()
-    }
-    #[inline(always)]
-    fn clear_lowest(self) -> Self {
-        self & (self - 1)
-    }
-}
+impl_word!(u64, canon64);
+impl_word!(u128, canon);
 
 /// How a search finds the moves it can make from a position, in search order: each frame of
 /// the stack keeps a cursor, and `next` yields the next index into the search order.
