@@ -605,15 +605,20 @@ fn tilt_svg(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outcome::Stats;
+
+    /// A solved outcome with nothing but its names; tests fill in moves and boards.
+    fn solved(file: &str, puzzle: &str, rules: &str) -> Outcome {
+        Outcome {
+            rules: rules.into(),
+            status: Status::Solved,
+            error: None,
+            puzzle: puzzle.into(),
+            ..Outcome::error(file, String::new())
+        }
+    }
 
     fn hop_outcome(name: &str) -> Outcome {
         Outcome {
-            file: "puzzles/x.yaml".into(),
-            puzzle: name.into(),
-            rules: "peg_hop".into(),
-            status: Status::Solved,
-            reason: None,
             moves: vec![MoveOut::Hop {
                 from: [0, 0],
                 over: Over::One([0, 1]),
@@ -621,42 +626,26 @@ mod tests {
                 dir: Some("right".into()),
             }],
             pegs_left: Some(1),
-            rating: None,
-            error: None,
-            stats: Stats::default(),
-            limits: None,
-            spec_hash: None,
-            script_hash: None,
             replay: Some(Replay::Hop {
                 layout: Layout::Square,
                 widths: vec![3],
                 cells: vec![[0, 0], [0, 1], [0, 2]],
                 frames: vec!["110".into(), "001".into()],
             }),
+            ..solved("puzzles/x.yaml", name, "peg_hop")
         }
     }
 
     fn tilt_outcome() -> Outcome {
         Outcome {
-            file: "t.yaml".into(),
-            puzzle: "tilt".into(),
-            rules: "tilt_roll".into(),
-            status: Status::Solved,
-            reason: None,
             moves: vec![MoveOut::Tilt { tilt: "left".into() }],
-            pegs_left: None,
-            rating: None,
-            error: None,
-            stats: Stats::default(),
-            limits: None,
-            spec_hash: None,
-            script_hash: None,
             replay: Some(Replay::Tilt {
                 size: 2,
                 walls: vec![[[0, 0], [0, 1]], [[0, 0], [1, 0]]],
                 holes: vec![[1, 0]],
                 frames: vec![vec![Some([1, 1])], vec![None]],
             }),
+            ..solved("t.yaml", "tilt", "tilt_roll")
         }
     }
 
