@@ -22,7 +22,7 @@ use clap::CommandFactory;
 use cli::{Cli, Command, SolveFormat};
 use outcome::Outcome;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Runs a parsed command line; returns the process exit code.
 pub fn run(cli: Cli) -> anyhow::Result<u8> {
@@ -303,12 +303,4 @@ pub fn default_memory_limit(jobs: usize) -> Option<u64> {
         .parse()
         .ok()?;
     Some(kb * 1024 / 4 / jobs.max(1) as u64)
-}
-
-/// Displays a path relative to the current folder when it lies below it.
-pub fn display_path(p: &Path) -> PathBuf {
-    std::env::current_dir()
-        .ok()
-        .and_then(|cwd| p.strip_prefix(&cwd).ok().map(Path::to_path_buf))
-        .unwrap_or_else(|| p.to_path_buf())
 }

@@ -77,24 +77,6 @@ pub fn file_hash(path: &Path) -> Option<String> {
     std::fs::read(path).ok().map(|b| hex::encode(Sha256::digest(&b)))
 }
 
-/// Solves the puzzle at `path`; every failure becomes an `error` outcome, never a panic.
-pub fn solve_file(path: &Path, opts: &Options) -> Outcome {
-    let file = path.display().to_string();
-    let started = std::time::Instant::now();
-    let mut out = match prepare(path, opts) {
-        Ok(p) => solve_prepared(&p, opts),
-        Err(d) => Outcome::error(&file, d.to_string()),
-    };
-    out.file = file;
-    if out.spec_hash.is_none() {
-        out.spec_hash = file_hash(path);
-    }
-    if out.status == Status::Error {
-        out.stats.seconds = started.elapsed().as_secs_f64();
-    }
-    out
-}
-
 /// The limits for one puzzle: command line, then spec, then defaults.
 pub fn limits_for(spec: &Spec, opts: &Options) -> Limits {
     let s = &spec.limits;
