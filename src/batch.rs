@@ -4,7 +4,7 @@ use crate::cli::BatchArgs;
 use crate::formats::{self, Notation};
 use crate::outcome::{Outcome, Status};
 use crate::report;
-use crate::search::CANCELLED;
+use crate::search::{CANCELLED, GaveUp};
 use crate::solve::{self, Options};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -97,15 +97,12 @@ pub fn solve_contained(path: &Path, opts: &Options) -> Vec<Outcome> {
     outcomes
 }
 
-/// Previous outcomes are reusable when none failed or was cut short, the file and every rule
+/// Previous outcomes are reusable when none failed, the file and every rule
 /// script it uses are byte-for-byte unchanged, and any that gave up did so under the limits
 /// that would apply now.
 fn reusable(prev: &[Outcome], path: &Path, opts: &Options) -> bool {
-    if prev.is_empty()
-        || prev
-            .iter()
-            .any(|p| p.status == Status::Error || p.reason.as_deref() == Some("interrupted"))
-    {
+    // (An interrupted search is never recorded, so it cannot be among them.)
+    if prev.is_empty() || prev.iter().any(|p| p.status == Status::Error) {
         return false;
     }
     let hash = solve::file_hash(path);
@@ -181,10 +178,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<u8> {
                 bar.set_message(key.clone());
                 let outcomes = solve_contained(path, &opts);
                 bar.inc(1);
-                if outcomes
-                    .iter()
-                    .any(|o| o.reason.as_deref() == Some("interrupted"))
-                {
+                if outcomes.iter().any(|o| o.gave_up == Some(GaveUp::Interrupted)) {
                     return None;
                 }
                 if let Some(j) = &journal {

@@ -126,11 +126,7 @@ fn count_cmd(args: &cli::CountArgs) -> anyhow::Result<u8> {
             }
             Ok(0)
         }
-        Err(v) => {
-            let why = match v {
-                search::Verdict::GaveUp(why) => why,
-                other => format!("{other:?}"),
-            };
+        Err(why) => {
             eprintln!("marbles: gave up counting {}: {why}", args.file.display());
             Ok(1)
         }

@@ -1,6 +1,7 @@
 //! What solving one puzzle produced: the verdict, the moves, the boards, the numbers.
 
 use crate::script::Layout;
+use crate::search::GaveUp;
 use crate::spec::Cell;
 use serde::{Deserialize, Serialize};
 
@@ -108,6 +109,10 @@ pub struct Outcome {
     pub script_hash: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay: Option<Replay>,
+    /// For `gave_up`, the typed reason (`reason` holds its words). Not saved: an interrupted
+    /// search is never recorded, and every other reason is kept in words.
+    #[serde(skip)]
+    pub gave_up: Option<GaveUp>,
 }
 
 impl Outcome {
@@ -131,6 +136,7 @@ impl Outcome {
             spec_hash: None,
             script_hash: None,
             replay: None,
+            gave_up: None,
         }
     }
 

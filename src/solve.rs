@@ -114,6 +114,7 @@ pub fn solve_observed(p: &Prepared, opts: &Options, obs: &mut impl dfs::Observer
         spec_hash: Some(hash(&p.spec.source)),
         script_hash: Some(hash(&p.script.source)),
         replay: None,
+        gave_up: None,
     };
     let (verdict, memory) = match &p.model {
         Model::Hop(m) => {
@@ -151,7 +152,8 @@ pub fn solve_observed(p: &Prepared, opts: &Options, obs: &mut impl dfs::Observer
         }
         Verdict::GaveUp(why) => {
             out.status = Status::GaveUp;
-            out.reason = Some(why);
+            out.reason = Some(why.to_string());
+            out.gave_up = Some(why);
             out.limits = Some(limits_for(&p.spec, opts).describe());
         }
     }

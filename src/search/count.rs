@@ -9,7 +9,7 @@
 //! pushing `T` along each move of each representative counts sequences exactly.
 
 use super::symmetry::Symmetry;
-use super::{Budget, Verdict};
+use super::{Budget, GaveUp};
 use crate::model::HopModel;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -364,7 +364,7 @@ type Pieces<K, C> = Vec<Piece<K, C>>;
 
 /// Why a count stopped early.
 enum Stop {
-    GaveUp(String),
+    GaveUp(GaveUp),
     /// A sequence count outgrew the narrow integer: count again with a wide one.
     Overflow,
 }
@@ -379,8 +379,8 @@ pub fn group(model: &HopModel) -> Symmetry {
 }
 
 /// Enumerates every reachable position, layer by layer, in parallel.
-/// Gives up (as `Err(Verdict::GaveUp)`) when the budget's limits are reached.
-pub fn count(model: &HopModel, feasible: bool, budget: &mut Budget) -> Result<CountResult, Verdict> {
+/// Gives up (as `Err(GaveUp)`) when the budget's limits are reached.
+pub fn count(model: &HopModel, feasible: bool, budget: &mut Budget) -> Result<CountResult, GaveUp> {
     let sym = group(model);
     let narrow = model.geo.cells.len() <= 64;
     let first = if narrow {
@@ -395,8 +395,8 @@ pub fn count(model: &HopModel, feasible: bool, budget: &mut Budget) -> Result<Co
     };
     match second {
         Ok(r) => Ok(r),
-        Err(Stop::GaveUp(why)) => Err(Verdict::GaveUp(why)),
-        Err(Stop::Overflow) => Err(Verdict::GaveUp("more than 2^128 jump sequences".into())),
+        Err(Stop::GaveUp(why)) => Err(why),
+        Err(Stop::Overflow) => Err(GaveUp::Overflow),
     }
 }
 

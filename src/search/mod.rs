@@ -55,7 +55,27 @@ pub enum Verdict {
     /// Proven impossible, with the reason where one is known beyond "searched everything".
     Unsolvable(Option<String>),
     /// A limit was reached first; the reason says which.
-    GaveUp(String),
+    GaveUp(GaveUp),
+}
+
+/// Why a search stopped before it could answer. `Display` gives the words reports show,
+/// e.g. `node limit (1000 nodes)`.
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+pub enum GaveUp {
+    /// Ctrl-C (see [`CANCELLED`]).
+    #[error("interrupted")]
+    Interrupted,
+    /// The node limit, in nodes.
+    #[error("node limit ({0} nodes)")]
+    Nodes(u64),
+    /// The memory limit, in bytes.
+    #[error("memory limit ({})", human_bytes(*.0))]
+    Memory(u64),
+    #[error("time limit ({:.3} s)", .0.as_secs_f64())]
+    Time(Duration),
+    /// A count of jump sequences outgrew 128 bits.
+    #[error("more than 2^128 jump sequences")]
+    Overflow,
 }
 
 /// Tracks one search's spending against its limits.
@@ -95,24 +115,24 @@ impl Budget {
 
     /// Checks every limit; `memory` is the search's current estimate of its own tables.
     /// Cheap enough to call every few thousand nodes, not every node.
-    pub fn exceeded(&self, memory: u64) -> Option<String> {
+    pub fn exceeded(&self, memory: u64) -> Option<GaveUp> {
         if CANCELLED.load(Ordering::Relaxed) {
-            return Some("interrupted".into());
+            return Some(GaveUp::Interrupted);
         }
         if let Some(n) = self.limits.max_nodes
             && self.nodes >= n
         {
-            return Some(format!("node limit ({n} nodes)"));
+            return Some(GaveUp::Nodes(n));
         }
         if let Some(m) = self.limits.max_memory
             && memory >= m
         {
-            return Some(format!("memory limit ({})", human_bytes(m)));
+            return Some(GaveUp::Memory(m));
         }
         if let Some(t) = self.limits.timeout
             && self.started.elapsed() >= t
         {
-            return Some(format!("time limit ({:.3} s)", t.as_secs_f64()));
+            return Some(GaveUp::Time(t));
         }
         None
     }
@@ -137,4 +157,21 @@ pub fn human_bytes(n: u64) -> String {
 /// Bytes a hashbrown table of `capacity` entries of `T` holds, control bytes included.
 pub fn table_bytes<T>(capacity: usize) -> u64 {
     (capacity * (std::mem::size_of::<T>() + 1)) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gave_up_reads_as_reports_have_always_said() {
+        assert_eq!(GaveUp::Interrupted.to_string(), "interrupted");
+        assert_eq!(GaveUp::Nodes(1000).to_string(), "node limit (1000 nodes)");
+        assert_eq!(
+            GaveUp::Time(Duration::from_secs(1)).to_string(),
+            "time limit (1.000 s)"
+        );
+        assert_eq!(GaveUp::Memory(2 << 30).to_string(), "memory limit (2.0 GiB)");
+        assert_eq!(GaveUp::Overflow.to_string(), "more than 2^128 jump sequences");
+    }
 }

@@ -286,7 +286,7 @@ fn count_gives_up_at_the_memory_limit() {
         ..Limits::default()
     });
     match count(&m, false, &mut budget) {
-        Err(Verdict::GaveUp(why)) => assert!(why.contains("memory"), "{why}"),
+        Err(why) => assert!(why.to_string().contains("memory"), "{why}"),
         other => panic!("expected to give up, got {other:?}"),
     }
 }
@@ -384,7 +384,7 @@ fn a_capped_budget_still_honours_the_outer_limit() {
     let order: Vec<usize> = (0..m.moves.len()).collect();
     let r = marbles::search::portfolio::solve(&m, &order, &mut budget, &mut Quiet, 1_000);
     assert!(
-        matches!(r.verdict, Verdict::GaveUp(ref why) if why.contains("node limit (5000")),
+        matches!(r.verdict, Verdict::GaveUp(ref why) if why.to_string().contains("node limit (5000")),
         "{:?}",
         r.verdict
     );
