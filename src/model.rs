@@ -5,10 +5,7 @@ use crate::script::{Kind, Layout, RuleTables, Script};
 use crate::spec::{BoardSpec, Cell, GridBoard, PegGoal, Spec, TiltBoard, Token};
 use std::collections::HashMap;
 
-/// Hop boards are bitboards of this many cells at most.
-pub const MAX_HOP_CELLS: usize = 128;
-/// Tilt boards are at most this many cells wide.
-pub const MAX_TILT_SIZE: usize = 15;
+pub use crate::limits::{MAX_HOP_CELLS, MAX_TILT_MARBLES, MAX_TILT_SIZE};
 
 /// Where each cell index sits on the board as the user wrote it.
 #[derive(Debug, Clone)]
@@ -216,12 +213,10 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
 
 fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> Result<TiltModel> {
     let n = b.size;
-    if n > MAX_TILT_SIZE {
-        return Err(Diagnostic::new(
-            &spec.path,
-            format!("size {n} is too large: tilt boards are at most {MAX_TILT_SIZE} wide"),
-        )
-        .at(crate::spec::key_line(&spec.source, "size"), None));
+    // Readers check this already; a spec built in code meets the same check here.
+    if let Err((part, why)) = crate::limits::check_tilt(n as i64, b.marbles.len() as i64) {
+        let line = crate::spec::key_line(&spec.source, part.key());
+        return Err(Diagnostic::new(&spec.path, why).at(line, None));
     }
     let cells: Vec<Cell> = (0..n as i64)
         .flat_map(|r| (0..n as i64).map(move |c| [r, c]))
@@ -288,12 +283,6 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
             }
         })
         .collect();
-    if b.marbles.len() > 64 {
-        return Err(
-            Diagnostic::new(&spec.path, "tilt puzzles may have at most 64 marbles")
-                .at(crate::spec::key_line(&spec.source, "marbles"), None),
-        );
-    }
     Ok(TiltModel {
         size: n,
         geo,

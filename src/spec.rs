@@ -407,12 +407,6 @@ fn parse_tilt(
             "a tilt puzzle needs `size:` (the board is size × size)".into(),
         )
     })?;
-    if !(1..=16).contains(&size) {
-        return Err(err(
-            "size",
-            format!("size {size} is out of range: tilt boards are 1 to 16 cells wide"),
-        ));
-    }
     let marbles = marbles.ok_or_else(|| {
         err(
             "size",
@@ -426,8 +420,8 @@ fn parse_tilt(
         )
     })?;
     let walls = walls.unwrap_or_default();
-    if marbles.is_empty() {
-        return Err(err("marbles", "a tilt puzzle needs at least one marble".into()));
+    if let Err((part, why)) = crate::limits::check_tilt(size, marbles.len() as i64) {
+        return Err(err(part.key(), why));
     }
     if marbles.len() != holes.len() {
         return Err(err(

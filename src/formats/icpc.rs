@@ -12,13 +12,10 @@
 
 use super::{Pos, verdict_words};
 use crate::diag::{Diagnostic, Result};
-use crate::model::MAX_TILT_SIZE;
+use crate::limits::{MAX_TILT_SIZE, TiltPart, check_tilt};
 use crate::outcome::Outcome;
 use crate::spec::{BoardSpec, Cell, GoalSpec, LimitSpec, Spec, TiltBoard};
 use std::path::Path;
-
-/// The most marbles a tilt model takes.
-const MAX_MARBLES: i64 = 64;
 
 /// Reads the numbers of a file in order, with their positions.
 struct Numbers<'a> {
@@ -108,20 +105,8 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
             break;
         }
         let bad = |pos: Pos, msg: String| Err(pos.error(path, format!("case {case}: {msg}")));
-        if !(1..=MAX_TILT_SIZE as i64).contains(&n) {
-            return bad(
-                n_pos,
-                format!("board size {n} is out of range: boards are 1 to {MAX_TILT_SIZE} wide"),
-            );
-        }
-        if !(1..=MAX_MARBLES.min(n * n)).contains(&m) {
-            return bad(
-                m_pos,
-                format!(
-                    "{m} marbles: a {n}×{n} case needs 1 to {} marbles",
-                    MAX_MARBLES.min(n * n)
-                ),
-            );
+        if let Err((part, why)) = check_tilt(n, m) {
+            return bad(if part == TiltPart::Size { n_pos } else { m_pos }, why);
         }
         if w < 0 {
             return bad(
@@ -232,7 +217,7 @@ mod tests {
             "t.icpc:3:1: case 1: marbles 1 and 2 share the cell (0, 0)"
         );
         assert!(msg("2 1 1\n0 0\n1 1\n0 0 1 1\n").contains("wall 1 stands between (0, 0) and (1, 1)"));
-        assert!(msg("16 1 0\n0 0\n1 1\n").starts_with("t.icpc:1:1: case 1: board size 16"));
+        assert!(msg("16 1 0\n0 0\n1 1\n").starts_with("t.icpc:1:1: case 1: size 16"));
         assert!(msg("0 0 0\n").contains("no cases"));
         assert!(msg("2 1 0\n0 0\n1 1\n0 0 0\n5\n").starts_with("t.icpc:5:1: unexpected `5`"));
     }

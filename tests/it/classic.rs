@@ -338,3 +338,21 @@ fn shuffle_seed_is_reproducible_and_seeds_differ() {
     assert_eq!(first, solve("1"), "the same seed, the same solution");
     assert_ne!(first, solve("9"), "another seed, another solution");
 }
+
+/// Tilt boards are checked once, against the model's limits, whichever notation gives them:
+/// a 16-wide board is refused with the same words from YAML and from ICPC.
+#[test]
+fn tilt_limits_read_the_same_from_yaml_and_icpc() {
+    let why = "size 16 is out of range: tilt boards are 1 to 15 cells wide";
+    let yaml = "rules: tilt_roll\nsize: 16\nmarbles: [[0, 0]]\nholes: [[1, 1]]\n";
+    run("big.yaml", yaml, &["check", "big.yaml"])
+        .status(2)
+        .stderr_has(&format!("big.yaml:2: {why}"));
+    run("big.icpc", "16 1 0\n0 0\n1 1\n", &["check", "big.icpc"])
+        .status(2)
+        .stderr_has(&format!("big.icpc:1:1: case 1: {why}"));
+    let many = "rules: tilt_roll\nsize: 2\nmarbles: [[0, 0], [0, 1], [1, 0], [1, 1], [0, 0]]\nholes: [[0, 0], [0, 1], [1, 0], [1, 1], [0, 0]]\n";
+    run("many.yaml", many, &["check", "many.yaml"])
+        .status(2)
+        .stderr_has("many.yaml:3: 5 marbles: a 2×2 tilt board takes 1 to 4");
+}

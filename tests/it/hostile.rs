@@ -113,7 +113,7 @@ fn enormous_files_and_boards_say_the_limit() {
     refused(
         "tilt.yaml",
         b"rules: tilt_roll\nsize: 40\nmarbles: [[0,0]]\nholes: [[1,1]]\n",
-        "tilt.yaml:2: size 40 is out of range: tilt boards are 1 to 16 cells wide",
+        "tilt.yaml:2: size 40 is out of range: tilt boards are 1 to 15 cells wide",
     );
 }
 

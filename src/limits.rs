@@ -1,0 +1,72 @@
+//! What the native model can hold, and the one check every tilt board passes through whatever
+//! notation it was read from (YAML, ICPC, or a spec built in code).
+//!
+//! The limits come from the model's representation: hop positions are `u128` bitboards, tilt
+//! cells are `u8` indices with `u8::MAX` meaning "home" (so at most 15 × 15 = 225 cells), and
+//! a tilt search keeps one byte per marble in every state it has seen.
+
+/// Hop boards are bitboards of this many cells at most.
+pub const MAX_HOP_CELLS: usize = 128;
+/// Tilt boards are at most this many cells wide.
+pub const MAX_TILT_SIZE: usize = 15;
+/// Tilt boards hold at most this many marbles.
+pub const MAX_TILT_MARBLES: usize = 64;
+
+/// The part of a tilt board a limit refused, for readers to locate the message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TiltPart {
+    Size,
+    Marbles,
+}
+
+impl TiltPart {
+    /// The YAML key that gives this part.
+    pub fn key(self) -> &'static str {
+        match self {
+            TiltPart::Size => "size",
+            TiltPart::Marbles => "marbles",
+        }
+    }
+}
+
+/// Checks a tilt board's size and marble count against the model's limits; the message is
+/// the same whichever reader calls it.
+pub fn check_tilt(size: i64, marbles: i64) -> Result<(), (TiltPart, String)> {
+    if !(1..=MAX_TILT_SIZE as i64).contains(&size) {
+        return Err((
+            TiltPart::Size,
+            format!("size {size} is out of range: tilt boards are 1 to {MAX_TILT_SIZE} cells wide"),
+        ));
+    }
+    let most = (MAX_TILT_MARBLES as i64).min(size * size);
+    if !(1..=most).contains(&marbles) {
+        return Err((
+            TiltPart::Marbles,
+            format!("{marbles} marbles: a {size}×{size} tilt board takes 1 to {most}"),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tilt_limits_follow_the_constants() {
+        assert!(check_tilt(MAX_TILT_SIZE as i64, 1).is_ok());
+        assert_eq!(
+            check_tilt(16, 1).unwrap_err().1,
+            "size 16 is out of range: tilt boards are 1 to 15 cells wide"
+        );
+        assert_eq!(check_tilt(0, 1).unwrap_err().0, TiltPart::Size);
+        assert_eq!(
+            check_tilt(9, 65).unwrap_err().1,
+            "65 marbles: a 9×9 tilt board takes 1 to 64"
+        );
+        assert_eq!(
+            check_tilt(2, 5).unwrap_err().1,
+            "5 marbles: a 2×2 tilt board takes 1 to 4"
+        );
+    }
+}
