@@ -2,7 +2,7 @@
 //! count, the 1,089-problem batch — are left to `marbles bench`, which runs each once per
 //! child process and reports peak memory).
 
-use marbles::search::bench::{self, Run};
+use marbles::cmd::bench::cases::{self as bench, Run};
 
 fn main() {
     divan::main();

@@ -1,9 +1,14 @@
-//! Command-line definitions (clap), and their translation into solve options.
+//! Command-line definitions (clap), and their translation into each command's plain config
+//! (`SolveArgs::config` → [`cmd::solve::Config`], and so on). Only this module knows clap's
+//! types; nothing below [`crate::cmd`] imports it.
 
+use crate::cmd;
 use crate::formats::Notation;
+use crate::render::answer::Answer;
+use crate::report::Summary;
 use crate::script::ScriptLimits;
 use crate::search::Limits;
-use crate::solve::{MoveOrder, Options};
+use crate::solve::{self, MoveOrder, Options};
 use crate::spec::ByteSize;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -64,6 +69,27 @@ pub enum CountFormat {
     Json,
 }
 
+/// The notation a puzzle file is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum NotationArg {
+    /// marbles' own YAML specs.
+    Yaml,
+    /// A triangle as a list of rows, `((o) (x x) (x x x))`: x a peg, o an empty hole.
+    Lisp,
+    /// ICPC World Finals 2007 "Marble Game" cases: `N M W`, marbles, holes, walls, `0 0 0`.
+    Icpc,
+}
+
+impl From<NotationArg> for Notation {
+    fn from(n: NotationArg) -> Self {
+        match n {
+            NotationArg::Yaml => Notation::Yaml,
+            NotationArg::Lisp => Notation::Lisp,
+            NotationArg::Icpc => Notation::Icpc,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SolveFormat {
     /// Verdict, moves and the board after each move.
@@ -87,12 +113,12 @@ pub struct SolveArgs {
     pub format: SolveFormat,
     /// Read every FILE in this notation (default: by extension; anything else is YAML).
     #[arg(long, value_enum, value_name = "NOTATION")]
-    pub from: Option<Notation>,
+    pub from: Option<NotationArg>,
     /// Print the search on stderr as it runs: each position tried, dead ends, skips, the goal.
     #[arg(long)]
     pub trace: bool,
     /// Stop printing the trace after this many lines (the search goes on).
-    #[arg(long, value_name = "LINES", default_value_t = crate::trace::DEFAULT_LIMIT, requires = "trace")]
+    #[arg(long, value_name = "LINES", default_value_t = crate::render::trace::DEFAULT_LIMIT, requires = "trace")]
     pub trace_limit: usize,
     #[command(flatten)]
     pub search: SearchArgs,
@@ -108,7 +134,7 @@ pub struct ImportArgs {
     pub out: PathBuf,
     /// Read every FILE in this notation (default: by extension).
     #[arg(long, value_enum, value_name = "NOTATION")]
-    pub from: Option<Notation>,
+    pub from: Option<NotationArg>,
 }
 
 #[derive(Debug, Args)]
@@ -151,7 +177,7 @@ pub struct PlayArgs {
     pub case: usize,
     /// Read FILE in this notation (default: by extension).
     #[arg(long, value_enum, value_name = "NOTATION")]
-    pub from: Option<Notation>,
+    pub from: Option<NotationArg>,
     #[command(flatten)]
     pub search: SearchArgs,
 }
@@ -264,7 +290,7 @@ impl SearchArgs {
                 max_nodes: self.max_nodes,
                 max_memory: self.max_memory.map(|b| b.0),
             },
-            default_max_memory: crate::default_memory_limit(jobs),
+            default_max_memory: solve::default_memory_limit(jobs),
             script: self.script.limits(),
             order: if self.shuffle {
                 MoveOrder::Shuffle(self.seed)
@@ -274,6 +300,114 @@ impl SearchArgs {
                 MoveOrder::Script
             },
             fewest: self.fewest,
+        }
+    }
+}
+
+impl From<SolveFormat> for Answer {
+    fn from(f: SolveFormat) -> Self {
+        match f {
+            SolveFormat::Text => Answer::Text,
+            SolveFormat::Json => Answer::Json,
+            SolveFormat::Lisp => Answer::Lisp,
+            SolveFormat::Icpc => Answer::Icpc,
+            SolveFormat::Moves => Answer::Moves,
+        }
+    }
+}
+
+impl From<TableFormat> for Summary {
+    fn from(f: TableFormat) -> Self {
+        match f {
+            TableFormat::Table => Summary::Table,
+            TableFormat::Markdown => Summary::Markdown,
+            TableFormat::Csv => Summary::Csv,
+            TableFormat::Json => Summary::Json,
+        }
+    }
+}
+
+impl SolveArgs {
+    pub fn config(&self) -> cmd::solve::Config {
+        cmd::solve::Config {
+            files: self.files.clone(),
+            answer: self.format.into(),
+            notation: self.from.map(Into::into),
+            trace: self.trace.then_some(self.trace_limit),
+            options: self.search.options(1),
+        }
+    }
+}
+
+impl PlayArgs {
+    pub fn config(&self) -> cmd::play::Config {
+        cmd::play::Config {
+            file: self.file.clone(),
+            case: self.case,
+            notation: self.from.map(Into::into),
+            options: self.search.options(1),
+        }
+    }
+}
+
+impl CheckArgs {
+    pub fn config(&self) -> cmd::check::Config {
+        cmd::check::Config {
+            paths: self.paths.clone(),
+            options: Options {
+                script: self.script.limits(),
+                ..Options::default()
+            },
+        }
+    }
+}
+
+impl BatchArgs {
+    pub fn config(&self) -> cmd::batch::Config {
+        let jobs = self
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1);
+        cmd::batch::Config {
+            dirs: self.dirs.clone(),
+            summary: self.format.into(),
+            report: (!self.no_report).then(|| self.report.clone()),
+            resume: self.resume,
+            jobs,
+            quiet: self.quiet,
+            options: self.search.options(jobs),
+        }
+    }
+}
+
+impl ImportArgs {
+    pub fn config(&self) -> cmd::import::Config {
+        cmd::import::Config {
+            files: self.files.clone(),
+            out: self.out.clone(),
+            notation: self.from.map(Into::into),
+        }
+    }
+}
+
+impl CountArgs {
+    pub fn config(&self) -> cmd::count::Config {
+        cmd::count::Config {
+            file: self.file.clone(),
+            feasible: self.feasible,
+            json: self.format == CountFormat::Json,
+            options: self.search.options(1),
+        }
+    }
+}
+
+impl BenchArgs {
+    pub fn config(&self) -> cmd::bench::Config {
+        cmd::bench::Config {
+            runs: self.runs,
+            only: self.only.clone(),
+            markdown: self.markdown,
+            case: self.case,
         }
     }
 }

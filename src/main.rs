@@ -1,22 +1,8 @@
-//! The `marbles` binary: parse the command line, run, map errors to exit codes.
+//! The `marbles` binary: parse the command line and run it; [`marbles::run`] prints any error
+//! and gives the exit code.
 
 use clap::Parser;
-use std::process::ExitCode;
 
-fn main() -> ExitCode {
-    let cli = marbles::cli::Cli::parse();
-    match marbles::run(cli) {
-        Ok(code) => ExitCode::from(code),
-        Err(e) => {
-            // A closed pipe (`marbles batch … | head`) is the reader's choice, not a failure.
-            if e.chain().any(|c| {
-                c.downcast_ref::<std::io::Error>()
-                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-            }) {
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("marbles: error: {e:#}");
-            ExitCode::from(2)
-        }
-    }
+fn main() -> std::process::ExitCode {
+    marbles::run(marbles::cli::Cli::parse()).into()
 }

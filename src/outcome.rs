@@ -139,15 +139,4 @@ impl Outcome {
             gave_up: None,
         }
     }
-
-    /// Process exit code for a set of outcomes: 0 all solved, 1 some not solved, 2 any error.
-    pub fn exit_code(all: &[Outcome]) -> u8 {
-        if all.iter().any(|o| o.status == Status::Error) {
-            2
-        } else if all.iter().all(|o| o.status == Status::Solved) {
-            0
-        } else {
-            1
-        }
-    }
 }

@@ -77,6 +77,19 @@ pub fn file_hash(path: &Path) -> Option<String> {
     std::fs::read(path).ok().map(|b| hex::encode(Sha256::digest(&b)))
 }
 
+/// The default memory limit per puzzle: a quarter of the machine's memory, split between jobs.
+pub fn default_memory_limit(jobs: usize) -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kb: u64 = meminfo
+        .lines()
+        .find(|l| l.starts_with("MemTotal:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    Some(kb * 1024 / 4 / jobs.max(1) as u64)
+}
+
 /// The limits for one puzzle: command line, then spec, then defaults.
 pub fn limits_for(spec: &Spec, opts: &Options) -> Limits {
     let s = &spec.limits;

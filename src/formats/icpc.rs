@@ -2,18 +2,17 @@
 //!
 //! Each case becomes a `tilt_roll` puzzle. A file holding a single case may leave out the
 //! closing `0 0 0` (the classroom version of the problem does). Boards may be up to
-//! [`MAX_TILT_SIZE`] wide, beyond the contest's limit. Answers come in the judge's words,
-//! `Case k: 5 moves` / `Case k: impossible` and a blank line, or the classroom's, `5 moves` /
-//! `No Solution`.
+//! [`crate::limits::MAX_TILT_SIZE`] wide, beyond the contest's limit (the same check as YAML boards, see
+//! [`crate::limits`]). Answers in the judge's and the classroom's words are written by
+//! `render::answer`.
 //!
 //! The official sample (two cases, the second impossible: hole 2 is walled off from above and
 //! from the right) is kept in tests/it/classic.rs; it was checked against the problem statement
 //! reproduced in the README of the public repository arsulegai/Marble-Game.
 
-use super::{Pos, verdict_words};
+use super::Pos;
 use crate::diag::{Diagnostic, Result};
-use crate::limits::{MAX_TILT_SIZE, TiltPart, check_tilt};
-use crate::outcome::Outcome;
+use crate::limits::{TiltPart, check_tilt};
 use crate::spec::{BoardSpec, Cell, GoalSpec, LimitSpec, Spec, TiltBoard};
 use std::path::Path;
 
@@ -160,16 +159,6 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
         .at(Some(1), Some(1)));
     }
     Ok(specs)
-}
-
-/// The judge's output for one case: `Case k: 5 moves` or `Case k: impossible`, then a blank line.
-pub fn judge_answer(o: &Outcome, case: usize) -> String {
-    format!("Case {case}: {}\n\n", verdict_words(o, "impossible"))
-}
-
-/// The classroom's output: `5 moves` or `No Solution`.
-pub fn classroom_answer(o: &Outcome) -> String {
-    verdict_words(o, "No Solution")
 }
 
 #[cfg(test)]

@@ -2,15 +2,12 @@
 //!
 //! Mind the letters: in this notation `o` is a *hole*, the reverse of YAML boards, where `o`
 //! is a peg. Uppercase `X`/`O` are read too, a leading `'` (a quoted list) is allowed, and
-//! `;` starts a comment. Answers are written as the assignment asks: the list of successive
-//! states from start to goal, one row per line, or `#f` when there is none.
-//! Any hop board can be written this way; a position with no hole (a `#` in YAML) prints as `-`.
+//! `;` starts a comment. Answers in this notation are written by `render::answer`.
 
-use super::{Notation, Pos};
+use super::Pos;
 use crate::diag::Result;
-use crate::model::MAX_HOP_CELLS;
-use crate::outcome::{Outcome, Replay, Status};
-use crate::spec::{BoardSpec, Cell, GoalSpec, GridBoard, LimitSpec, Spec, Token};
+use crate::limits::MAX_HOP_CELLS;
+use crate::spec::{BoardSpec, GoalSpec, GridBoard, LimitSpec, Spec, Token};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -135,71 +132,6 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
     })
 }
 
-/// One board as a Lisp list of rows, one row per line, continuation lines indented by one:
-/// `["((o)", " (x x)", " (x x x))"]`.
-fn state_lines(rows: &[Vec<char>]) -> Vec<String> {
-    let last = rows.len().saturating_sub(1);
-    rows.iter()
-        .enumerate()
-        .map(|(r, row)| {
-            let items: Vec<String> = row.iter().map(char::to_string).collect();
-            let open = if r == 0 { "(" } else { " " };
-            let close = if r == last { ")" } else { "" };
-            format!("{open}({}){close}", items.join(" "))
-        })
-        .collect()
-}
-
-/// Frame `i` of a hop replay in Lisp letters, with `mark` drawn as `X`.
-fn frame_rows(widths: &[usize], cells: &[Cell], frame: &str, mark: Option<Cell>) -> Vec<Vec<char>> {
-    let bits = frame.as_bytes();
-    Notation::Lisp
-        .symbols()
-        .rows(widths, cells, |k| bits[k] == b'1', mark)
-}
-
-/// The assignment's answer: the list of states from start to goal, pretty-printed, or `#f`.
-pub fn answer(o: &Outcome) -> String {
-    let Some((widths, cells, frames)) = super::hop_replay(o).filter(|_| o.status == Status::Solved) else {
-        return "#f".into();
-    };
-    let states: Vec<Vec<String>> = frames
-        .iter()
-        .map(|f| state_lines(&frame_rows(widths, cells, f, None)))
-        .collect();
-    let mut lines: Vec<String> = states
-        .iter()
-        .enumerate()
-        .flat_map(|(s, state)| {
-            state.iter().enumerate().map(move |(j, line)| {
-                let lead = if s == 0 && j == 0 { "(" } else { " " };
-                format!("{lead}{line}")
-            })
-        })
-        .collect();
-    if let Some(l) = lines.last_mut() {
-        l.push(')');
-    }
-    lines.join("\n")
-}
-
-/// The human-readable answer with every board as Lisp rows and the peg that moved as `X`.
-pub fn text(o: &Outcome) -> String {
-    crate::render::solution_with(o, |replay, i, mark| match replay {
-        Replay::Hop {
-            widths,
-            cells,
-            frames,
-            ..
-        } => {
-            let mut s = state_lines(&frame_rows(widths, cells, &frames[i], mark)).join("\n");
-            s.push('\n');
-            s
-        }
-        Replay::Tilt { .. } => crate::render::board(replay, i, mark),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,11 +184,5 @@ mod tests {
             .collect();
         let e = p(&format!("({})", rows.join("\n"))).unwrap_err();
         assert_eq!(e.line, Some(16));
-    }
-
-    #[test]
-    fn states_print_one_row_per_line() {
-        let rows = vec![vec!['o'], vec!['x', 'x']];
-        assert_eq!(state_lines(&rows), vec!["((o)", " (x x))"]);
     }
 }

@@ -1,25 +1,21 @@
-//! Classic puzzle notations beside YAML: Lisp peg lists and ICPC "Marble Game" files, read into specs and written back as answers.
+//! Classic puzzle notations beside YAML: Lisp peg lists and ICPC "Marble Game" files, read into specs.
 //!
 //! A file's notation is `--from`, or else its extension: `.lisp`/`.lsp` Lisp, `.icpc` ICPC,
 //! anything else YAML. A Lisp file holds one triangle; an ICPC file holds one or more cases,
-//! each becoming its own puzzle. Answers can be written in the judge's and the classroom's
-//! words (`--format icpc`, `--format moves`) or as the Lisp assignment's list of states
-//! (`--format lisp`); `marbles import` turns a file into YAML specs.
+//! each becoming its own puzzle. [`import`] turns a file into YAML specs. This module only
+//! reads; answers in the notations' own words are written by `render::answer`.
 
 pub mod icpc;
 pub mod lisp;
 
-use crate::cli::SolveFormat;
 use crate::diag::{Diagnostic, Result};
-use crate::outcome::{Outcome, Replay, Status};
 use crate::solve::{self, Options, Prepared};
 use crate::spec::{BoardSpec, Cell, Spec, TiltBoard};
 use std::fmt::Write as _;
-use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// The notation a puzzle file is written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Notation {
     /// marbles' own YAML specs.
     Yaml,
@@ -44,65 +40,6 @@ impl Notation {
             }
         })
     }
-
-    /// How boards are drawn in this notation.
-    pub fn symbols(self) -> Symbols {
-        match self {
-            Notation::Lisp => Symbols {
-                peg: 'x',
-                hole: 'o',
-                blocked: '-',
-                moved: 'X',
-            },
-            Notation::Yaml | Notation::Icpc => Symbols {
-                peg: 'o',
-                hole: '.',
-                blocked: '#',
-                moved: '*',
-            },
-        }
-    }
-}
-
-/// The characters a notation draws a hop board with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Symbols {
-    pub peg: char,
-    pub hole: char,
-    /// A position of the grid with no hole (Lisp triangles have none).
-    pub blocked: char,
-    /// The peg that just moved.
-    pub moved: char,
-}
-
-impl Symbols {
-    /// Rows of a hop board: `widths[r]` positions in row r, `cells` the holes in index order,
-    /// `peg(k)` whether hole k holds a peg, `mark` a cell drawn as [`Symbols::moved`].
-    pub fn rows(
-        &self,
-        widths: &[usize],
-        cells: &[Cell],
-        peg: impl Fn(usize) -> bool,
-        mark: Option<Cell>,
-    ) -> Vec<Vec<char>> {
-        widths
-            .iter()
-            .enumerate()
-            .map(|(r, &w)| {
-                (0..w)
-                    .map(|c| {
-                        let cell = [r as i64, c as i64];
-                        match cells.iter().position(|x| *x == cell) {
-                            None => self.blocked,
-                            Some(_) if mark == Some(cell) => self.moved,
-                            Some(k) if peg(k) => self.peg,
-                            Some(_) => self.hole,
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
-    }
 }
 
 /// Reads a Lisp or ICPC file into its specs (YAML files are read by [`crate::spec::load`]).
@@ -126,65 +63,6 @@ pub fn prepare(path: &Path, notation: Notation, opts: &Options) -> Vec<Result<Pr
     match read(path, notation) {
         Err(d) => vec![Err(d)],
         Ok(specs) => specs.into_iter().map(|s| solve::prepare_spec(s, opts)).collect(),
-    }
-}
-
-/// Refuses a puzzle that `format` cannot show before any time is spent solving it.
-pub fn fits(format: SolveFormat, p: Prepared) -> Result<Prepared> {
-    if format == SolveFormat::Lisp && matches!(p.model, crate::model::Model::Tilt(_)) {
-        return Err(Diagnostic::new(
-            &p.spec.path,
-            format!(
-                "`{}` is a tilt puzzle; `--format lisp` writes hop boards (use text, json, icpc or moves)",
-                p.spec.name
-            ),
-        ));
-    }
-    Ok(p)
-}
-
-/// Writes one puzzle's answer in `format` (JSON is written for all puzzles at once, so here
-/// nothing); `case` is the puzzle's 1-based position on the command line, for `Case k:`.
-pub fn write_answer(
-    out: &mut impl Write,
-    format: SolveFormat,
-    notation: Notation,
-    o: &Outcome,
-    case: usize,
-) -> io::Result<()> {
-    match format {
-        SolveFormat::Text if notation == Notation::Lisp => writeln!(out, "{}", lisp::text(o)),
-        SolveFormat::Text => writeln!(out, "{}", crate::render::solution(o)),
-        SolveFormat::Json => Ok(()),
-        SolveFormat::Lisp => writeln!(out, "{}", lisp::answer(o)),
-        SolveFormat::Icpc => write!(out, "{}", icpc::judge_answer(o, case)),
-        SolveFormat::Moves => writeln!(out, "{}", icpc::classroom_answer(o)),
-    }
-}
-
-/// `5 moves` (always "moves", as the judges write it) when solved, `gave up (reason)` when
-/// a limit stopped the search, else `none` (the notation's word for "impossible").
-fn verdict_words(o: &Outcome, none: &str) -> String {
-    match o.status {
-        Status::Solved => format!("{} moves", o.moves.len()),
-        Status::GaveUp => format!(
-            "gave up ({})",
-            o.reason.as_deref().unwrap_or("a limit was reached")
-        ),
-        Status::Unsolvable | Status::Error => none.to_string(),
-    }
-}
-
-/// A hop replay's row widths, holes and frames; `None` for a tilt replay.
-fn hop_replay(o: &Outcome) -> Option<(&[usize], &[Cell], &[String])> {
-    match o.replay.as_ref()? {
-        Replay::Hop {
-            widths,
-            cells,
-            frames,
-            ..
-        } => Some((widths, cells, frames)),
-        Replay::Tilt { .. } => None,
     }
 }
 
@@ -273,26 +151,6 @@ pub fn import(file: &Path, notation: Notation, out: &Path) -> Result<Vec<PathBuf
         written.push(path);
     }
     Ok(written)
-}
-
-/// `marbles import`: returns the exit code.
-pub fn import_cmd(args: &crate::cli::ImportArgs) -> anyhow::Result<u8> {
-    let mut bad = false;
-    let mut stdout = io::stdout().lock();
-    for file in &args.files {
-        match import(file, Notation::of(file, args.from), &args.out) {
-            Ok(paths) => {
-                for p in paths {
-                    writeln!(stdout, "wrote {}", p.display())?;
-                }
-            }
-            Err(d) => {
-                bad = true;
-                eprintln!("marbles: error: {d}");
-            }
-        }
-    }
-    Ok(if bad { 2 } else { 0 })
 }
 
 /// A located token of a text file: 1-based line and column (in characters).

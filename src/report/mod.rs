@@ -1,5 +1,6 @@
-//! Reports: one module per output format behind [`Format`], atomic writes, and the journal
-//! that lets an interrupted batch resume.
+//! Reports over many puzzles: one module per output format behind [`Format`], each turning
+//! outcomes into text. Writing the files (atomically, beside the resume journal) is
+//! `batch`'s.
 
 mod csv;
 mod html;
@@ -7,12 +8,10 @@ mod json;
 mod markdown;
 mod table;
 
-use crate::cli::TableFormat;
 use crate::outcome::{MoveOut, Outcome, Status};
-use std::collections::HashMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+
+/// The file summary.json is written to, and read back from to resume.
+pub use json::FILE as JSON_FILE;
 
 /// One output format for a set of outcomes.
 pub trait Format {
@@ -31,14 +30,32 @@ pub fn formats() -> Vec<Box<dyn Format>> {
     ]
 }
 
+/// The ways `marbles batch` can print its summary on stdout.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Summary {
+    /// A terminal table that fits 80 columns, reasons under it, then the totals.
+    #[default]
+    Table,
+    Markdown,
+    Csv,
+    Json,
+}
+
 /// The summary printed on stdout by `marbles batch`.
-pub fn summary(format: TableFormat, outcomes: &[Outcome]) -> anyhow::Result<String> {
+pub fn summary(format: Summary, outcomes: &[Outcome]) -> anyhow::Result<String> {
     match format {
-        TableFormat::Table => Ok(table::render(outcomes)),
-        TableFormat::Markdown => Ok(markdown::table(outcomes)),
-        TableFormat::Csv => csv::Csv.render(outcomes),
-        TableFormat::Json => json::Json.render(outcomes),
+        Summary::Table => Ok(table::render(outcomes)),
+        Summary::Markdown => Ok(markdown::table(outcomes)),
+        Summary::Csv => csv::Csv.render(outcomes),
+        Summary::Json => json::Json.render(outcomes),
     }
+}
+
+/// The outcomes in a summary.json's text, if it is one.
+pub fn read_json(text: &str) -> Option<Vec<Outcome>> {
+    serde_json::from_str::<json::Summary>(text)
+        .ok()
+        .map(|s| s.results)
 }
 
 /// Counts by status, for the totals line.
@@ -107,107 +124,4 @@ pub fn moves_compact(o: &Outcome) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// The outcome as `solve --format json` shows it: without the drawing data.
-pub fn without_replay(mut o: Outcome) -> Outcome {
-    o.replay = None;
-    o
-}
-
-/// Writes `contents` to `path` through a temporary file and a rename, so that a reader (or a
-/// crash) never sees half a file.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(contents)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
-/// Writes every report format into `dir`.
-pub fn write_all(dir: &Path, outcomes: &[Outcome]) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| anyhow::anyhow!("cannot create report folder {}: {e}", dir.display()))?;
-    for f in formats() {
-        let path = dir.join(f.file_name());
-        write_atomic(&path, f.render(outcomes)?.as_bytes())
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
-    }
-    Ok(())
-}
-
-const JOURNAL: &str = ".journal.jsonl";
-
-/// Results of the last run in `dir` by file: summary.json, then anything journalled after it
-/// (a later record of a file replaces an earlier one).
-pub fn read_previous(dir: &Path) -> HashMap<String, Vec<Outcome>> {
-    let mut by_file: HashMap<String, Vec<Outcome>> = HashMap::new();
-    if let Ok(text) = std::fs::read_to_string(dir.join(json::FILE))
-        && let Ok(s) = serde_json::from_str::<json::Summary>(&text)
-    {
-        for o in s.results {
-            by_file.entry(o.file.clone()).or_default().push(o);
-        }
-    }
-    if let Ok(text) = std::fs::read_to_string(dir.join(JOURNAL)) {
-        // One line per file; a line cut short by a kill is simply not a result.
-        for group in text
-            .lines()
-            .filter_map(|l| serde_json::from_str::<Vec<Outcome>>(l).ok())
-        {
-            if let Some(first) = group.first() {
-                by_file.insert(first.file.clone(), group);
-            }
-        }
-    }
-    by_file
-}
-
-/// An append-only record of each finished puzzle, so a killed batch loses nothing it finished.
-pub struct Journal {
-    path: PathBuf,
-    file: Mutex<std::fs::File>,
-}
-
-impl Journal {
-    /// Opens the journal in `dir`, keeping earlier records only when resuming.
-    pub fn open(dir: &Path, resume: bool) -> anyhow::Result<Self> {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| anyhow::anyhow!("cannot create report folder {}: {e}", dir.display()))?;
-        let path = dir.join(JOURNAL);
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
-        if !resume {
-            file.set_len(0)
-                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
-        }
-        Ok(Journal {
-            path,
-            file: Mutex::new(file),
-        })
-    }
-
-    /// Records one file's outcomes as one line.
-    pub fn record(&self, outcomes: &[Outcome]) {
-        if let Ok(mut line) = serde_json::to_string(outcomes) {
-            line.push('\n');
-            let mut f = self.file.lock().unwrap_or_else(|p| p.into_inner());
-            // One write per line: a kill leaves at most one partial line, which readers skip.
-            let _ = f.write_all(line.as_bytes());
-        }
-    }
-
-    /// The reports now hold everything: the journal is no longer needed.
-    pub fn finish(self) {
-        let _ = std::fs::remove_file(&self.path);
-    }
 }

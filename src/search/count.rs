@@ -14,7 +14,6 @@ use crate::model::HopModel;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::fmt::Write;
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
 /// One layer's figures.
@@ -780,49 +779,5 @@ fn mark_feasible<K: Key>(
         count.feasible = Some(ok.par_iter().flatten().map(|&s| s.orbit(sym)).sum());
         count.feasible_canonical = Some(ok.iter().map(Vec::len).sum::<usize>() as u64);
         good.insert(count.pegs, ok);
-    }
-}
-
-impl CountResult {
-    /// The figures as a text table, fullest layer first, then the totals.
-    pub fn table(&self) -> String {
-        let feasible = self.layers.iter().any(|l| l.feasible.is_some());
-        let mut out = String::new();
-        let _ = write!(
-            out,
-            "{:>5} {:>14} {:>12} {:>14}",
-            "pegs", "positions", "canonical", "dead ends"
-        );
-        if feasible {
-            let _ = write!(out, " {:>14} {:>12}", "feasible", "feas. canon.");
-        }
-        out.push('\n');
-        for l in &self.layers {
-            let _ = write!(
-                out,
-                "{:>5} {:>14} {:>12} {:>14}",
-                l.pegs, l.positions, l.canonical, l.dead_ends
-            );
-            if let (Some(f), Some(fc)) = (l.feasible, l.feasible_canonical) {
-                let _ = write!(out, " {f:>14} {fc:>12}");
-            }
-            out.push('\n');
-        }
-        let _ = write!(out, "{:>5} {:>14} {:>12}", "all", self.positions, self.canonical);
-        if feasible {
-            let f: u64 = self.layers.iter().filter_map(|l| l.feasible).sum();
-            let fc: u64 = self.layers.iter().filter_map(|l| l.feasible_canonical).sum();
-            let _ = write!(out, " {:>14} {f:>14} {fc:>12}", "");
-        }
-        out.push('\n');
-        let _ = writeln!(
-            out,
-            "solutions (jump sequences to the goal): {}\nsymmetries used: {}; {:.3} s; tables ~{}",
-            self.solutions,
-            self.symmetries,
-            self.seconds,
-            super::human_bytes(self.memory)
-        );
-        out
     }
 }

@@ -15,7 +15,7 @@
 //!
 //! After `--trace-limit` lines a last line says the trace was cut; the search goes on.
 
-use crate::formats::{Notation, Symbols};
+use super::{Style, Symbols};
 use crate::model::{HopModel, Model};
 use crate::outcome::Outcome;
 use crate::search::dfs::Observer;
@@ -37,11 +37,11 @@ pub struct Tracer<'a, W: Write> {
 }
 
 impl<'a, W: Write> Tracer<'a, W> {
-    pub fn new(model: &'a HopModel, widths: Vec<usize>, notation: Notation, limit: usize, out: W) -> Self {
+    pub fn new(model: &'a HopModel, widths: Vec<usize>, style: Style, limit: usize, out: W) -> Self {
         Tracer {
             model,
             widths,
-            symbols: notation.symbols(),
+            symbols: style.symbols(),
             out,
             limit,
             lines: 0,
@@ -74,7 +74,7 @@ impl<'a, W: Write> Tracer<'a, W> {
     }
 
     fn tried(&self, depth: usize, mv: usize, state: u128) -> String {
-        let m = crate::render::move_text(&solve::hop_move(self.model, mv));
+        let m = super::move_text(&solve::hop_move(self.model, mv));
         format!("{depth}. {m} → {}", self.board(state))
     }
 
@@ -137,7 +137,7 @@ impl<W: Write> Observer for Tracer<'_, W> {
 pub fn solve_traced(
     p: &Prepared,
     opts: &Options,
-    notation: Notation,
+    style: Style,
     limit: usize,
     mut out: impl Write,
 ) -> Outcome {
@@ -147,7 +147,7 @@ pub fn solve_traced(
                 BoardSpec::Grid(g) => g.rows.iter().map(Vec::len).collect(),
                 BoardSpec::Tilt(_) => Vec::new(),
             };
-            let mut tracer = Tracer::new(m, widths, notation, limit, out);
+            let mut tracer = Tracer::new(m, widths, style, limit, out);
             tracer.begin(&p.spec.name);
             solve::solve_observed(p, opts, &mut tracer)
         }

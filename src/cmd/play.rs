@@ -1,13 +1,50 @@
 //! `marbles play`: a person plays a puzzle move by move, and may ask the solver to take over
 //! from wherever they are (the "solve" button of the classic CS106B assignment).
 
+use super::{Error, ExitCode};
+use crate::formats::{self, Notation};
 use crate::model::{HopModel, Model, NONE, TiltModel};
 use crate::outcome::{Replay, Status};
 use crate::render;
 use crate::search::tilt::roll;
 use crate::solve::{self, Options, Prepared};
 use crate::spec::Cell;
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+/// What to play.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub file: PathBuf,
+    /// Which case of a several-case ICPC file, from 1.
+    pub case: usize,
+    /// The file's notation, instead of guessing it from the extension.
+    pub notation: Option<Notation>,
+    pub options: Options,
+}
+
+/// Plays on the terminal: commands from stdin, the board on stdout.
+pub fn run(config: &Config) -> Result<ExitCode, Error> {
+    let notation = Notation::of(&config.file, config.notation);
+    let mut puzzles = formats::prepare(&config.file, notation, &config.options);
+    let count = puzzles.len();
+    if config.case == 0 || config.case > count {
+        return Err(Error::Usage(format!(
+            "{}: there is no case {} (it holds {count})",
+            config.file.display(),
+            config.case
+        )));
+    }
+    let p = puzzles.swap_remove(config.case - 1)?;
+    let prompt = io::stdin().is_terminal();
+    Ok(play(
+        &p,
+        &config.options,
+        io::stdin().lock(),
+        io::stdout().lock(),
+        prompt,
+    )?)
+}
 
 /// A position in either kind of puzzle.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,8 +67,8 @@ commands:
   help           this list
   quit           leave (end of input does too)";
 
-/// Plays `p` reading commands from `input`, writing to `out`. Returns 0 when the player (or
-/// `solve`) reached the goal, 1 otherwise.
+/// Plays `p` reading commands from `input`, writing to `out`. Returns `Solved` when the
+/// player (or `solve`) reached the goal, `Unsolved` otherwise.
 /// With `prompt`, a `> ` invites each command (for a person at a terminal, not a pipe).
 pub fn play(
     p: &Prepared,
@@ -39,7 +76,7 @@ pub fn play(
     input: impl BufRead,
     mut out: impl Write,
     prompt: bool,
-) -> anyhow::Result<u8> {
+) -> io::Result<ExitCode> {
     let start = match &p.model {
         Model::Hop(m) => Position::Hop(m.start),
         Model::Tilt(m) => Position::Tilt(m.start.clone()),
@@ -110,9 +147,9 @@ pub fn play(
                 Ok((next, mark)) => {
                     show(p, &next, mark, &mut out)?;
                     history.push(next);
-                    if let Some(verdict) = finished(p, history.last().unwrap()) {
-                        writeln!(out, "{verdict}")?;
-                        won = verdict.starts_with("solved");
+                    if let Some(end) = finished(p, history.last().unwrap()) {
+                        writeln!(out, "{}", end.words)?;
+                        won = end.won;
                         if won {
                             break;
                         }
@@ -121,7 +158,7 @@ pub fn play(
             },
         }
     }
-    Ok(if won { 0 } else { 1 })
+    Ok(if won { ExitCode::Solved } else { ExitCode::Unsolved })
 }
 
 /// The prepared puzzle with its start moved to `pos`.
@@ -145,7 +182,7 @@ fn from(p: &Prepared, pos: &Position) -> Prepared {
     }
 }
 
-fn show(p: &Prepared, pos: &Position, mark: Option<Cell>, out: &mut impl Write) -> std::io::Result<()> {
+fn show(p: &Prepared, pos: &Position, mark: Option<Cell>, out: &mut impl Write) -> io::Result<()> {
     let replay: Replay = match (&p.model, pos) {
         (Model::Hop(m), Position::Hop(s)) => solve::hop_replay(
             &p.spec,
@@ -268,8 +305,14 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
     }
 }
 
+/// How a game ended: won or stuck, and the words that say so.
+struct End {
+    won: bool,
+    words: String,
+}
+
 /// The verdict once the game is over: the goal reached, or no move left.
-fn finished(p: &Prepared, pos: &Position) -> Option<String> {
+fn finished(p: &Prepared, pos: &Position) -> Option<End> {
     match (&p.model, pos) {
         (Model::Hop(m), Position::Hop(s)) => {
             let pegs = s.count_ones();
@@ -277,22 +320,75 @@ fn finished(p: &Prepared, pos: &Position) -> Option<String> {
                 .map(|r| format!(" ({r})"))
                 .unwrap_or_default();
             if m.is_goal(*s, m.target_pegs()) {
-                Some(format!(
-                    "solved: {pegs} peg{} left{rating}",
-                    if pegs == 1 { "" } else { "s" }
-                ))
+                Some(End {
+                    won: true,
+                    words: format!(
+                        "solved: {pegs} peg{} left{rating}",
+                        if pegs == 1 { "" } else { "s" }
+                    ),
+                })
             } else if legal_moves(p, pos).is_empty() {
-                Some(format!(
-                    "no moves left: {pegs} pegs{rating}. `undo`, `restart`, or `solve` to see what marbles would do"
-                ))
+                Some(End {
+                    won: false,
+                    words: format!(
+                        "no moves left: {pegs} pegs{rating}. `undo`, `restart`, or `solve` to see what marbles would do"
+                    ),
+                })
             } else {
                 None
             }
         }
-        (Model::Tilt(_), Position::Tilt(s)) => s
-            .iter()
-            .all(|&c| c == NONE)
-            .then(|| "solved: every marble is home".to_string()),
+        (Model::Tilt(_), Position::Tilt(s)) => s.iter().all(|&c| c == NONE).then(|| End {
+            won: true,
+            words: "solved: every marble is home".to_string(),
+        }),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// Plays a shipped puzzle with `input` as the player's lines; the exit code and the screen.
+    fn play_with(puzzle: &str, input: &str) -> (ExitCode, String) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(puzzle);
+        let p = solve::prepare(&path, &Options::default()).expect("shipped puzzle");
+        let mut out = Vec::new();
+        let code = play(&p, &Options::default(), input.as_bytes(), &mut out, false).unwrap();
+        (code, String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn tilting_every_marble_home_wins() {
+        let (code, out) = play_with("puzzles/tilt_roll/four_by_four.yaml", "l\nd\nu\nr\nd\n");
+        assert_eq!(code, ExitCode::Solved);
+        assert!(out.ends_with("solved: every marble is home\n"), "{out}");
+    }
+
+    #[test]
+    fn quitting_early_is_not_a_win() {
+        let (code, out) = play_with("puzzles/triangle_hop/corner.yaml", "moves\nquit\n");
+        assert_eq!(code, ExitCode::Unsolved);
+        assert!(out.contains("  [2, 0] over [1, 0] to [0, 0]"), "{out}");
+    }
+
+    #[test]
+    fn solve_finishes_the_game_and_wins() {
+        let (code, out) = play_with("puzzles/triangle_hop/corner.yaml", "solve\n");
+        assert_eq!(code, ExitCode::Solved);
+        assert!(out.contains("solved in"), "{out}");
+    }
+
+    #[test]
+    fn a_bad_move_is_explained_and_the_prompt_shown_only_when_asked() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/triangle_hop/corner.yaml");
+        let p = solve::prepare(&path, &Options::default()).unwrap();
+        let mut out = Vec::new();
+        play(&p, &Options::default(), &b"9 9 0 0\n"[..], &mut out, true).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("[9, 9] is not a hole of this board"), "{out}");
+        assert!(out.contains("> "), "{out}");
     }
 }

@@ -1,14 +1,14 @@
-//! `marbles bench`: fixed workloads, generated in memory, timed in child processes.
+//! The workloads `marbles bench` and `cargo bench` time: fixed puzzles generated in memory,
+//! each a function returning its work in nodes and a one-line result, and how one is measured.
 //!
-//! Each case runs in a fresh child (`marbles bench --case N`) so that its peak memory
-//! (VmHWM) is its own; the parent prints one table. A hand-written English-board DFS, with no
-//! script and no model, is a baseline row for what the script-defined model costs.
+//! A hand-written English-board DFS, with no script and no model, is a baseline row for what
+//! the script-defined model costs.
 
-use super::count::count;
-use super::dfs::{self, Quiet};
-use super::{Budget, Limits, Verdict};
 use crate::model::{HopModel, Model};
 use crate::outcome::Status;
+use crate::search::count::count;
+use crate::search::dfs::{self, Quiet};
+use crate::search::{Budget, Limits, Verdict};
 use crate::solve::{self, MoveOrder, Options};
 use crate::spec;
 use rayon::prelude::*;
@@ -286,7 +286,7 @@ fn english_batch() -> Result<Run, String> {
 /// `P` to `Q` is one from the complement of `Q` to the complement of `P`.
 fn english_batch_classes() -> Result<Run, String> {
     let base = hop_model("peg_hop", &ENGLISH, "{pegs: 1, at: [3, 3]}")?;
-    let sym = super::symmetry::Symmetry::find(&base);
+    let sym = crate::search::symmetry::Symmetry::find(&base);
     let image = |g: usize, c: usize| sym.perms()[g][c];
     let mut classes: std::collections::BTreeMap<(usize, usize), usize> = Default::default();
     for (v, f) in english_problems(&base) {
@@ -335,7 +335,7 @@ fn triangle_starts(rows: usize) -> Result<Run, String> {
 }
 
 fn tilt_example() -> Result<Run, String> {
-    let yaml = include_str!("../../puzzles/tilt_roll/four_by_four.yaml");
+    let yaml = include_str!("../../../puzzles/tilt_roll/four_by_four.yaml");
     let spec = spec::parse(Path::new("four_by_four.yaml"), yaml).map_err(|d| d.to_string())?;
     let p = solve::prepare_spec(spec, &Options::default()).map_err(|d| d.to_string())?;
     let out = solve::solve_prepared(&p, &Options::default());
@@ -444,10 +444,9 @@ pub fn measure(index: usize, runs: usize) -> Result<Measured, String> {
         times.push(t.elapsed().as_secs_f64());
         last = Some(r);
     }
-    times.sort_by(f64::total_cmp);
     let run = last.ok_or("no run")?;
     Ok(Measured {
-        seconds: times[times.len() / 2],
+        seconds: median(times),
         nodes: run.nodes,
         result: run.result,
         peak_bytes: peak_memory(),
@@ -472,6 +471,11 @@ pub fn whole_process(exe: &Path, file: &Path, runs: usize) -> Result<(f64, Statu
             Status::Error
         };
     }
+    Ok((median(times), status))
+}
+
+/// The middle of some timings (the upper middle of an even number).
+fn median(mut times: Vec<f64>) -> f64 {
     times.sort_by(f64::total_cmp);
-    Ok((times[times.len() / 2], status))
+    times[times.len() / 2]
 }

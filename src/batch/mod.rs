@@ -1,15 +1,16 @@
-//! Batch runs: walk folders for puzzles, solve them in parallel, print a summary, write reports.
+//! Batch runs: walk folders for puzzles, solve them in parallel, each file's panic contained,
+//! reusing results still good from the last run; [`journal`] keeps what is finished on disk.
 
-use crate::cli::BatchArgs;
+pub mod journal;
+
 use crate::formats::{self, Notation};
 use crate::outcome::{Outcome, Status};
-use crate::report;
 use crate::search::{CANCELLED, GaveUp};
 use crate::solve::{self, Options};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
+use journal::Journal;
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::io::{IsTerminal, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -127,48 +128,24 @@ fn sha256(s: &str) -> String {
     hex::encode(Sha256::digest(s.as_bytes()))
 }
 
-/// `marbles batch`.
-pub fn run(args: &BatchArgs) -> anyhow::Result<u8> {
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
-    let opts = args.search.options(jobs);
-    let found = collect(&args.dirs);
-    for e in &found.errors {
-        eprintln!("marbles: warning: {e}");
-    }
-    if found.puzzles.is_empty() {
-        eprintln!(
-            "marbles: error: no puzzle files (*.yaml, *.yml, *.lisp, *.lsp, *.icpc) under {}",
-            args.dirs
-                .iter()
-                .map(|d| d.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        return Ok(2);
-    }
-    let _ = ctrlc::set_handler(|| CANCELLED.store(true, Ordering::SeqCst));
-
-    let prev = if args.resume {
-        report::read_previous(&args.report)
-    } else {
-        HashMap::new()
-    };
-    let journal = (!args.no_report)
-        .then(|| report::Journal::open(&args.report, args.resume))
-        .transpose()?;
-
-    let bar = progress(found.puzzles.len() as u64, args.quiet);
+/// Solves every file in `puzzles` on `jobs` threads, reusing `previous` results that are
+/// still good and recording each finished file in `journal`. A file cut short by Ctrl-C (see
+/// [`CANCELLED`]) is `None`, and is neither recorded nor reported.
+pub fn solve_all(
+    puzzles: &[PathBuf],
+    opts: &Options,
+    jobs: usize,
+    previous: &HashMap<String, Vec<Outcome>>,
+    journal: Option<&Journal>,
+    bar: &ProgressBar,
+) -> anyhow::Result<Vec<Option<Vec<Outcome>>>> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
-    let results: Vec<Option<Vec<Outcome>>> = pool.install(|| {
-        found
-            .puzzles
+    Ok(pool.install(|| {
+        puzzles
             .par_iter()
             .map(|path| {
                 let key = path.display().to_string();
-                if let Some(p) = prev.get(&key).filter(|p| reusable(p, path, &opts)) {
+                if let Some(p) = previous.get(&key).filter(|p| reusable(p, path, opts)) {
                     bar.inc(1);
                     return Some(p.clone());
                 }
@@ -176,58 +153,16 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<u8> {
                     return None;
                 }
                 bar.set_message(key.clone());
-                let outcomes = solve_contained(path, &opts);
+                let outcomes = solve_contained(path, opts);
                 bar.inc(1);
                 if outcomes.iter().any(|o| o.gave_up == Some(GaveUp::Interrupted)) {
                     return None;
                 }
-                if let Some(j) = &journal {
+                if let Some(j) = journal {
                     j.record(&outcomes);
                 }
                 Some(outcomes)
             })
             .collect()
-    });
-    bar.finish_and_clear();
-    let interrupted = CANCELLED.load(Ordering::SeqCst);
-    let finished = results.iter().flatten().count();
-    let outcomes: Vec<Outcome> = results.into_iter().flatten().flatten().collect();
-
-    let mut stdout = std::io::stdout().lock();
-    let printed = report::summary(args.format, &outcomes)?;
-    stdout.write_all(printed.as_bytes())?;
-    stdout.flush()?;
-    if !args.no_report {
-        report::write_all(&args.report, &outcomes)?;
-        if let Some(j) = journal {
-            j.finish();
-        }
-        if !args.quiet {
-            eprintln!("reports written to {}", args.report.display());
-        }
-    }
-    if interrupted {
-        eprintln!(
-            "marbles: interrupted: {} of {} puzzle files finished and reported; rerun with --resume to finish",
-            finished,
-            found.puzzles.len()
-        );
-        return Ok(130);
-    }
-    let code = Outcome::exit_code(&outcomes);
-    Ok(if found.errors.is_empty() { code } else { 2 })
-}
-
-fn progress(total: u64, quiet: bool) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
-        return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
-    }
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} puzzles  {elapsed}  {wide_msg}")
-            .expect("static template")
-            .progress_chars("=> "),
-    );
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
-    bar
+    }))
 }

@@ -1,9 +1,85 @@
-//! Boards and moves as plain text, in the notation puzzle files use.
+//! Everything marbles writes for a person to read about one puzzle: boards and moves as plain
+//! text ([`board`], [`solution`]), the answers `solve --format` writes ([`answer`]) and search
+//! traces ([`trace`]). Reports over many puzzles are [`crate::report`]'s.
+
+pub mod answer;
+pub mod trace;
 
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Status};
 use crate::script::Layout;
 use crate::spec::Cell;
 use std::fmt::Write;
+
+/// How hop boards are drawn: marbles' own letters, or the Lisp assignment's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Style {
+    /// `o` peg, `.` hole, `#` no hole, `*` the peg that moved: as YAML and ICPC files read.
+    #[default]
+    Plain,
+    /// `x` peg, `o` hole, `-` no hole, `X` the peg that moved; boards as Lisp lists of rows.
+    Lisp,
+}
+
+impl Style {
+    /// The characters this style draws a hop board with.
+    pub fn symbols(self) -> Symbols {
+        match self {
+            Style::Lisp => Symbols {
+                peg: 'x',
+                hole: 'o',
+                blocked: '-',
+                moved: 'X',
+            },
+            Style::Plain => Symbols {
+                peg: 'o',
+                hole: '.',
+                blocked: '#',
+                moved: '*',
+            },
+        }
+    }
+}
+
+/// The characters a style draws a hop board with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Symbols {
+    pub peg: char,
+    pub hole: char,
+    /// A position of the grid with no hole (Lisp triangles have none).
+    pub blocked: char,
+    /// The peg that just moved.
+    pub moved: char,
+}
+
+impl Symbols {
+    /// Rows of a hop board: `widths[r]` positions in row r, `cells` the holes in index order,
+    /// `peg(k)` whether hole k holds a peg, `mark` a cell drawn as [`Symbols::moved`].
+    pub fn rows(
+        &self,
+        widths: &[usize],
+        cells: &[Cell],
+        peg: impl Fn(usize) -> bool,
+        mark: Option<Cell>,
+    ) -> Vec<Vec<char>> {
+        widths
+            .iter()
+            .enumerate()
+            .map(|(r, &w)| {
+                (0..w)
+                    .map(|c| {
+                        let cell = [r as i64, c as i64];
+                        match cells.iter().position(|x| *x == cell) {
+                            None => self.blocked,
+                            Some(_) if mark == Some(cell) => self.moved,
+                            Some(k) if peg(k) => self.peg,
+                            Some(_) => self.hole,
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
 
 /// Frame `i` of a replay as text. For hop boards `mark` is a cell drawn `*` (the peg that
 /// just moved); every other cell reads as in a puzzle file: `o` peg, `.` hole, `#` no hole.
@@ -16,10 +92,9 @@ pub fn board(replay: &Replay, i: usize, mark: Option<Cell>) -> String {
             frames,
         } => {
             let frame = frames[i].as_bytes();
-            let rows =
-                crate::formats::Notation::Yaml
-                    .symbols()
-                    .rows(widths, cells, |k| frame[k] == b'1', mark);
+            let rows = Style::Plain
+                .symbols()
+                .rows(widths, cells, |k| frame[k] == b'1', mark);
             let height = rows.len();
             let mut out = String::new();
             for (r, row) in rows.iter().enumerate() {

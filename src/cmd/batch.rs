@@ -1,0 +1,107 @@
+//! `marbles batch`: solve every puzzle under folders in parallel, print a summary, write the
+//! report files; Ctrl-C stops cleanly and `--resume` finishes later.
+
+use super::{Error, ExitCode};
+use crate::batch::{self, journal};
+use crate::outcome::Outcome;
+use crate::report::{self, Summary};
+use crate::search::CANCELLED;
+use crate::solve::Options;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::HashMap;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+
+/// What to solve, how to show it, and where the reports go.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Folders to walk for puzzle files (files may be named too).
+    pub dirs: Vec<PathBuf>,
+    pub summary: Summary,
+    /// The report folder, or `None` to write no report files.
+    pub report: Option<PathBuf>,
+    /// Reuse the report folder's results for unchanged puzzles.
+    pub resume: bool,
+    /// Puzzle files solved at once.
+    pub jobs: usize,
+    /// No progress bar, no closing note.
+    pub quiet: bool,
+    pub options: Options,
+}
+
+pub fn run(config: &Config) -> Result<ExitCode, Error> {
+    let found = batch::collect(&config.dirs);
+    for e in &found.errors {
+        eprintln!("marbles: warning: {e}");
+    }
+    if found.puzzles.is_empty() {
+        let dirs: Vec<String> = config.dirs.iter().map(|d| d.display().to_string()).collect();
+        return Err(Error::Usage(format!(
+            "no puzzle files (*.yaml, *.yml, *.lisp, *.lsp, *.icpc) under {}",
+            dirs.join(", ")
+        )));
+    }
+    let _ = ctrlc::set_handler(|| CANCELLED.store(true, Ordering::SeqCst));
+
+    let prev = match &config.report {
+        Some(dir) if config.resume => journal::read_previous(dir),
+        _ => HashMap::new(),
+    };
+    let journal = config
+        .report
+        .as_ref()
+        .map(|dir| journal::Journal::open(dir, config.resume))
+        .transpose()?;
+
+    let bar = progress(found.puzzles.len() as u64, config.quiet);
+    let results = batch::solve_all(
+        &found.puzzles,
+        &config.options,
+        config.jobs,
+        &prev,
+        journal.as_ref(),
+        &bar,
+    )?;
+    bar.finish_and_clear();
+    let interrupted = CANCELLED.load(Ordering::SeqCst);
+    let finished = results.iter().flatten().count();
+    let outcomes: Vec<Outcome> = results.into_iter().flatten().flatten().collect();
+
+    let mut stdout = std::io::stdout().lock();
+    let printed = report::summary(config.summary, &outcomes)?;
+    stdout.write_all(printed.as_bytes())?;
+    stdout.flush()?;
+    if let Some(dir) = &config.report {
+        journal::write_reports(dir, &outcomes)?;
+        if let Some(j) = journal {
+            j.finish();
+        }
+        if !config.quiet {
+            eprintln!("reports written to {}", dir.display());
+        }
+    }
+    if interrupted {
+        eprintln!(
+            "marbles: interrupted: {} of {} puzzle files finished and reported; rerun with --resume to finish",
+            finished,
+            found.puzzles.len()
+        );
+        return Ok(ExitCode::Interrupted);
+    }
+    Ok(ExitCode::of(&outcomes).or_failed(!found.errors.is_empty()))
+}
+
+fn progress(total: u64, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+    }
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} puzzles  {elapsed}  {wide_msg}")
+            .expect("static template")
+            .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
+}

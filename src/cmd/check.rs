@@ -1,0 +1,56 @@
+//! `marbles check`: read, validate and compile puzzle files and their rule scripts, without
+//! solving them.
+
+use super::{Error, ExitCode};
+use crate::batch;
+use crate::formats::{self, Notation};
+use crate::model::Model;
+use crate::solve::Options;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+/// What to check; only the script limits of the options matter.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Puzzle files, or folders to check every puzzle file under.
+    pub paths: Vec<PathBuf>,
+    pub options: Options,
+}
+
+pub fn run(config: &Config) -> Result<ExitCode, Error> {
+    let files = batch::collect(&config.paths);
+    let mut bad = false;
+    let mut stdout = io::stdout().lock();
+    for f in &files.puzzles {
+        for p in formats::prepare(f, Notation::of(f, None), &config.options) {
+            match p {
+                Ok(p) => {
+                    let what = match &p.model {
+                        Model::Hop(m) => format!(
+                            "{} holes, {} pegs, {} moves",
+                            m.geo.cells.len(),
+                            m.start.count_ones(),
+                            m.moves.len()
+                        ),
+                        Model::Tilt(m) => format!("{0}×{0} board, {1} marbles", m.size, m.start.len()),
+                    };
+                    writeln!(stdout, "ok    {}  ({}: {what})", f.display(), p.script.name)?;
+                }
+                Err(d) => {
+                    bad = true;
+                    super::report(&d);
+                }
+            }
+        }
+    }
+    for e in &files.errors {
+        bad = true;
+        super::report(e);
+    }
+    if files.puzzles.is_empty() && files.errors.is_empty() {
+        return Err(Error::Usage(
+            "no puzzle files (*.yaml, *.yml, *.lisp, *.lsp, *.icpc) found".into(),
+        ));
+    }
+    Ok(ExitCode::Solved.or_failed(bad))
+}

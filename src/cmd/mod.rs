@@ -1,0 +1,126 @@
+//! The subcommands, one file each. A command takes a plain config (built from the command
+//! line by `cli`, which nothing here imports), does its work through the layers
+//! below, and returns an [`ExitCode`] or an [`Error`]; [`finish`] is the one place an error
+//! is printed.
+
+pub mod batch;
+pub mod bench;
+pub mod check;
+pub mod count;
+pub mod import;
+pub mod play;
+pub mod solve;
+
+use crate::diag::Diagnostic;
+use crate::formats::Notation;
+use crate::outcome::{Outcome, Status};
+use crate::render::Style;
+use std::fmt::Display;
+
+/// The process's exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ExitCode {
+    /// Every puzzle solved (or, for commands that solve nothing, all done).
+    Solved = 0,
+    /// Some puzzle unsolvable, or its search gave up.
+    Unsolved = 1,
+    /// Bad input, or a failure.
+    Failed = 2,
+    /// Stopped by Ctrl-C.
+    Interrupted = 130,
+}
+
+impl ExitCode {
+    /// The code for a set of outcomes: any error fails, else all solved or not.
+    pub fn of(all: &[Outcome]) -> Self {
+        if all.iter().any(|o| o.status == Status::Error) {
+            ExitCode::Failed
+        } else if all.iter().all(|o| o.status == Status::Solved) {
+            ExitCode::Solved
+        } else {
+            ExitCode::Unsolved
+        }
+    }
+
+    /// `Failed` if anything failed, else `self`.
+    pub fn or_failed(self, failed: bool) -> Self {
+        if failed { ExitCode::Failed } else { self }
+    }
+}
+
+impl From<ExitCode> for std::process::ExitCode {
+    fn from(code: ExitCode) -> Self {
+        std::process::ExitCode::from(code as u8)
+    }
+}
+
+/// Why a command could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A puzzle that cannot be read, compiled or used, located in its file.
+    #[error(transparent)]
+    Input(#[from] Diagnostic),
+    /// A command line asking for something that is not there.
+    #[error("{0}")]
+    Usage(String),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// A failure writing reports or output, with its causes.
+    #[error("{0:#}")]
+    Other(#[from] anyhow::Error),
+}
+
+impl From<serde_json::Error> for Error {
+    fn from(e: serde_json::Error) -> Self {
+        Error::Other(e.into())
+    }
+}
+
+impl Error {
+    /// A closed pipe (`marbles batch … | head`) is the reader's choice, not a failure.
+    fn is_broken_pipe(&self) -> bool {
+        let broken = |e: &(dyn std::error::Error + 'static)| {
+            e.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        };
+        match self {
+            Error::Io(e) => broken(e),
+            Error::Other(e) => e.chain().any(broken),
+            Error::Input(_) | Error::Usage(_) => false,
+        }
+    }
+}
+
+/// Prints `marbles: error: …` on stderr: every error a user sees goes through here.
+pub fn report(e: &dyn Display) {
+    eprintln!("marbles: error: {e}");
+}
+
+/// Turns a command's result into the exit code, printing its error if it has one.
+pub fn finish(result: Result<ExitCode, Error>) -> ExitCode {
+    match result {
+        Ok(code) => code,
+        Err(e) if e.is_broken_pipe() => ExitCode::Solved,
+        Err(e) => {
+            report(&e);
+            ExitCode::Failed
+        }
+    }
+}
+
+/// How boards are drawn for a puzzle read in `notation`: Lisp files get Lisp letters.
+pub fn style(notation: Notation) -> Style {
+    match notation {
+        Notation::Lisp => Style::Lisp,
+        Notation::Yaml | Notation::Icpc => Style::Plain,
+    }
+}
+
+/// A table without borders, as a terminal shows it: columns two spaces apart, no trailing
+/// spaces.
+fn plain(mut table: tabled::Table) -> String {
+    table.with(tabled::settings::Style::blank());
+    let text = table.to_string();
+    let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+    lines.join("\n")
+}

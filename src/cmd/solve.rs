@@ -1,0 +1,68 @@
+//! `marbles solve`: solve puzzle files and write each answer in the format asked for.
+
+use super::{Error, ExitCode};
+use crate::formats::{self, Notation};
+use crate::outcome::{Outcome, Status};
+use crate::render::answer::{Answer, Answers};
+use crate::render::trace;
+use crate::solve::{self, Options};
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// What to solve and how to answer.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub files: Vec<PathBuf>,
+    pub answer: Answer,
+    /// Every file's notation, instead of guessing it from the extension.
+    pub notation: Option<Notation>,
+    /// Trace the search on stderr, up to this many lines.
+    pub trace: Option<usize>,
+    pub options: Options,
+}
+
+pub fn run(config: &Config) -> Result<ExitCode, Error> {
+    let mut outcomes = Vec::new();
+    let mut answers = Answers::new(io::stdout().lock(), config.answer);
+    for file in &config.files {
+        let notation = Notation::of(file, config.notation);
+        for o in solve_reporting(file, notation, config) {
+            if o.status == Status::Error && config.answer != Answer::Json {
+                super::report(&o.error.as_deref().unwrap_or(""));
+            } else {
+                answers.write(&o, outcomes.len() + 1, super::style(notation))?;
+            }
+            outcomes.push(o);
+        }
+    }
+    answers.finish()?;
+    Ok(ExitCode::of(&outcomes))
+}
+
+/// Solves every puzzle in one file (ICPC files hold several), showing on stderr what their
+/// rule scripts printed and, with a trace, the search.
+fn solve_reporting(file: &Path, notation: Notation, config: &Config) -> Vec<Outcome> {
+    let opts = &config.options;
+    let solve_one = |p: crate::diag::Result<solve::Prepared>| match p.and_then(|p| config.answer.fits(p)) {
+        Err(d) => {
+            let mut o = Outcome::error(&file.display().to_string(), d.to_string());
+            o.spec_hash = solve::file_hash(file);
+            o
+        }
+        Ok(p) => {
+            for line in &p.tables.printed {
+                eprintln!("{}: {line}", p.script.origin.display());
+            }
+            match config.trace {
+                Some(limit) => {
+                    trace::solve_traced(&p, opts, super::style(notation), limit, io::stderr().lock())
+                }
+                None => solve::solve_prepared(&p, opts),
+            }
+        }
+    };
+    formats::prepare(file, notation, opts)
+        .into_iter()
+        .map(solve_one)
+        .collect()
+}

@@ -1,0 +1,191 @@
+//! The answers `marbles solve --format` writes, one per puzzle: marbles' own text, a JSON
+//! array, the Lisp assignment's list of states, the ICPC judge's `Case k:` lines or the
+//! classroom's `N moves`.
+//!
+//! This is the one place answers are written; the notations puzzles are *read* in are
+//! `formats`'. Lisp answers draw a hop board as a list of rows, one row per line:
+//! `x` a peg and `o` an empty hole (the reverse of YAML boards), `-` a position with no hole,
+//! `X` the peg that just moved; `#f` when there is no solution.
+
+use super::Style;
+use crate::diag::{Diagnostic, Result};
+use crate::outcome::{Outcome, Replay, Status};
+use crate::solve::Prepared;
+use crate::spec::Cell;
+use std::io::{self, Write};
+
+/// What an answer looks like.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Answer {
+    /// Verdict, moves and the board after each move.
+    #[default]
+    Text,
+    /// A JSON array, one object per puzzle (without the drawing data).
+    Json,
+    /// The Lisp assignment's answer: the list of states from start to goal, or `#f`.
+    Lisp,
+    /// The ICPC judge's output: `Case k: N moves` or `Case k: impossible`, a blank line after each.
+    Icpc,
+    /// The classroom's output: `N moves` or `No Solution`, one line per puzzle.
+    Moves,
+}
+
+impl Answer {
+    /// Refuses a puzzle this answer cannot show, before any time is spent solving it.
+    pub fn fits(self, p: Prepared) -> Result<Prepared> {
+        if self == Answer::Lisp && matches!(p.model, crate::model::Model::Tilt(_)) {
+            return Err(Diagnostic::new(
+                &p.spec.path,
+                format!(
+                    "`{}` is a tilt puzzle; `--format lisp` writes hop boards (use text, json, icpc or moves)",
+                    p.spec.name
+                ),
+            ));
+        }
+        Ok(p)
+    }
+}
+
+/// Writes answers as puzzles are solved: each at once, or for JSON all of them at the end.
+pub struct Answers<W: Write> {
+    out: W,
+    answer: Answer,
+    json: Vec<Outcome>,
+}
+
+impl<W: Write> Answers<W> {
+    pub fn new(out: W, answer: Answer) -> Self {
+        Answers {
+            out,
+            answer,
+            json: Vec::new(),
+        }
+    }
+
+    /// Writes one puzzle's answer, its boards drawn in `style`; `case` is its 1-based
+    /// position on the command line, for `Case k:`.
+    pub fn write(&mut self, o: &Outcome, case: usize, style: Style) -> io::Result<()> {
+        let out = &mut self.out;
+        match self.answer {
+            Answer::Json => {
+                self.json.push(without_replay(o.clone()));
+                Ok(())
+            }
+            Answer::Text if style == Style::Lisp => writeln!(out, "{}", lisp_text(o)),
+            Answer::Text => writeln!(out, "{}", super::solution(o)),
+            Answer::Lisp => writeln!(out, "{}", lisp_answer(o)),
+            Answer::Icpc => write!(out, "Case {case}: {}\n\n", verdict_words(o, "impossible")),
+            Answer::Moves => writeln!(out, "{}", verdict_words(o, "No Solution")),
+        }
+    }
+
+    /// Ends the answers: the JSON array, if that was asked for.
+    pub fn finish(mut self) -> io::Result<()> {
+        if self.answer == Answer::Json {
+            serde_json::to_writer_pretty(&mut self.out, &self.json)?;
+            writeln!(self.out)?;
+        }
+        self.out.flush()
+    }
+}
+
+/// The outcome as `solve --format json` shows it: without the drawing data.
+fn without_replay(mut o: Outcome) -> Outcome {
+    o.replay = None;
+    o
+}
+
+/// `5 moves` (always "moves", as the judges write it) when solved, `gave up (reason)` when
+/// a limit stopped the search, else `none` (the notation's word for "impossible").
+fn verdict_words(o: &Outcome, none: &str) -> String {
+    match o.status {
+        Status::Solved => format!("{} moves", o.moves.len()),
+        Status::GaveUp => format!(
+            "gave up ({})",
+            o.reason.as_deref().unwrap_or("a limit was reached")
+        ),
+        Status::Unsolvable | Status::Error => none.to_string(),
+    }
+}
+
+/// One board as a Lisp list of rows, one row per line, continuation lines indented by one:
+/// `["((o)", " (x x)", " (x x x))"]`.
+fn state_lines(rows: &[Vec<char>]) -> Vec<String> {
+    let last = rows.len().saturating_sub(1);
+    rows.iter()
+        .enumerate()
+        .map(|(r, row)| {
+            let items: Vec<String> = row.iter().map(char::to_string).collect();
+            let open = if r == 0 { "(" } else { " " };
+            let close = if r == last { ")" } else { "" };
+            format!("{open}({}){close}", items.join(" "))
+        })
+        .collect()
+}
+
+/// Frame `i` of a hop replay in Lisp letters, with `mark` drawn as `X`.
+fn frame_rows(widths: &[usize], cells: &[Cell], frame: &str, mark: Option<Cell>) -> Vec<Vec<char>> {
+    let bits = frame.as_bytes();
+    Style::Lisp
+        .symbols()
+        .rows(widths, cells, |k| bits[k] == b'1', mark)
+}
+
+/// The assignment's answer: the list of states from start to goal, pretty-printed, or `#f`.
+fn lisp_answer(o: &Outcome) -> String {
+    let Some(Replay::Hop {
+        widths,
+        cells,
+        frames,
+        ..
+    }) = o.replay.as_ref().filter(|_| o.status == Status::Solved)
+    else {
+        return "#f".into();
+    };
+    let states: Vec<Vec<String>> = frames
+        .iter()
+        .map(|f| state_lines(&frame_rows(widths, cells, f, None)))
+        .collect();
+    let mut lines: Vec<String> = states
+        .iter()
+        .enumerate()
+        .flat_map(|(s, state)| {
+            state.iter().enumerate().map(move |(j, line)| {
+                let lead = if s == 0 && j == 0 { "(" } else { " " };
+                format!("{lead}{line}")
+            })
+        })
+        .collect();
+    if let Some(l) = lines.last_mut() {
+        l.push(')');
+    }
+    lines.join("\n")
+}
+
+/// The human-readable answer with every board as Lisp rows and the peg that moved as `X`.
+fn lisp_text(o: &Outcome) -> String {
+    super::solution_with(o, |replay, i, mark| match replay {
+        Replay::Hop {
+            widths,
+            cells,
+            frames,
+            ..
+        } => {
+            let mut s = state_lines(&frame_rows(widths, cells, &frames[i], mark)).join("\n");
+            s.push('\n');
+            s
+        }
+        Replay::Tilt { .. } => super::board(replay, i, mark),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_print_one_row_per_line() {
+        let rows = vec![vec!['o'], vec!['x', 'x']];
+        assert_eq!(state_lines(&rows), vec!["((o)", " (x x))"]);
+    }
+}
