@@ -129,8 +129,12 @@ pub struct ImportArgs {
     /// Lisp (.lisp, .lsp) or ICPC (.icpc) files.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Where to write the specs: <stem>.yaml for a Lisp board, <stem>_case<k>.yaml per ICPC case.
-    #[arg(long, value_name = "DIR")]
+    // (As `help`, not a doc comment: rustdoc would read `<stem>` as an HTML tag.)
+    #[arg(
+        long,
+        value_name = "DIR",
+        help = "Where to write the specs: <stem>.yaml for a Lisp board, <stem>_case<k>.yaml per ICPC case"
+    )]
     pub out: PathBuf,
     /// Read every FILE in this notation (default: by extension).
     #[arg(long, value_enum, value_name = "NOTATION")]

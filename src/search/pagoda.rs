@@ -91,7 +91,7 @@ pub struct Pagodas(pub Vec<Pagoda>);
 impl Pagodas {
     /// Builds pagodas around the goal cell by repairing violated moves: start from weight 1 on
     /// the goal cell and, while some move's `to` outweighs what it empties, raise the weight of
-    /// its `from` cell. Kept only when valid, below [`MAX_WEIGHT`], and not the whole board.
+    /// its `from` cell. Kept only when valid, below `MAX_WEIGHT`, and not the whole board.
     pub fn find(model: &HopModel) -> Self {
         let Some(a) = model.goal.at else {
             return Pagodas::default();

@@ -169,19 +169,14 @@ fn reruns_are_deterministic_and_resume_skips_unchanged_puzzles() {
     let set = t.path("set");
     let rep1 = t.path("rep1");
     let rep2 = t.path("rep2");
+    let set_arg = set.display().to_string();
     let run = |rep: &std::path::Path, resume: bool| {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_marbles"));
-        cmd.arg("batch")
-            .arg(&set)
-            .arg("--report")
-            .arg(rep)
-            .arg("--quiet")
-            .arg("-j")
-            .arg("2");
+        let rep = rep.display().to_string();
+        let mut args = vec!["batch", &set_arg, "--report", &rep, "--quiet", "-j", "2"];
         if resume {
-            cmd.arg("--resume");
+            args.push("--resume");
         }
-        cmd.output().unwrap()
+        Test::new().args(args).run()
     };
     run(&rep1, false);
     run(&rep2, false);
@@ -220,14 +215,20 @@ fn reruns_are_deterministic_and_resume_skips_unchanged_puzzles() {
     );
 
     // A larger limit on the command line: the puzzle that gave up is tried again, and solves.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_marbles"))
-        .arg("batch")
-        .arg(&set)
-        .args(["--quiet", "--resume", "--max-nodes", "100000000", "--report"])
-        .arg(&rep1)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let rep1_arg = rep1.display().to_string();
+    Test::new()
+        .args([
+            "batch",
+            &set_arg,
+            "--quiet",
+            "--resume",
+            "--max-nodes",
+            "100000000",
+            "--report",
+            &rep1_arg,
+        ])
+        .run()
+        .status(2);
     let third: Value =
         serde_json::from_str(&std::fs::read_to_string(rep1.join("summary.json")).unwrap()).unwrap();
     assert_eq!(third["results"][3]["status"], "solved");
@@ -268,12 +269,11 @@ fn classic_files_join_a_batch_one_row_per_case_and_resume_like_yaml() {
         ]
     );
     let first = std::fs::read_to_string(run.dir().join("rep/summary.json")).unwrap();
-    let again = std::process::Command::new(env!("CARGO_BIN_EXE_marbles"))
+    Test::new()
+        .in_dir(run.dir())
         .args(["batch", "mix", "--report", "rep", "--quiet", "--resume"])
-        .current_dir(run.dir())
-        .output()
-        .unwrap();
-    assert_eq!(again.status.code(), Some(1));
+        .run()
+        .status(1);
     let second = std::fs::read_to_string(run.dir().join("rep/summary.json")).unwrap();
     assert_eq!(first, second, "every file, cases and all, is reused unchanged");
 }

@@ -27,14 +27,9 @@ fn refused(name: &str, contents: &[u8], message: &str) {
 #[track_caller]
 fn refused_at(dir: &Path, name: &str, message: &str) {
     let started = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_marbles"))
-        .args(["solve", name])
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+    let out = Test::new().in_dir(dir).args(["solve", name]).run();
+    let stderr = &out.stderr;
+    assert_eq!(out.code, Some(2), "{name}: {stderr}");
     assert!(
         stderr.contains(name),
         "{name}: message does not name the file: {stderr}"
@@ -150,13 +145,9 @@ fn script_refused(body: &str, message: &str) {
     .unwrap();
     std::fs::write(dir.path().join("p.yaml"), "rules: evil\nboard: |\n  o o .\n").unwrap();
     let started = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_marbles"))
-        .args(["solve", "p.yaml"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let out = Test::new().in_dir(dir.path()).args(["solve", "p.yaml"]).run();
+    let stderr = &out.stderr;
+    assert_eq!(out.code, Some(2), "{stderr}");
     assert!(stderr.contains("rules/evil.rhai:"), "names the script: {stderr}");
     assert!(stderr.contains(message), "expected {message:?} in {stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
@@ -185,7 +176,8 @@ fn scripts_cannot_escape_or_run_away() {
 
 #[test]
 fn search_limits_give_up_instead_of_running_out() {
-    let out = Command::new(env!("CARGO_BIN_EXE_marbles"))
+    let out = Test::new()
+        .in_root()
         .args([
             "solve",
             "puzzles/peg_hop/french_solvable.yaml",
@@ -194,11 +186,9 @@ fn search_limits_give_up_instead_of_running_out() {
             "--format",
             "json",
         ])
-        .current_dir(root())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        .run()
+        .status(1);
+    let v = out.json();
     assert_eq!(v[0]["status"], "gave_up");
     assert_eq!(v[0]["reason"], "memory limit (976.6 KiB)");
     let run = Test::new()
@@ -268,17 +258,12 @@ fn hundred(dir: &Path) {
 }
 
 fn batch(set: &Path, report: &Path, resume: bool) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_marbles"));
-    cmd.arg("batch")
-        .arg(set)
-        .arg("--report")
-        .arg(report)
-        .arg("--quiet")
-        .arg("--format")
-        .arg("csv");
+    let (set, report) = (set.display().to_string(), report.display().to_string());
+    let mut args = vec!["batch", &set, "--report", &report, "--quiet", "--format", "csv"];
     if resume {
-        cmd.arg("--resume");
+        args.push("--resume");
     }
+    let mut cmd = Test::new().in_dir(&root()).args(args).command();
     cmd.stdout(Stdio::null()).stderr(Stdio::null());
     cmd
 }

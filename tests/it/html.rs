@@ -5,6 +5,7 @@
 //! Chromium missing fails the test when `CI` is set (CI installs it) and skips it otherwise.
 //! Set `MARBLES_SCREENSHOT=/some/file.png` to also save a screenshot of the page.
 
+use crate::support::Test;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -139,19 +140,17 @@ fn html_report_draws_in_chromium() {
     };
 
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = Command::new(env!("CARGO_BIN_EXE_marbles"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["batch", "puzzles", "--report"])
-        .arg(dir.path())
-        .arg("--quiet")
-        .output()
-        .expect("run marbles");
+    let report = dir.path().display().to_string();
+    let out = Test::new()
+        .in_root()
+        .args(["batch", "puzzles", "--report", &report, "--quiet"])
+        .run();
     // 1: the shipped puzzles include an unsolvable one; that is a verdict, not a failure.
     assert!(
-        matches!(out.status.code(), Some(0 | 1)),
-        "batch failed ({}):\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
+        matches!(out.code, Some(0 | 1)),
+        "batch failed ({:?}):\n{}",
+        out.code,
+        out.stderr
     );
 
     let summary: serde_json::Value = serde_json::from_str(

@@ -1,8 +1,6 @@
 //! `marbles play`: a person's moves through stdin, checked, undone, and finished by the solver.
 
-use crate::support::root;
-use std::io::Write;
-use std::process::{Command, Stdio};
+use crate::support::{Test, root};
 
 /// Plays a shipped `file` with `input` on stdin; returns (exit code, stdout).
 fn play(file: &str, input: &str) -> (Option<i32>, String) {
@@ -10,16 +8,8 @@ fn play(file: &str, input: &str) -> (Option<i32>, String) {
 }
 
 fn play_in(dir: &std::path::Path, file: &str, input: &str) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_marbles"))
-        .args(["play", file])
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    let run = Test::new().in_dir(dir).args(["play", file]).stdin(input).run();
+    (run.code, run.stdout)
 }
 
 #[test]

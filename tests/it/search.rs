@@ -1,6 +1,7 @@
 //! Search at the limit: symmetries, position classes, pagodas and exhaustive counts, checked
 //! against exact figures and against brute force on boards small enough for it.
 
+use crate::support::Test;
 use marbles::model::{HopModel, Model};
 use marbles::search::count::count;
 use marbles::search::dfs::{self, Pruning, Quiet};
@@ -311,13 +312,12 @@ fn pagodas_found_are_valid() {
 
 #[test]
 fn count_command_prints_json() {
-    let out = assert_cmd::Command::cargo_bin("marbles")
-        .expect("binary")
+    let out = Test::new()
+        .in_root()
         .args(["count", "--format", "json", "puzzles/triangle_hop/corner.yaml"])
-        .output()
-        .expect("runs");
-    assert!(out.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        .run()
+        .status(0);
+    let v = out.json();
     assert_eq!(v["solutions"], serde_json::json!(29760));
 }
 
@@ -429,13 +429,12 @@ fn symmetries_are_found_when_coordinates_are_no_lattice() {
 
 #[test]
 fn bench_command_runs_a_case_in_a_child_process() {
-    let out = assert_cmd::Command::cargo_bin("marbles")
-        .expect("binary")
+    let out = Test::new()
+        .in_root()
         .args(["bench", "--runs", "1", "--only", "Tilt", "--markdown"])
-        .output()
-        .expect("runs");
-    assert!(out.status.success());
-    let table = String::from_utf8_lossy(&out.stdout);
+        .run()
+        .status(0);
+    let table = out.stdout;
     assert!(table.contains("solved in 5 tilts"), "{table}");
     assert!(table.starts_with("| puzzle"), "{table}");
 }

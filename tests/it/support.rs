@@ -1,8 +1,9 @@
 //! A small fluent helper so integration tests read like specifications:
 //! `Test::new().file("a.yaml", ..).args(["solve", "a.yaml"]).run().status(0)`.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 /// The crate root, where `puzzles/` and `rules/` live.
 pub fn root() -> PathBuf {
@@ -12,7 +13,9 @@ pub fn root() -> PathBuf {
 pub struct Test {
     dir: tempfile::TempDir,
     args: Vec<String>,
-    cwd_root: bool,
+    /// Where marbles runs, if not in the test's own folder.
+    cwd: Option<PathBuf>,
+    stdin: Option<String>,
 }
 
 impl Test {
@@ -21,7 +24,8 @@ impl Test {
         Test {
             dir: tempfile::tempdir().expect("temp dir"),
             args: Vec::new(),
-            cwd_root: false,
+            cwd: None,
+            stdin: None,
         }
     }
 
@@ -34,8 +38,19 @@ impl Test {
     }
 
     /// Runs from the crate root instead, to use the shipped puzzles.
-    pub fn in_root(mut self) -> Self {
-        self.cwd_root = true;
+    pub fn in_root(self) -> Self {
+        self.in_dir(&root())
+    }
+
+    /// Runs from `dir` instead.
+    pub fn in_dir(mut self, dir: &Path) -> Self {
+        self.cwd = Some(dir.to_path_buf());
+        self
+    }
+
+    /// Gives marbles `input` on stdin (else stdin is empty).
+    pub fn stdin(mut self, input: &str) -> Self {
+        self.stdin = Some(input.to_string());
         self
     }
 
@@ -48,18 +63,36 @@ impl Test {
         self.dir.path().join(name)
     }
 
-    pub fn run(self) -> Run {
-        let cwd = if self.cwd_root {
-            root()
-        } else {
-            self.dir.path().to_path_buf()
-        };
-        let out = Command::new(env!("CARGO_BIN_EXE_marbles"))
-            .args(&self.args)
-            .current_dir(&cwd)
+    /// The command this test runs, for tests that spawn and signal marbles themselves.
+    pub fn command(&self) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_marbles"));
+        cmd.args(&self.args)
+            .current_dir(self.cwd.as_deref().unwrap_or(self.dir.path()))
             .env_remove("NO_COLOR")
-            .output()
-            .expect("run marbles");
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    pub fn run(self) -> Run {
+        let mut cmd = self.command();
+        let out = match &self.stdin {
+            None => cmd.output().expect("run marbles"),
+            Some(input) => {
+                let mut child = cmd
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .expect("run marbles");
+                child
+                    .stdin
+                    .take()
+                    .expect("piped stdin")
+                    .write_all(input.as_bytes())
+                    .expect("write stdin");
+                child.wait_with_output().expect("run marbles")
+            }
+        };
         Run {
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
             stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
