@@ -152,6 +152,15 @@ fn solve_model(m: &HopModel) -> (Verdict, u64) {
     (r.verdict, b.nodes)
 }
 
+/// [`solve_model`] as a bench result: its nodes and its verdict in words.
+fn solve_run(m: &HopModel) -> Result<Run, String> {
+    let (v, nodes) = solve_model(m);
+    Ok(Run {
+        nodes,
+        result: verdict_word(&v),
+    })
+}
+
 fn verdict_word(v: &Verdict) -> String {
     match v {
         Verdict::Solved => "solved".into(),
@@ -162,12 +171,11 @@ fn verdict_word(v: &Verdict) -> String {
 }
 
 fn english_central() -> Result<Run, String> {
-    let m = hop_model("peg_hop", &with_vacancy(&ENGLISH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
-    let (v, nodes) = solve_model(&m);
-    Ok(Run {
-        nodes,
-        result: verdict_word(&v),
-    })
+    solve_run(&hop_model(
+        "peg_hop",
+        &with_vacancy(&ENGLISH, 3, 3),
+        "{pegs: 1, at: [3, 3]}",
+    )?)
 }
 
 fn english_central_plain() -> Result<Run, String> {
@@ -211,21 +219,15 @@ fn english_count_feasible() -> Result<Run, String> {
 }
 
 fn french_central() -> Result<Run, String> {
-    let m = hop_model("peg_hop", &with_vacancy(&FRENCH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
-    let (v, nodes) = solve_model(&m);
-    Ok(Run {
-        nodes,
-        result: verdict_word(&v),
-    })
+    solve_run(&hop_model(
+        "peg_hop",
+        &with_vacancy(&FRENCH, 3, 3),
+        "{pegs: 1, at: [3, 3]}",
+    )?)
 }
 
 fn french_solvable(r: usize, c: usize) -> Result<Run, String> {
-    let m = hop_model("peg_hop", &with_vacancy(&FRENCH, r, c), "{pegs: 1}")?;
-    let (v, nodes) = solve_model(&m);
-    Ok(Run {
-        nodes,
-        result: verdict_word(&v),
-    })
+    solve_run(&hop_model("peg_hop", &with_vacancy(&FRENCH, r, c), "{pegs: 1}")?)
 }
 
 /// Board rows with the hole at `(r, c)` emptied.
