@@ -181,9 +181,11 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<u8> {
                 bar.set_message(key.clone());
                 let outcomes = solve_contained(path, &opts);
                 bar.inc(1);
-                if outcomes
-                    .iter()
-                    .any(|o| o.reason.as_deref() == Some("interrupted"))
+                // Cases left unprepared after Ctrl-C leave no trace but the flag.
+                if CANCELLED.load(Ordering::SeqCst)
+                    || outcomes
+                        .iter()
+                        .any(|o| o.reason.as_deref() == Some("interrupted"))
                 {
                     return None;
                 }

@@ -353,6 +353,7 @@ fn search<W: Word, G: Gen<W>>(
     let mut endgame: Option<Endgame> = endgame_after
         .filter(|&n| n == 0)
         .and_then(|_| Endgame::build(model, pruning.endgame_positions));
+    let mut check_at = budget.nodes + 1;
     while let Some(&mut (state, ref mut next)) = stack.last_mut() {
         let Some(i) = moves.next(state, next) else {
             obs.dead_end(path.len(), state.wide());
@@ -364,7 +365,8 @@ fn search<W: Word, G: Gen<W>>(
         let m = order[i];
         let ns = state ^ moves.mask(i);
         budget.nodes += 1;
-        if budget.nodes.is_multiple_of(CHECK_EVERY) {
+        if budget.nodes >= check_at {
+            check_at = budget.next_check(CHECK_EVERY);
             if endgame.is_none() && endgame_after.is_some_and(|n| budget.nodes >= n) {
                 endgame = Endgame::build(model, pruning.endgame_positions);
             }
