@@ -7,6 +7,7 @@ pub mod batch;
 pub mod cli;
 pub mod diag;
 pub mod formats;
+pub mod io_limits;
 pub mod model;
 pub mod outcome;
 pub mod play;

@@ -74,7 +74,10 @@ pub fn file_hash(path: &Path) -> Option<String> {
     if !meta.is_file() || meta.len() > spec::MAX_SPEC_BYTES {
         return None;
     }
-    std::fs::read(path).ok().map(|b| hex::encode(Sha256::digest(&b)))
+    crate::io_limits::read_at_most(path, spec::MAX_SPEC_BYTES)
+        .ok()
+        .flatten()
+        .map(|b| hex::encode(Sha256::digest(&b)))
 }
 
 /// The limits for one puzzle: command line, then spec, then defaults.

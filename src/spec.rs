@@ -209,8 +209,17 @@ pub fn read_text(path: &Path) -> Result<String> {
             ),
         ));
     }
-    let bytes =
-        std::fs::read(path).map_err(|e| Diagnostic::new(path, format!("cannot read: {}", io_reason(&e))))?;
+    let bytes = crate::io_limits::read_at_most(path, MAX_SPEC_BYTES)
+        .map_err(|e| Diagnostic::new(path, format!("cannot read: {}", io_reason(&e))))?
+        .ok_or_else(|| {
+            Diagnostic::new(
+                path,
+                format!(
+                    "holds more than its size says ({} bytes): files are limited to {MAX_SPEC_BYTES} bytes",
+                    meta.len()
+                ),
+            )
+        })?;
     String::from_utf8(bytes).map_err(|e| {
         let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;
