@@ -133,7 +133,7 @@ fn yaml_aliases_through_ratings_are_bounded_by_their_expansion() {
         .held(200)
         .status(2)
         .stderr_has("bomb.yaml")
-        .stderr_has("expands to more than");
+        .stderr_has("aliases expand to more than 4194304 bytes");
 }
 
 #[test]
