@@ -19,6 +19,10 @@ pub mod solve;
 pub mod spec;
 pub mod trace;
 
+/// Counts a rule script's bytes while it runs; see [`script::alloc`].
+#[global_allocator]
+static ALLOCATOR: script::alloc::Counting = script::alloc::Counting;
+
 use clap::CommandFactory;
 use cli::{Cli, Command, SolveFormat};
 use outcome::Outcome;

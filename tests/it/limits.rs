@@ -68,7 +68,7 @@ fn sleep_is_not_callable_from_a_script() {
         .held(512)
         .status(2)
         .stderr_has("rules/evil.rhai")
-        .stderr_has("Function not found: sleep");
+        .stderr_has("`sleep` is not available to rule scripts");
 }
 
 #[test]
