@@ -70,6 +70,7 @@ fn engine(limits: &ScriptLimits, printed: Arc<Mutex<Vec<String>>>) -> Engine {
     // other built-in either is pure, works within the array/map/string checks (`pad`,
     // `blob`, `+`, `repeat`-like growth), or is lazy (`range`). No file, network, process,
     // `import` or `eval` exists.
+    #[allow(clippy::single_element_loop)] // a list, for whatever a later Rhai adds
     for name in ["sleep"] {
         e.register_fn(
             name,

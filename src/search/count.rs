@@ -381,7 +381,13 @@ pub fn group(model: &HopModel) -> Symmetry {
 /// Enumerates every reachable position, layer by layer, in parallel.
 /// Gives up (as `Err(Verdict::GaveUp)`) when the budget's limits are reached.
 pub fn count(model: &HopModel, feasible: bool, budget: &mut Budget) -> Result<CountResult, Verdict> {
-    let sym = group(model);
+    let sym = Symmetry::find_within(model, budget)
+        .map_err(Verdict::GaveUp)?
+        .stabilizer(model.start);
+    let sym = match model.goal.at {
+        Some(a) => sym.stabilizer(1 << a),
+        None => sym,
+    };
     let narrow = model.geo.cells.len() <= 64;
     let first = if narrow {
         count_with::<u64, u64>(model, &sym, feasible, budget)

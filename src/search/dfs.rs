@@ -259,6 +259,19 @@ pub const ENDGAME_AFTER: u64 = 1 << 20;
 pub const ENDGAME_POSITIONS: usize = 1 << 20;
 
 impl Pruning {
+    /// [`Pruning::for_model`] under the search's budget: finding symmetries and pagodas on a
+    /// large scripted move table is work like any other, and `Err(reason)` says which limit
+    /// ended it.
+    pub fn for_model_within(model: &HopModel, budget: &Budget) -> Result<Self, String> {
+        let symmetry = Symmetry::for_goal_within(model, budget)?;
+        Ok(Pruning {
+            symmetry: (symmetry.order() > 1).then_some(symmetry),
+            pagodas: Pagodas::find_within(model, budget)?,
+            endgame_after: Some(ENDGAME_AFTER),
+            endgame_positions: ENDGAME_POSITIONS,
+        })
+    }
+
     /// Everything found automatically for `model`: its goal's symmetries and pagodas.
     pub fn for_model(model: &HopModel) -> Self {
         let symmetry = Symmetry::for_goal(model);

@@ -171,6 +171,8 @@ impl Test {
             }
         }
         let started = std::time::Instant::now();
+        // Reaped by `wait4` below, which `Child::wait` cannot do (it gives no rusage).
+        #[allow(clippy::zombie_processes)]
         let child = cmd.spawn().expect("run marbles");
         let pid = child.id() as i32;
         let mut status = 0;
