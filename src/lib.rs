@@ -297,7 +297,9 @@ fn check_cmd(args: &cli::CheckArgs) -> anyhow::Result<u8> {
     Ok(if bad > 0 { 2 } else { 0 })
 }
 
-/// The default memory limit per puzzle: a quarter of the machine's memory, split between jobs.
+/// The default memory limit per puzzle, split between jobs: a quarter of the machine's
+/// memory, or half of a tighter cgroup limit or `RLIMIT_AS`/`RLIMIT_DATA` cap (the process
+/// needs room beyond its tables: code, stacks, the allocator's slack).
 pub fn default_memory_limit(jobs: usize) -> Option<u64> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
     let kb: u64 = meminfo
@@ -307,5 +309,39 @@ pub fn default_memory_limit(jobs: usize) -> Option<u64> {
         .nth(1)?
         .parse()
         .ok()?;
-    Some(kb * 1024 / 4 / jobs.max(1) as u64)
+    let cgroup = [
+        "/sys/fs/cgroup/memory.max",
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+    ]
+    .iter()
+    .filter_map(|f| std::fs::read_to_string(f).ok()?.trim().parse::<u64>().ok())
+    .min();
+    let rlimit = [libc_rlimit(RLIMIT_AS), libc_rlimit(RLIMIT_DATA)]
+        .into_iter()
+        .flatten()
+        .min();
+    let tightest = [Some(kb * 1024 / 4), cgroup.map(|c| c / 2), rlimit.map(|r| r / 2)]
+        .into_iter()
+        .flatten()
+        .min()?;
+    Some(tightest / jobs.max(1) as u64)
+}
+
+const RLIMIT_AS: i32 = 9;
+const RLIMIT_DATA: i32 = 2;
+
+/// A soft resource limit of this process, or `None` when unlimited (Linux only).
+fn libc_rlimit(resource: i32) -> Option<u64> {
+    #[repr(C)]
+    struct Rlimit {
+        cur: u64,
+        max: u64,
+    }
+    unsafe extern "C" {
+        fn getrlimit(resource: i32, rlim: *mut Rlimit) -> i32;
+    }
+    let mut r = Rlimit { cur: 0, max: 0 };
+    // SAFETY: getrlimit writes one struct we own; the layout is Linux's `struct rlimit`.
+    let ok = unsafe { getrlimit(resource, &mut r) } == 0;
+    (ok && r.cur != u64::MAX).then_some(r.cur)
 }
