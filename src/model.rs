@@ -257,6 +257,22 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
         };
         dirs[l.dir].next[from as usize] = to;
     }
+    for d in &dirs {
+        if let Some(cycle) = find_cycle(&d.next) {
+            let cells: Vec<String> = cycle
+                .iter()
+                .map(|&c| format!("[{}, {}]", geo.cells[c as usize][0], geo.cells[c as usize][1]))
+                .collect();
+            return Err(Diagnostic::new(
+                &script.origin,
+                format!(
+                    "tilt links form a cycle in direction `{}`: {} (a marble would roll forever)",
+                    d.name,
+                    cells.join(" → ")
+                ),
+            ));
+        }
+    }
     let holes: Vec<u8> = b.holes.iter().map(|h| id(h).unwrap_or(NONE)).collect();
     let mut hole_at = vec![NONE; geo.cells.len()];
     for (k, &h) in holes.iter().enumerate() {
@@ -293,4 +309,34 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
         walls: b.walls.clone(),
         doomed,
     })
+}
+
+/// A cycle of `next` links (a functional graph), from its least cell back to it, if any.
+fn find_cycle(next: &[u8]) -> Option<Vec<u8>> {
+    // 0 unvisited, 1 on the current walk, 2 known to end at a blocked cell.
+    let mut mark = vec![0u8; next.len()];
+    for start in 0..next.len() {
+        let mut walk = Vec::new();
+        let mut c = start;
+        while mark[c] == 0 {
+            mark[c] = 1;
+            walk.push(c as u8);
+            match next[c] {
+                NONE => break,
+                n => c = n as usize,
+            }
+        }
+        if mark[c] == 1 && next[c] != NONE {
+            let from = walk.iter().position(|&w| w as usize == c).unwrap_or(0);
+            let mut cycle = walk[from..].to_vec();
+            let least = (0..cycle.len()).min_by_key(|&i| cycle[i]).unwrap_or(0);
+            cycle.rotate_left(least);
+            cycle.push(cycle[0]);
+            return Some(cycle);
+        }
+        for w in walk {
+            mark[w as usize] = 2;
+        }
+    }
+    None
 }

@@ -74,10 +74,15 @@ pub fn file_hash(path: &Path) -> Option<String> {
     if !meta.is_file() || meta.len() > spec::MAX_SPEC_BYTES {
         return None;
     }
-    std::fs::read(path).ok().map(|b| hex::encode(Sha256::digest(&b)))
+    crate::io_limits::read_at_most(path, spec::MAX_SPEC_BYTES)
+        .ok()
+        .flatten()
+        .map(|b| hex::encode(Sha256::digest(&b)))
 }
 
-/// The default memory limit per puzzle: a quarter of the machine's memory, split between jobs.
+/// The default memory limit per puzzle, split between jobs: a quarter of the machine's
+/// memory, or half of a tighter cgroup limit or `RLIMIT_AS`/`RLIMIT_DATA` cap (the process
+/// needs room beyond its tables: code, stacks, the allocator's slack).
 pub fn default_memory_limit(jobs: usize) -> Option<u64> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
     let kb: u64 = meminfo
@@ -87,7 +92,33 @@ pub fn default_memory_limit(jobs: usize) -> Option<u64> {
         .nth(1)?
         .parse()
         .ok()?;
-    Some(kb * 1024 / 4 / jobs.max(1) as u64)
+    let cgroup = [
+        "/sys/fs/cgroup/memory.max",
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+    ]
+    .iter()
+    .filter_map(|f| std::fs::read_to_string(f).ok()?.trim().parse::<u64>().ok())
+    .min();
+    let rlimit = [soft_rlimit(libc::RLIMIT_AS), soft_rlimit(libc::RLIMIT_DATA)]
+        .into_iter()
+        .flatten()
+        .min();
+    let tightest = [Some(kb * 1024 / 4), cgroup.map(|c| c / 2), rlimit.map(|r| r / 2)]
+        .into_iter()
+        .flatten()
+        .min()?;
+    Some(tightest / jobs.max(1) as u64)
+}
+
+/// A soft resource limit of this process, or `None` when unlimited.
+fn soft_rlimit(resource: libc::__rlimit_resource_t) -> Option<u64> {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one struct we own.
+    let ok = unsafe { libc::getrlimit(resource, &mut r) } == 0;
+    (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur)
 }
 
 /// The limits for one puzzle: command line, then spec, then defaults.

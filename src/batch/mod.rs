@@ -155,7 +155,10 @@ pub fn solve_all(
                 bar.set_message(key.clone());
                 let outcomes = solve_contained(path, opts);
                 bar.inc(1);
-                if outcomes.iter().any(|o| o.gave_up == Some(GaveUp::Interrupted)) {
+                // Cases left unprepared after Ctrl-C leave no trace but the flag.
+                if CANCELLED.load(Ordering::SeqCst)
+                    || outcomes.iter().any(|o| o.gave_up == Some(GaveUp::Interrupted))
+                {
                     return None;
                 }
                 if let Some(j) = journal {

@@ -62,7 +62,12 @@ pub fn prepare(path: &Path, notation: Notation, opts: &Options) -> Vec<Result<Pr
     }
     match read(path, notation) {
         Err(d) => vec![Err(d)],
-        Ok(specs) => specs.into_iter().map(|s| solve::prepare_spec(s, opts)).collect(),
+        // A file may hold tens of thousands of cases: Ctrl-C stops between any two of them.
+        Ok(specs) => specs
+            .into_iter()
+            .take_while(|_| !crate::search::CANCELLED.load(std::sync::atomic::Ordering::Relaxed))
+            .map(|s| solve::prepare_spec(s, opts))
+            .collect(),
     }
 }
 

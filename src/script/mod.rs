@@ -4,6 +4,7 @@
 //! moves (see docs/rules.md). Nothing here runs during a search: [`crate::model`] compiles
 //! these tables into bit masks first.
 
+pub mod alloc;
 mod board;
 mod sandbox;
 
@@ -179,9 +180,30 @@ pub fn run(script: &Script, spec: &Spec, limits: &ScriptLimits) -> Result<RuleTa
         BoardSpec::Grid(g) => ScriptBoard::grid(g),
         BoardSpec::Tilt(t) => ScriptBoard::tilt(t),
     };
-    let (value, printed) = sandbox::call_rules(script, board, limits)?;
-    let out = Reader { script };
-    out.tables(value, printed)
+    // The script, and everything it built, lives and dies on a thread of its own: one
+    // metered by the counting allocator, with a stack that data nested as deep as the
+    // sandbox allows can be walked and dropped on (a rayon worker's 2 MiB could not).
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("rule script".into())
+            .stack_size(sandbox::STACK_BYTES)
+            .spawn_scoped(s, || {
+                let metered = alloc::Metered::start();
+                let (value, printed) = sandbox::call_rules(script, board, limits)?;
+                let out = Reader { script };
+                let tables = out.tables(value, printed);
+                drop(metered);
+                tables
+            })
+            .map_err(|e| Diagnostic::new(&script.origin, format!("cannot start the rule script: {e}")))?
+            .join()
+            .unwrap_or_else(|_| {
+                Err(Diagnostic::new(
+                    &script.origin,
+                    "the rule script's thread panicked",
+                ))
+            })
+    })
 }
 
 /// Turns the script's returned map into tables, with errors naming the script.

@@ -370,17 +370,22 @@ enum Stop {
 
 /// The symmetries a count may reduce by: those fixing the start and, if any, the goal cell.
 pub fn group(model: &HopModel) -> Symmetry {
-    let g = Symmetry::find(model).stabilizer(model.start);
-    match model.goal.at {
+    group_within(model, &Budget::new(Default::default())).expect("no limits to reach")
+}
+
+/// [`group`], found under `budget`'s limits.
+pub fn group_within(model: &HopModel, budget: &Budget) -> Result<Symmetry, GaveUp> {
+    let g = Symmetry::find_within(model, budget)?.stabilizer(model.start);
+    Ok(match model.goal.at {
         Some(a) => g.stabilizer(1 << a),
         None => g,
-    }
+    })
 }
 
 /// Enumerates every reachable position, layer by layer, in parallel.
 /// Gives up (as `Err(GaveUp)`) when the budget's limits are reached.
 pub fn count(model: &HopModel, feasible: bool, budget: &mut Budget) -> Result<CountResult, GaveUp> {
-    let sym = group(model);
+    let sym = group_within(model, budget)?;
     let narrow = model.geo.cells.len() <= 64;
     let first = if narrow {
         count_with::<u64, u64>(model, &sym, feasible, budget)

@@ -3,7 +3,7 @@
 use super::endgame::Endgame;
 use super::pagoda::Pagodas;
 use super::symmetry::Symmetry;
-use super::{Budget, Verdict, table_bytes};
+use super::{Budget, GaveUp, Verdict, table_bytes};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
 use rustc_hash::FxHashSet;
@@ -259,6 +259,19 @@ pub const ENDGAME_AFTER: u64 = 1 << 20;
 pub const ENDGAME_POSITIONS: usize = 1 << 20;
 
 impl Pruning {
+    /// [`Pruning::for_model`] under the search's budget: finding symmetries and pagodas on a
+    /// large scripted move table is work like any other, and `Err(reason)` says which limit
+    /// ended it.
+    pub fn for_model_within(model: &HopModel, budget: &Budget) -> Result<Self, GaveUp> {
+        let symmetry = Symmetry::for_goal_within(model, budget)?;
+        Ok(Pruning {
+            symmetry: (symmetry.order() > 1).then_some(symmetry),
+            pagodas: Pagodas::find_within(model, budget)?,
+            endgame_after: Some(ENDGAME_AFTER),
+            endgame_positions: ENDGAME_POSITIONS,
+        })
+    }
+
     /// Everything found automatically for `model`: its goal's symmetries and pagodas.
     pub fn for_model(model: &HopModel) -> Self {
         let symmetry = Symmetry::for_goal(model);
@@ -353,6 +366,7 @@ fn search<W: Word, G: Gen<W>>(
     let mut endgame: Option<Endgame> = endgame_after
         .filter(|&n| n == 0)
         .and_then(|_| Endgame::build(model, pruning.endgame_positions));
+    let mut check_at = budget.nodes + 1;
     while let Some(&mut (state, ref mut next)) = stack.last_mut() {
         let Some(i) = moves.next(state, next) else {
             obs.dead_end(path.len(), state.wide());
@@ -364,7 +378,8 @@ fn search<W: Word, G: Gen<W>>(
         let m = order[i];
         let ns = state ^ moves.mask(i);
         budget.nodes += 1;
-        if budget.nodes.is_multiple_of(CHECK_EVERY) {
+        if budget.nodes >= check_at {
+            check_at = budget.next_check(CHECK_EVERY);
             if endgame.is_none() && endgame_after.is_some_and(|n| budget.nodes >= n) {
                 endgame = Endgame::build(model, pruning.endgame_positions);
             }

@@ -108,6 +108,17 @@ impl Budget {
         }
     }
 
+    /// The node count at which a search should next call [`Budget::exceeded`]: `every` nodes
+    /// on, or sooner if the node limit comes first, so that node limits hold exactly while
+    /// checks stay rare. A search starts with `nodes + 1`, so that even its first node is
+    /// checked (`--max-nodes 0`, `--timeout 0`, Ctrl-C before it started).
+    pub fn next_check(&self, every: u64) -> u64 {
+        let next = self.nodes.saturating_add(every.max(1));
+        self.limits
+            .max_nodes
+            .map_or(next, |n| next.min(n.max(self.nodes + 1)))
+    }
+
     pub fn elapsed(&self) -> Duration {
         self.started.elapsed()
     }

@@ -8,7 +8,7 @@
 //! take turns, each restarted with four times the nodes of its previous turn.
 
 use super::dfs::{self, HopResult, Observer, Pruning};
-use super::{Budget, Verdict};
+use super::{Budget, GaveUp, Verdict};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
 
@@ -38,11 +38,24 @@ pub fn solve(
     obs: &mut impl Observer,
     first_cap: u64,
 ) -> HopResult {
-    let forward = Pruning::for_model(m);
+    let gave_up = |why: GaveUp, budget: &Budget| HopResult {
+        verdict: Verdict::GaveUp(why),
+        path: Vec::new(),
+        end: m.start,
+        nodes: budget.nodes,
+        memory: 0,
+    };
+    let forward = match Pruning::for_model_within(m, budget) {
+        Ok(p) => p,
+        Err(why) => return gave_up(why, budget),
+    };
     let Some(rev) = reversed(m) else {
         return dfs::solve_with(m, order, budget, obs, &forward);
     };
-    let backward = Pruning::for_model(&rev);
+    let backward = match Pruning::for_model_within(&rev, budget) {
+        Ok(p) => p,
+        Err(why) => return gave_up(why, budget),
+    };
     let mut cap = first_cap.max(1);
     let mut first = true;
     loop {

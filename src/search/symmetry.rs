@@ -7,6 +7,7 @@
 //! basis whose steps are (0,1), (1,0), (1,1)) — each kept only if the move set agrees, so the
 //! group is right for whatever geometry a script produced, whatever layout it declares.
 
+use super::{Budget, GaveUp};
 use crate::model::HopModel;
 use crate::spec::Cell;
 use rustc_hash::FxHashSet;
@@ -109,6 +110,13 @@ impl Symmetry {
 
     /// Every automorphism of the model's move table among the lattice isometries.
     pub fn find(model: &HopModel) -> Self {
+        Self::find_within(model, &Budget::new(Default::default()))
+            .unwrap_or_else(|_| Self::trivial(model.geo.cells.len()))
+    }
+
+    /// [`Symmetry::find`] under a search's budget: `Err(reason)` once a limit is reached (the
+    /// fallback search below can otherwise take minutes on a large scripted move table).
+    pub fn find_within(model: &HopModel, budget: &Budget) -> Result<Self, GaveUp> {
         let cells = &model.geo.cells;
         let n = cells.len();
         let moves: FxHashSet<(u128, u128)> = model.moves.iter().map(|m| (m.need, m.mask)).collect();
@@ -126,12 +134,15 @@ impl Symmetry {
                 perms.push(p);
             }
         }
+        if let Some(why) = budget.exceeded(0) {
+            return Err(why);
+        }
         if perms.len() == 1
-            && let Some(found) = search_automorphisms(model, &moves)
+            && let Some(found) = search_automorphisms(model, &moves, budget)?
         {
             perms = found;
         }
-        Self::from_perms(n, perms)
+        Ok(Self::from_perms(n, perms))
     }
 
     /// The automorphisms that also fix the goal: those fixing the goal cell when there is one.
@@ -141,6 +152,15 @@ impl Symmetry {
             Some(a) => all.stabilizer(1 << a),
             None => all,
         }
+    }
+
+    /// [`Symmetry::for_goal`] under a search's budget.
+    pub fn for_goal_within(model: &HopModel, budget: &Budget) -> Result<Self, GaveUp> {
+        let all = Self::find_within(model, budget)?;
+        Ok(match model.goal.at {
+            Some(a) => all.stabilizer(1 << a),
+            None => all,
+        })
     }
 
     /// The subgroup mapping `state` onto itself.
@@ -300,7 +320,11 @@ fn maps_moves(moves: &FxHashSet<(u128, u128)>, model: &HopModel, p: &[usize]) ->
 /// order (each cell's image must share moves with the images of cells already placed), with
 /// cells in no move kept fixed. `None` if the group would exceed the tables' size or the
 /// search takes too long.
-fn search_automorphisms(model: &HopModel, moves: &FxHashSet<(u128, u128)>) -> Option<Vec<Vec<usize>>> {
+fn search_automorphisms(
+    model: &HopModel,
+    moves: &FxHashSet<(u128, u128)>,
+    budget: &Budget,
+) -> Result<Option<Vec<Vec<usize>>>, GaveUp> {
     let n = model.geo.cells.len();
     // The moves each cell takes part in, and a signature no automorphism changes.
     let mut touching: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -351,8 +375,14 @@ fn search_automorphisms(model: &HopModel, moves: &FxHashSet<(u128, u128)>) -> Op
         used: (0..n).map(|c| touching[c].is_empty()).collect(),
         found: Vec::new(),
         steps: 0,
+        budget,
+        stopped: None,
     };
-    state.extend(0).then_some(state.found)
+    let complete = state.extend(0);
+    match state.stopped {
+        Some(why) => Err(why),
+        None => Ok(complete.then_some(state.found)),
+    }
 }
 
 /// Backtracking state for [`search_automorphisms`].
@@ -366,6 +396,9 @@ struct Backtrack<'a> {
     used: Vec<bool>,
     found: Vec<Vec<usize>>,
     steps: u64,
+    budget: &'a Budget,
+    /// Set when the budget ran out: why.
+    stopped: Option<GaveUp>,
 }
 
 /// Backtracking steps allowed before the fallback gives up.
@@ -376,6 +409,13 @@ impl Backtrack<'_> {
     fn extend(&mut self, depth: usize) -> bool {
         self.steps += 1;
         if self.steps > MAX_STEPS {
+            return false;
+        }
+        // A step can test every cell against hundreds of moves: check the budget often.
+        if self.steps.is_multiple_of(16)
+            && let Some(why) = self.budget.exceeded(0)
+        {
+            self.stopped = Some(why);
             return false;
         }
         let Some(&c) = self.order.get(depth) else {

@@ -34,7 +34,8 @@ pub fn roll(model: &TiltModel, d: usize, pos: &[u8], occ: &mut [u8]) -> Option<V
         occ[cell as usize] = NONE;
         let mut c = cell;
         let mut dropped = false;
-        loop {
+        // Compiled links never cycle (see `model::compile`); the bound makes sure of it.
+        for _ in 0..dir.next.len() {
             let n = dir.next[c as usize];
             if n == NONE || occ[n as usize] != NONE {
                 break;
@@ -92,9 +93,11 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
         table_bytes::<Box<[u8]>>(seen.capacity()) + n as u64 * per_state
     };
     let mut memory = 0;
+    let mut check_at = budget.nodes + 1;
     while goal.is_none() && head < states.len() {
         budget.nodes += 1;
-        if budget.nodes.is_multiple_of(1024) {
+        if budget.nodes >= check_at {
+            check_at = budget.next_check(1024);
             memory = used(&seen, states.capacity());
             if let Some(reason) = budget.exceeded(memory) {
                 return finish(
