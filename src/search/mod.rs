@@ -4,6 +4,7 @@
 //! spends a [`Budget`] so that wall time, node and memory limits end it as `gave_up`.
 
 pub mod bench;
+mod bits;
 pub mod count;
 pub mod dfs;
 pub mod endgame;

@@ -8,6 +8,7 @@
 //! same number of moves into any other orbit, so `T(O') = Σ_O T(O) · #moves(rep(O) → O')`:
 //! pushing `T` along each move of each representative counts sequences exactly.
 
+use super::bits::{Families, Word, orbit_size};
 use super::symmetry::Symmetry;
 use super::{Budget, Verdict};
 use crate::model::HopModel;
@@ -15,7 +16,6 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
 /// One layer's figures.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -50,240 +50,41 @@ pub struct CountResult {
     pub seconds: f64,
 }
 
-/// The most images a symmetry gives (the length of [`Symmetry::images64`]'s array).
-const MAX_IMAGES: usize = 24;
-
-/// A position as a count stores it: `u64` for boards of at most 64 cells, else `u128`.
-trait Key:
-    Copy
-    + Ord
-    + Send
-    + Sync
-    + BitAnd<Output = Self>
-    + BitOr<Output = Self>
-    + BitXor<Output = Self>
-    + Not<Output = Self>
-    + Shl<u32, Output = Self>
-    + Shr<u32, Output = Self>
-{
-    const ZERO: Self;
-    fn narrow(s: u128) -> Self;
-    fn wide(self) -> u128;
-    fn canon(self, sym: &Symmetry) -> Self;
-    fn orbit(self, sym: &Symmetry) -> u64;
-    /// The lowest set bit alone.
-    fn lowest(self) -> Self;
-    /// The index of the lowest set bit.
-    fn index(self) -> usize;
-    /// Every image of the position under `sym`, into `out` (one per permutation).
-    fn images(self, sym: &Symmetry, out: &mut [Self]);
-    /// Every image of the position under `sym`, the first `sym.order()` of an array: no
-    /// copy out of the symmetry's own array.
-    fn all_images(self, sym: &Symmetry) -> [Self; MAX_IMAGES];
-    /// The bucket a position is stored in: a hash, so buckets fill evenly.
-    fn bucket(self) -> usize;
-}
-
-impl Key for u64 {
-    const ZERO: Self = 0;
-    fn index(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    #[inline]
-    fn all_images(self, sym: &Symmetry) -> [Self; MAX_IMAGES] {
-        sym.images64(self)
-    }
-    #[inline]
-    fn images(self, sym: &Symmetry, out: &mut [Self]) {
-        let all = sym.images64(self);
-        out.copy_from_slice(&all[..out.len()]);
-    }
-    fn lowest(self) -> Self {
-        self & self.wrapping_neg()
-    }
-    fn orbit(self, sym: &Symmetry) -> u64 {
-        sym.orbit_size64(self)
-    }
-    fn narrow(s: u128) -> Self {
-        s as u64
-    }
-    fn wide(self) -> u128 {
-        self as u128
-    }
-    #[inline]
-    fn canon(self, sym: &Symmetry) -> Self {
-        sym.canon64(self)
-    }
-    #[inline]
-    fn bucket(self) -> usize {
-        (self.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BUCKET_BITS)) as usize
-    }
-}
-
-impl Key for u128 {
-    const ZERO: Self = 0;
-    fn index(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    fn all_images(self, sym: &Symmetry) -> [Self; MAX_IMAGES] {
-        let mut out = [0; MAX_IMAGES];
-        self.images(sym, &mut out[..sym.order()]);
-        out
-    }
-    fn images(self, sym: &Symmetry, out: &mut [Self]) {
-        for (g, o) in out.iter_mut().enumerate() {
-            *o = sym.apply(g, self);
-        }
-    }
-    fn lowest(self) -> Self {
-        self & self.wrapping_neg()
-    }
-    fn orbit(self, sym: &Symmetry) -> u64 {
-        sym.orbit_size(self)
-    }
-    fn narrow(s: u128) -> Self {
-        s
-    }
-    fn wide(self) -> u128 {
-        self
-    }
-    #[inline]
-    fn canon(self, sym: &Symmetry) -> Self {
-        sym.canon(self)
-    }
-    #[inline]
-    fn bucket(self) -> usize {
-        ((self as u64 ^ (self >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BUCKET_BITS))
-            as usize
-    }
-}
-
-/// Bit `c` of the result is bit `c + by` of `x`.
-#[inline]
-fn shift_down<K: Key>(x: K, by: i32) -> K {
-    if by >= 0 {
-        x >> by as u32
-    } else {
-        x << by.unsigned_abs()
-    }
-}
-
-/// Hops grouped by cell-index offsets: the hops from `c` over `c + over` to `c + to` that
-/// can be made in a position are a few shifts and ANDs away, whatever the board.
-struct Family<K> {
-    over: i32,
-    to: i32,
-    /// The cells such a hop may start from.
-    from: K,
-    /// `ids[c]`: the model's index of the hop from cell `c`.
-    ids: Vec<usize>,
-}
-
-/// Fast move generation for a count: families of single-cell hops, and the other moves
-/// (mask, need, index), with every move mask's images under the count's symmetries.
+/// Fast move generation for a count: the model's moves as [`Families`] tagged with their
+/// index, and every move mask's images under the count's symmetries.
 struct MoveGen<K> {
-    families: Vec<Family<K>>,
-    rest: Vec<(K, K, usize)>,
+    families: Families<K, usize>,
     order: usize,
     /// `images[id * order + g]`: permutation `g` applied to move `id`'s mask. Permutations
     /// are linear over XOR, so the images of `s ^ mask` are those of `s` XOR these.
     images: Vec<K>,
 }
 
-impl<K: Key> MoveGen<K> {
+impl<K: Word> MoveGen<K> {
     fn new(model: &HopModel, sym: &Symmetry) -> Self {
-        let n = model.geo.cells.len();
-        let mut families: Vec<Family<K>> = Vec::new();
-        let mut rest = Vec::new();
-        for (id, m) in model.moves.iter().enumerate() {
-            let [over] = m.over[..] else {
-                rest.push((K::narrow(m.mask), K::narrow(m.need), id));
-                continue;
-            };
-            let (o, t) = (over as i32 - m.from as i32, m.to as i32 - m.from as i32);
-            let bit = K::narrow(1 << m.from);
-            let family = match families.iter().position(|f| f.over == o && f.to == t) {
-                Some(i) => &mut families[i],
-                None => {
-                    families.push(Family {
-                        over: o,
-                        to: t,
-                        from: K::ZERO,
-                        ids: vec![usize::MAX; n],
-                    });
-                    let last = families.len() - 1;
-                    &mut families[last]
-                }
-            };
-            family.from = family.from | bit;
-            family.ids[m.from] = id;
-        }
         let order = sym.order();
         let mut images = vec![K::ZERO; model.moves.len() * order];
         for (m, out) in model.moves.iter().zip(images.chunks_exact_mut(order)) {
-            K::narrow(m.mask).images(sym, out);
+            out.copy_from_slice(&K::narrow(m.mask).images(sym)[..order]);
         }
         MoveGen {
-            families,
-            rest,
+            families: Families::new(model, (0..model.moves.len()).map(|id| (id, id))),
             order,
             images,
-        }
-    }
-
-    /// Calls `f` with the mask and index of every move that can be made in `s`.
-    #[inline]
-    fn each_id(&self, s: K, mut f: impl FnMut(K, usize)) {
-        let empty = !s;
-        for fam in &self.families {
-            let mut froms = fam.from & s & shift_down(s, fam.over) & shift_down(empty, fam.to);
-            while froms != K::ZERO {
-                let c = froms.lowest();
-                froms = froms ^ c;
-                f(
-                    c | shift_down(c, -fam.over) | shift_down(c, -fam.to),
-                    fam.ids[c.index()],
-                );
-            }
-        }
-        for &(mask, need, id) in &self.rest {
-            if s & mask == need {
-                f(mask, id);
-            }
         }
     }
 
     /// The number of moves that can be made in `s`.
     #[inline]
     fn moves(&self, s: K) -> u64 {
-        let empty = !s;
-        let mut n = 0;
-        for fam in &self.families {
-            let mut froms = fam.from & s & shift_down(s, fam.over) & shift_down(empty, fam.to);
-            // Few bits are set: cheaper than a popcount without the instruction.
-            while froms != K::ZERO {
-                froms = froms ^ froms.lowest();
-                n += 1;
-            }
-        }
-        n + self
-            .rest
-            .iter()
-            .filter(|&&(mask, need, _)| s & mask == need)
-            .count() as u64
-    }
-
-    /// Calls `f` with the mask of every move that can be made in `s`.
-    #[inline]
-    fn each(&self, s: K, mut f: impl FnMut(K)) {
-        self.each_id(s, |mask, _| f(mask));
+        self.families.count(s)
     }
 
     /// Calls `f` with the canonical form of every position one move from `s`, given the
     /// images of `s` (one per permutation, the identity first).
     #[inline]
     fn each_canonical(&self, s: K, images: &[K], mut f: impl FnMut(K)) {
-        self.each_id(s, |mask, id| {
+        self.families.each(s, |mask, id| {
             let mask_images = &self.images[id * self.order..][..self.order];
             let mut best = s ^ mask;
             for (&i, &m) in images.iter().zip(mask_images).skip(1) {
@@ -297,9 +98,15 @@ impl<K: Key> MoveGen<K> {
     #[inline]
     fn any(&self, s: K, mut pred: impl FnMut(K) -> bool) -> bool {
         let mut found = false;
-        self.each(s, |mask| found = found || pred(s ^ mask));
+        self.families.each(s, |mask, _| found = found || pred(s ^ mask));
         found
     }
+}
+
+/// The bucket a position is stored in: a hash, so buckets fill evenly.
+#[inline]
+fn bucket<K: Word>(k: K) -> usize {
+    (k.fold64().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BUCKET_BITS)) as usize
 }
 
 /// A number of jump sequences: `u64` first, `u128` if that overflows.
@@ -343,7 +150,7 @@ struct Layer<K, C> {
     buckets: Vec<Vec<(K, C)>>,
 }
 
-impl<K: Key, C> Layer<K, C> {
+impl<K: Word, C> Layer<K, C> {
     fn empty(pegs: u32) -> Self {
         Layer {
             pegs,
@@ -400,7 +207,7 @@ pub fn count(model: &HopModel, feasible: bool, budget: &mut Budget) -> Result<Co
     }
 }
 
-fn count_with<K: Key, C: Paths>(
+fn count_with<K: Word, C: Paths>(
     model: &HopModel,
     sym: &Symmetry,
     feasible: bool,
@@ -412,7 +219,7 @@ fn count_with<K: Key, C: Paths>(
     let cells = model.geo.cells.len() as u32;
     let start = K::narrow(model.start);
     let mut first = Layer::empty(model.start.count_ones());
-    first.buckets[start.bucket()].push((start, C::ONE));
+    first.buckets[bucket(start)].push((start, C::ONE));
     let mut pending: BTreeMap<u32, Layer<K, C>> = BTreeMap::from([(first.pegs, first)]);
     let mut kept: Vec<Vec<Vec<K>>> = Vec::new();
     let mut result = CountResult {
@@ -468,15 +275,14 @@ fn count_with<K: Key, C: Paths>(
                     let mut out: Vec<Vec<(K, C)>> = (0..BUCKETS).map(|_| Vec::with_capacity(room)).collect();
                     let (mut positions, mut dead_ends) = (0, 0);
                     for &(s, t) in pairs {
-                        let all = s.all_images(sym);
+                        let all = s.images(sym);
                         let images = &all[..order];
-                        let fixed = images.iter().filter(|&&i| i == s).count();
-                        let orbit = (order / fixed.max(1)) as u64;
+                        let orbit = orbit_size(images, s);
                         positions += orbit;
                         let mut moves = 0;
                         movegen.each_canonical(s, images, |ns| {
                             moves += 1;
-                            out[ns.bucket()].push((ns, t));
+                            out[bucket(ns)].push((ns, t));
                         });
                         if moves == 0 && !model.is_goal(s.wide(), target) {
                             dead_ends += orbit;
@@ -536,7 +342,7 @@ fn count_with<K: Key, C: Paths>(
 
 /// Splits successors by their peg count: one group when every move removes the same number
 /// (`uniform`, that group's peg count, when every move of the model does).
-fn by_pegs<K: Key, C: Paths>(pieces: Pieces<K, C>, uniform: Option<u32>) -> BTreeMap<u32, Pieces<K, C>> {
+fn by_pegs<K: Word, C: Paths>(pieces: Pieces<K, C>, uniform: Option<u32>) -> BTreeMap<u32, Pieces<K, C>> {
     if let Some(p) = uniform {
         if pieces.iter().flatten().all(Vec::is_empty) {
             return BTreeMap::new();
@@ -568,7 +374,7 @@ fn by_pegs<K: Key, C: Paths>(pieces: Pieces<K, C>, uniform: Option<u32>) -> BTre
 /// Merges pieces of successors into a layer, bucket by bucket in parallel: each bucket's new
 /// pairs are radix-sorted straight out of the pieces, then merged into the bucket (adding
 /// the sequences of equal positions).
-fn absorb<K: Key, C: Paths>(layer: &mut Layer<K, C>, pieces: &Pieces<K, C>, cells: u32) -> Result<(), Stop> {
+fn absorb<K: Word, C: Paths>(layer: &mut Layer<K, C>, pieces: &Pieces<K, C>, cells: u32) -> Result<(), Stop> {
     let ok = layer.buckets.par_iter_mut().enumerate().all(|(b, acc)| {
         let mut new = sort_pieces(pieces.iter().map(|p| &p[b][..]), cells);
         if acc.is_empty() {
@@ -600,7 +406,7 @@ const RADIX_PASSES: usize = RADIX_MAX_CELLS.div_ceil(RADIX_BITS) as usize;
 /// `cells` bits when that takes few passes (passes where every key has the same digit are
 /// skipped), else a quicksort. The first pass scatters straight out of the runs, and every
 /// pass's digit counts are taken in one read.
-fn sort_pieces<'a, K: Key + 'a, C: Paths + 'a>(
+fn sort_pieces<'a, K: Word + 'a, C: Paths + 'a>(
     runs: impl Iterator<Item = &'a [(K, C)]> + Clone,
     cells: u32,
 ) -> Vec<(K, C)> {
@@ -675,7 +481,7 @@ fn sort_pieces<'a, K: Key + 'a, C: Paths + 'a>(
 
 /// Merges two sorted runs into one with distinct positions, adding the sequences of equal
 /// ones; `None` on overflow.
-fn merge_sorted<K: Key, C: Paths>(a: Vec<(K, C)>, b: Vec<(K, C)>) -> Option<Vec<(K, C)>> {
+fn merge_sorted<K: Word, C: Paths>(a: Vec<(K, C)>, b: Vec<(K, C)>) -> Option<Vec<(K, C)>> {
     let mut out: Vec<(K, C)> = Vec::with_capacity(a.len() + b.len());
     let push = |out: &mut Vec<(K, C)>, (k, t): (K, C)| -> Option<()> {
         match out.last_mut() {
@@ -704,7 +510,7 @@ fn merge_sorted<K: Key, C: Paths>(a: Vec<(K, C)>, b: Vec<(K, C)>) -> Option<Vec<
 
 /// Merges equal neighbours of a sorted run in place, adding their sequences; `None` on
 /// overflow.
-fn dedup_sorted<K: Key, C: Paths>(v: &mut Vec<(K, C)>) -> Option<()> {
+fn dedup_sorted<K: Word, C: Paths>(v: &mut Vec<(K, C)>) -> Option<()> {
     let mut w = 0;
     for r in 0..v.len() {
         if w > 0 && v[w - 1].0 == v[r].0 {
@@ -723,7 +529,7 @@ fn dedup_sorted<K: Key, C: Paths>(v: &mut Vec<(K, C)>) -> Option<()> {
 
 /// A layer's figures so far (positions and dead ends are added as it is expanded), the
 /// sequences ending in its goal positions, and its moves.
-fn layer_stats<K: Key, C: Paths>(
+fn layer_stats<K: Word, C: Paths>(
     model: &HopModel,
     movegen: &MoveGen<K>,
     layer: &Layer<K, C>,
@@ -752,7 +558,7 @@ fn layer_stats<K: Key, C: Paths>(
 
 /// The backward pass: a position is feasible when it is a goal or some move leads to a
 /// feasible position. Layers are visited emptiest first; only feasible sets are searched.
-fn mark_feasible<K: Key>(
+fn mark_feasible<K: Word>(
     model: &HopModel,
     movegen: &MoveGen<K>,
     sym: &Symmetry,
@@ -763,7 +569,7 @@ fn mark_feasible<K: Key>(
     let mut good: BTreeMap<u32, Vec<Vec<K>>> = BTreeMap::new();
     let contains = |good: &BTreeMap<u32, Vec<Vec<K>>>, k: K| {
         good.get(&k.wide().count_ones())
-            .is_some_and(|g| g[k.bucket()].binary_search(&k).is_ok())
+            .is_some_and(|g| g[bucket(k)].binary_search(&k).is_ok())
     };
     for (layer, count) in kept.iter().zip(out.iter_mut()).rev() {
         let ok: Vec<Vec<K>> = layer
