@@ -8,10 +8,13 @@
 //! same number of moves into any other orbit, so `T(O') = Σ_O T(O) · #moves(rep(O) → O')`:
 //! pushing `T` along each move of each representative counts sequences exactly.
 
+mod kernel;
+
 use super::bits::{Families, Word, orbit_size};
 use super::symmetry::Symmetry;
 use super::{Budget, Verdict};
 use crate::model::HopModel;
+use kernel::{Paths, dedup_sorted, merge_sorted, sort_pieces};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -107,33 +110,6 @@ impl<K: Word> MoveGen<K> {
 #[inline]
 fn bucket<K: Word>(k: K) -> usize {
     (k.fold64().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BUCKET_BITS)) as usize
-}
-
-/// A number of jump sequences: `u64` first, `u128` if that overflows.
-trait Paths: Copy + Send + Sync + Default {
-    const ONE: Self;
-    fn add(self, other: Self) -> Option<Self>;
-    fn wide(self) -> u128;
-}
-
-impl Paths for u64 {
-    const ONE: Self = 1;
-    fn add(self, other: Self) -> Option<Self> {
-        self.checked_add(other)
-    }
-    fn wide(self) -> u128 {
-        self as u128
-    }
-}
-
-impl Paths for u128 {
-    const ONE: Self = 1;
-    fn add(self, other: Self) -> Option<Self> {
-        self.checked_add(other)
-    }
-    fn wide(self) -> u128 {
-        self
-    }
 }
 
 const BUCKET_BITS: u32 = 8;
@@ -394,137 +370,6 @@ fn absorb<K: Word, C: Paths>(layer: &mut Layer<K, C>, pieces: &Pieces<K, C>, cel
         }
     });
     if ok { Ok(()) } else { Err(Stop::Overflow) }
-}
-
-/// Bits per radix-sort pass.
-const RADIX_BITS: u32 = 11;
-/// Boards up to this many cells are radix-sorted (4 passes); larger ones compare-sort.
-const RADIX_MAX_CELLS: u32 = 4 * RADIX_BITS;
-const RADIX_PASSES: usize = RADIX_MAX_CELLS.div_ceil(RADIX_BITS) as usize;
-
-/// The pairs of `runs` in one `Vec`, sorted by position: an LSD radix sort over the board's
-/// `cells` bits when that takes few passes (passes where every key has the same digit are
-/// skipped), else a quicksort. The first pass scatters straight out of the runs, and every
-/// pass's digit counts are taken in one read.
-fn sort_pieces<'a, K: Word + 'a, C: Paths + 'a>(
-    runs: impl Iterator<Item = &'a [(K, C)]> + Clone,
-    cells: u32,
-) -> Vec<(K, C)> {
-    let n: usize = runs.clone().map(<[_]>::len).sum();
-    if cells > RADIX_MAX_CELLS || n < 256 {
-        let mut v: Vec<(K, C)> = Vec::with_capacity(n);
-        for r in runs {
-            v.extend_from_slice(r);
-        }
-        v.sort_unstable_by_key(|p| p.0);
-        return v;
-    }
-    let passes = cells.div_ceil(RADIX_BITS) as usize;
-    let mask = (1u64 << RADIX_BITS) - 1;
-    let digit = |k: K, pass: usize| ((k.wide() >> (pass as u32 * RADIX_BITS)) as u64 & mask) as usize;
-    let mut counts = vec![[0usize; 1 << RADIX_BITS]; passes];
-    for r in runs.clone() {
-        for p in r {
-            for (pass, c) in counts.iter_mut().enumerate() {
-                c[digit(p.0, pass)] += 1;
-            }
-        }
-    }
-    let mut todo = [false; RADIX_PASSES];
-    for (pass, c) in counts.iter_mut().enumerate() {
-        todo[pass] = !c.contains(&n);
-        let mut sum = 0;
-        for s in c.iter_mut() {
-            let x = *s;
-            *s = sum;
-            sum += x;
-        }
-    }
-    let mut v: Vec<(K, C)> = vec![(K::ZERO, C::default()); n];
-    let Some(first) = todo.iter().position(|&t| t) else {
-        // Every key is the same: any order is sorted.
-        let mut w = 0;
-        for r in runs {
-            v[w..w + r.len()].copy_from_slice(r);
-            w += r.len();
-        }
-        return v;
-    };
-    {
-        let starts = &mut counts[first];
-        for r in runs {
-            for p in r {
-                let d = digit(p.0, first);
-                v[starts[d]] = *p;
-                starts[d] += 1;
-            }
-        }
-    }
-    let mut buf: Vec<(K, C)> = Vec::new();
-    for pass in first + 1..passes {
-        if !todo[pass] {
-            continue;
-        }
-        if buf.is_empty() {
-            buf = vec![(K::ZERO, C::default()); n];
-        }
-        let starts = &mut counts[pass];
-        for p in v.iter() {
-            let d = digit(p.0, pass);
-            buf[starts[d]] = *p;
-            starts[d] += 1;
-        }
-        std::mem::swap(&mut v, &mut buf);
-    }
-    v
-}
-
-/// Merges two sorted runs into one with distinct positions, adding the sequences of equal
-/// ones; `None` on overflow.
-fn merge_sorted<K: Word, C: Paths>(a: Vec<(K, C)>, b: Vec<(K, C)>) -> Option<Vec<(K, C)>> {
-    let mut out: Vec<(K, C)> = Vec::with_capacity(a.len() + b.len());
-    let push = |out: &mut Vec<(K, C)>, (k, t): (K, C)| -> Option<()> {
-        match out.last_mut() {
-            Some(last) if last.0 == k => last.1 = last.1.add(t)?,
-            _ => out.push((k, t)),
-        }
-        Some(())
-    };
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if a[i].0 <= b[j].0 {
-            push(&mut out, a[i])?;
-            i += 1;
-        } else {
-            push(&mut out, b[j])?;
-            j += 1;
-        }
-    }
-    for &p in a[i..].iter().chain(&b[j..]) {
-        push(&mut out, p)?;
-    }
-    drop((a, b));
-    out.shrink_to_fit();
-    Some(out)
-}
-
-/// Merges equal neighbours of a sorted run in place, adding their sequences; `None` on
-/// overflow.
-fn dedup_sorted<K: Word, C: Paths>(v: &mut Vec<(K, C)>) -> Option<()> {
-    let mut w = 0;
-    for r in 0..v.len() {
-        if w > 0 && v[w - 1].0 == v[r].0 {
-            v[w - 1].1 = v[w - 1].1.add(v[r].1)?;
-        } else {
-            v[w] = v[r];
-            w += 1;
-        }
-    }
-    v.truncate(w);
-    if v.capacity() > w + w / 4 {
-        v.shrink_to_fit();
-    }
-    Some(())
 }
 
 /// A layer's figures so far (positions and dead ends are added as it is expanded), the
