@@ -12,8 +12,9 @@ use crate::model::HopModel;
 use crate::spec::Cell;
 use rustc_hash::FxHashSet;
 
-/// The largest group the fast 64-bit tables serve (the lattice candidates number 20 at most).
-const MAX_ORDER: usize = 24;
+/// The largest group the fast 64-bit tables serve (the lattice candidates number 20 at most),
+/// and so the length of every array of images.
+pub const MAX_ORDER: usize = 24;
 
 /// A 2×2 integer matrix acting on `[row, col]`.
 type Linear = [[i64; 2]; 2];
@@ -218,35 +219,22 @@ impl Symmetry {
     /// [`Symmetry::canon`] for boards of at most 64 cells.
     #[inline]
     pub fn canon64(&self, state: u64) -> u64 {
-        fn least<const G: usize>(images: [u64; G]) -> u64 {
-            images.into_iter().min().unwrap_or(0)
-        }
-        match self.order() {
-            1 => state,
-            2 => least(self.images_n::<2>(state)),
-            4 => least(self.images_n::<4>(state)),
-            6 => least(self.images_n::<6>(state)),
-            8 => least(self.images_n::<8>(state)),
-            12 => least(self.images_n::<12>(state)),
-            n => self.images64(state)[..n].iter().copied().min().unwrap_or(state),
-        }
+        self.with_images64(state, |images| images.iter().copied().min().unwrap_or(state))
     }
 
-    /// [`Symmetry::orbit_size`] for boards of at most 64 cells.
-    pub fn orbit_size64(&self, state: u64) -> u64 {
-        fn fixed<const G: usize>(images: [u64; G], state: u64) -> usize {
-            images.into_iter().filter(|&i| i == state).count()
+    /// `f` of every image of `state` (the identity first), for boards of at most 64 cells:
+    /// unrolled for the common group orders, since canonical forms are taken at every node.
+    #[inline(always)]
+    pub fn with_images64<R>(&self, state: u64, f: impl FnOnce(&[u64]) -> R) -> R {
+        match self.order() {
+            1 => f(&[state]),
+            2 => f(&self.images_n::<2>(state)),
+            4 => f(&self.images_n::<4>(state)),
+            6 => f(&self.images_n::<6>(state)),
+            8 => f(&self.images_n::<8>(state)),
+            12 => f(&self.images_n::<12>(state)),
+            n => f(&self.images64(state)[..n]),
         }
-        let fixed = match self.order() {
-            1 => 1,
-            2 => fixed(self.images_n::<2>(state), state),
-            4 => fixed(self.images_n::<4>(state), state),
-            6 => fixed(self.images_n::<6>(state), state),
-            8 => fixed(self.images_n::<8>(state), state),
-            12 => fixed(self.images_n::<12>(state), state),
-            n => self.images64(state)[..n].iter().filter(|&&i| i == state).count(),
-        };
-        (self.order() / fixed.max(1)) as u64
     }
 
     /// Every image of `state` under a group of order `G`, unrolled.
@@ -273,14 +261,6 @@ impl Symmetry {
     #[inline]
     pub fn canon(&self, state: u128) -> u128 {
         (1..self.order()).fold(state, |m, g| m.min(self.apply(g, state)))
-    }
-
-    /// The number of distinct images of `state` (its orbit's size).
-    pub fn orbit_size(&self, state: u128) -> u64 {
-        let stab = (0..self.order())
-            .filter(|&g| self.apply(g, state) == state)
-            .count();
-        (self.order() / stab) as u64
     }
 }
 
