@@ -108,6 +108,9 @@ pub struct Outcome {
     pub script_hash: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay: Option<Replay>,
+    /// For a `moves:` goal: the moves the solution makes, each one peg's chain of jumps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_count: Option<u32>,
 }
 
 impl Outcome {
@@ -131,6 +134,7 @@ impl Outcome {
             spec_hash: None,
             script_hash: None,
             replay: None,
+            move_count: None,
         }
     }
 

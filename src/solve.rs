@@ -5,8 +5,8 @@ use crate::model::{self, HopModel, Model, NONE, TiltModel};
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Stats, Status};
 use crate::script::{self, RuleTables, Script, ScriptLimits};
 use crate::search::invariants::Invariants;
-use crate::search::{Budget, Limits, Verdict, dfs, portfolio, tilt};
-use crate::spec::{self, BoardSpec, PegGoal, Spec};
+use crate::search::{Budget, Limits, Verdict, dfs, fewest_moves, portfolio, tilt};
+use crate::spec::{self, BoardSpec, MoveGoal, PegGoal, Spec};
 use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::time::Duration;
@@ -32,6 +32,8 @@ pub struct Options {
     pub order: MoveOrder,
     /// Find the fewest pegs that can be left, whatever the spec's goal says.
     pub fewest: bool,
+    /// Solve in the fewest moves (chains of one peg's jumps), whatever the spec's goal says.
+    pub fewest_moves: bool,
 }
 
 /// A spec with its script run and its model compiled, ready to search.
@@ -51,6 +53,9 @@ pub fn prepare(path: &Path, opts: &Options) -> Result<Prepared> {
 pub fn prepare_spec(mut spec: Spec, opts: &Options) -> Result<Prepared> {
     if opts.fewest {
         spec.goal.pegs = Some(PegGoal::Fewest);
+    }
+    if opts.fewest_moves {
+        spec.goal.moves = Some(MoveGoal::Fewest);
     }
     let script = script::resolve(&spec)?;
     let tables = script::run(&script, &spec, &opts.script)?;
@@ -114,11 +119,20 @@ pub fn solve_observed(p: &Prepared, opts: &Options, obs: &mut impl dfs::Observer
         spec_hash: Some(hash(&p.spec.source)),
         script_hash: Some(hash(&p.script.source)),
         replay: None,
+        move_count: None,
     };
     let (verdict, memory) = match &p.model {
         Model::Hop(m) => {
             let order = move_order(m, opts.order);
-            let r = hop_search(m, &order, &mut budget, obs);
+            let r = match m.goal.moves {
+                Some(goal) => fewest_moves::solve(m, goal, &mut budget),
+                None => hop_search(m, &order, &mut budget, obs),
+            };
+            out.move_count = m
+                .goal
+                .moves
+                .filter(|_| r.verdict == Verdict::Solved)
+                .map(|_| fewest_moves::count_moves(m, &r.path));
             out.moves = r.path.iter().map(|&i| hop_move(m, i)).collect();
             // Pegs left describe an end position: only a solution (or `fewest`) has one.
             out.pegs_left = (r.verdict == Verdict::Solved).then(|| r.end.count_ones());

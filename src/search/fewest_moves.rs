@@ -1,0 +1,591 @@
+//! Fewest moves, a move being one peg's chain of consecutive jumps: exact, for any hop family.
+//!
+//! Every jump removes pegs, so positions fall into layers by peg count and no path revisits
+//! one. An optimal answer only passes through positions that are both reachable from the
+//! start and able to reach the goal ("feasible"), and those are few: 1.7 M canonical on the
+//! English board against 23.5 M reachable. So the search is in three passes over canonical
+//! positions (symmetries fixing the start and the goal cell):
+//!
+//! 1. Layers are grown from the start by jumps and from the goal positions by reversed jumps,
+//!    always the smaller frontier, until they meet; pagoda functions cut forward positions
+//!    that cannot reach the goal and, through the reversed game, backward ones the start
+//!    cannot reach. Goals with too many positions to list are grown forward only.
+//! 2. The meeting layer's common positions are the feasible ones there; reversed jumps from
+//!    them into the forward layers, and jumps into the backward layers, give the rest.
+//! 3. Over the feasible positions, fullest first, the fewest moves to each is relaxed along
+//!    every chain one peg can jump from each position (a chain through an infeasible position
+//!    can only end infeasible, so it stops there).
+//!
+//! The answer is walked back from the best goal position by reversed chains and returned as
+//! the ordinary list of jumps; consecutive jumps by one peg form a move.
+
+use super::dfs::HopResult;
+use super::pagoda::Pagodas;
+use super::symmetry::Symmetry;
+use super::{Budget, Verdict, table_bytes};
+use crate::model::{HopGoal, HopModel};
+use crate::spec::{MoveGoal, PegGoal};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::hash::Hash;
+use std::ops::{BitAnd, BitXor};
+
+/// Goal positions are listed, and searched backwards from, only up to this many.
+const MAX_GOAL_POSITIONS: u64 = 1 << 16;
+
+/// Positions expanded between budget checks.
+const CHECK_EVERY: u64 = 1 << 12;
+
+/// A position: `u64` for boards of at most 64 cells, else `u128`.
+trait Word: Copy + Eq + Hash + Ord + BitAnd<Output = Self> + BitXor<Output = Self> + Default {
+    fn from_u128(x: u128) -> Self;
+    fn to_u128(self) -> u128;
+    fn canon(self, sym: &Symmetry) -> Self;
+    fn pegs(self) -> u32;
+}
+
+impl Word for u64 {
+    fn from_u128(x: u128) -> Self {
+        x as u64
+    }
+    fn to_u128(self) -> u128 {
+        self as u128
+    }
+    #[inline]
+    fn canon(self, sym: &Symmetry) -> Self {
+        sym.canon64(self)
+    }
+    fn pegs(self) -> u32 {
+        self.count_ones()
+    }
+}
+
+impl Word for u128 {
+    fn from_u128(x: u128) -> Self {
+        x
+    }
+    fn to_u128(self) -> u128 {
+        self
+    }
+    #[inline]
+    fn canon(self, sym: &Symmetry) -> Self {
+        sym.canon(self)
+    }
+    fn pegs(self) -> u32 {
+        self.count_ones()
+    }
+}
+
+/// One jump in the word's width.
+#[derive(Clone, Copy)]
+struct Jump<W> {
+    mask: W,
+    need: W,
+    /// `mask ^ need`: the one cell that must be empty before and holds the peg after.
+    to_bit: W,
+    from: usize,
+    to: usize,
+}
+
+impl<W: Word> Jump<W> {
+    #[inline]
+    fn forward(&self, s: W) -> bool {
+        s & self.mask == self.need
+    }
+    #[inline]
+    fn backward(&self, s: W) -> bool {
+        s & self.mask == self.to_bit
+    }
+}
+
+/// The fewest moves, or whether the goal can be met within `goal`'s number of them.
+pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult {
+    let r = if model.geo.cells.len() <= 64 {
+        Search::<u64>::new(model).run(budget)
+    } else {
+        Search::<u128>::new(model).run(budget)
+    };
+    let (verdict, path, end, memory) = match r {
+        Err(Stop::GaveUp(why, memory)) => (Verdict::GaveUp(why), Vec::new(), model.start, memory),
+        Err(Stop::Unsolvable(why, memory)) => (Verdict::Unsolvable(why), Vec::new(), model.start, memory),
+        Ok(found) => match goal {
+            MoveGoal::Within(n) if found.moves > n => (
+                Verdict::Unsolvable(Some(format!(
+                    "the fewest moves is {}, more than {n}",
+                    found.moves
+                ))),
+                Vec::new(),
+                model.start,
+                found.memory,
+            ),
+            _ => (Verdict::Solved, found.path, found.end, found.memory),
+        },
+    };
+    HopResult {
+        verdict,
+        path,
+        end,
+        nodes: budget.nodes,
+        memory,
+    }
+}
+
+/// The number of moves a jump sequence makes: a jump from where the last one landed
+/// continues its move.
+pub fn count_moves(model: &HopModel, path: &[usize]) -> u32 {
+    let mut last = None;
+    let mut n = 0;
+    for &i in path {
+        let j = &model.moves[i];
+        if last != Some(j.from) {
+            n += 1;
+        }
+        last = Some(j.to);
+    }
+    n
+}
+
+enum Stop {
+    /// Why, and the memory estimate when it stopped.
+    GaveUp(String, u64),
+    Unsolvable(Option<String>, u64),
+}
+
+struct Found {
+    moves: u32,
+    path: Vec<usize>,
+    end: u128,
+    memory: u64,
+}
+
+struct Search<'a, W> {
+    model: &'a HopModel,
+    sym: Symmetry,
+    jumps: Vec<Jump<W>>,
+    /// `by_from[cell]`: the jumps leaving `cell`, to continue a chain.
+    by_from: Vec<Vec<usize>>,
+    /// `by_to[cell]`: the jumps landing on `cell`, to walk a chain back.
+    by_to: Vec<Vec<usize>>,
+    /// Cuts forward positions that cannot reach the goal.
+    ahead: Pagodas,
+    /// Cuts (complemented) backward positions the start cannot reach.
+    behind: Pagodas,
+    full: u128,
+    /// The estimated bytes of every live table, and its peak.
+    live: u64,
+    peak: u64,
+}
+
+type Layers<W> = Vec<FxHashSet<W>>;
+
+fn set_bytes<W>(s: &FxHashSet<W>) -> u64 {
+    table_bytes::<W>(s.capacity())
+}
+
+impl<'a, W: Word> Search<'a, W> {
+    fn new(model: &'a HopModel) -> Self {
+        let n = model.geo.cells.len();
+        let mut sym = Symmetry::find(model).stabilizer(model.start);
+        if let Some(a) = model.goal.at {
+            sym = sym.stabilizer(1 << a);
+        }
+        let jumps: Vec<Jump<W>> = model
+            .moves
+            .iter()
+            .map(|m| Jump {
+                mask: W::from_u128(m.mask),
+                need: W::from_u128(m.need),
+                to_bit: W::from_u128(m.mask ^ m.need),
+                from: m.from,
+                to: m.to,
+            })
+            .collect();
+        let mut by_from = vec![Vec::new(); n];
+        let mut by_to = vec![Vec::new(); n];
+        for (i, j) in jumps.iter().enumerate() {
+            by_from[j.from].push(i);
+            by_to[j.to].push(i);
+        }
+        let full = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
+        let ahead = Pagodas::find(model);
+        // Reversed, a game from `start` is a game from the complements to the complement of
+        // `start`: one peg at its vacancy, when it has exactly one.
+        let holes = full & !model.start;
+        let behind = if holes.count_ones() == 1 {
+            let mut rev = model.clone();
+            rev.goal = HopGoal {
+                pegs: PegGoal::Count(1),
+                at: Some(holes.trailing_zeros() as usize),
+                moves: None,
+            };
+            Pagodas::find(&rev)
+        } else {
+            Pagodas::default()
+        };
+        Search {
+            model,
+            sym,
+            jumps,
+            by_from,
+            by_to,
+            ahead,
+            behind,
+            full,
+            live: 0,
+            peak: 0,
+        }
+    }
+
+    fn canon(&self, s: W) -> W {
+        s.canon(&self.sym)
+    }
+
+    fn is_goal(&self, s: W) -> bool {
+        self.model.goal.at.is_none_or(|a| s.to_u128() >> a & 1 == 1)
+    }
+
+    /// Checks the budget against the live tables plus `extra` bytes about to be allocated.
+    fn check(&mut self, budget: &Budget, extra: u64) -> Result<(), Stop> {
+        self.peak = self.peak.max(self.live + extra);
+        match budget.exceeded(self.live + extra) {
+            Some(why) => Err(Stop::GaveUp(why, self.peak)),
+            None => Ok(()),
+        }
+    }
+
+    /// Inserts into a table, counting the memory of its growth before it happens.
+    fn insert(&mut self, set: &mut FxHashSet<W>, s: W, budget: &Budget) -> Result<(), Stop> {
+        if set.len() == set.capacity() && !set.contains(&s) {
+            let grown = table_bytes::<W>((set.capacity() + 1).next_power_of_two() * 2);
+            self.check(budget, grown)?;
+            let before = set_bytes(set);
+            set.reserve(1);
+            self.live = self.live - before + set_bytes(set);
+        }
+        set.insert(s);
+        Ok(())
+    }
+
+    /// Ticks the node counter, checking the budget every [`CHECK_EVERY`] positions.
+    fn tick(&mut self, budget: &mut Budget) -> Result<(), Stop> {
+        budget.nodes += 1;
+        if budget.nodes.is_multiple_of(CHECK_EVERY) {
+            self.check(budget, 0)?;
+        }
+        Ok(())
+    }
+
+    /// The canonical positions one jump (or, `back`, one reversed jump) from `layer`.
+    fn grow(&mut self, layer: &FxHashSet<W>, back: bool, budget: &mut Budget) -> Result<FxHashSet<W>, Stop> {
+        let mut next = FxHashSet::default();
+        let jumps = std::mem::take(&mut self.jumps);
+        let r = (|| {
+            for &s in layer {
+                self.tick(budget)?;
+                for j in &jumps {
+                    let t = if back {
+                        if !j.backward(s) {
+                            continue;
+                        }
+                        let t = s ^ j.mask;
+                        if self.behind.cuts(self.full & !t.to_u128()) {
+                            continue;
+                        }
+                        t
+                    } else {
+                        if !j.forward(s) {
+                            continue;
+                        }
+                        let t = s ^ j.mask;
+                        if self.ahead.cuts(t.to_u128()) {
+                            continue;
+                        }
+                        t
+                    };
+                    let c = self.canon(t);
+                    self.insert(&mut next, c, budget)?;
+                }
+            }
+            Ok(())
+        })();
+        self.jumps = jumps;
+        r.map(|()| next)
+    }
+
+    /// The goal positions with `n` pegs, canonical, when there are few enough to list.
+    fn goal_positions(&mut self, n: u32, budget: &Budget) -> Result<Option<FxHashSet<W>>, Stop> {
+        let cells = self.model.geo.cells.len() as u64;
+        let at = self.model.goal.at;
+        let (free, pick) = match at {
+            Some(_) => (cells - 1, n as u64 - 1),
+            None => (cells, n as u64),
+        };
+        if binomial(free, pick).is_none_or(|c| c > MAX_GOAL_POSITIONS) {
+            return Ok(None);
+        }
+        let others: Vec<usize> = (0..cells as usize).filter(|&c| Some(c) != at).collect();
+        let base = at.map_or(0u128, |a| 1 << a);
+        let mut out = FxHashSet::default();
+        let mut combo: Vec<usize> = (0..pick as usize).collect();
+        loop {
+            let s = combo.iter().fold(base, |acc, &i| acc | 1 << others[i]);
+            let c = self.canon(W::from_u128(s));
+            self.insert(&mut out, c, budget)?;
+            // The next combination in lexicographic order.
+            let k = combo.len();
+            let Some(i) = (0..k).rev().find(|&i| combo[i] < others.len() - k + i) else {
+                break;
+            };
+            combo[i] += 1;
+            for j in i + 1..k {
+                combo[j] = combo[j - 1] + 1;
+            }
+        }
+        Ok(Some(out))
+    }
+
+    fn run(mut self, budget: &mut Budget) -> Result<Found, Stop> {
+        let start = W::from_u128(self.model.start);
+        let top = start.pegs();
+        let cells = self.model.geo.cells.len();
+        let mut fwd: Layers<W> = (0..=cells).map(|_| FxHashSet::default()).collect();
+        let mut bwd: Layers<W> = (0..=cells).map(|_| FxHashSet::default()).collect();
+        fwd[top as usize].insert(self.canon(start));
+        self.live += set_bytes(&fwd[top as usize]);
+        let unsolvable = |why: &str, s: &Self| Stop::Unsolvable(Some(why.to_string()), s.peak);
+
+        // Pass 1: grow layers from both ends until they meet.
+        let mut lo = top; // the forward side's emptiest layer so far
+        let (goal_pegs, mut hi) = match self.model.goal.pegs {
+            PegGoal::Count(n) if n > top => {
+                return Err(unsolvable("the start has fewer pegs than the goal", &self));
+            }
+            PegGoal::Count(n) => match self.goal_positions(n, budget)? {
+                Some(g) => {
+                    self.live += set_bytes(&g);
+                    bwd[n as usize] = g;
+                    (Some(n), n)
+                }
+                None => (Some(n), 0),
+            },
+            PegGoal::Fewest => (None, 0),
+        };
+        let two_sided = goal_pegs.is_some_and(|n| hi == n && !bwd[n as usize].is_empty());
+        let floor = goal_pegs.unwrap_or(0);
+        while lo > floor.max(if two_sided { hi } else { 0 }) {
+            let forward = !two_sided || fwd[lo as usize].len() <= bwd[hi as usize].len();
+            if forward {
+                let cur = std::mem::take(&mut fwd[lo as usize]);
+                let next = self.grow(&cur, false, budget)?;
+                fwd[lo as usize] = cur;
+                lo -= 1;
+                self.live += set_bytes(&next);
+                let empty = next.is_empty();
+                fwd[lo as usize] = next;
+                if empty {
+                    break;
+                }
+            } else {
+                let cur = std::mem::take(&mut bwd[hi as usize]);
+                let next = self.grow(&cur, true, budget)?;
+                bwd[hi as usize] = cur;
+                hi += 1;
+                self.live += set_bytes(&next);
+                let empty = next.is_empty();
+                bwd[hi as usize] = next;
+                if empty {
+                    return Err(unsolvable(
+                        "no position with the goal's pegs leads back to the start",
+                        &self,
+                    ));
+                }
+            }
+        }
+
+        // Pass 2: the feasible positions, outwards from the meeting layer.
+        let mut ok: Layers<W> = (0..=cells).map(|_| FxHashSet::default()).collect();
+        let (meet, bottom) = if two_sided {
+            let meet = lo;
+            let (a, b) = (&fwd[meet as usize], &bwd[meet as usize]);
+            let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+            ok[meet as usize] = small.iter().filter(|s| large.contains(s)).copied().collect();
+            (meet, goal_pegs.unwrap_or(0))
+        } else {
+            // The goal layer: the given count, or the emptiest reached with a goal position.
+            let n = match goal_pegs {
+                Some(n) => n,
+                None => (0..=top)
+                    .find(|&k| fwd[k as usize].iter().any(|&s| self.is_goal(s)))
+                    .unwrap_or(top),
+            };
+            ok[n as usize] = fwd[n as usize]
+                .iter()
+                .copied()
+                .filter(|&s| self.is_goal(s))
+                .collect();
+            (n, n)
+        };
+        self.live += set_bytes(&ok[meet as usize]);
+        if ok[meet as usize].is_empty() {
+            return Err(unsolvable("no goal position can be reached", &self));
+        }
+        for k in meet..top {
+            let from = std::mem::take(&mut ok[k as usize]);
+            let next = self.link(&from, &fwd[k as usize + 1], true, budget)?;
+            ok[k as usize] = from;
+            ok[k as usize + 1] = next;
+            let f = std::mem::take(&mut fwd[k as usize]);
+            self.live -= set_bytes(&f);
+        }
+        for k in (bottom + 1..=meet).rev() {
+            let from = std::mem::take(&mut ok[k as usize]);
+            let next = self.link(&from, &bwd[k as usize - 1], false, budget)?;
+            ok[k as usize] = from;
+            ok[k as usize - 1] = next;
+            let b = std::mem::take(&mut bwd[k as usize]);
+            self.live -= set_bytes(&b);
+        }
+        drop((fwd, bwd));
+        self.live = ok.iter().map(set_bytes).sum();
+
+        // Pass 3: the fewest moves to each feasible position, fullest layer first.
+        let estimate: u64 = ok
+            .iter()
+            .map(|l| table_bytes::<(W, u32)>(l.len() * 8 / 7 + 1))
+            .sum();
+        self.check(budget, estimate)?;
+        let mut dist: Vec<FxHashMap<W, u32>> = ok
+            .into_iter()
+            .map(|l| l.into_iter().map(|s| (s, u32::MAX)).collect())
+            .collect();
+        let dist_bytes: u64 = dist.iter().map(|d| table_bytes::<(W, u32)>(d.capacity())).sum();
+        self.check(budget, dist_bytes)?;
+        self.live = dist_bytes;
+        if let Some(d) = dist[top as usize].get_mut(&self.canon(start)) {
+            *d = 0;
+        }
+        let mut stack: Vec<(W, usize)> = Vec::new();
+        for k in (bottom + 1..=top).rev() {
+            let (lower, rest) = dist.split_at_mut(k as usize);
+            for (&p, &d) in &rest[0] {
+                self.tick(budget)?;
+                if d == u32::MAX {
+                    continue;
+                }
+                for j in &self.jumps {
+                    if j.forward(p) {
+                        stack.push((p ^ j.mask, j.to));
+                    }
+                }
+                while let Some((q, at)) = stack.pop() {
+                    let Some(e) = lower[q.pegs() as usize].get_mut(&q.canon(&self.sym)) else {
+                        continue;
+                    };
+                    *e = (*e).min(d + 1);
+                    for &i in &self.by_from[at] {
+                        let j = &self.jumps[i];
+                        if j.forward(q) {
+                            stack.push((q ^ j.mask, j.to));
+                        }
+                    }
+                }
+            }
+        }
+
+        // The best goal position, and the way back from it.
+        let (end, moves) = dist[bottom as usize]
+            .iter()
+            .filter(|&(_, &d)| d != u32::MAX)
+            .map(|(&s, &d)| (s, d))
+            .min_by_key(|&(s, d)| (d, s))
+            .ok_or_else(|| unsolvable("no goal position can be reached", &self))?;
+        let mut path = Vec::new();
+        let mut cur = end;
+        for d in (0..moves).rev() {
+            let (prev, chain) = self
+                .back_one_move(cur, d, &dist)
+                .expect("a position with a move count has a predecessor one move fewer");
+            path.extend(chain);
+            cur = prev;
+        }
+        debug_assert!(cur == start);
+        path.reverse();
+        Ok(Found {
+            moves,
+            path,
+            end: end.to_u128(),
+            memory: self.peak,
+        })
+    }
+
+    /// `into`'s positions one reversed jump (`back`) or one jump from `from`.
+    fn link(
+        &mut self,
+        from: &FxHashSet<W>,
+        into: &FxHashSet<W>,
+        back: bool,
+        budget: &mut Budget,
+    ) -> Result<FxHashSet<W>, Stop> {
+        let mut out = FxHashSet::default();
+        let jumps = std::mem::take(&mut self.jumps);
+        let r = (|| {
+            for &s in from {
+                self.tick(budget)?;
+                for j in &jumps {
+                    let ok = if back { j.backward(s) } else { j.forward(s) };
+                    if !ok {
+                        continue;
+                    }
+                    let c = self.canon(s ^ j.mask);
+                    if into.contains(&c) {
+                        self.insert(&mut out, c, budget)?;
+                    }
+                }
+            }
+            Ok(())
+        })();
+        self.jumps = jumps;
+        self.live += set_bytes(&out);
+        r.map(|()| out)
+    }
+
+    /// A position `d` moves from the start and the reversed jumps of one move from it to `to`.
+    fn back_one_move(&self, to: W, d: u32, dist: &[FxHashMap<W, u32>]) -> Option<(W, Vec<usize>)> {
+        // Depth-first over reversed chains: (position, cell its moving peg sits on, jumps so far).
+        let mut stack: Vec<(W, usize, Vec<usize>)> = (0..self.model.geo.cells.len())
+            .filter(|&c| to.to_u128() >> c & 1 == 1)
+            .map(|c| (to, c, Vec::new()))
+            .collect();
+        while let Some((s, at, chain)) = stack.pop() {
+            for &i in &self.by_to[at] {
+                let j = &self.jumps[i];
+                if !j.backward(s) {
+                    continue;
+                }
+                let p = s ^ j.mask;
+                let Some(&e) = dist[p.pegs() as usize].get(&self.canon(p)) else {
+                    continue;
+                };
+                let mut chain = chain.clone();
+                chain.push(i);
+                if e == d {
+                    return Some((p, chain));
+                }
+                stack.push((p, j.from, chain));
+            }
+        }
+        None
+    }
+}
+
+/// `n` choose `k`, or `None` past `u64`.
+fn binomial(n: u64, k: u64) -> Option<u64> {
+    if k > n {
+        return Some(0);
+    }
+    let k = k.min(n - k);
+    let mut r: u64 = 1;
+    for i in 0..k {
+        r = r.checked_mul(n - i)? / (i + 1);
+    }
+    Some(r)
+}
