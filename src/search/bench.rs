@@ -68,6 +68,11 @@ pub fn cases() -> Vec<Case> {
             run: english_count_feasible,
         },
         Case {
+            name: "English central",
+            asked: "fewest moves (18: Bergholt 1912, Beasley 1964)",
+            run: english_fewest_moves,
+        },
+        Case {
             name: "French central",
             asked: "prove impossible",
             run: french_central,
@@ -167,6 +172,20 @@ fn english_central() -> Result<Run, String> {
     Ok(Run {
         nodes,
         result: verdict_word(&v),
+    })
+}
+
+fn english_fewest_moves() -> Result<Run, String> {
+    let m = hop_model("peg_hop", &with_vacancy(&ENGLISH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
+    let mut b = budget();
+    let r = super::fewest_moves::solve(&m, crate::spec::MoveGoal::Fewest, &mut b);
+    let moves = super::fewest_moves::count_moves(&m, &r.path);
+    Ok(Run {
+        nodes: b.nodes,
+        result: match r.verdict {
+            Verdict::Solved => format!("{moves} moves ({} jumps)", r.path.len()),
+            v => verdict_word(&v),
+        },
     })
 }
 

@@ -347,32 +347,57 @@ impl<'a, W: Word> Search<'a, W> {
         let start = W::from_u128(self.model.start);
         let top = start.pegs();
         let cells = self.model.geo.cells.len();
+        let n_cells = cells as u32;
         let mut fwd: Layers<W> = (0..=cells).map(|_| FxHashSet::default()).collect();
         let mut bwd: Layers<W> = (0..=cells).map(|_| FxHashSet::default()).collect();
         fwd[top as usize].insert(self.canon(start));
         self.live += set_bytes(&fwd[top as usize]);
         let unsolvable = |why: &str, s: &Self| Stop::Unsolvable(Some(why.to_string()), s.peak);
+        let dbg = std::env::var_os("FM_DEBUG").is_some();
 
-        // Pass 1: grow layers from both ends until they meet.
+        // Pass 1: grow layers from both ends until they are adjacent. A game from a full board
+        // less one hole back to one peg in that hole is its own reverse: its backward layers
+        // are the complements of its forward ones, so only the forward half is grown.
         let mut lo = top; // the forward side's emptiest layer so far
+        let mirror = self.model.goal.pegs == PegGoal::Count(1)
+            && self
+                .model
+                .goal
+                .at
+                .is_some_and(|a| self.full & !self.model.start == 1 << a);
         let (goal_pegs, mut hi) = match self.model.goal.pegs {
             PegGoal::Count(n) if n > top => {
                 return Err(unsolvable("the start has fewer pegs than the goal", &self));
             }
+            PegGoal::Count(n) if mirror => (Some(n), n),
             PegGoal::Count(n) => match self.goal_positions(n, budget)? {
-                Some(g) => {
+                Some(g) if !g.is_empty() => {
                     self.live += set_bytes(&g);
                     bwd[n as usize] = g;
                     (Some(n), n)
                 }
-                None => (Some(n), 0),
+                _ => (Some(n), 0),
             },
             PegGoal::Fewest => (None, 0),
         };
-        let two_sided = goal_pegs.is_some_and(|n| hi == n && !bwd[n as usize].is_empty());
+        let two_sided = goal_pegs.is_some_and(|n| hi == n);
         let floor = goal_pegs.unwrap_or(0);
-        while lo > floor.max(if two_sided { hi } else { 0 }) {
-            let forward = !two_sided || fwd[lo as usize].len() <= bwd[hi as usize].len();
+        loop {
+            let forward = if mirror {
+                // The backward layer `k` is the complement of forward layer `cells - k`.
+                hi = n_cells - lo;
+                lo > hi + 1
+            } else if two_sided {
+                if lo <= hi + 1 {
+                    break;
+                }
+                fwd[lo as usize].len() <= bwd[hi as usize].len()
+            } else {
+                lo > floor
+            };
+            if !forward && (mirror || !two_sided) {
+                break;
+            }
             if forward {
                 let cur = std::mem::take(&mut fwd[lo as usize]);
                 let next = self.grow(&cur, false, budget)?;
@@ -382,7 +407,13 @@ impl<'a, W: Word> Search<'a, W> {
                 let empty = next.is_empty();
                 fwd[lo as usize] = next;
                 if empty {
-                    break;
+                    if goal_pegs.is_none() {
+                        break;
+                    }
+                    return Err(unsolvable(
+                        "no position with the goal's pegs can be reached",
+                        &self,
+                    ));
                 }
             } else {
                 let cur = std::mem::take(&mut bwd[hi as usize]);
@@ -400,15 +431,54 @@ impl<'a, W: Word> Search<'a, W> {
                 }
             }
         }
+        if dbg {
+            eprintln!(
+                "pass1 {:?} lo={lo} hi={hi} fwd={:?} bwd={:?}",
+                budget.elapsed(),
+                fwd.iter().map(|l| l.len()).collect::<Vec<_>>(),
+                bwd.iter().map(|l| l.len()).collect::<Vec<_>>()
+            );
+        }
 
-        // Pass 2: the feasible positions, outwards from the meeting layer.
+        // Pass 2: the feasible positions, outwards from where the two sides meet.
         let mut ok: Layers<W> = (0..=cells).map(|_| FxHashSet::default()).collect();
-        let (meet, bottom) = if two_sided {
-            let meet = lo;
-            let (a, b) = (&fwd[meet as usize], &bwd[meet as usize]);
-            let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-            ok[meet as usize] = small.iter().filter(|s| large.contains(s)).copied().collect();
-            (meet, goal_pegs.unwrap_or(0))
+        let bottom;
+        let meet;
+        if two_sided || mirror {
+            bottom = goal_pegs.unwrap_or(0);
+            if lo == hi {
+                // The sides share a layer: the start's (already the goal's), or with a mirror
+                // the middle one of an even board.
+                ok[lo as usize] = fwd[lo as usize]
+                    .iter()
+                    .copied()
+                    .filter(|&s| match mirror {
+                        true => fwd[lo as usize].contains(&self.canon(s ^ W::from_u128(self.full))),
+                        false => bwd[hi as usize].contains(&s),
+                    })
+                    .collect();
+                meet = lo;
+            } else {
+                // Jumps from the forward side's last layer that land on the backward side.
+                meet = hi;
+                let b = std::mem::take(&mut bwd[hi as usize]);
+                let f = std::mem::take(&mut fwd[lo as usize]);
+                let full = W::from_u128(self.full);
+                let r = self.link(&f, false, budget, |s: &Self, t| match mirror {
+                    true => f.contains(&s.canon(t ^ full)),
+                    false => b.contains(&t),
+                });
+                bwd[hi as usize] = b;
+                ok[meet as usize] = r?;
+                ok[lo as usize] = {
+                    let into = &f;
+                    let from = std::mem::take(&mut ok[meet as usize]);
+                    let r = self.link(&from, true, budget, |_, t| into.contains(&t));
+                    ok[meet as usize] = from;
+                    r?
+                };
+                fwd[lo as usize] = f;
+            }
         } else {
             // The goal layer: the given count, or the emptiest reached with a goal position.
             let n = match goal_pegs {
@@ -422,30 +492,53 @@ impl<'a, W: Word> Search<'a, W> {
                 .copied()
                 .filter(|&s| self.is_goal(s))
                 .collect();
-            (n, n)
-        };
-        self.live += set_bytes(&ok[meet as usize]);
+            self.live += set_bytes(&ok[n as usize]);
+            (bottom, meet) = (n, n);
+        }
         if ok[meet as usize].is_empty() {
             return Err(unsolvable("no goal position can be reached", &self));
         }
-        for k in meet..top {
+        for k in meet.max(lo)..top {
             let from = std::mem::take(&mut ok[k as usize]);
-            let next = self.link(&from, &fwd[k as usize + 1], true, budget)?;
+            let into = std::mem::take(&mut fwd[k as usize + 1]);
+            let next = self.link(&from, true, budget, |_, t| into.contains(&t));
             ok[k as usize] = from;
-            ok[k as usize + 1] = next;
+            ok[k as usize + 1] = next?;
+            self.live -= set_bytes(&into);
             let f = std::mem::take(&mut fwd[k as usize]);
             self.live -= set_bytes(&f);
         }
         for k in (bottom + 1..=meet).rev() {
+            if mirror {
+                // Feasible positions of a self-reverse game are closed under complement.
+                let mut next = FxHashSet::default();
+                let twin = std::mem::take(&mut ok[(n_cells - (k - 1)) as usize]);
+                for &s in &twin {
+                    self.tick(budget)?;
+                    let c = self.canon(s ^ W::from_u128(self.full));
+                    self.insert(&mut next, c, budget)?;
+                }
+                ok[(n_cells - (k - 1)) as usize] = twin;
+                self.live += set_bytes(&next);
+                ok[k as usize - 1] = next;
+                continue;
+            }
             let from = std::mem::take(&mut ok[k as usize]);
-            let next = self.link(&from, &bwd[k as usize - 1], false, budget)?;
+            let into = std::mem::take(&mut bwd[k as usize - 1]);
+            let next = self.link(&from, false, budget, |_, t| into.contains(&t));
             ok[k as usize] = from;
-            ok[k as usize - 1] = next;
-            let b = std::mem::take(&mut bwd[k as usize]);
-            self.live -= set_bytes(&b);
+            ok[k as usize - 1] = next?;
+            self.live -= set_bytes(&into);
         }
         drop((fwd, bwd));
         self.live = ok.iter().map(set_bytes).sum();
+        if dbg {
+            eprintln!(
+                "pass2 {:?} ok={:?}",
+                budget.elapsed(),
+                ok.iter().map(|l| l.len()).collect::<Vec<_>>()
+            );
+        }
 
         // Pass 3: the fewest moves to each feasible position, fullest layer first.
         let estimate: u64 = ok
@@ -491,6 +584,9 @@ impl<'a, W: Word> Search<'a, W> {
             }
         }
 
+        if dbg {
+            eprintln!("pass3 {:?}", budget.elapsed());
+        }
         // The best goal position, and the way back from it.
         let (end, moves) = dist[bottom as usize]
             .iter()
@@ -517,13 +613,14 @@ impl<'a, W: Word> Search<'a, W> {
         })
     }
 
-    /// `into`'s positions one reversed jump (`back`) or one jump from `from`.
+    /// The canonical positions one jump (or, `back`, one reversed jump) from `from` that
+    /// `keep(from's position, canonical position)` accepts.
     fn link(
         &mut self,
         from: &FxHashSet<W>,
-        into: &FxHashSet<W>,
         back: bool,
         budget: &mut Budget,
+        keep: impl Fn(&Self, W) -> bool,
     ) -> Result<FxHashSet<W>, Stop> {
         let mut out = FxHashSet::default();
         let jumps = std::mem::take(&mut self.jumps);
@@ -536,7 +633,7 @@ impl<'a, W: Word> Search<'a, W> {
                         continue;
                     }
                     let c = self.canon(s ^ j.mask);
-                    if into.contains(&c) {
+                    if keep(self, c) {
                         self.insert(&mut out, c, budget)?;
                     }
                 }
@@ -588,4 +685,169 @@ fn binomial(n: u64, k: u64) -> Option<u64> {
         r = r.checked_mul(n - i)? / (i + 1);
     }
     Some(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Limits;
+    use crate::search::bench::hop_model;
+    use std::collections::{HashMap, VecDeque};
+
+    /// The fewest moves by brute force: 0-1 breadth-first search over (position, cell of
+    /// the peg that jumped last), a jump by that peg costing nothing. No symmetry, no layers.
+    fn brute(m: &HopModel) -> Option<u32> {
+        let none = u8::MAX;
+        let mut dist: HashMap<(u128, u8), u32> = HashMap::new();
+        let mut queue = VecDeque::from([(m.start, none, 0u32)]);
+        dist.insert((m.start, none), 0);
+        while let Some((s, last, d)) = queue.pop_front() {
+            if dist[&(s, last)] < d {
+                continue;
+            }
+            for j in &m.moves {
+                if s & j.mask != j.need {
+                    continue;
+                }
+                let (t, cost) = (s ^ j.mask, u32::from(last != j.from as u8));
+                let e = dist.entry((t, j.to as u8)).or_insert(u32::MAX);
+                if d + cost < *e {
+                    *e = d + cost;
+                    if cost == 0 {
+                        queue.push_front((t, j.to as u8, d));
+                    } else {
+                        queue.push_back((t, j.to as u8, d + 1));
+                    }
+                }
+            }
+        }
+        let goal_cell = |s: u128| m.goal.at.is_none_or(|a| s >> a & 1 == 1);
+        let pegs = match m.goal.pegs {
+            PegGoal::Count(n) => n,
+            PegGoal::Fewest => dist
+                .keys()
+                .filter(|k| goal_cell(k.0))
+                .map(|k| k.0.count_ones())
+                .min()?,
+        };
+        dist.iter()
+            .filter(|(k, _)| k.0.count_ones() == pegs && goal_cell(k.0))
+            .map(|(_, &d)| d)
+            .min()
+    }
+
+    /// Solves, checks the answer is a legal jump sequence ending in a goal position with the
+    /// moves claimed, and that brute force finds no fewer; returns the moves.
+    fn checked(m: &HopModel) -> Option<u32> {
+        let r = solve(m, MoveGoal::Fewest, &mut Budget::new(Limits::default()));
+        let expect = brute(m);
+        let Verdict::Solved = r.verdict else {
+            assert_eq!(expect, None, "{:?}", r.verdict);
+            return None;
+        };
+        let mut s = m.start;
+        for &i in &r.path {
+            let j = &m.moves[i];
+            assert_eq!(s & j.mask, j.need, "jump {i} is not legal");
+            s ^= j.mask;
+        }
+        assert_eq!(s, r.end);
+        assert!(m.goal.at.is_none_or(|a| s >> a & 1 == 1));
+        if let PegGoal::Count(n) = m.goal.pegs {
+            assert_eq!(s.count_ones(), n);
+        }
+        let moves = count_moves(m, &r.path);
+        assert_eq!(Some(moves), expect, "brute force disagrees");
+        Some(moves)
+    }
+
+    fn triangle() -> Vec<&'static str> {
+        vec!["    o", "   oo", "  ooo", " oooo", "ooooo"]
+    }
+
+    fn with_hole(rows: &[&str], hole: usize) -> Vec<String> {
+        let mut k = 0;
+        rows.iter()
+            .map(|r| {
+                r.chars()
+                    .map(|c| {
+                        if c == 'o' {
+                            k += 1;
+                            if k - 1 == hole {
+                                return '.';
+                            }
+                        }
+                        c
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn triangle_15_from_every_start_matches_brute_force_and_bell() {
+        let mut best = Vec::new();
+        for v in 0..15 {
+            let m = hop_model("triangle_hop", &with_hole(&triangle(), v), "{pegs: 1}").unwrap();
+            best.push(checked(&m).expect("every single-vacancy start of T5 solves"));
+        }
+        // Bell (2008), OEIS A127500: the shortest solution of any T5 problem is 9 moves;
+        // the corner start needs 10 (rows 0, 1, …: hole 0 is the apex).
+        assert_eq!(best.iter().min(), Some(&9));
+        assert_eq!(best[0], 10);
+        // By symmetry class: corners 10, next to a corner 10, mid-edge 9, interior 11.
+        assert_eq!(best, [10, 10, 10, 9, 11, 9, 10, 11, 11, 10, 10, 10, 9, 10, 10]);
+    }
+
+    #[test]
+    fn triangle_to_a_given_cell_and_the_reversed_mirror_case() {
+        let at = |v: usize, finish: usize, pegs: u32| {
+            let m = hop_model("triangle_hop", &with_hole(&triangle(), v), "{pegs: 1}").unwrap();
+            let [r, c] = m.geo.cells[finish];
+            hop_model(
+                "triangle_hop",
+                &with_hole(&triangle(), v),
+                &format!("{{pegs: {pegs}, at: [{r}, {c}]}}"),
+            )
+            .unwrap()
+        };
+        // A vacancy back to one peg in it is its own reverse: the complemented half is used.
+        assert_eq!(checked(&at(3, 3, 1)), Some(9));
+        checked(&at(0, 0, 1));
+        checked(&at(0, 12, 1));
+        checked(&at(4, 10, 1));
+        checked(&at(4, 10, 3));
+    }
+
+    #[test]
+    fn small_squares_and_crosses_match_brute_force() {
+        let square4 = ["o.oo", "oooo", "oooo", "oooo"];
+        let m = hop_model("peg_hop", &square4, "{pegs: 1}").unwrap();
+        assert_eq!(checked(&m), Some(9));
+        let square5 = ["ooooo", "ooooo", "oo.oo", "ooooo", "....."];
+        let m = hop_model("peg_hop", &square5, "{pegs: fewest}").unwrap();
+        assert_eq!(checked(&m), Some(7));
+        let cross = ["#o#", "o.o", "ooo", "#o#", "#o#"];
+        let m = hop_model("peg_hop", &cross, "{pegs: fewest}").unwrap();
+        assert_eq!(checked(&m), Some(2));
+    }
+
+    #[test]
+    fn a_move_limit_is_met_or_refuted() {
+        let m = hop_model("triangle_hop", &with_hole(&triangle(), 0), "{pegs: 1}").unwrap();
+        let run = |n| solve(&m, MoveGoal::Within(n), &mut Budget::new(Limits::default())).verdict;
+        assert_eq!(run(10), Verdict::Solved);
+        assert!(matches!(run(9), Verdict::Unsolvable(Some(why)) if why.contains("10")));
+    }
+
+    #[test]
+    fn limits_stop_it() {
+        let m = hop_model("triangle_hop", &with_hole(&triangle(), 0), "{pegs: 1}").unwrap();
+        let limits = Limits {
+            max_nodes: Some(10),
+            ..Limits::default()
+        };
+        let r = solve(&m, MoveGoal::Fewest, &mut Budget::new(limits));
+        assert!(matches!(r.verdict, Verdict::GaveUp(_)), "{:?}", r.verdict);
+    }
 }
