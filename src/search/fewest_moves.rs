@@ -25,9 +25,11 @@ use super::symmetry::Symmetry;
 use super::{Budget, Verdict, table_bytes};
 use crate::model::{HopGoal, HopModel};
 use crate::spec::{MoveGoal, PegGoal};
+use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::hash::Hash;
 use std::ops::{BitAnd, BitXor};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Goal positions are listed, and searched backwards from, only up to this many.
 const MAX_GOAL_POSITIONS: u64 = 1 << 16;
@@ -36,7 +38,9 @@ const MAX_GOAL_POSITIONS: u64 = 1 << 16;
 const CHECK_EVERY: u64 = 1 << 12;
 
 /// A position: `u64` for boards of at most 64 cells, else `u128`.
-trait Word: Copy + Eq + Hash + Ord + BitAnd<Output = Self> + BitXor<Output = Self> + Default {
+trait Word:
+    Copy + Eq + Hash + Ord + Send + Sync + BitAnd<Output = Self> + BitXor<Output = Self> + Default
+{
     fn from_u128(x: u128) -> Self;
     fn to_u128(self) -> u128;
     fn canon(self, sym: &Symmetry) -> Self;
@@ -175,10 +179,59 @@ struct Search<'a, W> {
     peak: u64,
 }
 
-type Layers<W> = Vec<FxHashSet<W>>;
+/// Buckets a layer is split into by a hash of the position: each is small enough to build
+/// in cache, and they are built in parallel.
+const BUCKETS: usize = 256;
 
-fn set_bytes<W>(s: &FxHashSet<W>) -> u64 {
-    table_bytes::<W>(s.capacity())
+#[inline]
+fn bucket<W: Word>(c: W) -> usize {
+    let x = c.to_u128();
+    ((x as u64 ^ (x >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize
+}
+
+/// A set of canonical positions, in [`BUCKETS`] hash sets.
+struct Layer<W> {
+    sets: Vec<FxHashSet<W>>,
+}
+
+impl<W: Word> Default for Layer<W> {
+    fn default() -> Self {
+        Layer {
+            sets: (0..BUCKETS).map(|_| FxHashSet::default()).collect(),
+        }
+    }
+}
+
+impl<W: Word> Layer<W> {
+    #[inline]
+    fn contains(&self, c: &W) -> bool {
+        self.sets[bucket(*c)].contains(c)
+    }
+    fn len(&self) -> usize {
+        self.sets.iter().map(|s| s.len()).sum()
+    }
+    fn is_empty(&self) -> bool {
+        self.sets.iter().all(|s| s.is_empty())
+    }
+    fn iter(&self) -> impl Iterator<Item = &W> {
+        self.sets.iter().flatten()
+    }
+}
+
+impl<W: Word> FromIterator<W> for Layer<W> {
+    fn from_iter<I: IntoIterator<Item = W>>(iter: I) -> Self {
+        let mut l = Layer::default();
+        for c in iter {
+            l.sets[bucket(c)].insert(c);
+        }
+        l
+    }
+}
+
+type Layers<W> = Vec<Layer<W>>;
+
+fn set_bytes<W>(s: &Layer<W>) -> u64 {
+    s.sets.iter().map(|b| table_bytes::<W>(b.capacity())).sum()
 }
 
 impl<'a, W: Word> Search<'a, W> {
@@ -253,13 +306,14 @@ impl<'a, W: Word> Search<'a, W> {
     }
 
     /// Inserts into a table, counting the memory of its growth before it happens.
-    fn insert(&mut self, set: &mut FxHashSet<W>, s: W, budget: &Budget) -> Result<(), Stop> {
+    fn insert(&mut self, layer: &mut Layer<W>, s: W, budget: &Budget) -> Result<(), Stop> {
+        let set = &mut layer.sets[bucket(s)];
         if set.len() == set.capacity() && !set.contains(&s) {
             let grown = table_bytes::<W>((set.capacity() + 1).next_power_of_two() * 2);
             self.check(budget, grown)?;
-            let before = set_bytes(set);
+            let before = table_bytes::<W>(set.capacity());
             set.reserve(1);
-            self.live = self.live - before + set_bytes(set);
+            self.live = self.live - before + table_bytes::<W>(set.capacity());
         }
         set.insert(s);
         Ok(())
@@ -274,45 +328,87 @@ impl<'a, W: Word> Search<'a, W> {
         Ok(())
     }
 
-    /// The canonical positions one jump (or, `back`, one reversed jump) from `layer`.
-    fn grow(&mut self, layer: &FxHashSet<W>, back: bool, budget: &mut Budget) -> Result<FxHashSet<W>, Stop> {
-        let mut next = FxHashSet::default();
-        let jumps = std::mem::take(&mut self.jumps);
-        let r = (|| {
-            for &s in layer {
-                self.tick(budget)?;
-                for j in &jumps {
-                    let t = if back {
-                        if !j.backward(s) {
-                            continue;
+    /// The canonical positions one jump (or, `back`, one reversed jump) from `layer` that
+    /// `keep(self, position)` gives, in parallel: each thread lists its positions' successors
+    /// by bucket, then each bucket's set is built from those lists.
+    fn expand(
+        &mut self,
+        layer: &Layer<W>,
+        back: bool,
+        budget: &mut Budget,
+        keep: impl Fn(&Self, W) -> Option<W> + Sync,
+    ) -> Result<Layer<W>, Stop> {
+        let this = &*self;
+        let base = budget.nodes;
+        let nodes = AtomicU64::new(0);
+        let bytes = AtomicU64::new(0);
+        let check = |n: u64, extra: u64| {
+            let mut b = budget.capped(u64::MAX);
+            b.nodes = base + nodes.fetch_add(n, Ordering::Relaxed) + n;
+            let used = this.live + bytes.fetch_add(extra, Ordering::Relaxed) + extra;
+            b.exceeded(used).map(|why| (why, used))
+        };
+        const GROUP: usize = BUCKETS / 16;
+        let lists: Vec<Vec<Vec<W>>> = layer
+            .sets
+            .par_chunks(GROUP)
+            .map(|sets| {
+                let mut out: Vec<Vec<W>> = vec![Vec::new(); BUCKETS];
+                let (mut done, mut held) = (0u64, 0u64);
+                for &s in sets.iter().flatten() {
+                    done += 1;
+                    if done.is_multiple_of(CHECK_EVERY) {
+                        let now: u64 = out.iter().map(|v| (v.capacity() * size_of::<W>()) as u64).sum();
+                        check(CHECK_EVERY, now - held).map_or(Ok(()), Err)?;
+                        held = now;
+                    }
+                    for j in &this.jumps {
+                        if if back { j.backward(s) } else { j.forward(s) }
+                            && let Some(c) = keep(this, s ^ j.mask)
+                        {
+                            out[bucket(c)].push(c);
                         }
-                        let t = s ^ j.mask;
-                        if self.behind.cuts(self.full & !t.to_u128()) {
-                            continue;
-                        }
-                        t
-                    } else {
-                        if !j.forward(s) {
-                            continue;
-                        }
-                        let t = s ^ j.mask;
-                        if self.ahead.cuts(t.to_u128()) {
-                            continue;
-                        }
-                        t
-                    };
-                    let c = self.canon(t);
-                    self.insert(&mut next, c, budget)?;
+                    }
                 }
-            }
-            Ok(())
-        })();
-        self.jumps = jumps;
-        r.map(|()| next)
+                nodes.fetch_add(done % CHECK_EVERY, Ordering::Relaxed);
+                Ok(out)
+            })
+            .collect::<Result<_, _>>()
+            .map_err(|(why, used)| Stop::GaveUp(why, self.peak.max(used)))?;
+        budget.nodes = base + nodes.load(Ordering::Relaxed);
+        let listed: u64 = lists
+            .iter()
+            .flatten()
+            .map(|v| (v.capacity() * size_of::<W>()) as u64)
+            .sum();
+        self.check(budget, listed)?;
+        let this = &*self;
+        let grown = AtomicU64::new(0);
+        let sets: Vec<FxHashSet<W>> = (0..BUCKETS)
+            .into_par_iter()
+            .map(|b| {
+                let mut set = FxHashSet::default();
+                for c in lists.iter().flat_map(|l| &l[b]) {
+                    if set.len() == set.capacity() && !set.contains(c) {
+                        let more = table_bytes::<W>((set.capacity() + 1).next_power_of_two() * 2);
+                        let used = this.live + listed + grown.fetch_add(more, Ordering::Relaxed) + more;
+                        if let Some(why) = budget.exceeded(used) {
+                            return Err((why, used));
+                        }
+                    }
+                    set.insert(*c);
+                }
+                Ok(set)
+            })
+            .collect::<Result<_, _>>()
+            .map_err(|(why, used)| Stop::GaveUp(why, self.peak.max(used)))?;
+        let next = Layer { sets };
+        self.peak = self.peak.max(self.live + listed + set_bytes(&next));
+        Ok(next)
     }
 
     /// The goal positions with `n` pegs, canonical, when there are few enough to list.
-    fn goal_positions(&mut self, n: u32, budget: &Budget) -> Result<Option<FxHashSet<W>>, Stop> {
+    fn goal_positions(&mut self, n: u32, budget: &Budget) -> Result<Option<Layer<W>>, Stop> {
         let cells = self.model.geo.cells.len() as u64;
         let at = self.model.goal.at;
         let (free, pick) = match at {
@@ -324,7 +420,7 @@ impl<'a, W: Word> Search<'a, W> {
         }
         let others: Vec<usize> = (0..cells as usize).filter(|&c| Some(c) != at).collect();
         let base = at.map_or(0u128, |a| 1 << a);
-        let mut out = FxHashSet::default();
+        let mut out = Layer::default();
         let mut combo: Vec<usize> = (0..pick as usize).collect();
         loop {
             let s = combo.iter().fold(base, |acc, &i| acc | 1 << others[i]);
@@ -348,12 +444,11 @@ impl<'a, W: Word> Search<'a, W> {
         let top = start.pegs();
         let cells = self.model.geo.cells.len();
         let n_cells = cells as u32;
-        let mut fwd: Layers<W> = (0..=cells).map(|_| FxHashSet::default()).collect();
-        let mut bwd: Layers<W> = (0..=cells).map(|_| FxHashSet::default()).collect();
-        fwd[top as usize].insert(self.canon(start));
+        let mut fwd: Layers<W> = (0..=cells).map(|_| Layer::default()).collect();
+        let mut bwd: Layers<W> = (0..=cells).map(|_| Layer::default()).collect();
+        fwd[top as usize] = std::iter::once(self.canon(start)).collect();
         self.live += set_bytes(&fwd[top as usize]);
         let unsolvable = |why: &str, s: &Self| Stop::Unsolvable(Some(why.to_string()), s.peak);
-        let dbg = std::env::var_os("FM_DEBUG").is_some();
 
         // Pass 1: grow layers from both ends until they are adjacent. A game from a full board
         // less one hole back to one peg in that hole is its own reverse: its backward layers
@@ -400,7 +495,9 @@ impl<'a, W: Word> Search<'a, W> {
             }
             if forward {
                 let cur = std::mem::take(&mut fwd[lo as usize]);
-                let next = self.grow(&cur, false, budget)?;
+                let next = self.expand(&cur, false, budget, |s: &Self, t| {
+                    (!s.ahead.cuts(t.to_u128())).then(|| s.canon(t))
+                })?;
                 fwd[lo as usize] = cur;
                 lo -= 1;
                 self.live += set_bytes(&next);
@@ -417,7 +514,9 @@ impl<'a, W: Word> Search<'a, W> {
                 }
             } else {
                 let cur = std::mem::take(&mut bwd[hi as usize]);
-                let next = self.grow(&cur, true, budget)?;
+                let next = self.expand(&cur, true, budget, |s: &Self, t| {
+                    (!s.behind.cuts(s.full & !t.to_u128())).then(|| s.canon(t))
+                })?;
                 bwd[hi as usize] = cur;
                 hi += 1;
                 self.live += set_bytes(&next);
@@ -431,17 +530,9 @@ impl<'a, W: Word> Search<'a, W> {
                 }
             }
         }
-        if dbg {
-            eprintln!(
-                "pass1 {:?} lo={lo} hi={hi} fwd={:?} bwd={:?}",
-                budget.elapsed(),
-                fwd.iter().map(|l| l.len()).collect::<Vec<_>>(),
-                bwd.iter().map(|l| l.len()).collect::<Vec<_>>()
-            );
-        }
 
         // Pass 2: the feasible positions, outwards from where the two sides meet.
-        let mut ok: Layers<W> = (0..=cells).map(|_| FxHashSet::default()).collect();
+        let mut ok: Layers<W> = (0..=cells).map(|_| Layer::default()).collect();
         let bottom;
         let meet;
         if two_sided || mirror {
@@ -464,10 +555,29 @@ impl<'a, W: Word> Search<'a, W> {
                 let b = std::mem::take(&mut bwd[hi as usize]);
                 let f = std::mem::take(&mut fwd[lo as usize]);
                 let full = W::from_u128(self.full);
-                let r = self.link(&f, false, budget, |s: &Self, t| match mirror {
-                    true => f.contains(&s.canon(t ^ full)),
-                    false => b.contains(&t),
-                });
+                // Successors are deduplicated first (bucket by bucket, in cache), so that
+                // each is looked up on the other side once rather than once per parent.
+                let r = self
+                    .expand(&f, false, budget, |s: &Self, t| Some(s.canon(t)))
+                    .map(|next| {
+                        let this = &self;
+                        let sets = next
+                            .sets
+                            .into_par_iter()
+                            .map(|set| {
+                                set.into_iter()
+                                    .filter(|&c| match mirror {
+                                        true => f.contains(&this.canon(c ^ full)),
+                                        false => b.contains(&c),
+                                    })
+                                    .collect()
+                            })
+                            .collect();
+                        Layer { sets }
+                    });
+                if let Ok(l) = &r {
+                    self.live += set_bytes(l);
+                }
                 bwd[hi as usize] = b;
                 ok[meet as usize] = r?;
                 ok[lo as usize] = {
@@ -511,9 +621,9 @@ impl<'a, W: Word> Search<'a, W> {
         for k in (bottom + 1..=meet).rev() {
             if mirror {
                 // Feasible positions of a self-reverse game are closed under complement.
-                let mut next = FxHashSet::default();
+                let mut next = Layer::default();
                 let twin = std::mem::take(&mut ok[(n_cells - (k - 1)) as usize]);
-                for &s in &twin {
+                for &s in twin.iter() {
                     self.tick(budget)?;
                     let c = self.canon(s ^ W::from_u128(self.full));
                     self.insert(&mut next, c, budget)?;
@@ -532,13 +642,6 @@ impl<'a, W: Word> Search<'a, W> {
         }
         drop((fwd, bwd));
         self.live = ok.iter().map(set_bytes).sum();
-        if dbg {
-            eprintln!(
-                "pass2 {:?} ok={:?}",
-                budget.elapsed(),
-                ok.iter().map(|l| l.len()).collect::<Vec<_>>()
-            );
-        }
 
         // Pass 3: the fewest moves to each feasible position, fullest layer first.
         let estimate: u64 = ok
@@ -548,7 +651,7 @@ impl<'a, W: Word> Search<'a, W> {
         self.check(budget, estimate)?;
         let mut dist: Vec<FxHashMap<W, u32>> = ok
             .into_iter()
-            .map(|l| l.into_iter().map(|s| (s, u32::MAX)).collect())
+            .map(|l| l.sets.into_iter().flatten().map(|s| (s, u32::MAX)).collect())
             .collect();
         let dist_bytes: u64 = dist.iter().map(|d| table_bytes::<(W, u32)>(d.capacity())).sum();
         self.check(budget, dist_bytes)?;
@@ -559,7 +662,7 @@ impl<'a, W: Word> Search<'a, W> {
         let mut stack: Vec<(W, usize)> = Vec::new();
         for k in (bottom + 1..=top).rev() {
             let (lower, rest) = dist.split_at_mut(k as usize);
-            for (&p, &d) in &rest[0] {
+            for (&p, &d) in rest[0].iter() {
                 self.tick(budget)?;
                 if d == u32::MAX {
                     continue;
@@ -584,9 +687,6 @@ impl<'a, W: Word> Search<'a, W> {
             }
         }
 
-        if dbg {
-            eprintln!("pass3 {:?}", budget.elapsed());
-        }
         // The best goal position, and the way back from it.
         let (end, moves) = dist[bottom as usize]
             .iter()
@@ -617,15 +717,15 @@ impl<'a, W: Word> Search<'a, W> {
     /// `keep(from's position, canonical position)` accepts.
     fn link(
         &mut self,
-        from: &FxHashSet<W>,
+        from: &Layer<W>,
         back: bool,
         budget: &mut Budget,
         keep: impl Fn(&Self, W) -> bool,
-    ) -> Result<FxHashSet<W>, Stop> {
-        let mut out = FxHashSet::default();
+    ) -> Result<Layer<W>, Stop> {
+        let mut out = Layer::default();
         let jumps = std::mem::take(&mut self.jumps);
         let r = (|| {
-            for &s in from {
+            for &s in from.iter() {
                 self.tick(budget)?;
                 for j in &jumps {
                     let ok = if back { j.backward(s) } else { j.forward(s) };
