@@ -246,6 +246,9 @@ pub struct SearchArgs {
     /// Leave as few pegs as possible instead of meeting the spec's peg count.
     #[arg(long, help_heading = "Search")]
     pub fewest: bool,
+    /// Solve in the fewest moves, a move being one peg's chain of jumps (exact).
+    #[arg(long, help_heading = "Search")]
+    pub fewest_moves: bool,
     /// Try moves in the script's order, or reversed.
     #[arg(long, value_enum, default_value = "script", help_heading = "Search")]
     pub order: OrderArg,
@@ -304,6 +307,7 @@ impl SearchArgs {
                 MoveOrder::Script
             },
             fewest: self.fewest,
+            fewest_moves: self.fewest_moves,
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::diag::{Diagnostic, Result};
 use crate::script::{Kind, Layout, RuleTables, Script};
-use crate::spec::{BoardSpec, Cell, GridBoard, PegGoal, Spec, TiltBoard, Token};
+use crate::spec::{BoardSpec, Cell, GridBoard, MoveGoal, PegGoal, Spec, TiltBoard, Token};
 use std::collections::HashMap;
 
 pub use crate::limits::{MAX_HOP_CELLS, MAX_TILT_MARBLES, MAX_TILT_SIZE};
@@ -38,6 +38,8 @@ pub struct HopGoal {
     pub pegs: PegGoal,
     /// A cell that must hold a peg at the end.
     pub at: Option<usize>,
+    /// Solve in the fewest moves (chains of one peg's jumps), or within a number of them.
+    pub moves: Option<MoveGoal>,
 }
 
 #[derive(Debug, Clone)]
@@ -207,7 +209,11 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
         directions: t.directions.iter().map(|d| d.name.clone()).collect(),
         moves,
         start,
-        goal: HopGoal { pegs, at },
+        goal: HopGoal {
+            pegs,
+            at,
+            moves: spec.goal.moves,
+        },
     })
 }
 

@@ -113,6 +113,9 @@ pub struct Outcome {
     /// search is never recorded, and every other reason is kept in words.
     #[serde(skip)]
     pub gave_up: Option<GaveUp>,
+    /// For a `moves:` goal: the moves the solution makes, each one peg's chain of jumps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_count: Option<u32>,
 }
 
 impl Outcome {
@@ -137,6 +140,7 @@ impl Outcome {
             script_hash: None,
             replay: None,
             gave_up: None,
+            move_count: None,
         }
     }
 }

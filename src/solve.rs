@@ -5,8 +5,8 @@ use crate::model::{self, HopModel, Model, NONE, TiltModel};
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Stats, Status};
 use crate::script::{self, RuleTables, Script, ScriptLimits};
 use crate::search::invariants::Invariants;
-use crate::search::{Budget, Limits, Verdict, dfs, portfolio, tilt};
-use crate::spec::{self, BoardSpec, PegGoal, Spec};
+use crate::search::{Budget, Limits, Verdict, dfs, fewest_moves, portfolio, tilt};
+use crate::spec::{self, BoardSpec, MoveGoal, PegGoal, Spec};
 use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::time::Duration;
@@ -32,6 +32,8 @@ pub struct Options {
     pub order: MoveOrder,
     /// Find the fewest pegs that can be left, whatever the spec's goal says.
     pub fewest: bool,
+    /// Solve in the fewest moves (chains of one peg's jumps), whatever the spec's goal says.
+    pub fewest_moves: bool,
 }
 
 /// A spec with its script run and its model compiled, ready to search.
@@ -51,6 +53,9 @@ pub fn prepare(path: &Path, opts: &Options) -> Result<Prepared> {
 pub fn prepare_spec(mut spec: Spec, opts: &Options) -> Result<Prepared> {
     if opts.fewest {
         spec.goal.pegs = Some(PegGoal::Fewest);
+    }
+    if opts.fewest_moves {
+        spec.goal.moves = Some(MoveGoal::Fewest);
     }
     let script = script::resolve(&spec)?;
     let tables = script::run(&script, &spec, &opts.script)?;
@@ -159,11 +164,20 @@ pub fn solve_observed(p: &Prepared, opts: &Options, obs: &mut impl dfs::Observer
         script_hash: Some(hash(&p.script.source)),
         replay: None,
         gave_up: None,
+        move_count: None,
     };
     let (verdict, memory) = match &p.model {
         Model::Hop(m) => {
             let order = move_order(m, opts.order);
-            let r = hop_search(m, &order, &mut budget, obs);
+            let r = match m.goal.moves {
+                Some(goal) => fewest_moves::solve(m, goal, &mut budget),
+                None => hop_search(m, &order, &mut budget, obs),
+            };
+            out.move_count = m
+                .goal
+                .moves
+                .filter(|_| r.verdict == Verdict::Solved)
+                .map(|_| fewest_moves::count_moves(m, &r.path));
             out.moves = r.path.iter().map(|&i| hop_move(m, i)).collect();
             // Pegs left describe an end position: only a solution (or `fewest`) has one.
             out.pegs_left = (r.verdict == Verdict::Solved).then(|| r.end.count_ones());
@@ -312,5 +326,27 @@ pub fn tilt_replay(m: &TiltModel, states: &[Vec<u8>]) -> Replay {
         walls: m.walls.clone(),
         holes: m.holes.iter().map(|&h| m.geo.cells[h as usize]).collect(),
         frames,
+    }
+}
+
+/// A hop model from board rows (`o` peg, `.` hole, `#` none), compiled from in-memory YAML.
+pub fn hop_model(rules: &str, rows: &[impl AsRef<str>], goal: &str) -> std::result::Result<HopModel, String> {
+    let board: String = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "  {}\n",
+                r.as_ref().chars().map(String::from).collect::<Vec<_>>().join(" ")
+            )
+        })
+        .collect();
+    let yaml = format!("name: bench\nrules: {rules}\nboard: |2\n{board}goal: {goal}\n");
+    let spec = spec::parse(Path::new("bench.yaml"), &yaml).map_err(|d| d.to_string())?;
+    match prepare_spec(spec, &Options::default())
+        .map_err(|d| d.to_string())?
+        .model
+    {
+        Model::Hop(m) => Ok(m),
+        Model::Tilt(_) => Err("expected a hop family".into()),
     }
 }

@@ -71,6 +71,8 @@ pub struct TiltBoard {
 pub struct GoalSpec {
     pub pegs: Option<PegGoal>,
     pub at: Option<Cell>,
+    /// `moves:`, a limit on moves, each one peg's chain of jumps.
+    pub moves: Option<MoveGoal>,
     /// 1-based line of the `at:` key, for errors found once the geometry is known.
     pub at_line: Option<usize>,
 }
@@ -79,6 +81,15 @@ pub struct GoalSpec {
 pub enum PegGoal {
     Count(u32),
     Fewest,
+}
+
+/// A goal on moves, where a move is one peg's chain of consecutive jumps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveGoal {
+    /// As few moves as possible.
+    Fewest,
+    /// At most this many moves.
+    Within(u32),
 }
 
 /// Per-puzzle limits from the spec's `solve:` section; the command line may override them.
@@ -164,10 +175,14 @@ struct RawSpec {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a map with `pegs:` and optionally `at:`")]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a map with `pegs:` and optionally `at:` and `moves:`"
+)]
 struct RawGoal {
     pegs: Option<RawPegs>,
     at: Option<Cell>,
+    moves: Option<RawPegs>,
 }
 
 #[derive(Deserialize)]
@@ -315,9 +330,22 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
                     .at(key_line(source, "pegs"), None));
                 }
             };
+            let moves = match g.moves {
+                None => None,
+                Some(RawPegs::Count(n)) => Some(MoveGoal::Within(n)),
+                Some(RawPegs::Word(w)) if w == "fewest" => Some(MoveGoal::Fewest),
+                Some(RawPegs::Word(w)) => {
+                    return Err(Diagnostic::new(
+                        path,
+                        format!("goal moves `{w}` is neither a number nor `fewest`"),
+                    )
+                    .at(key_line(source, "moves"), None));
+                }
+            };
             GoalSpec {
                 pegs,
                 at: g.at,
+                moves,
                 at_line: g.at.and_then(|_| key_line(source, "at")),
             }
         }

@@ -189,7 +189,15 @@ pub fn verdict(o: &Outcome) -> String {
                 (_, 1) => "move",
                 _ => "moves",
             };
-            format!("solved in {n} {unit}")
+            match o.move_count {
+                // Moves as chains of one peg's jumps: say both counts.
+                Some(k) => format!(
+                    "solved in {k} move{} ({n} jump{})",
+                    if k == 1 { "" } else { "s" },
+                    if n == 1 { "" } else { "s" }
+                ),
+                None => format!("solved in {n} {unit}"),
+            }
         }
         Status::Unsolvable => "unsolvable".to_string(),
         Status::GaveUp => "gave up".to_string(),
@@ -221,9 +229,30 @@ pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) ->
     let Some(replay) = &o.replay else { return out };
     out.push_str("\nstart:\n");
     out.push_str(&indent(&draw(replay, 0, None)));
+    let groups = o.move_count.map(|_| chains(&o.moves)).unwrap_or_default();
     for (i, m) in o.moves.iter().enumerate() {
+        if let Some((k, cells)) = groups.iter().position(|g| g.0 == i).map(|k| (k, &groups[k].1)) {
+            let path: Vec<String> = cells.iter().map(|c| format!("[{},{}]", c[0], c[1])).collect();
+            let _ = writeln!(out, "\nmove {}: {}", k + 1, path.join("→"));
+        }
         let _ = writeln!(out, "\n{}. {}", i + 1, move_text(m));
         out.push_str(&indent(&draw(replay, i + 1, landing(m))));
+    }
+    out
+}
+
+/// Hops grouped into moves, each one peg's chain of jumps: the index of its first hop and
+/// the cells its peg visits.
+pub fn chains(moves: &[MoveOut]) -> Vec<(usize, Vec<Cell>)> {
+    let mut out: Vec<(usize, Vec<Cell>)> = Vec::new();
+    for (i, m) in moves.iter().enumerate() {
+        let MoveOut::Hop { from, to, .. } = m else {
+            continue;
+        };
+        match out.last_mut() {
+            Some((_, cells)) if cells.last() == Some(from) => cells.push(*to),
+            _ => out.push((i, vec![*from, *to])),
+        }
     }
     out
 }

@@ -7,6 +7,7 @@ mod bits;
 pub mod count;
 pub mod dfs;
 pub mod endgame;
+pub mod fewest_moves;
 pub mod invariants;
 pub mod pagoda;
 pub mod portfolio;

@@ -4,7 +4,7 @@
 //! A hand-written English-board DFS, with no script and no model, is a baseline row for what
 //! the script-defined model costs.
 
-use crate::model::{HopModel, Model};
+use crate::model::HopModel;
 use crate::outcome::Status;
 use crate::search::count::count;
 use crate::search::dfs::{self, Quiet};
@@ -68,6 +68,11 @@ pub fn cases() -> Vec<Case> {
             run: english_count_feasible,
         },
         Case {
+            name: "English central",
+            asked: "fewest moves (18: Bergholt 1912, Beasley 1964)",
+            run: english_fewest_moves,
+        },
+        Case {
             name: "French central",
             asked: "prove impossible",
             run: french_central,
@@ -115,28 +120,6 @@ pub fn cases() -> Vec<Case> {
     ]
 }
 
-/// A hop model from board rows (`o` peg, `.` hole, `#` none), compiled from in-memory YAML.
-pub fn hop_model(rules: &str, rows: &[impl AsRef<str>], goal: &str) -> Result<HopModel, String> {
-    let board: String = rows
-        .iter()
-        .map(|r| {
-            format!(
-                "  {}\n",
-                r.as_ref().chars().map(String::from).collect::<Vec<_>>().join(" ")
-            )
-        })
-        .collect();
-    let yaml = format!("name: bench\nrules: {rules}\nboard: |2\n{board}goal: {goal}\n");
-    let spec = spec::parse(Path::new("bench.yaml"), &yaml).map_err(|d| d.to_string())?;
-    match solve::prepare_spec(spec, &Options::default())
-        .map_err(|d| d.to_string())?
-        .model
-    {
-        Model::Hop(m) => Ok(m),
-        Model::Tilt(_) => Err("expected a hop family".into()),
-    }
-}
-
 fn budget() -> Budget {
     Budget::new(Limits {
         timeout: Some(CASE_TIMEOUT),
@@ -171,15 +154,29 @@ fn verdict_word(v: &Verdict) -> String {
 }
 
 fn english_central() -> Result<Run, String> {
-    solve_run(&hop_model(
+    solve_run(&solve::hop_model(
         "peg_hop",
         &with_vacancy(&ENGLISH, 3, 3),
         "{pegs: 1, at: [3, 3]}",
     )?)
 }
 
+fn english_fewest_moves() -> Result<Run, String> {
+    let m = solve::hop_model("peg_hop", &with_vacancy(&ENGLISH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
+    let mut b = budget();
+    let r = crate::search::fewest_moves::solve(&m, crate::spec::MoveGoal::Fewest, &mut b);
+    let moves = crate::search::fewest_moves::count_moves(&m, &r.path);
+    Ok(Run {
+        nodes: b.nodes,
+        result: match r.verdict {
+            Verdict::Solved => format!("{moves} moves ({} jumps)", r.path.len()),
+            v => verdict_word(&v),
+        },
+    })
+}
+
 fn english_central_plain() -> Result<Run, String> {
-    let m = hop_model("peg_hop", &with_vacancy(&ENGLISH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
+    let m = solve::hop_model("peg_hop", &with_vacancy(&ENGLISH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
     let order: Vec<usize> = (0..m.moves.len()).collect();
     let mut b = budget();
     let r = dfs::solve(&m, &order, &mut b, &mut Quiet);
@@ -190,7 +187,7 @@ fn english_central_plain() -> Result<Run, String> {
 }
 
 fn english_count_with(feasible: bool) -> Result<Run, String> {
-    let m = hop_model("peg_hop", &with_vacancy(&ENGLISH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
+    let m = solve::hop_model("peg_hop", &with_vacancy(&ENGLISH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
     let mut b = budget();
     let r = count(&m, feasible, &mut b).map_err(|why| format!("gave up: {why}"))?;
     let feasible: u64 = r.layers.iter().filter_map(|l| l.feasible_canonical).sum();
@@ -219,7 +216,7 @@ fn english_count_feasible() -> Result<Run, String> {
 }
 
 fn french_central() -> Result<Run, String> {
-    solve_run(&hop_model(
+    solve_run(&solve::hop_model(
         "peg_hop",
         &with_vacancy(&FRENCH, 3, 3),
         "{pegs: 1, at: [3, 3]}",
@@ -227,7 +224,11 @@ fn french_central() -> Result<Run, String> {
 }
 
 fn french_solvable(r: usize, c: usize) -> Result<Run, String> {
-    solve_run(&hop_model("peg_hop", &with_vacancy(&FRENCH, r, c), "{pegs: 1}")?)
+    solve_run(&solve::hop_model(
+        "peg_hop",
+        &with_vacancy(&FRENCH, r, c),
+        "{pegs: 1}",
+    )?)
 }
 
 /// Board rows with the hole at `(r, c)` emptied.
@@ -278,7 +279,7 @@ fn batch_run(base: &HopModel, problems: &[(usize, usize)], weights: &[usize]) ->
 }
 
 fn english_batch() -> Result<Run, String> {
-    let base = hop_model("peg_hop", &ENGLISH, "{pegs: 1, at: [3, 3]}")?;
+    let base = solve::hop_model("peg_hop", &ENGLISH, "{pegs: 1, at: [3, 3]}")?;
     let problems = english_problems(&base);
     Ok(batch_run(&base, &problems, &vec![1; problems.len()]))
 }
@@ -287,7 +288,7 @@ fn english_batch() -> Result<Run, String> {
 /// (g v, g f), and reversing a game maps it to (f, v) — the reverse of a hop sequence from
 /// `P` to `Q` is one from the complement of `Q` to the complement of `P`.
 fn english_batch_classes() -> Result<Run, String> {
-    let base = hop_model("peg_hop", &ENGLISH, "{pegs: 1, at: [3, 3]}")?;
+    let base = solve::hop_model("peg_hop", &ENGLISH, "{pegs: 1, at: [3, 3]}")?;
     let sym = crate::search::symmetry::Symmetry::find(&base);
     let image = |g: usize, c: usize| sym.perms()[g][c];
     let mut classes: std::collections::BTreeMap<(usize, usize), usize> = Default::default();
@@ -319,7 +320,7 @@ fn triangle_starts(rows: usize) -> Result<Run, String> {
     let board: Vec<String> = (0..rows)
         .map(|r| format!("{}{}", " ".repeat(rows - 1 - r), "o".repeat(r + 1)))
         .collect();
-    let base = hop_model("triangle_hop", &board, "{pegs: 1}")?;
+    let base = solve::hop_model("triangle_hop", &board, "{pegs: 1}")?;
     let n = base.geo.cells.len();
     let full = (1u128 << n) - 1;
     let problems: Vec<(u128, Option<usize>)> = (0..n).map(|v| (full & !(1 << v), None)).collect();
