@@ -114,7 +114,12 @@ fn count_cmd(args: &cli::CountArgs) -> anyhow::Result<u8> {
         return Ok(2);
     };
     let mut budget = search::Budget::new(solve::limits_for(&p.spec, &opts));
-    match search::count::count(m, args.feasible, &mut budget) {
+    let counted = if args.all || args.feasible {
+        search::count::count(m, args.feasible, &mut budget).map(search::meet::Counted::All)
+    } else {
+        search::meet::count(m, &mut budget)
+    };
+    match counted {
         Ok(r) => {
             let mut stdout = io::stdout().lock();
             match args.format {

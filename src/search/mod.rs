@@ -8,6 +8,7 @@ pub mod count;
 pub mod dfs;
 pub mod endgame;
 pub mod invariants;
+pub mod meet;
 pub mod pagoda;
 pub mod portfolio;
 pub mod symmetry;

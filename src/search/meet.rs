@@ -1,0 +1,890 @@
+//! Bidirectional counting: a forward pass from the start and a backward pass from the goal
+//! positions meet in the middle, so only positions near a solution are ever stored.
+//!
+//! The backward pass is the forward game on complements: a hop `x → y` empties `from` and
+//! `over` and fills `to`, so in `!y` those cells hold a peg, hole, … and the same hop leads
+//! `!y → !x`. Counting the sequences from the complemented goal positions with the ordinary
+//! forward machinery therefore counts, for each position, the sequences that finish from it.
+//! When the complemented goal is the start itself (the central games: start = every hole but
+//! the centre, goal = the centre alone) both passes are the same computation and it runs once.
+//!
+//! Each pass stores, per canonical position (least image under the symmetries fixing the
+//! start and the goal cell), `T`: the sequences from its start set ending anywhere in the
+//! position's orbit. With `F(x)` and `B(x)` the per-position numbers of sequences from the
+//! start to `x` and from `x` to the goal, the solutions are `Σ_x Σ_{x→y} F(x)·B(y)` over the
+//! hops from one forward layer into the adjacent backward one. Both factors are constant on
+//! orbits, so summing over forward representatives `x` with weight `T_F(O_x) = |O_x|·F(x)` and
+//! reading `B(y) = T_B(O_y)/|O_y| = T_B(O_y)·|Stab(y)|/|G|` gives every term exactly once;
+//! the division by `|G|` is done once, at the end, on the exact sum.
+//!
+//! Feasible positions (on some solution) come out of the meeting: a forward position is
+//! feasible when a hop leads into a stored backward position, and going outwards layer by
+//! layer, when a hop leads to a feasible position of the next layer; likewise backwards.
+
+use super::count::{self, CountResult};
+use super::symmetry::Symmetry;
+use super::{Budget, Verdict};
+use crate::model::HopModel;
+use crate::spec::PegGoal;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::fmt::Write;
+
+/// Goal sets larger than this are not enumerated: the full enumeration counts instead.
+const MAX_GOAL_POSITIONS: u64 = 1 << 20;
+
+/// Hash partitions per layer: each is small enough to stay in cache while a batch of
+/// successors is merged into it, and partitions merge in parallel without locks.
+const PART_BITS: u32 = 8;
+const PARTS: usize = 1 << PART_BITS;
+/// Marks a free slot; no key is all ones because boards have at most 63 cells here.
+const EMPTY: u64 = u64::MAX;
+/// Successors generated per batch before they are merged (bounds the transient memory).
+const BATCH_PAIRS: usize = 1 << 20;
+
+/// One layer's figures in the bidirectional count.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct MeetLayer {
+    pub pegs: u32,
+    /// Positions on some solution (reachable from the start and able to reach the goal).
+    pub feasible: u64,
+    pub feasible_canonical: u64,
+    /// Canonical positions the pass that covered this layer stored: reachable from the start
+    /// (forward) or able to reach the goal (backward).
+    pub searched_canonical: u64,
+    /// `forward` or `backward`.
+    pub pass: &'static str,
+}
+
+/// Everything the bidirectional count finds.
+#[derive(Debug, Clone, Serialize)]
+pub struct MeetResult {
+    pub method: &'static str,
+    /// Fullest layer first.
+    pub layers: Vec<MeetLayer>,
+    pub symmetries: usize,
+    pub feasible: u64,
+    pub feasible_canonical: u64,
+    /// Canonical positions both passes stored.
+    pub searched_canonical: u64,
+    /// The peg counts of the forward and backward layers the passes met between.
+    pub meeting: [u32; 2],
+    /// True when the backward pass was the forward pass itself (goal = complemented start).
+    pub self_dual: bool,
+    /// Jump sequences from the start to a goal position.
+    pub solutions: u128,
+    /// The peak estimate of the tables' memory.
+    pub memory: u64,
+    pub seconds: f64,
+}
+
+/// What `marbles count` found: the full enumeration (`--all`) or the bidirectional count.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum Counted {
+    All(CountResult),
+    Meet(MeetResult),
+}
+
+impl Counted {
+    pub fn table(&self) -> String {
+        match self {
+            Counted::All(r) => r.table(),
+            Counted::Meet(r) => r.table(),
+        }
+    }
+
+    pub fn solutions(&self) -> u128 {
+        match self {
+            Counted::All(r) => r.solutions,
+            Counted::Meet(r) => r.solutions,
+        }
+    }
+}
+
+/// Counts solutions bidirectionally when the model allows it, else by the full enumeration
+/// (without the feasible pass). Gives up (as `Err(Verdict::GaveUp)`) at the budget's limits.
+pub fn count(model: &HopModel, budget: &mut Budget) -> Result<Counted, Verdict> {
+    match meet(model, budget) {
+        Ok(r) => Ok(Counted::Meet(r)),
+        Err(Stop::GaveUp(why)) => Err(Verdict::GaveUp(why)),
+        // Not a shape this count handles, or a sequence count beyond u64: the full
+        // enumeration handles both (it widens to u128 by itself).
+        Err(Stop::Unsupported(_) | Stop::Overflow) => count::count(model, false, budget).map(Counted::All),
+    }
+}
+
+/// Why the bidirectional count did not finish.
+#[derive(Debug)]
+pub enum Stop {
+    GaveUp(String),
+    Unsupported(String),
+    Overflow,
+}
+
+/// The bidirectional count itself; `Stop::Unsupported` says why a model is not handled.
+pub fn meet(model: &HopModel, budget: &mut Budget) -> Result<MeetResult, Stop> {
+    let sym = count::group(model);
+    match sym.order() {
+        1 => meet_with::<1>(model, &sym, budget),
+        2 => meet_with::<2>(model, &sym, budget),
+        3 => meet_with::<3>(model, &sym, budget),
+        4 => meet_with::<4>(model, &sym, budget),
+        6 => meet_with::<6>(model, &sym, budget),
+        8 => meet_with::<8>(model, &sym, budget),
+        12 => meet_with::<12>(model, &sym, budget),
+        n => Err(Stop::Unsupported(format!("a symmetry group of order {n}"))),
+    }
+}
+
+/// Bit `c` of the result is bit `c + by` of `x`.
+#[inline]
+fn shift_down(x: u64, by: i32) -> u64 {
+    if by >= 0 { x >> by } else { x << by.unsigned_abs() }
+}
+
+/// Hops grouped by cell-index offsets, so those that can be made are a few shifts away.
+struct Family {
+    over: i32,
+    to: i32,
+    from: u64,
+    /// `ids[c]`: the hop's index in [`Game::images`] when it starts at `c`.
+    ids: Vec<u32>,
+}
+
+/// The model's hops and symmetries in the form the passes use: 64-bit positions, with
+/// every hop mask's images and a per-byte image table, both for a group of order `G`.
+struct Game<const G: usize> {
+    families: Vec<Family>,
+    /// Hops over several cells: (mask, need, id).
+    rest: Vec<(u64, u64, u32)>,
+    /// `masks[id][g]`: symmetry `g` applied to hop `id`'s mask. Symmetries are linear over
+    /// XOR, so the images of `s ^ mask` are those of `s` XOR these.
+    masks: Vec<[u64; G]>,
+    /// `bytes[k * 256 + byte][g]`: the image under `g` of cell chunk `k` holding `byte`.
+    bytes: Vec<[u64; G]>,
+    chunks: usize,
+    /// Every cell of the board.
+    full: u64,
+}
+
+impl<const G: usize> Game<G> {
+    fn new(model: &HopModel, sym: &Symmetry) -> Self {
+        let n = model.geo.cells.len();
+        let perms = sym.perms();
+        let image = |g: usize, s: u64| -> u64 {
+            (0..n)
+                .filter(|&c| s >> c & 1 == 1)
+                .fold(0, |acc, c| acc | 1 << perms[g][c])
+        };
+        let chunks = n.div_ceil(8);
+        let mut bytes = vec![[0u64; G]; chunks * 256];
+        for k in 0..chunks {
+            for byte in 0..256u64 {
+                let s = (byte << (8 * k)) & full_mask(n);
+                for (g, out) in bytes[k * 256 + byte as usize].iter_mut().enumerate() {
+                    *out = image(g, s);
+                }
+            }
+        }
+        let mut families: Vec<Family> = Vec::new();
+        let mut rest = Vec::new();
+        let mut masks = Vec::with_capacity(model.moves.len());
+        for (id, m) in model.moves.iter().enumerate() {
+            let mask = m.mask as u64;
+            masks.push(std::array::from_fn(|g| image(g, mask)));
+            let id = id as u32;
+            let [over] = m.over[..] else {
+                rest.push((mask, m.need as u64, id));
+                continue;
+            };
+            let (o, t) = (over as i32 - m.from as i32, m.to as i32 - m.from as i32);
+            let i = match families.iter().position(|f| f.over == o && f.to == t) {
+                Some(i) => i,
+                None => {
+                    families.push(Family {
+                        over: o,
+                        to: t,
+                        from: 0,
+                        ids: vec![u32::MAX; n],
+                    });
+                    families.len() - 1
+                }
+            };
+            families[i].from |= 1 << m.from;
+            families[i].ids[m.from] = id;
+        }
+        Game {
+            families,
+            rest,
+            masks,
+            bytes,
+            chunks,
+            full: full_mask(n),
+        }
+    }
+
+    /// Every image of `s`, the identity first.
+    #[inline]
+    fn images(&self, s: u64) -> [u64; G] {
+        let mut out = [0u64; G];
+        for k in 0..self.chunks {
+            let row = &self.bytes[k * 256 + (s >> (8 * k)) as u8 as usize];
+            for g in 0..G {
+                out[g] |= row[g];
+            }
+        }
+        out
+    }
+
+    /// Calls `f` with every hop that can be made in `s`, as the images of its mask.
+    #[inline]
+    fn each(&self, s: u64, mut f: impl FnMut(&[u64; G])) {
+        let empty = !s & self.full;
+        for fam in &self.families {
+            let mut froms = fam.from & s & shift_down(s, fam.over) & shift_down(empty, fam.to);
+            while froms != 0 {
+                let c = froms.trailing_zeros() as usize;
+                froms &= froms - 1;
+                f(&self.masks[fam.ids[c] as usize]);
+            }
+        }
+        for &(mask, need, id) in &self.rest {
+            if s & mask == need {
+                f(&self.masks[id as usize]);
+            }
+        }
+    }
+
+    /// The images of `s`'s orbit that equal `s`: the order of its stabilizer.
+    #[inline]
+    fn stab(images: &[u64; G]) -> u64 {
+        images.iter().filter(|&&i| i == images[0]).count() as u64
+    }
+}
+
+fn full_mask(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1 << n) - 1 }
+}
+
+/// The canonical form (least image) of `s ^ mask`, from the images of both.
+#[inline]
+fn canon_after<const G: usize>(images: &[u64; G], mask: &[u64; G]) -> u64 {
+    let mut best = images[0] ^ mask[0];
+    for g in 1..G {
+        best = best.min(images[g] ^ mask[g]);
+    }
+    best
+}
+
+#[inline]
+fn mix(k: u64) -> u64 {
+    (k ^ k >> 32).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+#[inline]
+fn part_of(h: u64) -> usize {
+    (h >> (64 - PART_BITS)) as usize
+}
+
+/// One hash partition of a layer: linear probing over (position, sequences) slots.
+#[derive(Default)]
+struct Part {
+    slots: Vec<(u64, u64)>,
+    len: usize,
+}
+
+impl Part {
+    fn with_room(n: usize) -> Self {
+        let cap = (n + n / 4).max(16);
+        Part {
+            slots: vec![(EMPTY, 0); cap],
+            len: 0,
+        }
+    }
+
+    /// The slot a key's probe starts at: the hash bits below the partition's, scaled.
+    #[inline]
+    fn home(&self, h: u64) -> usize {
+        (((h << PART_BITS) as u128 * self.slots.len() as u128) >> 64) as usize
+    }
+
+    /// Adds `v` to `k`'s sequences, inserting it if new; `None` on overflow.
+    #[inline]
+    fn add(&mut self, k: u64, h: u64, v: u64) -> Option<()> {
+        if (self.len + 1) * 5 > self.slots.len() * 4 {
+            self.grow();
+        }
+        let cap = self.slots.len();
+        let mut i = self.home(h);
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.0 == k {
+                slot.1 = slot.1.checked_add(v)?;
+                return Some(());
+            }
+            if slot.0 == EMPTY {
+                *slot = (k, v);
+                self.len += 1;
+                return Some(());
+            }
+            i += 1;
+            if i == cap {
+                i = 0;
+            }
+        }
+    }
+
+    #[inline]
+    fn get(&self, k: u64, h: u64) -> Option<u64> {
+        let cap = self.slots.len();
+        if cap == 0 {
+            return None;
+        }
+        let mut i = self.home(h);
+        loop {
+            let slot = self.slots[i];
+            if slot.0 == k {
+                return Some(slot.1);
+            }
+            if slot.0 == EMPTY {
+                return None;
+            }
+            i += 1;
+            if i == cap {
+                i = 0;
+            }
+        }
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.slots);
+        let cap = (old.len() * 3 / 2).max(16);
+        self.slots = vec![(EMPTY, 0); cap];
+        self.len = 0;
+        for (k, v) in old {
+            if k != EMPTY {
+                // Sums only move between slots: no overflow here.
+                let _ = self.add(k, mix(k), v);
+            }
+        }
+    }
+
+    fn entries(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.slots.iter().copied().filter(|e| e.0 != EMPTY)
+    }
+}
+
+/// A layer of canonical positions with their sequences, spread over hash partitions.
+struct Table {
+    parts: Vec<Part>,
+}
+
+impl Table {
+    /// Room for about `n` positions.
+    fn with_room(n: usize) -> Self {
+        Table {
+            parts: (0..PARTS).map(|_| Part::with_room(n / PARTS)).collect(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.parts.iter().map(|p| p.len).sum()
+    }
+
+    fn bytes(&self) -> u64 {
+        self.parts.iter().map(|p| p.slots.capacity() as u64 * 16).sum()
+    }
+
+    fn add(&mut self, k: u64, v: u64) -> Option<()> {
+        let h = mix(k);
+        self.parts[part_of(h)].add(k, h, v)
+    }
+
+    #[inline]
+    fn get(&self, k: u64) -> Option<u64> {
+        let h = mix(k);
+        self.parts[part_of(h)].get(k, h)
+    }
+
+    fn contains(&self, k: u64) -> bool {
+        self.get(k).is_some()
+    }
+
+    /// The positions alone, for the outward feasible passes.
+    fn keys(&self) -> Vec<Vec<u64>> {
+        self.parts
+            .par_iter()
+            .map(|p| p.entries().map(|e| e.0).collect())
+            .collect()
+    }
+}
+
+/// One pass (forward from the start, or backward from the goal as the forward game on
+/// complements): the positions of every layer done, and the last one with its sequences.
+struct Pass {
+    /// Positions of the layers before the frontier, by step from the pass's start.
+    done: Vec<Vec<Vec<u64>>>,
+    frontier: Table,
+    /// Layer sizes, by step (the frontier's included).
+    sizes: Vec<u64>,
+}
+
+impl Pass {
+    fn new(starts: impl Iterator<Item = u64>) -> Result<Self, Stop> {
+        let mut frontier = Table::with_room(0);
+        for s in starts {
+            // One sequence of length zero per start position: the orbit's sum is its size.
+            frontier.add(s, 1).ok_or(Stop::Overflow)?;
+        }
+        let sizes = vec![frontier.len() as u64];
+        Ok(Pass {
+            done: Vec::new(),
+            frontier,
+            sizes,
+        })
+    }
+
+    fn steps(&self) -> usize {
+        self.sizes.len() - 1
+    }
+
+    fn bytes(&self) -> u64 {
+        self.frontier.bytes() + self.done.iter().flatten().map(|p| p.capacity() as u64 * 8).sum::<u64>()
+    }
+}
+
+/// Shared state of a count: the game, the budget's memory base and the peak estimate.
+struct Run<'a, const G: usize> {
+    game: &'a Game<G>,
+    budget: &'a mut Budget,
+    peak: u64,
+    /// Successors per position in the last batch expanded (a guess before the first).
+    fan_out: f64,
+}
+
+impl<const G: usize> Run<'_, G> {
+    fn check(&mut self, memory: u64) -> Result<(), Stop> {
+        self.peak = self.peak.max(memory);
+        match self.budget.exceeded(memory) {
+            Some(why) => Err(Stop::GaveUp(why)),
+            None => Ok(()),
+        }
+    }
+
+    /// Moves `pass` one layer on: every hop from every frontier position, merged by
+    /// canonical successor. `other` is the memory the other pass holds.
+    fn expand(&mut self, pass: &mut Pass, other: u64) -> Result<(), Stop> {
+        let src = &pass.frontier;
+        let n = src.len();
+        let done_bytes = pass.bytes() - src.bytes();
+        // The next layer's size, guessed from the last growth (tables grow if it is low).
+        let growth = match pass.sizes[..] {
+            [.., a, b] if a > 0 => (b as f64 / a as f64).min(4.0),
+            _ => 4.0,
+        };
+        let guess = (n as f64 * growth) as usize;
+        let mut next = Table::with_room(guess);
+        let game = self.game;
+        let mut first = 0;
+        while first < PARTS {
+            // As many source partitions as keep a batch's successors near `BATCH_PAIRS`.
+            let per_part = (n as f64 / PARTS as f64 * self.fan_out).max(1.0);
+            let take = ((BATCH_PAIRS as f64 / per_part) as usize).clamp(1, PARTS - first);
+            let sources = &src.parts[first..first + take];
+            first += take;
+            let batch_guess = (per_part * take as f64) as u64 * 16;
+            self.check(other + done_bytes + src.bytes() + next.bytes() + 2 * batch_guess)?;
+            let batch: Vec<Scattered> = sources
+                .par_iter()
+                .map_init(Vec::new, |buf, part| {
+                    buf.clear();
+                    for (s, t) in part.entries() {
+                        let images = game.images(s);
+                        game.each(s, |mask| buf.push((canon_after(&images, mask), t)));
+                    }
+                    Scattered::new(buf)
+                })
+                .collect();
+            let pairs: usize = batch.iter().map(|b| b.pairs.len()).sum();
+            let expanded: usize = sources.iter().map(|p| p.len).sum();
+            if expanded > 0 {
+                self.fan_out = pairs as f64 / expanded as f64;
+            }
+            self.budget.nodes += expanded as u64;
+            let batch_bytes: u64 = batch.iter().map(|b| b.pairs.capacity() as u64 * 16).sum();
+            // Before the tables grow: what they would take if a quarter of the batch were new.
+            let growth_guess = (pairs as u64 / 4) * 16 * 5 / 4;
+            self.check(other + done_bytes + src.bytes() + next.bytes() + batch_bytes + growth_guess)?;
+            let ok = next.parts.par_iter_mut().enumerate().all(|(p, part)| {
+                batch
+                    .iter()
+                    .flat_map(|b| b.part(p))
+                    .all(|&(k, v)| part.add(k, mix(k), v).is_some())
+            });
+            if !ok {
+                return Err(Stop::Overflow);
+            }
+        }
+        let keys = pass.frontier.keys();
+        pass.done.push(keys);
+        pass.sizes.push(next.len() as u64);
+        pass.frontier = next;
+        let memory = other + pass.bytes();
+        self.check(memory)
+    }
+
+    /// Meets `from`'s frontier with `into`'s: for every hop from a `from` position `x` to `y`
+    /// with `!y` stored in `into`, adds `T(x) · T(!y) · |Stab(y)|`. Returns that sum (`|G|`
+    /// times the solutions) and the `from` positions with such a hop (the feasible ones).
+    fn meet(&self, from: &Table, into: &Table) -> Result<(u128, Vec<u64>), Stop> {
+        let game = self.game;
+        let full = game.full;
+        let parts: Vec<Option<(u128, Vec<u64>)>> = from
+            .parts
+            .par_iter()
+            .map(|part| {
+                let mut sum = 0u128;
+                let mut feasible = Vec::new();
+                for (x, t) in part.entries() {
+                    let images = game.images(x);
+                    let mut inner = 0u128;
+                    let mut overflow = false;
+                    game.each(x, |mask| {
+                        let mut worst = images[0] ^ mask[0];
+                        let mut stab = 0;
+                        let mut y = [0u64; G];
+                        for g in 0..G {
+                            y[g] = images[g] ^ mask[g];
+                            worst = worst.max(y[g]);
+                        }
+                        if let Some(b) = into.get(full ^ worst) {
+                            stab += Game::<G>::stab(&y);
+                            match (b as u128 * stab as u128).checked_add(inner) {
+                                Some(v) => inner = v,
+                                None => overflow = true,
+                            }
+                        }
+                    });
+                    if overflow {
+                        return None;
+                    }
+                    if inner > 0 {
+                        feasible.push(x);
+                        sum = sum.checked_add(inner.checked_mul(t as u128)?)?;
+                    }
+                }
+                Some((sum, feasible))
+            })
+            .collect();
+        let mut sum = 0u128;
+        let mut feasible = Vec::new();
+        for p in parts {
+            let (s, f) = p.ok_or(Stop::Overflow)?;
+            sum = sum.checked_add(s).ok_or(Stop::Overflow)?;
+            feasible.extend(f);
+        }
+        Ok((sum, feasible))
+    }
+
+    /// The feasible positions of every layer of `pass` before its frontier, from the
+    /// frontier's: a position is feasible when a hop leads to a feasible one. Returns
+    /// (positions, canonical) per step, the frontier's last.
+    fn outwards(&mut self, pass: &Pass, last: Vec<u64>) -> Result<Vec<(u64, u64)>, Stop> {
+        let game = self.game;
+        let orbits = |keys: &[u64]| -> u64 {
+            keys.par_iter()
+                .map(|&k| G as u64 / Game::<G>::stab(&game.images(k)))
+                .sum()
+        };
+        let mut out = vec![(orbits(&last), last.len() as u64)];
+        let mut good = last;
+        for layer in pass.done.iter().rev() {
+            let mut set = Table::with_room(good.len());
+            for &k in &good {
+                set.add(k, 0).ok_or(Stop::Overflow)?;
+            }
+            let next: Vec<u64> = layer
+                .par_iter()
+                .flat_map_iter(|keys| {
+                    keys.iter().copied().filter(|&x| {
+                        let images = game.images(x);
+                        let mut any = false;
+                        game.each(x, |mask| any = any || set.contains(canon_after(&images, mask)));
+                        any
+                    })
+                })
+                .collect();
+            out.push((orbits(&next), next.len() as u64));
+            good = next;
+            if let Some(why) = self.budget.exceeded(self.peak) {
+                return Err(Stop::GaveUp(why));
+            }
+        }
+        out.reverse();
+        Ok(out)
+    }
+}
+
+/// One source partition's successors, grouped by the partition they belong to.
+struct Scattered {
+    pairs: Vec<(u64, u64)>,
+    offsets: Vec<u32>,
+}
+
+impl Scattered {
+    fn new(raw: &[(u64, u64)]) -> Self {
+        let mut offsets = vec![0u32; PARTS + 1];
+        for &(k, _) in raw {
+            offsets[part_of(mix(k)) + 1] += 1;
+        }
+        for p in 0..PARTS {
+            offsets[p + 1] += offsets[p];
+        }
+        let mut at = offsets.clone();
+        let mut pairs = vec![(0, 0); raw.len()];
+        for &(k, v) in raw {
+            let p = part_of(mix(k));
+            pairs[at[p] as usize] = (k, v);
+            at[p] += 1;
+        }
+        Scattered { pairs, offsets }
+    }
+
+    fn part(&self, p: usize) -> &[(u64, u64)] {
+        &self.pairs[self.offsets[p] as usize..self.offsets[p + 1] as usize]
+    }
+}
+
+/// Every goal position, or why they are not enumerated.
+fn goal_positions(model: &HopModel, n: usize) -> Result<Vec<u64>, Stop> {
+    let PegGoal::Count(k) = model.goal.pegs else {
+        return Err(Stop::Unsupported("a fewest-pegs goal".into()));
+    };
+    let k = k as usize;
+    if k > n {
+        return Ok(Vec::new());
+    }
+    let mut ways = 1u64;
+    for i in 0..k.min(n - k) {
+        ways = ways.saturating_mul((n - i) as u64) / (i as u64 + 1);
+    }
+    if ways > MAX_GOAL_POSITIONS {
+        return Err(Stop::Unsupported(format!("{ways} goal positions")));
+    }
+    let full = full_mask(n);
+    let mut out = Vec::new();
+    if k == 0 {
+        out.push(0);
+        return Ok(out);
+    }
+    // Every k-subset of the cells, in increasing order (Gosper's hack).
+    let mut s: u64 = (1 << k) - 1;
+    while s & !full == 0 {
+        if model.is_goal(s as u128, k as u32) {
+            out.push(s);
+        }
+        let c = s & s.wrapping_neg();
+        let r = s + c;
+        if r == 0 {
+            break;
+        }
+        s = (((r ^ s) >> 2) / c) | r;
+    }
+    Ok(out)
+}
+
+fn meet_with<const G: usize>(model: &HopModel, sym: &Symmetry, budget: &mut Budget) -> Result<MeetResult, Stop> {
+    let n = model.geo.cells.len();
+    if n > 63 {
+        return Err(Stop::Unsupported("more than 63 holes".into()));
+    }
+    // Layers must be peg counts a fixed step apart for the passes to know where they meet.
+    let drops: std::collections::BTreeSet<i64> = model
+        .moves
+        .iter()
+        .map(|m| m.need.count_ones() as i64 - (m.mask & !m.need).count_ones() as i64)
+        .collect();
+    let d = match drops.iter().collect::<Vec<_>>()[..] {
+        [&d] if d > 0 => d as u32,
+        [] => 1,
+        _ => return Err(Stop::Unsupported("hops removing different numbers of pegs".into())),
+    };
+    let goals = goal_positions(model, n)?;
+    let game = Game::<G>::new(model, sym);
+    let full = game.full;
+    let start = model.start as u64;
+    let top = start.count_ones();
+    let target = model.target_pegs();
+    let canon = |s: u64| *game.images(s).iter().min().unwrap_or(&s);
+    let self_dual = goals == [full ^ start];
+    let mut run = Run {
+        game: &game,
+        budget,
+        peak: 0,
+        fan_out: 8.0,
+    };
+    let mut result = MeetResult {
+        method: "bidirectional",
+        layers: Vec::new(),
+        symmetries: G,
+        feasible: 0,
+        feasible_canonical: 0,
+        searched_canonical: 0,
+        meeting: [top, top],
+        self_dual,
+        solutions: 0,
+        memory: 0,
+        seconds: 0.0,
+    };
+    if top < target || (top - target) % d != 0 || goals.is_empty() {
+        result.seconds = run.budget.elapsed().as_secs_f64();
+        return Ok(result);
+    }
+    // Hops from start to goal.
+    let length = ((top - target) / d) as usize;
+    if length == 0 {
+        // The start is the only position; it solves when it is a goal.
+        let solved = goals.contains(&start);
+        result.solutions = solved as u128;
+        let f = solved as u64;
+        result.layers.push(MeetLayer {
+            pegs: top,
+            feasible: f,
+            feasible_canonical: f,
+            searched_canonical: 1,
+            pass: "forward",
+        });
+        result.feasible = f;
+        result.feasible_canonical = f;
+        result.searched_canonical = 1;
+        result.seconds = run.budget.elapsed().as_secs_f64();
+        return Ok(result);
+    }
+    let mut fwd = Pass::new(std::iter::once(canon(start)))?;
+    // In a self-dual game the backward pass is the forward one: with an odd number of hops
+    // both meet on the same stored layer. (With an even number the layers would differ by
+    // one; the two passes then run separately.)
+    let shared = self_dual && length % 2 == 1;
+    let mut bwd = if shared {
+        None
+    } else {
+        Some(Pass::new(goals.iter().map(|&g| canon(full ^ g)))?)
+    };
+    loop {
+        let b_steps = bwd.as_ref().map_or(fwd.steps(), Pass::steps);
+        if fwd.steps() + b_steps + 1 >= length {
+            break;
+        }
+        match &mut bwd {
+            // Grow the smaller frontier: the work of a layer follows its size.
+            Some(b) if b.frontier.len() < fwd.frontier.len() => {
+                let other = fwd.bytes();
+                run.expand(b, other)?;
+            }
+            _ => {
+                let other = bwd.as_ref().map_or(0, Pass::bytes);
+                run.expand(&mut fwd, other)?;
+            }
+        }
+    }
+    let b_pass = bwd.as_ref().unwrap_or(&fwd);
+    let (sum, fwd_meet) = run.meet(&fwd.frontier, &b_pass.frontier)?;
+    if sum % G as u128 != 0 {
+        return Err(Stop::GaveUp(format!("internal error: {sum} is not a multiple of {G}")));
+    }
+    result.solutions = sum / G as u128;
+    let bwd_meet = match &bwd {
+        Some(b) => {
+            let (check, feasible) = run.meet(&b.frontier, &fwd.frontier)?;
+            if check != sum {
+                return Err(Stop::GaveUp(format!(
+                    "internal error: the passes disagree ({sum} / {check})"
+                )));
+            }
+            Some(feasible)
+        }
+        None => None,
+    };
+    let f_counts = run.outwards(&fwd, fwd_meet)?;
+    let b_counts = match (&bwd, bwd_meet) {
+        (Some(b), Some(meet)) => run.outwards(b, meet)?,
+        // Self-dual: the feasible positions are closed under complement, layer for layer.
+        _ => f_counts.clone(),
+    };
+    for (step, &(feasible, canonical)) in f_counts.iter().enumerate() {
+        result.layers.push(MeetLayer {
+            pegs: top - step as u32 * d,
+            feasible,
+            feasible_canonical: canonical,
+            searched_canonical: fwd.sizes[step],
+            pass: "forward",
+        });
+    }
+    let b_sizes = &b_pass.sizes;
+    for (step, &(feasible, canonical)) in b_counts.iter().enumerate().rev() {
+        result.layers.push(MeetLayer {
+            pegs: target + step as u32 * d,
+            feasible,
+            feasible_canonical: canonical,
+            searched_canonical: b_sizes[step],
+            pass: "backward",
+        });
+    }
+    result.meeting = [
+        top - (f_counts.len() as u32 - 1) * d,
+        target + (b_counts.len() as u32 - 1) * d,
+    ];
+    result.feasible = result.layers.iter().map(|l| l.feasible).sum();
+    result.feasible_canonical = result.layers.iter().map(|l| l.feasible_canonical).sum();
+    result.searched_canonical = fwd.sizes.iter().sum::<u64>() + bwd.as_ref().map_or(0, |b| b.sizes.iter().sum());
+    result.memory = run.peak;
+    result.seconds = run.budget.elapsed().as_secs_f64();
+    Ok(result)
+}
+
+impl MeetResult {
+    /// The figures as a text table, fullest layer first, then the totals.
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{:>5} {:>14} {:>12} {:>12}  pass",
+            "pegs", "feasible", "feas. canon.", "searched"
+        );
+        for l in &self.layers {
+            let _ = writeln!(
+                out,
+                "{:>5} {:>14} {:>12} {:>12}  {}",
+                l.pegs, l.feasible, l.feasible_canonical, l.searched_canonical, l.pass
+            );
+        }
+        let _ = writeln!(
+            out,
+            "{:>5} {:>14} {:>12} {:>12}",
+            "all", self.feasible, self.feasible_canonical, self.searched_canonical
+        );
+        let _ = writeln!(
+            out,
+            "feasible: positions on some solution; searched: canonical positions a pass stored \
+             (forward: reachable from the start; backward: able to reach the goal{}).\n\
+             The passes met between {} and {} pegs. `--all` counts every reachable position.",
+            if self.self_dual {
+                "; here the forward pass's, complemented"
+            } else {
+                ""
+            },
+            self.meeting[0],
+            self.meeting[1]
+        );
+        let _ = writeln!(
+            out,
+            "solutions (jump sequences to the goal): {}\nsymmetries used: {}; {:.3} s; tables ~{}",
+            self.solutions,
+            self.symmetries,
+            self.seconds,
+            super::human_bytes(self.memory)
+        );
+        out
+    }
+}
