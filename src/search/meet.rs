@@ -335,8 +335,9 @@ impl Part {
         }
     }
 
+    /// The slot holding `k`, if any.
     #[inline]
-    fn get(&self, k: u64, h: u64) -> Option<u64> {
+    fn find(&self, k: u64, h: u64) -> Option<usize> {
         let cap = self.slots.len();
         if cap == 0 {
             return None;
@@ -345,7 +346,7 @@ impl Part {
         loop {
             let slot = self.slots[i];
             if slot.0 == k {
-                return Some(slot.1);
+                return Some(i);
             }
             if slot.0 == EMPTY {
                 return None;
@@ -401,21 +402,15 @@ impl Table {
         self.parts[part_of(h)].add(k, h, v)
     }
 
-    #[inline]
-    fn get(&self, k: u64) -> Option<u64> {
-        let h = mix(k);
-        self.parts[part_of(h)].get(k, h)
-    }
-
-    fn contains(&self, k: u64) -> bool {
-        self.get(k).is_some()
-    }
-
-    /// The positions alone, for the outward feasible passes.
-    fn keys(&self) -> Vec<Vec<u64>> {
+    /// The positions alone, each partition sorted: for the outward feasible passes.
+    fn sorted_keys(&self) -> Vec<Vec<u64>> {
         self.parts
             .par_iter()
-            .map(|p| p.entries().map(|e| e.0).collect())
+            .map(|p| {
+                let mut keys: Vec<u64> = p.entries().map(|e| e.0).collect();
+                keys.sort_unstable();
+                keys
+            })
             .collect()
     }
 }
@@ -454,12 +449,12 @@ impl Pass {
     }
 }
 
-/// Shared state of a count: the game, the budget's memory base and the peak estimate.
+/// Shared state of a count: the game, the budget and the peak memory estimate.
 struct Run<'a, const G: usize> {
     game: &'a Game<G>,
     budget: &'a mut Budget,
     peak: u64,
-    /// Successors per position in the last batch expanded (a guess before the first).
+    /// Pairs emitted per source position in the last batch (a guess before the first).
     fan_out: f64,
 }
 
@@ -472,61 +467,89 @@ impl<const G: usize> Run<'_, G> {
         }
     }
 
-    /// Moves `pass` one layer on: every hop from every frontier position, merged by
-    /// canonical successor. `other` is the memory the other pass holds.
-    fn expand(&mut self, pass: &mut Pass, other: u64) -> Result<(), Stop> {
-        let src = &pass.frontier;
-        let n = src.len();
-        let done_bytes = pass.bytes() - src.bytes();
-        // The next layer's size, guessed from the last growth (tables grow if it is low).
-        let growth = match pass.sizes[..] {
-            [.., a, b] if a > 0 => (b as f64 / a as f64).min(4.0),
-            _ => 4.0,
-        };
-        let guess = (n as f64 * growth) as usize;
-        let mut next = Table::with_room(guess);
-        let game = self.game;
+    /// Runs `emit` over `sources` (each of `size` positions) in batches of about
+    /// [`BATCH_PAIRS`] pairs; each batch is scattered by hash partition and handed to
+    /// `absorb`, which returns the bytes the tables then hold. Every random access of a
+    /// batch thus lands in one partition at a time, which stays in cache.
+    fn batched<S: Sync>(
+        &mut self,
+        sources: &[S],
+        size: impl Fn(&S) -> usize,
+        mut held: u64,
+        emit: impl Fn(&S, &mut Vec<(u64, u64)>) + Sync,
+        mut absorb: impl FnMut(&[Scattered]) -> Result<u64, Stop>,
+    ) -> Result<(), Stop> {
         let mut first = 0;
-        while first < PARTS {
-            // As many source partitions as keep a batch's successors near `BATCH_PAIRS`.
-            let per_part = (n as f64 / PARTS as f64 * self.fan_out).max(1.0);
-            let take = ((BATCH_PAIRS as f64 / per_part) as usize).clamp(1, PARTS - first);
-            let sources = &src.parts[first..first + take];
+        while first < sources.len() {
+            let mut take = 0;
+            let mut guess = 0.0;
+            while first + take < sources.len() && (take == 0 || guess < BATCH_PAIRS as f64) {
+                guess += size(&sources[first + take]) as f64 * self.fan_out;
+                take += 1;
+            }
+            let chunk = &sources[first..first + take];
             first += take;
-            let batch_guess = (per_part * take as f64) as u64 * 16;
-            self.check(other + done_bytes + src.bytes() + next.bytes() + 2 * batch_guess)?;
-            let batch: Vec<Scattered> = sources
+            // Before generating: the pairs and their scattered copy.
+            self.check(held + 2 * 16 * guess as u64)?;
+            let batch: Vec<Scattered> = chunk
                 .par_iter()
-                .map_init(Vec::new, |buf, part| {
+                .map_init(Vec::new, |buf, s| {
                     buf.clear();
-                    for (s, t) in part.entries() {
-                        let images = game.images(s);
-                        game.each(s, |mask| buf.push((canon_after(&images, mask), t)));
-                    }
+                    emit(s, buf);
                     Scattered::new(buf)
                 })
                 .collect();
             let pairs: usize = batch.iter().map(|b| b.pairs.len()).sum();
-            let expanded: usize = sources.iter().map(|p| p.len).sum();
-            if expanded > 0 {
-                self.fan_out = pairs as f64 / expanded as f64;
+            let positions: usize = chunk.iter().map(&size).sum();
+            if positions > 0 {
+                self.fan_out = (pairs as f64 / positions as f64).max(0.5);
             }
-            self.budget.nodes += expanded as u64;
+            self.budget.nodes += positions as u64;
             let batch_bytes: u64 = batch.iter().map(|b| b.pairs.capacity() as u64 * 16).sum();
-            // Before the tables grow: what they would take if a quarter of the batch were new.
-            let growth_guess = (pairs as u64 / 4) * 16 * 5 / 4;
-            self.check(other + done_bytes + src.bytes() + next.bytes() + batch_bytes + growth_guess)?;
-            let ok = next.parts.par_iter_mut().enumerate().all(|(p, part)| {
-                batch
-                    .iter()
-                    .flat_map(|b| b.part(p))
-                    .all(|&(k, v)| part.add(k, mix(k), v).is_some())
-            });
-            if !ok {
-                return Err(Stop::Overflow);
-            }
+            // Before the tables grow: as if a quarter of the pairs were new positions.
+            self.check(held + batch_bytes + pairs as u64 / 4 * 20)?;
+            held = absorb(&batch)?;
+            self.check(held)?;
         }
-        let keys = pass.frontier.keys();
+        Ok(())
+    }
+
+    /// Moves `pass` one layer on: every hop from every frontier position, merged by
+    /// canonical successor. `other` is the memory the other pass holds.
+    fn expand(&mut self, pass: &mut Pass, other: u64) -> Result<(), Stop> {
+        let game = self.game;
+        let src = &pass.frontier;
+        // The next layer's size, guessed from the last growth (partitions grow if it is low).
+        let growth = match pass.sizes[..] {
+            [.., a, b] if a > 0 => (b as f64 / a as f64).min(4.0),
+            _ => 4.0,
+        };
+        let mut next = Table::with_room((src.len() as f64 * growth * 0.9) as usize);
+        let base = other + pass.bytes();
+        self.batched(
+            &src.parts,
+            |p| p.len,
+            base + next.bytes(),
+            |part, buf| {
+                for (s, t) in part.entries() {
+                    let images = game.images(s);
+                    game.each(s, |mask| buf.push((canon_after(&images, mask), t)));
+                }
+            },
+            |batch| {
+                let ok = next
+                    .parts
+                    .par_iter_mut()
+                    .enumerate()
+                    .all(|(p, part)| merge(part, batch, p));
+                if ok {
+                    Ok(base + next.bytes())
+                } else {
+                    Err(Stop::Overflow)
+                }
+            },
+        )?;
+        let keys = pass.frontier.sorted_keys();
         pass.done.push(keys);
         pass.sizes.push(next.len() as u64);
         pass.frontier = next;
@@ -536,62 +559,70 @@ impl<const G: usize> Run<'_, G> {
 
     /// Meets `from`'s frontier with `into`'s: for every hop from a `from` position `x` to `y`
     /// with `!y` stored in `into`, adds `T(x) · T(!y) · |Stab(y)|`. Returns that sum (`|G|`
-    /// times the solutions) and the `from` positions with such a hop (the feasible ones).
-    fn meet(&self, from: &Table, into: &Table) -> Result<(u128, Vec<u64>), Stop> {
+    /// times the solutions) and the `into` positions so met: `into`'s feasible ones.
+    fn meet(&mut self, from: &Table, into: &Table, held: u64) -> Result<(u128, Vec<u64>), Stop> {
         let game = self.game;
         let full = game.full;
-        let parts: Vec<Option<(u128, Vec<u64>)>> = from
-            .parts
-            .par_iter()
-            .map(|part| {
-                let mut sum = 0u128;
-                let mut feasible = Vec::new();
+        let mut hits: Vec<Vec<bool>> = into.parts.iter().map(|p| vec![false; p.slots.len()]).collect();
+        let held = held + hits.iter().map(|h| h.len() as u64).sum::<u64>();
+        let mut sum = 0u128;
+        self.batched(
+            &from.parts,
+            |p| p.len,
+            held,
+            |part, buf| {
                 for (x, t) in part.entries() {
                     let images = game.images(x);
-                    let mut inner = 0u128;
-                    let mut overflow = false;
                     game.each(x, |mask| {
-                        let mut worst = images[0] ^ mask[0];
-                        let mut stab = 0;
-                        let mut y = [0u64; G];
-                        for g in 0..G {
-                            y[g] = images[g] ^ mask[g];
-                            worst = worst.max(y[g]);
-                        }
-                        if let Some(b) = into.get(full ^ worst) {
-                            stab += Game::<G>::stab(&y);
-                            match (b as u128 * stab as u128).checked_add(inner) {
-                                Some(v) => inner = v,
-                                None => overflow = true,
+                        // The canonical form of `!y`: the complement of `y`'s greatest image.
+                        let worst = (0..G).map(|g| images[g] ^ mask[g]).max().unwrap_or(0);
+                        buf.push((full ^ worst, t));
+                    });
+                }
+            },
+            |batch| {
+                let sums: Vec<Option<u128>> = into
+                    .parts
+                    .par_iter()
+                    .zip(hits.par_iter_mut())
+                    .enumerate()
+                    .map(|(p, (part, hit))| {
+                        let mut sum = 0u128;
+                        for b in batch {
+                            for &(k, t) in b.part(p) {
+                                if let Some(i) = part.find(k, mix(k)) {
+                                    hit[i] = true;
+                                    let stab = Game::<G>::stab(&game.images(k)) as u128;
+                                    let term = (t as u128).checked_mul(part.slots[i].1 as u128)?;
+                                    sum = sum.checked_add(term.checked_mul(stab)?)?;
+                                }
                             }
                         }
-                    });
-                    if overflow {
-                        return None;
-                    }
-                    if inner > 0 {
-                        feasible.push(x);
-                        sum = sum.checked_add(inner.checked_mul(t as u128)?)?;
-                    }
+                        Some(sum)
+                    })
+                    .collect();
+                for s in sums {
+                    sum = s.and_then(|s| sum.checked_add(s)).ok_or(Stop::Overflow)?;
                 }
-                Some((sum, feasible))
-            })
+                Ok(held)
+            },
+        )?;
+        let feasible = into
+            .parts
+            .iter()
+            .zip(&hits)
+            .flat_map(|(part, hit)| part.slots.iter().zip(hit).filter(|e| *e.1).map(|e| e.0.0))
             .collect();
-        let mut sum = 0u128;
-        let mut feasible = Vec::new();
-        for p in parts {
-            let (s, f) = p.ok_or(Stop::Overflow)?;
-            sum = sum.checked_add(s).ok_or(Stop::Overflow)?;
-            feasible.extend(f);
-        }
         Ok((sum, feasible))
     }
 
     /// The feasible positions of every layer of `pass` before its frontier, from the
-    /// frontier's: a position is feasible when a hop leads to a feasible one. Returns
+    /// frontier's (`last`): a position is feasible when a hop leads to a feasible one, so
+    /// each layer's are found by the reversed hops from the next one's. Returns
     /// (positions, canonical) per step, the frontier's last.
-    fn outwards(&mut self, pass: &Pass, last: Vec<u64>) -> Result<Vec<(u64, u64)>, Stop> {
+    fn outwards(&mut self, pass: &Pass, last: Vec<u64>, held: u64) -> Result<Vec<(u64, u64)>, Stop> {
         let game = self.game;
+        let full = game.full;
         let orbits = |keys: &[u64]| -> u64 {
             keys.par_iter()
                 .map(|&k| G as u64 / Game::<G>::stab(&game.images(k)))
@@ -600,30 +631,55 @@ impl<const G: usize> Run<'_, G> {
         let mut out = vec![(orbits(&last), last.len() as u64)];
         let mut good = last;
         for layer in pass.done.iter().rev() {
-            let mut set = Table::with_room(good.len());
-            for &k in &good {
-                set.add(k, 0).ok_or(Stop::Overflow)?;
-            }
-            let next: Vec<u64> = layer
-                .par_iter()
-                .flat_map_iter(|keys| {
-                    keys.iter().copied().filter(|&x| {
-                        let images = game.images(x);
-                        let mut any = false;
-                        game.each(x, |mask| any = any || set.contains(canon_after(&images, mask)));
-                        any
-                    })
-                })
+            let mut hits: Vec<Vec<bool>> = layer.iter().map(|p| vec![false; p.len()]).collect();
+            let chunks: Vec<&[u64]> = good.chunks(4096).collect();
+            let held = held + good.len() as u64 * 8 + hits.iter().map(|h| h.len() as u64).sum::<u64>();
+            self.batched(
+                &chunks,
+                |c| c.len(),
+                held,
+                |chunk, buf| {
+                    for &y in chunk.iter() {
+                        // A hop into `y` is a hop out of `!y` in the complemented game,
+                        // leading to the complement of its source.
+                        let images = game.images(y).map(|i| full ^ i);
+                        game.each(full ^ y, |mask| {
+                            let worst = (0..G).map(|g| images[g] ^ mask[g]).max().unwrap_or(0);
+                            buf.push((full ^ worst, 0));
+                        });
+                    }
+                },
+                |batch| {
+                    layer.par_iter().zip(hits.par_iter_mut()).enumerate().for_each(|(p, (keys, hit))| {
+                        for b in batch {
+                            for &(k, _) in b.part(p) {
+                                if let Ok(i) = keys.binary_search(&k) {
+                                    hit[i] = true;
+                                }
+                            }
+                        }
+                    });
+                    Ok(held)
+                },
+            )?;
+            good = layer
+                .iter()
+                .zip(&hits)
+                .flat_map(|(keys, hit)| keys.iter().zip(hit).filter(|e| *e.1).map(|e| *e.0))
                 .collect();
-            out.push((orbits(&next), next.len() as u64));
-            good = next;
-            if let Some(why) = self.budget.exceeded(self.peak) {
-                return Err(Stop::GaveUp(why));
-            }
+            out.push((orbits(&good), good.len() as u64));
         }
         out.reverse();
         Ok(out)
     }
+}
+
+/// Adds partition `p`'s share of a batch of successors to it; false on overflow.
+fn merge(part: &mut Part, batch: &[Scattered], p: usize) -> bool {
+    batch
+        .iter()
+        .flat_map(|b| b.part(p))
+        .all(|&(k, v)| part.add(k, mix(k), v).is_some())
 }
 
 /// One source partition's successors, grouped by the partition they belong to.
@@ -789,29 +845,40 @@ fn meet_with<const G: usize>(model: &HopModel, sym: &Symmetry, budget: &mut Budg
         }
     }
     let b_pass = bwd.as_ref().unwrap_or(&fwd);
-    let (sum, fwd_meet) = run.meet(&fwd.frontier, &b_pass.frontier)?;
+    let held = fwd.bytes() + bwd.as_ref().map_or(0, Pass::bytes);
+    let trace = std::env::var_os("MARBLES_TRACE").is_some();
+    let clock = std::time::Instant::now();
+    // Meeting from the forward side finds the backward side's feasible positions, and the
+    // other way round; in a self-dual game they are the same layer.
+    let (sum, b_meet) = run.meet(&fwd.frontier, &b_pass.frontier, held)?;
     if sum % G as u128 != 0 {
         return Err(Stop::GaveUp(format!("internal error: {sum} is not a multiple of {G}")));
     }
     result.solutions = sum / G as u128;
-    let bwd_meet = match &bwd {
+    let f_meet = match &bwd {
         Some(b) => {
-            let (check, feasible) = run.meet(&b.frontier, &fwd.frontier)?;
+            let (check, feasible) = run.meet(&b.frontier, &fwd.frontier, held)?;
             if check != sum {
                 return Err(Stop::GaveUp(format!(
                     "internal error: the passes disagree ({sum} / {check})"
                 )));
             }
-            Some(feasible)
+            feasible
         }
-        None => None,
+        None => b_meet.clone(),
     };
-    let f_counts = run.outwards(&fwd, fwd_meet)?;
-    let b_counts = match (&bwd, bwd_meet) {
-        (Some(b), Some(meet)) => run.outwards(b, meet)?,
+    if trace {
+        eprintln!("meet: {:.3} s", clock.elapsed().as_secs_f64());
+    }
+    let f_counts = run.outwards(&fwd, f_meet, held)?;
+    let b_counts = match &bwd {
+        Some(b) => run.outwards(b, b_meet, held)?,
         // Self-dual: the feasible positions are closed under complement, layer for layer.
-        _ => f_counts.clone(),
+        None => f_counts.clone(),
     };
+    if trace {
+        eprintln!("meet + outwards: {:.3} s", clock.elapsed().as_secs_f64());
+    }
     for (step, &(feasible, canonical)) in f_counts.iter().enumerate() {
         result.layers.push(MeetLayer {
             pegs: top - step as u32 * d,
