@@ -445,7 +445,13 @@ impl Pass {
     }
 
     fn bytes(&self) -> u64 {
-        self.frontier.bytes() + self.done.iter().flatten().map(|p| p.capacity() as u64 * 8).sum::<u64>()
+        self.frontier.bytes()
+            + self
+                .done
+                .iter()
+                .flatten()
+                .map(|p| p.capacity() as u64 * 8)
+                .sum::<u64>()
     }
 }
 
@@ -456,6 +462,8 @@ struct Run<'a, const G: usize> {
     peak: u64,
     /// Pairs emitted per source position in the last batch (a guess before the first).
     fan_out: f64,
+    /// Batch buffers, one per source, kept for the next batch.
+    pool: Vec<Scattered>,
 }
 
 impl<const G: usize> Run<'_, G> {
@@ -490,27 +498,31 @@ impl<const G: usize> Run<'_, G> {
             let chunk = &sources[first..first + take];
             first += take;
             // Before generating: the pairs and their scattered copy.
-            self.check(held + 2 * 16 * guess as u64)?;
-            let batch: Vec<Scattered> = chunk
-                .par_iter()
-                .map_init(Vec::new, |buf, s| {
-                    buf.clear();
-                    emit(s, buf);
-                    Scattered::new(buf)
-                })
-                .collect();
-            let pairs: usize = batch.iter().map(|b| b.pairs.len()).sum();
+            let pooled: u64 = self.pool.iter().map(Scattered::bytes).sum();
+            self.check(held + pooled.max(2 * 16 * guess as u64))?;
+            if self.pool.len() < take {
+                self.pool.resize_with(take, Scattered::default);
+            }
+            let batch = &mut self.pool[..take];
+            chunk.par_iter().zip(batch.par_iter_mut()).for_each(|(s, b)| {
+                b.raw.clear();
+                emit(s, &mut b.raw);
+                b.scatter();
+            });
+            let pairs: usize = self.pool[..take].iter().map(|b| b.pairs.len()).sum();
             let positions: usize = chunk.iter().map(&size).sum();
             if positions > 0 {
                 self.fan_out = (pairs as f64 / positions as f64).max(0.5);
             }
             self.budget.nodes += positions as u64;
-            let batch_bytes: u64 = batch.iter().map(|b| b.pairs.capacity() as u64 * 16).sum();
+            let batch_bytes: u64 = self.pool.iter().map(Scattered::bytes).sum();
             // Before the tables grow: as if a quarter of the pairs were new positions.
             self.check(held + batch_bytes + pairs as u64 / 4 * 20)?;
-            held = absorb(&batch)?;
+            held = absorb(&self.pool[..take])?;
             self.check(held)?;
         }
+        // Reused within a layer; between layers sizes change, and idle buffers are memory.
+        self.pool.clear();
         Ok(())
     }
 
@@ -549,7 +561,12 @@ impl<const G: usize> Run<'_, G> {
                 }
             },
         )?;
+        let t = std::time::Instant::now();
         let keys = pass.frontier.sorted_keys();
+        if std::env::var_os("MARBLES_TRACE").is_some() {
+            eprintln!("layer {} cpu {}", next.len(), cpu());
+            let _ = t;
+        }
         pass.done.push(keys);
         pass.sizes.push(next.len() as u64);
         pass.frontier = next;
@@ -564,8 +581,10 @@ impl<const G: usize> Run<'_, G> {
         let game = self.game;
         let full = game.full;
         let mut hits: Vec<Vec<bool>> = into.parts.iter().map(|p| vec![false; p.slots.len()]).collect();
-        let held = held + hits.iter().map(|h| h.len() as u64).sum::<u64>();
+        let filter = Filter::new(into);
+        let held = held + filter.bytes() + hits.iter().map(|h| h.len() as u64).sum::<u64>();
         let mut sum = 0u128;
+        let filter = &filter;
         self.batched(
             &from.parts,
             |p| p.len,
@@ -573,11 +592,21 @@ impl<const G: usize> Run<'_, G> {
             |part, buf| {
                 for (x, t) in part.entries() {
                     let images = game.images(x);
+                    let first = buf.len();
                     game.each(x, |mask| {
                         // The canonical form of `!y`: the complement of `y`'s greatest image.
                         let worst = (0..G).map(|g| images[g] ^ mask[g]).max().unwrap_or(0);
                         buf.push((full ^ worst, t));
                     });
+                    // Keep those the filter may hold, without a branch per hop: the filter
+                    // reads are then independent and their cache misses overlap.
+                    let mut kept = first;
+                    for i in first..buf.len() {
+                        let e = buf[i];
+                        buf[kept] = e;
+                        kept += filter.may_hold(e.0) as usize;
+                    }
+                    buf.truncate(kept);
                 }
             },
             |batch| {
@@ -650,15 +679,19 @@ impl<const G: usize> Run<'_, G> {
                     }
                 },
                 |batch| {
-                    layer.par_iter().zip(hits.par_iter_mut()).enumerate().for_each(|(p, (keys, hit))| {
-                        for b in batch {
-                            for &(k, _) in b.part(p) {
-                                if let Ok(i) = keys.binary_search(&k) {
-                                    hit[i] = true;
+                    layer
+                        .par_iter()
+                        .zip(hits.par_iter_mut())
+                        .enumerate()
+                        .for_each(|(p, (keys, hit))| {
+                            for b in batch {
+                                for &(k, _) in b.part(p) {
+                                    if let Ok(i) = keys.binary_search(&k) {
+                                        hit[i] = true;
+                                    }
                                 }
                             }
-                        }
-                    });
+                        });
                     Ok(held)
                 },
             )?;
@@ -676,39 +709,110 @@ impl<const G: usize> Run<'_, G> {
 
 /// Adds partition `p`'s share of a batch of successors to it; false on overflow.
 fn merge(part: &mut Part, batch: &[Scattered], p: usize) -> bool {
-    batch
-        .iter()
-        .flat_map(|b| b.part(p))
-        .all(|&(k, v)| part.add(k, mix(k), v).is_some())
+    const AHEAD: usize = 16;
+    for b in batch {
+        for group in b.part(p).chunks(AHEAD) {
+            // Read each pair's first slot before inserting any: independent loads whose cache
+            // misses overlap, where the probe loops' branches would take them one at a time.
+            let mut touch = 0u64;
+            for &(k, _) in group {
+                touch ^= part.slots[part.home(mix(k))].0;
+            }
+            std::hint::black_box(touch);
+            for &(k, v) in group {
+                if part.add(k, mix(k), v).is_none() {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 /// One source partition's successors, grouped by the partition they belong to.
+#[derive(Default)]
 struct Scattered {
+    /// The pairs as emitted (kept only for its allocation, reused by the next batch).
+    raw: Vec<(u64, u64)>,
     pairs: Vec<(u64, u64)>,
     offsets: Vec<u32>,
 }
 
 impl Scattered {
-    fn new(raw: &[(u64, u64)]) -> Self {
-        let mut offsets = vec![0u32; PARTS + 1];
-        for &(k, _) in raw {
-            offsets[part_of(mix(k)) + 1] += 1;
+    /// Groups `raw` by partition into `pairs`, reusing both allocations across batches:
+    /// fresh ones cost a page fault per 4 KiB, which was a sixth of the run.
+    fn scatter(&mut self) {
+        self.offsets.clear();
+        self.offsets.resize(PARTS + 1, 0);
+        for &(k, _) in &self.raw {
+            self.offsets[part_of(mix(k)) + 1] += 1;
         }
         for p in 0..PARTS {
-            offsets[p + 1] += offsets[p];
+            self.offsets[p + 1] += self.offsets[p];
         }
-        let mut at = offsets.clone();
-        let mut pairs = vec![(0, 0); raw.len()];
-        for &(k, v) in raw {
+        let mut at = self.offsets.clone();
+        self.pairs.clear();
+        self.pairs.resize(self.raw.len(), (0, 0));
+        for &(k, v) in &self.raw {
             let p = part_of(mix(k));
-            pairs[at[p] as usize] = (k, v);
+            self.pairs[at[p] as usize] = (k, v);
             at[p] += 1;
         }
-        Scattered { pairs, offsets }
     }
 
     fn part(&self, p: usize) -> &[(u64, u64)] {
         &self.pairs[self.offsets[p] as usize..self.offsets[p + 1] as usize]
+    }
+
+    fn bytes(&self) -> u64 {
+        (self.raw.capacity() + self.pairs.capacity()) as u64 * 16
+    }
+}
+
+/// A one-word Bloom filter over a layer's positions: most hops from the forward meeting
+/// layer lead nowhere stored, and a 4 MiB bit array rejects them before they are scattered
+/// and probed in the 16-times larger table.
+struct Filter {
+    words: Vec<u64>,
+    shift: u32,
+}
+
+impl Filter {
+    fn new(table: &Table) -> Self {
+        let bits = (table.len() * 12).next_power_of_two().max(64);
+        let words = bits / 64;
+        let mut f = Filter {
+            words: vec![0; words],
+            shift: 64 - words.trailing_zeros(),
+        };
+        for part in &table.parts {
+            for (k, _) in part.entries() {
+                let (w, m) = f.at(k);
+                f.words[w] |= m;
+            }
+        }
+        f
+    }
+
+    #[inline]
+    fn at(&self, k: u64) -> (usize, u64) {
+        let g = mix(k).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        let w = if self.shift >= 64 {
+            0
+        } else {
+            (g >> self.shift) as usize
+        };
+        (w, 1 << (g & 63) | 1 << (g >> 6 & 63))
+    }
+
+    #[inline]
+    fn may_hold(&self, k: u64) -> bool {
+        let (w, m) = self.at(k);
+        self.words[w] & m == m
+    }
+
+    fn bytes(&self) -> u64 {
+        self.words.len() as u64 * 8
     }
 }
 
@@ -750,7 +854,11 @@ fn goal_positions(model: &HopModel, n: usize) -> Result<Vec<u64>, Stop> {
     Ok(out)
 }
 
-fn meet_with<const G: usize>(model: &HopModel, sym: &Symmetry, budget: &mut Budget) -> Result<MeetResult, Stop> {
+fn meet_with<const G: usize>(
+    model: &HopModel,
+    sym: &Symmetry,
+    budget: &mut Budget,
+) -> Result<MeetResult, Stop> {
     let n = model.geo.cells.len();
     if n > 63 {
         return Err(Stop::Unsupported("more than 63 holes".into()));
@@ -764,7 +872,11 @@ fn meet_with<const G: usize>(model: &HopModel, sym: &Symmetry, budget: &mut Budg
     let d = match drops.iter().collect::<Vec<_>>()[..] {
         [&d] if d > 0 => d as u32,
         [] => 1,
-        _ => return Err(Stop::Unsupported("hops removing different numbers of pegs".into())),
+        _ => {
+            return Err(Stop::Unsupported(
+                "hops removing different numbers of pegs".into(),
+            ));
+        }
     };
     let goals = goal_positions(model, n)?;
     let game = Game::<G>::new(model, sym);
@@ -779,6 +891,7 @@ fn meet_with<const G: usize>(model: &HopModel, sym: &Symmetry, budget: &mut Budg
         budget,
         peak: 0,
         fan_out: 8.0,
+        pool: Vec::new(),
     };
     let mut result = MeetResult {
         method: "bidirectional",
@@ -793,7 +906,7 @@ fn meet_with<const G: usize>(model: &HopModel, sym: &Symmetry, budget: &mut Budg
         memory: 0,
         seconds: 0.0,
     };
-    if top < target || (top - target) % d != 0 || goals.is_empty() {
+    if top < target || !(top - target).is_multiple_of(d) || goals.is_empty() {
         result.seconds = run.budget.elapsed().as_secs_f64();
         return Ok(result);
     }
@@ -851,8 +964,10 @@ fn meet_with<const G: usize>(model: &HopModel, sym: &Symmetry, budget: &mut Budg
     // Meeting from the forward side finds the backward side's feasible positions, and the
     // other way round; in a self-dual game they are the same layer.
     let (sum, b_meet) = run.meet(&fwd.frontier, &b_pass.frontier, held)?;
-    if sum % G as u128 != 0 {
-        return Err(Stop::GaveUp(format!("internal error: {sum} is not a multiple of {G}")));
+    if !sum.is_multiple_of(G as u128) {
+        return Err(Stop::GaveUp(format!(
+            "internal error: {sum} is not a multiple of {G}"
+        )));
     }
     result.solutions = sum / G as u128;
     let f_meet = match &bwd {
@@ -868,7 +983,7 @@ fn meet_with<const G: usize>(model: &HopModel, sym: &Symmetry, budget: &mut Budg
         None => b_meet.clone(),
     };
     if trace {
-        eprintln!("meet: {:.3} s", clock.elapsed().as_secs_f64());
+        eprintln!("meet: {:.3} s cpu {}", clock.elapsed().as_secs_f64(), cpu());
     }
     let f_counts = run.outwards(&fwd, f_meet, held)?;
     let b_counts = match &bwd {
@@ -877,7 +992,11 @@ fn meet_with<const G: usize>(model: &HopModel, sym: &Symmetry, budget: &mut Budg
         None => f_counts.clone(),
     };
     if trace {
-        eprintln!("meet + outwards: {:.3} s", clock.elapsed().as_secs_f64());
+        eprintln!(
+            "meet + outwards: {:.3} s cpu {}",
+            clock.elapsed().as_secs_f64(),
+            cpu()
+        );
     }
     for (step, &(feasible, canonical)) in f_counts.iter().enumerate() {
         result.layers.push(MeetLayer {
@@ -904,7 +1023,8 @@ fn meet_with<const G: usize>(model: &HopModel, sym: &Symmetry, budget: &mut Budg
     ];
     result.feasible = result.layers.iter().map(|l| l.feasible).sum();
     result.feasible_canonical = result.layers.iter().map(|l| l.feasible_canonical).sum();
-    result.searched_canonical = fwd.sizes.iter().sum::<u64>() + bwd.as_ref().map_or(0, |b| b.sizes.iter().sum());
+    result.searched_canonical =
+        fwd.sizes.iter().sum::<u64>() + bwd.as_ref().map_or(0, |b| b.sizes.iter().sum());
     result.memory = run.peak;
     result.seconds = run.budget.elapsed().as_secs_f64();
     Ok(result)
@@ -954,4 +1074,10 @@ impl MeetResult {
         );
         out
     }
+}
+
+fn cpu() -> String {
+    let s = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let f: Vec<&str> = s.rsplit(')').next().unwrap_or("").split_whitespace().collect();
+    format!("u {} s {}", f.get(11).unwrap_or(&"?"), f.get(12).unwrap_or(&"?"))
 }
