@@ -40,7 +40,7 @@ const PARTS: usize = 1 << PART_BITS;
 /// Marks a free slot; no key is all ones because boards have at most 63 cells here.
 const EMPTY: u64 = u64::MAX;
 /// Successors generated per batch before they are merged (bounds the transient memory).
-const BATCH_PAIRS: usize = 1 << 20;
+const BATCH_PAIRS: usize = 1 << 19;
 
 /// One layer's figures in the bidirectional count.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -483,16 +483,17 @@ impl<const G: usize> Run<'_, G> {
         &mut self,
         sources: &[S],
         size: impl Fn(&S) -> usize,
+        mut fan_out: f64,
         mut held: u64,
         emit: impl Fn(&S, &mut Vec<(u64, u64)>) + Sync,
         mut absorb: impl FnMut(&[Scattered]) -> Result<u64, Stop>,
-    ) -> Result<(), Stop> {
+    ) -> Result<f64, Stop> {
         let mut first = 0;
         while first < sources.len() {
             let mut take = 0;
             let mut guess = 0.0;
             while first + take < sources.len() && (take == 0 || guess < BATCH_PAIRS as f64) {
-                guess += size(&sources[first + take]) as f64 * self.fan_out;
+                guess += size(&sources[first + take]) as f64 * fan_out;
                 take += 1;
             }
             let chunk = &sources[first..first + take];
@@ -512,7 +513,7 @@ impl<const G: usize> Run<'_, G> {
             let pairs: usize = self.pool[..take].iter().map(|b| b.pairs.len()).sum();
             let positions: usize = chunk.iter().map(&size).sum();
             if positions > 0 {
-                self.fan_out = (pairs as f64 / positions as f64).max(0.5);
+                fan_out = (pairs as f64 / positions as f64).max(0.5);
             }
             self.budget.nodes += positions as u64;
             let batch_bytes: u64 = self.pool.iter().map(Scattered::bytes).sum();
@@ -523,7 +524,7 @@ impl<const G: usize> Run<'_, G> {
         }
         // Reused within a layer; between layers sizes change, and idle buffers are memory.
         self.pool.clear();
-        Ok(())
+        Ok(fan_out)
     }
 
     /// Moves `pass` one layer on: every hop from every frontier position, merged by
@@ -538,9 +539,11 @@ impl<const G: usize> Run<'_, G> {
         };
         let mut next = Table::with_room((src.len() as f64 * growth * 0.9) as usize);
         let base = other + pass.bytes();
-        self.batched(
+        let fan_out = self.fan_out;
+        self.fan_out = self.batched(
             &src.parts,
             |p| p.len,
+            fan_out,
             base + next.bytes(),
             |part, buf| {
                 for (s, t) in part.entries() {
@@ -561,12 +564,7 @@ impl<const G: usize> Run<'_, G> {
                 }
             },
         )?;
-        let t = std::time::Instant::now();
         let keys = pass.frontier.sorted_keys();
-        if std::env::var_os("MARBLES_TRACE").is_some() {
-            eprintln!("layer {} cpu {}", next.len(), cpu());
-            let _ = t;
-        }
         pass.done.push(keys);
         pass.sizes.push(next.len() as u64);
         pass.frontier = next;
@@ -585,9 +583,11 @@ impl<const G: usize> Run<'_, G> {
         let held = held + filter.bytes() + hits.iter().map(|h| h.len() as u64).sum::<u64>();
         let mut sum = 0u128;
         let filter = &filter;
+        // Few hops pass the filter: most of the meeting layer has no future.
         self.batched(
             &from.parts,
             |p| p.len,
+            2.0,
             held,
             |part, buf| {
                 for (x, t) in part.entries() {
@@ -666,6 +666,7 @@ impl<const G: usize> Run<'_, G> {
             self.batched(
                 &chunks,
                 |c| c.len(),
+                12.0,
                 held,
                 |chunk, buf| {
                     for &y in chunk.iter() {
@@ -959,8 +960,6 @@ fn meet_with<const G: usize>(
     }
     let b_pass = bwd.as_ref().unwrap_or(&fwd);
     let held = fwd.bytes() + bwd.as_ref().map_or(0, Pass::bytes);
-    let trace = std::env::var_os("MARBLES_TRACE").is_some();
-    let clock = std::time::Instant::now();
     // Meeting from the forward side finds the backward side's feasible positions, and the
     // other way round; in a self-dual game they are the same layer.
     let (sum, b_meet) = run.meet(&fwd.frontier, &b_pass.frontier, held)?;
@@ -982,22 +981,12 @@ fn meet_with<const G: usize>(
         }
         None => b_meet.clone(),
     };
-    if trace {
-        eprintln!("meet: {:.3} s cpu {}", clock.elapsed().as_secs_f64(), cpu());
-    }
     let f_counts = run.outwards(&fwd, f_meet, held)?;
     let b_counts = match &bwd {
         Some(b) => run.outwards(b, b_meet, held)?,
         // Self-dual: the feasible positions are closed under complement, layer for layer.
         None => f_counts.clone(),
     };
-    if trace {
-        eprintln!(
-            "meet + outwards: {:.3} s cpu {}",
-            clock.elapsed().as_secs_f64(),
-            cpu()
-        );
-    }
     for (step, &(feasible, canonical)) in f_counts.iter().enumerate() {
         result.layers.push(MeetLayer {
             pegs: top - step as u32 * d,
@@ -1074,10 +1063,4 @@ impl MeetResult {
         );
         out
     }
-}
-
-fn cpu() -> String {
-    let s = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let f: Vec<&str> = s.rsplit(')').next().unwrap_or("").split_whitespace().collect();
-    format!("u {} s {}", f.get(11).unwrap_or(&"?"), f.get(12).unwrap_or(&"?"))
 }
