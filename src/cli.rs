@@ -146,7 +146,11 @@ pub struct CountArgs {
     /// A hop puzzle file (YAML).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// Also count the positions that can still reach the goal (keeps every layer in memory).
+    /// Enumerate every reachable position (the default counts only those on a solution,
+    /// by passes from the start and from the goal that meet in the middle).
+    #[arg(long)]
+    pub all: bool,
+    /// With --all: also count the positions that can still reach the goal (keeps every layer in memory).
     #[arg(long)]
     pub feasible: bool,
     #[arg(long, value_enum, default_value = "text")]
@@ -402,6 +406,7 @@ impl CountArgs {
     pub fn config(&self) -> cmd::count::Config {
         cmd::count::Config {
             file: self.file.clone(),
+            all: self.all,
             feasible: self.feasible,
             json: self.format == CountFormat::Json,
             options: self.search.options(1),

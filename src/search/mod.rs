@@ -9,6 +9,7 @@ pub mod dfs;
 pub mod endgame;
 pub mod fewest_moves;
 pub mod invariants;
+pub mod meet;
 pub mod pagoda;
 pub mod portfolio;
 pub mod symmetry;

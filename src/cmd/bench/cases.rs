@@ -59,7 +59,12 @@ pub fn cases() -> Vec<Case> {
         },
         Case {
             name: "English central",
-            asked: "count every position and solution",
+            asked: "count, bidirectional (the default)",
+            run: english_count_meet,
+        },
+        Case {
+            name: "English central",
+            asked: "count --all: every position and solution",
             run: english_count,
         },
         Case {
@@ -203,6 +208,21 @@ fn english_count_with(feasible: bool) -> Result<Run, String> {
                 String::new()
             },
             r.solutions
+        ),
+    })
+}
+
+/// `marbles count`'s default: 40,861,647,040,079,968 solutions through 1,679,072 feasible
+/// canonical positions (peer: feschber/peg-solitaire `unique-paths`).
+fn english_count_meet() -> Result<Run, String> {
+    let m = solve::hop_model("peg_hop", &with_vacancy(&ENGLISH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
+    let mut b = budget();
+    let r = crate::search::meet::meet(&m, &mut b).map_err(|s| format!("{s:?}"))?;
+    Ok(Run {
+        nodes: r.searched_canonical,
+        result: format!(
+            "{} feasible ({} canonical); {} solutions",
+            r.feasible, r.feasible_canonical, r.solutions
         ),
     })
 }
