@@ -39,6 +39,32 @@ pub enum BoardSpec {
 pub struct GridBoard {
     /// `rows[r][c]`: the token at `[r, c]`.
     pub rows: Vec<Vec<Token>>,
+    /// `xs[r][c]`: the character column where the token at `[r, c]` is drawn, leading
+    /// spaces included; row `r` is drawn on the board's line `r`.
+    pub xs: Vec<Vec<i64>>,
+}
+
+impl GridBoard {
+    /// Rows of 1, 2, 3, … tokens drawn as a triangle: centred, one space between tokens.
+    pub fn triangle(rows: Vec<Vec<Token>>) -> Self {
+        let height = rows.len() as i64;
+        let xs = (0..height)
+            .zip(&rows)
+            .map(|(r, row)| (0..row.len() as i64).map(|c| height - r - 1 + 2 * c).collect())
+            .collect();
+        GridBoard { rows, xs }
+    }
+
+    /// Row `r` as drawn: each token at its column.
+    pub fn drawn_row(&self, r: usize) -> String {
+        let mut line = String::new();
+        for (t, &x) in self.rows[r].iter().zip(&self.xs[r]) {
+            let pad = (x as usize).saturating_sub(line.chars().count());
+            line.push_str(&" ".repeat(pad.max(usize::from(!line.is_empty()))));
+            line.push(t.symbol());
+        }
+        line
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -382,9 +408,12 @@ fn parse_grid(path: &Path, source: &str, text: &str) -> Result<GridBoard> {
     let board_line = key_line(source, "board");
     let src_lines: Vec<&str> = source.lines().collect();
     let mut rows = Vec::new();
+    let mut xs = Vec::new();
     for (r, line) in text.lines().enumerate() {
         let mut row = Vec::new();
+        let mut row_xs = Vec::new();
         for (c, (offset, tok)) in tokens(line).enumerate() {
+            row_xs.push(line[..offset].chars().count() as i64);
             let t = match tok {
                 "o" => Token::Peg,
                 "." => Token::Hole,
@@ -403,14 +432,16 @@ fn parse_grid(path: &Path, source: &str, text: &str) -> Result<GridBoard> {
             row.push(t);
         }
         rows.push(row);
+        xs.push(row_xs);
     }
     while rows.last().is_some_and(|r: &Vec<Token>| r.is_empty()) {
         rows.pop();
+        xs.pop();
     }
     if rows.iter().all(|r| r.iter().all(|&t| t == Token::Blocked)) {
         return Err(Diagnostic::new(path, "the board has no holes").at(board_line, None));
     }
-    Ok(GridBoard { rows })
+    Ok(GridBoard { rows, xs })
 }
 
 /// Whitespace-separated tokens with their byte offsets in the line.
@@ -552,6 +583,7 @@ mod tests {
         let BoardSpec::Grid(g) = s.board else { panic!() };
         assert_eq!(g.rows.iter().map(|r| r.len()).collect::<Vec<_>>(), vec![1, 2, 3]);
         assert_eq!(g.rows[0][0], Token::Hole);
+        assert_eq!(g.xs, vec![vec![2], vec![1, 3], vec![0, 2, 4]]);
         assert_eq!(s.name, "t");
     }
 

@@ -125,7 +125,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default(),
         rules: "triangle_hop".into(),
-        board: BoardSpec::Grid(GridBoard { rows }),
+        board: BoardSpec::Grid(GridBoard::triangle(rows)),
         goal: GoalSpec::default(),
         limits: LimitSpec::default(),
         ratings: ratings(),

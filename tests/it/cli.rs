@@ -33,6 +33,12 @@ fn cell(v: &Value) -> Cell {
     (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
 }
 
+/// Each move's `from` and `to` cells.
+fn from_to(moves: &Value) -> Vec<(Cell, Cell)> {
+    let moves = moves.as_array().unwrap().iter();
+    moves.map(|m| (cell(&m["from"]), cell(&m["to"]))).collect()
+}
+
 /// Replays hop moves, checking each is a legal jump along one of `dirs`; returns the pegs left.
 fn replay_hops(yaml: &str, moves: &Value, dirs: &[Cell]) -> BTreeSet<Cell> {
     let (mut pegs, holes) = board_of(yaml);
@@ -243,12 +249,7 @@ fn rules(board) {
         assert_eq!(o["rules"], "right_hop");
         assert_eq!(o["status"], "solved");
         assert_eq!(o["pegs_left"], 2);
-        let moves: Vec<_> = o["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| (cell(&m["from"]), cell(&m["to"])))
-            .collect();
+        let moves = from_to(&o["moves"]);
         assert_eq!(moves, [((0, 0), (0, 2)), ((0, 3), (0, 5))]);
     }
 }
@@ -484,4 +485,48 @@ fn fewest_finds_the_best_position_when_one_peg_is_impossible() {
         assert_eq!(o["rating"], "above average");
         assert_eq!(replay_hops(BOTTOM_ROW, &o["moves"], &TRIANGLE).len(), 2);
     }
+}
+
+#[test]
+fn scripts_read_where_each_cell_is_drawn() {
+    // Hops down-left as drawn: one line down and one character column left, twice.
+    let script = r#"
+fn rules(board) {
+    let moves = [];
+    for c in board.cells {
+        let x = board.x(c[0], c[1]);
+        let y = board.y(c[0], c[1]);
+        let to = board.at(x - 2, y + 2);
+        if to != () {
+            moves.push(#{ dir: "down-left", from: c, over: board.at(x - 1, y + 1), to: to });
+        }
+    }
+    #{ kind: "hop", directions: ["down-left"], moves: moves, goal: #{ pegs: 1 } }
+}
+"#;
+    // Leading spaces count: the apex is drawn two columns right of the bottom row's first
+    // hole, so it jumps over [1, 0] into [2, 0]; read left-aligned it would have no move.
+    let run = Test::new()
+        .file("rules/drawn_hop.rhai", script)
+        .file("p.yaml", "rules: drawn_hop\nboard: |2\n    o\n   o .\n  . . .\n")
+        .args(["solve", "p.yaml", "--format", "json"])
+        .run()
+        .status(0);
+    let out = run.json();
+    let o = &out.as_array().unwrap()[0];
+    assert_eq!(o["status"], "solved");
+    let moves = from_to(&o["moves"]);
+    assert_eq!(moves, [((0, 0), (2, 0))]);
+}
+
+#[test]
+fn asking_where_a_missing_cell_is_drawn_is_an_error() {
+    bad(
+        &[
+            ("rules/nowhere.rhai", "fn rules(board) {\n  board.x(9, 9)\n}\n"),
+            ("p.yaml", "rules: nowhere\nboard: |\n  o o .\n"),
+        ],
+        "p.yaml",
+        "rules/nowhere.rhai:2:9: rule script failed: Runtime error: [9, 9] is not drawn on the board",
+    );
 }
