@@ -8,7 +8,30 @@ pub mod trace;
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Status};
 use crate::script::Layout;
 use crate::spec::Cell;
+use std::borrow::Cow;
 use std::fmt::Write;
+
+/// Text from a puzzle or script (names, paths, printed lines) as a terminal may show it:
+/// control characters, which could move the cursor, retitle the window or hide text, and
+/// bidirectional overrides are written as `\u{1b}` escapes. Line breaks are kept.
+pub fn terminal(s: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        (c.is_control() && c != '\n')
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !s.contains(unsafe_char) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if unsafe_char(c) {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
 
 /// How hop boards are drawn: marbles' own letters, or the Lisp assignment's.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -217,7 +240,8 @@ pub fn solution(o: &Outcome) -> String {
 
 /// [`solution`] with boards drawn by `draw(replay, frame, marked cell)`, for other notations.
 pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) -> String) -> String {
-    let mut out = format!("{} ({}, {})\n{}\n", o.puzzle, o.file, o.rules, verdict(o));
+    let heading = format!("{} ({}, {})\n{}\n", o.puzzle, o.file, o.rules, verdict(o));
+    let mut out = terminal(&heading).into_owned();
     let Some(replay) = &o.replay else { return out };
     out.push_str("\nstart:\n");
     out.push_str(&indent(&draw(replay, 0, None)));

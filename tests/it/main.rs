@@ -6,6 +6,7 @@ mod classic;
 mod cli;
 mod hostile;
 mod html;
+mod messages;
 mod play;
 mod search;
 mod support;

@@ -1,0 +1,243 @@
+//! Messages in the user's terms: limits named against the puzzle, YAML and scripts read the
+//! same way, names escaped for each medium, report files made like any other output.
+
+use crate::support::Test;
+
+/// A square hop board of `n`×`n` holes, the first empty.
+fn square_board(n: usize) -> String {
+    let row = vec!["o"; n].join(" ");
+    let mut rows: Vec<String> = (0..n).map(|_| format!("  {row}")).collect();
+    rows[0] = rows[0].replacen('o', ".", 1);
+    format!("rules: peg_hop\nboard: |\n{}\n", rows.join("\n"))
+}
+
+#[test]
+fn boards_over_the_hole_limit_name_the_puzzle_not_the_script() {
+    // 40×40 = 1,600 holes: peg_hop's move table outgrew the sandbox before the model saw it.
+    Test::new()
+        .file("huge.yaml", &square_board(40))
+        .args(["solve", "huge.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "marbles: error: huge.yaml:2: the board has 1600 holes; hop boards may have at most 128\n",
+        )
+        .no_panic();
+}
+
+/// A script returning `n` copies of the one hop on `o o .`.
+fn padded_script(n: usize) -> String {
+    format!(
+        "fn rules(board) {{\n    let moves = [];\n    \
+         moves.pad({n}, #{{ dir: \"right\", from: [0, 0], over: [0, 1], to: [0, 2] }});\n    \
+         #{{ kind: \"hop\", directions: [\"right\"], moves: moves }}\n}}\n"
+    )
+}
+
+#[test]
+fn rule_tables_hold_more_than_rhai_maps_did_and_have_their_own_limit() {
+    // 5,000 moves of 4 keys each were 20,000 map entries: twice Rhai's old 10,000.
+    let run = Test::new()
+        .file("many.rhai", &padded_script(5_000))
+        .file("p.yaml", "rules: many.rhai\nboard: |\n  o o .\n")
+        .args(["solve", "p.yaml", "--format", "json"])
+        .run()
+        .status(0);
+    let moves = &run.json()[0]["moves"];
+    assert_eq!(moves.as_array().unwrap().len(), 1);
+    assert_eq!(moves[0]["to"], serde_json::json!([0, 2]));
+
+    Test::new()
+        .file("many.rhai", &padded_script(20_001))
+        .file("p.yaml", "rules: many.rhai\nboard: |\n  o o .\n")
+        .args(["solve", "p.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "marbles: error: many.rhai:1: `moves` has 20001 entries; a rule table may hold at most 20000\n",
+        );
+}
+
+#[test]
+fn a_byte_order_mark_is_not_a_second_document() {
+    Test::new()
+        .file("bom.yaml", "\u{feff}rules: peg_hop\nboard: |\n  o o .\n")
+        .args(["solve", "bom.yaml", "--format", "moves"])
+        .run()
+        .status(0)
+        .stdout_has("1 moves");
+}
+
+#[test]
+fn yaml_type_errors_speak_of_pegs_and_sizes_not_serde() {
+    let run = Test::new()
+        .file(
+            "a.yaml",
+            "rules: peg_hop\nboard: |\n  o o .\ngoal:\n  pegs: [1]\n",
+        )
+        .args(["solve", "a.yaml"])
+        .run()
+        .status(2);
+    assert_eq!(
+        run.stderr,
+        "marbles: error: a.yaml:5:9: invalid puzzle YAML: goal.pegs: invalid type: sequence, \
+         expected a number of pegs or `fewest`\n"
+    );
+    let run = Test::new()
+        .file(
+            "b.yaml",
+            "rules: peg_hop\nboard: |\n  o o .\nsolve:\n  max_memory: -3\n",
+        )
+        .args(["solve", "b.yaml"])
+        .run()
+        .status(2);
+    assert_eq!(
+        run.stderr,
+        "marbles: error: b.yaml:5:15: invalid puzzle YAML: solve.max_memory: invalid value: \
+         integer `-3`, expected a size: a number of bytes or e.g. 512MB\n"
+    );
+}
+
+#[test]
+fn a_folder_named_like_a_script_is_called_a_folder() {
+    let t = Test::new().file("p.yaml", "rules: x\nboard: |\n  o o .\n");
+    std::fs::create_dir_all(t.path("rules/x.rhai")).unwrap();
+    let run = t.args(["solve", "p.yaml"]).run().status(2);
+    assert_eq!(
+        run.stderr,
+        "marbles: error: p.yaml:1: rule family `x`: rules/x.rhai is a directory, not a rule script\n"
+    );
+}
+
+#[test]
+fn upper_case_extensions_are_puzzles_in_a_batch() {
+    let yaml = "rules: peg_hop\nboard: |\n  o o .\n";
+    let run = Test::new()
+        .file("in/a.YAML", yaml)
+        .file("in/b.Yml", yaml)
+        .file("in/c.yaml", yaml)
+        .args(["batch", "in", "--no-report", "--format", "json"])
+        .run()
+        .status(0);
+    let files: Vec<String> = run.json()["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["file"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(files, ["in/a.YAML", "in/b.Yml", "in/c.yaml"]);
+}
+
+#[test]
+fn unknown_keys_in_a_script_map_are_refused_like_yaml_keys() {
+    let script = |body: &str| format!("fn rules(board) {{\n    #{{\n{body}    }}\n}}\n");
+    let cases = [
+        (
+            "        kind: \"hop\", directions: [\"r\"], moves: [],\n        gaol: #{ pegs: 1 },\n",
+            "g.rhai:4: the returned map has an unknown key `gaol`: did you mean `goal`? \
+             known keys are kind, layout, directions, moves, links, goal",
+        ),
+        (
+            "        kind: \"hop\", directions: [\"r\"], moves: [],\n        layuot: \"square\",\n",
+            "g.rhai:4: the returned map has an unknown key `layuot`: did you mean `layout`? \
+             known keys are kind, layout, directions, moves, links, goal",
+        ),
+        (
+            "        kind: \"hop\", directions: [\"r\"],\n        \
+             moves: [#{ from: [0, 0], ovr: [0, 1], to: [0, 2] }],\n",
+            "g.rhai:4: moves[0] has an unknown key `ovr`: did you mean `over`? \
+             known keys are dir, from, over, to",
+        ),
+    ];
+    for (body, message) in cases {
+        let run = Test::new()
+            .file("g.rhai", &script(body))
+            .file("p.yaml", "rules: g.rhai\nboard: |\n  o o .\n")
+            .args(["solve", "p.yaml"])
+            .run()
+            .status(2);
+        assert_eq!(run.stderr, format!("marbles: error: {message}\n"));
+    }
+}
+
+/// A batch folder of three solvable puzzles with hostile names.
+fn nasty_names() -> Test {
+    let puzzle = |name: &str| {
+        format!(
+            "name: {}\nrules: peg_hop\nboard: |\n  o o .\n",
+            serde_json::to_string(name).unwrap()
+        )
+    };
+    Test::new()
+        .file("in/1.yaml", &puzzle("red\u{1b}[31mALERT\u{1b}]0;pwned\u{7}"))
+        .file("in/2.yaml", &puzzle("<img src=x onerror=alert(1)>|x|`code`"))
+        .file("in/3.yaml", &puzzle("=HYPERLINK(\"http://evil\",\"click\")"))
+}
+
+#[test]
+fn names_are_escaped_for_the_terminal() {
+    let run = nasty_names().args(["batch", "in", "--no-report"]).run().status(0);
+    assert!(!run.stdout.contains('\u{1b}'), "raw escape:\n{}", run.stdout);
+    assert!(!run.stdout.contains('\u{7}'), "raw bell:\n{}", run.stdout);
+    assert!(run.stdout.contains("red\\u{1b}[31mALERT"), "{}", run.stdout);
+    let run = nasty_names().args(["solve", "in/1.yaml"]).run().status(0);
+    assert!(
+        run.stdout
+            .starts_with("red\\u{1b}[31mALERT\\u{1b}]0;pwned\\u{7} (in/1.yaml, peg_hop)\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn names_are_escaped_for_markdown_and_csv() {
+    let run = nasty_names()
+        .args(["batch", "in", "--report", "r"])
+        .run()
+        .status(0);
+    let md = std::fs::read_to_string(run.dir().join("r/summary.md")).unwrap();
+    assert!(
+        md.contains("| \\<img src=x onerror=alert\\(1\\)\\>\\|x\\|\\`code\\` | peg\\_hop | solved |"),
+        "{md}"
+    );
+    assert!(md.contains("\n## \\<img src=x"), "{md}");
+    assert!(!md.replace("\\<", "").contains('<'), "an unescaped `<`: {md}");
+    assert!(!md.contains('\u{1b}'), "{md}");
+    let csv = std::fs::read_to_string(run.dir().join("r/summary.csv")).unwrap();
+    let mut rows = csv::Reader::from_reader(csv.as_bytes());
+    let names: Vec<String> = rows.records().map(|r| r.unwrap()[1].to_string()).collect();
+    assert_eq!(names[2], "'=HYPERLINK(\"http://evil\",\"click\")");
+    assert!(
+        names[1].starts_with("<img"),
+        "only formulas are prefixed: {names:?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn report_files_follow_the_umask_like_any_output() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    for (umask, mode) in [(0o022, 0o644), (0o002, 0o664)] {
+        let t = Test::new()
+            .file("in/p.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+            .args(["batch", "in", "--report", "r"]);
+        let mut cmd = t.command();
+        // SAFETY: umask is async-signal-safe and touches nothing but the child's mask.
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::umask(umask);
+                Ok(())
+            });
+        }
+        assert!(cmd.output().unwrap().status.success());
+        for f in ["summary.json", "summary.csv", "summary.md", "index.html"] {
+            let got = std::fs::metadata(t.path("r").join(f))
+                .unwrap()
+                .permissions()
+                .mode()
+                & 0o777;
+            assert_eq!(got, mode, "{f} under umask {umask:o}");
+        }
+    }
+}
