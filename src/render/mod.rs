@@ -238,6 +238,10 @@ pub fn solution(o: &Outcome) -> String {
     solution_with(o, board)
 }
 
+/// A text answer draws boards after its start board until they take this many bytes; every
+/// move is still listed, and a closing note says how many boards were left out.
+pub const MAX_ANSWER_BOARD_BYTES: usize = 256 * 1024;
+
 /// [`solution`] with boards drawn by `draw(replay, frame, marked cell)`, for other notations.
 pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) -> String) -> String {
     let heading = format!("{} ({}, {})\n{}\n", o.puzzle, o.file, o.rules, verdict(o));
@@ -245,9 +249,26 @@ pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) ->
     let Some(replay) = &o.replay else { return out };
     out.push_str("\nstart:\n");
     out.push_str(&indent(&draw(replay, 0, None)));
+    let mut drawn = 0;
+    let mut left_out = 0;
     for (i, m) in o.moves.iter().enumerate() {
-        let _ = writeln!(out, "\n{}. {}", i + 1, move_text(m));
-        out.push_str(&indent(&draw(replay, i + 1, landing(m))));
+        let _ = writeln!(out, "\n{}. {}", i + 1, terminal(&move_text(m)));
+        if drawn < MAX_ANSWER_BOARD_BYTES {
+            let board = indent(&draw(replay, i + 1, landing(m)));
+            drawn += board.len();
+            out.push_str(&board);
+        } else {
+            left_out += 1;
+        }
+    }
+    if left_out > 0 {
+        let _ = writeln!(
+            out,
+            "\n… {left_out} more board{} not drawn (an answer draws at most {} KiB of boards): \
+             every move is listed above; use --format json for the moves alone",
+            if left_out == 1 { "" } else { "s" },
+            MAX_ANSWER_BOARD_BYTES / 1024
+        );
     }
     out
 }

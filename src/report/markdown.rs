@@ -1,7 +1,7 @@
 //! summary.md: the table, the totals, then each puzzle's start board and solution as boards.
 
-use super::{Format, Totals, moves_cell, note, table::seconds};
-use crate::outcome::Outcome;
+use super::{Format, MAX_DRAWN_BYTES, Totals, left_out_note, moves_cell, note, table::seconds};
+use crate::outcome::{MoveOut, Outcome};
 use crate::render;
 use std::fmt::Write;
 
@@ -24,6 +24,15 @@ fn text(s: &str) -> String {
         }
     }
     out
+}
+
+/// A move in words, the direction (a script's name for it) escaped as [`text`].
+fn move_words(m: &MoveOut) -> String {
+    let mut m = m.clone();
+    if let MoveOut::Hop { dir: Some(d), .. } | MoveOut::Tilt { tilt: d } = &mut m {
+        *d = text(d);
+    }
+    render::move_text(&m)
 }
 
 /// `s` as an inline code span, fenced with more backticks than it holds in a row.
@@ -69,7 +78,13 @@ impl Format for Markdown {
     fn render(&self, outcomes: &[Outcome]) -> anyhow::Result<String> {
         let mut s = String::from("# marbles report\n\n");
         s.push_str(&table(outcomes));
-        for o in outcomes {
+        let start = s.len();
+        let full = |s: &String| s.len() - start > MAX_DRAWN_BYTES;
+        for (k, o) in outcomes.iter().enumerate() {
+            if full(&s) {
+                let _ = writeln!(s, "\n{}", left_out_note(outcomes.len() - k, self.file_name()));
+                break;
+            }
             let _ = write!(
                 s,
                 "\n## {}\n\n{} · {} · **{}**\n",
@@ -83,7 +98,11 @@ impl Format for Markdown {
             s.push_str(&render::board(replay, 0, None));
             s.push_str("```\n");
             for (i, m) in o.moves.iter().enumerate() {
-                let _ = write!(s, "\n{}. {}\n\n```\n", i + 1, text(&render::move_text(m)));
+                if full(&s) {
+                    let _ = writeln!(s, "\n… the boards after move {i} are not drawn");
+                    break;
+                }
+                let _ = write!(s, "\n{}. {}\n\n```\n", i + 1, move_words(m));
                 s.push_str(&render::board(replay, i + 1, render::landing(m)));
                 s.push_str("```\n");
             }

@@ -241,3 +241,79 @@ fn report_files_follow_the_umask_like_any_output() {
         }
     }
 }
+
+#[test]
+fn a_wide_board_draws_a_bounded_answer_and_says_what_it_left_out() {
+    // 40 independent jumps on one row padded to 960 KB with `#`: every board drawn in full
+    // was 41 MB of output.
+    let row = [vec!["o o ."; 40], vec!["#"; 480_000]].concat().join(" ");
+    let run = Test::new()
+        .file(
+            "wide.yaml",
+            &format!("rules: peg_hop\ngoal:\n  pegs: 40\nboard: |\n  {row}\n"),
+        )
+        .args(["solve", "wide.yaml"])
+        .run()
+        .status(0);
+    assert!(run.stdout.len() < 2_100_000, "{} bytes", run.stdout.len());
+    assert!(run.stdout.contains("solved in 40 moves, 40 pegs left\n"));
+    assert!(
+        run.stdout
+            .contains("\n40. [0, 117] over [0, 116] to [0, 115] (left)\n")
+    );
+    assert!(run.stdout.trim_end().ends_with(
+        "\n… 39 more boards not drawn (an answer draws at most 256 KiB of boards): every move is \
+         listed above; use --format json for the moves alone"
+    ));
+}
+
+/// The count N in the note `… N{tail}`.
+fn left_out(text: &str, tail: &str) -> usize {
+    let at = text.find(tail).unwrap_or_else(|| panic!("no {tail:?}"));
+    let n = text[..at].rsplit(' ').next().unwrap();
+    n.replace(',', "")
+        .parse()
+        .unwrap_or_else(|e| panic!("{e}: {n:?}"))
+}
+
+#[test]
+fn reports_of_many_big_puzzles_are_capped_with_a_note() {
+    // 1,200 puzzles with 16 KB names: a card each is ~35 KB, so index.html was ~60 MB.
+    let mut t = Test::new();
+    for i in 0..1_200 {
+        let name = format!("p{i:04}-{}", "x".repeat(16_000));
+        t = t.file(
+            &format!("in/{i:04}.yaml"),
+            &format!("name: {name}\nrules: peg_hop\nboard: |\n  o o .\n"),
+        );
+    }
+    let run = t.args(["batch", "in", "--report", "r", "-q"]).run().status(0);
+    let read = |f: &str| std::fs::read_to_string(run.dir().join("r").join(f)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&read("summary.json")).unwrap();
+    assert_eq!(json["results"].as_array().unwrap().len(), 1_200);
+
+    let html = read("index.html");
+    assert!(html.len() < 17 << 20, "index.html is {} bytes", html.len());
+    let rows = html.matches("<tr><td><a href=").count();
+    assert_eq!(rows + left_out(&html, " more puzzles: every result"), 1_200);
+    let cards = html.matches("<section class=\"card").count();
+    assert_eq!(
+        cards + left_out(&html, " more puzzles not drawn (index.html"),
+        1_200,
+        "drawn and left out make every puzzle"
+    );
+    assert!(html.contains(
+        " more puzzles not drawn (index.html draws at most 16 MiB): every result is in \
+         summary.json and summary.csv</p>"
+    ));
+    // The cards drawn can still be stepped through; those left out have no frames.
+    assert!(html.contains(",null]</script>"));
+
+    let md = read("summary.md");
+    let sections = md.matches("\n## p").count();
+    assert_eq!(
+        sections + left_out(&md, " more puzzles not drawn (summary.md"),
+        1_200
+    );
+    assert!(md.contains(" more puzzles not drawn (summary.md draws at most 16 MiB)"));
+}
