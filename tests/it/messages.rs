@@ -70,32 +70,26 @@ fn a_byte_order_mark_is_not_a_second_document() {
 
 #[test]
 fn yaml_type_errors_speak_of_pegs_and_sizes_not_serde() {
-    let run = Test::new()
-        .file(
-            "a.yaml",
-            "rules: peg_hop\nboard: |\n  o o .\ngoal:\n  pegs: [1]\n",
-        )
-        .args(["solve", "a.yaml"])
-        .run()
-        .status(2);
-    assert_eq!(
-        run.stderr,
-        "marbles: error: a.yaml:5:9: invalid puzzle YAML: goal.pegs: invalid type: sequence, \
-         expected a number of pegs or `fewest`\n"
-    );
-    let run = Test::new()
-        .file(
-            "b.yaml",
-            "rules: peg_hop\nboard: |\n  o o .\nsolve:\n  max_memory: -3\n",
-        )
-        .args(["solve", "b.yaml"])
-        .run()
-        .status(2);
-    assert_eq!(
-        run.stderr,
-        "marbles: error: b.yaml:5:15: invalid puzzle YAML: solve.max_memory: invalid value: \
-         integer `-3`, expected a size: a number of bytes or e.g. 512MB\n"
-    );
+    let cases = [
+        (
+            "goal:\n  pegs: [1]\n",
+            "p.yaml:5:9: invalid puzzle YAML: goal.pegs: invalid type: sequence, \
+             expected a number of pegs or `fewest`",
+        ),
+        (
+            "solve:\n  max_memory: -3\n",
+            "p.yaml:5:15: invalid puzzle YAML: solve.max_memory: invalid value: integer `-3`, \
+             expected a size: a number of bytes or e.g. 512MB",
+        ),
+    ];
+    for (tail, message) in cases {
+        let run = Test::new()
+            .file("p.yaml", &format!("rules: peg_hop\nboard: |\n  o o .\n{tail}"))
+            .args(["solve", "p.yaml"])
+            .run()
+            .status(2);
+        assert_eq!(run.stderr, format!("marbles: error: {message}\n"));
+    }
 }
 
 #[test]
