@@ -1,5 +1,5 @@
-//! What the native model can hold, and the one check every tilt board passes through whatever
-//! notation it was read from (YAML, ICPC, or a spec built in code).
+//! What the native model can hold, and the one check each board passes through whatever
+//! notation it was read from (YAML, ICPC, or a spec built in code), before any script runs.
 //!
 //! The limits come from the model's representation: hop positions are `u128` bitboards, tilt
 //! cells are `u8` indices with `u8::MAX` meaning "home" (so at most 15 × 15 = 225 cells), and
@@ -11,6 +11,31 @@ pub const MAX_HOP_CELLS: usize = 128;
 pub const MAX_TILT_SIZE: usize = 15;
 /// Tilt boards hold at most this many marbles.
 pub const MAX_TILT_MARBLES: usize = 64;
+
+/// A rule table (a script's `moves` or `links`) holds at most this many entries. The sandbox's
+/// per-value limits are sized so that a table this long fits (see
+/// [`crate::script::ScriptLimits`]); past it the script gets this limit's own message.
+pub const MAX_RULE_MOVES: usize = 20_000;
+
+/// Checks a hop board's hole count against the bitboard's width.
+pub fn check_hop(holes: usize) -> Result<(), String> {
+    if holes > MAX_HOP_CELLS {
+        return Err(format!(
+            "the board has {holes} holes; hop boards may have at most {MAX_HOP_CELLS}"
+        ));
+    }
+    Ok(())
+}
+
+/// Checks the length of a script's rule table (`what` is `moves` or `links`).
+pub fn check_rule_table(what: &str, len: usize) -> Result<(), String> {
+    if len > MAX_RULE_MOVES {
+        return Err(format!(
+            "`{what}` has {len} entries; a rule table may hold at most {MAX_RULE_MOVES}"
+        ));
+    }
+    Ok(())
+}
 
 /// The part of a tilt board a limit refused, for readers to locate the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +76,20 @@ pub fn check_tilt(size: i64, marbles: i64) -> Result<(), (TiltPart, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hop_and_table_limits_follow_the_constants() {
+        assert!(check_hop(MAX_HOP_CELLS).is_ok());
+        assert_eq!(
+            check_hop(129).unwrap_err(),
+            "the board has 129 holes; hop boards may have at most 128"
+        );
+        assert!(check_rule_table("moves", MAX_RULE_MOVES).is_ok());
+        assert_eq!(
+            check_rule_table("links", MAX_RULE_MOVES + 1).unwrap_err(),
+            "`links` has 20001 entries; a rule table may hold at most 20000"
+        );
+    }
 
     #[test]
     fn tilt_limits_follow_the_constants() {

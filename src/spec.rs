@@ -167,17 +167,55 @@ impl std::str::FromStr for ByteSize {
 
 impl<'de> Deserialize<'de> for ByteSize {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            N(u64),
-            S(String),
+        number_or_text(
+            d,
+            "a size: a number of bytes or e.g. 512MB",
+            |n| Ok(ByteSize(n)),
+            str::parse,
+        )
+    }
+}
+
+/// Reads a value written either as a whole number or as text, with errors in the user's
+/// terms (`expecting`) rather than serde's (an untagged enum's "did not match any variant").
+fn number_or_text<'de, D, T>(
+    d: D,
+    expecting: &'static str,
+    number: fn(u64) -> std::result::Result<T, String>,
+    text: fn(&str) -> std::result::Result<T, String>,
+) -> std::result::Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::de::{Error, Unexpected, Visitor};
+    struct V<T> {
+        expecting: &'static str,
+        number: fn(u64) -> std::result::Result<T, String>,
+        text: fn(&str) -> std::result::Result<T, String>,
+    }
+    impl<T> Visitor<'_> for V<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str(self.expecting)
         }
-        match Raw::deserialize(d)? {
-            Raw::N(n) => Ok(ByteSize(n)),
-            Raw::S(s) => s.parse().map_err(serde::de::Error::custom),
+        fn visit_u64<E: Error>(self, n: u64) -> std::result::Result<T, E> {
+            (self.number)(n).map_err(E::custom)
+        }
+        fn visit_i64<E: Error>(self, n: i64) -> std::result::Result<T, E> {
+            match u64::try_from(n) {
+                Ok(n) => self.visit_u64(n),
+                Err(_) => Err(E::invalid_value(Unexpected::Signed(n), &self)),
+            }
+        }
+        fn visit_str<E: Error>(self, s: &str) -> std::result::Result<T, E> {
+            (self.text)(s).map_err(E::custom)
         }
     }
+    d.deserialize_any(V {
+        expecting,
+        number,
+        text,
+    })
 }
 
 #[derive(Deserialize)]
@@ -211,11 +249,24 @@ struct RawGoal {
     moves: Option<RawPegs>,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
 enum RawPegs {
     Count(u32),
     Word(String),
+}
+
+impl<'de> Deserialize<'de> for RawPegs {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        number_or_text(
+            d,
+            "a number of pegs or `fewest`",
+            |n| {
+                u32::try_from(n)
+                    .map(RawPegs::Count)
+                    .map_err(|_| format!("{n} pegs is more than any board holds"))
+            },
+            |w| Ok(RawPegs::Word(w.to_string())),
+        )
+    }
 }
 
 /// Reads and validates the spec at `path`.
@@ -278,6 +329,8 @@ fn io_reason(e: &std::io::Error) -> String {
 
 /// Parses spec text; `path` is used for messages and to resolve relative rule paths.
 pub fn parse(path: &Path, source: &str) -> Result<Spec> {
+    // Editors on Windows start UTF-8 files with a byte-order mark; it is not content.
+    let source = source.strip_prefix('\u{feff}').unwrap_or(source);
     expansion::check(source).map_err(|line| {
         Diagnostic::new(
             path,
@@ -438,9 +491,11 @@ fn parse_grid(path: &Path, source: &str, text: &str) -> Result<GridBoard> {
         rows.pop();
         xs.pop();
     }
-    if rows.iter().all(|r| r.iter().all(|&t| t == Token::Blocked)) {
+    let holes = rows.iter().flatten().filter(|&&t| t != Token::Blocked).count();
+    if holes == 0 {
         return Err(Diagnostic::new(path, "the board has no holes").at(board_line, None));
     }
+    crate::limits::check_hop(holes).map_err(|why| Diagnostic::new(path, why).at(board_line, None))?;
     Ok(GridBoard { rows, xs })
 }
 

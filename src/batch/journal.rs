@@ -9,13 +9,17 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// Writes `contents` to `path` through a temporary file and a rename, so that a reader (or a
-/// crash) never sees half a file.
+/// crash) never sees half a file. The file gets the mode any other output would (0666 less
+/// the umask), not the temporary file's private 0600.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    let mut builder = tempfile::Builder::new();
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut tmp = builder.tempfile_in(dir)?;
     tmp.write_all(contents)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;

@@ -22,14 +22,16 @@ pub struct Found {
     pub errors: Vec<String>,
 }
 
-/// Puzzle files by extension: YAML specs and the classic notations (see [`crate::formats`]).
+/// Puzzle files by extension, in any case (`.YAML` as `.yaml`): YAML specs and the classic
+/// notations (see [`crate::formats`]).
 fn is_puzzle(p: &Path) -> bool {
     p.extension()
         .and_then(|e| e.to_str())
-        .is_some_and(|e| matches!(e, "yaml" | "yml" | "lisp" | "lsp" | "icpc"))
+        .map(str::to_ascii_lowercase)
+        .is_some_and(|e| matches!(e.as_str(), "yaml" | "yml" | "lisp" | "lsp" | "icpc"))
 }
 
-/// Walks `paths` for puzzle files (`*.yaml`, `*.yml`, `*.lisp`, `*.lsp`, `*.icpc`): hidden folders skipped, symlinks followed,
+/// Walks `paths` for puzzle files (`*.yaml`, `*.yml`, `*.lisp`, `*.lsp`, `*.icpc`, in any case): hidden folders skipped, symlinks followed,
 /// loops reported rather than followed. Files named directly are taken whatever their name.
 pub fn collect(paths: &[PathBuf]) -> Found {
     let mut found = Found::default();
@@ -152,7 +154,7 @@ pub fn solve_all(
                 if CANCELLED.load(Ordering::Relaxed) {
                     return None;
                 }
-                bar.set_message(key.clone());
+                bar.set_message(crate::render::terminal(&key).into_owned());
                 let outcomes = solve_contained(path, opts);
                 bar.inc(1);
                 // Cases left unprepared after Ctrl-C leave no trace but the flag.

@@ -93,7 +93,7 @@ impl Error {
 
 /// Prints `marbles: error: …` on stderr: every error a user sees goes through here.
 pub fn report(e: &dyn Display) {
-    eprintln!("marbles: error: {e}");
+    eprintln!("marbles: error: {}", crate::render::terminal(&e.to_string()));
 }
 
 /// Turns a command's result into the exit code, printing its error if it has one.

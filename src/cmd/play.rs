@@ -82,7 +82,8 @@ pub fn play(
         Model::Tilt(m) => Position::Tilt(m.start.clone()),
     };
     let mut history = vec![start];
-    writeln!(out, "{} ({}): type a move, or `help`", p.spec.name, p.script.name)?;
+    let heading = format!("{} ({}): type a move, or `help`", p.spec.name, p.script.name);
+    writeln!(out, "{}", crate::render::terminal(&heading))?;
     show(p, history.last().unwrap(), None, &mut out)?;
     let mut won = false;
     let mut lines = input.lines();

@@ -51,7 +51,8 @@ fn solve_reporting(file: &Path, notation: Notation, config: &Config) -> Vec<Outc
         }
         Ok(p) => {
             for line in &p.tables.printed {
-                eprintln!("{}: {line}", p.script.origin.display());
+                let line = format!("{}: {line}", p.script.origin.display());
+                eprintln!("{}", crate::render::terminal(&line));
             }
             match config.trace {
                 Some(limit) => {

@@ -114,6 +114,16 @@ pub fn resolve(spec: &Spec) -> Result<Script> {
     }
     for dir in rule_dirs(base) {
         let path = dir.join(format!("{name}.rhai"));
+        if path.is_dir() {
+            return Err(Diagnostic::new(
+                &spec.path,
+                format!(
+                    "rule family `{name}`: {} is a directory, not a rule script",
+                    path.display()
+                ),
+            )
+            .at(line, None));
+        }
         if path.is_file() {
             let source = crate::spec::read_text(&path)?;
             return Ok(Script {
@@ -131,13 +141,7 @@ pub fn resolve(spec: &Spec) -> Result<Script> {
         });
     }
     let known = known_families(base);
-    let hint = known
-        .iter()
-        .map(|k| (strsim::levenshtein(k, name), k))
-        .min()
-        .filter(|(d, _)| *d <= 3.max(name.len() / 3))
-        .map(|(_, k)| format!("did you mean `{k}`? "))
-        .unwrap_or_default();
+    let hint = crate::diag::did_you_mean(name, &known);
     Err(Diagnostic::new(
         &spec.path,
         format!(
@@ -162,6 +166,7 @@ fn known_families(base: &Path) -> Vec<String> {
             for e in rd.flatten() {
                 let p = e.path();
                 if p.extension().is_some_and(|x| x == "rhai")
+                    && p.is_file()
                     && let Some(s) = p.file_stem()
                 {
                     names.push(s.to_string_lossy().into_owned());
@@ -222,6 +227,37 @@ impl Reader<'_> {
         Diagnostic::new(&self.script.origin, msg).at(line, None)
     }
 
+    /// Refuses keys a map may not have, as YAML specs do, naming the nearest known one.
+    fn known_keys(&self, map: &Map, what: &str, known: &[&str]) -> Result<()> {
+        let Some(key) = map.keys().find(|k| !known.contains(&k.as_str())) else {
+            return Ok(());
+        };
+        // The line that writes `key:` (or `"key":`) in a map literal, if one does.
+        let line = self.script.source.lines().position(|l| {
+            l.match_indices(key.as_str()).any(|(i, _)| {
+                let word_start = !l[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_');
+                let rest = l[i + key.len()..].trim_start_matches('"').trim_start();
+                word_start && rest.starts_with(':')
+            })
+        });
+        let msg = format!(
+            "{what} has an unknown key `{key}`: {}known keys are {}",
+            crate::diag::did_you_mean(key, known),
+            known.join(", ")
+        );
+        Err(match line {
+            Some(i) => Diagnostic::new(&self.script.origin, msg).at(Some(i + 1), None),
+            None => self.err(msg),
+        })
+    }
+
+    /// The rule table under `key`, no longer than a model may hold.
+    fn table(&self, map: &Map, key: &str) -> Result<Array> {
+        let a = self.array(map, key)?;
+        crate::limits::check_rule_table(key, a.len()).map_err(|why| self.err(why))?;
+        Ok(a)
+    }
+
     fn tables(&self, value: Dynamic, printed: Vec<String>) -> Result<RuleTables> {
         let ty = value.type_name().to_string();
         let map: Map = value.try_cast::<Map>().ok_or_else(|| {
@@ -229,6 +265,11 @@ impl Reader<'_> {
                 "`rules(board)` must return a map (#{{ kind: ..., ... }}), not {ty}"
             ))
         })?;
+        self.known_keys(
+            &map,
+            "the returned map",
+            &["kind", "layout", "directions", "moves", "links", "goal"],
+        )?;
         let kind = match self.string(&map, "kind")?.as_deref() {
             Some("hop") => Kind::Hop,
             Some("tilt") => Kind::Tilt,
@@ -252,9 +293,10 @@ impl Reader<'_> {
         let mut links = Vec::new();
         match kind {
             Kind::Hop => {
-                for (i, m) in self.array(&map, "moves")?.into_iter().enumerate() {
+                for (i, m) in self.table(&map, "moves")?.into_iter().enumerate() {
                     let what = format!("moves[{i}]");
                     let m = self.as_map(m, &what)?;
+                    self.known_keys(&m, &what, &["dir", "from", "over", "to"])?;
                     let dir = match self.string(&m, "dir")? {
                         None => None,
                         Some(d) => Some(dir_index(&d).ok_or_else(|| {
@@ -268,9 +310,10 @@ impl Reader<'_> {
                 }
             }
             Kind::Tilt => {
-                for (i, m) in self.array(&map, "links")?.into_iter().enumerate() {
+                for (i, m) in self.table(&map, "links")?.into_iter().enumerate() {
                     let what = format!("links[{i}]");
                     let m = self.as_map(m, &what)?;
+                    self.known_keys(&m, &what, &["dir", "from", "to"])?;
                     let d = self
                         .string(&m, "dir")?
                         .ok_or_else(|| self.err(format!("{what} needs `dir`, a direction name")))?;
@@ -292,6 +335,7 @@ impl Reader<'_> {
             None => None,
             Some(g) => {
                 let g = self.as_map(g.clone(), "goal")?;
+                self.known_keys(&g, "goal", &["pegs"])?;
                 match g.get("pegs") {
                     None => None,
                     Some(p) => Some(
@@ -327,6 +371,7 @@ impl Reader<'_> {
                 continue;
             }
             let m = self.as_map(d, &what)?;
+            self.known_keys(&m, &what, &["name", "step"])?;
             let name = self
                 .string(&m, "name")?
                 .ok_or_else(|| self.err(format!("{what} needs a `name`")))?;

@@ -2,6 +2,7 @@
 
 use super::{Script, ScriptBoard};
 use crate::diag::{Diagnostic, Result};
+use crate::limits::MAX_RULE_MOVES;
 use rhai::{Dynamic, Engine, EvalAltResult, Position, Scope};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -41,9 +42,12 @@ impl Default for ScriptLimits {
             timeout: Duration::from_secs(2),
             max_call_levels: 48,
             max_expr_depth: 64,
+            // Rhai counts these over a whole value, nested ones included: a rule table of
+            // `MAX_RULE_MOVES` moves (each a map of 4 entries, 6 array items and a short
+            // direction name) must fit, so that the table's own limit is the one reached.
             max_array: 200_000,
-            max_map: 10_000,
-            max_string: 64 * 1024,
+            max_map: 5 * MAX_RULE_MOVES,
+            max_string: 256 * 1024,
             max_bytes: 64 << 20,
             max_printed: 1 << 20,
         }

@@ -7,6 +7,7 @@ mod cli;
 mod hostile;
 mod html;
 mod limits;
+mod messages;
 mod play;
 mod search;
 mod support;
