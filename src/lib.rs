@@ -10,6 +10,7 @@ pub mod formats;
 pub mod model;
 pub mod outcome;
 pub mod play;
+pub mod progress;
 pub mod render;
 pub mod report;
 pub mod script;
@@ -43,6 +44,8 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
 
 fn solve_cmd(args: &cli::SolveArgs) -> anyhow::Result<u8> {
     let opts = args.search.options(1);
+    // Ctrl-C stops the search at its next budget check: the answer so far is still printed.
+    let _ = ctrlc::set_handler(|| search::CANCELLED.store(true, std::sync::atomic::Ordering::SeqCst));
     let mut outcomes = Vec::new();
     let mut stdout = io::stdout().lock();
     for file in &args.files {
@@ -84,8 +87,16 @@ fn solve_reporting(
             for line in &p.tables.printed {
                 eprintln!("{}: {line}", p.script.origin.display());
             }
+            use std::io::IsTerminal;
             if args.trace {
                 trace::solve_traced(&p, opts, notation, args.trace_limit, io::stderr().lock())
+            } else if let model::Model::Hop(m) = &p.model
+                && io::stderr().is_terminal()
+            {
+                let mut progress = progress::Progress::new(m.start.count_ones());
+                let o = solve::solve_observed(&p, opts, &mut progress);
+                progress.finish();
+                o
             } else {
                 solve::solve_prepared(&p, opts)
             }

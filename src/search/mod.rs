@@ -7,6 +7,7 @@ pub mod bench;
 pub mod count;
 pub mod dfs;
 pub mod endgame;
+pub mod fewest;
 pub mod invariants;
 pub mod pagoda;
 pub mod portfolio;
