@@ -8,6 +8,7 @@ pub mod count;
 pub mod dfs;
 pub mod endgame;
 pub mod fewest;
+pub mod guided;
 pub mod invariants;
 pub mod pagoda;
 pub mod portfolio;
