@@ -5,7 +5,7 @@ use crate::model::{self, HopModel, Model, NONE, TiltModel};
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Stats, Status};
 use crate::script::{self, RuleTables, Script, ScriptLimits};
 use crate::search::invariants::Invariants;
-use crate::search::{Budget, Limits, Verdict, dfs, fewest_moves, portfolio, tilt};
+use crate::search::{Budget, Limits, Verdict, dfs, fewest, fewest_moves, portfolio, tilt};
 use crate::spec::{self, BoardSpec, MoveGoal, PegGoal, Spec};
 use sha2::{Digest, Sha256};
 use std::path::Path;
@@ -179,8 +179,10 @@ pub fn solve_observed(p: &Prepared, opts: &Options, obs: &mut impl dfs::Observer
                 .filter(|_| r.verdict == Verdict::Solved)
                 .map(|_| fewest_moves::count_moves(m, &r.path));
             out.moves = r.path.iter().map(|&i| hop_move(m, i)).collect();
-            // Pegs left describe an end position: only a solution (or `fewest`) has one.
-            out.pegs_left = (r.verdict == Verdict::Solved).then(|| r.end.count_ones());
+            // Pegs left describe an end position: only a solution has one, or a `fewest` search
+            // stopped early (its best so far, marked not proven in the reason).
+            let best_so_far = m.goal.pegs == PegGoal::Fewest && !r.path.is_empty();
+            out.pegs_left = (r.verdict == Verdict::Solved || best_so_far).then(|| r.end.count_ones());
             out.replay = Some(hop_replay(&p.spec, m, &r.path));
             (r.verdict, r.memory)
         }
@@ -228,6 +230,9 @@ pub fn hop_search(
     budget: &mut Budget,
     obs: &mut impl dfs::Observer,
 ) -> dfs::HopResult {
+    if m.goal.pegs == PegGoal::Fewest {
+        return fewest::solve(m, order, budget, obs);
+    }
     if let Some(why) = Invariants::find(m).refute(m) {
         return dfs::HopResult {
             verdict: Verdict::Unsolvable(Some(why)),

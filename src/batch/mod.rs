@@ -159,7 +159,9 @@ pub fn solve_all(
                 bar.inc(1);
                 // Cases left unprepared after Ctrl-C leave no trace but the flag.
                 if CANCELLED.load(Ordering::SeqCst)
-                    || outcomes.iter().any(|o| o.gave_up == Some(GaveUp::Interrupted))
+                    || outcomes
+                        .iter()
+                        .any(|o| o.gave_up.as_ref().map(GaveUp::stop) == Some(&GaveUp::Interrupted))
                 {
                     return None;
                 }

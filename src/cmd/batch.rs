@@ -42,7 +42,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             dirs.join(", ")
         )));
     }
-    let _ = ctrlc::set_handler(|| CANCELLED.store(true, Ordering::SeqCst));
+    super::stop_on_ctrl_c();
 
     let prev = match &config.report {
         Some(dir) if config.resume => journal::read_previous(dir),

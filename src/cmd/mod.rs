@@ -124,3 +124,9 @@ fn plain(mut table: tabled::Table) -> String {
     let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
     lines.join("\n")
 }
+
+/// Ctrl-C stops every running search at its next budget check, so what finished (and the
+/// best found so far) is still reported.
+fn stop_on_ctrl_c() {
+    let _ = ctrlc::set_handler(|| crate::search::CANCELLED.store(true, std::sync::atomic::Ordering::SeqCst));
+}

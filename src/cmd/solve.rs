@@ -2,11 +2,13 @@
 
 use super::{Error, ExitCode};
 use crate::formats::{self, Notation};
+use crate::model::Model;
 use crate::outcome::{Outcome, Status};
 use crate::render::answer::{Answer, Answers};
+use crate::render::progress::Progress;
 use crate::render::trace;
 use crate::solve::{self, Options};
-use std::io;
+use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 
 /// What to solve and how to answer.
@@ -22,6 +24,7 @@ pub struct Config {
 }
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
+    super::stop_on_ctrl_c();
     let mut outcomes = Vec::new();
     let mut answers = Answers::new(io::stdout().lock(), config.answer);
     for file in &config.files {
@@ -58,7 +61,16 @@ fn solve_reporting(file: &Path, notation: Notation, config: &Config) -> Vec<Outc
                 Some(limit) => {
                     trace::solve_traced(&p, opts, super::style(notation), limit, io::stderr().lock())
                 }
-                None => solve::solve_prepared(&p, opts),
+                None => match &p.model {
+                    // A long single solve shows its progress, on a terminal only.
+                    Model::Hop(m) if io::stderr().is_terminal() => {
+                        let mut progress = Progress::new(m.start.count_ones());
+                        let o = solve::solve_observed(&p, opts, &mut progress);
+                        progress.finish();
+                        o
+                    }
+                    _ => solve::solve_prepared(&p, opts),
+                },
             }
         }
     };

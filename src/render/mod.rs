@@ -3,6 +3,7 @@
 //! traces ([`trace`]). Reports over many puzzles are [`crate::report`]'s.
 
 pub mod answer;
+pub mod progress;
 pub mod trace;
 
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Status};
