@@ -246,8 +246,9 @@ pub struct SearchArgs {
     /// Leave as few pegs as possible instead of meeting the spec's peg count.
     #[arg(long, help_heading = "Search")]
     pub fewest: bool,
-    /// Try moves in the script's order, or reversed.
-    #[arg(long, value_enum, default_value = "script", help_heading = "Search")]
+    /// Try moves in the script's order, reversed, or cell by cell with each cell's moves in an
+    /// order of the family's direction names, e.g. up,down,left,right (every name once).
+    #[arg(long, value_name = "ORDER", default_value = "script", value_parser = parse_order, help_heading = "Search")]
     pub order: OrderArg,
     /// Try moves in a random but reproducible order (see --seed).
     #[arg(long, conflicts_with = "order", help_heading = "Search")]
@@ -259,10 +260,29 @@ pub struct SearchArgs {
     pub script: ScriptArgs,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// `--order`: `script`, `reverse`, or direction names separated by commas.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OrderArg {
     Script,
     Reverse,
+    Directions(Vec<String>),
+}
+
+/// Reads `--order`; direction names are checked against each puzzle's family when it is
+/// compiled (see [`solve::check_order`]), since only the family knows its names.
+fn parse_order(s: &str) -> Result<OrderArg, String> {
+    match s.trim() {
+        "script" => return Ok(OrderArg::Script),
+        "reverse" => return Ok(OrderArg::Reverse),
+        _ => {}
+    }
+    let names: Vec<String> = s.split(',').map(|n| n.trim().to_string()).collect();
+    if names.iter().any(String::is_empty) {
+        return Err(format!(
+            "`{s}` has an empty direction name: write `script`, `reverse`, or direction names separated by commas, e.g. up,down,left,right"
+        ));
+    }
+    Ok(OrderArg::Directions(names))
 }
 
 #[derive(Debug, Args, Clone)]
@@ -296,12 +316,11 @@ impl SearchArgs {
             },
             default_max_memory: solve::default_memory_limit(jobs),
             script: self.script.limits(),
-            order: if self.shuffle {
-                MoveOrder::Shuffle(self.seed)
-            } else if self.order == OrderArg::Reverse {
-                MoveOrder::Reverse
-            } else {
-                MoveOrder::Script
+            order: match &self.order {
+                _ if self.shuffle => MoveOrder::Shuffle(self.seed),
+                OrderArg::Script => MoveOrder::Script,
+                OrderArg::Reverse => MoveOrder::Reverse,
+                OrderArg::Directions(names) => MoveOrder::Directions(names.clone()),
             },
             fewest: self.fewest,
         }

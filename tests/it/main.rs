@@ -8,4 +8,5 @@ mod hostile;
 mod html;
 mod play;
 mod search;
+mod seeds;
 mod support;

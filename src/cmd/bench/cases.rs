@@ -146,7 +146,7 @@ fn budget() -> Budget {
 
 /// Solves with everything `marbles solve` uses: classes, symmetry, pagodas.
 fn solve_model(m: &HopModel) -> (Verdict, u64) {
-    let order = solve::move_order(m, MoveOrder::Script);
+    let order = solve::move_order(m, &MoveOrder::Script);
     let mut b = budget();
     let r = solve::hop_search(m, &order, &mut b, &mut Quiet);
     (r.verdict, b.nodes)
