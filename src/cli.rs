@@ -115,10 +115,11 @@ pub struct SolveArgs {
     #[arg(long, value_enum, value_name = "NOTATION")]
     pub from: Option<NotationArg>,
     /// Print the search on stderr as it runs: each position tried, dead ends, skips, the goal.
+    /// (A Lisp call `(peg-puzzle '… #t)` asks for its own trace.)
     #[arg(long)]
     pub trace: bool,
-    /// Stop printing the trace after this many lines (the search goes on).
-    #[arg(long, value_name = "LINES", default_value_t = crate::render::trace::DEFAULT_LIMIT, requires = "trace")]
+    /// Stop printing a trace after this many lines (the search goes on).
+    #[arg(long, value_name = "LINES", default_value_t = crate::render::trace::DEFAULT_LIMIT)]
     pub trace_limit: usize,
     #[command(flatten)]
     pub search: SearchArgs,
@@ -356,7 +357,8 @@ impl SolveArgs {
             files: self.files.clone(),
             answer: self.format.into(),
             notation: self.from.map(Into::into),
-            trace: self.trace.then_some(self.trace_limit),
+            trace: self.trace,
+            trace_limit: self.trace_limit,
             options: self.search.options(1),
         }
     }

@@ -16,8 +16,10 @@ pub struct Config {
     pub answer: Answer,
     /// Every file's notation, instead of guessing it from the extension.
     pub notation: Option<Notation>,
-    /// Trace the search on stderr, up to this many lines.
-    pub trace: Option<usize>,
+    /// Trace every search on stderr (puzzles may also ask for it: a Lisp call's `#t`).
+    pub trace: bool,
+    /// The most lines a trace prints.
+    pub trace_limit: usize,
     pub options: Options,
 }
 
@@ -53,11 +55,11 @@ fn solve_reporting(file: &Path, notation: Notation, config: &Config) -> Vec<Outc
             for line in &p.tables.printed {
                 eprintln!("{}: {line}", p.script.origin.display());
             }
-            match config.trace {
-                Some(limit) => {
-                    trace::solve_traced(&p, opts, super::style(notation), limit, io::stderr().lock())
-                }
-                None => solve::solve_prepared(&p, opts),
+            if config.trace || p.spec.trace {
+                let style = super::style(notation);
+                trace::solve_traced(&p, opts, style, config.trace_limit, io::stderr().lock())
+            } else {
+                solve::solve_prepared(&p, opts)
             }
         }
     };

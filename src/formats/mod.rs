@@ -1,7 +1,7 @@
 //! Classic puzzle notations beside YAML: Lisp peg lists and ICPC "Marble Game" files, read into specs.
 //!
 //! A file's notation is `--from`, or else its extension: `.lisp`/`.lsp` Lisp, `.icpc` ICPC,
-//! anything else YAML. A Lisp file holds one triangle; an ICPC file holds one or more cases,
+//! anything else YAML. A Lisp file holds one or more boards or `(peg-puzzle …)` calls; an ICPC file holds one or more cases,
 //! each becoming its own puzzle. [`import`] turns a file into YAML specs. This module only
 //! reads; answers in the notations' own words are written by `render::answer`.
 
@@ -48,13 +48,14 @@ pub fn read(path: &Path, notation: Notation) -> Result<Vec<Spec>> {
     // Editors on some systems start a file with a byte-order mark; it is not part of the board.
     let source = text.strip_prefix('\u{feff}').unwrap_or(&text);
     match notation {
-        Notation::Lisp => lisp::parse(path, source).map(|s| vec![s]),
+        Notation::Lisp => lisp::parse(path, source),
         Notation::Icpc => icpc::parse(path, source),
         Notation::Yaml => crate::spec::parse(path, source).map(|s| vec![s]),
     }
 }
 
-/// Reads and compiles every puzzle in a file: one for YAML and Lisp, one per case for ICPC.
+/// Reads and compiles every puzzle in a file: one for YAML, one per call for Lisp, one per
+/// case for ICPC.
 /// A file that cannot be read at all gives a single error.
 pub fn prepare(path: &Path, notation: Notation, opts: &Options) -> Vec<Result<Prepared>> {
     if notation == Notation::Yaml {

@@ -2,6 +2,7 @@
 //! `(peg-puzzle '… #f)` call, the depth-first-search write-up's −1/0/1 matrix, and its move
 //! order given by direction names (`--order up,down,left,right`).
 
+use crate::classic::{Sexp, board, one_jump, parse_sexp, pegs};
 use crate::support::{Run, Test};
 use serde_json::{Value, json};
 
@@ -68,4 +69,76 @@ fn unknown_missing_or_repeated_direction_names_are_refused_with_the_familys_name
         "{}",
         r.stderr
     );
+}
+
+/// The assignment's call, exactly as its TA types it.
+const CALL: &str = "(peg-puzzle '((o) (x x) (x x x) (x x x x) (x x x x x)) #f)";
+
+/// The boards of a `--format lisp` answer, each checked to be one jump after the last and
+/// the last to hold one peg.
+fn replayed(answer: &Sexp) -> Vec<Vec<Vec<bool>>> {
+    let Sexp::List(states) = answer else {
+        panic!("not a list of states: {answer:?}")
+    };
+    let boards: Vec<_> = states.iter().map(board).collect();
+    for (i, pair) in boards.windows(2).enumerate() {
+        assert!(
+            one_jump(&pair[0], &pair[1]),
+            "states {i} and {} are not one jump apart",
+            i + 1
+        );
+    }
+    assert_eq!(boards.last().map(|b| pegs(b)), Some(1), "ends with one peg");
+    boards
+}
+
+#[test]
+fn the_assignments_exact_call_solves_in_thirteen_jumps_that_replay() {
+    let r = run(
+        "call.lisp",
+        &format!("{CALL}\n"),
+        &["solve", "call.lisp", "--format", "lisp"],
+    )
+    .status(0);
+    assert_eq!(r.stderr, "", "#f: no trace");
+    let boards = replayed(&parse_sexp(&r.stdout));
+    assert_eq!(boards.len(), 14, "13 jumps");
+    assert_eq!(
+        boards[0],
+        board(&parse_sexp("((o) (x x) (x x x) (x x x x) (x x x x x))"))
+    );
+}
+
+#[test]
+fn t_as_the_second_argument_traces_as_trace_does() {
+    let traced = CALL.replace("#f)", "#t)");
+    let r = run("call.lisp", &traced, &["solve", "call.lisp", "--format", "lisp"]).status(0);
+    let flag = r.stderr.clone();
+    assert!(
+        flag.starts_with(
+            "trace of call\nstart: o/xx/xxx/xxxx/xxxxx\n  1. [2, 0] over [1, 0] to [0, 0] (up-right)"
+        ),
+        "{flag}"
+    );
+    assert!(flag.contains("goal: 1 peg left after 13 moves"), "{flag}");
+    replayed(&parse_sexp(&r.stdout));
+    // The same lines as --trace on the #f call.
+    let args = ["solve", "call.lisp", "--format", "lisp", "--trace"];
+    let r = run("call.lisp", CALL, &args).status(0);
+    assert_eq!(r.stderr, flag);
+}
+
+#[test]
+fn a_file_of_two_calls_gives_two_answers_in_order() {
+    let hopeless =
+        "(peg-puzzle\n  '((o) (o o) (o o o) (o o o o) (x o o x x)) ; three pegs that never meet\n  #f)";
+    let text = format!("; two calls\n{CALL}\n\n{hopeless}\n");
+    let r = run("two.lisp", &text, &["solve", "two.lisp", "--format", "lisp"]).status(1);
+    let Sexp::List(answers) = parse_sexp(&format!("({})", r.stdout)) else {
+        unreachable!()
+    };
+    assert_eq!(answers.len(), 2, "{}", r.stdout);
+    assert_eq!(replayed(&answers[0]).len(), 14);
+    assert_eq!(answers[1], Sexp::Atom("#f".into()));
+    assert!(r.stdout.ends_with("\n#f\n"), "{}", r.stdout);
 }
