@@ -47,7 +47,7 @@ pub enum Command {
     Check(CheckArgs),
     /// Solve every puzzle under folders in parallel; print a table and write reports.
     Batch(BatchArgs),
-    /// Turn Lisp peg lists and ICPC Marble Game files into YAML puzzle specs.
+    /// Turn Lisp peg lists, matrices and ICPC Marble Game files into YAML puzzle specs.
     Import(ImportArgs),
     /// Enumerate every position reachable from a hop puzzle's start, layer by layer, and count
     /// the jump sequences that reach its goal.
@@ -78,6 +78,8 @@ pub enum NotationArg {
     Lisp,
     /// ICPC World Finals 2007 "Marble Game" cases: `N M W`, marbles, holes, walls, `0 0 0`.
     Icpc,
+    /// A board as rows of 1 (peg), 0 (empty hole), -1 (no hole), brackets and commas allowed.
+    Matrix,
 }
 
 impl From<NotationArg> for Notation {
@@ -86,6 +88,7 @@ impl From<NotationArg> for Notation {
             NotationArg::Yaml => Notation::Yaml,
             NotationArg::Lisp => Notation::Lisp,
             NotationArg::Icpc => Notation::Icpc,
+            NotationArg::Matrix => Notation::Matrix,
         }
     }
 }
@@ -102,11 +105,14 @@ pub enum SolveFormat {
     Icpc,
     /// The classroom's output: `N moves` or `No Solution`, one line per puzzle.
     Moves,
+    /// Each state of the answer as a matrix of 1 (peg), 0 (hole), -1 (no hole), blank lines between.
+    Matrix,
 }
 
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Puzzle files: YAML, Lisp peg lists (.lisp, .lsp) or ICPC Marble Game files (.icpc).
+    /// Puzzle files: YAML, Lisp peg lists or calls (.lisp, .lsp), matrices (.matrix) or ICPC
+    /// Marble Game files (.icpc).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     #[arg(long, value_enum, default_value = "text")]
@@ -127,16 +133,19 @@ pub struct SolveArgs {
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// Lisp (.lisp, .lsp) or ICPC (.icpc) files.
+    /// Lisp (.lisp, .lsp), matrix (.matrix) or ICPC (.icpc) files.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     // (As `help`, not a doc comment: rustdoc would read `<stem>` as an HTML tag.)
     #[arg(
         long,
         value_name = "DIR",
-        help = "Where to write the specs: <stem>.yaml for a Lisp board, <stem>_case<k>.yaml per ICPC case"
+        help = "Where to write the specs: <stem>.yaml for one board, <stem>_call<k>.yaml / <stem>_board<k>.yaml for several Lisp calls / matrices, <stem>_case<k>.yaml per ICPC case"
     )]
     pub out: PathBuf,
+    /// Replace specs that already exist (else an existing one stops the import of its file).
+    #[arg(long)]
+    pub force: bool,
     /// Read every FILE in this notation (default: by extension).
     #[arg(long, value_enum, value_name = "NOTATION")]
     pub from: Option<NotationArg>,
@@ -177,7 +186,7 @@ pub struct PlayArgs {
     /// A puzzle file (YAML, Lisp or ICPC).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// Which case of a several-case ICPC file.
+    /// Which puzzle of a file holding several (ICPC cases, Lisp calls, matrices), from 1.
     #[arg(long, default_value_t = 1, value_name = "K")]
     pub case: usize,
     /// Read FILE in this notation (default: by extension).
@@ -336,6 +345,7 @@ impl From<SolveFormat> for Answer {
             SolveFormat::Lisp => Answer::Lisp,
             SolveFormat::Icpc => Answer::Icpc,
             SolveFormat::Moves => Answer::Moves,
+            SolveFormat::Matrix => Answer::Matrix,
         }
     }
 }
@@ -411,6 +421,7 @@ impl ImportArgs {
             files: self.files.clone(),
             out: self.out.clone(),
             notation: self.from.map(Into::into),
+            force: self.force,
         }
     }
 }

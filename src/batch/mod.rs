@@ -26,10 +26,10 @@ pub struct Found {
 fn is_puzzle(p: &Path) -> bool {
     p.extension()
         .and_then(|e| e.to_str())
-        .is_some_and(|e| matches!(e, "yaml" | "yml" | "lisp" | "lsp" | "icpc"))
+        .is_some_and(|e| matches!(e, "yaml" | "yml" | "lisp" | "lsp" | "icpc" | "matrix"))
 }
 
-/// Walks `paths` for puzzle files (`*.yaml`, `*.yml`, `*.lisp`, `*.lsp`, `*.icpc`): hidden folders skipped, symlinks followed,
+/// Walks `paths` for puzzle files (`*.yaml`, `*.yml`, `*.lisp`, `*.lsp`, `*.icpc`, `*.matrix`): hidden folders skipped, symlinks followed,
 /// loops reported rather than followed. Files named directly are taken whatever their name.
 pub fn collect(paths: &[PathBuf]) -> Found {
     let mut found = Found::default();

@@ -87,34 +87,23 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
             format!("no board: write a triangle as a list of rows, {EXAMPLE}"),
         ));
     }
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let lines: Vec<&str> = source.lines().collect();
-    let several = found.len() > 1;
+    let count = found.len();
     Ok(found
         .into_iter()
         .enumerate()
-        .map(|(k, (rows, trace, first, last))| Spec {
-            path: path.to_path_buf(),
-            // One puzzle keeps the whole file (comments too); several, each its own lines.
-            source: if several {
-                lines[first - 1..last].join("\n")
-            } else {
-                source.to_string()
-            },
-            name: if several {
-                format!("{stem} call {}", k + 1)
-            } else {
-                stem.clone()
-            },
-            rules: "triangle_hop".into(),
-            board: BoardSpec::Grid(GridBoard { rows }),
-            goal: GoalSpec::default(),
-            limits: LimitSpec::default(),
-            ratings: ratings(),
-            trace,
+        .map(|(k, (rows, trace, first, last))| {
+            let (name, source) = super::part(path, source, "call", k, count, (first, last));
+            Spec {
+                path: path.to_path_buf(),
+                source,
+                name,
+                rules: "triangle_hop".into(),
+                board: BoardSpec::Grid(GridBoard { rows }),
+                goal: GoalSpec::default(),
+                limits: LimitSpec::default(),
+                ratings: ratings(),
+                trace,
+            }
         })
         .collect())
 }

@@ -20,7 +20,7 @@ const HOPELESS: &str = "((o) (o o) (o o o) (o o o o) (x o o x x))\n";
 const CORNER: &str = "name: corner\nrules: peg_hop\nboard: |\n  . . . .\n  o o o .\n  o . . .\n";
 
 /// Runs marbles in a fresh folder holding one file.
-fn run(name: &str, contents: &str, args: &[&str]) -> Run {
+pub fn run(name: &str, contents: &str, args: &[&str]) -> Run {
     Test::new().file(name, contents).args(args).run().no_panic()
 }
 
