@@ -12,7 +12,7 @@ use std::path::Path;
 use std::time::Duration;
 
 /// The order a hop search tries moves in.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum MoveOrder {
     /// As the script lists them.
     #[default]
@@ -20,6 +20,10 @@ pub enum MoveOrder {
     Reverse,
     /// A reproducible shuffle.
     Shuffle(u64),
+    /// Cell by cell in board order, each cell's moves in this order of the family's direction
+    /// names (every name once), as `--order up,down,left,right` gives them: the order the
+    /// depth-first-search write-up prescribes. Checked against the family by [`check_order`].
+    Directions(Vec<String>),
 }
 
 /// How to solve: limits given on the command line win over a spec's `solve:` section.
@@ -60,6 +64,10 @@ pub fn prepare_spec(mut spec: Spec, opts: &Options) -> Result<Prepared> {
     let script = script::resolve(&spec)?;
     let tables = script::run(&script, &spec, &opts.script)?;
     let model = model::compile(&spec, &script, &tables)?;
+    if let Model::Hop(m) = &model {
+        check_order(&opts.order, m, &script.name)
+            .map_err(|why| crate::diag::Diagnostic::new(&spec.path, why))?;
+    }
     Ok(Prepared {
         spec,
         script,
@@ -168,7 +176,7 @@ pub fn solve_observed(p: &Prepared, opts: &Options, obs: &mut impl dfs::Observer
     };
     let (verdict, memory) = match &p.model {
         Model::Hop(m) => {
-            let order = move_order(m, opts.order);
+            let order = move_order(m, &opts.order);
             let r = match m.goal.moves {
                 Some(goal) => fewest_moves::solve(m, goal, &mut budget),
                 None => hop_search(m, &order, &mut budget, obs),
@@ -250,15 +258,61 @@ pub fn rating(spec: &Spec, pegs: u32) -> Option<String> {
     spec.ratings.range(..=pegs).next_back().map(|(_, w)| w.clone())
 }
 
+/// Refuses an order of direction names that is not a permutation of `family`'s directions,
+/// naming them; any other order fits every hop model.
+pub fn check_order(order: &MoveOrder, m: &HopModel, family: &str) -> std::result::Result<(), String> {
+    let MoveOrder::Directions(names) = order else {
+        return Ok(());
+    };
+    let known = if m.directions.is_empty() {
+        format!("{family} names no directions")
+    } else {
+        format!("the directions of {family} are {}", m.directions.join(", "))
+    };
+    let given = names.join(",");
+    for (i, name) in names.iter().enumerate() {
+        if !m.directions.contains(name) {
+            return Err(format!("--order {given}: unknown direction `{name}`: {known}"));
+        }
+        if names[..i].contains(name) {
+            return Err(format!(
+                "--order {given}: `{name}` is named twice: {known}, each once"
+            ));
+        }
+    }
+    let missing: Vec<&str> = m
+        .directions
+        .iter()
+        .filter(|d| !names.contains(d))
+        .map(String::as_str)
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "--order {given}: {} missing: {known}, each once",
+            missing.join(", ")
+        ));
+    }
+    Ok(())
+}
+
 /// Move indices in the order the search should try them.
-pub fn move_order(m: &HopModel, order: MoveOrder) -> Vec<usize> {
+pub fn move_order(m: &HopModel, order: &MoveOrder) -> Vec<usize> {
     let mut v: Vec<usize> = (0..m.moves.len()).collect();
     match order {
         MoveOrder::Script => {}
+        MoveOrder::Directions(names) => {
+            // A move without a direction, or one not named, goes after its cell's named ones.
+            let rank = |i: usize| {
+                let name = m.moves[i].dir.map(|d| &m.directions[d]);
+                name.and_then(|n| names.iter().position(|x| x == n))
+                    .unwrap_or(names.len())
+            };
+            v.sort_by_key(|&i| (m.moves[i].from, rank(i)));
+        }
         MoveOrder::Reverse => v.reverse(),
         MoveOrder::Shuffle(seed) => {
             // SplitMix64 driving a Fisher–Yates shuffle: reproducible across platforms.
-            let mut x = seed;
+            let mut x = *seed;
             let mut next = || {
                 x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
                 let mut z = x;

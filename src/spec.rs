@@ -24,6 +24,8 @@ pub struct Spec {
     pub limits: LimitSpec,
     /// Pegs left → the words for it, e.g. 1 → "genius".
     pub ratings: BTreeMap<u32, String>,
+    /// The file asks for the search to be traced, as `--trace` does (a Lisp call's `#t`).
+    pub trace: bool,
 }
 
 /// The board in one of the two shapes families take.
@@ -416,6 +418,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         goal,
         limits: raw.solve.unwrap_or_default(),
         ratings: raw.ratings.unwrap_or_default(),
+        trace: false,
     })
 }
 

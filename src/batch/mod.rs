@@ -28,10 +28,10 @@ fn is_puzzle(p: &Path) -> bool {
     p.extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase)
-        .is_some_and(|e| matches!(e.as_str(), "yaml" | "yml" | "lisp" | "lsp" | "icpc"))
+        .is_some_and(|e| matches!(e.as_str(), "yaml" | "yml" | "lisp" | "lsp" | "icpc" | "matrix"))
 }
 
-/// Walks `paths` for puzzle files (`*.yaml`, `*.yml`, `*.lisp`, `*.lsp`, `*.icpc`, in any case): hidden folders skipped, symlinks followed,
+/// Walks `paths` for puzzle files (`*.yaml`, `*.yml`, `*.lisp`, `*.lsp`, `*.icpc`, `*.matrix`, in any case): hidden folders skipped, symlinks followed,
 /// loops reported rather than followed. Files named directly are taken whatever their name.
 pub fn collect(paths: &[PathBuf]) -> Found {
     let mut found = Found::default();

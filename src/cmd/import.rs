@@ -1,4 +1,4 @@
-//! `marbles import`: turn Lisp and ICPC files into YAML puzzle specs.
+//! `marbles import`: turn Lisp, matrix and ICPC files into YAML puzzle specs.
 
 use super::{Error, ExitCode};
 use crate::formats::{self, Notation};
@@ -13,13 +13,20 @@ pub struct Config {
     pub out: PathBuf,
     /// Every file's notation, instead of guessing it from the extension.
     pub notation: Option<Notation>,
+    /// Replace specs that already exist.
+    pub force: bool,
 }
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let mut bad = false;
     let mut stdout = io::stdout().lock();
     for file in &config.files {
-        match formats::import(file, Notation::of(file, config.notation), &config.out) {
+        match formats::import(
+            file,
+            Notation::of(file, config.notation),
+            &config.out,
+            config.force,
+        ) {
             Ok(paths) => {
                 for p in paths {
                     writeln!(stdout, "wrote {}", p.display())?;

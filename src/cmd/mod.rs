@@ -112,7 +112,7 @@ pub fn finish(result: Result<ExitCode, Error>) -> ExitCode {
 pub fn style(notation: Notation) -> Style {
     match notation {
         Notation::Lisp => Style::Lisp,
-        Notation::Yaml | Notation::Icpc => Style::Plain,
+        Notation::Yaml | Notation::Icpc | Notation::Matrix => Style::Plain,
     }
 }
 

@@ -18,8 +18,10 @@ pub struct Config {
     pub answer: Answer,
     /// Every file's notation, instead of guessing it from the extension.
     pub notation: Option<Notation>,
-    /// Trace the search on stderr, up to this many lines.
-    pub trace: Option<usize>,
+    /// Trace every search on stderr (puzzles may also ask for it: a Lisp call's `#t`).
+    pub trace: bool,
+    /// The most lines a trace prints.
+    pub trace_limit: usize,
     pub options: Options,
 }
 
@@ -57,11 +59,11 @@ fn solve_reporting(file: &Path, notation: Notation, config: &Config) -> Vec<Outc
                 let line = format!("{}: {line}", p.script.origin.display());
                 eprintln!("{}", crate::render::terminal(&line));
             }
-            match config.trace {
-                Some(limit) => {
-                    trace::solve_traced(&p, opts, super::style(notation), limit, io::stderr().lock())
-                }
-                None => match &p.model {
+            if config.trace || p.spec.trace {
+                let style = super::style(notation);
+                trace::solve_traced(&p, opts, style, config.trace_limit, io::stderr().lock())
+            } else {
+                match &p.model {
                     // A long single solve shows its progress, on a terminal only.
                     Model::Hop(m) if io::stderr().is_terminal() => {
                         let mut progress = Progress::new(m.start.count_ones());
@@ -70,7 +72,7 @@ fn solve_reporting(file: &Path, notation: Notation, config: &Config) -> Vec<Outc
                         o
                     }
                     _ => solve::solve_prepared(&p, opts),
-                },
+                }
             }
         }
     };

@@ -10,4 +10,5 @@ mod limits;
 mod messages;
 mod play;
 mod search;
+mod seeds;
 mod support;

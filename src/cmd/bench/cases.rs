@@ -149,7 +149,7 @@ fn budget() -> Budget {
 
 /// Solves with everything `marbles solve` uses: classes, symmetry, pagodas.
 fn solve_model(m: &HopModel) -> (Verdict, u64) {
-    let order = solve::move_order(m, MoveOrder::Script);
+    let order = solve::move_order(m, &MoveOrder::Script);
     let mut b = budget();
     let r = solve::hop_search(m, &order, &mut b, &mut Quiet);
     (r.verdict, b.nodes)
@@ -303,7 +303,7 @@ fn wiegleb() -> Result<Run, String> {
 
 fn diamond_fewest() -> Result<Run, String> {
     let m = solve::hop_model("peg_hop", &with_vacancy(&DIAMOND41, 4, 4), "{pegs: fewest}")?;
-    let order = solve::move_order(&m, MoveOrder::Script);
+    let order = solve::move_order(&m, &MoveOrder::Script);
     let mut b = Budget::new(Limits {
         timeout: Some(Duration::from_secs(10)),
         ..Limits::default()
@@ -332,7 +332,7 @@ fn french_table() -> Result<Run, String> {
             let mut m = base.clone();
             m.start = full & !(1 << v);
             m.goal.at = Some(f);
-            let order = solve::move_order(&m, MoveOrder::Script);
+            let order = solve::move_order(&m, &MoveOrder::Script);
             let mut b = Budget::new(Limits {
                 timeout: Some(Duration::from_secs(1)),
                 ..Limits::default()
