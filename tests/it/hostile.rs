@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Peak resident memory of any child this test process has waited for, in KiB.
-fn children_peak_kib() -> i64 {
+pub(crate) fn children_peak_kib() -> i64 {
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: getrusage writes into the struct we own.
     unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut u) };
