@@ -5,6 +5,7 @@ mod batch;
 mod classic;
 mod cli;
 mod hostile;
+mod hostile_batch;
 mod html;
 mod limits;
 mod messages;
