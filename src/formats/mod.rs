@@ -11,6 +11,7 @@ pub mod lisp;
 use crate::diag::{Diagnostic, Result};
 use crate::solve::{self, Options, Prepared};
 use crate::spec::{BoardSpec, Cell, Spec, TiltBoard};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -44,9 +45,13 @@ impl Notation {
 
 /// Reads a Lisp or ICPC file into its specs (YAML files are read by [`crate::spec::load`]).
 pub fn read(path: &Path, notation: Notation) -> Result<Vec<Spec>> {
-    let text = crate::spec::read_text(path)?;
+    parse(path, notation, &crate::spec::read_text(path)?)
+}
+
+/// The specs in `text`, the contents of `path` in `notation`.
+pub fn parse(path: &Path, notation: Notation, text: &str) -> Result<Vec<Spec>> {
     // Editors on some systems start a file with a byte-order mark; it is not part of the board.
-    let source = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let source = text.strip_prefix('\u{feff}').unwrap_or(text);
     match notation {
         Notation::Lisp => lisp::parse(path, source).map(|s| vec![s]),
         Notation::Icpc => icpc::parse(path, source),
@@ -61,6 +66,19 @@ pub fn prepare(path: &Path, notation: Notation, opts: &Options) -> Vec<Result<Pr
         return vec![solve::prepare(path, opts)];
     }
     match read(path, notation) {
+        Err(d) => vec![Err(d)],
+        Ok(specs) => specs.into_iter().map(|s| solve::prepare_spec(s, opts)).collect(),
+    }
+}
+
+/// [`prepare`] on `text`, the bytes of `path` already read: what is solved is exactly what
+/// was read (and hashed), whatever happens to the file meanwhile.
+pub fn prepare_text(path: &Path, notation: Notation, text: &str, opts: &Options) -> Vec<Result<Prepared>> {
+    let specs = match notation {
+        Notation::Yaml => crate::spec::parse(path, text).map(|s| vec![s]),
+        _ => parse(path, notation, text),
+    };
+    match specs {
         Err(d) => vec![Err(d)],
         Ok(specs) => specs.into_iter().map(|s| solve::prepare_spec(s, opts)).collect(),
     }
@@ -117,8 +135,17 @@ pub fn to_yaml(spec: &Spec, origin: &str) -> String {
 
 /// Writes `file`'s puzzles as YAML specs into `out`: `<stem>.yaml` for a Lisp triangle,
 /// `<stem>_case<k>.yaml` for each ICPC case. Each is read back before it is written, so an
-/// import never leaves a spec that says something else. Returns the paths written.
-pub fn import(file: &Path, notation: Notation, out: &Path) -> Result<Vec<PathBuf>> {
+/// import never leaves a spec that says something else. A spec already in `claimed` (written
+/// from another file in the same import) is refused naming both files, and so is an existing
+/// file unless `force`; nothing of `file` is written then. Returns the paths written, each
+/// added to `claimed` with `file`.
+pub fn import(
+    file: &Path,
+    notation: Notation,
+    out: &Path,
+    force: bool,
+    claimed: &mut HashMap<PathBuf, PathBuf>,
+) -> Result<Vec<PathBuf>> {
     if notation == Notation::Yaml {
         return Err(Diagnostic::new(
             file,
@@ -132,13 +159,32 @@ pub fn import(file: &Path, notation: Notation, out: &Path) -> Result<Vec<PathBuf
         .unwrap_or_else(|| "puzzle".into());
     std::fs::create_dir_all(out)
         .map_err(|e| Diagnostic::new(out, format!("cannot create the folder: {e}")))?;
-    let mut written = Vec::new();
+    let mut planned = Vec::new();
     for (k, spec) in specs.iter().enumerate() {
         let name = match notation {
             Notation::Icpc => format!("{stem}_case{}.yaml", k + 1),
             _ => format!("{stem}.yaml"),
         };
         let path = out.join(name);
+        if let Some(other) = claimed.get(&path) {
+            return Err(Diagnostic::new(
+                file,
+                format!(
+                    "would be imported to {}, which {} was just imported to; import them into different folders",
+                    path.display(),
+                    other.display()
+                ),
+            ));
+        }
+        if !force && std::fs::symlink_metadata(&path).is_ok() {
+            return Err(Diagnostic::new(
+                &path,
+                format!(
+                    "already exists; not overwritten with the import of {} (use --force to overwrite)",
+                    file.display()
+                ),
+            ));
+        }
         let text = to_yaml(spec, &file.display().to_string());
         let back = crate::spec::parse(&path, &text)?;
         if back.board != spec.board || back.ratings != spec.ratings || back.rules != spec.rules {
@@ -147,7 +193,22 @@ pub fn import(file: &Path, notation: Notation, out: &Path) -> Result<Vec<PathBuf
                 "internal error: the YAML written does not read back as the same puzzle",
             ));
         }
-        std::fs::write(&path, text).map_err(|e| Diagnostic::new(&path, format!("cannot write: {e}")))?;
+        planned.push((path, text));
+    }
+    let mut written = Vec::new();
+    for (path, text) in planned {
+        let mut open = std::fs::OpenOptions::new();
+        open.write(true);
+        // Without --force, a file that appeared since the check above is still not overwritten.
+        if force {
+            open.create(true).truncate(true);
+        } else {
+            open.create_new(true);
+        }
+        open.open(&path)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()))
+            .map_err(|e| Diagnostic::new(&path, format!("cannot write: {e}")))?;
+        claimed.insert(path.clone(), file.to_path_buf());
         written.push(path);
     }
     Ok(written)

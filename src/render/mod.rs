@@ -217,7 +217,8 @@ pub fn solution(o: &Outcome) -> String {
 
 /// [`solution`] with boards drawn by `draw(replay, frame, marked cell)`, for other notations.
 pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) -> String) -> String {
-    let mut out = format!("{} ({}, {})\n{}\n", o.puzzle, o.file, o.rules, verdict(o));
+    let rules = o.script.as_deref().unwrap_or(&o.rules);
+    let mut out = format!("{} ({}, {rules})\n{}\n", o.puzzle, o.file, verdict(o));
     let Some(replay) = &o.replay else { return out };
     out.push_str("\nstart:\n");
     out.push_str(&indent(&draw(replay, 0, None)));

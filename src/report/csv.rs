@@ -24,6 +24,7 @@ impl Format for Csv {
             "seconds",
             "note",
             "solution",
+            "script",
         ])?;
         for o in outcomes {
             w.write_record([
@@ -38,6 +39,7 @@ impl Format for Csv {
                 format!("{:.6}", o.stats.seconds),
                 note(o),
                 moves_compact(o),
+                super::script(o).to_string(),
             ])?;
         }
         Ok(String::from_utf8(w.into_inner()?)?)

@@ -48,7 +48,7 @@ impl Format for Markdown {
                 "\n## {}\n\n`{}` · {} · **{}**\n",
                 o.puzzle,
                 o.file,
-                o.rules,
+                super::script(o),
                 render::verdict(o)
             );
             let Some(replay) = &o.replay else { continue };
