@@ -45,6 +45,21 @@ fn spawn(mut cmd: Command) -> Child {
         .expect("run marbles")
 }
 
+/// `batch set --report rep --quiet`, then `extra`.
+fn batch_set(extra: &[&str]) -> Vec<String> {
+    let mut args = vec!["batch", "set", "--report", "rep", "--quiet"];
+    args.extend(extra);
+    args.into_iter().map(String::from).collect()
+}
+
+/// Waits for `child` and checks its exit status.
+#[track_caller]
+fn exits(child: Child, code: i32) {
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{stderr}");
+}
+
 #[test]
 fn pegs_left_are_counted_on_the_board_the_moves_leave() {
     // The endgame table's finishing line reused the move that entered it, and the search
@@ -97,8 +112,7 @@ fn rules(board) {
 fn resume_solves_again_under_other_options() {
     let t = Test::new().file("set/q.yaml", QUICK);
     let run = |extra: &[&str]| {
-        let mut args = vec!["batch", "set", "--report", "rep", "--quiet", "--resume"];
-        args.extend(extra);
+        let args = batch_set(&[&["--resume"], extra].concat());
         Test::new().in_dir(t.path("").as_path()).args(args).run()
     };
     run(&[]).status(0);
@@ -126,31 +140,16 @@ fn resume_solves_again_under_other_options() {
 fn a_file_edited_while_it_is_solved_is_not_reused() {
     let t = Test::new().file("set/p.yaml", &slow_puzzle());
     let mut cmd = t.command();
-    cmd.args(["batch", "set", "--report", "rep", "--quiet", "--timeout", "3"]);
+    cmd.args(batch_set(&["--timeout", "3"]));
     let child = spawn(cmd);
     std::thread::sleep(Duration::from_millis(1500));
     std::fs::write(t.path("set/p.yaml"), QUICK).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    exits(child, 1);
     assert_eq!(summary(&t.path("rep"))["results"][0]["status"], "gave_up");
     // The result was for the old bytes: the edited file is solved afresh.
     Test::new()
         .in_dir(t.path("").as_path())
-        .args([
-            "batch",
-            "set",
-            "--report",
-            "rep",
-            "--quiet",
-            "--resume",
-            "--timeout",
-            "3",
-        ])
+        .args(batch_set(&["--resume", "--timeout", "3"]))
         .run()
         .status(0);
     assert_eq!(summary(&t.path("rep"))["results"][0]["status"], "solved");
@@ -216,11 +215,7 @@ fn rules_folders_above_the_boundary_are_not_used() {
     assert_eq!(script_used(&outer, "set/p.yaml"), "<builtin>/peg_hop.rhai");
     assert_eq!(script_used(&outer, "proj/p.yaml"), "<builtin>/peg_hop.rhai");
     // A batch stops at the folder it was given, and its report names the script.
-    Test::new()
-        .in_dir(&outer)
-        .args(["batch", "set", "--report", "rep", "--quiet"])
-        .run()
-        .status(0);
+    Test::new().in_dir(&outer).args(batch_set(&[])).run().status(0);
     assert_eq!(
         summary(&outer.join("rep"))["results"][0]["script"],
         "<builtin>/peg_hop.rhai"
@@ -300,7 +295,7 @@ fn a_second_batch_on_a_report_folder_in_use_says_who_holds_it() {
         .file("set/p.yaml", &slow_puzzle())
         .file("other/q.yaml", QUICK);
     let mut cmd = t.command();
-    cmd.args(["batch", "set", "--report", "rep", "--quiet", "--timeout", "4"]);
+    cmd.args(batch_set(&["--timeout", "4"]));
     let first = spawn(cmd);
     let lock = t.path("rep/.lock");
     wait_for("the lock", || {
@@ -317,13 +312,7 @@ fn a_second_batch_on_a_report_folder_in_use_says_who_holds_it() {
         !t.path("rep/summary.json").exists(),
         "the second batch wrote nothing"
     );
-    let out = first.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    exits(first, 1);
     let s = summary(&t.path("rep"));
     assert_eq!(s["results"].as_array().unwrap().len(), 1);
     assert_eq!(s["results"][0]["puzzle"], "Slow");
@@ -337,18 +326,7 @@ fn a_torn_journal_line_does_not_swallow_the_next_record() {
         // A record cut short (a full disk, a kill) with no newline after it.
         .file("rep/.journal.jsonl", "[{\"file\":\"set/x.yaml\",\"puz");
     let mut cmd = t.command();
-    cmd.args([
-        "batch",
-        "set",
-        "--report",
-        "rep",
-        "--quiet",
-        "--resume",
-        "-j",
-        "1",
-        "--timeout",
-        "60",
-    ]);
+    cmd.args(batch_set(&["--resume", "-j", "1", "--timeout", "60"]));
     let mut child = spawn(cmd);
     let journal = t.path("rep/.journal.jsonl");
     wait_for("a's record", || {
