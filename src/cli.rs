@@ -143,12 +143,13 @@ pub struct ImportArgs {
         help = "Where to write the specs: <stem>.yaml for one board, <stem>_call<k>.yaml / <stem>_board<k>.yaml for several Lisp calls / matrices, <stem>_case<k>.yaml per ICPC case"
     )]
     pub out: PathBuf,
-    /// Replace specs that already exist (else an existing one stops the import of its file).
-    #[arg(long)]
-    pub force: bool,
     /// Read every FILE in this notation (default: by extension).
     #[arg(long, value_enum, value_name = "NOTATION")]
     pub from: Option<NotationArg>,
+    /// Overwrite specs already in the --out folder (two FILEs importing to one name are
+    /// refused all the same).
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Args)]
@@ -234,7 +235,8 @@ pub struct BatchArgs {
     /// Reuse results from the report's summary.json for puzzles whose spec and script are unchanged.
     #[arg(long)]
     pub resume: bool,
-    /// Puzzles solved at once (default: one per core).
+    /// Puzzles solved at once (default, and at most: one per core; never more than there are
+    /// puzzle files).
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
     /// No progress bar.
@@ -248,7 +250,7 @@ pub struct BatchArgs {
 #[derive(Debug, Args, Clone)]
 pub struct SearchArgs {
     /// Give up on a puzzle after this many seconds.
-    #[arg(long, value_name = "SECONDS", help_heading = "Limits (per puzzle)")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, help_heading = "Limits (per puzzle)")]
     pub timeout: Option<f64>,
     /// Give up on a puzzle after trying this many moves.
     #[arg(long, value_name = "N", help_heading = "Limits (per puzzle)")]
@@ -308,8 +310,17 @@ pub struct ScriptArgs {
     #[arg(long, value_name = "N", default_value_t = ScriptLimits::default().max_operations, help_heading = "Rule script limits")]
     pub script_ops: u64,
     /// Stop a rule script after this many seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = ScriptLimits::default().timeout.as_secs_f64(), help_heading = "Rule script limits")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value_t = ScriptLimits::default().timeout.as_secs_f64(), help_heading = "Rule script limits")]
     pub script_timeout: f64,
+}
+
+/// A number of seconds that makes a time limit (see [`crate::limits::seconds`]).
+fn seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    crate::limits::seconds(v).map(|_| v)
 }
 
 impl ScriptArgs {
@@ -341,6 +352,7 @@ impl SearchArgs {
             },
             fewest: self.fewest,
             fewest_moves: self.fewest_moves,
+            rules_roots: Vec::new(),
         }
     }
 }

@@ -409,6 +409,13 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         return Err(Diagnostic::new(path, "goal pegs must be at least 1").at(key_line(source, "pegs"), None));
     }
 
+    let limits = raw.solve.unwrap_or_default();
+    if let Some(Err(why)) = limits.timeout.map(crate::limits::seconds) {
+        return Err(
+            Diagnostic::new(path, format!("solve: timeout: {why}")).at(key_line(source, "timeout"), None)
+        );
+    }
+
     Ok(Spec {
         path: path.to_path_buf(),
         source: source.to_string(),
@@ -416,7 +423,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         rules: raw.rules,
         board,
         goal,
-        limits: raw.solve.unwrap_or_default(),
+        limits,
         ratings: raw.ratings.unwrap_or_default(),
         trace: false,
     })

@@ -13,6 +13,7 @@ pub mod matrix;
 use crate::diag::{Diagnostic, Result};
 use crate::solve::{self, Options, Prepared};
 use crate::spec::{BoardSpec, Cell, Spec, TiltBoard};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -49,9 +50,13 @@ impl Notation {
 
 /// Reads a Lisp, matrix or ICPC file into its specs (YAML files are read by [`crate::spec::load`]).
 pub fn read(path: &Path, notation: Notation) -> Result<Vec<Spec>> {
-    let text = crate::spec::read_text(path)?;
+    parse(path, notation, &crate::spec::read_text(path)?)
+}
+
+/// The specs in `text`, the contents of `path` in `notation`.
+pub fn parse(path: &Path, notation: Notation, text: &str) -> Result<Vec<Spec>> {
     // Editors on some systems start a file with a byte-order mark; it is not part of the board.
-    let source = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let source = text.strip_prefix('\u{feff}').unwrap_or(text);
     match notation {
         Notation::Lisp => lisp::parse(path, source),
         Notation::Matrix => matrix::parse(path, source),
@@ -75,6 +80,19 @@ pub fn prepare(path: &Path, notation: Notation, opts: &Options) -> Vec<Result<Pr
             .take_while(|_| !crate::search::CANCELLED.load(std::sync::atomic::Ordering::Relaxed))
             .map(|s| solve::prepare_spec(s, opts))
             .collect(),
+    }
+}
+
+/// [`prepare`] on `text`, the bytes of `path` already read: what is solved is exactly what
+/// was read (and hashed), whatever happens to the file meanwhile.
+pub fn prepare_text(path: &Path, notation: Notation, text: &str, opts: &Options) -> Vec<Result<Prepared>> {
+    let specs = match notation {
+        Notation::Yaml => crate::spec::parse(path, text).map(|s| vec![s]),
+        _ => parse(path, notation, text),
+    };
+    match specs {
+        Err(d) => vec![Err(d)],
+        Ok(specs) => specs.into_iter().map(|s| solve::prepare_spec(s, opts)).collect(),
     }
 }
 
@@ -130,9 +148,17 @@ pub fn to_yaml(spec: &Spec, origin: &str) -> String {
 /// Writes `file`'s puzzles as YAML specs into `out`: `<stem>.yaml` for a Lisp or matrix
 /// file holding one puzzle, `<stem>_call<k>.yaml` / `<stem>_board<k>.yaml` for each of
 /// several, `<stem>_case<k>.yaml` for each ICPC case. Each is read back before it is written,
-/// so an import never leaves a spec that says something else, and none is written over an
-/// existing file unless `force`. Returns the paths written.
-pub fn import(file: &Path, notation: Notation, out: &Path, force: bool) -> Result<Vec<PathBuf>> {
+/// so an import never leaves a spec that says something else. A spec already in `claimed`
+/// (written from another file in the same import) is refused naming both files, and so is an
+/// existing file unless `force`; nothing of `file` is written then. Returns the paths
+/// written, each added to `claimed` with `file`.
+pub fn import(
+    file: &Path,
+    notation: Notation,
+    out: &Path,
+    force: bool,
+    claimed: &mut HashMap<PathBuf, PathBuf>,
+) -> Result<Vec<PathBuf>> {
     if notation == Notation::Yaml {
         return Err(Diagnostic::new(
             file,
@@ -167,8 +193,18 @@ pub fn import(file: &Path, notation: Notation, out: &Path, force: bool) -> Resul
     }
     std::fs::create_dir_all(out)
         .map_err(|e| Diagnostic::new(out, format!("cannot create the folder: {e}")))?;
-    let mut written = Vec::new();
+    let mut planned = Vec::new();
     for (spec, path) in specs.iter().zip(paths) {
+        if let Some(other) = claimed.get(&path) {
+            return Err(Diagnostic::new(
+                file,
+                format!(
+                    "would be imported to {}, which {} was just imported to; import them into different folders",
+                    path.display(),
+                    other.display()
+                ),
+            ));
+        }
         let text = to_yaml(spec, &file.display().to_string());
         let back = crate::spec::parse(&path, &text)?;
         if back.board != spec.board || back.ratings != spec.ratings || back.rules != spec.rules {
@@ -177,7 +213,22 @@ pub fn import(file: &Path, notation: Notation, out: &Path, force: bool) -> Resul
                 "internal error: the YAML written does not read back as the same puzzle",
             ));
         }
-        std::fs::write(&path, text).map_err(|e| Diagnostic::new(&path, format!("cannot write: {e}")))?;
+        planned.push((path, text));
+    }
+    let mut written = Vec::new();
+    for (path, text) in planned {
+        let mut open = std::fs::OpenOptions::new();
+        open.write(true);
+        // Without --force, a file that appeared since the check above is still not overwritten.
+        if force {
+            open.create(true).truncate(true);
+        } else {
+            open.create_new(true);
+        }
+        open.open(&path)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()))
+            .map_err(|e| Diagnostic::new(&path, format!("cannot write: {e}")))?;
+        claimed.insert(path.clone(), file.to_path_buf());
         written.push(path);
     }
     Ok(written)

@@ -306,9 +306,12 @@ fn search<W: Word, G: Gen<W>>(
                 obs.pruned(path.len() + 1, m, ns);
                 continue;
             }
+            // The finishing line may reuse move `m`: each of its moves applies to the last end.
             let mut end = ns;
-            for i in std::iter::once(m).chain(e.finish(model, order, ns)) {
-                end = if i == m { ns } else { end ^ model.moves[i].mask };
+            path.push(m);
+            obs.advance(path.len(), m, end);
+            for i in e.finish(model, order, ns) {
+                end ^= model.moves[i].mask;
                 path.push(i);
                 obs.advance(path.len(), i, end);
             }

@@ -1,6 +1,7 @@
 //! marbles' integration tests, one binary: each module drives the built `marbles` binary
 //! through real puzzle files and asserts real answers.
 
+mod answers;
 mod batch;
 mod classic;
 mod cli;
