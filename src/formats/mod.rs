@@ -74,13 +74,18 @@ pub fn prepare(path: &Path, notation: Notation, opts: &Options) -> Vec<Result<Pr
     }
     match read(path, notation) {
         Err(d) => vec![Err(d)],
-        // A file may hold tens of thousands of cases: Ctrl-C stops between any two of them.
-        Ok(specs) => specs
-            .into_iter()
-            .take_while(|_| !crate::search::CANCELLED.load(std::sync::atomic::Ordering::Relaxed))
-            .map(|s| solve::prepare_spec(s, opts))
-            .collect(),
+        Ok(specs) => prepare_all(specs, opts),
     }
+}
+
+/// Compiles each spec of a file. A file may hold tens of thousands of cases: Ctrl-C stops
+/// between any two of them.
+fn prepare_all(specs: Vec<Spec>, opts: &Options) -> Vec<Result<Prepared>> {
+    specs
+        .into_iter()
+        .take_while(|_| !crate::search::CANCELLED.load(std::sync::atomic::Ordering::Relaxed))
+        .map(|s| solve::prepare_spec(s, opts))
+        .collect()
 }
 
 /// [`prepare`] on `text`, the bytes of `path` already read: what is solved is exactly what
@@ -92,7 +97,7 @@ pub fn prepare_text(path: &Path, notation: Notation, text: &str, opts: &Options)
     };
     match specs {
         Err(d) => vec![Err(d)],
-        Ok(specs) => specs.into_iter().map(|s| solve::prepare_spec(s, opts)).collect(),
+        Ok(specs) => prepare_all(specs, opts),
     }
 }
 
@@ -182,6 +187,16 @@ pub fn import(
             None => out.join(format!("{stem}.yaml")),
         })
         .collect();
+    if let Some((path, other)) = paths.iter().find_map(|p| claimed.get(p).map(|o| (p, o))) {
+        return Err(Diagnostic::new(
+            file,
+            format!(
+                "would be imported to {}, which {} was just imported to; import them into different folders",
+                path.display(),
+                other.display()
+            ),
+        ));
+    }
     if !force && let Some(there) = paths.iter().find(|p| p.exists()) {
         return Err(Diagnostic::new(
             there,
@@ -195,16 +210,6 @@ pub fn import(
         .map_err(|e| Diagnostic::new(out, format!("cannot create the folder: {e}")))?;
     let mut planned = Vec::new();
     for (spec, path) in specs.iter().zip(paths) {
-        if let Some(other) = claimed.get(&path) {
-            return Err(Diagnostic::new(
-                file,
-                format!(
-                    "would be imported to {}, which {} was just imported to; import them into different folders",
-                    path.display(),
-                    other.display()
-                ),
-            ));
-        }
         let text = to_yaml(spec, &file.display().to_string());
         let back = crate::spec::parse(&path, &text)?;
         if back.board != spec.board || back.ratings != spec.ratings || back.rules != spec.rules {

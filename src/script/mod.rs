@@ -98,6 +98,16 @@ pub struct RuleTables {
 /// `marbles.toml` or `.git`),
 /// else a built-in family. How the spec's path is spelled and where marbles runs from do not
 /// matter; without a boundary above the spec only the `rules/` folder beside it is searched.
+/// A script's path as messages show it: relative to the working folder when it lies below it
+/// (the lookup itself runs on real, canonical folders).
+fn shown(path: PathBuf) -> PathBuf {
+    std::env::current_dir()
+        .and_then(|c| c.canonicalize())
+        .ok()
+        .and_then(|c| path.strip_prefix(&c).ok().map(Path::to_path_buf))
+        .unwrap_or(path)
+}
+
 pub fn resolve(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
     let root = roots
         .iter()
@@ -116,7 +126,7 @@ pub fn resolve(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
             .unwrap_or_default();
         return Ok(Script {
             name: stem,
-            origin: path,
+            origin: shown(path),
             source,
         });
     }
@@ -128,7 +138,7 @@ pub fn resolve(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
                 &spec.path,
                 format!(
                     "rule family `{name}`: {} is a directory, not a rule script",
-                    path.display()
+                    shown(path).display()
                 ),
             )
             .at(line, None));
@@ -137,7 +147,7 @@ pub fn resolve(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
             let source = crate::spec::read_text(&path)?;
             return Ok(Script {
                 name: name.to_string(),
-                origin: path,
+                origin: shown(path),
                 source,
             });
         }

@@ -412,7 +412,7 @@ fn import_refuses_to_overwrite_a_file_of_the_same_name() {
     );
     import(&["b/x.lisp", "--out", "out"])
         .status(2)
-        .stderr_has("out/x.yaml: already exists; not overwritten with the import of b/x.lisp (use --force");
+        .stderr_has("out/x.yaml: already exists; not overwritten (importing b/x.lisp): pass --force");
     import(&["b/x.lisp", "--out", "out", "--force"]).status(0);
     assert!(
         std::fs::read_to_string(t.path("out/x.yaml"))
