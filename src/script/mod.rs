@@ -104,6 +104,7 @@ fn shown(path: PathBuf) -> PathBuf {
     std::env::current_dir()
         .and_then(|c| c.canonicalize())
         .ok()
+        .filter(|c| c.parent().is_some())
         .and_then(|c| path.strip_prefix(&c).ok().map(Path::to_path_buf))
         .unwrap_or(path)
 }

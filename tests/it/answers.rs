@@ -190,7 +190,8 @@ fn rule_lookup_follows_the_file_not_the_spelling_of_its_path() {
     let mine = proj.join("rules/peg_hop.rhai").display().to_string();
     let abs = proj.join("sub/p.yaml").display().to_string();
     assert_eq!(script_used(&proj.join("sub"), "p.yaml"), mine);
-    assert_eq!(script_used(&proj, "sub/p.yaml"), mine);
+    // Shown relative to the working folder when below it, else in full.
+    assert_eq!(script_used(&proj, "sub/p.yaml"), "rules/peg_hop.rhai");
     assert_eq!(script_used(Path::new("/"), &abs), mine);
     // The text answer says which script it used too.
     Test::new()
