@@ -8,7 +8,7 @@
 //!                      │
 //!                     cmd/      one file per subcommand; ExitCode, Error, the one error printer
 //!            ┌─────────┼───────────┐
-//!          batch/      │        formats/   folders in parallel, resume journal · Lisp/ICPC readers
+//!          batch/      │        formats/   folders in parallel, resume journal · Lisp/matrix/ICPC readers
 //!            │         │           │
 //!          report/     │           │       summary table, JSON, CSV, Markdown, HTML
 //!            │         │           │

@@ -37,6 +37,28 @@ pub fn check_rule_table(what: &str, len: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// The longest time limit accepted, in seconds: a year. Longer ones (and infinities) would
+/// overflow the clock arithmetic they are added to; no search wants one.
+pub const MAX_TIMEOUT_SECS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// A time limit in seconds, checked: a number from 0 to [`MAX_TIMEOUT_SECS`] (not negative,
+/// infinite or NaN). The message is the same for the command line and for YAML.
+pub fn seconds(s: f64) -> Result<std::time::Duration, String> {
+    if (0.0..=MAX_TIMEOUT_SECS).contains(&s) {
+        Ok(std::time::Duration::from_secs_f64(s))
+    } else {
+        // 1e300 as written, not as three hundred digits.
+        let shown = if s.abs() < 1e15 {
+            s.to_string()
+        } else {
+            format!("{s:e}")
+        };
+        Err(format!(
+            "`{shown}` is not a time limit: give seconds from 0 to {MAX_TIMEOUT_SECS} (a year)"
+        ))
+    }
+}
+
 /// The part of a tilt board a limit refused, for readers to locate the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TiltPart {
@@ -88,6 +110,19 @@ mod tests {
         assert_eq!(
             check_rule_table("links", MAX_RULE_MOVES + 1).unwrap_err(),
             "`links` has 20001 entries; a rule table may hold at most 20000"
+        );
+    }
+
+    #[test]
+    fn time_limits_are_finite_and_not_negative() {
+        assert_eq!(seconds(1.5), Ok(std::time::Duration::from_millis(1500)));
+        assert!(seconds(MAX_TIMEOUT_SECS).is_ok());
+        for bad in [-1.0, f64::INFINITY, f64::NAN, 1e300, MAX_TIMEOUT_SECS + 1.0] {
+            assert!(seconds(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            seconds(-1.0).unwrap_err(),
+            "`-1` is not a time limit: give seconds from 0 to 31536000 (a year)"
         );
     }
 

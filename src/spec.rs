@@ -24,6 +24,8 @@ pub struct Spec {
     pub limits: LimitSpec,
     /// Pegs left → the words for it, e.g. 1 → "genius".
     pub ratings: BTreeMap<u32, String>,
+    /// The file asks for the search to be traced, as `--trace` does (a Lisp call's `#t`).
+    pub trace: bool,
 }
 
 /// The board in one of the two shapes families take.
@@ -52,6 +54,13 @@ impl GridBoard {
             .zip(&rows)
             .map(|(r, row)| (0..row.len() as i64).map(|c| height - r - 1 + 2 * c).collect())
             .collect();
+        GridBoard { rows, xs }
+    }
+
+    /// Rows drawn left-aligned, one space between tokens (a square grid, or a triangle in the
+    /// skewed convention the hop families also read).
+    pub fn aligned(rows: Vec<Vec<Token>>) -> Self {
+        let xs = rows.iter().map(|row| (0..row.len() as i64).map(|c| 2 * c).collect()).collect();
         GridBoard { rows, xs }
     }
 
@@ -433,6 +442,13 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         return Err(Diagnostic::new(path, "goal pegs must be at least 1").at(key_line(source, "pegs"), None));
     }
 
+    let limits = raw.solve.unwrap_or_default();
+    if let Some(Err(why)) = limits.timeout.map(crate::limits::seconds) {
+        return Err(
+            Diagnostic::new(path, format!("solve: timeout: {why}")).at(key_line(source, "timeout"), None)
+        );
+    }
+
     Ok(Spec {
         path: path.to_path_buf(),
         source: source.to_string(),
@@ -440,8 +456,9 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         rules: raw.rules,
         board,
         goal,
-        limits: raw.solve.unwrap_or_default(),
+        limits,
         ratings: raw.ratings.unwrap_or_default(),
+        trace: false,
     })
 }
 

@@ -19,10 +19,15 @@ pub struct Config {
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let files = batch::collect(&config.paths);
+    // Folders bound the rule lookup as they do for `batch`, so both find the same scripts.
+    let options = Options {
+        rules_roots: config.paths.iter().filter(|p| p.is_dir()).cloned().collect(),
+        ..config.options.clone()
+    };
     let mut bad = false;
     let mut stdout = io::stdout().lock();
     for f in &files.puzzles {
-        for p in formats::prepare(f, Notation::of(f, None), &config.options) {
+        for p in formats::prepare(f, Notation::of(f, None), &options) {
             match p {
                 Ok(p) => {
                     let what = match &p.model {

@@ -112,7 +112,7 @@ pub fn finish(result: Result<ExitCode, Error>) -> ExitCode {
 pub fn style(notation: Notation) -> Style {
     match notation {
         Notation::Lisp => Style::Lisp,
-        Notation::Yaml | Notation::Icpc => Style::Plain,
+        Notation::Yaml | Notation::Icpc | Notation::Matrix => Style::Plain,
     }
 }
 
@@ -123,4 +123,10 @@ fn plain(mut table: tabled::Table) -> String {
     let text = table.to_string();
     let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
     lines.join("\n")
+}
+
+/// Ctrl-C stops every running search at its next budget check, so what finished (and the
+/// best found so far) is still reported.
+fn stop_on_ctrl_c() {
+    let _ = ctrlc::set_handler(|| crate::search::CANCELLED.store(true, std::sync::atomic::Ordering::SeqCst));
 }

@@ -3,6 +3,7 @@
 //! traces ([`trace`]). Reports over many puzzles are [`crate::report`]'s.
 
 pub mod answer;
+pub mod progress;
 pub mod trace;
 
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Status};
@@ -252,7 +253,8 @@ pub const MAX_ANSWER_BOARD_BYTES: usize = 256 * 1024;
 
 /// [`solution`] with boards drawn by `draw(replay, frame, marked cell)`, for other notations.
 pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) -> String) -> String {
-    let heading = format!("{} ({}, {})\n{}\n", o.puzzle, o.file, o.rules, verdict(o));
+    let rules = o.script.as_deref().unwrap_or(&o.rules);
+    let heading = format!("{} ({}, {rules})\n{}\n", o.puzzle, o.file, verdict(o));
     let mut out = terminal(&heading).into_owned();
     let Some(replay) = &o.replay else { return out };
     out.push_str("\nstart:\n");

@@ -34,6 +34,7 @@ impl Format for Csv {
             "seconds",
             "note",
             "solution",
+            "script",
         ])?;
         for o in outcomes {
             w.write_record(
@@ -49,6 +50,7 @@ impl Format for Csv {
                     format!("{:.6}", o.stats.seconds),
                     note(o),
                     moves_compact(o),
+                    super::script(o).to_string(),
                 ]
                 .map(spreadsheet_safe),
             )?;

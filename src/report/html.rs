@@ -333,7 +333,11 @@ fn section(s: &mut String, i: usize, o: &Outcome) {
         if o.rules.is_empty() {
             String::new()
         } else {
-            format!("<span class=\"family\">{}</span>", escape(&o.rules))
+            format!(
+                "<span class=\"family\" title=\"{}\">{}</span>",
+                escape(super::script(o)),
+                escape(&o.rules)
+            )
         },
         escape(&o.file),
     );

@@ -90,7 +90,7 @@ impl Format for Markdown {
                 "\n## {}\n\n{} · {} · **{}**\n",
                 text(&o.puzzle),
                 code(&o.file),
-                text(&o.rules),
+                text(super::script(o)),
                 text(&render::verdict(o))
             );
             let Some(replay) = &o.replay else { continue };

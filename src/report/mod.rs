@@ -119,6 +119,11 @@ pub fn moves_cell(o: &Outcome) -> String {
     }
 }
 
+/// The rule script an outcome used (its path, or `<builtin>/NAME.rhai`), else its family.
+pub fn script(o: &Outcome) -> &str {
+    o.script.as_deref().unwrap_or(&o.rules)
+}
+
 /// What a row says after the status: the reason, the error, or the rating.
 pub fn note(o: &Outcome) -> String {
     o.error

@@ -92,12 +92,31 @@ pub struct RuleTables {
     pub printed: Vec<String>,
 }
 
-/// Finds the script a spec names: a path relative to the spec, a `rules/` folder beside the
-/// spec or above it, `./rules`, or a built-in family.
-pub fn resolve(spec: &Spec) -> Result<Script> {
+/// Finds the script a spec names: a path relative to the spec, or by name `NAME.rhai` in a
+/// `rules/` folder beside the spec's real location or above it, up to the first boundary
+/// (a folder of `roots` holding the spec, as `batch` is given, or a folder holding
+/// `marbles.toml` or `.git`),
+/// else a built-in family. How the spec's path is spelled and where marbles runs from do not
+/// matter; without a boundary above the spec only the `rules/` folder beside it is searched.
+/// A script's path as messages show it: relative to the working folder when it lies below it
+/// (the lookup itself runs on real, canonical folders).
+fn shown(path: PathBuf) -> PathBuf {
+    std::env::current_dir()
+        .and_then(|c| c.canonicalize())
+        .ok()
+        .filter(|c| c.parent().is_some())
+        .and_then(|c| path.strip_prefix(&c).ok().map(Path::to_path_buf))
+        .unwrap_or(path)
+}
+
+pub fn resolve(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
+    let root = roots
+        .iter()
+        .filter(|r| spec.path.starts_with(r))
+        .max_by_key(|r| r.as_os_str().len());
     let name = spec.rules.trim();
     let line = crate::spec::key_line(&spec.source, "rules");
-    let base = spec.path.parent().unwrap_or(Path::new("."));
+    let base = real_folder(&spec.path);
     if name.ends_with(".rhai") || name.contains('/') || name.contains('\\') {
         let path = base.join(name);
         let source = crate::spec::read_text(&path)
@@ -108,18 +127,19 @@ pub fn resolve(spec: &Spec) -> Result<Script> {
             .unwrap_or_default();
         return Ok(Script {
             name: stem,
-            origin: path,
+            origin: shown(path),
             source,
         });
     }
-    for dir in rule_dirs(base) {
+    let dirs = rule_dirs(&base, root.map(PathBuf::as_path));
+    for dir in &dirs {
         let path = dir.join(format!("{name}.rhai"));
         if path.is_dir() {
             return Err(Diagnostic::new(
                 &spec.path,
                 format!(
                     "rule family `{name}`: {} is a directory, not a rule script",
-                    path.display()
+                    shown(path).display()
                 ),
             )
             .at(line, None));
@@ -128,7 +148,7 @@ pub fn resolve(spec: &Spec) -> Result<Script> {
             let source = crate::spec::read_text(&path)?;
             return Ok(Script {
                 name: name.to_string(),
-                origin: path,
+                origin: shown(path),
                 source,
             });
         }
@@ -140,29 +160,49 @@ pub fn resolve(spec: &Spec) -> Result<Script> {
             source: src.to_string(),
         });
     }
-    let known = known_families(base);
+    let known = known_families(&dirs);
     let hint = crate::diag::did_you_mean(name, &known);
+    let searched: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
     Err(Diagnostic::new(
         &spec.path,
         format!(
-            "unknown rule family `{name}`: {hint}known families: {}",
-            known.join(", ")
+            "unknown rule family `{name}`: {hint}known families: {} (searched {})",
+            known.join(", "),
+            searched.join(", ")
         ),
     )
     .at(line, None))
 }
 
-/// Folders searched for `NAME.rhai`: `rules/` beside the spec and in each folder above, then `./rules`.
-fn rule_dirs(base: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = base.ancestors().map(|a| a.join("rules")).collect();
-    dirs.push(PathBuf::from("rules"));
-    dirs
+/// The folder a file really sits in: symlinks and `..` resolved, so that every spelling of
+/// its path finds the same rules.
+fn real_folder(file: &Path) -> PathBuf {
+    let real = std::fs::canonicalize(file)
+        .or_else(|_| std::path::absolute(file))
+        .unwrap_or_else(|_| file.to_path_buf());
+    real.parent()
+        .map_or_else(|| PathBuf::from("/"), Path::to_path_buf)
 }
 
-fn known_families(base: &Path) -> Vec<String> {
+/// Folders searched for `NAME.rhai`: `rules/` in `base` and in each folder above it, up to and
+/// including the first boundary: `root`, or a folder holding `marbles.toml` or `.git`.
+/// Without a boundary above `base`, only `base/rules`.
+fn rule_dirs(base: &Path, root: Option<&Path>) -> Vec<PathBuf> {
+    let root = root.map(|r| std::fs::canonicalize(r).unwrap_or_else(|_| r.to_path_buf()));
+    let mut dirs = Vec::new();
+    for a in base.ancestors() {
+        dirs.push(a.join("rules"));
+        if root.as_deref() == Some(a) || a.join("marbles.toml").exists() || a.join(".git").exists() {
+            return dirs;
+        }
+    }
+    vec![base.join("rules")]
+}
+
+fn known_families(dirs: &[PathBuf]) -> Vec<String> {
     let mut names: Vec<String> = BUILTIN.iter().map(|(n, _)| n.to_string()).collect();
-    for dir in rule_dirs(base) {
-        if let Ok(rd) = std::fs::read_dir(&dir) {
+    for dir in dirs {
+        if let Ok(rd) = std::fs::read_dir(dir) {
             for e in rd.flatten() {
                 let p = e.path();
                 if p.extension().is_some_and(|x| x == "rhai")

@@ -146,6 +146,9 @@ pub struct Pruning {
     /// of at most `endgame_positions` positions and decide positions with few pegs by it.
     pub endgame_after: Option<u64>,
     pub endgame_positions: usize,
+    /// For `fewest`: a peg count known to be the least possible (see [`super::fewest`]); the
+    /// search stops, proven, once it reaches it.
+    pub floor: Option<u32>,
 }
 
 /// The endgame table is built once a search has run this long: easy puzzles never pay for it.
@@ -164,6 +167,7 @@ impl Pruning {
             pagodas: Pagodas::find_within(model, budget)?,
             endgame_after: Some(ENDGAME_AFTER),
             endgame_positions: ENDGAME_POSITIONS,
+            floor: None,
         })
     }
 
@@ -175,6 +179,7 @@ impl Pruning {
             pagodas: Pagodas::find(model),
             endgame_after: Some(ENDGAME_AFTER),
             endgame_positions: ENDGAME_POSITIONS,
+            floor: None,
         }
     }
 }
@@ -233,8 +238,8 @@ fn search<W: Word, G: Gen<W>>(
     } else {
         Some(&pruning.pagodas).filter(|p| !p.is_empty())
     };
-    let target = model.target_pegs();
     let fewest = model.goal.pegs == PegGoal::Fewest;
+    let target = pruning.floor.filter(|_| fewest).unwrap_or(model.target_pegs());
     let start = model.start;
     let mut best = (start, Vec::new());
     let mut best_pegs = start.count_ones();
@@ -301,9 +306,12 @@ fn search<W: Word, G: Gen<W>>(
                 obs.pruned(path.len() + 1, m, ns);
                 continue;
             }
+            // The finishing line may reuse move `m`: each of its moves applies to the last end.
             let mut end = ns;
-            for i in std::iter::once(m).chain(e.finish(model, order, ns)) {
-                end = if i == m { ns } else { end ^ model.moves[i].mask };
+            path.push(m);
+            obs.advance(path.len(), m, end);
+            for i in e.finish(model, order, ns) {
+                end ^= model.moves[i].mask;
                 path.push(i);
                 obs.advance(path.len(), i, end);
             }

@@ -7,7 +7,9 @@ mod bits;
 pub mod count;
 pub mod dfs;
 pub mod endgame;
+pub mod fewest;
 pub mod fewest_moves;
+pub mod guided;
 pub mod invariants;
 pub mod meet;
 pub mod pagoda;
@@ -62,7 +64,7 @@ pub enum Verdict {
 
 /// Why a search stopped before it could answer. `Display` gives the words reports show,
 /// e.g. `node limit (1000 nodes)`.
-#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GaveUp {
     /// Ctrl-C (see [`CANCELLED`]).
     #[error("interrupted")]
@@ -78,6 +80,24 @@ pub enum GaveUp {
     /// A count of jump sequences outgrew 128 bits.
     #[error("more than 2^128 jump sequences")]
     Overflow,
+    /// A `fewest` search stopped by `stop` with an answer of `best` pegs it could not prove
+    /// optimal; `known` says what was proven on the way, if anything.
+    #[error("{stop}; best found so far {best} pegs, not proven optimal{}", known.as_ref().map(|k| format!(" ({k})")).unwrap_or_default())]
+    Unproven {
+        stop: Box<GaveUp>,
+        best: u32,
+        known: Option<String>,
+    },
+}
+
+impl GaveUp {
+    /// The limit (or Ctrl-C) that stopped the search, under any wrapping.
+    pub fn stop(&self) -> &GaveUp {
+        match self {
+            GaveUp::Unproven { stop, .. } => stop.stop(),
+            other => other,
+        }
+    }
 }
 
 /// Tracks one search's spending against its limits.

@@ -80,8 +80,9 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
         );
     }
     let home = |s: &[u8]| s.iter().all(|&p| p == NONE);
-    // Every state seen, with the index of the state it came from and the tilt taken.
-    let mut states: Vec<(Box<[u8]>, u32, u8)> = vec![(model.start.clone().into(), u32::MAX, 0)];
+    // Every state seen, with the index of the state it came from and the tilt taken (a
+    // family may name more than 256 directions: the tilt's index is not a byte).
+    let mut states: Vec<(Box<[u8]>, u32, u32)> = vec![(model.start.clone().into(), u32::MAX, 0)];
     let mut seen: FxHashSet<Box<[u8]>> = FxHashSet::default();
     seen.insert(model.start.clone().into());
     let mut occ = vec![NONE; model.geo.cells.len()];
@@ -120,7 +121,7 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
             let next: Box<[u8]> = next.into();
             seen.insert(next.clone());
             let done = home(&next);
-            states.push((next, head as u32, d as u8));
+            states.push((next, head as u32, d as u32));
             if done {
                 goal = Some(states.len() - 1);
                 break;

@@ -177,7 +177,7 @@ fn names_are_escaped_for_the_terminal() {
     let run = nasty_names().args(["solve", "in/1.yaml"]).run().status(0);
     assert!(
         run.stdout
-            .starts_with("red\\u{1b}[31mALERT\\u{1b}]0;pwned\\u{7} (in/1.yaml, peg_hop)\n"),
+            .starts_with("red\\u{1b}[31mALERT\\u{1b}]0;pwned\\u{7} (in/1.yaml, <builtin>/peg_hop.rhai)\n"),
         "{}",
         run.stdout
     );

@@ -238,27 +238,31 @@ fn assert_count_matches_brute_force(m: &HopModel) {
     assert_eq!(r.positions, per_layer.values().sum::<u64>());
 }
 
+/// The 15-hole triangle drawn centred, with one hole empty.
+fn triangle(vacancy: (usize, usize)) -> String {
+    (0..5)
+        .map(|r| {
+            let holes: Vec<&str> = (0..=r)
+                .map(|c| if (r, c) == vacancy { "." } else { "o" })
+                .collect();
+            format!("{}{}", " ".repeat(4 - r), holes.join(" "))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Jump sequences to one peg from each distinct single vacancy of the 15-hole triangle.
+const TRIANGLE_SOLUTIONS: [((usize, usize), u128); 4] = [
+    ((0, 0), 29_760),
+    ((1, 0), 14_880),
+    ((2, 0), 85_258),
+    ((2, 1), 1_550),
+];
+
 #[test]
 fn triangle_solution_counts_are_exact() {
-    let rows = ["    ", "   ", "  ", " ", ""];
-    let board = |vacancy: (usize, usize)| {
-        (0..5)
-            .map(|r| {
-                let holes: Vec<&str> = (0..=r)
-                    .map(|c| if (r, c) == vacancy { "." } else { "o" })
-                    .collect();
-                format!("{}{}", rows[r], holes.join(" "))
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    for (vacancy, expected) in [
-        ((0, 0), 29_760),
-        ((1, 0), 14_880),
-        ((2, 0), 85_258),
-        ((2, 1), 1_550),
-    ] {
-        let m = puzzle("triangle_hop", &board(vacancy), "{pegs: 1}");
+    for (vacancy, expected) in TRIANGLE_SOLUTIONS {
+        let m = puzzle("triangle_hop", &triangle(vacancy), "{pegs: 1}");
         let r = count(&m, false, &mut unlimited()).expect("count finishes");
         assert_eq!(r.solutions, expected, "vacancy {vacancy:?}");
         assert_count_matches_brute_force(&m);
@@ -306,30 +310,13 @@ fn assert_meet_matches_full(m: &HopModel) -> marbles::search::meet::MeetResult {
 
 #[test]
 fn bidirectional_counts_match_the_full_enumeration_on_triangles() {
-    let rows = ["    ", "   ", "  ", " ", ""];
-    let board = |vacancy: (usize, usize)| {
-        (0..5)
-            .map(|r| {
-                let holes: Vec<&str> = (0..=r)
-                    .map(|c| if (r, c) == vacancy { "." } else { "o" })
-                    .collect();
-                format!("{}{}", rows[r], holes.join(" "))
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    for (vacancy, expected) in [
-        ((0, 0), 29_760),
-        ((1, 0), 14_880),
-        ((2, 0), 85_258),
-        ((2, 1), 1_550),
-    ] {
-        let m = puzzle("triangle_hop", &board(vacancy), "{pegs: 1}");
+    for (vacancy, expected) in TRIANGLE_SOLUTIONS {
+        let m = puzzle("triangle_hop", &triangle(vacancy), "{pegs: 1}");
         let r = assert_meet_matches_full(&m);
         assert_eq!(r.solutions, expected, "vacancy {vacancy:?}");
         assert!(!r.self_dual);
         // A fixed finishing hole as well: the goal set is then one position.
-        let m = puzzle("triangle_hop", &board(vacancy), "{pegs: 1, at: [4, 2]}");
+        let m = puzzle("triangle_hop", &triangle(vacancy), "{pegs: 1, at: [4, 2]}");
         assert_meet_matches_full(&m);
     }
 }

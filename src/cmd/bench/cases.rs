@@ -103,6 +103,21 @@ pub fn cases() -> Vec<Case> {
             run: english_batch_classes,
         },
         Case {
+            name: "French, 37×37 problems",
+            asked: "every single vacancy × every finishing hole, 1 s each",
+            run: french_table,
+        },
+        Case {
+            name: "Wiegleb 45, centre",
+            asked: "first solution, 1 peg at the centre",
+            run: wiegleb,
+        },
+        Case {
+            name: "Diamond 41, centre",
+            asked: "fewest pegs, 10 s limit",
+            run: diamond_fewest,
+        },
+        Case {
             name: "Triangle 15, every start",
             asked: "first solution, 1 peg anywhere",
             run: || triangle_starts(5),
@@ -134,7 +149,7 @@ fn budget() -> Budget {
 
 /// Solves with everything `marbles solve` uses: classes, symmetry, pagodas.
 fn solve_model(m: &HopModel) -> (Verdict, u64) {
-    let order = solve::move_order(m, MoveOrder::Script);
+    let order = solve::move_order(m, &MoveOrder::Script);
     let mut b = budget();
     let r = solve::hop_search(m, &order, &mut b, &mut Quiet);
     (r.verdict, b.nodes)
@@ -249,6 +264,106 @@ fn french_solvable(r: usize, c: usize) -> Result<Run, String> {
         &with_vacancy(&FRENCH, r, c),
         "{pegs: 1}",
     )?)
+}
+
+/// Wiegleb's 45-hole board: a 9×9 cross with arms 3 wide.
+pub const WIEGLEB: [&str; 9] = [
+    "###ooo###",
+    "###ooo###",
+    "###ooo###",
+    "ooooooooo",
+    "ooooooooo",
+    "ooooooooo",
+    "###ooo###",
+    "###ooo###",
+    "###ooo###",
+];
+
+/// The 41-hole diamond board.
+pub const DIAMOND41: [&str; 9] = [
+    "####o####",
+    "###ooo###",
+    "##ooooo##",
+    "#ooooooo#",
+    "ooooooooo",
+    "#ooooooo#",
+    "##ooooo##",
+    "###ooo###",
+    "####o####",
+];
+
+fn wiegleb() -> Result<Run, String> {
+    let m = solve::hop_model("peg_hop", &with_vacancy(&WIEGLEB, 4, 4), "{pegs: 1, at: [4, 4]}")?;
+    let (v, nodes) = solve_model(&m);
+    Ok(Run {
+        nodes,
+        result: verdict_word(&v),
+    })
+}
+
+fn diamond_fewest() -> Result<Run, String> {
+    let m = solve::hop_model("peg_hop", &with_vacancy(&DIAMOND41, 4, 4), "{pegs: fewest}")?;
+    let order = solve::move_order(&m, &MoveOrder::Script);
+    let mut b = Budget::new(Limits {
+        timeout: Some(Duration::from_secs(10)),
+        ..Limits::default()
+    });
+    let r = solve::hop_search(&m, &order, &mut b, &mut Quiet);
+    let pegs = r.end.count_ones();
+    Ok(Run {
+        nodes: b.nodes,
+        result: match r.verdict {
+            Verdict::Solved => format!("{pegs} pegs, proven fewest"),
+            other => format!("{pegs} pegs, not proven ({})", verdict_word(&other)),
+        },
+    })
+}
+
+/// Every (vacancy, finishing hole) pair of the French board, each under a 1 s limit: the
+/// counts, the solvable starts, and the slowest problem.
+fn french_table() -> Result<Run, String> {
+    let base = solve::hop_model("peg_hop", &FRENCH, "{pegs: 1, at: [3, 3]}")?;
+    let n = base.geo.cells.len();
+    let full = (1u128 << n) - 1;
+    let problems: Vec<(usize, usize)> = (0..n).flat_map(|v| (0..n).map(move |f| (v, f))).collect();
+    let results: Vec<(Verdict, u64, f64)> = problems
+        .par_iter()
+        .map(|&(v, f)| {
+            let mut m = base.clone();
+            m.start = full & !(1 << v);
+            m.goal.at = Some(f);
+            let order = solve::move_order(&m, &MoveOrder::Script);
+            let mut b = Budget::new(Limits {
+                timeout: Some(Duration::from_secs(1)),
+                ..Limits::default()
+            });
+            let t = Instant::now();
+            let r = solve::hop_search(&m, &order, &mut b, &mut Quiet);
+            (r.verdict, b.nodes, t.elapsed().as_secs_f64())
+        })
+        .collect();
+    let solved: Vec<(usize, usize)> = problems
+        .iter()
+        .zip(&results)
+        .filter(|(_, r)| r.0 == Verdict::Solved)
+        .map(|(&p, _)| p)
+        .collect();
+    let starts: std::collections::BTreeSet<usize> = solved.iter().map(|p| p.0).collect();
+    let unsolvable = results
+        .iter()
+        .filter(|r| matches!(r.0, Verdict::Unsolvable(_)))
+        .count();
+    let slowest = results.iter().map(|r| r.2).fold(0.0, f64::max);
+    Ok(Run {
+        nodes: results.iter().map(|r| r.1).sum(),
+        result: format!(
+            "{} problems: {} solved ({} starts), {unsolvable} unsolvable, {} gave up; slowest {slowest:.2} s",
+            problems.len(),
+            solved.len(),
+            starts.len(),
+            problems.len() - solved.len() - unsolvable
+        ),
+    })
 }
 
 /// Board rows with the hole at `(r, c)` emptied.
