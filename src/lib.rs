@@ -28,6 +28,7 @@ pub mod cmd;
 pub mod diag;
 pub mod formats;
 pub mod io_limits;
+pub mod lattice;
 pub mod limits;
 pub mod model;
 pub mod outcome;

@@ -60,7 +60,10 @@ impl GridBoard {
     /// Rows drawn left-aligned, one space between tokens (a square grid, or a triangle in the
     /// skewed convention the hop families also read).
     pub fn aligned(rows: Vec<Vec<Token>>) -> Self {
-        let xs = rows.iter().map(|row| (0..row.len() as i64).map(|c| 2 * c).collect()).collect();
+        let xs = rows
+            .iter()
+            .map(|row| (0..row.len() as i64).map(|c| 2 * c).collect())
+            .collect();
         GridBoard { rows, xs }
     }
 
@@ -460,6 +463,24 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         ratings: raw.ratings.unwrap_or_default(),
         trace: false,
     })
+}
+
+impl Spec {
+    /// Where the token of hop cell `[r, c]` stands in the file: (line, column), as far as known.
+    pub fn cell_location(&self, [r, c]: Cell) -> (Option<usize>, Option<usize>) {
+        let board_line = key_line(&self.source, "board");
+        let BoardSpec::Grid(g) = &self.board else {
+            return (board_line, None);
+        };
+        let (r, c) = (r as usize, c as usize);
+        match g.xs.get(r).and_then(|row| row.get(c)) {
+            Some(&x) => {
+                let src_lines: Vec<&str> = self.source.lines().collect();
+                locate_in_block(&src_lines, board_line, r, &g.drawn_row(r), x as usize)
+            }
+            None => (board_line, None),
+        }
+    }
 }
 
 /// The 1-based line where `key:` first appears as a mapping key.

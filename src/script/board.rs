@@ -1,7 +1,8 @@
 //! The `board` value a rule script receives: the puzzle's cells and walls, read-only.
 
+use crate::lattice::{self, Layout};
 use crate::spec::{GridBoard, TiltBoard, Token};
-use rhai::{Array, Dynamic, Engine, EvalAltResult};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, Position};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -17,6 +18,8 @@ struct Inner {
     present: HashSet<[i64; 2]>,
     /// Where each cell is drawn: `[x, y]`, the character column of its token and its line.
     drawn: HashMap<[i64; 2], [i64; 2]>,
+    /// The cell drawn at each position: `drawn` inverted.
+    at: HashMap<[i64; 2], [i64; 2]>,
     walls: HashSet<([i64; 2], [i64; 2])>,
     rows: i64,
     cols: i64,
@@ -58,11 +61,13 @@ impl ScriptBoard {
         drawn: HashMap<[i64; 2], [i64; 2]>,
     ) -> Self {
         let present = cells.iter().copied().collect();
+        let at = drawn.iter().map(|(c, p)| (*p, *c)).collect();
         ScriptBoard(Arc::new(Inner {
             kind,
             cells,
             present,
             drawn,
+            at,
             walls,
             rows,
             cols,
@@ -75,6 +80,35 @@ impl ScriptBoard {
             Some(p) => Ok(p[axis]),
             None => Err(format!("[{r}, {c}] is not drawn on the board").into()),
         }
+    }
+
+    /// The same board with positions on `name`'s lattice in place of drawn ones, for its holes (see
+    /// [`crate::lattice`]); a drawing that fits no such lattice throws a [`lattice::Misfit`],
+    /// which the caller reports at the hole's place in the puzzle file.
+    fn lattice(&self, name: &str) -> Result<Self, Box<EvalAltResult>> {
+        let layout = Layout::named(name).ok_or_else(|| {
+            format!("board.lattice(\"{name}\"): no such lattice; use \"square\" or \"triangle\"")
+        })?;
+        if self.0.kind == "tilt" {
+            return match layout {
+                Layout::Square => Ok(self.clone()),
+                Layout::Triangle => Err("board.lattice(\"triangle\"): a tilt board is square".into()),
+            };
+        }
+        let holes: Vec<_> = self.0.cells.iter().map(|c| (*c, self.0.drawn[c])).collect();
+        let fit = lattice::fit(layout, &holes)
+            .map_err(|m| EvalAltResult::ErrorRuntime(Dynamic::from(m), Position::NONE))?;
+        // Holes only: `#` tokens have no place on the lattice (and may be many).
+        let drawn = holes.iter().map(|(c, p)| (*c, fit.place(*p))).collect();
+        let b = &self.0;
+        Ok(Self::new(
+            b.kind,
+            b.cells.clone(),
+            b.walls.clone(),
+            b.rows,
+            b.cols,
+            drawn,
+        ))
     }
 
     /// Makes `board.cells`, `board.has(r, c)` and friends callable from scripts.
@@ -97,13 +131,11 @@ impl ScriptBoard {
             .register_fn("x", |b: &mut ScriptBoard, r: i64, c: i64| b.drawn(r, c, 0))
             .register_fn("y", |b: &mut ScriptBoard, r: i64, c: i64| b.drawn(r, c, 1))
             .register_fn("at", |b: &mut ScriptBoard, x: i64, y: i64| -> Dynamic {
-                b.0.drawn
-                    .iter()
-                    .find(|(_, p)| **p == [x, y])
-                    .map_or(Dynamic::UNIT, |([r, c], _)| {
-                        Dynamic::from_array(vec![Dynamic::from(*r), Dynamic::from(*c)])
-                    })
+                b.0.at.get(&[x, y]).map_or(Dynamic::UNIT, |[r, c]| {
+                    Dynamic::from_array(vec![Dynamic::from(*r), Dynamic::from(*c)])
+                })
             })
+            .register_fn("lattice", |b: &mut ScriptBoard, name: &str| b.lattice(name))
             .register_fn(
                 "wall",
                 |b: &mut ScriptBoard, r1: i64, c1: i64, r2: i64, c2: i64| {
