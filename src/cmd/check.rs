@@ -4,8 +4,11 @@
 use super::{Error, ExitCode};
 use crate::batch;
 use crate::formats::{self, Notation};
-use crate::model::Model;
-use crate::solve::Options;
+use crate::model::{HopModel, Model};
+use crate::search::Budget;
+use crate::search::symmetry::Symmetry;
+use crate::solve::{self, Options};
+use crate::spec::Spec;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -32,10 +35,11 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                 Ok(p) => {
                     let what = match &p.model {
                         Model::Hop(m) => format!(
-                            "{} holes, {} pegs, {} moves",
+                            "{} holes, {} pegs, {} moves, {}",
                             m.geo.cells.len(),
                             m.start.count_ones(),
-                            m.moves.len()
+                            m.moves.len(),
+                            symmetries(m, &p.spec, &options)
                         ),
                         Model::Tilt(m) => format!("{0}×{0} board, {1} marbles", m.size, m.start.len()),
                     };
@@ -58,4 +62,14 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         ));
     }
     Ok(ExitCode::Solved.or_failed(bad))
+}
+
+/// How many symmetries the board has (its moves included), found under the puzzle's limits.
+fn symmetries(m: &HopModel, spec: &Spec, options: &Options) -> String {
+    let budget = Budget::new(solve::limits_for(spec, options));
+    match Symmetry::find_within(m, &budget) {
+        Ok(s) if s.order() == 1 => "1 symmetry".into(),
+        Ok(s) => format!("{} symmetries", s.order()),
+        Err(why) => format!("symmetries not found: {why}"),
+    }
 }

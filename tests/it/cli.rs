@@ -446,7 +446,7 @@ fn check_validates_without_solving() {
         .args(["check", "puzzles"])
         .run()
         .status(0)
-        .stdout_has("ok    puzzles/peg_hop/english_central.yaml  (peg_hop: 33 holes, 32 pegs, 76 moves)")
+        .stdout_has("ok    puzzles/peg_hop/english_central.yaml  (peg_hop: 33 holes, 32 pegs, 76 moves, 8 symmetries)")
         .stdout_has("ok    puzzles/tilt_roll/four_by_four.yaml  (tilt_roll: 4×4 board, 3 marbles)");
 }
 

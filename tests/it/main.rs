@@ -5,6 +5,7 @@ mod answers;
 mod batch;
 mod classic;
 mod cli;
+mod geometry;
 mod hostile;
 mod hostile_batch;
 mod html;

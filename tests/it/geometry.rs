@@ -1,0 +1,137 @@
+//! Boards mean what they look like: lattice families place holes where they are drawn, a
+//! drawing that fits no lattice is refused at its line, and symmetry is found on the lattice.
+
+use crate::support::Test;
+
+/// The 19-hole hexagon drawn centred, block-indented by 2 for `board: |2`.
+const CENTRED: &str = "    o o o\n   o o o o\n  o o . o o\n   o o o o\n    o o o\n";
+/// The same hexagon left-aligned, each row half a step left of the one above, `#` padding.
+const PADDED: &str = "  o o o # #\n  o o o o #\n  o o . o o\n  # o o o o\n  # # o o o\n";
+
+fn hexagon(board: &str, pegs: u32) -> String {
+    format!("rules: triangle_hop\nboard: |2\n{board}goal:\n  pegs: {pegs}\n")
+}
+
+/// Line 2 of `marbles solve FILE`: the verdict.
+fn verdict(file: &str, yaml: &str) -> String {
+    let run = Test::new().file(file, yaml).args(["solve", file]).run();
+    run.stdout.lines().nth(1).unwrap_or_default().to_string()
+}
+
+#[test]
+fn a_centred_and_a_padded_hexagon_are_one_puzzle() {
+    for (file, board) in [("centred.yaml", CENTRED), ("padded.yaml", PADDED)] {
+        Test::new()
+            .file(file, &hexagon(board, 1))
+            .args(["check", file])
+            .run()
+            .status(0)
+            .stdout_has(&format!(
+                "ok    {file}  (triangle_hop: 19 holes, 18 pegs, 54 moves, 12 symmetries)\n"
+            ));
+        // Read as rows shifted half a step each, the centred drawing was another board that
+        // "solved in 17 moves, 1 peg left".
+        assert_eq!(
+            verdict(file, &hexagon(board, 1)),
+            "unsolvable: position class: no single peg is in the class of the start (2 invariant parities checked)"
+        );
+        assert_eq!(
+            verdict(file, &hexagon(board, 2)),
+            "solved in 16 moves, 2 pegs left"
+        );
+    }
+}
+
+#[test]
+fn no_single_vacancy_start_of_the_19_hole_hexagon_finishes_with_one_peg() {
+    let full = CENTRED.replace('.', "o");
+    for v in 0..19 {
+        let mut k = 0;
+        let board: String = full
+            .chars()
+            .map(|ch| match ch {
+                'o' => {
+                    k += 1;
+                    if k - 1 == v { '.' } else { 'o' }
+                }
+                other => other,
+            })
+            .collect();
+        Test::new()
+            .file("h.yaml", &hexagon(&board, 1))
+            .args(["count", "--all", "h.yaml"])
+            .run()
+            .status(0)
+            .stdout_has("\nsolutions (jump sequences to the goal): 0\n");
+    }
+    // The count does find finishes where there are some: two pegs from the centre.
+    Test::new()
+        .file("h.yaml", &hexagon(CENTRED, 2))
+        .args(["count", "--all", "h.yaml"])
+        .run()
+        .status(0)
+        .stdout_has("\nsolutions (jump sequences to the goal): 2155095132\n");
+}
+
+#[test]
+fn a_drawing_off_the_lattice_is_refused_at_its_line() {
+    // Row 3 of the hexagon one column too far right: half a step off both readings.
+    let shifted = CENTRED.replace("\n   o o o o\n    o", "\n    o o o o\n    o");
+    Test::new()
+        .file("bad.yaml", &hexagon(&shifted, 1))
+        .args(["check", "bad.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "bad.yaml:6:5: rule family `triangle_hop`: the board fits no triangular lattice: hole [3, 0] \
+             is drawn half a step off the holes before it (draw the rows centred, each half a step \
+             from the next, or left-aligned with `#` padding, holes one space apart)\n",
+        );
+    Test::new()
+        .file("sq.yaml", "rules: peg_hop\nboard: |2\n  o o o\n   o o\n")
+        .args(["solve", "sq.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "sq.yaml:4:4: rule family `peg_hop`: the board fits no square lattice: hole [1, 0] is drawn \
+             half a step off the holes before it (draw holes one space apart with the rows lined up, \
+             `#` or spaces where there is no hole)\n",
+        );
+}
+
+#[test]
+fn a_square_board_drawn_with_spaces_for_missing_holes_is_the_same_board() {
+    let english = "rules: peg_hop\nboard: |2\n      o o o\n      o o o\n  o o o o o o o\n  o o o . o o o\n  o o o o o o o\n      o o o\n      o o o\ngoal:\n  pegs: 1\n  at: [3, 3]\n";
+    Test::new()
+        .file("e.yaml", english)
+        .args(["check", "e.yaml"])
+        .run()
+        .status(0)
+        .stdout_has("ok    e.yaml  (peg_hop: 33 holes, 32 pegs, 76 moves, 8 symmetries)\n");
+}
+
+#[test]
+fn the_shipped_hexagons_solve_as_their_comments_say() {
+    for (file, verdict) in [
+        (
+            "puzzles/triangle_hop/hexagon19.yaml",
+            "solved in 16 moves, 2 pegs left",
+        ),
+        (
+            "puzzles/triangle_hop/hexagon37.yaml",
+            "solved in 35 moves, 1 peg left",
+        ),
+    ] {
+        let run = Test::new().in_root().args(["solve", file]).run().status(0);
+        assert_eq!(run.stdout.lines().nth(1), Some(verdict), "{file}");
+    }
+    // From the centre the 37-hole hexagon cannot finish with one peg.
+    let centre = std::fs::read_to_string(crate::support::root().join("puzzles/triangle_hop/hexagon37.yaml"))
+        .unwrap()
+        .replace("o . o o", "o o o o")
+        .replace("  o o o o o o o\n", "  o o o . o o o\n");
+    assert_eq!(
+        verdict("c.yaml", &centre),
+        "unsolvable: position class: no single peg is in the class of the start (2 invariant parities checked)"
+    );
+}
