@@ -52,6 +52,11 @@ impl Fit {
         [(x - self.skew * y).div_euclid(self.step), y]
     }
 
+    /// True for a left-aligned triangular drawing, whose `#` tokens only pad rows into place.
+    pub fn skewed(&self) -> bool {
+        self.skew != 0
+    }
+
     /// Where the point is pictured, in half steps across and rows down: one space per half
     /// step in text, half a cell width in pictures.
     pub fn picture(&self, drawn: [i64; 2]) -> [i64; 2] {

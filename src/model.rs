@@ -29,7 +29,10 @@ impl Geometry {
         let (mut pictured, mut blocked) = match crate::lattice::fit(layout, &holes) {
             Ok(f) => (
                 drawn.into_iter().map(|p| f.picture(p)).collect(),
-                blocked.into_iter().map(|p| f.picture(p)).collect(),
+                match f.skewed() {
+                    true => Vec::new(),
+                    false => blocked.into_iter().map(|p| f.picture(p)).collect(),
+                },
             ),
             Err(_) => (drawn, blocked),
         };

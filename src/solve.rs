@@ -470,6 +470,8 @@ pub fn hop_replay(spec: &Spec, m: &HopModel, path: &[usize]) -> Replay {
         layout: m.geo.layout,
         widths,
         cells: m.geo.cells.clone(),
+        pictured: m.geo.pictured.clone(),
+        blocked: m.geo.blocked.clone(),
         frames,
     }
 }

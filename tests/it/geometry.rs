@@ -135,3 +135,40 @@ fn the_shipped_hexagons_solve_as_their_comments_say() {
         "unsolvable: position class: no single peg is in the class of the start (2 invariant parities checked)"
     );
 }
+
+/// The `translate(x y)` of every hole in a report's board pictures.
+fn hole_places(html: &str) -> Vec<String> {
+    html.split("transform=\"translate(")
+        .skip(1)
+        .map(|s| s.split(')').next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn answers_and_reports_draw_both_hexagons_as_a_hexagon() {
+    let mut starts = Vec::new();
+    let mut places = Vec::new();
+    for board in [CENTRED, PADDED] {
+        let run = Test::new()
+            .file("set/h.yaml", &hexagon(board, 2))
+            .args(["batch", "set", "--report", "r"])
+            .run()
+            .status(0);
+        places.push(hole_places(
+            &std::fs::read_to_string(run.dir().join("r/index.html")).unwrap(),
+        ));
+        let run = Test::new()
+            .file("h.yaml", &hexagon(board, 2))
+            .args(["solve", "h.yaml"])
+            .run()
+            .status(0);
+        let start = run.stdout.split("\n\n").nth(1).unwrap_or_default().to_string();
+        starts.push(start);
+    }
+    let hexagon = "start:\n      o o o\n     o o o o\n    o o . o o\n     o o o o\n      o o o";
+    assert_eq!(starts, [hexagon, hexagon]);
+    // Equilateral: row 0 one apart, row 1 half a step left of it and 0.866 lower.
+    assert_eq!(places[0][..4], ["1 0", "2 0", "3 0", "0.5 0.866"]);
+    assert_eq!(places[0].len(), 19);
+    assert_eq!(places[0], places[1]);
+}
