@@ -16,7 +16,7 @@
 //!            └───────────┬─────────┘
 //!                      solve               one puzzle end to end
 //!                        │
-//!                     outcome → search/ → model → script/ → spec → limits, diag
+//!                     outcome → search/ → model → script/ → lattice, spec → limits, diag
 //! ```
 //!
 //! The flow of one puzzle is `spec` (YAML) → `script` (run once) → `model` (native tables) →
