@@ -10,6 +10,7 @@ use crate::outcome::{MoveOut, Outcome, Over, Replay, Status};
 use crate::script::Layout;
 use crate::spec::Cell;
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// Text from a puzzle or script (names, paths, printed lines) as a terminal may show it:
@@ -105,6 +106,9 @@ impl Symbols {
     }
 }
 
+/// The most text one board's picture takes: a drawing far apart or far right is cut there.
+pub const MAX_PICTURE_BYTES: usize = 2 << 20;
+
 /// Pictured positions of a hop board's holes and of its `#` tokens.
 pub type Picture = (Vec<[i64; 2]>, Vec<[i64; 2]>);
 
@@ -157,24 +161,41 @@ pub fn board(replay: &Replay, i: usize, mark: Option<Cell>) -> String {
             let frame = frames[i].as_bytes();
             let symbols = Style::Plain.symbols();
             let (holes, blocked) = hop_picture(replay).unwrap_or_default();
-            let all = || holes.iter().chain(&blocked);
-            let width = all().map(|p| p[0] + 1).max().unwrap_or(0) as usize;
-            let height = all().map(|p| p[1] + 1).max().unwrap_or(0) as usize;
-            let mut grid = vec![vec![' '; width]; height];
+            // Each line's tokens by column (a hole over a `#` at its place): lines far apart or
+            // far right cost no memory.
+            let mut lines: BTreeMap<i64, BTreeMap<i64, char>> = BTreeMap::new();
             for &[x, y] in &blocked {
-                grid[y as usize][x as usize] = symbols.blocked;
+                lines.entry(y).or_default().insert(x, symbols.blocked);
             }
             for (k, &[x, y]) in holes.iter().enumerate() {
-                grid[y as usize][x as usize] = match () {
+                let ch = match () {
                     _ if mark == Some(cells[k]) => symbols.moved,
                     _ if frame[k] == b'1' => symbols.peg,
                     _ => symbols.hole,
                 };
+                lines.entry(y).or_default().insert(x, ch);
             }
             let mut out = String::new();
-            for row in grid {
-                out.push_str(row.iter().collect::<String>().trim_end());
+            let mut y = 0;
+            for (line_y, tokens) in lines {
+                let gap = (line_y - y) as usize;
+                let width = tokens.last_key_value().map_or(0, |t| *t.0 as usize + 1);
+                if out.len() + gap + width > MAX_PICTURE_BYTES {
+                    out.push_str(&format!(
+                        "… the rest of this board is not drawn (a board is drawn in at most {} MiB)\n",
+                        MAX_PICTURE_BYTES >> 20
+                    ));
+                    break;
+                }
+                out.push_str(&"\n".repeat(gap));
+                let mut line = String::with_capacity(width);
+                for (x, ch) in tokens {
+                    line.push_str(&" ".repeat((x as usize).saturating_sub(line.len())));
+                    line.push(ch);
+                }
+                out.push_str(&line);
                 out.push('\n');
+                y = line_y + 1;
             }
             out
         }

@@ -172,3 +172,30 @@ fn answers_and_reports_draw_both_hexagons_as_a_hexagon() {
     assert_eq!(places[0].len(), 19);
     assert_eq!(places[0], places[1]);
 }
+
+#[test]
+fn a_board_drawn_far_apart_is_drawn_up_to_a_bound() {
+    // A left-aligned triangle whose rows are 60,000 blank lines apart: row 14 is pictured
+    // 14 × 60,001 half steps left of row 0, so a picture of every line in full would be
+    // hundreds of MB per board.
+    let mut rows = Vec::new();
+    for r in 1..=15 {
+        rows.push(format!("  {}", vec!["o"; r].join(" ")));
+        rows.extend(std::iter::repeat_n(String::new(), 60_000));
+    }
+    let yaml = format!(
+        "rules: triangle_hop\nboard: |2\n{}\ngoal:\n  pegs: 1\n",
+        rows.join("\n").trim_end()
+    );
+    let run = Test::new()
+        .file("tall.yaml", &yaml)
+        .args(["solve", "tall.yaml"])
+        .run()
+        .status(1);
+    assert!(run.stdout.len() < 2_200_000, "{} bytes", run.stdout.len());
+    assert!(
+        run.stdout
+            .trim_end()
+            .ends_with("… the rest of this board is not drawn (a board is drawn in at most 2 MiB)")
+    );
+}
