@@ -203,9 +203,10 @@ fn show(p: &Prepared, pos: &Position, mark: Option<Cell>, out: &mut impl Write) 
         Position::Hop(s) => writeln!(out, "{} pegs", s.count_ones()),
         Position::Tilt(s) => writeln!(
             out,
-            "{} of {} marbles home",
+            "{} of {} marble{} home",
             s.iter().filter(|&&c| c == NONE).count(),
-            s.len()
+            s.len(),
+            if s.len() == 1 { "" } else { "s" }
         ),
     }
 }

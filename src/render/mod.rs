@@ -183,13 +183,15 @@ pub fn verdict(o: &Outcome) -> String {
     let mut s = match o.status {
         Status::Solved => {
             let n = o.moves.len();
-            let unit = match (o.moves.first(), n) {
-                (Some(MoveOut::Tilt { .. }), 1) => "tilt",
-                (Some(MoveOut::Tilt { .. }), _) => "tilts",
-                (_, 1) => "move",
-                _ => "moves",
-            };
-            format!("solved in {n} {unit}")
+            let tilt = matches!(o.replay, Some(Replay::Tilt { .. }))
+                || matches!(o.moves.first(), Some(MoveOut::Tilt { .. }));
+            match (tilt, n) {
+                (true, 0) => "already solved: every marble starts in its own hole".to_string(),
+                (true, 1) => "solved in 1 tilt".to_string(),
+                (true, _) => format!("solved in {n} tilts"),
+                (false, 1) => "solved in 1 move".to_string(),
+                (false, _) => format!("solved in {n} moves"),
+            }
         }
         Status::Unsolvable => "unsolvable".to_string(),
         Status::GaveUp => "gave up".to_string(),
