@@ -9,6 +9,7 @@ pub mod check;
 pub mod count;
 pub mod import;
 pub mod play;
+pub mod rules;
 pub mod solve;
 
 use crate::diag::Diagnostic;
@@ -105,6 +106,13 @@ pub fn finish(result: Result<ExitCode, Error>) -> ExitCode {
             report(&e);
             ExitCode::Failed
         }
+    }
+}
+
+/// Shows on stderr what a puzzle's rule script printed, each line after the script's path.
+fn show_printed(p: &crate::solve::Prepared) {
+    for line in &p.tables.printed {
+        eprintln!("{}: {line}", p.script.origin.display());
     }
 }
 

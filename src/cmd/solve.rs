@@ -50,9 +50,7 @@ fn solve_reporting(file: &Path, notation: Notation, config: &Config) -> Vec<Outc
             o
         }
         Ok(p) => {
-            for line in &p.tables.printed {
-                eprintln!("{}: {line}", p.script.origin.display());
-            }
+            super::show_printed(&p);
             match config.trace {
                 Some(limit) => {
                     trace::solve_traced(&p, opts, super::style(notation), limit, io::stderr().lock())

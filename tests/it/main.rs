@@ -9,3 +9,4 @@ mod html;
 mod play;
 mod search;
 mod support;
+mod tools;
