@@ -10,3 +10,4 @@ mod play;
 mod search;
 mod support;
 mod tools;
+mod tui;
