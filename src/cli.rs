@@ -52,7 +52,7 @@ pub enum Command {
     Rules(RulesArgs),
     /// Solve every puzzle under folders in parallel; print a table and write reports.
     Batch(BatchArgs),
-    /// Turn Lisp peg lists and ICPC Marble Game files into YAML puzzle specs.
+    /// Turn Lisp peg lists, matrices and ICPC Marble Game files into YAML puzzle specs.
     Import(ImportArgs),
     /// Enumerate every position reachable from a hop puzzle's start, layer by layer, and count
     /// the jump sequences that reach its goal.
@@ -83,6 +83,8 @@ pub enum NotationArg {
     Lisp,
     /// ICPC World Finals 2007 "Marble Game" cases: `N M W`, marbles, holes, walls, `0 0 0`.
     Icpc,
+    /// A board as rows of 1 (peg), 0 (empty hole), -1 (no hole), brackets and commas allowed.
+    Matrix,
 }
 
 impl From<NotationArg> for Notation {
@@ -91,6 +93,7 @@ impl From<NotationArg> for Notation {
             NotationArg::Yaml => Notation::Yaml,
             NotationArg::Lisp => Notation::Lisp,
             NotationArg::Icpc => Notation::Icpc,
+            NotationArg::Matrix => Notation::Matrix,
         }
     }
 }
@@ -107,11 +110,14 @@ pub enum SolveFormat {
     Icpc,
     /// The classroom's output: `N moves` or `No Solution`, one line per puzzle.
     Moves,
+    /// Each state of the answer as a matrix of 1 (peg), 0 (hole), -1 (no hole), blank lines between.
+    Matrix,
 }
 
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Puzzle files: YAML, Lisp peg lists (.lisp, .lsp) or ICPC Marble Game files (.icpc).
+    /// Puzzle files: YAML, Lisp peg lists or calls (.lisp, .lsp), matrices (.matrix) or ICPC
+    /// Marble Game files (.icpc).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     #[arg(long, value_enum, default_value = "text")]
@@ -120,10 +126,11 @@ pub struct SolveArgs {
     #[arg(long, value_enum, value_name = "NOTATION")]
     pub from: Option<NotationArg>,
     /// Print the search on stderr as it runs: each position tried, dead ends, skips, the goal.
+    /// (A Lisp call `(peg-puzzle '… #t)` asks for its own trace.)
     #[arg(long)]
     pub trace: bool,
-    /// Stop printing the trace after this many lines (the search goes on).
-    #[arg(long, value_name = "LINES", default_value_t = crate::render::trace::DEFAULT_LIMIT, requires = "trace")]
+    /// Stop printing a trace after this many lines (the search goes on).
+    #[arg(long, value_name = "LINES", default_value_t = crate::render::trace::DEFAULT_LIMIT)]
     pub trace_limit: usize,
     #[command(flatten)]
     pub search: SearchArgs,
@@ -131,19 +138,23 @@ pub struct SolveArgs {
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// Lisp (.lisp, .lsp) or ICPC (.icpc) files.
+    /// Lisp (.lisp, .lsp), matrix (.matrix) or ICPC (.icpc) files.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     // (As `help`, not a doc comment: rustdoc would read `<stem>` as an HTML tag.)
     #[arg(
         long,
         value_name = "DIR",
-        help = "Where to write the specs: <stem>.yaml for a Lisp board, <stem>_case<k>.yaml per ICPC case"
+        help = "Where to write the specs: <stem>.yaml for one board, <stem>_call<k>.yaml / <stem>_board<k>.yaml for several Lisp calls / matrices, <stem>_case<k>.yaml per ICPC case"
     )]
     pub out: PathBuf,
     /// Read every FILE in this notation (default: by extension).
     #[arg(long, value_enum, value_name = "NOTATION")]
     pub from: Option<NotationArg>,
+    /// Overwrite specs already in the --out folder (two FILEs importing to one name are
+    /// refused all the same).
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Args)]
@@ -151,7 +162,11 @@ pub struct CountArgs {
     /// A hop puzzle file (YAML).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// Also count the positions that can still reach the goal (keeps every layer in memory).
+    /// Enumerate every reachable position (the default counts only those on a solution,
+    /// by passes from the start and from the goal that meet in the middle).
+    #[arg(long)]
+    pub all: bool,
+    /// With --all: also count the positions that can still reach the goal (keeps every layer in memory).
     #[arg(long)]
     pub feasible: bool,
     #[arg(long, value_enum, default_value = "text")]
@@ -181,7 +196,7 @@ pub struct PlayArgs {
     /// A puzzle file (YAML, Lisp or ICPC).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// Which case of a several-case ICPC file.
+    /// Which puzzle of a file holding several (ICPC cases, Lisp calls, matrices), from 1.
     #[arg(long, default_value_t = 1, value_name = "K")]
     pub case: usize,
     /// Read FILE in this notation (default: by extension).
@@ -232,7 +247,8 @@ pub struct BatchArgs {
     /// Reuse results from the report's summary.json for puzzles whose spec and script are unchanged.
     #[arg(long)]
     pub resume: bool,
-    /// Puzzles solved at once (default: one per core).
+    /// Puzzles solved at once (default, and at most: one per core; never more than there are
+    /// puzzle files).
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
     /// No progress bar.
@@ -246,7 +262,7 @@ pub struct BatchArgs {
 #[derive(Debug, Args, Clone)]
 pub struct SearchArgs {
     /// Give up on a puzzle after this many seconds.
-    #[arg(long, value_name = "SECONDS", help_heading = "Limits (per puzzle)")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, help_heading = "Limits (per puzzle)")]
     pub timeout: Option<f64>,
     /// Give up on a puzzle after trying this many moves.
     #[arg(long, value_name = "N", help_heading = "Limits (per puzzle)")]
@@ -258,8 +274,12 @@ pub struct SearchArgs {
     /// Leave as few pegs as possible instead of meeting the spec's peg count.
     #[arg(long, help_heading = "Search")]
     pub fewest: bool,
-    /// Try moves in the script's order, or reversed.
-    #[arg(long, value_enum, default_value = "script", help_heading = "Search")]
+    /// Solve in the fewest moves, a move being one peg's chain of jumps (exact).
+    #[arg(long, help_heading = "Search")]
+    pub fewest_moves: bool,
+    /// Try moves in the script's order, reversed, or cell by cell with each cell's moves in an
+    /// order of the family's direction names, e.g. up,down,left,right (every name once).
+    #[arg(long, value_name = "ORDER", default_value = "script", value_parser = parse_order, help_heading = "Search")]
     pub order: OrderArg,
     /// Try moves in a random but reproducible order (see --seed).
     #[arg(long, conflicts_with = "order", help_heading = "Search")]
@@ -271,10 +291,29 @@ pub struct SearchArgs {
     pub script: ScriptArgs,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// `--order`: `script`, `reverse`, or direction names separated by commas.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OrderArg {
     Script,
     Reverse,
+    Directions(Vec<String>),
+}
+
+/// Reads `--order`; direction names are checked against each puzzle's family when it is
+/// compiled (see [`solve::check_order`]), since only the family knows its names.
+fn parse_order(s: &str) -> Result<OrderArg, String> {
+    match s.trim() {
+        "script" => return Ok(OrderArg::Script),
+        "reverse" => return Ok(OrderArg::Reverse),
+        _ => {}
+    }
+    let names: Vec<String> = s.split(',').map(|n| n.trim().to_string()).collect();
+    if names.iter().any(String::is_empty) {
+        return Err(format!(
+            "`{s}` has an empty direction name: write `script`, `reverse`, or direction names separated by commas, e.g. up,down,left,right"
+        ));
+    }
+    Ok(OrderArg::Directions(names))
 }
 
 #[derive(Debug, Args, Clone)]
@@ -283,8 +322,17 @@ pub struct ScriptArgs {
     #[arg(long, value_name = "N", default_value_t = ScriptLimits::default().max_operations, help_heading = "Rule script limits")]
     pub script_ops: u64,
     /// Stop a rule script after this many seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = ScriptLimits::default().timeout.as_secs_f64(), help_heading = "Rule script limits")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value_t = ScriptLimits::default().timeout.as_secs_f64(), help_heading = "Rule script limits")]
     pub script_timeout: f64,
+}
+
+/// A number of seconds that makes a time limit (see [`crate::limits::seconds`]).
+fn seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    crate::limits::seconds(v).map(|_| v)
 }
 
 impl ScriptArgs {
@@ -308,14 +356,15 @@ impl SearchArgs {
             },
             default_max_memory: solve::default_memory_limit(jobs),
             script: self.script.limits(),
-            order: if self.shuffle {
-                MoveOrder::Shuffle(self.seed)
-            } else if self.order == OrderArg::Reverse {
-                MoveOrder::Reverse
-            } else {
-                MoveOrder::Script
+            order: match &self.order {
+                _ if self.shuffle => MoveOrder::Shuffle(self.seed),
+                OrderArg::Script => MoveOrder::Script,
+                OrderArg::Reverse => MoveOrder::Reverse,
+                OrderArg::Directions(names) => MoveOrder::Directions(names.clone()),
             },
             fewest: self.fewest,
+            fewest_moves: self.fewest_moves,
+            rules_roots: Vec::new(),
         }
     }
 }
@@ -328,6 +377,7 @@ impl From<SolveFormat> for Answer {
             SolveFormat::Lisp => Answer::Lisp,
             SolveFormat::Icpc => Answer::Icpc,
             SolveFormat::Moves => Answer::Moves,
+            SolveFormat::Matrix => Answer::Matrix,
         }
     }
 }
@@ -349,7 +399,8 @@ impl SolveArgs {
             files: self.files.clone(),
             answer: self.format.into(),
             notation: self.from.map(Into::into),
-            trace: self.trace.then_some(self.trace_limit),
+            trace: self.trace,
+            trace_limit: self.trace_limit,
             options: self.search.options(1),
         }
     }
@@ -410,6 +461,7 @@ impl ImportArgs {
             files: self.files.clone(),
             out: self.out.clone(),
             notation: self.from.map(Into::into),
+            force: self.force,
         }
     }
 }
@@ -418,6 +470,7 @@ impl CountArgs {
     pub fn config(&self) -> cmd::count::Config {
         cmd::count::Config {
             file: self.file.clone(),
+            all: self.all,
             feasible: self.feasible,
             json: self.format == CountFormat::Json,
             options: self.search.options(1),

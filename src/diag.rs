@@ -48,6 +48,17 @@ impl std::error::Error for Diagnostic {}
 
 pub type Result<T> = std::result::Result<T, Diagnostic>;
 
+/// `"did you mean `goal`? "` when one of `known` is a few edits from `word`, else nothing.
+pub fn did_you_mean<S: AsRef<str>>(word: &str, known: &[S]) -> String {
+    known
+        .iter()
+        .map(|k| (strsim::levenshtein(k.as_ref(), word), k.as_ref()))
+        .min()
+        .filter(|(d, _)| *d <= 3.max(word.len() / 3))
+        .map(|(_, k)| format!("did you mean `{k}`? "))
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,5 +69,11 @@ mod tests {
         assert_eq!(d.to_string(), "a.yaml:3:7: bad");
         let d = Diagnostic::new("a.yaml", "bad").at(None, Some(7));
         assert_eq!(d.to_string(), "a.yaml: bad");
+    }
+
+    #[test]
+    fn suggests_only_near_words() {
+        assert_eq!(did_you_mean("gaol", &["kind", "goal"]), "did you mean `goal`? ");
+        assert_eq!(did_you_mean("colour", &["kind", "goal"]), "");
     }
 }

@@ -8,7 +8,7 @@
 //!                      │
 //!                     cmd/      one file per subcommand; ExitCode, Error, the one error printer
 //!            ┌─────────┼───────────┐
-//!          batch/      │        formats/   folders in parallel, resume journal · Lisp/ICPC readers
+//!          batch/      │        formats/   folders in parallel, resume journal · Lisp/matrix/ICPC readers
 //!            │         │           │
 //!          report/     │           │       summary table, JSON, CSV, Markdown, HTML
 //!            │         │           │
@@ -27,6 +27,7 @@ pub mod cli;
 pub mod cmd;
 pub mod diag;
 pub mod formats;
+pub mod io_limits;
 pub mod limits;
 pub mod model;
 pub mod outcome;
@@ -36,6 +37,10 @@ pub mod script;
 pub mod search;
 pub mod solve;
 pub mod spec;
+
+/// Counts a rule script's bytes while it runs; see [`script::alloc`].
+#[global_allocator]
+static ALLOCATOR: script::alloc::Counting = script::alloc::Counting;
 
 use clap::CommandFactory;
 use cli::{Cli, Command};

@@ -1,5 +1,5 @@
-//! What the native model can hold, and the one check every tilt board passes through whatever
-//! notation it was read from (YAML, ICPC, or a spec built in code).
+//! What the native model can hold, and the one check each board passes through whatever
+//! notation it was read from (YAML, ICPC, or a spec built in code), before any script runs.
 //!
 //! The limits come from the model's representation: hop positions are `u128` bitboards, tilt
 //! cells are `u8` indices with `u8::MAX` meaning "home" (so at most 15 × 15 = 225 cells), and
@@ -11,6 +11,53 @@ pub const MAX_HOP_CELLS: usize = 128;
 pub const MAX_TILT_SIZE: usize = 15;
 /// Tilt boards hold at most this many marbles.
 pub const MAX_TILT_MARBLES: usize = 64;
+
+/// A rule table (a script's `moves` or `links`) holds at most this many entries. The sandbox's
+/// per-value limits are sized so that a table this long fits (see
+/// [`crate::script::ScriptLimits`]); past it the script gets this limit's own message.
+pub const MAX_RULE_MOVES: usize = 20_000;
+
+/// Checks a hop board's hole count against the bitboard's width.
+pub fn check_hop(holes: usize) -> Result<(), String> {
+    if holes > MAX_HOP_CELLS {
+        return Err(format!(
+            "the board has {holes} holes; hop boards may have at most {MAX_HOP_CELLS}"
+        ));
+    }
+    Ok(())
+}
+
+/// Checks the length of a script's rule table (`what` is `moves` or `links`).
+pub fn check_rule_table(what: &str, len: usize) -> Result<(), String> {
+    if len > MAX_RULE_MOVES {
+        return Err(format!(
+            "`{what}` has {len} entries; a rule table may hold at most {MAX_RULE_MOVES}"
+        ));
+    }
+    Ok(())
+}
+
+/// The longest time limit accepted, in seconds: a year. Longer ones (and infinities) would
+/// overflow the clock arithmetic they are added to; no search wants one.
+pub const MAX_TIMEOUT_SECS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// A time limit in seconds, checked: a number from 0 to [`MAX_TIMEOUT_SECS`] (not negative,
+/// infinite or NaN). The message is the same for the command line and for YAML.
+pub fn seconds(s: f64) -> Result<std::time::Duration, String> {
+    if (0.0..=MAX_TIMEOUT_SECS).contains(&s) {
+        Ok(std::time::Duration::from_secs_f64(s))
+    } else {
+        // 1e300 as written, not as three hundred digits.
+        let shown = if s.abs() < 1e15 {
+            s.to_string()
+        } else {
+            format!("{s:e}")
+        };
+        Err(format!(
+            "`{shown}` is not a time limit: give seconds from 0 to {MAX_TIMEOUT_SECS} (a year)"
+        ))
+    }
+}
 
 /// The part of a tilt board a limit refused, for readers to locate the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +98,33 @@ pub fn check_tilt(size: i64, marbles: i64) -> Result<(), (TiltPart, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hop_and_table_limits_follow_the_constants() {
+        assert!(check_hop(MAX_HOP_CELLS).is_ok());
+        assert_eq!(
+            check_hop(129).unwrap_err(),
+            "the board has 129 holes; hop boards may have at most 128"
+        );
+        assert!(check_rule_table("moves", MAX_RULE_MOVES).is_ok());
+        assert_eq!(
+            check_rule_table("links", MAX_RULE_MOVES + 1).unwrap_err(),
+            "`links` has 20001 entries; a rule table may hold at most 20000"
+        );
+    }
+
+    #[test]
+    fn time_limits_are_finite_and_not_negative() {
+        assert_eq!(seconds(1.5), Ok(std::time::Duration::from_millis(1500)));
+        assert!(seconds(MAX_TIMEOUT_SECS).is_ok());
+        for bad in [-1.0, f64::INFINITY, f64::NAN, 1e300, MAX_TIMEOUT_SECS + 1.0] {
+            assert!(seconds(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            seconds(-1.0).unwrap_err(),
+            "`-1` is not a time limit: give seconds from 0 to 31536000 (a year)"
+        );
+    }
 
     #[test]
     fn tilt_limits_follow_the_constants() {

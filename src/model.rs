@@ -2,7 +2,7 @@
 
 use crate::diag::{Diagnostic, Result};
 use crate::script::{Kind, Layout, RuleTables, Script};
-use crate::spec::{BoardSpec, Cell, GridBoard, PegGoal, Spec, TiltBoard, Token};
+use crate::spec::{BoardSpec, Cell, GridBoard, MoveGoal, PegGoal, Spec, TiltBoard, Token};
 use std::collections::HashMap;
 
 pub use crate::limits::{MAX_HOP_CELLS, MAX_TILT_MARBLES, MAX_TILT_SIZE};
@@ -38,6 +38,8 @@ pub struct HopGoal {
     pub pegs: PegGoal,
     /// A cell that must hold a peg at the end.
     pub at: Option<usize>,
+    /// Solve in the fewest moves (chains of one peg's jumps), or within a number of them.
+    pub moves: Option<MoveGoal>,
 }
 
 #[derive(Debug, Clone)]
@@ -132,12 +134,12 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
                 continue;
             }
             if cells.len() == MAX_HOP_CELLS {
+                // Specs check this before their script runs; a spec built in code may not have.
                 let total = g.rows.iter().flatten().filter(|t| **t != Token::Blocked).count();
-                return Err(Diagnostic::new(
-                    &spec.path,
-                    format!("the board has {total} holes; hop boards may have at most {MAX_HOP_CELLS}"),
-                )
-                .at(crate::spec::key_line(&spec.source, "board"), None));
+                let why = crate::limits::check_hop(total).unwrap_err();
+                return Err(
+                    Diagnostic::new(&spec.path, why).at(crate::spec::key_line(&spec.source, "board"), None)
+                );
             }
             if *tok == Token::Peg {
                 start |= 1 << cells.len();
@@ -207,7 +209,11 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
         directions: t.directions.iter().map(|d| d.name.clone()).collect(),
         moves,
         start,
-        goal: HopGoal { pegs, at },
+        goal: HopGoal {
+            pegs,
+            at,
+            moves: spec.goal.moves,
+        },
     })
 }
 
@@ -257,6 +263,22 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
         };
         dirs[l.dir].next[from as usize] = to;
     }
+    for d in &dirs {
+        if let Some(cycle) = find_cycle(&d.next) {
+            let cells: Vec<String> = cycle
+                .iter()
+                .map(|&c| format!("[{}, {}]", geo.cells[c as usize][0], geo.cells[c as usize][1]))
+                .collect();
+            return Err(Diagnostic::new(
+                &script.origin,
+                format!(
+                    "tilt links form a cycle in direction `{}`: {} (a marble would roll forever)",
+                    d.name,
+                    cells.join(" → ")
+                ),
+            ));
+        }
+    }
     let holes: Vec<u8> = b.holes.iter().map(|h| id(h).unwrap_or(NONE)).collect();
     let mut hole_at = vec![NONE; geo.cells.len()];
     for (k, &h) in holes.iter().enumerate() {
@@ -293,4 +315,34 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
         walls: b.walls.clone(),
         doomed,
     })
+}
+
+/// A cycle of `next` links (a functional graph), from its least cell back to it, if any.
+fn find_cycle(next: &[u8]) -> Option<Vec<u8>> {
+    // 0 unvisited, 1 on the current walk, 2 known to end at a blocked cell.
+    let mut mark = vec![0u8; next.len()];
+    for start in 0..next.len() {
+        let mut walk = Vec::new();
+        let mut c = start;
+        while mark[c] == 0 {
+            mark[c] = 1;
+            walk.push(c as u8);
+            match next[c] {
+                NONE => break,
+                n => c = n as usize,
+            }
+        }
+        if mark[c] == 1 && next[c] != NONE {
+            let from = walk.iter().position(|&w| w as usize == c).unwrap_or(0);
+            let mut cycle = walk[from..].to_vec();
+            let least = (0..cycle.len()).min_by_key(|&i| cycle[i]).unwrap_or(0);
+            cycle.rotate_left(least);
+            cycle.push(cycle[0]);
+            return Some(cycle);
+        }
+        for w in walk {
+            mark[w as usize] = 2;
+        }
+    }
+    None
 }

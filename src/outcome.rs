@@ -87,6 +87,9 @@ pub struct Outcome {
     pub file: String,
     pub puzzle: String,
     pub rules: String,
+    /// The rule script used: its path, or `<builtin>/NAME.rhai`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
     pub status: Status,
     /// Why it is unsolvable or why the search gave up, where known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -107,12 +110,19 @@ pub struct Outcome {
     pub spec_hash: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script_hash: Option<String>,
+    /// Everything besides the files that shapes the answer (goal in force, move order,
+    /// limits), in words: `--resume` reuses a result only when they are the same now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay: Option<Replay>,
     /// For `gave_up`, the typed reason (`reason` holds its words). Not saved: an interrupted
     /// search is never recorded, and every other reason is kept in words.
     #[serde(skip)]
     pub gave_up: Option<GaveUp>,
+    /// For a `moves:` goal: the moves the solution makes, each one peg's chain of jumps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_count: Option<u32>,
 }
 
 impl Outcome {
@@ -125,6 +135,7 @@ impl Outcome {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default(),
             rules: String::new(),
+            script: None,
             status: Status::Error,
             reason: None,
             moves: Vec::new(),
@@ -135,8 +146,10 @@ impl Outcome {
             limits: None,
             spec_hash: None,
             script_hash: None,
+            settings: None,
             replay: None,
             gave_up: None,
+            move_count: None,
         }
     }
 }

@@ -5,14 +5,14 @@ use crate::model::{self, HopModel, Model, NONE, TiltModel};
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Stats, Status};
 use crate::script::{self, RuleTables, Script, ScriptLimits};
 use crate::search::invariants::Invariants;
-use crate::search::{Budget, Limits, Verdict, dfs, portfolio, tilt};
-use crate::spec::{self, BoardSpec, PegGoal, Spec};
+use crate::search::{Budget, Limits, Verdict, dfs, fewest, fewest_moves, portfolio, tilt};
+use crate::spec::{self, BoardSpec, MoveGoal, PegGoal, Spec};
 use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::time::Duration;
 
 /// The order a hop search tries moves in.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum MoveOrder {
     /// As the script lists them.
     #[default]
@@ -20,6 +20,10 @@ pub enum MoveOrder {
     Reverse,
     /// A reproducible shuffle.
     Shuffle(u64),
+    /// Cell by cell in board order, each cell's moves in this order of the family's direction
+    /// names (every name once), as `--order up,down,left,right` gives them: the order the
+    /// depth-first-search write-up prescribes. Checked against the family by [`check_order`].
+    Directions(Vec<String>),
 }
 
 /// How to solve: limits given on the command line win over a spec's `solve:` section.
@@ -32,6 +36,11 @@ pub struct Options {
     pub order: MoveOrder,
     /// Find the fewest pegs that can be left, whatever the spec's goal says.
     pub fewest: bool,
+    /// Solve in the fewest moves (chains of one peg's jumps), whatever the spec's goal says.
+    pub fewest_moves: bool,
+    /// Folders a batch was given: the lookup of a spec's rule script by name climbs no
+    /// higher than the one holding it (see [`script::resolve`]).
+    pub rules_roots: Vec<std::path::PathBuf>,
 }
 
 /// A spec with its script run and its model compiled, ready to search.
@@ -49,7 +58,7 @@ pub fn prepare(path: &Path, opts: &Options) -> Result<Prepared> {
 
 /// Compiles an already-parsed spec (from YAML or another notation).
 pub fn prepare_spec(spec: Spec, opts: &Options) -> Result<Prepared> {
-    let script = script::resolve(&spec)?;
+    let script = script::resolve(&spec, &opts.rules_roots)?;
     prepare_with(spec, script, opts)
 }
 
@@ -59,8 +68,15 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
     if opts.fewest {
         spec.goal.pegs = Some(PegGoal::Fewest);
     }
+    if opts.fewest_moves {
+        spec.goal.moves = Some(MoveGoal::Fewest);
+    }
     let tables = script::run(&script, &spec, &opts.script)?;
     let model = model::compile(&spec, &script, &tables)?;
+    if let Model::Hop(m) = &model {
+        check_order(&opts.order, m, &script.name)
+            .map_err(|why| crate::diag::Diagnostic::new(&spec.path, why))?;
+    }
     Ok(Prepared {
         spec,
         script,
@@ -69,7 +85,8 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
     })
 }
 
-fn hash(text: &str) -> String {
+/// The SHA-256 of `text`, in hex: how specs and scripts are fingerprinted for `--resume`.
+pub fn hash(text: &str) -> String {
     hex::encode(Sha256::digest(text.as_bytes()))
 }
 
@@ -80,10 +97,15 @@ pub fn file_hash(path: &Path) -> Option<String> {
     if !meta.is_file() || meta.len() > spec::MAX_SPEC_BYTES {
         return None;
     }
-    std::fs::read(path).ok().map(|b| hex::encode(Sha256::digest(&b)))
+    crate::io_limits::read_at_most(path, spec::MAX_SPEC_BYTES)
+        .ok()
+        .flatten()
+        .map(|b| hex::encode(Sha256::digest(&b)))
 }
 
-/// The default memory limit per puzzle: a quarter of the machine's memory, split between jobs.
+/// The default memory limit per puzzle, split between jobs: a quarter of the machine's
+/// memory, or half of a tighter cgroup limit or `RLIMIT_AS`/`RLIMIT_DATA` cap (the process
+/// needs room beyond its tables: code, stacks, the allocator's slack).
 pub fn default_memory_limit(jobs: usize) -> Option<u64> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
     let kb: u64 = meminfo
@@ -93,7 +115,33 @@ pub fn default_memory_limit(jobs: usize) -> Option<u64> {
         .nth(1)?
         .parse()
         .ok()?;
-    Some(kb * 1024 / 4 / jobs.max(1) as u64)
+    let cgroup = [
+        "/sys/fs/cgroup/memory.max",
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+    ]
+    .iter()
+    .filter_map(|f| std::fs::read_to_string(f).ok()?.trim().parse::<u64>().ok())
+    .min();
+    let rlimit = [soft_rlimit(libc::RLIMIT_AS), soft_rlimit(libc::RLIMIT_DATA)]
+        .into_iter()
+        .flatten()
+        .min();
+    let tightest = [Some(kb * 1024 / 4), cgroup.map(|c| c / 2), rlimit.map(|r| r / 2)]
+        .into_iter()
+        .flatten()
+        .min()?;
+    Some(tightest / jobs.max(1) as u64)
+}
+
+/// A soft resource limit of this process, or `None` when unlimited.
+fn soft_rlimit(resource: libc::__rlimit_resource_t) -> Option<u64> {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one struct we own.
+    let ok = unsafe { libc::getrlimit(resource, &mut r) } == 0;
+    (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur)
 }
 
 /// The limits for one puzzle: command line, then spec, then defaults.
@@ -110,6 +158,36 @@ pub fn limits_for(spec: &Spec, opts: &Options) -> Limits {
     }
 }
 
+/// What besides the spec and script bytes decides a puzzle's answer, in words: the goal in
+/// force (the spec's, or `--fewest`), the move order and the limits. `--resume` compares it.
+pub fn settings(spec: &Spec, opts: &Options) -> String {
+    let pegs = match spec.goal.pegs {
+        _ if opts.fewest => "fewest".to_string(),
+        Some(PegGoal::Fewest) => "fewest".to_string(),
+        Some(PegGoal::Count(n)) => n.to_string(),
+        None => "the family's default".to_string(),
+    };
+    let at = spec
+        .goal
+        .at
+        .map_or(String::new(), |[r, c]| format!(" at [{r}, {c}]"));
+    let order = match &opts.order {
+        MoveOrder::Script => "script".to_string(),
+        MoveOrder::Reverse => "reverse".to_string(),
+        MoveOrder::Shuffle(seed) => format!("shuffle, seed {seed}"),
+        MoveOrder::Directions(names) => names.join(","),
+    };
+    let moves = match spec.goal.moves {
+        _ if opts.fewest_moves => "; moves: fewest".to_string(),
+        Some(goal) => format!("; moves: {goal:?}"),
+        None => String::new(),
+    };
+    format!(
+        "goal: {pegs} pegs{at}{moves}; order: {order}; limits: {}",
+        limits_for(spec, opts).describe()
+    )
+}
+
 /// Searches a prepared puzzle.
 pub fn solve_prepared(p: &Prepared, opts: &Options) -> Outcome {
     solve_observed(p, opts, &mut dfs::Quiet)
@@ -118,51 +196,105 @@ pub fn solve_prepared(p: &Prepared, opts: &Options) -> Outcome {
 /// Searches a prepared puzzle, reporting hop search events to `obs`.
 pub fn solve_observed(p: &Prepared, opts: &Options, obs: &mut impl dfs::Observer) -> Outcome {
     let mut budget = Budget::new(limits_for(&p.spec, opts));
+    let (verdict, path, memory) = match &p.model {
+        Model::Hop(m) => {
+            let order = move_order(m, &opts.order);
+            let r = match m.goal.moves {
+                Some(goal) => fewest_moves::solve(m, goal, &mut budget),
+                None => hop_search(m, &order, &mut budget, obs),
+            };
+            (r.verdict, r.path, r.memory)
+        }
+        Model::Tilt(m) => {
+            let r = tilt::solve(m, &mut budget);
+            (r.verdict, r.path, r.memory)
+        }
+    };
+    let stats = Stats {
+        nodes: budget.nodes,
+        seconds: budget.elapsed().as_secs_f64(),
+        memory_bytes: memory,
+    };
+    outcome(p, opts, verdict, &path, stats)
+}
+
+/// The outcome of a search that ended in `verdict` with `path` (move or tilt indices). Every
+/// figure shown (pegs left, boards, rating) comes from replaying `path` through the model,
+/// not from the search's own account; a solution that does not replay to the goal is an
+/// internal error asking for a bug report, never an answer.
+pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stats: Stats) -> Outcome {
     let mut out = Outcome {
         file: p.spec.path.display().to_string(),
         puzzle: p.spec.name.clone(),
         rules: p.script.name.clone(),
+        script: Some(p.script.origin.display().to_string()),
         status: Status::Error,
         reason: None,
         moves: Vec::new(),
         pegs_left: None,
         rating: None,
         error: None,
-        stats: Stats::default(),
+        stats,
         limits: None,
         spec_hash: Some(hash(&p.spec.source)),
         script_hash: Some(hash(&p.script.source)),
+        settings: Some(settings(&p.spec, opts)),
         replay: None,
         gave_up: None,
+        move_count: None,
     };
-    let (verdict, memory) = match &p.model {
-        Model::Hop(m) => {
-            let order = move_order(m, opts.order);
-            let r = hop_search(m, &order, &mut budget, obs);
-            out.moves = r.path.iter().map(|&i| hop_move(m, i)).collect();
-            // Pegs left describe an end position: only a solution (or `fewest`) has one.
-            out.pegs_left = (r.verdict == Verdict::Solved).then(|| r.end.count_ones());
-            out.replay = Some(hop_replay(&p.spec, m, &r.path));
-            (r.verdict, r.memory)
-        }
-        Model::Tilt(m) => {
-            let r = tilt::solve(m, &mut budget);
-            out.moves = r
-                .path
+    let solved = verdict == Verdict::Solved;
+    let replayed = match &p.model {
+        Model::Hop(m) => hop_end(m, path).and_then(|end| {
+            out.moves = path.iter().map(|&i| hop_move(m, i)).collect();
+            out.replay = Some(hop_replay(&p.spec, m, path));
+            // Pegs left describe an end position: only a solution has one, or a `fewest` search
+            // stopped early (its best so far, marked not proven in the reason).
+            let best_so_far = m.goal.pegs == PegGoal::Fewest && !path.is_empty();
+            out.pegs_left = (solved || best_so_far).then(|| end.count_ones());
+            out.move_count = m
+                .goal
+                .moves
+                .filter(|_| solved)
+                .map(|_| fewest_moves::count_moves(m, path));
+            let goal = m.is_goal(
+                end,
+                match m.goal.pegs {
+                    PegGoal::Count(n) => n,
+                    PegGoal::Fewest => end.count_ones(),
+                },
+            );
+            match (solved, goal) {
+                (true, false) => Err(format!(
+                    "its {} moves leave {} pegs, which is not the goal",
+                    path.len(),
+                    end.count_ones()
+                )),
+                _ => Ok(()),
+            }
+        }),
+        Model::Tilt(m) => tilt_states(m, path).and_then(|states| {
+            out.moves = path
                 .iter()
                 .map(|&d| MoveOut::Tilt {
                     tilt: m.dirs[d].name.clone(),
                 })
                 .collect();
-            out.replay = Some(tilt_replay(m, &r.states));
-            (r.verdict, r.memory)
-        }
+            let home = states.last().is_some_and(|s| s.iter().all(|&c| c == NONE));
+            out.replay = Some(tilt_replay(m, &states));
+            match (solved, home) {
+                (true, false) => Err(format!("its {} tilts leave a marble out of its hole", path.len())),
+                _ => Ok(()),
+            }
+        }),
     };
-    out.stats = Stats {
-        nodes: budget.nodes,
-        seconds: budget.elapsed().as_secs_f64(),
-        memory_bytes: memory,
-    };
+    if let Err(why) = replayed {
+        out.error = Some(format!(
+            "{}: internal error: the solution found does not replay to the goal ({why}); please report this bug",
+            out.file
+        ));
+        return out;
+    }
     match verdict {
         Verdict::Solved => out.status = Status::Solved,
         Verdict::Unsolvable(why) => {
@@ -182,6 +314,33 @@ pub fn solve_observed(p: &Prepared, opts: &Options, obs: &mut impl dfs::Observer
     out
 }
 
+/// Where `path` leads from the model's start, each move checked to be legal where it is made.
+pub fn hop_end(m: &HopModel, path: &[usize]) -> std::result::Result<u128, String> {
+    let mut s = m.start;
+    for (k, &i) in path.iter().enumerate() {
+        match m.moves.get(i) {
+            Some(mv) if s & mv.mask == mv.need => s ^= mv.mask,
+            _ => return Err(format!("move {} cannot be made where it is", k + 1)),
+        }
+    }
+    Ok(s)
+}
+
+/// The marble positions a tilt path passes through, from the model's start, each tilt
+/// checked to drop no marble into another's hole.
+pub fn tilt_states(m: &TiltModel, path: &[usize]) -> std::result::Result<Vec<Vec<u8>>, String> {
+    let mut occ = vec![NONE; m.geo.cells.len()];
+    let mut states = vec![m.start.clone()];
+    for (k, &d) in path.iter().enumerate() {
+        let here = states.last().filter(|_| d < m.dirs.len());
+        match here.and_then(|s| tilt::roll(m, d, s, &mut occ)) {
+            Some(next) => states.push(next),
+            None => return Err(format!("tilt {} cannot be made where it is", k + 1)),
+        }
+    }
+    Ok(states)
+}
+
 /// Refutes the goal by position classes when it can, else searches with every pruning found.
 pub fn hop_search(
     m: &HopModel,
@@ -189,6 +348,9 @@ pub fn hop_search(
     budget: &mut Budget,
     obs: &mut impl dfs::Observer,
 ) -> dfs::HopResult {
+    if m.goal.pegs == PegGoal::Fewest {
+        return fewest::solve(m, order, budget, obs);
+    }
     if let Some(why) = Invariants::find(m).refute(m) {
         return dfs::HopResult {
             verdict: Verdict::Unsolvable(Some(why)),
@@ -206,15 +368,61 @@ pub fn rating(spec: &Spec, pegs: u32) -> Option<String> {
     spec.ratings.range(..=pegs).next_back().map(|(_, w)| w.clone())
 }
 
+/// Refuses an order of direction names that is not a permutation of `family`'s directions,
+/// naming them; any other order fits every hop model.
+pub fn check_order(order: &MoveOrder, m: &HopModel, family: &str) -> std::result::Result<(), String> {
+    let MoveOrder::Directions(names) = order else {
+        return Ok(());
+    };
+    let known = if m.directions.is_empty() {
+        format!("{family} names no directions")
+    } else {
+        format!("the directions of {family} are {}", m.directions.join(", "))
+    };
+    let given = names.join(",");
+    for (i, name) in names.iter().enumerate() {
+        if !m.directions.contains(name) {
+            return Err(format!("--order {given}: unknown direction `{name}`: {known}"));
+        }
+        if names[..i].contains(name) {
+            return Err(format!(
+                "--order {given}: `{name}` is named twice: {known}, each once"
+            ));
+        }
+    }
+    let missing: Vec<&str> = m
+        .directions
+        .iter()
+        .filter(|d| !names.contains(d))
+        .map(String::as_str)
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "--order {given}: {} missing: {known}, each once",
+            missing.join(", ")
+        ));
+    }
+    Ok(())
+}
+
 /// Move indices in the order the search should try them.
-pub fn move_order(m: &HopModel, order: MoveOrder) -> Vec<usize> {
+pub fn move_order(m: &HopModel, order: &MoveOrder) -> Vec<usize> {
     let mut v: Vec<usize> = (0..m.moves.len()).collect();
     match order {
         MoveOrder::Script => {}
+        MoveOrder::Directions(names) => {
+            // A move without a direction, or one not named, goes after its cell's named ones.
+            let rank = |i: usize| {
+                let name = m.moves[i].dir.map(|d| &m.directions[d]);
+                name.and_then(|n| names.iter().position(|x| x == n))
+                    .unwrap_or(names.len())
+            };
+            v.sort_by_key(|&i| (m.moves[i].from, rank(i)));
+        }
         MoveOrder::Reverse => v.reverse(),
         MoveOrder::Shuffle(seed) => {
             // SplitMix64 driving a Fisher–Yates shuffle: reproducible across platforms.
-            let mut x = seed;
+            let mut x = *seed;
             let mut next = || {
                 x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
                 let mut z = x;
@@ -287,5 +495,82 @@ pub fn tilt_replay(m: &TiltModel, states: &[Vec<u8>]) -> Replay {
         walls: m.walls.clone(),
         holes: m.holes.iter().map(|&h| m.geo.cells[h as usize]).collect(),
         frames,
+    }
+}
+
+/// A hop model from board rows (`o` peg, `.` hole, `#` none), compiled from in-memory YAML.
+pub fn hop_model(rules: &str, rows: &[impl AsRef<str>], goal: &str) -> std::result::Result<HopModel, String> {
+    let board: String = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "  {}\n",
+                r.as_ref().chars().map(String::from).collect::<Vec<_>>().join(" ")
+            )
+        })
+        .collect();
+    let yaml = format!("name: bench\nrules: {rules}\nboard: |2\n{board}goal: {goal}\n");
+    let spec = spec::parse(Path::new("bench.yaml"), &yaml).map_err(|d| d.to_string())?;
+    match prepare_spec(spec, &Options::default())
+        .map_err(|d| d.to_string())?
+        .model
+    {
+        Model::Hop(m) => Ok(m),
+        Model::Tilt(_) => Err("expected a hop family".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prepared(yaml: &str) -> Prepared {
+        let spec = spec::parse(Path::new("t.yaml"), yaml).expect("spec");
+        prepare_spec(spec, &Options::default()).expect("prepared")
+    }
+
+    /// No search is known to claim a false solution; should one, it must become a bug report.
+    #[test]
+    fn a_solution_that_does_not_replay_to_the_goal_is_an_internal_error() {
+        let hop = prepared("rules: peg_hop\nboard: |\n  o o . o\ngoal:\n  pegs: 1\n");
+        let opts = Options::default();
+        // No moves at all, and a move made where it cannot be.
+        for path in [&[][..], &[0, 0][..]] {
+            let o = outcome(&hop, &opts, Verdict::Solved, path, Stats::default());
+            assert_eq!(o.status, Status::Error);
+            let e = o.error.unwrap();
+            assert!(
+                e.contains("internal error: the solution found does not replay to the goal"),
+                "{e}"
+            );
+            assert!(e.ends_with("please report this bug"), "{e}");
+        }
+        let tilt = prepared("rules: tilt_roll\nsize: 3\nmarbles: [[0, 0]]\nholes: [[2, 0]]\n");
+        let o = outcome(&tilt, &opts, Verdict::Solved, &[], Stats::default());
+        assert!(
+            o.error
+                .unwrap()
+                .contains("its 0 tilts leave a marble out of its hole")
+        );
+    }
+
+    #[test]
+    fn figures_come_from_the_replayed_moves() {
+        let hop = prepared("rules: peg_hop\nboard: |\n  o o . o\ngoal:\n  pegs: 2\nratings:\n  2: fine\n");
+        let Model::Hop(m) = &hop.model else {
+            panic!("a hop model")
+        };
+        let first = (0..m.moves.len()).find(|&i| m.start & m.moves[i].mask == m.moves[i].need);
+        let o = outcome(
+            &hop,
+            &Options::default(),
+            Verdict::Solved,
+            &[first.unwrap()],
+            Stats::default(),
+        );
+        assert_eq!(
+            (o.status, o.pegs_left, o.rating.as_deref()),
+            (Status::Solved, Some(2), Some("fine"))
+        );
     }
 }

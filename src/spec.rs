@@ -24,6 +24,8 @@ pub struct Spec {
     pub limits: LimitSpec,
     /// Pegs left → the words for it, e.g. 1 → "genius".
     pub ratings: BTreeMap<u32, String>,
+    /// The file asks for the search to be traced, as `--trace` does (a Lisp call's `#t`).
+    pub trace: bool,
 }
 
 /// The board in one of the two shapes families take.
@@ -71,6 +73,8 @@ pub struct TiltBoard {
 pub struct GoalSpec {
     pub pegs: Option<PegGoal>,
     pub at: Option<Cell>,
+    /// `moves:`, a limit on moves, each one peg's chain of jumps.
+    pub moves: Option<MoveGoal>,
     /// 1-based line of the `at:` key, for errors found once the geometry is known.
     pub at_line: Option<usize>,
 }
@@ -79,6 +83,15 @@ pub struct GoalSpec {
 pub enum PegGoal {
     Count(u32),
     Fewest,
+}
+
+/// A goal on moves, where a move is one peg's chain of consecutive jumps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveGoal {
+    /// As few moves as possible.
+    Fewest,
+    /// At most this many moves.
+    Within(u32),
 }
 
 /// Per-puzzle limits from the spec's `solve:` section; the command line may override them.
@@ -130,17 +143,55 @@ impl std::str::FromStr for ByteSize {
 
 impl<'de> Deserialize<'de> for ByteSize {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            N(u64),
-            S(String),
+        number_or_text(
+            d,
+            "a size: a number of bytes or e.g. 512MB",
+            |n| Ok(ByteSize(n)),
+            str::parse,
+        )
+    }
+}
+
+/// Reads a value written either as a whole number or as text, with errors in the user's
+/// terms (`expecting`) rather than serde's (an untagged enum's "did not match any variant").
+fn number_or_text<'de, D, T>(
+    d: D,
+    expecting: &'static str,
+    number: fn(u64) -> std::result::Result<T, String>,
+    text: fn(&str) -> std::result::Result<T, String>,
+) -> std::result::Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::de::{Error, Unexpected, Visitor};
+    struct V<T> {
+        expecting: &'static str,
+        number: fn(u64) -> std::result::Result<T, String>,
+        text: fn(&str) -> std::result::Result<T, String>,
+    }
+    impl<T> Visitor<'_> for V<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str(self.expecting)
         }
-        match Raw::deserialize(d)? {
-            Raw::N(n) => Ok(ByteSize(n)),
-            Raw::S(s) => s.parse().map_err(serde::de::Error::custom),
+        fn visit_u64<E: Error>(self, n: u64) -> std::result::Result<T, E> {
+            (self.number)(n).map_err(E::custom)
+        }
+        fn visit_i64<E: Error>(self, n: i64) -> std::result::Result<T, E> {
+            match u64::try_from(n) {
+                Ok(n) => self.visit_u64(n),
+                Err(_) => Err(E::invalid_value(Unexpected::Signed(n), &self)),
+            }
+        }
+        fn visit_str<E: Error>(self, s: &str) -> std::result::Result<T, E> {
+            (self.text)(s).map_err(E::custom)
         }
     }
+    d.deserialize_any(V {
+        expecting,
+        number,
+        text,
+    })
 }
 
 #[derive(Deserialize)]
@@ -164,17 +215,34 @@ struct RawSpec {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a map with `pegs:` and optionally `at:`")]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a map with `pegs:` and optionally `at:` and `moves:`"
+)]
 struct RawGoal {
     pegs: Option<RawPegs>,
     at: Option<Cell>,
+    moves: Option<RawPegs>,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
 enum RawPegs {
     Count(u32),
     Word(String),
+}
+
+impl<'de> Deserialize<'de> for RawPegs {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        number_or_text(
+            d,
+            "a number of pegs or `fewest`",
+            |n| {
+                u32::try_from(n)
+                    .map(RawPegs::Count)
+                    .map_err(|_| format!("{n} pegs is more than any board holds"))
+            },
+            |w| Ok(RawPegs::Word(w.to_string())),
+        )
+    }
 }
 
 /// Reads and validates the spec at `path`.
@@ -209,8 +277,17 @@ pub fn read_text(path: &Path) -> Result<String> {
             ),
         ));
     }
-    let bytes =
-        std::fs::read(path).map_err(|e| Diagnostic::new(path, format!("cannot read: {}", io_reason(&e))))?;
+    let bytes = crate::io_limits::read_at_most(path, MAX_SPEC_BYTES)
+        .map_err(|e| Diagnostic::new(path, format!("cannot read: {}", io_reason(&e))))?
+        .ok_or_else(|| {
+            Diagnostic::new(
+                path,
+                format!(
+                    "holds more than its size says ({} bytes): files are limited to {MAX_SPEC_BYTES} bytes",
+                    meta.len()
+                ),
+            )
+        })?;
     String::from_utf8(bytes).map_err(|e| {
         let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -228,6 +305,19 @@ fn io_reason(e: &std::io::Error) -> String {
 
 /// Parses spec text; `path` is used for messages and to resolve relative rule paths.
 pub fn parse(path: &Path, source: &str) -> Result<Spec> {
+    // Editors on Windows start UTF-8 files with a byte-order mark; it is not content.
+    let source = source.strip_prefix('\u{feff}').unwrap_or(source);
+    expansion::check(source).map_err(|line| {
+        Diagnostic::new(
+            path,
+            format!(
+                "invalid puzzle YAML: its aliases expand to more than {} bytes (puzzles are limited to that, \
+                 expanded)",
+                expansion::MAX_EXPANDED_BYTES
+            ),
+        )
+        .at(line, None)
+    })?;
     let raw: RawSpec = serde_yaml::from_str(source).map_err(|e| {
         let loc = e.location();
         let msg = e.to_string();
@@ -295,9 +385,22 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
                     .at(key_line(source, "pegs"), None));
                 }
             };
+            let moves = match g.moves {
+                None => None,
+                Some(RawPegs::Count(n)) => Some(MoveGoal::Within(n)),
+                Some(RawPegs::Word(w)) if w == "fewest" => Some(MoveGoal::Fewest),
+                Some(RawPegs::Word(w)) => {
+                    return Err(Diagnostic::new(
+                        path,
+                        format!("goal moves `{w}` is neither a number nor `fewest`"),
+                    )
+                    .at(key_line(source, "moves"), None));
+                }
+            };
             GoalSpec {
                 pegs,
                 at: g.at,
+                moves,
                 at_line: g.at.and_then(|_| key_line(source, "at")),
             }
         }
@@ -307,6 +410,13 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
     }
     check_goal_fits(path, source, &board, &goal)?;
 
+    let limits = raw.solve.unwrap_or_default();
+    if let Some(Err(why)) = limits.timeout.map(crate::limits::seconds) {
+        return Err(
+            Diagnostic::new(path, format!("solve: timeout: {why}")).at(key_line(source, "timeout"), None)
+        );
+    }
+
     Ok(Spec {
         path: path.to_path_buf(),
         source: source.to_string(),
@@ -314,8 +424,9 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         rules: raw.rules,
         board,
         goal,
-        limits: raw.solve.unwrap_or_default(),
+        limits,
         ratings: raw.ratings.unwrap_or_default(),
+        trace: false,
     })
 }
 
@@ -397,9 +508,11 @@ fn parse_grid(path: &Path, source: &str, text: &str) -> Result<GridBoard> {
     while rows.last().is_some_and(|r: &Vec<Token>| r.is_empty()) {
         rows.pop();
     }
-    if rows.iter().all(|r| r.iter().all(|&t| t == Token::Blocked)) {
+    let holes = rows.iter().flatten().filter(|&&t| t != Token::Blocked).count();
+    if holes == 0 {
         return Err(Diagnostic::new(path, "the board has no holes").at(board_line, None));
     }
+    crate::limits::check_hop(holes).map_err(|why| Diagnostic::new(path, why).at(board_line, None))?;
     Ok(GridBoard { rows })
 }
 
@@ -585,5 +698,111 @@ mod tests {
         assert_eq!("512MB".parse::<ByteSize>().unwrap(), ByteSize(512_000_000));
         assert_eq!("2GiB".parse::<ByteSize>().unwrap(), ByteSize(2 << 30));
         assert!("12 parsecs".parse::<ByteSize>().is_err());
+    }
+}
+
+/// The size a YAML document expands to, aliases repeated, measured before it is built.
+///
+/// yaml_serde bounds how many times aliases may be replayed, but not what each replay copies:
+/// one 300 KB anchored string repeated through `ratings:` became 2 GB. [`check`] walks the
+/// document once without keeping anything (strings are borrowed from the parser's events)
+/// and stops as soon as the scalars it has seen pass [`MAX_EXPANDED_BYTES`].
+mod expansion {
+    use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+    use std::cell::Cell;
+
+    /// Four times the file cap: room for honest anchors, none for a bomb.
+    pub const MAX_EXPANDED_BYTES: u64 = 4 * super::MAX_SPEC_BYTES;
+    /// What each node costs beyond its text, so that empty nodes are not free.
+    const NODE_BYTES: u64 = 8;
+    const TOO_BIG: &str = "marbles: expansion limit";
+
+    /// `Err(line)` when the document expands past the limit; every other problem is left to
+    /// the real parse, which reports it with its location.
+    pub fn check(source: &str) -> Result<(), Option<usize>> {
+        let used = Cell::new(0u64);
+        for doc in serde_yaml::Deserializer::from_str(source) {
+            if let Err(e) = (Counter { used: &used }).deserialize(doc) {
+                if e.to_string().contains(TOO_BIG) {
+                    return Err(e.location().map(|l| l.line()));
+                }
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    #[derive(Clone, Copy)]
+    struct Counter<'a> {
+        used: &'a Cell<u64>,
+    }
+
+    impl Counter<'_> {
+        fn spend<E: de::Error>(&self, bytes: usize) -> Result<(), E> {
+            let used = self.used.get() + bytes as u64 + NODE_BYTES;
+            self.used.set(used);
+            if used > MAX_EXPANDED_BYTES {
+                return Err(E::custom(TOO_BIG));
+            }
+            Ok(())
+        }
+    }
+
+    impl<'de> DeserializeSeed<'de> for Counter<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Counter<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("any YAML")
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+            self.spend(0)
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+            self.spend(0)
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+            self.spend(0)
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+            self.spend(0)
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+            self.spend(v.len())
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+            self.spend(0)
+        }
+        fn visit_none<E: de::Error>(self) -> Result<(), E> {
+            self.spend(0)
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+        fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            self.spend::<A::Error>(0)?;
+            while seq.next_element_seed(self)?.is_some() {}
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            self.spend::<A::Error>(0)?;
+            while map.next_key_seed(self)?.is_some() {
+                map.next_value_seed(self)?;
+            }
+            Ok(())
+        }
+        fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
+            use de::VariantAccess;
+            let ((), v) = data.variant_seed(self)?;
+            v.newtype_variant_seed(self)
+        }
     }
 }

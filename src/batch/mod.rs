@@ -2,6 +2,7 @@
 //! reusing results still good from the last run; [`journal`] keeps what is finished on disk.
 
 pub mod journal;
+pub mod lock;
 
 use crate::formats::{self, Notation};
 use crate::outcome::{Outcome, Status};
@@ -22,14 +23,16 @@ pub struct Found {
     pub errors: Vec<String>,
 }
 
-/// Puzzle files by extension: YAML specs and the classic notations (see [`crate::formats`]).
+/// Puzzle files by extension, in any case (`.YAML` as `.yaml`): YAML specs and the classic
+/// notations (see [`crate::formats`]).
 fn is_puzzle(p: &Path) -> bool {
     p.extension()
         .and_then(|e| e.to_str())
-        .is_some_and(|e| matches!(e, "yaml" | "yml" | "lisp" | "lsp" | "icpc"))
+        .map(str::to_ascii_lowercase)
+        .is_some_and(|e| matches!(e.as_str(), "yaml" | "yml" | "lisp" | "lsp" | "icpc" | "matrix"))
 }
 
-/// Walks `paths` for puzzle files (`*.yaml`, `*.yml`, `*.lisp`, `*.lsp`, `*.icpc`): hidden folders skipped, symlinks followed,
+/// Walks `paths` for puzzle files (`*.yaml`, `*.yml`, `*.lisp`, `*.lsp`, `*.icpc`, `*.matrix`, in any case): hidden folders skipped, symlinks followed,
 /// loops reported rather than followed. Files named directly are taken whatever their name.
 pub fn collect(paths: &[PathBuf]) -> Found {
     let mut found = Found::default();
@@ -67,17 +70,21 @@ pub fn collect(paths: &[PathBuf]) -> Found {
 }
 
 /// Solves every puzzle in one file (an ICPC file holds several), turning a panic anywhere
-/// inside into that file's error. Every outcome carries the file's hash, for `--resume`.
+/// inside into that file's error. Every outcome carries the hash of the bytes solved, read
+/// once before solving, for `--resume`.
 pub fn solve_contained(path: &Path, opts: &Options) -> Vec<Outcome> {
     let file = path.display().to_string();
-    let solve_all = || {
-        formats::prepare(path, Notation::of(path, None), opts)
+    let text = crate::spec::read_text(path);
+    let hash = text.as_deref().ok().map(solve::hash);
+    let solve_all = || match &text {
+        Err(d) => vec![Outcome::error(&file, d.to_string())],
+        Ok(text) => formats::prepare_text(path, Notation::of(path, None), text, opts)
             .into_iter()
             .map(|p| match p {
                 Ok(p) => solve::solve_prepared(&p, opts),
                 Err(d) => Outcome::error(&file, d.to_string()),
             })
-            .collect::<Vec<_>>()
+            .collect::<Vec<_>>(),
     };
     let mut outcomes = catch_unwind(AssertUnwindSafe(solve_all)).unwrap_or_else(|panic| {
         let msg = panic
@@ -90,7 +97,6 @@ pub fn solve_contained(path: &Path, opts: &Options) -> Vec<Outcome> {
             format!("{file}: internal error while solving (please report): {msg}"),
         )]
     });
-    let hash = solve::file_hash(path);
     for o in &mut outcomes {
         o.file = file.clone();
         o.spec_hash = hash.clone();
@@ -98,34 +104,30 @@ pub fn solve_contained(path: &Path, opts: &Options) -> Vec<Outcome> {
     outcomes
 }
 
-/// Previous outcomes are reusable when none failed, the file and every rule
-/// script it uses are byte-for-byte unchanged, and any that gave up did so under the limits
-/// that would apply now.
+/// Previous outcomes are reusable when none failed, the file and every rule script it uses
+/// are byte-for-byte unchanged, and each was made under the settings (goal in force, move
+/// order, limits) that would apply now.
 fn reusable(prev: &[Outcome], path: &Path, opts: &Options) -> bool {
     // (An interrupted search is never recorded, so it cannot be among them.)
     if prev.is_empty() || prev.iter().any(|p| p.status == Status::Error) {
         return false;
     }
-    let hash = solve::file_hash(path);
-    if hash.is_none() || prev.iter().any(|p| p.spec_hash != hash) {
+    let Ok(text) = crate::spec::read_text(path) else {
+        return false;
+    };
+    let hash = Some(solve::hash(&text));
+    if prev.iter().any(|p| p.spec_hash != hash) {
         return false;
     }
-    let Ok(specs) = formats::read(path, Notation::of(path, None)) else {
+    let Ok(specs) = formats::parse(path, Notation::of(path, None), &text) else {
         return false;
     };
     specs.len() == prev.len()
         && specs.iter().zip(prev).all(|(spec, p)| {
-            let same_limits = p.status != Status::GaveUp
-                || p.limits.as_deref() == Some(solve::limits_for(spec, opts).describe().as_str());
-            same_limits
-                && crate::script::resolve(spec)
-                    .is_ok_and(|s| p.script_hash.as_deref() == Some(sha256(&s.source).as_str()))
+            p.settings.as_deref() == Some(solve::settings(spec, opts).as_str())
+                && crate::script::resolve(spec, &opts.rules_roots)
+                    .is_ok_and(|s| p.script_hash.as_deref() == Some(solve::hash(&s.source).as_str()))
         })
-}
-
-fn sha256(s: &str) -> String {
-    use sha2::{Digest, Sha256};
-    hex::encode(Sha256::digest(s.as_bytes()))
 }
 
 /// Solves every file in `puzzles` on `jobs` threads, reusing `previous` results that are
@@ -152,10 +154,15 @@ pub fn solve_all(
                 if CANCELLED.load(Ordering::Relaxed) {
                     return None;
                 }
-                bar.set_message(key.clone());
+                bar.set_message(crate::render::terminal(&key).into_owned());
                 let outcomes = solve_contained(path, opts);
                 bar.inc(1);
-                if outcomes.iter().any(|o| o.gave_up == Some(GaveUp::Interrupted)) {
+                // Cases left unprepared after Ctrl-C leave no trace but the flag.
+                if CANCELLED.load(Ordering::SeqCst)
+                    || outcomes
+                        .iter()
+                        .any(|o| o.gave_up.as_ref().map(GaveUp::stop) == Some(&GaveUp::Interrupted))
+                {
                     return None;
                 }
                 if let Some(j) = journal {

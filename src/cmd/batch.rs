@@ -6,7 +6,7 @@ use crate::batch::{self, journal};
 use crate::outcome::Outcome;
 use crate::report::{self, Summary};
 use crate::search::CANCELLED;
-use crate::solve::Options;
+use crate::solve::{self, Options};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
@@ -23,7 +23,7 @@ pub struct Config {
     pub report: Option<PathBuf>,
     /// Reuse the report folder's results for unchanged puzzles.
     pub resume: bool,
-    /// Puzzle files solved at once.
+    /// Puzzle files solved at once, at most: never more than the files or the cores.
     pub jobs: usize,
     /// No progress bar, no closing note.
     pub quiet: bool,
@@ -42,7 +42,19 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             dirs.join(", ")
         )));
     }
-    let _ = ctrlc::set_handler(|| CANCELLED.store(true, Ordering::SeqCst));
+    // Taken before anything in the folder is read or written; held until the end of `run`.
+    let _lock = config.report.as_deref().map(batch::lock::acquire).transpose()?;
+    super::stop_on_ctrl_c();
+
+    // No more threads than puzzle files or cores: each job's share of the default memory
+    // limit must not shrink for jobs that will never run.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = config.jobs.min(found.puzzles.len()).min(cores).max(1);
+    let options = Options {
+        default_max_memory: solve::default_memory_limit(jobs),
+        rules_roots: config.dirs.iter().filter(|d| d.is_dir()).cloned().collect(),
+        ..config.options.clone()
+    };
 
     let prev = match &config.report {
         Some(dir) if config.resume => journal::read_previous(dir),
@@ -55,14 +67,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         .transpose()?;
 
     let bar = progress(found.puzzles.len() as u64, config.quiet);
-    let results = batch::solve_all(
-        &found.puzzles,
-        &config.options,
-        config.jobs,
-        &prev,
-        journal.as_ref(),
-        &bar,
-    )?;
+    let results = batch::solve_all(&found.puzzles, &options, jobs, &prev, journal.as_ref(), &bar)?;
     bar.finish_and_clear();
     let interrupted = CANCELLED.load(Ordering::SeqCst);
     let finished = results.iter().flatten().count();

@@ -39,6 +39,11 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         .cloned()
         .partition(|p| p.extension().is_some_and(|e| e == "rhai"));
     let files = batch::collect(&others);
+    // Folders bound the rule lookup as they do for `batch`, so both find the same scripts.
+    let options = Options {
+        rules_roots: others.iter().filter(|p| p.is_dir()).cloned().collect(),
+        ..config.options.clone()
+    };
     if scripts.is_empty() && files.puzzles.is_empty() && files.errors.is_empty() {
         return Err(Error::Usage(
             "no puzzle files (*.yaml, *.yml, *.lisp, *.lsp, *.icpc) or rule scripts (*.rhai) found".into(),
@@ -52,13 +57,13 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
     if scripts.is_empty() {
         for f in &files.puzzles {
-            for p in formats::prepare(f, Notation::of(f, None), &config.options) {
+            for p in formats::prepare(f, Notation::of(f, None), &options) {
                 ok &= show(&mut out, &f.display().to_string(), "", p)?;
             }
         }
     }
     for s in &scripts {
-        ok &= check_script(&mut out, s, &files.puzzles, &config.options)?;
+        ok &= check_script(&mut out, s, &files.puzzles, &options)?;
     }
     Ok(ExitCode::Solved.or_failed(!ok))
 }
@@ -81,7 +86,7 @@ fn check_script(out: &mut impl Write, path: &Path, puzzles: &[PathBuf], opts: &O
     };
     let me = path.canonicalize().ok();
     let uses = |spec: &Spec| {
-        script::resolve(spec)
+        script::resolve(spec, &opts.rules_roots)
             .ok()
             .and_then(|s| s.origin.canonicalize().ok())
             .is_some_and(|o| Some(o) == me)

@@ -4,7 +4,8 @@
 use super::{Error, ExitCode};
 use crate::diag::Diagnostic;
 use crate::model::Model;
-use crate::search::count::{CountResult, count};
+use crate::search::count::{self, CountResult};
+use crate::search::meet::{self, Counted, MeetResult, Stop};
 use crate::search::{Budget, human_bytes};
 use crate::solve::{self, Options};
 use std::io::{self, Write};
@@ -15,7 +16,9 @@ use tabled::settings::Alignment;
 #[derive(Debug, Clone)]
 pub struct Config {
     pub file: PathBuf,
-    /// Also count the positions that can still reach the goal.
+    /// Enumerate every reachable position instead of meeting in the middle.
+    pub all: bool,
+    /// Also count the positions that can still reach the goal (implies `all`).
     pub feasible: bool,
     /// The figures as one JSON object instead of a table.
     pub json: bool,
@@ -28,18 +31,37 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         return Err(Diagnostic::new(&config.file, "count works on hop puzzles only").into());
     };
     let mut budget = Budget::new(solve::limits_for(&p.spec, &config.options));
-    match count(m, config.feasible, &mut budget) {
+    let counted = if config.all || config.feasible {
+        count::count(m, config.feasible, &mut budget)
+            .map(Counted::All)
+            .map_err(Stop::GaveUp)
+    } else {
+        meet::count(m, &mut budget)
+    };
+    match counted {
         Ok(r) => {
             let mut stdout = io::stdout().lock();
             if config.json {
                 serde_json::to_writer_pretty(&mut stdout, &r)?;
                 writeln!(stdout)?;
             } else {
-                write!(stdout, "{}", table(&r))?;
+                match &r {
+                    Counted::All(r) => write!(stdout, "{}", table(r))?,
+                    Counted::Meet(r) => write!(stdout, "{}", meet_table(r))?,
+                }
             }
             Ok(ExitCode::Solved)
         }
+        Err(Stop::Internal(why)) => Err(Diagnostic::new(
+            &config.file,
+            format!("internal error while counting: {why} (please report this as a bug)"),
+        )
+        .into()),
         Err(why) => {
+            let why = match why {
+                Stop::GaveUp(g) => g.to_string(),
+                other => format!("{other:?}"),
+            };
             eprintln!("marbles: gave up counting {}: {why}", config.file.display());
             Ok(ExitCode::Unsolved)
         }
@@ -85,6 +107,48 @@ pub fn table(r: &CountResult) -> String {
     format!(
         "{}\nsolutions (jump sequences to the goal): {}\nsymmetries used: {}; {:.3} s; tables ~{}\n",
         super::plain(t),
+        r.solutions,
+        r.symmetries,
+        r.seconds,
+        human_bytes(r.memory)
+    )
+}
+
+/// The bidirectional count's figures: feasible positions per layer, then the totals.
+pub fn meet_table(r: &MeetResult) -> String {
+    let mut b = tabled::builder::Builder::default();
+    b.push_record(["pegs", "feasible", "feas. canon.", "searched", "pass"]);
+    for l in &r.layers {
+        b.push_record([
+            l.pegs.to_string(),
+            l.feasible.to_string(),
+            l.feasible_canonical.to_string(),
+            l.searched_canonical.to_string(),
+            l.pass.to_string(),
+        ]);
+    }
+    b.push_record([
+        "all".to_string(),
+        r.feasible.to_string(),
+        r.feasible_canonical.to_string(),
+        r.searched_canonical.to_string(),
+        String::new(),
+    ]);
+    let mut t = b.build();
+    t.with(Alignment::right());
+    let complemented = if r.self_dual {
+        "; here the forward pass's, complemented"
+    } else {
+        ""
+    };
+    format!(
+        "{}\nfeasible: positions on some solution; searched: canonical positions a pass stored \
+         (forward: reachable from the start; backward: able to reach the goal{complemented}).\n\
+         The passes met between {} and {} pegs. `--all` counts every reachable position.\n\
+         solutions (jump sequences to the goal): {}\nsymmetries used: {}; {:.3} s; tables ~{}\n",
+        super::plain(t),
+        r.meeting[0],
+        r.meeting[1],
         r.solutions,
         r.symmetries,
         r.seconds,

@@ -1,7 +1,8 @@
-//! `marbles import`: turn Lisp and ICPC files into YAML puzzle specs.
+//! `marbles import`: turn Lisp, matrix and ICPC files into YAML puzzle specs.
 
 use super::{Error, ExitCode};
 use crate::formats::{self, Notation};
+use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -13,13 +14,17 @@ pub struct Config {
     pub out: PathBuf,
     /// Every file's notation, instead of guessing it from the extension.
     pub notation: Option<Notation>,
+    /// Overwrite specs that already exist in `out`.
+    pub force: bool,
 }
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let mut bad = false;
     let mut stdout = io::stdout().lock();
+    let mut claimed = HashMap::new();
     for file in &config.files {
-        match formats::import(file, Notation::of(file, config.notation), &config.out) {
+        let notation = Notation::of(file, config.notation);
+        match formats::import(file, notation, &config.out, config.force, &mut claimed) {
             Ok(paths) => {
                 for p in paths {
                     writeln!(stdout, "wrote {}", p.display())?;

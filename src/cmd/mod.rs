@@ -94,7 +94,7 @@ impl Error {
 
 /// Prints `marbles: error: …` on stderr: every error a user sees goes through here.
 pub fn report(e: &dyn Display) {
-    eprintln!("marbles: error: {e}");
+    eprintln!("marbles: error: {}", crate::render::terminal(&e.to_string()));
 }
 
 /// Turns a command's result into the exit code, printing its error if it has one.
@@ -112,7 +112,8 @@ pub fn finish(result: Result<ExitCode, Error>) -> ExitCode {
 /// Shows on stderr what a puzzle's rule script printed, each line after the script's path.
 fn show_printed(p: &crate::solve::Prepared) {
     for line in &p.tables.printed {
-        eprintln!("{}: {line}", p.script.origin.display());
+        let line = format!("{}: {line}", p.script.origin.display());
+        eprintln!("{}", crate::render::terminal(&line));
     }
 }
 
@@ -120,7 +121,7 @@ fn show_printed(p: &crate::solve::Prepared) {
 pub fn style(notation: Notation) -> Style {
     match notation {
         Notation::Lisp => Style::Lisp,
-        Notation::Yaml | Notation::Icpc => Style::Plain,
+        Notation::Yaml | Notation::Icpc | Notation::Matrix => Style::Plain,
     }
 }
 
@@ -131,4 +132,10 @@ fn plain(mut table: tabled::Table) -> String {
     let text = table.to_string();
     let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
     lines.join("\n")
+}
+
+/// Ctrl-C stops every running search at its next budget check, so what finished (and the
+/// best found so far) is still reported.
+fn stop_on_ctrl_c() {
+    let _ = ctrlc::set_handler(|| crate::search::CANCELLED.store(true, std::sync::atomic::Ordering::SeqCst));
 }

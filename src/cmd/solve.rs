@@ -2,11 +2,13 @@
 
 use super::{Error, ExitCode};
 use crate::formats::{self, Notation};
+use crate::model::Model;
 use crate::outcome::{Outcome, Status};
 use crate::render::answer::{Answer, Answers};
+use crate::render::progress::Progress;
 use crate::render::trace;
 use crate::solve::{self, Options};
-use std::io;
+use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 
 /// What to solve and how to answer.
@@ -16,12 +18,15 @@ pub struct Config {
     pub answer: Answer,
     /// Every file's notation, instead of guessing it from the extension.
     pub notation: Option<Notation>,
-    /// Trace the search on stderr, up to this many lines.
-    pub trace: Option<usize>,
+    /// Trace every search on stderr (puzzles may also ask for it: a Lisp call's `#t`).
+    pub trace: bool,
+    /// The most lines a trace prints.
+    pub trace_limit: usize,
     pub options: Options,
 }
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
+    super::stop_on_ctrl_c();
     let mut outcomes = Vec::new();
     let mut answers = Answers::new(io::stdout().lock(), config.answer);
     for file in &config.files {
@@ -51,11 +56,20 @@ fn solve_reporting(file: &Path, notation: Notation, config: &Config) -> Vec<Outc
         }
         Ok(p) => {
             super::show_printed(&p);
-            match config.trace {
-                Some(limit) => {
-                    trace::solve_traced(&p, opts, super::style(notation), limit, io::stderr().lock())
+            if config.trace || p.spec.trace {
+                let style = super::style(notation);
+                trace::solve_traced(&p, opts, style, config.trace_limit, io::stderr().lock())
+            } else {
+                match &p.model {
+                    // A long single solve shows its progress, on a terminal only.
+                    Model::Hop(m) if io::stderr().is_terminal() => {
+                        let mut progress = Progress::new(m.start.count_ones());
+                        let o = solve::solve_observed(&p, opts, &mut progress);
+                        progress.finish();
+                        o
+                    }
+                    _ => solve::solve_prepared(&p, opts),
                 }
-                None => solve::solve_prepared(&p, opts),
             }
         }
     };

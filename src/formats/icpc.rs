@@ -149,6 +149,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
             goal: GoalSpec::default(),
             limits: LimitSpec::default(),
             ratings: Default::default(),
+            trace: false,
         });
     }
     if specs.is_empty() {

@@ -1,16 +1,19 @@
-//! Classic puzzle notations beside YAML: Lisp peg lists and ICPC "Marble Game" files, read into specs.
+//! Classic puzzle notations beside YAML: Lisp peg lists and calls, −1/0/1 matrices and ICPC "Marble Game" files, read into specs.
 //!
-//! A file's notation is `--from`, or else its extension: `.lisp`/`.lsp` Lisp, `.icpc` ICPC,
-//! anything else YAML. A Lisp file holds one triangle; an ICPC file holds one or more cases,
-//! each becoming its own puzzle. [`import`] turns a file into YAML specs. This module only
+//! A file's notation is `--from`, or else its extension: `.lisp`/`.lsp` Lisp, `.matrix`
+//! matrix, `.icpc` ICPC, anything else YAML. A Lisp file holds one or more boards or
+//! `(peg-puzzle …)` calls, a matrix file one or more matrices, an ICPC file one or more cases;
+//! each becomes its own puzzle. [`import`] turns a file into YAML specs. This module only
 //! reads; answers in the notations' own words are written by `render::answer`.
 
 pub mod icpc;
 pub mod lisp;
+pub mod matrix;
 
 use crate::diag::{Diagnostic, Result};
 use crate::solve::{self, Options, Prepared};
 use crate::spec::{BoardSpec, Cell, Spec, TiltBoard};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -23,6 +26,8 @@ pub enum Notation {
     Lisp,
     /// ICPC World Finals 2007 "Marble Game" cases: `N M W`, marbles, holes, walls, `0 0 0`.
     Icpc,
+    /// A board as a matrix of 1 (peg), 0 (empty hole) and -1 (no hole), one row per line.
+    Matrix,
 }
 
 impl Notation {
@@ -36,25 +41,32 @@ impl Notation {
             {
                 Some("lisp" | "lsp") => Notation::Lisp,
                 Some("icpc") => Notation::Icpc,
+                Some("matrix") => Notation::Matrix,
                 _ => Notation::Yaml,
             }
         })
     }
 }
 
-/// Reads a Lisp or ICPC file into its specs (YAML files are read by [`crate::spec::load`]).
+/// Reads a Lisp, matrix or ICPC file into its specs (YAML files are read by [`crate::spec::load`]).
 pub fn read(path: &Path, notation: Notation) -> Result<Vec<Spec>> {
-    let text = crate::spec::read_text(path)?;
+    parse(path, notation, &crate::spec::read_text(path)?)
+}
+
+/// The specs in `text`, the contents of `path` in `notation`.
+pub fn parse(path: &Path, notation: Notation, text: &str) -> Result<Vec<Spec>> {
     // Editors on some systems start a file with a byte-order mark; it is not part of the board.
-    let source = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let source = text.strip_prefix('\u{feff}').unwrap_or(text);
     match notation {
-        Notation::Lisp => lisp::parse(path, source).map(|s| vec![s]),
+        Notation::Lisp => lisp::parse(path, source),
+        Notation::Matrix => matrix::parse(path, source),
         Notation::Icpc => icpc::parse(path, source),
         Notation::Yaml => crate::spec::parse(path, source).map(|s| vec![s]),
     }
 }
 
-/// Reads and compiles every puzzle in a file: one for YAML and Lisp, one per case for ICPC.
+/// Reads and compiles every puzzle in a file: one for YAML, one per call, matrix or case for
+/// the others.
 /// A file that cannot be read at all gives a single error.
 pub fn prepare(path: &Path, notation: Notation, opts: &Options) -> Vec<Result<Prepared>> {
     if notation == Notation::Yaml {
@@ -62,7 +74,30 @@ pub fn prepare(path: &Path, notation: Notation, opts: &Options) -> Vec<Result<Pr
     }
     match read(path, notation) {
         Err(d) => vec![Err(d)],
-        Ok(specs) => specs.into_iter().map(|s| solve::prepare_spec(s, opts)).collect(),
+        Ok(specs) => prepare_all(specs, opts),
+    }
+}
+
+/// Compiles each spec of a file. A file may hold tens of thousands of cases: Ctrl-C stops
+/// between any two of them.
+fn prepare_all(specs: Vec<Spec>, opts: &Options) -> Vec<Result<Prepared>> {
+    specs
+        .into_iter()
+        .take_while(|_| !crate::search::CANCELLED.load(std::sync::atomic::Ordering::Relaxed))
+        .map(|s| solve::prepare_spec(s, opts))
+        .collect()
+}
+
+/// [`prepare`] on `text`, the bytes of `path` already read: what is solved is exactly what
+/// was read (and hashed), whatever happens to the file meanwhile.
+pub fn prepare_text(path: &Path, notation: Notation, text: &str, opts: &Options) -> Vec<Result<Prepared>> {
+    let specs = match notation {
+        Notation::Yaml => crate::spec::parse(path, text).map(|s| vec![s]),
+        _ => parse(path, notation, text),
+    };
+    match specs {
+        Err(d) => vec![Err(d)],
+        Ok(specs) => prepare_all(specs, opts),
     }
 }
 
@@ -115,14 +150,24 @@ pub fn to_yaml(spec: &Spec, origin: &str) -> String {
     y
 }
 
-/// Writes `file`'s puzzles as YAML specs into `out`: `<stem>.yaml` for a Lisp triangle,
-/// `<stem>_case<k>.yaml` for each ICPC case. Each is read back before it is written, so an
-/// import never leaves a spec that says something else. Returns the paths written.
-pub fn import(file: &Path, notation: Notation, out: &Path) -> Result<Vec<PathBuf>> {
+/// Writes `file`'s puzzles as YAML specs into `out`: `<stem>.yaml` for a Lisp or matrix
+/// file holding one puzzle, `<stem>_call<k>.yaml` / `<stem>_board<k>.yaml` for each of
+/// several, `<stem>_case<k>.yaml` for each ICPC case. Each is read back before it is written,
+/// so an import never leaves a spec that says something else. A spec already in `claimed`
+/// (written from another file in the same import) is refused naming both files, and so is an
+/// existing file unless `force`; nothing of `file` is written then. Returns the paths
+/// written, each added to `claimed` with `file`.
+pub fn import(
+    file: &Path,
+    notation: Notation,
+    out: &Path,
+    force: bool,
+    claimed: &mut HashMap<PathBuf, PathBuf>,
+) -> Result<Vec<PathBuf>> {
     if notation == Notation::Yaml {
         return Err(Diagnostic::new(
             file,
-            "is already a YAML spec; import reads Lisp (.lisp, .lsp) and ICPC (.icpc) files (or say --from)",
+            "is already a YAML spec; import reads Lisp (.lisp, .lsp), matrix (.matrix) and ICPC (.icpc) files (or say --from)",
         ));
     }
     let specs = read(file, notation)?;
@@ -130,15 +175,41 @@ pub fn import(file: &Path, notation: Notation, out: &Path) -> Result<Vec<PathBuf
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "puzzle".into());
+    let several = match notation {
+        Notation::Icpc => Some("case"),
+        Notation::Lisp if specs.len() > 1 => Some("call"),
+        Notation::Matrix if specs.len() > 1 => Some("board"),
+        _ => None,
+    };
+    let paths: Vec<PathBuf> = (1..=specs.len())
+        .map(|k| match several {
+            Some(word) => out.join(format!("{stem}_{word}{k}.yaml")),
+            None => out.join(format!("{stem}.yaml")),
+        })
+        .collect();
+    if let Some((path, other)) = paths.iter().find_map(|p| claimed.get(p).map(|o| (p, o))) {
+        return Err(Diagnostic::new(
+            file,
+            format!(
+                "would be imported to {}, which {} was just imported to; import them into different folders",
+                path.display(),
+                other.display()
+            ),
+        ));
+    }
+    if !force && let Some(there) = paths.iter().find(|p| p.exists()) {
+        return Err(Diagnostic::new(
+            there,
+            format!(
+                "already exists; not overwritten (importing {}): pass --force to replace it",
+                file.display()
+            ),
+        ));
+    }
     std::fs::create_dir_all(out)
         .map_err(|e| Diagnostic::new(out, format!("cannot create the folder: {e}")))?;
-    let mut written = Vec::new();
-    for (k, spec) in specs.iter().enumerate() {
-        let name = match notation {
-            Notation::Icpc => format!("{stem}_case{}.yaml", k + 1),
-            _ => format!("{stem}.yaml"),
-        };
-        let path = out.join(name);
+    let mut planned = Vec::new();
+    for (spec, path) in specs.iter().zip(paths) {
         let text = to_yaml(spec, &file.display().to_string());
         let back = crate::spec::parse(&path, &text)?;
         if back.board != spec.board || back.ratings != spec.ratings || back.rules != spec.rules {
@@ -147,10 +218,51 @@ pub fn import(file: &Path, notation: Notation, out: &Path) -> Result<Vec<PathBuf
                 "internal error: the YAML written does not read back as the same puzzle",
             ));
         }
-        std::fs::write(&path, text).map_err(|e| Diagnostic::new(&path, format!("cannot write: {e}")))?;
+        planned.push((path, text));
+    }
+    let mut written = Vec::new();
+    for (path, text) in planned {
+        let mut open = std::fs::OpenOptions::new();
+        open.write(true);
+        // Without --force, a file that appeared since the check above is still not overwritten.
+        if force {
+            open.create(true).truncate(true);
+        } else {
+            open.create_new(true);
+        }
+        open.open(&path)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()))
+            .map_err(|e| Diagnostic::new(&path, format!("cannot write: {e}")))?;
+        claimed.insert(path.clone(), file.to_path_buf());
         written.push(path);
     }
     Ok(written)
+}
+
+/// The name and text of puzzle `k` (0-based) of the `count` a file at `path` holds, spanning
+/// its 1-based lines `span`: a lone puzzle is the whole file, named after it; one of several
+/// is `<stem> <word> <k+1>`, its own lines (so that each has its own hash).
+fn part(
+    path: &Path,
+    source: &str,
+    word: &str,
+    k: usize,
+    count: usize,
+    span: (usize, usize),
+) -> (String, String) {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if count == 1 {
+        return (stem, source.to_string());
+    }
+    let lines: Vec<&str> = source.lines().collect();
+    let text = lines
+        .get(span.0 - 1..span.1)
+        .map(|ls| ls.join("\n"))
+        .unwrap_or_default();
+    (format!("{stem} {word} {}", k + 1), text)
 }
 
 /// A located token of a text file: 1-based line and column (in characters).

@@ -1,11 +1,13 @@
 //! The answers `marbles solve --format` writes, one per puzzle: marbles' own text, a JSON
-//! array, the Lisp assignment's list of states, the ICPC judge's `Case k:` lines or the
-//! classroom's `N moves`.
+//! array, the Lisp assignment's list of states, the ICPC judge's `Case k:` lines, the
+//! classroom's `N moves` or each state as a −1/0/1 matrix.
 //!
 //! This is the one place answers are written; the notations puzzles are *read* in are
 //! `formats`'. Lisp answers draw a hop board as a list of rows, one row per line:
 //! `x` a peg and `o` an empty hole (the reverse of YAML boards), `-` a position with no hole,
-//! `X` the peg that just moved; `#f` when there is no solution.
+//! `X` the peg that just moved; `#f` when there is no solution. Matrix answers are a `#`
+//! comment with the verdict, then each state, blank lines between: they read back with
+//! `--from matrix`, one puzzle per state.
 
 use super::Style;
 use crate::diag::{Diagnostic, Result};
@@ -28,16 +30,23 @@ pub enum Answer {
     Icpc,
     /// The classroom's output: `N moves` or `No Solution`, one line per puzzle.
     Moves,
+    /// `# name: N moves`, then each state as a matrix of 1 (peg), 0 (hole), -1 (no hole).
+    Matrix,
 }
 
 impl Answer {
     /// Refuses a puzzle this answer cannot show, before any time is spent solving it.
     pub fn fits(self, p: Prepared) -> Result<Prepared> {
-        if self == Answer::Lisp && matches!(p.model, crate::model::Model::Tilt(_)) {
+        let format = match self {
+            Answer::Lisp => "lisp",
+            Answer::Matrix => "matrix",
+            _ => return Ok(p),
+        };
+        if matches!(p.model, crate::model::Model::Tilt(_)) {
             return Err(Diagnostic::new(
                 &p.spec.path,
                 format!(
-                    "`{}` is a tilt puzzle; `--format lisp` writes hop boards (use text, json, icpc or moves)",
+                    "`{}` is a tilt puzzle; `--format {format}` writes hop boards (use text, json, icpc or moves)",
                     p.spec.name
                 ),
             ));
@@ -76,6 +85,7 @@ impl<W: Write> Answers<W> {
             Answer::Lisp => writeln!(out, "{}", lisp_answer(o)),
             Answer::Icpc => write!(out, "Case {case}: {}\n\n", verdict_words(o, "impossible")),
             Answer::Moves => writeln!(out, "{}", verdict_words(o, "No Solution")),
+            Answer::Matrix => writeln!(out, "{}", matrix_answer(o)),
         }
     }
 
@@ -160,6 +170,43 @@ fn lisp_answer(o: &Outcome) -> String {
         l.push(')');
     }
     lines.join("\n")
+}
+
+/// `# name: N moves` and, when solved, each state from start to goal as a matrix, numbers
+/// right-aligned in columns, a blank line before each.
+fn matrix_answer(o: &Outcome) -> String {
+    let mut out = format!("# {}: {}", o.puzzle, verdict_words(o, "no solution"));
+    if let Some(Replay::Hop {
+        widths,
+        cells,
+        frames,
+        ..
+    }) = o.replay.as_ref().filter(|_| o.status == Status::Solved)
+    {
+        let symbols = super::Symbols {
+            peg: '1',
+            hole: '0',
+            blocked: '-',
+            moved: '1',
+        };
+        for frame in frames {
+            let bits = frame.as_bytes();
+            out.push('\n');
+            for row in symbols.rows(widths, cells, |k| bits[k] == b'1', None) {
+                let entries: Vec<&str> = row
+                    .iter()
+                    .map(|&c| match c {
+                        '1' => " 1",
+                        '0' => " 0",
+                        _ => "-1",
+                    })
+                    .collect();
+                out.push('\n');
+                out.push_str(&entries.join(" "));
+            }
+        }
+    }
+    out
 }
 
 /// The human-readable answer with every board as Lisp rows and the peg that moved as `X`.

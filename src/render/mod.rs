@@ -3,12 +3,36 @@
 //! traces ([`trace`]). Reports over many puzzles are [`crate::report`]'s.
 
 pub mod answer;
+pub mod progress;
 pub mod trace;
 
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Status};
 use crate::script::Layout;
 use crate::spec::Cell;
+use std::borrow::Cow;
 use std::fmt::Write;
+
+/// Text from a puzzle or script (names, paths, printed lines) as a terminal may show it:
+/// control characters, which could move the cursor, retitle the window or hide text, and
+/// bidirectional overrides are written as `\u{1b}` escapes. Line breaks are kept.
+pub fn terminal(s: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        (c.is_control() && c != '\n')
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !s.contains(unsafe_char) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if unsafe_char(c) {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
 
 /// How hop boards are drawn: marbles' own letters, or the Lisp assignment's.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -185,12 +209,15 @@ pub fn verdict(o: &Outcome) -> String {
             let n = o.moves.len();
             let tilt = matches!(o.replay, Some(Replay::Tilt { .. }))
                 || matches!(o.moves.first(), Some(MoveOut::Tilt { .. }));
-            match (tilt, n) {
-                (true, 0) => "already solved: every marble starts in its own hole".to_string(),
-                (true, 1) => "solved in 1 tilt".to_string(),
-                (true, _) => format!("solved in {n} tilts"),
-                (false, 1) => "solved in 1 move".to_string(),
-                (false, _) => format!("solved in {n} moves"),
+            let plural = |k: usize| if k == 1 { "" } else { "s" };
+            match (tilt, o.move_count) {
+                (true, _) if n == 0 => "already solved: every marble starts in its own hole".to_string(),
+                (true, _) => format!("solved in {n} tilt{}", plural(n)),
+                // Moves as chains of one peg's jumps: say both counts.
+                (false, Some(k)) => {
+                    format!("solved in {k} move{} ({n} jump{})", plural(k as usize), plural(n))
+                }
+                (false, None) => format!("solved in {n} move{}", plural(n)),
             }
         }
         Status::Unsolvable => "unsolvable".to_string(),
@@ -217,15 +244,59 @@ pub fn solution(o: &Outcome) -> String {
     solution_with(o, board)
 }
 
+/// A text answer draws boards after its start board until they take this many bytes; every
+/// move is still listed, and a closing note says how many boards were left out.
+pub const MAX_ANSWER_BOARD_BYTES: usize = 256 * 1024;
+
 /// [`solution`] with boards drawn by `draw(replay, frame, marked cell)`, for other notations.
 pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) -> String) -> String {
-    let mut out = format!("{} ({}, {})\n{}\n", o.puzzle, o.file, o.rules, verdict(o));
+    let rules = o.script.as_deref().unwrap_or(&o.rules);
+    let heading = format!("{} ({}, {rules})\n{}\n", o.puzzle, o.file, verdict(o));
+    let mut out = terminal(&heading).into_owned();
     let Some(replay) = &o.replay else { return out };
     out.push_str("\nstart:\n");
     out.push_str(&indent(&draw(replay, 0, None)));
+    let groups = o.move_count.map(|_| chains(&o.moves)).unwrap_or_default();
+    let mut drawn = 0;
+    let mut left_out = 0;
     for (i, m) in o.moves.iter().enumerate() {
-        let _ = writeln!(out, "\n{}. {}", i + 1, move_text(m));
-        out.push_str(&indent(&draw(replay, i + 1, landing(m))));
+        if let Some((k, cells)) = groups.iter().position(|g| g.0 == i).map(|k| (k, &groups[k].1)) {
+            let path: Vec<String> = cells.iter().map(|c| format!("[{},{}]", c[0], c[1])).collect();
+            let _ = writeln!(out, "\nmove {}: {}", k + 1, path.join("→"));
+        }
+        let _ = writeln!(out, "\n{}. {}", i + 1, terminal(&move_text(m)));
+        if drawn < MAX_ANSWER_BOARD_BYTES {
+            let board = indent(&draw(replay, i + 1, landing(m)));
+            drawn += board.len();
+            out.push_str(&board);
+        } else {
+            left_out += 1;
+        }
+    }
+    if left_out > 0 {
+        let _ = writeln!(
+            out,
+            "\n… {left_out} more board{} not drawn (an answer draws at most {} KiB of boards): \
+             every move is listed above; use --format json for the moves alone",
+            if left_out == 1 { "" } else { "s" },
+            MAX_ANSWER_BOARD_BYTES / 1024
+        );
+    }
+    out
+}
+
+/// Hops grouped into moves, each one peg's chain of jumps: the index of its first hop and
+/// the cells its peg visits.
+pub fn chains(moves: &[MoveOut]) -> Vec<(usize, Vec<Cell>)> {
+    let mut out: Vec<(usize, Vec<Cell>)> = Vec::new();
+    for (i, m) in moves.iter().enumerate() {
+        let MoveOut::Hop { from, to, .. } = m else {
+            continue;
+        };
+        match out.last_mut() {
+            Some((_, cells)) if cells.last() == Some(from) => cells.push(*to),
+            _ => out.push((i, vec![*from, *to])),
+        }
     }
     out
 }

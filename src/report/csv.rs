@@ -5,6 +5,16 @@ use crate::outcome::Outcome;
 
 pub struct Csv;
 
+/// A field a spreadsheet will not run: one starting with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return gets a leading `'`, as OWASP advises against CSV injection.
+fn spreadsheet_safe(field: String) -> String {
+    if field.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{field}")
+    } else {
+        field
+    }
+}
+
 impl Format for Csv {
     fn file_name(&self) -> &'static str {
         "summary.csv"
@@ -24,21 +34,26 @@ impl Format for Csv {
             "seconds",
             "note",
             "solution",
+            "script",
         ])?;
         for o in outcomes {
-            w.write_record([
-                o.file.clone(),
-                o.puzzle.clone(),
-                o.rules.clone(),
-                o.status.as_str().to_string(),
-                super::moves_cell(o),
-                o.pegs_left.map(|p| p.to_string()).unwrap_or_default(),
-                o.rating.clone().unwrap_or_default(),
-                o.stats.nodes.to_string(),
-                format!("{:.6}", o.stats.seconds),
-                note(o),
-                moves_compact(o),
-            ])?;
+            w.write_record(
+                [
+                    o.file.clone(),
+                    o.puzzle.clone(),
+                    o.rules.clone(),
+                    o.status.as_str().to_string(),
+                    super::moves_cell(o),
+                    o.pegs_left.map(|p| p.to_string()).unwrap_or_default(),
+                    o.rating.clone().unwrap_or_default(),
+                    o.stats.nodes.to_string(),
+                    format!("{:.6}", o.stats.seconds),
+                    note(o),
+                    moves_compact(o),
+                    super::script(o).to_string(),
+                ]
+                .map(spreadsheet_safe),
+            )?;
         }
         Ok(String::from_utf8(w.into_inner()?)?)
     }

@@ -5,7 +5,7 @@
 //! (`html/report.js`) only switches classes and positions to step through a solution, using
 //! the frames embedded as JSON. Nothing is fetched: no fonts, images or external scripts.
 
-use super::{Format, Totals, moves_cell, table::seconds};
+use super::{Format, MAX_DRAWN_BYTES, Totals, left_out_note, moves_cell, table::seconds};
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Status};
 use crate::render;
 use crate::script::Layout;
@@ -189,10 +189,6 @@ fn arrow(dir: &str) -> &'static str {
 /// The whole page.
 fn page(outcomes: &[Outcome]) -> anyhow::Result<String> {
     let totals = Totals::of(outcomes);
-    let players: Vec<Option<Player>> = outcomes
-        .iter()
-        .map(|o| o.replay.as_ref().map(|r| player(o, r)))
-        .collect();
 
     let mut s = String::new();
     s.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
@@ -226,11 +222,24 @@ fn page(outcomes: &[Outcome]) -> anyhow::Result<String> {
     }
     s.push_str("</div>\n</div>\n</header>\n<main class=\"wrap\">\n");
 
+    // Table rows until they take a quarter of MAX_DRAWN_BYTES; then cards, and each card's
+    // frames for the script (`null` for a card not drawn), until all take MAX_DRAWN_BYTES.
+    let start = s.len();
     summary_table(&mut s, outcomes, &totals);
-
+    let mut players = vec!["null".to_string(); outcomes.len()];
+    let mut data = 0;
     s.push_str("<div class=\"grid\">\n");
     for (i, o) in outcomes.iter().enumerate() {
+        if s.len() - start + data > MAX_DRAWN_BYTES {
+            let note = left_out_note(outcomes.len() - i, "index.html");
+            let _ = writeln!(s, "<p class=\"note\">{}</p>", escape(&note));
+            break;
+        }
         section(&mut s, i, o);
+        if let Some(r) = &o.replay {
+            players[i] = script_json(&player(o, r))?;
+            data += players[i].len();
+        }
     }
     s.push_str("</div>\n</main>\n");
     s.push_str(
@@ -241,8 +250,8 @@ fn page(outcomes: &[Outcome]) -> anyhow::Result<String> {
     );
     let _ = write!(
         s,
-        "<script type=\"application/json\" id=\"marbles-data\">{}</script>\n<script>\n{}</script>\n</body>\n</html>\n",
-        script_json(&players)?,
+        "<script type=\"application/json\" id=\"marbles-data\">[{}]</script>\n<script>\n{}</script>\n</body>\n</html>\n",
+        players.join(","),
         JS
     );
     Ok(s)
@@ -255,7 +264,16 @@ fn summary_table(s: &mut String, outcomes: &[Outcome], totals: &Totals) {
          <th class=\"n\">pegs left</th><th class=\"n\">nodes</th><th class=\"n\">time</th>\
          </tr></thead>\n<tbody>\n",
     );
+    let start = s.len();
     for (i, o) in outcomes.iter().enumerate() {
+        if s.len() - start > MAX_DRAWN_BYTES / 4 {
+            let _ = writeln!(
+                s,
+                "<tr><td colspan=\"7\">… {} more puzzles: every result is in summary.json and summary.csv</td></tr>",
+                thousands((outcomes.len() - i) as u64)
+            );
+            break;
+        }
         let _ = writeln!(
             s,
             "<tr><td><a href=\"#{}\">{}</a></td><td>{}</td><td>{}</td><td class=\"n\">{}</td>\
@@ -315,7 +333,11 @@ fn section(s: &mut String, i: usize, o: &Outcome) {
         if o.rules.is_empty() {
             String::new()
         } else {
-            format!("<span class=\"family\">{}</span>", escape(&o.rules))
+            format!(
+                "<span class=\"family\" title=\"{}\">{}</span>",
+                escape(super::script(o)),
+                escape(&o.rules)
+            )
         },
         escape(&o.file),
     );

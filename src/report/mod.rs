@@ -13,6 +13,20 @@ use crate::outcome::{MoveOut, Outcome, Status};
 /// The file summary.json is written to, and read back from to resume.
 pub use json::FILE as JSON_FILE;
 
+/// summary.md and index.html draw puzzles (sections, boards, frames) until they take this
+/// many bytes, then say how many were left out: every result is in summary.json and .csv.
+pub const MAX_DRAWN_BYTES: usize = 16 << 20;
+
+/// The note closing a report that drew only some puzzles.
+pub fn left_out_note(left_out: usize, file: &str) -> String {
+    format!(
+        "… {left_out} more puzzle{} not drawn ({file} draws at most {} MiB): \
+         every result is in summary.json and summary.csv",
+        if left_out == 1 { "" } else { "s" },
+        MAX_DRAWN_BYTES >> 20
+    )
+}
+
 /// One output format for a set of outcomes.
 pub trait Format {
     /// The file this format is written to in a report folder.
@@ -103,6 +117,11 @@ pub fn moves_cell(o: &Outcome) -> String {
     } else {
         String::new()
     }
+}
+
+/// The rule script an outcome used (its path, or `<builtin>/NAME.rhai`), else its family.
+pub fn script(o: &Outcome) -> &str {
+    o.script.as_deref().unwrap_or(&o.rules)
 }
 
 /// What a row says after the status: the reason, the error, or the rating.

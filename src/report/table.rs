@@ -2,6 +2,7 @@
 
 use super::{Totals, moves_cell};
 use crate::outcome::Outcome;
+use crate::render;
 use tabled::settings::peaker::Priority;
 use tabled::settings::{Alignment, Modify, Style, Width, object::Columns};
 
@@ -11,8 +12,8 @@ pub fn render(outcomes: &[Outcome]) -> String {
     b.push_record(["puzzle", "family", "status", "moves", "pegs", "nodes", "time"]);
     for o in outcomes {
         b.push_record([
-            o.puzzle.clone(),
-            o.rules.clone(),
+            render::terminal(&o.puzzle).into_owned(),
+            render::terminal(&o.rules).into_owned(),
             o.status.as_str().to_string(),
             moves_cell(o),
             o.pegs_left.map(|p| p.to_string()).unwrap_or_default(),
@@ -32,7 +33,8 @@ pub fn render(outcomes: &[Outcome]) -> String {
         .iter()
         .filter(|o| o.error.is_some() || o.reason.is_some())
     {
-        for line in textwrap::wrap(&format!("{}: {}", o.puzzle, super::note(o)), &opts) {
+        let text = format!("{}: {}", o.puzzle, super::note(o));
+        for line in textwrap::wrap(&render::terminal(&text), &opts) {
             out.push_str(&line);
             out.push('\n');
         }

@@ -28,15 +28,28 @@ fn code_only(source: &str) -> Vec<String> {
                 }
             }
             '"' | '`' | '\'' => {
-                out.push(' ');
+                let mut text = String::new();
                 let mut escaped = false;
                 for c in chars.by_ref() {
-                    out.push(if c == '\n' { '\n' } else { ' ' });
                     if !escaped && c == ch {
                         break;
                     }
                     escaped = !escaped && c == '\\';
+                    text.push(c);
                 }
+                // A quoted map key (`"from": …`) stays, unquoted; any other text is blanked.
+                let mut after = chars.clone().skip_while(|c| *c == ' ' || *c == '\t');
+                let is_key = after.next() == Some(':') && after.next() != Some(':');
+                let plain = text.chars().all(|c| c.is_alphanumeric() || c == '_');
+                out.push(' ');
+                for c in text.chars() {
+                    out.push(match c {
+                        '\n' => '\n',
+                        c if is_key && plain => c,
+                        _ => ' ',
+                    });
+                }
+                out.push(' ');
             }
             c => out.push(c),
         }
@@ -77,8 +90,8 @@ pub fn unclosed_brace(source: &str) -> Option<(usize, usize)> {
     Some((l + 1, c + 1))
 }
 
-/// The 1-based line that writes `key: …` (a map literal) or `.key = …`, when exactly one line
-/// does: with several, the value could come from any of them.
+/// The 1-based line that writes `key: …` or `"key": …` (a map literal) or `.key = …`, when
+/// exactly one line does: with several, the value could come from any of them.
 pub fn key_line(source: &str, key: &str) -> Option<usize> {
     let writes = |line: &str| {
         line.match_indices(key).any(|(i, _)| {
@@ -123,5 +136,7 @@ mod tests {
         assert_eq!(key_line(src, "from"), Some(1));
         assert_eq!(key_line(src, "to"), None);
         assert_eq!(key_line(src, "over"), None);
+        let src = "let m = #{ \"gaol\": 1 };\n// \"gaol\": not code\nlet s = \"x \\\"gaol\\\": y\";\n";
+        assert_eq!(key_line(src, "gaol"), Some(1));
     }
 }

@@ -4,6 +4,7 @@
 //! moves (see docs/rules.md). Nothing here runs during a search: [`crate::model`] compiles
 //! these tables into bit masks first.
 
+pub mod alloc;
 mod board;
 mod locate;
 mod sandbox;
@@ -92,12 +93,30 @@ pub struct RuleTables {
     pub printed: Vec<String>,
 }
 
-/// Finds the script a spec names: a path relative to the spec, a `rules/` folder beside the
-/// spec or above it, `./rules`, or a built-in family.
-pub fn resolve(spec: &Spec) -> Result<Script> {
+/// A script's path as messages show it: relative to the working folder when it lies below it
+/// (the lookup itself runs on real, canonical folders).
+fn shown(path: PathBuf) -> PathBuf {
+    std::env::current_dir()
+        .and_then(|c| c.canonicalize())
+        .ok()
+        .filter(|c| c.parent().is_some())
+        .and_then(|c| path.strip_prefix(&c).ok().map(Path::to_path_buf))
+        .unwrap_or(path)
+}
+
+/// Finds the script a spec names: a path relative to the spec, or by name `NAME.rhai` in a
+/// `rules/` folder beside the spec's real location or above it, up to the first boundary
+/// (a folder of `roots` holding the spec, as `batch` is given, or a folder holding
+/// `marbles.toml` or `.git`), else a built-in family. How the spec's path is spelled and where marbles runs from do not
+/// matter; without a boundary above the spec only the `rules/` folder beside it is searched.
+pub fn resolve(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
+    let root = roots
+        .iter()
+        .filter(|r| spec.path.starts_with(r))
+        .max_by_key(|r| r.as_os_str().len());
     let name = spec.rules.trim();
     let line = crate::spec::key_line(&spec.source, "rules");
-    let base = spec.path.parent().unwrap_or(Path::new("."));
+    let base = real_folder(&spec.path);
     if name.ends_with(".rhai") || name.contains('/') || name.contains('\\') {
         let path = base.join(name);
         let source = crate::spec::read_text(&path)
@@ -108,17 +127,28 @@ pub fn resolve(spec: &Spec) -> Result<Script> {
             .unwrap_or_default();
         return Ok(Script {
             name: stem,
-            origin: path,
+            origin: shown(path),
             source,
         });
     }
-    for dir in rule_dirs(base) {
+    let dirs = rule_dirs(&base, root.map(PathBuf::as_path));
+    for dir in &dirs {
         let path = dir.join(format!("{name}.rhai"));
+        if path.is_dir() {
+            return Err(Diagnostic::new(
+                &spec.path,
+                format!(
+                    "rule family `{name}`: {} is a directory, not a rule script",
+                    shown(path).display()
+                ),
+            )
+            .at(line, None));
+        }
         if path.is_file() {
             let source = crate::spec::read_text(&path)?;
             return Ok(Script {
                 name: name.to_string(),
-                origin: path,
+                origin: shown(path),
                 source,
             });
         }
@@ -130,33 +160,47 @@ pub fn resolve(spec: &Spec) -> Result<Script> {
             source: src.to_string(),
         });
     }
-    let known = known_families(base);
-    let hint = known
-        .iter()
-        .map(|k| (strsim::levenshtein(k, name), k))
-        .min()
-        .filter(|(d, _)| *d <= 3.max(name.len() / 3))
-        .map(|(_, k)| format!("did you mean `{k}`? "))
-        .unwrap_or_default();
+    let known = known_families(&dirs);
+    let hint = crate::diag::did_you_mean(name, &known);
+    let searched: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
     Err(Diagnostic::new(
         &spec.path,
         format!(
-            "unknown rule family `{name}`: {hint}known families: {}",
-            known.join(", ")
+            "unknown rule family `{name}`: {hint}known families: {} (searched {})",
+            known.join(", "),
+            searched.join(", ")
         ),
     )
     .at(line, None))
 }
 
-/// Folders searched for `NAME.rhai`: `rules/` beside the spec and in each folder above, then `./rules`.
-fn rule_dirs(base: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = base.ancestors().map(|a| a.join("rules")).collect();
-    dirs.push(PathBuf::from("rules"));
-    dirs
+/// The folder a file really sits in: symlinks and `..` resolved, so that every spelling of
+/// its path finds the same rules.
+fn real_folder(file: &Path) -> PathBuf {
+    let real = std::fs::canonicalize(file)
+        .or_else(|_| std::path::absolute(file))
+        .unwrap_or_else(|_| file.to_path_buf());
+    real.parent()
+        .map_or_else(|| PathBuf::from("/"), Path::to_path_buf)
 }
 
-fn known_families(base: &Path) -> Vec<String> {
-    families(base).into_iter().map(|f| f.name).collect()
+/// Folders searched for `NAME.rhai`: `rules/` in `base` and in each folder above it, up to and
+/// including the first boundary: `root`, or a folder holding `marbles.toml` or `.git`.
+/// Without a boundary above `base`, only `base/rules`.
+fn rule_dirs(base: &Path, root: Option<&Path>) -> Vec<PathBuf> {
+    let root = root.map(|r| std::fs::canonicalize(r).unwrap_or_else(|_| r.to_path_buf()));
+    let mut dirs = Vec::new();
+    for a in base.ancestors() {
+        dirs.push(a.join("rules"));
+        if root.as_deref() == Some(a) || a.join("marbles.toml").exists() || a.join(".git").exists() {
+            return dirs;
+        }
+    }
+    vec![base.join("rules")]
+}
+
+fn known_families(dirs: &[PathBuf]) -> Vec<String> {
+    families_in(dirs).into_iter().map(|f| f.name).collect()
 }
 
 /// A rule family a puzzle in some folder can name, and where it would be found.
@@ -172,18 +216,21 @@ pub struct Family {
     pub about: String,
 }
 
-/// Every family a puzzle in `base` can name, by name, each as [`resolve`] would find it: the
-/// first `rules/NAME.rhai` of [`rule_dirs`], else the built-in.
-pub fn families(base: &Path) -> Vec<Family> {
+/// Every family a puzzle in folder `base` can name, by name, each as [`resolve`] would find
+/// it with `root` among its roots: the first `rules/NAME.rhai` of the folders it searches,
+/// else the built-in.
+pub fn families(base: &Path, root: Option<&Path>) -> Vec<Family> {
+    let base = std::fs::canonicalize(base)
+        .or_else(|_| std::path::absolute(base))
+        .unwrap_or_else(|_| base.to_path_buf());
+    families_in(&rule_dirs(&base, root))
+}
+
+/// Every family found in `dirs`, the first folder winning, then the built-ins not hidden.
+fn families_in(dirs: &[PathBuf]) -> Vec<Family> {
     let mut out: Vec<Family> = Vec::new();
-    let mut seen_dirs = Vec::new();
-    for dir in rule_dirs(base) {
-        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
-        let key = dir.canonicalize().unwrap_or(dir.clone());
-        if seen_dirs.contains(&key) {
-            continue;
-        }
-        seen_dirs.push(key);
+    for dir in dirs {
+        let Ok(rd) = std::fs::read_dir(dir) else { continue };
         let mut files: Vec<PathBuf> = rd
             .flatten()
             .map(|e| e.path())
@@ -205,7 +252,7 @@ pub fn families(base: &Path) -> Vec<Family> {
             out.push(Family {
                 hides_builtin: BUILTIN.iter().any(|(n, _)| *n == name),
                 name,
-                origin: path.strip_prefix("./").unwrap_or(&path).to_path_buf(),
+                origin: shown(path),
                 builtin: false,
                 about,
             });
@@ -245,9 +292,30 @@ pub fn run(script: &Script, spec: &Spec, limits: &ScriptLimits) -> Result<RuleTa
         BoardSpec::Grid(g) => ScriptBoard::grid(g),
         BoardSpec::Tilt(t) => ScriptBoard::tilt(t),
     };
-    let (value, printed) = sandbox::call_rules(script, board, limits)?;
-    let out = Reader { script };
-    out.tables(value, printed)
+    // The script, and everything it built, lives and dies on a thread of its own: one
+    // metered by the counting allocator, with a stack that data nested as deep as the
+    // sandbox allows can be walked and dropped on (a rayon worker's 2 MiB could not).
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("rule script".into())
+            .stack_size(sandbox::STACK_BYTES)
+            .spawn_scoped(s, || {
+                let metered = alloc::Metered::start();
+                let (value, printed) = sandbox::call_rules(script, board, limits)?;
+                let out = Reader { script };
+                let tables = out.tables(value, printed);
+                drop(metered);
+                tables
+            })
+            .map_err(|e| Diagnostic::new(&script.origin, format!("cannot start the rule script: {e}")))?
+            .join()
+            .unwrap_or_else(|_| {
+                Err(Diagnostic::new(
+                    &script.origin,
+                    "the rule script's thread panicked",
+                ))
+            })
+    })
 }
 
 /// Turns the script's returned map into tables, with errors naming the script, the line that
@@ -257,7 +325,7 @@ struct Reader<'a> {
 }
 
 /// A value as Rhai would write it, cut short if long.
-fn shown(v: &Dynamic) -> String {
+fn shown_value(v: &Dynamic) -> String {
     const MAX: usize = 60;
     let text = format!("{v:?}");
     match text.char_indices().nth(MAX) {
@@ -282,7 +350,28 @@ impl Reader<'_> {
 
     /// An error that `what` holds `v`, which is not what it should be.
     fn bad(&self, what: &str, should: &str, v: &Dynamic) -> Diagnostic {
-        self.err(what, format!("{what} must be {should}, not {}", shown(v)))
+        self.err(what, format!("{what} must be {should}, not {}", shown_value(v)))
+    }
+
+    /// Refuses keys a map may not have, as YAML specs do, naming the nearest known one, at
+    /// the line that writes the key if one line does.
+    fn known_keys(&self, map: &Map, what: &str, known: &[&str]) -> Result<()> {
+        let Some(key) = map.keys().find(|k| !known.contains(&k.as_str())) else {
+            return Ok(());
+        };
+        let msg = format!(
+            "{what} has an unknown key `{key}`: {}known keys are {}",
+            crate::diag::did_you_mean(key, known),
+            known.join(", ")
+        );
+        Err(self.err(key, msg))
+    }
+
+    /// The rule table under `key`, no longer than a model may hold.
+    fn table(&self, map: &Map, key: &str) -> Result<Array> {
+        let a = self.array(map, key)?;
+        crate::limits::check_rule_table(key, a.len()).map_err(|why| self.err(key, why))?;
+        Ok(a)
     }
 
     fn tables(&self, value: Dynamic, printed: Vec<String>) -> Result<RuleTables> {
@@ -293,11 +382,16 @@ impl Reader<'_> {
                     "",
                     format!(
                         "`rules(board)` must return a map (#{{ kind: ..., ... }}), not {}",
-                        shown(&value)
+                        shown_value(&value)
                     ),
                 ));
             }
         };
+        self.known_keys(
+            &map,
+            "the returned map",
+            &["kind", "layout", "directions", "moves", "links", "goal"],
+        )?;
         let kind = match self.string(&map, "kind")?.as_deref() {
             Some("hop") => Kind::Hop,
             Some("tilt") => Kind::Tilt,
@@ -332,9 +426,10 @@ impl Reader<'_> {
         let mut links = Vec::new();
         match kind {
             Kind::Hop => {
-                for (i, m) in self.array(&map, "moves")?.into_iter().enumerate() {
+                for (i, m) in self.table(&map, "moves")?.into_iter().enumerate() {
                     let what = format!("moves[{i}]");
                     let m = self.as_map(m, &what)?;
+                    self.known_keys(&m, &what, &["dir", "from", "over", "to"])?;
                     let dir = match self.string(&m, "dir")? {
                         None => None,
                         Some(d) => Some(dir_index(&format!("{what}.dir"), &d)?),
@@ -346,9 +441,10 @@ impl Reader<'_> {
                 }
             }
             Kind::Tilt => {
-                for (i, m) in self.array(&map, "links")?.into_iter().enumerate() {
+                for (i, m) in self.table(&map, "links")?.into_iter().enumerate() {
                     let what = format!("links[{i}]");
                     let m = self.as_map(m, &what)?;
+                    self.known_keys(&m, &what, &["dir", "from", "to"])?;
                     let d = self
                         .string(&m, "dir")?
                         .ok_or_else(|| self.err("links", format!("{what} needs `dir`, a direction name")))?;
@@ -379,6 +475,7 @@ impl Reader<'_> {
             None => None,
             Some(g) => {
                 let g = self.as_map(g.clone(), "goal")?;
+                self.known_keys(&g, "goal", &["pegs"])?;
                 match g.get("pegs") {
                     None => None,
                     Some(p) => Some(
@@ -414,6 +511,7 @@ impl Reader<'_> {
                 continue;
             }
             let m = self.as_map(d, &what)?;
+            self.known_keys(&m, &what, &["name", "step"])?;
             let name = self
                 .string(&m, "name")?
                 .ok_or_else(|| self.err("directions", format!("{what} needs a `name`")))?;

@@ -2,8 +2,14 @@
 
 use super::{Script, ScriptBoard};
 use crate::diag::{Diagnostic, Result};
+use crate::limits::MAX_RULE_MOVES;
 use rhai::{Dynamic, Engine, EvalAltResult, Position, Scope};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+
+/// Termination tokens: which limit stopped a script from inside `on_progress`.
+const MEMORY: &str = "memory";
+const PRINTED: &str = "printed";
 use std::time::{Duration, Instant};
 
 /// How much a rule script may do before it is stopped.
@@ -19,7 +25,15 @@ pub struct ScriptLimits {
     pub max_array: usize,
     pub max_map: usize,
     pub max_string: usize,
+    /// Bytes the script's thread may hold, whatever holds them (see [`super::alloc`]).
+    pub max_bytes: u64,
+    /// Bytes of `print` and `debug` output kept.
+    pub max_printed: usize,
 }
+
+/// The script thread's stack: room to walk and drop arrays nested as deep as `max_array`
+/// lets a script build them (each level costs a few hundred bytes of stack in debug builds).
+pub const STACK_BYTES: usize = 256 << 20;
 
 impl Default for ScriptLimits {
     fn default() -> Self {
@@ -28,9 +42,14 @@ impl Default for ScriptLimits {
             timeout: Duration::from_secs(2),
             max_call_levels: 48,
             max_expr_depth: 64,
+            // Rhai counts these over a whole value, nested ones included: a rule table of
+            // `MAX_RULE_MOVES` moves (each a map of 4 entries, 6 array items and a short
+            // direction name) must fit, so that the table's own limit is the one reached.
             max_array: 200_000,
-            max_map: 10_000,
-            max_string: 64 * 1024,
+            max_map: 5 * MAX_RULE_MOVES,
+            max_string: 256 * 1024,
+            max_bytes: 64 << 20,
+            max_printed: 1 << 20,
         }
     }
 }
@@ -47,17 +66,58 @@ fn engine(limits: &ScriptLimits, printed: Arc<Mutex<Vec<String>>>) -> Engine {
     e.set_max_string_size(limits.max_string);
     e.set_max_variables(10_000);
     e.set_max_functions(1_000);
+    // Built-ins audited for blocking or unchecked allocation (Rhai 1.27, `Engine::new`):
+    // `sleep` blocked past the deadline, so it is replaced by an error below; `print` and
+    // `debug` buffered without bound, so output past `max_printed` stops the script;
+    // `Fn.curry`, `FnPtr` captures and copies of values are outside Rhai's size checks, so the
+    // thread's bytes are metered (see `super::alloc`) and checked on every operation. Every
+    // other built-in either is pure, works within the array/map/string checks (`pad`,
+    // `blob`, `+`, `repeat`-like growth), or is lazy (`range`). No file, network, process,
+    // `import` or `eval` exists.
+    #[allow(clippy::single_element_loop)] // a list, for whatever a later Rhai adds
+    for name in ["sleep"] {
+        e.register_fn(
+            name,
+            move |_: rhai::INT| -> std::result::Result<(), Box<EvalAltResult>> {
+                Err(format!("`{name}` is not available to rule scripts").into())
+            },
+        );
+        e.register_fn(
+            name,
+            move |_: rhai::FLOAT| -> std::result::Result<(), Box<EvalAltResult>> {
+                Err(format!("`{name}` is not available to rule scripts").into())
+            },
+        );
+    }
     let deadline = Instant::now() + limits.timeout;
+    let max_bytes = limits.max_bytes;
+    let printed_bytes = Arc::new(AtomicUsize::new(0));
+    let max_printed = limits.max_printed;
+    let over_printed = printed_bytes.clone();
     // Reading the clock on every operation cost ~12 % of a small puzzle's whole run: look
-    // every 256 operations, which is still far under a millisecond.
+    // every 256 operations, which is still far under a millisecond. The byte count is a
+    // thread-local read: every operation.
     e.on_progress(move |ops| {
-        (ops.is_multiple_of(256) && Instant::now() > deadline).then(|| Dynamic::from("deadline"))
+        if super::alloc::held() > max_bytes {
+            return Some(Dynamic::from(MEMORY));
+        }
+        if over_printed.load(Ordering::Relaxed) > max_printed {
+            return Some(Dynamic::from(PRINTED));
+        }
+        (ops.is_multiple_of(256)
+            && (Instant::now() > deadline || crate::search::CANCELLED.load(Ordering::Relaxed)))
+        .then(|| Dynamic::from("deadline"))
     });
-    let p = printed.clone();
-    e.on_print(move |s| p.lock().unwrap().push(s.to_string()));
+    let keep = move |bytes: &AtomicUsize, list: &Mutex<Vec<String>>, line: String| {
+        if bytes.fetch_add(line.len(), Ordering::Relaxed) + line.len() <= max_printed {
+            list.lock().unwrap().push(line);
+        }
+    };
+    let (p, pb) = (printed.clone(), printed_bytes.clone());
+    e.on_print(move |s| keep(&pb, &p, s.to_string()));
     e.on_debug(move |s, _src, pos| {
         let at = pos.line().map(|l| format!("line {l}: ")).unwrap_or_default();
-        printed.lock().unwrap().push(format!("{at}{s}"));
+        keep(&printed_bytes, &printed, format!("{at}{s}"));
     });
     ScriptBoard::register(&mut e);
     e
@@ -138,6 +198,14 @@ fn runtime_error(script: &Script, e: &EvalAltResult, limits: &ScriptLimits) -> D
         EvalAltResult::ErrorTooManyOperations(..) => format!(
             "rule script stopped: operation limit reached ({} operations; an endless loop?)",
             limits.max_operations
+        ),
+        EvalAltResult::ErrorTerminated(token, ..) if token.to_string() == MEMORY => format!(
+            "rule script stopped: memory limit reached (it held more than {})",
+            crate::search::human_bytes(limits.max_bytes)
+        ),
+        EvalAltResult::ErrorTerminated(token, ..) if token.to_string() == PRINTED => format!(
+            "rule script stopped: output limit reached (it printed more than {})",
+            crate::search::human_bytes(limits.max_printed as u64)
         ),
         EvalAltResult::ErrorTerminated(..) => format!(
             "rule script stopped: time limit reached ({:.1} s; an endless loop?)",

@@ -1,9 +1,10 @@
 //! Depth-first search for hop families over bitboards, with a table of positions known to fail.
 
+use super::bits::{Families, Word};
 use super::endgame::Endgame;
 use super::pagoda::Pagodas;
 use super::symmetry::Symmetry;
-use super::{Budget, Verdict, table_bytes};
+use super::{Budget, GaveUp, Verdict, table_bytes};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
 use rustc_hash::FxHashSet;
@@ -43,76 +44,11 @@ pub struct HopResult {
     pub memory: u64,
 }
 
-/// A bitboard word: `u64` for boards of at most 64 cells (half the memory, half the work per
-/// move test), `u128` otherwise. Observers, pagodas and endgame tables see `u128` either way.
-trait Word:
-    Copy
-    + Eq
-    + std::hash::Hash
-    + std::ops::BitAnd<Output = Self>
-    + std::ops::BitXor<Output = Self>
-    + std::ops::BitOr<Output = Self>
-{
-    fn narrow(s: u128) -> Self;
-    fn wide(self) -> u128;
-    fn pegs(self) -> u32;
-    /// The failure table's key: the least image under `g`, or the position itself.
-    fn key(self, g: Option<&Symmetry>) -> Self;
-    const ZERO: Self;
-    fn not(self) -> Self;
-    /// `self >> by`, or `self << -by` when `by` is negative.
-    fn shift_down(self, by: i32) -> Self;
-    fn lowest_index(self) -> u32;
-    fn clear_lowest(self) -> Self;
+/// The failure table's key: the least image under `g`, or the position itself.
+#[inline(always)]
+fn key<W: Word>(s: W, g: Option<&Symmetry>) -> W {
+    g.map_or(s, |g| s.canon(g))
 }
-
-/// The two widths share every method but canonicalisation, which has a table per width.
-macro_rules! impl_word {
-    ($t:ty, $canon:ident) => {
-        impl Word for $t {
-            #[inline(always)]
-            fn narrow(s: u128) -> Self {
-                s as $t
-            }
-            #[inline(always)]
-            fn wide(self) -> u128 {
-                self as u128
-            }
-            #[inline(always)]
-            fn pegs(self) -> u32 {
-                self.count_ones()
-            }
-            #[inline(always)]
-            fn key(self, g: Option<&Symmetry>) -> Self {
-                g.map_or(self, |g| g.$canon(self))
-            }
-            const ZERO: Self = 0;
-            #[inline(always)]
-            fn not(self) -> Self {
-                !self
-            }
-            #[inline(always)]
-            fn shift_down(self, by: i32) -> Self {
-                if by >= 0 {
-                    self >> by
-                } else {
-                    self << by.unsigned_abs()
-                }
-            }
-            #[inline(always)]
-            fn lowest_index(self) -> u32 {
-                self.trailing_zeros()
-            }
-            #[inline(always)]
-            fn clear_lowest(self) -> Self {
-                self & (self - 1)
-            }
-        }
-    };
-}
-
-impl_word!(u64, canon64);
-impl_word!(u128, canon);
 
 /// How a search finds the moves it can make from a position, in search order: each frame of
 /// the stack keeps a cursor, and `next` yields the next index into the search order.
@@ -150,75 +86,34 @@ impl<W: Word> Gen<W> for Scan<W> {
     }
 }
 
-/// Hops over one cell grouped by cell-index offsets (as `count` does), so that the moves a
-/// position allows are a few shifts and ANDs away: the cursor is the set of moves not yet
-/// tried, bit `i` for index `i` of the search order. For orders of at most 128 distinct moves.
-struct Families<W> {
-    /// (offset of the cell jumped over, offset of the landing cell, cells a hop may start
-    /// from, first entry of `bits`).
-    families: Vec<(i32, i32, W, usize)>,
-    /// `bits[first + c]`: the search-order bit of the family's hop from cell `c`.
-    bits: Vec<u128>,
-    /// Every other move: mask, need and search-order bit.
-    rest: Vec<(W, W, u128)>,
+/// The moves of a search order as [`Families`], each tagged with its bit in that order, so
+/// that the moves a position allows are a few shifts and ANDs away: the cursor is the set of
+/// moves not yet tried, bit `i` for index `i` of the search order. For orders of at most 128
+/// distinct moves.
+struct Hops<W> {
+    families: Families<W, u128>,
     masks: Vec<W>,
 }
 
-impl<W: Word> Families<W> {
+impl<W: Word> Hops<W> {
     fn new(model: &HopModel, order: &[usize]) -> Option<Self> {
-        let n = model.geo.cells.len();
         let mut seen = vec![false; model.moves.len()];
         if order.len() > 128 || order.iter().any(|&m| std::mem::replace(&mut seen[m], true)) {
             return None;
         }
-        let mut moves = Families {
-            families: Vec::new(),
-            bits: Vec::new(),
-            rest: Vec::new(),
+        Some(Hops {
+            families: Families::new(model, order.iter().enumerate().map(|(i, &m)| (m, 1u128 << i))),
             masks: order.iter().map(|&m| W::narrow(model.moves[m].mask)).collect(),
-        };
-        for (i, &id) in order.iter().enumerate() {
-            let m = &model.moves[id];
-            let bit = 1u128 << i;
-            let [over] = m.over[..] else {
-                moves.rest.push((W::narrow(m.mask), W::narrow(m.need), bit));
-                continue;
-            };
-            let (o, t) = (over as i32 - m.from as i32, m.to as i32 - m.from as i32);
-            let f = match moves.families.iter().position(|f| f.0 == o && f.1 == t) {
-                Some(f) => f,
-                None => {
-                    moves.families.push((o, t, W::ZERO, moves.bits.len()));
-                    moves.bits.resize(moves.bits.len() + n, 0);
-                    moves.families.len() - 1
-                }
-            };
-            let fam = &mut moves.families[f];
-            fam.2 = fam.2 | W::narrow(1u128 << m.from);
-            moves.bits[fam.3 + m.from] = bit;
-        }
-        Some(moves)
+        })
     }
 }
 
-impl<W: Word> Gen<W> for Families<W> {
+impl<W: Word> Gen<W> for Hops<W> {
     type Cursor = u128;
     #[inline(always)]
     fn start(&self, s: W) -> u128 {
-        let empty = s.not();
         let mut todo = 0u128;
-        for &(over, to, from, first) in &self.families {
-            let mut froms = from & s & s.shift_down(over) & empty.shift_down(to);
-            while froms != W::ZERO {
-                todo |= self.bits[first + froms.lowest_index() as usize];
-                froms = froms.clear_lowest();
-            }
-        }
-        for &(mask, need, bit) in &self.rest {
-            if s & mask == need {
-                todo |= bit;
-            }
-        }
+        self.families.each(s, |_, bit| todo |= bit);
         todo
     }
     #[inline(always)]
@@ -251,6 +146,9 @@ pub struct Pruning {
     /// of at most `endgame_positions` positions and decide positions with few pegs by it.
     pub endgame_after: Option<u64>,
     pub endgame_positions: usize,
+    /// For `fewest`: a peg count known to be the least possible (see [`super::fewest`]); the
+    /// search stops, proven, once it reaches it.
+    pub floor: Option<u32>,
 }
 
 /// The endgame table is built once a search has run this long: easy puzzles never pay for it.
@@ -259,6 +157,20 @@ pub const ENDGAME_AFTER: u64 = 1 << 20;
 pub const ENDGAME_POSITIONS: usize = 1 << 20;
 
 impl Pruning {
+    /// [`Pruning::for_model`] under the search's budget: finding symmetries and pagodas on a
+    /// large scripted move table is work like any other, and `Err(reason)` says which limit
+    /// ended it.
+    pub fn for_model_within(model: &HopModel, budget: &Budget) -> Result<Self, GaveUp> {
+        let symmetry = Symmetry::for_goal_within(model, budget)?;
+        Ok(Pruning {
+            symmetry: (symmetry.order() > 1).then_some(symmetry),
+            pagodas: Pagodas::find_within(model, budget)?,
+            endgame_after: Some(ENDGAME_AFTER),
+            endgame_positions: ENDGAME_POSITIONS,
+            floor: None,
+        })
+    }
+
     /// Everything found automatically for `model`: its goal's symmetries and pagodas.
     pub fn for_model(model: &HopModel) -> Self {
         let symmetry = Symmetry::for_goal(model);
@@ -267,6 +179,7 @@ impl Pruning {
             pagodas: Pagodas::find(model),
             endgame_after: Some(ENDGAME_AFTER),
             endgame_positions: ENDGAME_POSITIONS,
+            floor: None,
         }
     }
 }
@@ -298,7 +211,7 @@ fn with_word<W: Word>(
     obs: &mut impl Observer,
     pruning: &Pruning,
 ) -> HopResult {
-    match Families::<W>::new(model, order) {
+    match Hops::<W>::new(model, order) {
         Some(moves) => search(model, order, &moves, budget, obs, pruning),
         None => {
             let flat = order
@@ -325,8 +238,8 @@ fn search<W: Word, G: Gen<W>>(
     } else {
         Some(&pruning.pagodas).filter(|p| !p.is_empty())
     };
-    let target = model.target_pegs();
     let fewest = model.goal.pegs == PegGoal::Fewest;
+    let target = pruning.floor.filter(|_| fewest).unwrap_or(model.target_pegs());
     let start = model.start;
     let mut best = (start, Vec::new());
     let mut best_pegs = start.count_ones();
@@ -353,10 +266,11 @@ fn search<W: Word, G: Gen<W>>(
     let mut endgame: Option<Endgame> = endgame_after
         .filter(|&n| n == 0)
         .and_then(|_| Endgame::build(model, pruning.endgame_positions));
+    let mut check_at = budget.nodes + 1;
     while let Some(&mut (state, ref mut next)) = stack.last_mut() {
         let Some(i) = moves.next(state, next) else {
             obs.dead_end(path.len(), state.wide());
-            failed.insert(state.key(sym));
+            failed.insert(key(state, sym));
             stack.pop();
             path.pop();
             continue;
@@ -364,7 +278,8 @@ fn search<W: Word, G: Gen<W>>(
         let m = order[i];
         let ns = state ^ moves.mask(i);
         budget.nodes += 1;
-        if budget.nodes.is_multiple_of(CHECK_EVERY) {
+        if budget.nodes >= check_at {
+            check_at = budget.next_check(CHECK_EVERY);
             if endgame.is_none() && endgame_after.is_some_and(|n| budget.nodes >= n) {
                 endgame = Endgame::build(model, pruning.endgame_positions);
             }
@@ -376,7 +291,7 @@ fn search<W: Word, G: Gen<W>>(
                 return done(Verdict::GaveUp(reason), best_path, end, budget, memory);
             }
         }
-        if failed.contains(&ns.key(sym)) {
+        if failed.contains(&key(ns, sym)) {
             obs.known_failure(path.len() + 1, m, ns.wide());
             continue;
         }
@@ -391,9 +306,12 @@ fn search<W: Word, G: Gen<W>>(
                 obs.pruned(path.len() + 1, m, ns);
                 continue;
             }
+            // The finishing line may reuse move `m`: each of its moves applies to the last end.
             let mut end = ns;
-            for i in std::iter::once(m).chain(e.finish(model, order, ns)) {
-                end = if i == m { ns } else { end ^ model.moves[i].mask };
+            path.push(m);
+            obs.advance(path.len(), m, end);
+            for i in e.finish(model, order, ns) {
+                end ^= model.moves[i].mask;
                 path.push(i);
                 obs.advance(path.len(), i, end);
             }
@@ -413,7 +331,7 @@ fn search<W: Word, G: Gen<W>>(
         if pegs <= target {
             // Every move removes a peg: below the target there is no way back up.
             obs.dead_end(path.len(), ns.wide());
-            failed.insert(ns.key(sym));
+            failed.insert(key(ns, sym));
             path.pop();
             continue;
         }

@@ -13,29 +13,29 @@ use rustc_hash::FxHashSet;
 
 #[derive(Debug, Clone)]
 pub struct Endgame {
-    /// `layers[k]`: the winning positions with `k + 1` pegs.
+    /// The goal's peg count: 1, or 2 for the fewest-pegs search's second try.
+    base: u32,
+    /// `layers[k]`: the winning positions with `base + k` pegs.
     layers: Vec<FxHashSet<u128>>,
 }
 
 impl Endgame {
     /// Builds layers from the goal upwards until `max_positions` would be passed. `None` when
-    /// the goal is not "one peg" or some move removes more than one peg.
+    /// the goal is not one or two pegs or some move removes more than one peg.
     pub fn build(model: &HopModel, max_positions: usize) -> Option<Self> {
-        if model.goal.pegs != PegGoal::Count(1) || model.moves.iter().any(|m| m.over.len() != 1) {
+        let base = match model.goal.pegs {
+            PegGoal::Count(k @ 1..=2) => k,
+            _ => return None,
+        };
+        if model.moves.iter().any(|m| m.over.len() != 1) {
             return None;
         }
-        let first: FxHashSet<u128> = match model.goal.at {
-            Some(a) => [1u128 << a].into_iter().collect(),
-            // Only the single pegs in the start's position class can ever be reached.
-            None => {
-                let inv = Invariants::find(model);
-                let class = inv.class(model.start);
-                (0..model.geo.cells.len())
-                    .map(|c| 1u128 << c)
-                    .filter(|&s| inv.class(s) == class)
-                    .collect()
-            }
-        };
+        // Only goal positions in the start's position class can ever be reached.
+        let inv = Invariants::find(model);
+        let class = inv.class(model.start);
+        let first: FxHashSet<u128> = goal_positions(model, base)
+            .filter(|&s| inv.class(s) == class)
+            .collect();
         let mut total = first.len();
         let mut layers = vec![first];
         let full = model.geo.cells.len() as u32;
@@ -49,18 +49,18 @@ impl Endgame {
                     }
                 }
                 if total + next.len() > max_positions {
-                    return Some(Endgame { layers });
+                    return Some(Endgame { base, layers });
                 }
             }
             total += next.len();
             layers.push(next);
         }
-        Some(Endgame { layers })
+        Some(Endgame { base, layers })
     }
 
     /// Positions with at most this many pegs are decided by the table.
     pub fn max_pegs(&self) -> u32 {
-        self.layers.len() as u32
+        self.base + self.layers.len() as u32 - 1
     }
 
     pub fn positions(&self) -> usize {
@@ -69,14 +69,18 @@ impl Endgame {
 
     /// True when `state` (with at most [`Endgame::max_pegs`] pegs) can reach the goal.
     pub fn wins(&self, state: u128) -> bool {
-        let pegs = state.count_ones() as usize;
-        pegs >= 1 && self.layers.get(pegs - 1).is_some_and(|l| l.contains(&state))
+        let pegs = state.count_ones();
+        pegs >= self.base
+            && self
+                .layers
+                .get((pegs - self.base) as usize)
+                .is_some_and(|l| l.contains(&state))
     }
 
     /// The moves from a winning `state` to the goal, in `order`.
     pub fn finish(&self, model: &HopModel, order: &[usize], mut state: u128) -> Vec<usize> {
         let mut path = Vec::new();
-        while state.count_ones() > 1 {
+        while state.count_ones() > self.base {
             let next = order.iter().copied().find(|&i| {
                 let m = &model.moves[i];
                 state & m.mask == m.need && self.wins(state ^ m.mask)
@@ -87,4 +91,16 @@ impl Endgame {
         }
         path
     }
+}
+
+/// Every position of `k` pegs (1 or 2) meeting the goal's cell, if it names one.
+pub fn goal_positions(model: &HopModel, k: u32) -> impl Iterator<Item = u128> + '_ {
+    let n = model.geo.cells.len();
+    let at = model.goal.at.map_or(0, |a| 1u128 << a);
+    let pairs = (0..n).flat_map(move |a| {
+        (a..n)
+            .filter(move |&b| (k == 1) == (a == b))
+            .map(move |b| 1u128 << a | 1u128 << b)
+    });
+    pairs.filter(move |&s| s & at == at)
 }

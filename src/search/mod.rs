@@ -3,10 +3,15 @@
 //! Every search runs on a [`crate::model`] value alone and never calls a script. Each one
 //! spends a [`Budget`] so that wall time, node and memory limits end it as `gave_up`.
 
+mod bits;
 pub mod count;
 pub mod dfs;
 pub mod endgame;
+pub mod fewest;
+pub mod fewest_moves;
+pub mod guided;
 pub mod invariants;
+pub mod meet;
 pub mod pagoda;
 pub mod portfolio;
 pub mod symmetry;
@@ -59,7 +64,7 @@ pub enum Verdict {
 
 /// Why a search stopped before it could answer. `Display` gives the words reports show,
 /// e.g. `node limit (1000 nodes)`.
-#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GaveUp {
     /// Ctrl-C (see [`CANCELLED`]).
     #[error("interrupted")]
@@ -75,6 +80,24 @@ pub enum GaveUp {
     /// A count of jump sequences outgrew 128 bits.
     #[error("more than 2^128 jump sequences")]
     Overflow,
+    /// A `fewest` search stopped by `stop` with an answer of `best` pegs it could not prove
+    /// optimal; `known` says what was proven on the way, if anything.
+    #[error("{stop}; best found so far {best} pegs, not proven optimal{}", known.as_ref().map(|k| format!(" ({k})")).unwrap_or_default())]
+    Unproven {
+        stop: Box<GaveUp>,
+        best: u32,
+        known: Option<String>,
+    },
+}
+
+impl GaveUp {
+    /// The limit (or Ctrl-C) that stopped the search, under any wrapping.
+    pub fn stop(&self) -> &GaveUp {
+        match self {
+            GaveUp::Unproven { stop, .. } => stop.stop(),
+            other => other,
+        }
+    }
 }
 
 /// Tracks one search's spending against its limits.
@@ -106,6 +129,17 @@ impl Budget {
             started: self.started,
             nodes: self.nodes,
         }
+    }
+
+    /// The node count at which a search should next call [`Budget::exceeded`]: `every` nodes
+    /// on, or sooner if the node limit comes first, so that node limits hold exactly while
+    /// checks stay rare. A search starts with `nodes + 1`, so that even its first node is
+    /// checked (`--max-nodes 0`, `--timeout 0`, Ctrl-C before it started).
+    pub fn next_check(&self, every: u64) -> u64 {
+        let next = self.nodes.saturating_add(every.max(1));
+        self.limits
+            .max_nodes
+            .map_or(next, |n| next.min(n.max(self.nodes + 1)))
     }
 
     pub fn elapsed(&self) -> Duration {

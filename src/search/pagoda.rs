@@ -4,6 +4,7 @@
 //! empties (`from` and every `over` cell), so the weighted sum of the pegs never grows. A
 //! position weighing less than every goal position can then be cut without a visit.
 
+use super::GaveUp;
 use crate::model::HopModel;
 use crate::spec::PegGoal;
 
@@ -93,30 +94,38 @@ impl Pagodas {
     /// the goal cell and, while some move's `to` outweighs what it empties, raise the weight of
     /// its `from` cell. Kept only when valid, below `MAX_WEIGHT`, and not the whole board.
     pub fn find(model: &HopModel) -> Self {
+        Self::find_within(model, &super::Budget::new(Default::default())).unwrap_or_default()
+    }
+
+    /// [`Pagodas::find`] under a search's budget, checked once per round of repairs.
+    pub fn find_within(model: &HopModel, budget: &super::Budget) -> Result<Self, GaveUp> {
         let Some(a) = model.goal.at else {
-            return Pagodas::default();
+            return Ok(Pagodas::default());
         };
         let n = model.geo.cells.len();
         let mut w = vec![0u32; n];
         w[a] = 1;
         let mut changed = true;
         while changed {
+            if let Some(why) = budget.exceeded(0) {
+                return Err(why);
+            }
             changed = false;
             for m in &model.moves {
                 let paid: u32 = (0..n).filter(|&c| m.need >> c & 1 == 1).map(|c| w[c]).sum();
                 if paid < w[m.to] {
                     w[m.from] += w[m.to] - paid;
                     if w[m.from] > MAX_WEIGHT {
-                        return Pagodas::default();
+                        return Ok(Pagodas::default());
                     }
                     changed = true;
                 }
             }
         }
         if w.iter().all(|&v| v > 0) {
-            return Pagodas::default();
+            return Ok(Pagodas::default());
         }
-        Pagodas(Pagoda::new(model, w).into_iter().collect())
+        Ok(Pagodas(Pagoda::new(model, w).into_iter().collect()))
     }
 
     pub fn is_empty(&self) -> bool {

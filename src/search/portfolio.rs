@@ -5,10 +5,13 @@
 //! `f`" is solvable exactly when "hole `f` empty → one peg at `v`" is, and a solution of one,
 //! read backwards, solves the other. Depth-first search can be fast on one and slow on the
 //! other, so after the forward search has run `first_cap` nodes without an answer the two
-//! take turns, each restarted with four times the nodes of its previous turn.
+//! take turns, each restarted with four times the nodes of its previous turn. Every turn
+//! after the first uses [`super::guided`]'s heuristic order instead of the fixed one: easy
+//! puzzles keep their usual first solution, hard ones get the order that finds them.
 
 use super::dfs::{self, HopResult, Observer, Pruning};
-use super::{Budget, Verdict};
+use super::guided;
+use super::{Budget, GaveUp, Verdict};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
 
@@ -38,11 +41,41 @@ pub fn solve(
     obs: &mut impl Observer,
     first_cap: u64,
 ) -> HopResult {
-    let forward = Pruning::for_model(m);
-    let Some(rev) = reversed(m) else {
-        return dfs::solve_with(m, order, budget, obs, &forward);
+    let gave_up = |why: GaveUp, budget: &Budget| HopResult {
+        verdict: Verdict::GaveUp(why),
+        path: Vec::new(),
+        end: m.start,
+        nodes: budget.nodes,
+        memory: 0,
     };
-    let backward = Pruning::for_model(&rev);
+    let forward = match Pruning::for_model_within(m, budget) {
+        Ok(p) => p,
+        Err(why) => return gave_up(why, budget),
+    };
+    let Some(rev) = reversed(m) else {
+        // Without a goal cell the spread has no good centre: the fixed order throughout.
+        if m.goal.at.is_none() {
+            return dfs::solve_with(m, order, budget, obs, &forward);
+        }
+        let mut turn = budget.capped(first_cap.max(1));
+        let mut r = dfs::solve_with(m, order, &mut turn, obs, &forward);
+        budget.nodes = turn.nodes;
+        r.nodes = budget.nodes;
+        if let Verdict::GaveUp(_) = r.verdict {
+            match budget.exceeded(r.memory) {
+                Some(why) => r.verdict = Verdict::GaveUp(why),
+                None => {
+                    obs.restart(false);
+                    return guided::solve_with(m, order, budget, obs, &forward);
+                }
+            }
+        }
+        return r;
+    };
+    let backward = match Pruning::for_model_within(&rev, budget) {
+        Ok(p) => p,
+        Err(why) => return gave_up(why, budget),
+    };
     let mut cap = first_cap.max(1);
     let mut first = true;
     loop {
@@ -52,7 +85,11 @@ pub fn solve(
             }
             first = false;
             let mut turn = budget.capped(cap);
-            let mut r = dfs::solve_with(model, order, &mut turn, obs, pruning);
+            let mut r = if cap == first_cap.max(1) && !is_reversed {
+                dfs::solve_with(model, order, &mut turn, obs, pruning)
+            } else {
+                guided::solve_with(model, order, &mut turn, obs, pruning)
+            };
             budget.nodes = turn.nodes;
             r.nodes = budget.nodes;
             match r.verdict {

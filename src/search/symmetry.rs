@@ -7,12 +7,14 @@
 //! basis whose steps are (0,1), (1,0), (1,1)) — each kept only if the move set agrees, so the
 //! group is right for whatever geometry a script produced, whatever layout it declares.
 
+use super::{Budget, GaveUp};
 use crate::model::HopModel;
 use crate::spec::Cell;
 use rustc_hash::FxHashSet;
 
-/// The largest group the fast 64-bit tables serve (the lattice candidates number 20 at most).
-const MAX_ORDER: usize = 24;
+/// The largest group the fast 64-bit tables serve (the lattice candidates number 20 at most),
+/// and so the length of every array of images.
+pub const MAX_ORDER: usize = 24;
 
 /// A 2×2 integer matrix acting on `[row, col]`.
 type Linear = [[i64; 2]; 2];
@@ -109,6 +111,13 @@ impl Symmetry {
 
     /// Every automorphism of the model's move table among the lattice isometries.
     pub fn find(model: &HopModel) -> Self {
+        Self::find_within(model, &Budget::new(Default::default()))
+            .unwrap_or_else(|_| Self::trivial(model.geo.cells.len()))
+    }
+
+    /// [`Symmetry::find`] under a search's budget: `Err(reason)` once a limit is reached (the
+    /// fallback search below can otherwise take minutes on a large scripted move table).
+    pub fn find_within(model: &HopModel, budget: &Budget) -> Result<Self, GaveUp> {
         let cells = &model.geo.cells;
         let n = cells.len();
         let moves: FxHashSet<(u128, u128)> = model.moves.iter().map(|m| (m.need, m.mask)).collect();
@@ -126,12 +135,15 @@ impl Symmetry {
                 perms.push(p);
             }
         }
+        if let Some(why) = budget.exceeded(0) {
+            return Err(why);
+        }
         if perms.len() == 1
-            && let Some(found) = search_automorphisms(model, &moves)
+            && let Some(found) = search_automorphisms(model, &moves, budget)?
         {
             perms = found;
         }
-        Self::from_perms(n, perms)
+        Ok(Self::from_perms(n, perms))
     }
 
     /// The automorphisms that also fix the goal: those fixing the goal cell when there is one.
@@ -141,6 +153,15 @@ impl Symmetry {
             Some(a) => all.stabilizer(1 << a),
             None => all,
         }
+    }
+
+    /// [`Symmetry::for_goal`] under a search's budget.
+    pub fn for_goal_within(model: &HopModel, budget: &Budget) -> Result<Self, GaveUp> {
+        let all = Self::find_within(model, budget)?;
+        Ok(match model.goal.at {
+            Some(a) => all.stabilizer(1 << a),
+            None => all,
+        })
     }
 
     /// The subgroup mapping `state` onto itself.
@@ -198,35 +219,22 @@ impl Symmetry {
     /// [`Symmetry::canon`] for boards of at most 64 cells.
     #[inline]
     pub fn canon64(&self, state: u64) -> u64 {
-        fn least<const G: usize>(images: [u64; G]) -> u64 {
-            images.into_iter().min().unwrap_or(0)
-        }
-        match self.order() {
-            1 => state,
-            2 => least(self.images_n::<2>(state)),
-            4 => least(self.images_n::<4>(state)),
-            6 => least(self.images_n::<6>(state)),
-            8 => least(self.images_n::<8>(state)),
-            12 => least(self.images_n::<12>(state)),
-            n => self.images64(state)[..n].iter().copied().min().unwrap_or(state),
-        }
+        self.with_images64(state, |images| images.iter().copied().min().unwrap_or(state))
     }
 
-    /// [`Symmetry::orbit_size`] for boards of at most 64 cells.
-    pub fn orbit_size64(&self, state: u64) -> u64 {
-        fn fixed<const G: usize>(images: [u64; G], state: u64) -> usize {
-            images.into_iter().filter(|&i| i == state).count()
+    /// `f` of every image of `state` (the identity first), for boards of at most 64 cells:
+    /// unrolled for the common group orders, since canonical forms are taken at every node.
+    #[inline(always)]
+    pub fn with_images64<R>(&self, state: u64, f: impl FnOnce(&[u64]) -> R) -> R {
+        match self.order() {
+            1 => f(&[state]),
+            2 => f(&self.images_n::<2>(state)),
+            4 => f(&self.images_n::<4>(state)),
+            6 => f(&self.images_n::<6>(state)),
+            8 => f(&self.images_n::<8>(state)),
+            12 => f(&self.images_n::<12>(state)),
+            n => f(&self.images64(state)[..n]),
         }
-        let fixed = match self.order() {
-            1 => 1,
-            2 => fixed(self.images_n::<2>(state), state),
-            4 => fixed(self.images_n::<4>(state), state),
-            6 => fixed(self.images_n::<6>(state), state),
-            8 => fixed(self.images_n::<8>(state), state),
-            12 => fixed(self.images_n::<12>(state), state),
-            n => self.images64(state)[..n].iter().filter(|&&i| i == state).count(),
-        };
-        (self.order() / fixed.max(1)) as u64
     }
 
     /// Every image of `state` under a group of order `G`, unrolled.
@@ -253,14 +261,6 @@ impl Symmetry {
     #[inline]
     pub fn canon(&self, state: u128) -> u128 {
         (1..self.order()).fold(state, |m, g| m.min(self.apply(g, state)))
-    }
-
-    /// The number of distinct images of `state` (its orbit's size).
-    pub fn orbit_size(&self, state: u128) -> u64 {
-        let stab = (0..self.order())
-            .filter(|&g| self.apply(g, state) == state)
-            .count();
-        (self.order() / stab) as u64
     }
 }
 
@@ -300,7 +300,11 @@ fn maps_moves(moves: &FxHashSet<(u128, u128)>, model: &HopModel, p: &[usize]) ->
 /// order (each cell's image must share moves with the images of cells already placed), with
 /// cells in no move kept fixed. `None` if the group would exceed the tables' size or the
 /// search takes too long.
-fn search_automorphisms(model: &HopModel, moves: &FxHashSet<(u128, u128)>) -> Option<Vec<Vec<usize>>> {
+fn search_automorphisms(
+    model: &HopModel,
+    moves: &FxHashSet<(u128, u128)>,
+    budget: &Budget,
+) -> Result<Option<Vec<Vec<usize>>>, GaveUp> {
     let n = model.geo.cells.len();
     // The moves each cell takes part in, and a signature no automorphism changes.
     let mut touching: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -351,8 +355,14 @@ fn search_automorphisms(model: &HopModel, moves: &FxHashSet<(u128, u128)>) -> Op
         used: (0..n).map(|c| touching[c].is_empty()).collect(),
         found: Vec::new(),
         steps: 0,
+        budget,
+        stopped: None,
     };
-    state.extend(0).then_some(state.found)
+    let complete = state.extend(0);
+    match state.stopped {
+        Some(why) => Err(why),
+        None => Ok(complete.then_some(state.found)),
+    }
 }
 
 /// Backtracking state for [`search_automorphisms`].
@@ -366,6 +376,9 @@ struct Backtrack<'a> {
     used: Vec<bool>,
     found: Vec<Vec<usize>>,
     steps: u64,
+    budget: &'a Budget,
+    /// Set when the budget ran out: why.
+    stopped: Option<GaveUp>,
 }
 
 /// Backtracking steps allowed before the fallback gives up.
@@ -376,6 +389,13 @@ impl Backtrack<'_> {
     fn extend(&mut self, depth: usize) -> bool {
         self.steps += 1;
         if self.steps > MAX_STEPS {
+            return false;
+        }
+        // A step can test every cell against hundreds of moves: check the budget often.
+        if self.steps.is_multiple_of(16)
+            && let Some(why) = self.budget.exceeded(0)
+        {
+            self.stopped = Some(why);
             return false;
         }
         let Some(&c) = self.order.get(depth) else {

@@ -34,7 +34,8 @@ pub fn roll(model: &TiltModel, d: usize, pos: &[u8], occ: &mut [u8]) -> Option<V
         occ[cell as usize] = NONE;
         let mut c = cell;
         let mut dropped = false;
-        loop {
+        // Compiled links never cycle (see `model::compile`); the bound makes sure of it.
+        for _ in 0..dir.next.len() {
             let n = dir.next[c as usize];
             if n == NONE || occ[n as usize] != NONE {
                 break;
@@ -79,8 +80,9 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
         );
     }
     let home = |s: &[u8]| s.iter().all(|&p| p == NONE);
-    // Every state seen, with the index of the state it came from and the tilt taken.
-    let mut states: Vec<(Box<[u8]>, u32, u8)> = vec![(model.start.clone().into(), u32::MAX, 0)];
+    // Every state seen, with the index of the state it came from and the tilt taken (a
+    // family may name more than 256 directions: the tilt's index is not a byte).
+    let mut states: Vec<(Box<[u8]>, u32, u32)> = vec![(model.start.clone().into(), u32::MAX, 0)];
     let mut seen: FxHashSet<Box<[u8]>> = FxHashSet::default();
     seen.insert(model.start.clone().into());
     let mut occ = vec![NONE; model.geo.cells.len()];
@@ -92,9 +94,11 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
         table_bytes::<Box<[u8]>>(seen.capacity()) + n as u64 * per_state
     };
     let mut memory = 0;
+    let mut check_at = budget.nodes + 1;
     while goal.is_none() && head < states.len() {
         budget.nodes += 1;
-        if budget.nodes.is_multiple_of(1024) {
+        if budget.nodes >= check_at {
+            check_at = budget.next_check(1024);
             memory = used(&seen, states.capacity());
             if let Some(reason) = budget.exceeded(memory) {
                 return finish(
@@ -117,7 +121,7 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
             let next: Box<[u8]> = next.into();
             seen.insert(next.clone());
             let done = home(&next);
-            states.push((next, head as u32, d as u8));
+            states.push((next, head as u32, d as u32));
             if done {
                 goal = Some(states.len() - 1);
                 break;

@@ -20,7 +20,7 @@ const HOPELESS: &str = "((o) (o o) (o o o) (o o o o) (x o o x x))\n";
 const CORNER: &str = "name: corner\nrules: peg_hop\nboard: |\n  . . . .\n  o o o .\n  o . . .\n";
 
 /// Runs marbles in a fresh folder holding one file.
-fn run(name: &str, contents: &str, args: &[&str]) -> Run {
+pub fn run(name: &str, contents: &str, args: &[&str]) -> Run {
     Test::new().file(name, contents).args(args).run().no_panic()
 }
 
@@ -51,12 +51,12 @@ fn classroom_sample_without_end_marker_gives_five_moves() {
 
 /// A tiny s-expression: an atom or a list.
 #[derive(Debug, Clone, PartialEq)]
-enum Sexp {
+pub enum Sexp {
     Atom(String),
     List(Vec<Sexp>),
 }
 
-fn parse_sexp(text: &str) -> Sexp {
+pub fn parse_sexp(text: &str) -> Sexp {
     let spaced = text.replace('(', " ( ").replace(')', " ) ");
     let mut toks = spaced.split_whitespace();
     let s = read_sexp(&mut toks);
@@ -81,7 +81,7 @@ fn read_sexp<'a>(toks: &mut impl Iterator<Item = &'a str>) -> Sexp {
 }
 
 /// A state as rows of pegs (true) and holes (false).
-fn board(s: &Sexp) -> Vec<Vec<bool>> {
+pub fn board(s: &Sexp) -> Vec<Vec<bool>> {
     let Sexp::List(rows) = s else {
         panic!("a state is a list of rows: {s:?}")
     };
@@ -104,12 +104,12 @@ fn board(s: &Sexp) -> Vec<Vec<bool>> {
         .collect()
 }
 
-fn pegs(b: &[Vec<bool>]) -> usize {
+pub fn pegs(b: &[Vec<bool>]) -> usize {
     b.iter().flatten().filter(|&&p| p).count()
 }
 
 /// True when `after` follows from `before` by one jump on the triangular lattice.
-fn one_jump(before: &[Vec<bool>], after: &[Vec<bool>]) -> bool {
+pub fn one_jump(before: &[Vec<bool>], after: &[Vec<bool>]) -> bool {
     let at = |b: &[Vec<bool>], r: i64, c: i64| {
         (r >= 0 && c >= 0)
             .then(|| b.get(r as usize)?.get(c as usize).copied())

@@ -220,7 +220,9 @@ fn rules(board) {
     #{ kind: "hop", directions: ["right"], moves: moves, goal: #{ pegs: 2 } }
 }
 "#;
+    // marbles.toml marks the project folder: rule lookup by name climbs up to it.
     let run = Test::new()
+        .file("marbles.toml", "")
         .file("rules/right_hop.rhai", script)
         .file(
             "puzzles/by_name.yaml",

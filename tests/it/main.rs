@@ -1,13 +1,18 @@
 //! marbles' integration tests, one binary: each module drives the built `marbles` binary
 //! through real puzzle files and asserts real answers.
 
+mod answers;
 mod batch;
 mod classic;
 mod cli;
 mod hostile;
+mod hostile_batch;
 mod html;
+mod limits;
+mod messages;
 mod play;
 mod search;
+mod seeds;
 mod support;
 mod tools;
 mod tui;

@@ -238,27 +238,31 @@ fn assert_count_matches_brute_force(m: &HopModel) {
     assert_eq!(r.positions, per_layer.values().sum::<u64>());
 }
 
+/// The 15-hole triangle drawn centred, with one hole empty.
+fn triangle(vacancy: (usize, usize)) -> String {
+    (0..5)
+        .map(|r| {
+            let holes: Vec<&str> = (0..=r)
+                .map(|c| if (r, c) == vacancy { "." } else { "o" })
+                .collect();
+            format!("{}{}", " ".repeat(4 - r), holes.join(" "))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Jump sequences to one peg from each distinct single vacancy of the 15-hole triangle.
+const TRIANGLE_SOLUTIONS: [((usize, usize), u128); 4] = [
+    ((0, 0), 29_760),
+    ((1, 0), 14_880),
+    ((2, 0), 85_258),
+    ((2, 1), 1_550),
+];
+
 #[test]
 fn triangle_solution_counts_are_exact() {
-    let rows = ["    ", "   ", "  ", " ", ""];
-    let board = |vacancy: (usize, usize)| {
-        (0..5)
-            .map(|r| {
-                let holes: Vec<&str> = (0..=r)
-                    .map(|c| if (r, c) == vacancy { "." } else { "o" })
-                    .collect();
-                format!("{}{}", rows[r], holes.join(" "))
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    for (vacancy, expected) in [
-        ((0, 0), 29_760),
-        ((1, 0), 14_880),
-        ((2, 0), 85_258),
-        ((2, 1), 1_550),
-    ] {
-        let m = puzzle("triangle_hop", &board(vacancy), "{pegs: 1}");
+    for (vacancy, expected) in TRIANGLE_SOLUTIONS {
+        let m = puzzle("triangle_hop", &triangle(vacancy), "{pegs: 1}");
         let r = count(&m, false, &mut unlimited()).expect("count finishes");
         assert_eq!(r.solutions, expected, "vacancy {vacancy:?}");
         assert_count_matches_brute_force(&m);
@@ -277,6 +281,73 @@ fn counts_match_brute_force_on_small_boards() {
     assert_count_matches_brute_force(&puzzle("triangle_hop", "o o\no . o\n# o o", "{pegs: 1}"));
     let hexagon = puzzle("triangle_hop", "o o\no . o\n# o o", "{pegs: 1}");
     assert_eq!(Symmetry::find(&hexagon).order(), 12);
+}
+
+/// The bidirectional count (forced, no fallback) against the full enumeration with its
+/// feasible pass: the same solutions and, layer by layer, the same feasible positions.
+fn assert_meet_matches_full(m: &HopModel) -> marbles::search::meet::MeetResult {
+    let full = count(m, true, &mut unlimited()).expect("count finishes");
+    let meet = marbles::search::meet::meet(m, &mut unlimited()).expect("bidirectional count applies");
+    assert_eq!(meet.solutions, full.solutions);
+    let by_pegs: HashMap<u32, (u64, u64)> = meet
+        .layers
+        .iter()
+        .map(|l| (l.pegs, (l.feasible, l.feasible_canonical)))
+        .collect();
+    for l in &full.layers {
+        let want = (l.feasible.unwrap(), l.feasible_canonical.unwrap());
+        assert_eq!(
+            by_pegs.get(&l.pegs).copied().unwrap_or((0, 0)),
+            want,
+            "layer {}",
+            l.pegs
+        );
+    }
+    let total: u64 = full.layers.iter().filter_map(|l| l.feasible).sum();
+    assert_eq!(meet.feasible, total);
+    meet
+}
+
+#[test]
+fn bidirectional_counts_match_the_full_enumeration_on_triangles() {
+    for (vacancy, expected) in TRIANGLE_SOLUTIONS {
+        let m = puzzle("triangle_hop", &triangle(vacancy), "{pegs: 1}");
+        let r = assert_meet_matches_full(&m);
+        assert_eq!(r.solutions, expected, "vacancy {vacancy:?}");
+        assert!(!r.self_dual);
+        // A fixed finishing hole as well: the goal set is then one position.
+        let m = puzzle("triangle_hop", &triangle(vacancy), "{pegs: 1, at: [4, 2]}");
+        assert_meet_matches_full(&m);
+    }
+}
+
+#[test]
+fn bidirectional_counts_match_the_full_enumeration_on_squares_and_crosses() {
+    const SQUARE: &str = "o o o o o\no o o o o\no o . o o\no o o o o\no o o o o";
+    const CROSS: &str = "# o o o #\no o o o o\no o . o o\no o o o o\n# o o o #";
+    // Centre to centre: the goal is the complemented start, so one pass serves both sides.
+    for board in [SQUARE, CROSS] {
+        let r = assert_meet_matches_full(&puzzle("peg_hop", board, "{pegs: 1, at: [2, 2]}"));
+        assert!(r.self_dual);
+        assert_meet_matches_full(&puzzle("peg_hop", board, "{pegs: 1}"));
+        assert_meet_matches_full(&puzzle("peg_hop", board, "{pegs: 2}"));
+    }
+    assert_meet_matches_full(&puzzle(
+        "diagonal_hop",
+        "o o o o\no . o o\no o o o\no o o o",
+        "{pegs: 1}",
+    ));
+    assert_meet_matches_full(&puzzle("triangle_hop", "o o\no . o\n# o o", "{pegs: 1}"));
+    assert_meet_matches_full(&puzzle("peg_hop", ELL, "{pegs: 1, at: [1, 1]}"));
+}
+
+#[test]
+fn count_falls_back_to_the_full_enumeration_for_fewest_pegs() {
+    let m = puzzle("peg_hop", "o o o o o\no o . o o\no o o o o", "{pegs: fewest}");
+    match marbles::search::meet::count(&m, &mut unlimited()).expect("counts") {
+        marbles::search::meet::Counted::All(r) => assert!(r.positions > 0),
+        marbles::search::meet::Counted::Meet(_) => panic!("a fewest goal has no known goal set"),
+    }
 }
 
 #[test]

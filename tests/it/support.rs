@@ -159,3 +159,93 @@ impl Run {
         self.test.dir.path()
     }
 }
+
+/// A run of the binary with a deadline, and the child's own peak resident memory.
+pub struct Bounded {
+    pub run: Run,
+    pub elapsed: std::time::Duration,
+    /// Peak RSS of this child alone (from `wait4`), in KiB.
+    pub peak_kib: i64,
+    /// True when the deadline passed and the child was killed.
+    pub killed: bool,
+}
+
+impl Test {
+    /// Runs like [`Test::run`], but kills the child after `limit` (a hang must fail the test,
+    /// not stall it) and measures the child's own peak RSS. `setup` runs in the child before
+    /// exec (to set an rlimit, say).
+    pub fn run_bounded(self, limit: std::time::Duration, rlimit_as: Option<u64>) -> Bounded {
+        use std::os::unix::process::CommandExt;
+        let out = tempfile::tempdir().unwrap();
+        let (o, e) = (out.path().join("out"), out.path().join("err"));
+        let mut cmd = self.command();
+        cmd.stdout(std::fs::File::create(&o).unwrap())
+            .stderr(std::fs::File::create(&e).unwrap());
+        if let Some(bytes) = rlimit_as {
+            // SAFETY: setrlimit is async-signal-safe; it only touches the child.
+            unsafe {
+                cmd.pre_exec(move || {
+                    let lim = libc::rlimit {
+                        rlim_cur: bytes,
+                        rlim_max: bytes,
+                    };
+                    libc::setrlimit(libc::RLIMIT_AS, &lim);
+                    Ok(())
+                });
+            }
+        }
+        let started = std::time::Instant::now();
+        // Reaped by `wait4` below, which `Child::wait` cannot do (it gives no rusage).
+        #[allow(clippy::zombie_processes)]
+        let child = cmd.spawn().expect("run marbles");
+        let pid = child.id() as i32;
+        let mut status = 0;
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let mut killed = false;
+        loop {
+            // SAFETY: waiting for our own child, into values we own.
+            let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+            if r == pid {
+                break;
+            }
+            if started.elapsed() > limit && !killed {
+                // SAFETY: signalling our own child.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+                killed = true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let elapsed = started.elapsed();
+        let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+        Bounded {
+            run: Run {
+                stdout: std::fs::read_to_string(&o).unwrap_or_default(),
+                stderr: std::fs::read_to_string(&e).unwrap_or_default(),
+                code,
+                test: self,
+            },
+            elapsed,
+            peak_kib: usage.ru_maxrss,
+            killed,
+        }
+    }
+}
+
+impl Bounded {
+    /// Fails unless the child ended by itself within its deadline and under `max_mib` MiB.
+    #[track_caller]
+    pub fn held(self, max_mib: i64) -> Run {
+        assert!(
+            !self.killed,
+            "still running after {:?}\nstderr:\n{}",
+            self.elapsed, self.run.stderr
+        );
+        assert!(
+            self.peak_kib < max_mib * 1024,
+            "peak RSS {} MiB (limit {max_mib} MiB)\nstderr:\n{}",
+            self.peak_kib / 1024,
+            self.run.stderr
+        );
+        self.run.no_panic()
+    }
+}

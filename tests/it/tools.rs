@@ -52,18 +52,20 @@ fn a_script_alone_is_checked_on_a_sample_board_showing_what_it_printed() {
 fn a_script_is_checked_on_every_puzzle_given_that_uses_it() {
     let r = run(
         &[
-            ("rules/chatty.rhai", CHATTY),
+            ("p/rules/chatty.rhai", CHATTY),
             ("p/a.yaml", "rules: chatty\nboard: |\n  o o . o o .\n"),
             ("p/b.yaml", "rules: peg_hop\nboard: |\n  o o .\n"),
-            ("p/c.yaml", "rules: ../rules/chatty.rhai\nboard: |\n  o o .\n"),
+            ("p/c.yaml", "rules: rules/chatty.rhai\nboard: |\n  o o .\n"),
+            // Found by name only through the folder `p`'s boundary: not this script.
+            ("q/d.yaml", "rules: chatty\nboard: |\n  o o .\n"),
         ],
-        &["check", "rules/chatty.rhai", "p"],
+        &["check", "p/rules/chatty.rhai", "p", "q"],
         0,
     );
     assert_eq!(
         r.stdout,
-        "ok    rules/chatty.rhai  on p/a.yaml: 6 holes, 4 pegs, 4 moves\n\
-         ok    rules/chatty.rhai  on p/c.yaml: 3 holes, 2 pegs, 1 move\n"
+        "ok    p/rules/chatty.rhai  on p/a.yaml: 6 holes, 4 pegs, 4 moves\n\
+         ok    p/rules/chatty.rhai  on p/c.yaml: 3 holes, 2 pegs, 1 move\n"
     );
 }
 
@@ -94,6 +96,8 @@ fn rules_lists_each_family_where_it_is_found_and_its_first_comment() {
             "// peg_hop: my own\nfn rules(board) { 1 }\n",
         ),
         ("puzzles/a.yaml", "rules: chatty\nboard: |\n  o o .\n"),
+        // The project's top: lookups from below climb to its rules/ and no further.
+        ("marbles.toml", ""),
     ];
     let r = run(&files, &["rules", "puzzles/a.yaml"], 0);
     let lines: Vec<&str> = r.stdout.lines().map(str::trim).collect();
@@ -127,6 +131,14 @@ fn rules_lists_each_family_where_it_is_found_and_its_first_comment() {
     );
     assert_eq!(row("tilt_roll")[..2], ["tilt_roll", "built in"]);
     assert_eq!(lines.len(), 6, "{}", r.stdout);
+    // A folder bounds the lookup as `batch puzzles` does: the top rules/ is not seen.
+    let r = run(&files, &["rules", "puzzles"], 0);
+    let peg_hop = r
+        .stdout
+        .lines()
+        .find(|l| l.trim().starts_with("peg_hop"))
+        .unwrap();
+    assert!(peg_hop.contains("built in"), "{}", r.stdout);
 }
 
 /// `marbles check p.yaml` with `p.yaml` naming `rules/x.rhai`: the one error line.
@@ -216,8 +228,9 @@ fn one_marble_and_a_tilt_puzzle_solved_from_the_start_read_right() {
     assert_eq!(r.stdout, "ok    p.yaml  (tilt_roll: 3×3 board, 1 marble)\n");
     let r = run(&[("p.yaml", spec)], &["solve", "p.yaml"], 0);
     assert!(
-        r.stdout
-            .starts_with("p (p.yaml, tilt_roll)\nalready solved: every marble starts in its own hole\n"),
+        r.stdout.starts_with(
+            "p (p.yaml, <builtin>/tilt_roll.rhai)\nalready solved: every marble starts in its own hole\n"
+        ),
         "{}",
         r.stdout
     );

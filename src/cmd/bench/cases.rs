@@ -4,7 +4,7 @@
 //! A hand-written English-board DFS, with no script and no model, is a baseline row for what
 //! the script-defined model costs.
 
-use crate::model::{HopModel, Model};
+use crate::model::HopModel;
 use crate::outcome::Status;
 use crate::search::count::count;
 use crate::search::dfs::{self, Quiet};
@@ -59,13 +59,23 @@ pub fn cases() -> Vec<Case> {
         },
         Case {
             name: "English central",
-            asked: "count every position and solution",
+            asked: "count, bidirectional (the default)",
+            run: english_count_meet,
+        },
+        Case {
+            name: "English central",
+            asked: "count --all: every position and solution",
             run: english_count,
         },
         Case {
             name: "English central",
             asked: "count, with --feasible",
             run: english_count_feasible,
+        },
+        Case {
+            name: "English central",
+            asked: "fewest moves (18: Bergholt 1912, Beasley 1964)",
+            run: english_fewest_moves,
         },
         Case {
             name: "French central",
@@ -93,6 +103,21 @@ pub fn cases() -> Vec<Case> {
             run: english_batch_classes,
         },
         Case {
+            name: "French, 37×37 problems",
+            asked: "every single vacancy × every finishing hole, 1 s each",
+            run: french_table,
+        },
+        Case {
+            name: "Wiegleb 45, centre",
+            asked: "first solution, 1 peg at the centre",
+            run: wiegleb,
+        },
+        Case {
+            name: "Diamond 41, centre",
+            asked: "fewest pegs, 10 s limit",
+            run: diamond_fewest,
+        },
+        Case {
             name: "Triangle 15, every start",
             asked: "first solution, 1 peg anywhere",
             run: || triangle_starts(5),
@@ -115,28 +140,6 @@ pub fn cases() -> Vec<Case> {
     ]
 }
 
-/// A hop model from board rows (`o` peg, `.` hole, `#` none), compiled from in-memory YAML.
-pub fn hop_model(rules: &str, rows: &[impl AsRef<str>], goal: &str) -> Result<HopModel, String> {
-    let board: String = rows
-        .iter()
-        .map(|r| {
-            format!(
-                "  {}\n",
-                r.as_ref().chars().map(String::from).collect::<Vec<_>>().join(" ")
-            )
-        })
-        .collect();
-    let yaml = format!("name: bench\nrules: {rules}\nboard: |2\n{board}goal: {goal}\n");
-    let spec = spec::parse(Path::new("bench.yaml"), &yaml).map_err(|d| d.to_string())?;
-    match solve::prepare_spec(spec, &Options::default())
-        .map_err(|d| d.to_string())?
-        .model
-    {
-        Model::Hop(m) => Ok(m),
-        Model::Tilt(_) => Err("expected a hop family".into()),
-    }
-}
-
 fn budget() -> Budget {
     Budget::new(Limits {
         timeout: Some(CASE_TIMEOUT),
@@ -146,7 +149,7 @@ fn budget() -> Budget {
 
 /// Solves with everything `marbles solve` uses: classes, symmetry, pagodas.
 fn solve_model(m: &HopModel) -> (Verdict, u64) {
-    let order = solve::move_order(m, MoveOrder::Script);
+    let order = solve::move_order(m, &MoveOrder::Script);
     let mut b = budget();
     let r = solve::hop_search(m, &order, &mut b, &mut Quiet);
     (r.verdict, b.nodes)
@@ -171,15 +174,29 @@ fn verdict_word(v: &Verdict) -> String {
 }
 
 fn english_central() -> Result<Run, String> {
-    solve_run(&hop_model(
+    solve_run(&solve::hop_model(
         "peg_hop",
         &with_vacancy(&ENGLISH, 3, 3),
         "{pegs: 1, at: [3, 3]}",
     )?)
 }
 
+fn english_fewest_moves() -> Result<Run, String> {
+    let m = solve::hop_model("peg_hop", &with_vacancy(&ENGLISH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
+    let mut b = budget();
+    let r = crate::search::fewest_moves::solve(&m, crate::spec::MoveGoal::Fewest, &mut b);
+    let moves = crate::search::fewest_moves::count_moves(&m, &r.path);
+    Ok(Run {
+        nodes: b.nodes,
+        result: match r.verdict {
+            Verdict::Solved => format!("{moves} moves ({} jumps)", r.path.len()),
+            v => verdict_word(&v),
+        },
+    })
+}
+
 fn english_central_plain() -> Result<Run, String> {
-    let m = hop_model("peg_hop", &with_vacancy(&ENGLISH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
+    let m = solve::hop_model("peg_hop", &with_vacancy(&ENGLISH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
     let order: Vec<usize> = (0..m.moves.len()).collect();
     let mut b = budget();
     let r = dfs::solve(&m, &order, &mut b, &mut Quiet);
@@ -190,7 +207,7 @@ fn english_central_plain() -> Result<Run, String> {
 }
 
 fn english_count_with(feasible: bool) -> Result<Run, String> {
-    let m = hop_model("peg_hop", &with_vacancy(&ENGLISH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
+    let m = solve::hop_model("peg_hop", &with_vacancy(&ENGLISH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
     let mut b = budget();
     let r = count(&m, feasible, &mut b).map_err(|why| format!("gave up: {why}"))?;
     let feasible: u64 = r.layers.iter().filter_map(|l| l.feasible_canonical).sum();
@@ -210,6 +227,21 @@ fn english_count_with(feasible: bool) -> Result<Run, String> {
     })
 }
 
+/// `marbles count`'s default: 40,861,647,040,079,968 solutions through 1,679,072 feasible
+/// canonical positions (peer: feschber/peg-solitaire `unique-paths`).
+fn english_count_meet() -> Result<Run, String> {
+    let m = solve::hop_model("peg_hop", &with_vacancy(&ENGLISH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
+    let mut b = budget();
+    let r = crate::search::meet::meet(&m, &mut b).map_err(|s| format!("{s:?}"))?;
+    Ok(Run {
+        nodes: r.searched_canonical,
+        result: format!(
+            "{} feasible ({} canonical); {} solutions",
+            r.feasible, r.feasible_canonical, r.solutions
+        ),
+    })
+}
+
 fn english_count() -> Result<Run, String> {
     english_count_with(false)
 }
@@ -219,7 +251,7 @@ fn english_count_feasible() -> Result<Run, String> {
 }
 
 fn french_central() -> Result<Run, String> {
-    solve_run(&hop_model(
+    solve_run(&solve::hop_model(
         "peg_hop",
         &with_vacancy(&FRENCH, 3, 3),
         "{pegs: 1, at: [3, 3]}",
@@ -227,7 +259,111 @@ fn french_central() -> Result<Run, String> {
 }
 
 fn french_solvable(r: usize, c: usize) -> Result<Run, String> {
-    solve_run(&hop_model("peg_hop", &with_vacancy(&FRENCH, r, c), "{pegs: 1}")?)
+    solve_run(&solve::hop_model(
+        "peg_hop",
+        &with_vacancy(&FRENCH, r, c),
+        "{pegs: 1}",
+    )?)
+}
+
+/// Wiegleb's 45-hole board: a 9×9 cross with arms 3 wide.
+pub const WIEGLEB: [&str; 9] = [
+    "###ooo###",
+    "###ooo###",
+    "###ooo###",
+    "ooooooooo",
+    "ooooooooo",
+    "ooooooooo",
+    "###ooo###",
+    "###ooo###",
+    "###ooo###",
+];
+
+/// The 41-hole diamond board.
+pub const DIAMOND41: [&str; 9] = [
+    "####o####",
+    "###ooo###",
+    "##ooooo##",
+    "#ooooooo#",
+    "ooooooooo",
+    "#ooooooo#",
+    "##ooooo##",
+    "###ooo###",
+    "####o####",
+];
+
+fn wiegleb() -> Result<Run, String> {
+    let m = solve::hop_model("peg_hop", &with_vacancy(&WIEGLEB, 4, 4), "{pegs: 1, at: [4, 4]}")?;
+    let (v, nodes) = solve_model(&m);
+    Ok(Run {
+        nodes,
+        result: verdict_word(&v),
+    })
+}
+
+fn diamond_fewest() -> Result<Run, String> {
+    let m = solve::hop_model("peg_hop", &with_vacancy(&DIAMOND41, 4, 4), "{pegs: fewest}")?;
+    let order = solve::move_order(&m, &MoveOrder::Script);
+    let mut b = Budget::new(Limits {
+        timeout: Some(Duration::from_secs(10)),
+        ..Limits::default()
+    });
+    let r = solve::hop_search(&m, &order, &mut b, &mut Quiet);
+    let pegs = r.end.count_ones();
+    Ok(Run {
+        nodes: b.nodes,
+        result: match r.verdict {
+            Verdict::Solved => format!("{pegs} pegs, proven fewest"),
+            other => format!("{pegs} pegs, not proven ({})", verdict_word(&other)),
+        },
+    })
+}
+
+/// Every (vacancy, finishing hole) pair of the French board, each under a 1 s limit: the
+/// counts, the solvable starts, and the slowest problem.
+fn french_table() -> Result<Run, String> {
+    let base = solve::hop_model("peg_hop", &FRENCH, "{pegs: 1, at: [3, 3]}")?;
+    let n = base.geo.cells.len();
+    let full = (1u128 << n) - 1;
+    let problems: Vec<(usize, usize)> = (0..n).flat_map(|v| (0..n).map(move |f| (v, f))).collect();
+    let results: Vec<(Verdict, u64, f64)> = problems
+        .par_iter()
+        .map(|&(v, f)| {
+            let mut m = base.clone();
+            m.start = full & !(1 << v);
+            m.goal.at = Some(f);
+            let order = solve::move_order(&m, &MoveOrder::Script);
+            let mut b = Budget::new(Limits {
+                timeout: Some(Duration::from_secs(1)),
+                ..Limits::default()
+            });
+            let t = Instant::now();
+            let r = solve::hop_search(&m, &order, &mut b, &mut Quiet);
+            (r.verdict, b.nodes, t.elapsed().as_secs_f64())
+        })
+        .collect();
+    let solved: Vec<(usize, usize)> = problems
+        .iter()
+        .zip(&results)
+        .filter(|(_, r)| r.0 == Verdict::Solved)
+        .map(|(&p, _)| p)
+        .collect();
+    let starts: std::collections::BTreeSet<usize> = solved.iter().map(|p| p.0).collect();
+    let unsolvable = results
+        .iter()
+        .filter(|r| matches!(r.0, Verdict::Unsolvable(_)))
+        .count();
+    let slowest = results.iter().map(|r| r.2).fold(0.0, f64::max);
+    Ok(Run {
+        nodes: results.iter().map(|r| r.1).sum(),
+        result: format!(
+            "{} problems: {} solved ({} starts), {unsolvable} unsolvable, {} gave up; slowest {slowest:.2} s",
+            problems.len(),
+            solved.len(),
+            starts.len(),
+            problems.len() - solved.len() - unsolvable
+        ),
+    })
 }
 
 /// Board rows with the hole at `(r, c)` emptied.
@@ -278,7 +414,7 @@ fn batch_run(base: &HopModel, problems: &[(usize, usize)], weights: &[usize]) ->
 }
 
 fn english_batch() -> Result<Run, String> {
-    let base = hop_model("peg_hop", &ENGLISH, "{pegs: 1, at: [3, 3]}")?;
+    let base = solve::hop_model("peg_hop", &ENGLISH, "{pegs: 1, at: [3, 3]}")?;
     let problems = english_problems(&base);
     Ok(batch_run(&base, &problems, &vec![1; problems.len()]))
 }
@@ -287,7 +423,7 @@ fn english_batch() -> Result<Run, String> {
 /// (g v, g f), and reversing a game maps it to (f, v) — the reverse of a hop sequence from
 /// `P` to `Q` is one from the complement of `Q` to the complement of `P`.
 fn english_batch_classes() -> Result<Run, String> {
-    let base = hop_model("peg_hop", &ENGLISH, "{pegs: 1, at: [3, 3]}")?;
+    let base = solve::hop_model("peg_hop", &ENGLISH, "{pegs: 1, at: [3, 3]}")?;
     let sym = crate::search::symmetry::Symmetry::find(&base);
     let image = |g: usize, c: usize| sym.perms()[g][c];
     let mut classes: std::collections::BTreeMap<(usize, usize), usize> = Default::default();
@@ -319,7 +455,7 @@ fn triangle_starts(rows: usize) -> Result<Run, String> {
     let board: Vec<String> = (0..rows)
         .map(|r| format!("{}{}", " ".repeat(rows - 1 - r), "o".repeat(r + 1)))
         .collect();
-    let base = hop_model("triangle_hop", &board, "{pegs: 1}")?;
+    let base = solve::hop_model("triangle_hop", &board, "{pegs: 1}")?;
     let n = base.geo.cells.len();
     let full = (1u128 << n) - 1;
     let problems: Vec<(u128, Option<usize>)> = (0..n).map(|v| (full & !(1 << v), None)).collect();

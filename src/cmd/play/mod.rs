@@ -1,6 +1,6 @@
 //! `marbles play`: a person plays a puzzle move by move, and may ask the solver to take over
 //! from wherever they are (the "solve" button of the classic CS106B assignment). On a
-//! terminal the game is a full-screen board ([`tui`]); piped, it reads one command a line.
+//! terminal the game is a full-screen board (`tui`); piped, it reads one command a line.
 
 mod tui;
 
@@ -88,7 +88,8 @@ pub fn play(
         Model::Tilt(m) => Position::Tilt(m.start.clone()),
     };
     let mut history = vec![start];
-    writeln!(out, "{} ({}): type a move, or `help`", p.spec.name, p.script.name)?;
+    let heading = format!("{} ({}): type a move, or `help`", p.spec.name, p.script.name);
+    writeln!(out, "{}", crate::render::terminal(&heading))?;
     show(p, history.last().unwrap(), None, &mut out)?;
     let mut won = false;
     let mut lines = input.lines();

@@ -8,13 +8,16 @@
 //! same number of moves into any other orbit, so `T(O') = Σ_O T(O) · #moves(rep(O) → O')`:
 //! pushing `T` along each move of each representative counts sequences exactly.
 
+mod kernel;
+
+use super::bits::{Families, Word, orbit_size};
 use super::symmetry::Symmetry;
 use super::{Budget, GaveUp};
 use crate::model::HopModel;
+use kernel::{Paths, dedup_sorted, merge_sorted, sort_pieces};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
 /// One layer's figures.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -49,240 +52,41 @@ pub struct CountResult {
     pub seconds: f64,
 }
 
-/// The most images a symmetry gives (the length of [`Symmetry::images64`]'s array).
-const MAX_IMAGES: usize = 24;
-
-/// A position as a count stores it: `u64` for boards of at most 64 cells, else `u128`.
-trait Key:
-    Copy
-    + Ord
-    + Send
-    + Sync
-    + BitAnd<Output = Self>
-    + BitOr<Output = Self>
-    + BitXor<Output = Self>
-    + Not<Output = Self>
-    + Shl<u32, Output = Self>
-    + Shr<u32, Output = Self>
-{
-    const ZERO: Self;
-    fn narrow(s: u128) -> Self;
-    fn wide(self) -> u128;
-    fn canon(self, sym: &Symmetry) -> Self;
-    fn orbit(self, sym: &Symmetry) -> u64;
-    /// The lowest set bit alone.
-    fn lowest(self) -> Self;
-    /// The index of the lowest set bit.
-    fn index(self) -> usize;
-    /// Every image of the position under `sym`, into `out` (one per permutation).
-    fn images(self, sym: &Symmetry, out: &mut [Self]);
-    /// Every image of the position under `sym`, the first `sym.order()` of an array: no
-    /// copy out of the symmetry's own array.
-    fn all_images(self, sym: &Symmetry) -> [Self; MAX_IMAGES];
-    /// The bucket a position is stored in: a hash, so buckets fill evenly.
-    fn bucket(self) -> usize;
-}
-
-impl Key for u64 {
-    const ZERO: Self = 0;
-    fn index(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    #[inline]
-    fn all_images(self, sym: &Symmetry) -> [Self; MAX_IMAGES] {
-        sym.images64(self)
-    }
-    #[inline]
-    fn images(self, sym: &Symmetry, out: &mut [Self]) {
-        let all = sym.images64(self);
-        out.copy_from_slice(&all[..out.len()]);
-    }
-    fn lowest(self) -> Self {
-        self & self.wrapping_neg()
-    }
-    fn orbit(self, sym: &Symmetry) -> u64 {
-        sym.orbit_size64(self)
-    }
-    fn narrow(s: u128) -> Self {
-        s as u64
-    }
-    fn wide(self) -> u128 {
-        self as u128
-    }
-    #[inline]
-    fn canon(self, sym: &Symmetry) -> Self {
-        sym.canon64(self)
-    }
-    #[inline]
-    fn bucket(self) -> usize {
-        (self.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BUCKET_BITS)) as usize
-    }
-}
-
-impl Key for u128 {
-    const ZERO: Self = 0;
-    fn index(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    fn all_images(self, sym: &Symmetry) -> [Self; MAX_IMAGES] {
-        let mut out = [0; MAX_IMAGES];
-        self.images(sym, &mut out[..sym.order()]);
-        out
-    }
-    fn images(self, sym: &Symmetry, out: &mut [Self]) {
-        for (g, o) in out.iter_mut().enumerate() {
-            *o = sym.apply(g, self);
-        }
-    }
-    fn lowest(self) -> Self {
-        self & self.wrapping_neg()
-    }
-    fn orbit(self, sym: &Symmetry) -> u64 {
-        sym.orbit_size(self)
-    }
-    fn narrow(s: u128) -> Self {
-        s
-    }
-    fn wide(self) -> u128 {
-        self
-    }
-    #[inline]
-    fn canon(self, sym: &Symmetry) -> Self {
-        sym.canon(self)
-    }
-    #[inline]
-    fn bucket(self) -> usize {
-        ((self as u64 ^ (self >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BUCKET_BITS))
-            as usize
-    }
-}
-
-/// Bit `c` of the result is bit `c + by` of `x`.
-#[inline]
-fn shift_down<K: Key>(x: K, by: i32) -> K {
-    if by >= 0 {
-        x >> by as u32
-    } else {
-        x << by.unsigned_abs()
-    }
-}
-
-/// Hops grouped by cell-index offsets: the hops from `c` over `c + over` to `c + to` that
-/// can be made in a position are a few shifts and ANDs away, whatever the board.
-struct Family<K> {
-    over: i32,
-    to: i32,
-    /// The cells such a hop may start from.
-    from: K,
-    /// `ids[c]`: the model's index of the hop from cell `c`.
-    ids: Vec<usize>,
-}
-
-/// Fast move generation for a count: families of single-cell hops, and the other moves
-/// (mask, need, index), with every move mask's images under the count's symmetries.
+/// Fast move generation for a count: the model's moves as [`Families`] tagged with their
+/// index, and every move mask's images under the count's symmetries.
 struct MoveGen<K> {
-    families: Vec<Family<K>>,
-    rest: Vec<(K, K, usize)>,
+    families: Families<K, usize>,
     order: usize,
     /// `images[id * order + g]`: permutation `g` applied to move `id`'s mask. Permutations
     /// are linear over XOR, so the images of `s ^ mask` are those of `s` XOR these.
     images: Vec<K>,
 }
 
-impl<K: Key> MoveGen<K> {
+impl<K: Word> MoveGen<K> {
     fn new(model: &HopModel, sym: &Symmetry) -> Self {
-        let n = model.geo.cells.len();
-        let mut families: Vec<Family<K>> = Vec::new();
-        let mut rest = Vec::new();
-        for (id, m) in model.moves.iter().enumerate() {
-            let [over] = m.over[..] else {
-                rest.push((K::narrow(m.mask), K::narrow(m.need), id));
-                continue;
-            };
-            let (o, t) = (over as i32 - m.from as i32, m.to as i32 - m.from as i32);
-            let bit = K::narrow(1 << m.from);
-            let family = match families.iter().position(|f| f.over == o && f.to == t) {
-                Some(i) => &mut families[i],
-                None => {
-                    families.push(Family {
-                        over: o,
-                        to: t,
-                        from: K::ZERO,
-                        ids: vec![usize::MAX; n],
-                    });
-                    let last = families.len() - 1;
-                    &mut families[last]
-                }
-            };
-            family.from = family.from | bit;
-            family.ids[m.from] = id;
-        }
         let order = sym.order();
         let mut images = vec![K::ZERO; model.moves.len() * order];
         for (m, out) in model.moves.iter().zip(images.chunks_exact_mut(order)) {
-            K::narrow(m.mask).images(sym, out);
+            out.copy_from_slice(&K::narrow(m.mask).images(sym)[..order]);
         }
         MoveGen {
-            families,
-            rest,
+            families: Families::new(model, (0..model.moves.len()).map(|id| (id, id))),
             order,
             images,
-        }
-    }
-
-    /// Calls `f` with the mask and index of every move that can be made in `s`.
-    #[inline]
-    fn each_id(&self, s: K, mut f: impl FnMut(K, usize)) {
-        let empty = !s;
-        for fam in &self.families {
-            let mut froms = fam.from & s & shift_down(s, fam.over) & shift_down(empty, fam.to);
-            while froms != K::ZERO {
-                let c = froms.lowest();
-                froms = froms ^ c;
-                f(
-                    c | shift_down(c, -fam.over) | shift_down(c, -fam.to),
-                    fam.ids[c.index()],
-                );
-            }
-        }
-        for &(mask, need, id) in &self.rest {
-            if s & mask == need {
-                f(mask, id);
-            }
         }
     }
 
     /// The number of moves that can be made in `s`.
     #[inline]
     fn moves(&self, s: K) -> u64 {
-        let empty = !s;
-        let mut n = 0;
-        for fam in &self.families {
-            let mut froms = fam.from & s & shift_down(s, fam.over) & shift_down(empty, fam.to);
-            // Few bits are set: cheaper than a popcount without the instruction.
-            while froms != K::ZERO {
-                froms = froms ^ froms.lowest();
-                n += 1;
-            }
-        }
-        n + self
-            .rest
-            .iter()
-            .filter(|&&(mask, need, _)| s & mask == need)
-            .count() as u64
-    }
-
-    /// Calls `f` with the mask of every move that can be made in `s`.
-    #[inline]
-    fn each(&self, s: K, mut f: impl FnMut(K)) {
-        self.each_id(s, |mask, _| f(mask));
+        self.families.count(s)
     }
 
     /// Calls `f` with the canonical form of every position one move from `s`, given the
     /// images of `s` (one per permutation, the identity first).
     #[inline]
     fn each_canonical(&self, s: K, images: &[K], mut f: impl FnMut(K)) {
-        self.each_id(s, |mask, id| {
+        self.families.each(s, |mask, id| {
             let mask_images = &self.images[id * self.order..][..self.order];
             let mut best = s ^ mask;
             for (&i, &m) in images.iter().zip(mask_images).skip(1) {
@@ -296,36 +100,15 @@ impl<K: Key> MoveGen<K> {
     #[inline]
     fn any(&self, s: K, mut pred: impl FnMut(K) -> bool) -> bool {
         let mut found = false;
-        self.each(s, |mask| found = found || pred(s ^ mask));
+        self.families.each(s, |mask, _| found = found || pred(s ^ mask));
         found
     }
 }
 
-/// A number of jump sequences: `u64` first, `u128` if that overflows.
-trait Paths: Copy + Send + Sync + Default {
-    const ONE: Self;
-    fn add(self, other: Self) -> Option<Self>;
-    fn wide(self) -> u128;
-}
-
-impl Paths for u64 {
-    const ONE: Self = 1;
-    fn add(self, other: Self) -> Option<Self> {
-        self.checked_add(other)
-    }
-    fn wide(self) -> u128 {
-        self as u128
-    }
-}
-
-impl Paths for u128 {
-    const ONE: Self = 1;
-    fn add(self, other: Self) -> Option<Self> {
-        self.checked_add(other)
-    }
-    fn wide(self) -> u128 {
-        self
-    }
+/// The bucket a position is stored in: a hash, so buckets fill evenly.
+#[inline]
+fn bucket<K: Word>(k: K) -> usize {
+    (k.fold64().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BUCKET_BITS)) as usize
 }
 
 const BUCKET_BITS: u32 = 8;
@@ -342,7 +125,7 @@ struct Layer<K, C> {
     buckets: Vec<Vec<(K, C)>>,
 }
 
-impl<K: Key, C> Layer<K, C> {
+impl<K: Word, C> Layer<K, C> {
     fn empty(pegs: u32) -> Self {
         Layer {
             pegs,
@@ -370,17 +153,22 @@ enum Stop {
 
 /// The symmetries a count may reduce by: those fixing the start and, if any, the goal cell.
 pub fn group(model: &HopModel) -> Symmetry {
-    let g = Symmetry::find(model).stabilizer(model.start);
-    match model.goal.at {
+    group_within(model, &Budget::new(Default::default())).expect("no limits to reach")
+}
+
+/// [`group`], found under `budget`'s limits.
+pub fn group_within(model: &HopModel, budget: &Budget) -> Result<Symmetry, GaveUp> {
+    let g = Symmetry::find_within(model, budget)?.stabilizer(model.start);
+    Ok(match model.goal.at {
         Some(a) => g.stabilizer(1 << a),
         None => g,
-    }
+    })
 }
 
 /// Enumerates every reachable position, layer by layer, in parallel.
 /// Gives up (as `Err(GaveUp)`) when the budget's limits are reached.
 pub fn count(model: &HopModel, feasible: bool, budget: &mut Budget) -> Result<CountResult, GaveUp> {
-    let sym = group(model);
+    let sym = group_within(model, budget)?;
     let narrow = model.geo.cells.len() <= 64;
     let first = if narrow {
         count_with::<u64, u64>(model, &sym, feasible, budget)
@@ -399,7 +187,7 @@ pub fn count(model: &HopModel, feasible: bool, budget: &mut Budget) -> Result<Co
     }
 }
 
-fn count_with<K: Key, C: Paths>(
+fn count_with<K: Word, C: Paths>(
     model: &HopModel,
     sym: &Symmetry,
     feasible: bool,
@@ -411,7 +199,7 @@ fn count_with<K: Key, C: Paths>(
     let cells = model.geo.cells.len() as u32;
     let start = K::narrow(model.start);
     let mut first = Layer::empty(model.start.count_ones());
-    first.buckets[start.bucket()].push((start, C::ONE));
+    first.buckets[bucket(start)].push((start, C::ONE));
     let mut pending: BTreeMap<u32, Layer<K, C>> = BTreeMap::from([(first.pegs, first)]);
     let mut kept: Vec<Vec<Vec<K>>> = Vec::new();
     let mut result = CountResult {
@@ -467,15 +255,14 @@ fn count_with<K: Key, C: Paths>(
                     let mut out: Vec<Vec<(K, C)>> = (0..BUCKETS).map(|_| Vec::with_capacity(room)).collect();
                     let (mut positions, mut dead_ends) = (0, 0);
                     for &(s, t) in pairs {
-                        let all = s.all_images(sym);
+                        let all = s.images(sym);
                         let images = &all[..order];
-                        let fixed = images.iter().filter(|&&i| i == s).count();
-                        let orbit = (order / fixed.max(1)) as u64;
+                        let orbit = orbit_size(images, s);
                         positions += orbit;
                         let mut moves = 0;
                         movegen.each_canonical(s, images, |ns| {
                             moves += 1;
-                            out[ns.bucket()].push((ns, t));
+                            out[bucket(ns)].push((ns, t));
                         });
                         if moves == 0 && !model.is_goal(s.wide(), target) {
                             dead_ends += orbit;
@@ -535,7 +322,7 @@ fn count_with<K: Key, C: Paths>(
 
 /// Splits successors by their peg count: one group when every move removes the same number
 /// (`uniform`, that group's peg count, when every move of the model does).
-fn by_pegs<K: Key, C: Paths>(pieces: Pieces<K, C>, uniform: Option<u32>) -> BTreeMap<u32, Pieces<K, C>> {
+fn by_pegs<K: Word, C: Paths>(pieces: Pieces<K, C>, uniform: Option<u32>) -> BTreeMap<u32, Pieces<K, C>> {
     if let Some(p) = uniform {
         if pieces.iter().flatten().all(Vec::is_empty) {
             return BTreeMap::new();
@@ -567,7 +354,7 @@ fn by_pegs<K: Key, C: Paths>(pieces: Pieces<K, C>, uniform: Option<u32>) -> BTre
 /// Merges pieces of successors into a layer, bucket by bucket in parallel: each bucket's new
 /// pairs are radix-sorted straight out of the pieces, then merged into the bucket (adding
 /// the sequences of equal positions).
-fn absorb<K: Key, C: Paths>(layer: &mut Layer<K, C>, pieces: &Pieces<K, C>, cells: u32) -> Result<(), Stop> {
+fn absorb<K: Word, C: Paths>(layer: &mut Layer<K, C>, pieces: &Pieces<K, C>, cells: u32) -> Result<(), Stop> {
     let ok = layer.buckets.par_iter_mut().enumerate().all(|(b, acc)| {
         let mut new = sort_pieces(pieces.iter().map(|p| &p[b][..]), cells);
         if acc.is_empty() {
@@ -589,140 +376,9 @@ fn absorb<K: Key, C: Paths>(layer: &mut Layer<K, C>, pieces: &Pieces<K, C>, cell
     if ok { Ok(()) } else { Err(Stop::Overflow) }
 }
 
-/// Bits per radix-sort pass.
-const RADIX_BITS: u32 = 11;
-/// Boards up to this many cells are radix-sorted (4 passes); larger ones compare-sort.
-const RADIX_MAX_CELLS: u32 = 4 * RADIX_BITS;
-const RADIX_PASSES: usize = RADIX_MAX_CELLS.div_ceil(RADIX_BITS) as usize;
-
-/// The pairs of `runs` in one `Vec`, sorted by position: an LSD radix sort over the board's
-/// `cells` bits when that takes few passes (passes where every key has the same digit are
-/// skipped), else a quicksort. The first pass scatters straight out of the runs, and every
-/// pass's digit counts are taken in one read.
-fn sort_pieces<'a, K: Key + 'a, C: Paths + 'a>(
-    runs: impl Iterator<Item = &'a [(K, C)]> + Clone,
-    cells: u32,
-) -> Vec<(K, C)> {
-    let n: usize = runs.clone().map(<[_]>::len).sum();
-    if cells > RADIX_MAX_CELLS || n < 256 {
-        let mut v: Vec<(K, C)> = Vec::with_capacity(n);
-        for r in runs {
-            v.extend_from_slice(r);
-        }
-        v.sort_unstable_by_key(|p| p.0);
-        return v;
-    }
-    let passes = cells.div_ceil(RADIX_BITS) as usize;
-    let mask = (1u64 << RADIX_BITS) - 1;
-    let digit = |k: K, pass: usize| ((k.wide() >> (pass as u32 * RADIX_BITS)) as u64 & mask) as usize;
-    let mut counts = vec![[0usize; 1 << RADIX_BITS]; passes];
-    for r in runs.clone() {
-        for p in r {
-            for (pass, c) in counts.iter_mut().enumerate() {
-                c[digit(p.0, pass)] += 1;
-            }
-        }
-    }
-    let mut todo = [false; RADIX_PASSES];
-    for (pass, c) in counts.iter_mut().enumerate() {
-        todo[pass] = !c.contains(&n);
-        let mut sum = 0;
-        for s in c.iter_mut() {
-            let x = *s;
-            *s = sum;
-            sum += x;
-        }
-    }
-    let mut v: Vec<(K, C)> = vec![(K::ZERO, C::default()); n];
-    let Some(first) = todo.iter().position(|&t| t) else {
-        // Every key is the same: any order is sorted.
-        let mut w = 0;
-        for r in runs {
-            v[w..w + r.len()].copy_from_slice(r);
-            w += r.len();
-        }
-        return v;
-    };
-    {
-        let starts = &mut counts[first];
-        for r in runs {
-            for p in r {
-                let d = digit(p.0, first);
-                v[starts[d]] = *p;
-                starts[d] += 1;
-            }
-        }
-    }
-    let mut buf: Vec<(K, C)> = Vec::new();
-    for pass in first + 1..passes {
-        if !todo[pass] {
-            continue;
-        }
-        if buf.is_empty() {
-            buf = vec![(K::ZERO, C::default()); n];
-        }
-        let starts = &mut counts[pass];
-        for p in v.iter() {
-            let d = digit(p.0, pass);
-            buf[starts[d]] = *p;
-            starts[d] += 1;
-        }
-        std::mem::swap(&mut v, &mut buf);
-    }
-    v
-}
-
-/// Merges two sorted runs into one with distinct positions, adding the sequences of equal
-/// ones; `None` on overflow.
-fn merge_sorted<K: Key, C: Paths>(a: Vec<(K, C)>, b: Vec<(K, C)>) -> Option<Vec<(K, C)>> {
-    let mut out: Vec<(K, C)> = Vec::with_capacity(a.len() + b.len());
-    let push = |out: &mut Vec<(K, C)>, (k, t): (K, C)| -> Option<()> {
-        match out.last_mut() {
-            Some(last) if last.0 == k => last.1 = last.1.add(t)?,
-            _ => out.push((k, t)),
-        }
-        Some(())
-    };
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if a[i].0 <= b[j].0 {
-            push(&mut out, a[i])?;
-            i += 1;
-        } else {
-            push(&mut out, b[j])?;
-            j += 1;
-        }
-    }
-    for &p in a[i..].iter().chain(&b[j..]) {
-        push(&mut out, p)?;
-    }
-    drop((a, b));
-    out.shrink_to_fit();
-    Some(out)
-}
-
-/// Merges equal neighbours of a sorted run in place, adding their sequences; `None` on
-/// overflow.
-fn dedup_sorted<K: Key, C: Paths>(v: &mut Vec<(K, C)>) -> Option<()> {
-    let mut w = 0;
-    for r in 0..v.len() {
-        if w > 0 && v[w - 1].0 == v[r].0 {
-            v[w - 1].1 = v[w - 1].1.add(v[r].1)?;
-        } else {
-            v[w] = v[r];
-            w += 1;
-        }
-    }
-    v.truncate(w);
-    if v.capacity() > w + w / 4 {
-        v.shrink_to_fit();
-    }
-    Some(())
-}
-
 /// A layer's figures so far (positions and dead ends are added as it is expanded), the
 /// sequences ending in its goal positions, and its moves.
-fn layer_stats<K: Key, C: Paths>(
+fn layer_stats<K: Word, C: Paths>(
     model: &HopModel,
     movegen: &MoveGen<K>,
     layer: &Layer<K, C>,
@@ -751,7 +407,7 @@ fn layer_stats<K: Key, C: Paths>(
 
 /// The backward pass: a position is feasible when it is a goal or some move leads to a
 /// feasible position. Layers are visited emptiest first; only feasible sets are searched.
-fn mark_feasible<K: Key>(
+fn mark_feasible<K: Word>(
     model: &HopModel,
     movegen: &MoveGen<K>,
     sym: &Symmetry,
@@ -762,7 +418,7 @@ fn mark_feasible<K: Key>(
     let mut good: BTreeMap<u32, Vec<Vec<K>>> = BTreeMap::new();
     let contains = |good: &BTreeMap<u32, Vec<Vec<K>>>, k: K| {
         good.get(&k.wide().count_ones())
-            .is_some_and(|g| g[k.bucket()].binary_search(&k).is_ok())
+            .is_some_and(|g| g[bucket(k)].binary_search(&k).is_ok())
     };
     for (layer, count) in kept.iter().zip(out.iter_mut()).rev() {
         let ok: Vec<Vec<K>> = layer

@@ -1,0 +1,437 @@
+//! Boards as matrices of `1` (a peg), `0` (an empty hole) and `-1` (no hole), as the depth-first-search write-up models the 7×7 English board.
+//!
+//! Rows are lines of whitespace- or comma-separated numbers, each optionally in brackets, or
+//! the whole matrix is bracketed as Python, Julia, NumPy or JSON print it:
+//! `[[-1, -1, 1, 1, 1, -1, -1], …]` (rows in their own brackets, line breaks anywhere) or
+//! `[-1 -1 1; 0 1 1]` (rows split by `;` or line breaks). `#` starts a comment. A blank line
+//! ends an unbracketed matrix, so a file may hold several, each its own puzzle (this is how
+//! `--format matrix` writes an answer's states). Rows all as long make a square-grid `peg_hop`
+//! puzzle; rows of 1, 2, 3, … entries (a lower-triangular matrix) a `triangle_hop` one; either
+//! way the goal is one peg. `1.0`-style entries (NumPy float arrays) are read too.
+
+use super::Pos;
+use crate::diag::{Diagnostic, Result};
+use crate::limits::MAX_HOP_CELLS;
+use crate::spec::{BoardSpec, GoalSpec, GridBoard, LimitSpec, Spec, Token};
+use std::path::Path;
+
+const ENTRIES: &str = "1 (a peg), 0 (an empty hole) or -1 (no hole)";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tok {
+    Open,
+    Close,
+    /// `;`: the end of a row.
+    Semi,
+    /// The end of a line holding something.
+    Newline,
+    /// A line holding nothing, not even a comment: the end of an unbracketed matrix.
+    Blank,
+    Num(i8),
+}
+
+/// The entry `t` stands for, if it is one of -1, 0, 1.
+fn entry(t: &str) -> Option<i8> {
+    if let Ok(n) = t.parse::<i64>() {
+        return (-1..=1).contains(&n).then_some(n as i8);
+    }
+    let x: f64 = t.parse().ok().filter(|_| t.contains('.'))?;
+    [-1i8, 0, 1].into_iter().find(|&n| x == f64::from(n))
+}
+
+fn tokens(path: &Path, source: &str) -> Result<Vec<(Pos, Tok)>> {
+    let mut out = Vec::new();
+    for (l, line) in source.lines().enumerate() {
+        let content = line.split('#').next().unwrap_or("");
+        if content.trim().is_empty() {
+            if content.len() == line.len() {
+                out.push((Pos { line: l + 1, col: 1 }, Tok::Blank));
+            }
+            continue;
+        }
+        let mut word: Option<(usize, usize)> = None; // (byte, column) of the entry being read
+        let chars = content.char_indices().chain([(content.len(), ' ')]);
+        for (col, (i, ch)) in chars.enumerate() {
+            let pos = Pos {
+                line: l + 1,
+                col: col + 1,
+            };
+            let punct = match ch {
+                '[' => Some(Tok::Open),
+                ']' => Some(Tok::Close),
+                ';' => Some(Tok::Semi),
+                _ => None,
+            };
+            if (punct.is_some() || ch == ',' || ch.is_whitespace())
+                && let Some((b, c)) = word.take()
+            {
+                let t = &content[b..i];
+                let at = Pos {
+                    line: l + 1,
+                    col: c + 1,
+                };
+                let n = entry(t)
+                    .ok_or_else(|| at.error(path, format!("`{t}` is not a matrix entry: write {ENTRIES}")))?;
+                out.push((at, Tok::Num(n)));
+            }
+            match punct {
+                Some(p) => out.push((pos, p)),
+                None if ch == ',' || ch.is_whitespace() => {}
+                None => {
+                    word.get_or_insert((i, col));
+                }
+            }
+        }
+        let end = Pos {
+            line: l + 1,
+            col: line.chars().count() + 1,
+        };
+        out.push((end, Tok::Newline));
+    }
+    Ok(out)
+}
+
+/// One matrix as read: each row's position and entries, and the lines it spans.
+struct Matrix {
+    rows: Vec<(Pos, Vec<i8>)>,
+    first: usize,
+    last: usize,
+}
+
+/// Reads the matrices of a token list in order.
+struct Reader<'a> {
+    path: &'a Path,
+    toks: Vec<(Pos, Tok)>,
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn err(&self, pos: Pos, msg: String) -> Diagnostic {
+        pos.error(self.path, msg)
+    }
+
+    fn peek_past_breaks(&self) -> Option<Tok> {
+        self.toks[self.at..]
+            .iter()
+            .map(|t| t.1)
+            .find(|t| !matches!(t, Tok::Newline | Tok::Blank))
+    }
+
+    /// The next matrix, if any is left.
+    fn matrix(&mut self) -> Result<Option<Matrix>> {
+        while self
+            .toks
+            .get(self.at)
+            .is_some_and(|t| matches!(t.1, Tok::Newline | Tok::Blank | Tok::Semi))
+        {
+            self.at += 1;
+        }
+        let Some(&(pos, tok)) = self.toks.get(self.at) else {
+            return Ok(None);
+        };
+        let rows = match tok {
+            Tok::Close => return Err(self.err(pos, "this `]` closes nothing".into())),
+            Tok::Open => {
+                self.at += 1;
+                if self.peek_past_breaks() == Some(Tok::Open) {
+                    self.nested(pos)?
+                } else {
+                    self.at -= 1;
+                    self.plain()?
+                }
+            }
+            _ => self.plain()?,
+        };
+        let last = self.toks[self.at - 1].0.line;
+        Ok(Some(Matrix {
+            rows,
+            first: pos.line,
+            last,
+        }))
+    }
+
+    /// `[[…], […], …]`, its `[` at `open` read: every row in its own brackets.
+    fn nested(&mut self, open: Pos) -> Result<Vec<(Pos, Vec<i8>)>> {
+        let mut rows = Vec::new();
+        loop {
+            let Some(&(pos, tok)) = self.toks.get(self.at) else {
+                return Err(self.err(open, "this `[` opening the matrix is never closed".into()));
+            };
+            self.at += 1;
+            match tok {
+                Tok::Newline | Tok::Blank => {}
+                Tok::Close => return Ok(rows),
+                Tok::Open => rows.push((pos, self.bracketed_row(pos, rows.len() + 1)?)),
+                Tok::Num(n) => {
+                    return Err(self.err(
+                        pos,
+                        format!("`{n}` stands outside a row: in a bracketed matrix each row is its own […]"),
+                    ));
+                }
+                Tok::Semi => {
+                    return Err(self.err(
+                        pos,
+                        "`;` between bracketed rows: separate them with commas".into(),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Row `k` of a bracketed matrix, its `[` at `open` read.
+    fn bracketed_row(&mut self, open: Pos, k: usize) -> Result<Vec<i8>> {
+        let mut row = Vec::new();
+        loop {
+            let Some(&(pos, tok)) = self.toks.get(self.at) else {
+                return Err(self.err(open, format!("row {k}'s `[` is never closed")));
+            };
+            self.at += 1;
+            match tok {
+                Tok::Newline | Tok::Blank => {}
+                Tok::Num(n) => row.push(n),
+                Tok::Close if row.is_empty() => return Err(self.err(open, format!("row {k} is empty"))),
+                Tok::Close => return Ok(row),
+                Tok::Open => {
+                    return Err(self.err(
+                        pos,
+                        format!("a `[` inside row {k}: a matrix is a list of rows of {ENTRIES}"),
+                    ));
+                }
+                Tok::Semi => return Err(self.err(pos, format!("`;` inside row {k}"))),
+            }
+        }
+    }
+
+    /// Rows as lines (or split by `;`), each optionally in brackets, up to a blank line; or
+    /// one bracketed matrix whose rows are split by `;` or lines.
+    fn plain(&mut self) -> Result<Vec<(Pos, Vec<i8>)>> {
+        let mut rows: Vec<(Pos, Vec<i8>)> = Vec::new();
+        let mut row: Option<(Pos, Vec<i8>)> = None;
+        let mut group: Option<Pos> = None; // the `[` of the group being read
+        while let Some(&(pos, tok)) = self.toks.get(self.at) {
+            if tok == Tok::Blank && group.is_none() {
+                break;
+            }
+            self.at += 1;
+            match tok {
+                Tok::Num(n) => row.get_or_insert((pos, Vec::new())).1.push(n),
+                Tok::Open if group.is_some() => {
+                    return Err(self.err(
+                        pos,
+                        format!("a `[` inside a row: a matrix is a list of rows of {ENTRIES}"),
+                    ));
+                }
+                Tok::Open => {
+                    rows.extend(row.take());
+                    group = Some(pos);
+                }
+                Tok::Close if group.is_none() => {
+                    return Err(self.err(pos, "this `]` closes nothing".into()));
+                }
+                Tok::Close => {
+                    group = None;
+                    rows.extend(row.take());
+                }
+                Tok::Semi | Tok::Newline => rows.extend(row.take()),
+                Tok::Blank => {}
+            }
+        }
+        if let Some(open) = group {
+            return Err(self.err(open, "this `[` is never closed".into()));
+        }
+        rows.extend(row);
+        Ok(rows)
+    }
+}
+
+/// Reads every matrix of a file into a `peg_hop` (square grid) or `triangle_hop` (rows of 1,
+/// 2, 3, … entries) spec.
+pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
+    let mut reader = Reader {
+        path,
+        toks: tokens(path, source)?,
+        at: 0,
+    };
+    let mut found = Vec::new();
+    while let Some(m) = reader.matrix()? {
+        if !m.rows.is_empty() {
+            found.push(m);
+        }
+    }
+    if found.is_empty() {
+        return Err(Diagnostic::new(
+            path,
+            format!("no board: write a matrix of {ENTRIES}, one row per line"),
+        )
+        .at(Some(1), Some(1)));
+    }
+    let count = found.len();
+    found
+        .into_iter()
+        .enumerate()
+        .map(|(k, m)| {
+            let (name, text) = super::part(path, source, "board", k, count, (m.first, m.last));
+            spec(path, &m.rows, name, text)
+        })
+        .collect()
+}
+
+/// One matrix as a spec, its shape checked: every row as long as the first (a square grid),
+/// or rows of 1, 2, 3, … entries (a triangle).
+fn spec(path: &Path, rows: &[(Pos, Vec<i8>)], name: String, source: String) -> Result<Spec> {
+    let triangle = rows.len() >= 2 && rows[0].1.len() == 1 && rows[1].1.len() == 2;
+    let mut holes = 0;
+    let mut board = Vec::new();
+    for (k, (pos, row)) in rows.iter().enumerate() {
+        let n = k + 1;
+        let len = row.len();
+        let (want, shape) = if triangle {
+            (
+                n,
+                format!("row {n} of a triangle (rows of 1, 2, 3, … entries) has {n}"),
+            )
+        } else {
+            (
+                rows[0].1.len(),
+                format!(
+                    "row 1 has {}, and a square grid's rows are all as long",
+                    rows[0].1.len()
+                ),
+            )
+        };
+        if len != want {
+            let entries = if len == 1 { "entry" } else { "entries" };
+            return Err(pos.error(path, format!("row {n} has {len} {entries}; {shape}")));
+        }
+        holes += row.iter().filter(|&&e| e >= 0).count();
+        if holes > MAX_HOP_CELLS {
+            return Err(pos.error(
+                path,
+                format!(
+                    "row {n}: more than {MAX_HOP_CELLS} holes; hop boards may have at most {MAX_HOP_CELLS}"
+                ),
+            ));
+        }
+        board.push(
+            row.iter()
+                .map(|&e| match e {
+                    1 => Token::Peg,
+                    0 => Token::Hole,
+                    _ => Token::Blocked,
+                })
+                .collect(),
+        );
+    }
+    if holes == 0 {
+        return Err(rows[0]
+            .0
+            .error(path, "the matrix has no holes: every entry is -1"));
+    }
+    Ok(Spec {
+        path: path.to_path_buf(),
+        source,
+        name,
+        rules: if triangle { "triangle_hop" } else { "peg_hop" }.into(),
+        board: BoardSpec::Grid(GridBoard { rows: board }),
+        goal: GoalSpec::default(),
+        limits: LimitSpec::default(),
+        ratings: Default::default(),
+        trace: false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(src: &str) -> Result<Vec<Spec>> {
+        parse(Path::new("t.matrix"), src)
+    }
+
+    fn rows(src: &str) -> Vec<Vec<Token>> {
+        let v = all(src).unwrap();
+        assert_eq!(v.len(), 1, "one board in {src:?}");
+        let BoardSpec::Grid(g) = &v[0].board else { panic!() };
+        g.rows.clone()
+    }
+
+    #[test]
+    fn every_printing_of_a_matrix_reads_the_same() {
+        use Token::{Blocked as B, Hole as H, Peg as P};
+        let want = vec![vec![B, P, H], vec![P, P, P]];
+        for src in [
+            "-1 1 0\n1 1 1\n",
+            "-1, 1, 0\n1, 1, 1",
+            "# a comment\n[-1, 1, 0],\n[1, 1, 1]\n",
+            "[[-1, 1, 0], [1, 1, 1]]",
+            "[[-1 1 0]\n [1 1 1]]\n",
+            "[\n  [\n    -1,\n    1,\n    0\n  ],\n  [1, 1, 1]\n]\n",
+            "[-1 1 0; 1 1 1]",
+            "[-1. 1. 0.\n 1.0 1 1]",
+        ] {
+            assert_eq!(rows(src), want, "{src:?}");
+        }
+    }
+
+    #[test]
+    fn shapes_choose_the_family_and_blank_lines_split_boards() {
+        let v = all("1\n0 1\n1 1 1\n\n[[1, 0, 1]]\n").unwrap();
+        assert_eq!(v.len(), 2);
+        assert_eq!(
+            (v[0].rules.as_str(), v[1].rules.as_str()),
+            ("triangle_hop", "peg_hop")
+        );
+        assert_eq!(
+            (v[0].name.as_str(), v[1].name.as_str()),
+            ("t board 1", "t board 2")
+        );
+        assert_eq!(v[0].source, "1\n0 1\n1 1 1");
+    }
+
+    #[test]
+    fn errors_are_located() {
+        let msg = |src: &str| all(src).unwrap_err().to_string();
+        assert_eq!(
+            msg("1 1 0\n1 2 1\n"),
+            "t.matrix:2:3: `2` is not a matrix entry: write 1 (a peg), 0 (an empty hole) or -1 (no hole)"
+        );
+        assert_eq!(
+            msg("1 1 0\n1 1\n"),
+            "t.matrix:2:1: row 2 has 2 entries; row 1 has 3, and a square grid's rows are all as long"
+        );
+        assert_eq!(
+            msg("1\n1 0\n1 1\n"),
+            "t.matrix:3:1: row 3 has 2 entries; row 3 of a triangle (rows of 1, 2, 3, … entries) has 3"
+        );
+        assert_eq!(
+            msg("[[1, 0], [0, 1]"),
+            "t.matrix:1:1: this `[` opening the matrix is never closed"
+        );
+        assert_eq!(
+            msg("[[1, 0], [0, 1"),
+            "t.matrix:1:10: row 2's `[` is never closed"
+        );
+        assert_eq!(msg("1 0]\n"), "t.matrix:1:4: this `]` closes nothing");
+        assert_eq!(msg("[1 0\n0 1\n"), "t.matrix:1:1: this `[` is never closed");
+        assert_eq!(
+            msg("[[1, [0]]]"),
+            "t.matrix:1:6: a `[` inside row 1: a matrix is a list of rows of 1 (a peg), 0 (an empty hole) or -1 (no hole)"
+        );
+        assert_eq!(
+            msg("[[1, 0], 1]"),
+            "t.matrix:1:10: `1` stands outside a row: in a bracketed matrix each row is its own […]"
+        );
+        assert_eq!(
+            msg("-1 -1\n-1 -1\n"),
+            "t.matrix:1:1: the matrix has no holes: every entry is -1"
+        );
+        assert!(msg("99999999999999999999999").contains("`99999999999999999999999` is not a matrix entry"));
+        assert!(msg("").starts_with("t.matrix:1:1: no board"));
+        assert!(msg("# only a comment\n[]\n").starts_with("t.matrix:1:1: no board"));
+        let big = vec!["0"; 129].join(" ");
+        assert_eq!(
+            msg(&big),
+            "t.matrix:1:1: row 1: more than 128 holes; hop boards may have at most 128"
+        );
+    }
+}

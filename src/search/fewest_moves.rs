@@ -1,0 +1,957 @@
+//! Fewest moves, a move being one peg's chain of consecutive jumps: exact, for any hop family.
+//!
+//! Every jump removes pegs, so positions fall into layers by peg count and no path revisits
+//! one. An optimal answer only passes through positions that are both reachable from the
+//! start and able to reach the goal ("feasible"), and those are few: 1.7 M canonical on the
+//! English board against 23.5 M reachable. So the search is in three passes over canonical
+//! positions (symmetries fixing the start and the goal cell):
+//!
+//! 1. Layers are grown from the start by jumps and from the goal positions by reversed jumps,
+//!    always the smaller frontier, until they meet; pagoda functions cut forward positions
+//!    that cannot reach the goal and, through the reversed game, backward ones the start
+//!    cannot reach. Goals with too many positions to list are grown forward only.
+//! 2. The meeting layer's common positions are the feasible ones there; reversed jumps from
+//!    them into the forward layers, and jumps into the backward layers, give the rest.
+//! 3. Over the feasible positions, fullest first, the fewest moves to each is relaxed along
+//!    every chain one peg can jump from each position (a chain through an infeasible position
+//!    can only end infeasible, so it stops there).
+//!
+//! The answer is walked back from the best goal position by reversed chains and returned as
+//! the ordinary list of jumps; consecutive jumps by one peg form a move.
+
+use super::dfs::HopResult;
+use super::pagoda::Pagodas;
+use super::symmetry::Symmetry;
+use super::{Budget, GaveUp, Verdict, table_bytes};
+use crate::model::{HopGoal, HopModel};
+use crate::spec::{MoveGoal, PegGoal};
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::hash::Hash;
+use std::ops::{BitAnd, BitXor};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Goal positions are listed, and searched backwards from, only up to this many.
+const MAX_GOAL_POSITIONS: u64 = 1 << 16;
+
+/// Positions expanded between budget checks.
+const CHECK_EVERY: u64 = 1 << 12;
+
+/// A position: `u64` for boards of at most 64 cells, else `u128`.
+trait Word:
+    Copy + Eq + Hash + Ord + Send + Sync + BitAnd<Output = Self> + BitXor<Output = Self> + Default
+{
+    fn from_u128(x: u128) -> Self;
+    fn to_u128(self) -> u128;
+    fn canon(self, sym: &Symmetry) -> Self;
+    fn pegs(self) -> u32;
+}
+
+impl Word for u64 {
+    fn from_u128(x: u128) -> Self {
+        x as u64
+    }
+    fn to_u128(self) -> u128 {
+        self as u128
+    }
+    #[inline]
+    fn canon(self, sym: &Symmetry) -> Self {
+        sym.canon64(self)
+    }
+    fn pegs(self) -> u32 {
+        self.count_ones()
+    }
+}
+
+impl Word for u128 {
+    fn from_u128(x: u128) -> Self {
+        x
+    }
+    fn to_u128(self) -> u128 {
+        self
+    }
+    #[inline]
+    fn canon(self, sym: &Symmetry) -> Self {
+        sym.canon(self)
+    }
+    fn pegs(self) -> u32 {
+        self.count_ones()
+    }
+}
+
+/// One jump in the word's width.
+#[derive(Clone, Copy)]
+struct Jump<W> {
+    mask: W,
+    need: W,
+    /// `mask ^ need`: the one cell that must be empty before and holds the peg after.
+    to_bit: W,
+    from: usize,
+    to: usize,
+}
+
+impl<W: Word> Jump<W> {
+    #[inline]
+    fn forward(&self, s: W) -> bool {
+        s & self.mask == self.need
+    }
+    #[inline]
+    fn backward(&self, s: W) -> bool {
+        s & self.mask == self.to_bit
+    }
+}
+
+/// The fewest moves, or whether the goal can be met within `goal`'s number of them.
+pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult {
+    let r = if model.geo.cells.len() <= 64 {
+        Search::<u64>::new(model, budget).and_then(|s| s.run(budget))
+    } else {
+        Search::<u128>::new(model, budget).and_then(|s| s.run(budget))
+    };
+    let (verdict, path, end, memory) = match r {
+        Err(Stop::GaveUp(why, memory)) => (Verdict::GaveUp(why), Vec::new(), model.start, memory),
+        Err(Stop::Unsolvable(why, memory)) => (Verdict::Unsolvable(why), Vec::new(), model.start, memory),
+        Ok(found) => match goal {
+            MoveGoal::Within(n) if found.moves > n => (
+                Verdict::Unsolvable(Some(format!(
+                    "the fewest moves is {}, more than {n}",
+                    found.moves
+                ))),
+                Vec::new(),
+                model.start,
+                found.memory,
+            ),
+            _ => (Verdict::Solved, found.path, found.end, found.memory),
+        },
+    };
+    HopResult {
+        verdict,
+        path,
+        end,
+        nodes: budget.nodes,
+        memory,
+    }
+}
+
+/// The number of moves a jump sequence makes: a jump from where the last one landed
+/// continues its move.
+pub fn count_moves(model: &HopModel, path: &[usize]) -> u32 {
+    let mut last = None;
+    let mut n = 0;
+    for &i in path {
+        let j = &model.moves[i];
+        if last != Some(j.from) {
+            n += 1;
+        }
+        last = Some(j.to);
+    }
+    n
+}
+
+enum Stop {
+    /// Why, and the memory estimate when it stopped.
+    GaveUp(GaveUp, u64),
+    Unsolvable(Option<String>, u64),
+}
+
+struct Found {
+    moves: u32,
+    path: Vec<usize>,
+    end: u128,
+    memory: u64,
+}
+
+struct Search<'a, W> {
+    model: &'a HopModel,
+    sym: Symmetry,
+    jumps: Vec<Jump<W>>,
+    /// `by_from[cell]`: the jumps leaving `cell`, to continue a chain.
+    by_from: Vec<Vec<usize>>,
+    /// `by_to[cell]`: the jumps landing on `cell`, to walk a chain back.
+    by_to: Vec<Vec<usize>>,
+    /// Cuts forward positions that cannot reach the goal.
+    ahead: Pagodas,
+    /// Cuts (complemented) backward positions the start cannot reach.
+    behind: Pagodas,
+    full: u128,
+    /// The estimated bytes of every live table, and its peak.
+    live: u64,
+    peak: u64,
+}
+
+/// Buckets a layer is split into by a hash of the position: each is small enough to build
+/// in cache, and they are built in parallel.
+const BUCKETS: usize = 256;
+
+#[inline]
+fn bucket<W: Word>(c: W) -> usize {
+    let x = c.to_u128();
+    ((x as u64 ^ (x >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize
+}
+
+/// A set of canonical positions, in [`BUCKETS`] hash sets.
+struct Layer<W> {
+    sets: Vec<FxHashSet<W>>,
+}
+
+impl<W: Word> Default for Layer<W> {
+    fn default() -> Self {
+        Layer {
+            sets: (0..BUCKETS).map(|_| FxHashSet::default()).collect(),
+        }
+    }
+}
+
+impl<W: Word> Layer<W> {
+    #[inline]
+    fn contains(&self, c: &W) -> bool {
+        self.sets[bucket(*c)].contains(c)
+    }
+    fn len(&self) -> usize {
+        self.sets.iter().map(|s| s.len()).sum()
+    }
+    fn is_empty(&self) -> bool {
+        self.sets.iter().all(|s| s.is_empty())
+    }
+    fn iter(&self) -> impl Iterator<Item = &W> {
+        self.sets.iter().flatten()
+    }
+}
+
+impl<W: Word> FromIterator<W> for Layer<W> {
+    fn from_iter<I: IntoIterator<Item = W>>(iter: I) -> Self {
+        let mut l = Layer::default();
+        for c in iter {
+            l.sets[bucket(c)].insert(c);
+        }
+        l
+    }
+}
+
+type Layers<W> = Vec<Layer<W>>;
+
+fn set_bytes<W>(s: &Layer<W>) -> u64 {
+    s.sets.iter().map(|b| table_bytes::<W>(b.capacity())).sum()
+}
+
+impl<'a, W: Word> Search<'a, W> {
+    /// Finds the symmetries and pagodas the search uses, under `budget`'s limits.
+    fn new(model: &'a HopModel, budget: &Budget) -> Result<Self, Stop> {
+        let stop = |why| Stop::GaveUp(why, 0);
+        let n = model.geo.cells.len();
+        let mut sym = Symmetry::find_within(model, budget)
+            .map_err(stop)?
+            .stabilizer(model.start);
+        if let Some(a) = model.goal.at {
+            sym = sym.stabilizer(1 << a);
+        }
+        let jumps: Vec<Jump<W>> = model
+            .moves
+            .iter()
+            .map(|m| Jump {
+                mask: W::from_u128(m.mask),
+                need: W::from_u128(m.need),
+                to_bit: W::from_u128(m.mask ^ m.need),
+                from: m.from,
+                to: m.to,
+            })
+            .collect();
+        let mut by_from = vec![Vec::new(); n];
+        let mut by_to = vec![Vec::new(); n];
+        for (i, j) in jumps.iter().enumerate() {
+            by_from[j.from].push(i);
+            by_to[j.to].push(i);
+        }
+        let full = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
+        let ahead = Pagodas::find_within(model, budget).map_err(stop)?;
+        // Reversed, a game from `start` is a game from the complements to the complement of
+        // `start`: one peg at its vacancy, when it has exactly one.
+        let holes = full & !model.start;
+        let behind = if holes.count_ones() == 1 {
+            let mut rev = model.clone();
+            rev.goal = HopGoal {
+                pegs: PegGoal::Count(1),
+                at: Some(holes.trailing_zeros() as usize),
+                moves: None,
+            };
+            Pagodas::find_within(&rev, budget).map_err(stop)?
+        } else {
+            Pagodas::default()
+        };
+        Ok(Search {
+            model,
+            sym,
+            jumps,
+            by_from,
+            by_to,
+            ahead,
+            behind,
+            full,
+            live: 0,
+            peak: 0,
+        })
+    }
+
+    fn canon(&self, s: W) -> W {
+        s.canon(&self.sym)
+    }
+
+    fn is_goal(&self, s: W) -> bool {
+        self.model.goal.at.is_none_or(|a| s.to_u128() >> a & 1 == 1)
+    }
+
+    /// Checks the budget against the live tables plus `extra` bytes about to be allocated.
+    fn check(&mut self, budget: &Budget, extra: u64) -> Result<(), Stop> {
+        self.peak = self.peak.max(self.live + extra);
+        match budget.exceeded(self.live + extra) {
+            Some(why) => Err(Stop::GaveUp(why, self.peak)),
+            None => Ok(()),
+        }
+    }
+
+    /// Inserts into a table, counting the memory of its growth before it happens.
+    fn insert(&mut self, layer: &mut Layer<W>, s: W, budget: &Budget) -> Result<(), Stop> {
+        let set = &mut layer.sets[bucket(s)];
+        if set.len() == set.capacity() && !set.contains(&s) {
+            let grown = table_bytes::<W>((set.capacity() + 1).next_power_of_two() * 2);
+            self.check(budget, grown)?;
+            let before = table_bytes::<W>(set.capacity());
+            set.reserve(1);
+            self.live = self.live - before + table_bytes::<W>(set.capacity());
+        }
+        set.insert(s);
+        Ok(())
+    }
+
+    /// Ticks the node counter, checking the budget every [`CHECK_EVERY`] positions.
+    fn tick(&mut self, budget: &mut Budget) -> Result<(), Stop> {
+        budget.nodes += 1;
+        if budget.nodes.is_multiple_of(CHECK_EVERY) {
+            self.check(budget, 0)?;
+        }
+        Ok(())
+    }
+
+    /// The canonical positions one jump (or, `back`, one reversed jump) from `layer` that
+    /// `keep(self, position)` gives, in parallel: each thread lists its positions' successors
+    /// by bucket, then each bucket's set is built from those lists.
+    fn expand(
+        &mut self,
+        layer: &Layer<W>,
+        back: bool,
+        budget: &mut Budget,
+        keep: impl Fn(&Self, W) -> Option<W> + Sync,
+    ) -> Result<Layer<W>, Stop> {
+        let this = &*self;
+        let base = budget.nodes;
+        let nodes = AtomicU64::new(0);
+        let bytes = AtomicU64::new(0);
+        let check = |n: u64, extra: u64| {
+            let mut b = budget.capped(u64::MAX);
+            b.nodes = base + nodes.fetch_add(n, Ordering::Relaxed) + n;
+            let used = this.live + bytes.fetch_add(extra, Ordering::Relaxed) + extra;
+            b.exceeded(used).map(|why| (why, used))
+        };
+        const GROUP: usize = BUCKETS / 16;
+        let lists: Vec<Vec<Vec<W>>> = layer
+            .sets
+            .par_chunks(GROUP)
+            .map(|sets| {
+                let mut out: Vec<Vec<W>> = vec![Vec::new(); BUCKETS];
+                let (mut done, mut held) = (0u64, 0u64);
+                for &s in sets.iter().flatten() {
+                    done += 1;
+                    if done.is_multiple_of(CHECK_EVERY) {
+                        let now: u64 = out.iter().map(|v| (v.capacity() * size_of::<W>()) as u64).sum();
+                        check(CHECK_EVERY, now - held).map_or(Ok(()), Err)?;
+                        held = now;
+                    }
+                    for j in &this.jumps {
+                        if if back { j.backward(s) } else { j.forward(s) }
+                            && let Some(c) = keep(this, s ^ j.mask)
+                        {
+                            out[bucket(c)].push(c);
+                        }
+                    }
+                }
+                nodes.fetch_add(done % CHECK_EVERY, Ordering::Relaxed);
+                Ok(out)
+            })
+            .collect::<Result<_, _>>()
+            .map_err(|(why, used)| Stop::GaveUp(why, self.peak.max(used)))?;
+        budget.nodes = base + nodes.load(Ordering::Relaxed);
+        let listed: u64 = lists
+            .iter()
+            .flatten()
+            .map(|v| (v.capacity() * size_of::<W>()) as u64)
+            .sum();
+        self.check(budget, listed)?;
+        let this = &*self;
+        let grown = AtomicU64::new(0);
+        let sets: Vec<FxHashSet<W>> = (0..BUCKETS)
+            .into_par_iter()
+            .map(|b| {
+                let mut set = FxHashSet::default();
+                for c in lists.iter().flat_map(|l| &l[b]) {
+                    if set.len() == set.capacity() && !set.contains(c) {
+                        let more = table_bytes::<W>((set.capacity() + 1).next_power_of_two() * 2);
+                        let used = this.live + listed + grown.fetch_add(more, Ordering::Relaxed) + more;
+                        if let Some(why) = budget.exceeded(used) {
+                            return Err((why, used));
+                        }
+                    }
+                    set.insert(*c);
+                }
+                Ok(set)
+            })
+            .collect::<Result<_, _>>()
+            .map_err(|(why, used)| Stop::GaveUp(why, self.peak.max(used)))?;
+        let next = Layer { sets };
+        self.peak = self.peak.max(self.live + listed + set_bytes(&next));
+        Ok(next)
+    }
+
+    /// The goal positions with `n` pegs, canonical, when there are few enough to list.
+    fn goal_positions(&mut self, n: u32, budget: &Budget) -> Result<Option<Layer<W>>, Stop> {
+        let cells = self.model.geo.cells.len() as u64;
+        let at = self.model.goal.at;
+        let (free, pick) = match at {
+            Some(_) => (cells - 1, n as u64 - 1),
+            None => (cells, n as u64),
+        };
+        if binomial(free, pick).is_none_or(|c| c > MAX_GOAL_POSITIONS) {
+            return Ok(None);
+        }
+        let others: Vec<usize> = (0..cells as usize).filter(|&c| Some(c) != at).collect();
+        let base = at.map_or(0u128, |a| 1 << a);
+        let mut out = Layer::default();
+        let mut combo: Vec<usize> = (0..pick as usize).collect();
+        loop {
+            let s = combo.iter().fold(base, |acc, &i| acc | 1 << others[i]);
+            let c = self.canon(W::from_u128(s));
+            self.insert(&mut out, c, budget)?;
+            // The next combination in lexicographic order.
+            let k = combo.len();
+            let Some(i) = (0..k).rev().find(|&i| combo[i] < others.len() - k + i) else {
+                break;
+            };
+            combo[i] += 1;
+            for j in i + 1..k {
+                combo[j] = combo[j - 1] + 1;
+            }
+        }
+        Ok(Some(out))
+    }
+
+    fn run(mut self, budget: &mut Budget) -> Result<Found, Stop> {
+        let start = W::from_u128(self.model.start);
+        let top = start.pegs();
+        let cells = self.model.geo.cells.len();
+        let n_cells = cells as u32;
+        let mut fwd: Layers<W> = (0..=cells).map(|_| Layer::default()).collect();
+        let mut bwd: Layers<W> = (0..=cells).map(|_| Layer::default()).collect();
+        fwd[top as usize] = std::iter::once(self.canon(start)).collect();
+        self.live += set_bytes(&fwd[top as usize]);
+        let unsolvable = |why: &str, s: &Self| Stop::Unsolvable(Some(why.to_string()), s.peak);
+
+        // Pass 1: grow layers from both ends until they are adjacent. A game from a full board
+        // less one hole back to one peg in that hole is its own reverse: its backward layers
+        // are the complements of its forward ones, so only the forward half is grown.
+        let mut lo = top; // the forward side's emptiest layer so far
+        let mirror = self.model.goal.pegs == PegGoal::Count(1)
+            && self
+                .model
+                .goal
+                .at
+                .is_some_and(|a| self.full & !self.model.start == 1 << a);
+        let (goal_pegs, mut hi) = match self.model.goal.pegs {
+            PegGoal::Count(n) if n > top => {
+                return Err(unsolvable("the start has fewer pegs than the goal", &self));
+            }
+            PegGoal::Count(n) if mirror => (Some(n), n),
+            PegGoal::Count(n) => match self.goal_positions(n, budget)? {
+                Some(g) if !g.is_empty() => {
+                    self.live += set_bytes(&g);
+                    bwd[n as usize] = g;
+                    (Some(n), n)
+                }
+                _ => (Some(n), 0),
+            },
+            PegGoal::Fewest => (None, 0),
+        };
+        let two_sided = goal_pegs.is_some_and(|n| hi == n);
+        let floor = goal_pegs.unwrap_or(0);
+        loop {
+            let forward = if mirror {
+                // The backward layer `k` is the complement of forward layer `cells - k`.
+                hi = n_cells - lo;
+                lo > hi + 1
+            } else if two_sided {
+                if lo <= hi + 1 {
+                    break;
+                }
+                fwd[lo as usize].len() <= bwd[hi as usize].len()
+            } else {
+                lo > floor
+            };
+            if !forward && (mirror || !two_sided) {
+                break;
+            }
+            if forward {
+                let cur = std::mem::take(&mut fwd[lo as usize]);
+                let next = self.expand(&cur, false, budget, |s: &Self, t| {
+                    (!s.ahead.cuts(t.to_u128())).then(|| s.canon(t))
+                })?;
+                fwd[lo as usize] = cur;
+                lo -= 1;
+                self.live += set_bytes(&next);
+                let empty = next.is_empty();
+                fwd[lo as usize] = next;
+                if empty {
+                    if goal_pegs.is_none() {
+                        break;
+                    }
+                    return Err(unsolvable(
+                        "no position with the goal's pegs can be reached",
+                        &self,
+                    ));
+                }
+            } else {
+                let cur = std::mem::take(&mut bwd[hi as usize]);
+                let next = self.expand(&cur, true, budget, |s: &Self, t| {
+                    (!s.behind.cuts(s.full & !t.to_u128())).then(|| s.canon(t))
+                })?;
+                bwd[hi as usize] = cur;
+                hi += 1;
+                self.live += set_bytes(&next);
+                let empty = next.is_empty();
+                bwd[hi as usize] = next;
+                if empty {
+                    return Err(unsolvable(
+                        "no position with the goal's pegs leads back to the start",
+                        &self,
+                    ));
+                }
+            }
+        }
+
+        // Pass 2: the feasible positions, outwards from where the two sides meet.
+        let mut ok: Layers<W> = (0..=cells).map(|_| Layer::default()).collect();
+        let bottom;
+        let meet;
+        if two_sided || mirror {
+            bottom = goal_pegs.unwrap_or(0);
+            if lo == hi {
+                // The sides share a layer: the start's (already the goal's), or with a mirror
+                // the middle one of an even board.
+                ok[lo as usize] = fwd[lo as usize]
+                    .iter()
+                    .copied()
+                    .filter(|&s| match mirror {
+                        true => fwd[lo as usize].contains(&self.canon(s ^ W::from_u128(self.full))),
+                        false => bwd[hi as usize].contains(&s),
+                    })
+                    .collect();
+                meet = lo;
+            } else {
+                // Jumps from the forward side's last layer that land on the backward side.
+                meet = hi;
+                let b = std::mem::take(&mut bwd[hi as usize]);
+                let f = std::mem::take(&mut fwd[lo as usize]);
+                let full = W::from_u128(self.full);
+                // Successors are deduplicated first (bucket by bucket, in cache), so that
+                // each is looked up on the other side once rather than once per parent.
+                let r = self
+                    .expand(&f, false, budget, |s: &Self, t| Some(s.canon(t)))
+                    .map(|next| {
+                        let this = &self;
+                        let sets = next
+                            .sets
+                            .into_par_iter()
+                            .map(|set| {
+                                set.into_iter()
+                                    .filter(|&c| match mirror {
+                                        true => f.contains(&this.canon(c ^ full)),
+                                        false => b.contains(&c),
+                                    })
+                                    .collect()
+                            })
+                            .collect();
+                        Layer { sets }
+                    });
+                if let Ok(l) = &r {
+                    self.live += set_bytes(l);
+                }
+                bwd[hi as usize] = b;
+                ok[meet as usize] = r?;
+                ok[lo as usize] = {
+                    let into = &f;
+                    let from = std::mem::take(&mut ok[meet as usize]);
+                    let r = self.link(&from, true, budget, |_, t| into.contains(&t));
+                    ok[meet as usize] = from;
+                    r?
+                };
+                fwd[lo as usize] = f;
+            }
+        } else {
+            // The goal layer: the given count, or the emptiest reached with a goal position.
+            let n = match goal_pegs {
+                Some(n) => n,
+                None => (0..=top)
+                    .find(|&k| fwd[k as usize].iter().any(|&s| self.is_goal(s)))
+                    .unwrap_or(top),
+            };
+            ok[n as usize] = fwd[n as usize]
+                .iter()
+                .copied()
+                .filter(|&s| self.is_goal(s))
+                .collect();
+            self.live += set_bytes(&ok[n as usize]);
+            (bottom, meet) = (n, n);
+        }
+        if ok[meet as usize].is_empty() {
+            return Err(unsolvable("no goal position can be reached", &self));
+        }
+        for k in meet.max(lo)..top {
+            let from = std::mem::take(&mut ok[k as usize]);
+            let into = std::mem::take(&mut fwd[k as usize + 1]);
+            let next = self.link(&from, true, budget, |_, t| into.contains(&t));
+            ok[k as usize] = from;
+            ok[k as usize + 1] = next?;
+            self.live -= set_bytes(&into);
+            let f = std::mem::take(&mut fwd[k as usize]);
+            self.live -= set_bytes(&f);
+        }
+        for k in (bottom + 1..=meet).rev() {
+            if mirror {
+                // Feasible positions of a self-reverse game are closed under complement.
+                let mut next = Layer::default();
+                let twin = std::mem::take(&mut ok[(n_cells - (k - 1)) as usize]);
+                for &s in twin.iter() {
+                    self.tick(budget)?;
+                    let c = self.canon(s ^ W::from_u128(self.full));
+                    self.insert(&mut next, c, budget)?;
+                }
+                ok[(n_cells - (k - 1)) as usize] = twin;
+                self.live += set_bytes(&next);
+                ok[k as usize - 1] = next;
+                continue;
+            }
+            let from = std::mem::take(&mut ok[k as usize]);
+            let into = std::mem::take(&mut bwd[k as usize - 1]);
+            let next = self.link(&from, false, budget, |_, t| into.contains(&t));
+            ok[k as usize] = from;
+            ok[k as usize - 1] = next?;
+            self.live -= set_bytes(&into);
+        }
+        drop((fwd, bwd));
+        self.live = ok.iter().map(set_bytes).sum();
+
+        // Pass 3: the fewest moves to each feasible position, fullest layer first.
+        let estimate: u64 = ok
+            .iter()
+            .map(|l| table_bytes::<(W, u32)>(l.len() * 8 / 7 + 1))
+            .sum();
+        self.check(budget, estimate)?;
+        let mut dist: Vec<FxHashMap<W, u32>> = ok
+            .into_iter()
+            .map(|l| l.sets.into_iter().flatten().map(|s| (s, u32::MAX)).collect())
+            .collect();
+        let dist_bytes: u64 = dist.iter().map(|d| table_bytes::<(W, u32)>(d.capacity())).sum();
+        self.check(budget, dist_bytes)?;
+        self.live = dist_bytes;
+        if let Some(d) = dist[top as usize].get_mut(&self.canon(start)) {
+            *d = 0;
+        }
+        let mut stack: Vec<(W, usize)> = Vec::new();
+        for k in (bottom + 1..=top).rev() {
+            let (lower, rest) = dist.split_at_mut(k as usize);
+            for (&p, &d) in rest[0].iter() {
+                self.tick(budget)?;
+                if d == u32::MAX {
+                    continue;
+                }
+                for j in &self.jumps {
+                    if j.forward(p) {
+                        stack.push((p ^ j.mask, j.to));
+                    }
+                }
+                while let Some((q, at)) = stack.pop() {
+                    let Some(e) = lower[q.pegs() as usize].get_mut(&q.canon(&self.sym)) else {
+                        continue;
+                    };
+                    *e = (*e).min(d + 1);
+                    for &i in &self.by_from[at] {
+                        let j = &self.jumps[i];
+                        if j.forward(q) {
+                            stack.push((q ^ j.mask, j.to));
+                        }
+                    }
+                }
+            }
+        }
+
+        // The best goal position, and the way back from it.
+        let (end, moves) = dist[bottom as usize]
+            .iter()
+            .filter(|&(_, &d)| d != u32::MAX)
+            .map(|(&s, &d)| (s, d))
+            .min_by_key(|&(s, d)| (d, s))
+            .ok_or_else(|| unsolvable("no goal position can be reached", &self))?;
+        let mut path = Vec::new();
+        let mut cur = end;
+        for d in (0..moves).rev() {
+            let (prev, chain) = self
+                .back_one_move(cur, d, &dist)
+                .expect("a position with a move count has a predecessor one move fewer");
+            path.extend(chain);
+            cur = prev;
+        }
+        debug_assert!(cur == start);
+        path.reverse();
+        Ok(Found {
+            moves,
+            path,
+            end: end.to_u128(),
+            memory: self.peak,
+        })
+    }
+
+    /// The canonical positions one jump (or, `back`, one reversed jump) from `from` that
+    /// `keep(from's position, canonical position)` accepts.
+    fn link(
+        &mut self,
+        from: &Layer<W>,
+        back: bool,
+        budget: &mut Budget,
+        keep: impl Fn(&Self, W) -> bool,
+    ) -> Result<Layer<W>, Stop> {
+        let mut out = Layer::default();
+        let jumps = std::mem::take(&mut self.jumps);
+        let r = (|| {
+            for &s in from.iter() {
+                self.tick(budget)?;
+                for j in &jumps {
+                    let ok = if back { j.backward(s) } else { j.forward(s) };
+                    if !ok {
+                        continue;
+                    }
+                    let c = self.canon(s ^ j.mask);
+                    if keep(self, c) {
+                        self.insert(&mut out, c, budget)?;
+                    }
+                }
+            }
+            Ok(())
+        })();
+        self.jumps = jumps;
+        self.live += set_bytes(&out);
+        r.map(|()| out)
+    }
+
+    /// A position `d` moves from the start and the reversed jumps of one move from it to `to`.
+    fn back_one_move(&self, to: W, d: u32, dist: &[FxHashMap<W, u32>]) -> Option<(W, Vec<usize>)> {
+        // Depth-first over reversed chains: (position, cell its moving peg sits on, jumps so far).
+        let mut stack: Vec<(W, usize, Vec<usize>)> = (0..self.model.geo.cells.len())
+            .filter(|&c| to.to_u128() >> c & 1 == 1)
+            .map(|c| (to, c, Vec::new()))
+            .collect();
+        while let Some((s, at, chain)) = stack.pop() {
+            for &i in &self.by_to[at] {
+                let j = &self.jumps[i];
+                if !j.backward(s) {
+                    continue;
+                }
+                let p = s ^ j.mask;
+                let Some(&e) = dist[p.pegs() as usize].get(&self.canon(p)) else {
+                    continue;
+                };
+                let mut chain = chain.clone();
+                chain.push(i);
+                if e == d {
+                    return Some((p, chain));
+                }
+                stack.push((p, j.from, chain));
+            }
+        }
+        None
+    }
+}
+
+/// `n` choose `k`, or `None` past `u64`.
+fn binomial(n: u64, k: u64) -> Option<u64> {
+    if k > n {
+        return Some(0);
+    }
+    let k = k.min(n - k);
+    let mut r: u64 = 1;
+    for i in 0..k {
+        r = r.checked_mul(n - i)? / (i + 1);
+    }
+    Some(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Limits;
+    use crate::solve::hop_model;
+    use std::collections::{HashMap, VecDeque};
+
+    /// The fewest moves by brute force: 0-1 breadth-first search over (position, cell of
+    /// the peg that jumped last), a jump by that peg costing nothing. No symmetry, no layers.
+    fn brute(m: &HopModel) -> Option<u32> {
+        let none = u8::MAX;
+        let mut dist: HashMap<(u128, u8), u32> = HashMap::new();
+        let mut queue = VecDeque::from([(m.start, none, 0u32)]);
+        dist.insert((m.start, none), 0);
+        while let Some((s, last, d)) = queue.pop_front() {
+            if dist[&(s, last)] < d {
+                continue;
+            }
+            for j in &m.moves {
+                if s & j.mask != j.need {
+                    continue;
+                }
+                let (t, cost) = (s ^ j.mask, u32::from(last != j.from as u8));
+                let e = dist.entry((t, j.to as u8)).or_insert(u32::MAX);
+                if d + cost < *e {
+                    *e = d + cost;
+                    if cost == 0 {
+                        queue.push_front((t, j.to as u8, d));
+                    } else {
+                        queue.push_back((t, j.to as u8, d + 1));
+                    }
+                }
+            }
+        }
+        let goal_cell = |s: u128| m.goal.at.is_none_or(|a| s >> a & 1 == 1);
+        let pegs = match m.goal.pegs {
+            PegGoal::Count(n) => n,
+            PegGoal::Fewest => dist
+                .keys()
+                .filter(|k| goal_cell(k.0))
+                .map(|k| k.0.count_ones())
+                .min()?,
+        };
+        dist.iter()
+            .filter(|(k, _)| k.0.count_ones() == pegs && goal_cell(k.0))
+            .map(|(_, &d)| d)
+            .min()
+    }
+
+    /// Solves, checks the answer is a legal jump sequence ending in a goal position with the
+    /// moves claimed, and that brute force finds no fewer; returns the moves.
+    fn checked(m: &HopModel) -> Option<u32> {
+        let r = solve(m, MoveGoal::Fewest, &mut Budget::new(Limits::default()));
+        let expect = brute(m);
+        let Verdict::Solved = r.verdict else {
+            assert_eq!(expect, None, "{:?}", r.verdict);
+            return None;
+        };
+        let mut s = m.start;
+        for &i in &r.path {
+            let j = &m.moves[i];
+            assert_eq!(s & j.mask, j.need, "jump {i} is not legal");
+            s ^= j.mask;
+        }
+        assert_eq!(s, r.end);
+        assert!(m.goal.at.is_none_or(|a| s >> a & 1 == 1));
+        if let PegGoal::Count(n) = m.goal.pegs {
+            assert_eq!(s.count_ones(), n);
+        }
+        let moves = count_moves(m, &r.path);
+        assert_eq!(Some(moves), expect, "brute force disagrees");
+        Some(moves)
+    }
+
+    fn triangle() -> Vec<&'static str> {
+        vec!["    o", "   oo", "  ooo", " oooo", "ooooo"]
+    }
+
+    fn with_hole(rows: &[&str], hole: usize) -> Vec<String> {
+        let mut k = 0;
+        rows.iter()
+            .map(|r| {
+                r.chars()
+                    .map(|c| {
+                        if c == 'o' {
+                            k += 1;
+                            if k - 1 == hole {
+                                return '.';
+                            }
+                        }
+                        c
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn triangle_15_from_every_start_matches_brute_force_and_bell() {
+        let mut best = Vec::new();
+        for v in 0..15 {
+            let m = hop_model("triangle_hop", &with_hole(&triangle(), v), "{pegs: 1}").unwrap();
+            best.push(checked(&m).expect("every single-vacancy start of T5 solves"));
+        }
+        // Bell (2008), OEIS A127500: the shortest solution of any T5 problem is 9 moves;
+        // the corner start needs 10 (rows 0, 1, …: hole 0 is the apex).
+        assert_eq!(best.iter().min(), Some(&9));
+        assert_eq!(best[0], 10);
+        // By symmetry class: corners 10, next to a corner 10, mid-edge 9, interior 11.
+        assert_eq!(best, [10, 10, 10, 9, 11, 9, 10, 11, 11, 10, 10, 10, 9, 10, 10]);
+    }
+
+    #[test]
+    fn triangle_to_a_given_cell_and_the_reversed_mirror_case() {
+        let at = |v: usize, finish: usize, pegs: u32| {
+            let m = hop_model("triangle_hop", &with_hole(&triangle(), v), "{pegs: 1}").unwrap();
+            let [r, c] = m.geo.cells[finish];
+            hop_model(
+                "triangle_hop",
+                &with_hole(&triangle(), v),
+                &format!("{{pegs: {pegs}, at: [{r}, {c}]}}"),
+            )
+            .unwrap()
+        };
+        // A vacancy back to one peg in it is its own reverse: the complemented half is used.
+        assert_eq!(checked(&at(3, 3, 1)), Some(9));
+        checked(&at(0, 0, 1));
+        checked(&at(0, 12, 1));
+        checked(&at(4, 10, 1));
+        checked(&at(4, 10, 3));
+    }
+
+    #[test]
+    fn small_squares_and_crosses_match_brute_force() {
+        let square4 = ["o.oo", "oooo", "oooo", "oooo"];
+        let m = hop_model("peg_hop", &square4, "{pegs: 1}").unwrap();
+        assert_eq!(checked(&m), Some(9));
+        let square5 = ["ooooo", "ooooo", "oo.oo", "ooooo", "....."];
+        let m = hop_model("peg_hop", &square5, "{pegs: fewest}").unwrap();
+        assert_eq!(checked(&m), Some(7));
+        let cross = ["#o#", "o.o", "ooo", "#o#", "#o#"];
+        let m = hop_model("peg_hop", &cross, "{pegs: fewest}").unwrap();
+        assert_eq!(checked(&m), Some(2));
+    }
+
+    #[test]
+    fn a_move_limit_is_met_or_refuted() {
+        let m = hop_model("triangle_hop", &with_hole(&triangle(), 0), "{pegs: 1}").unwrap();
+        let run = |n| solve(&m, MoveGoal::Within(n), &mut Budget::new(Limits::default())).verdict;
+        assert_eq!(run(10), Verdict::Solved);
+        assert!(matches!(run(9), Verdict::Unsolvable(Some(why)) if why.contains("10")));
+    }
+
+    #[test]
+    fn limits_stop_it() {
+        let m = hop_model("triangle_hop", &with_hole(&triangle(), 0), "{pegs: 1}").unwrap();
+        let limits = Limits {
+            max_nodes: Some(10),
+            ..Limits::default()
+        };
+        let r = solve(&m, MoveGoal::Fewest, &mut Budget::new(limits));
+        assert!(matches!(r.verdict, Verdict::GaveUp(_)), "{:?}", r.verdict);
+    }
+}

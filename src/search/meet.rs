@@ -1,0 +1,1013 @@
+//! Bidirectional counting: a forward pass from the start and a backward pass from the goal
+//! positions meet in the middle, so only positions near a solution are ever stored.
+//!
+//! The backward pass is the forward game on complements: a hop `x → y` empties `from` and
+//! `over` and fills `to`, so in `!y` those cells hold a peg, hole, … and the same hop leads
+//! `!y → !x`. Counting the sequences from the complemented goal positions with the ordinary
+//! forward machinery therefore counts, for each position, the sequences that finish from it.
+//! When the complemented goal is the start itself (the central games: start = every hole but
+//! the centre, goal = the centre alone) both passes are the same computation and it runs once.
+//!
+//! Each pass stores, per canonical position (least image under the symmetries fixing the
+//! start and the goal cell), `T`: the sequences from its start set ending anywhere in the
+//! position's orbit. With `F(x)` and `B(x)` the per-position numbers of sequences from the
+//! start to `x` and from `x` to the goal, the solutions are `Σ_x Σ_{x→y} F(x)·B(y)` over the
+//! hops from one forward layer into the adjacent backward one. Both factors are constant on
+//! orbits, so summing over forward representatives `x` with weight `T_F(O_x) = |O_x|·F(x)` and
+//! reading `B(y) = T_B(O_y)/|O_y| = T_B(O_y)·|Stab(y)|/|G|` gives every term exactly once;
+//! the division by `|G|` is done once, at the end, on the exact sum.
+//!
+//! Feasible positions (on some solution) come out of the meeting: a forward position is
+//! feasible when a hop leads into a stored backward position, and going outwards layer by
+//! layer, when a hop leads to a feasible position of the next layer; likewise backwards.
+
+use super::count::{self, CountResult};
+use super::symmetry::Symmetry;
+use super::{Budget, GaveUp};
+use crate::model::HopModel;
+use crate::spec::PegGoal;
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// Goal sets larger than this are not enumerated: the full enumeration counts instead.
+const MAX_GOAL_POSITIONS: u64 = 1 << 20;
+
+/// Hash partitions per layer: each is small enough to stay in cache while a batch of
+/// successors is merged into it, and partitions merge in parallel without locks.
+const PART_BITS: u32 = 8;
+const PARTS: usize = 1 << PART_BITS;
+/// Marks a free slot; no key is all ones because boards have at most 63 cells here.
+const EMPTY: u64 = u64::MAX;
+/// Successors generated per batch before they are merged (bounds the transient memory).
+const BATCH_PAIRS: usize = 1 << 19;
+
+/// One layer's figures in the bidirectional count.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct MeetLayer {
+    pub pegs: u32,
+    /// Positions on some solution (reachable from the start and able to reach the goal).
+    pub feasible: u64,
+    pub feasible_canonical: u64,
+    /// Canonical positions the pass that covered this layer stored: reachable from the start
+    /// (forward) or able to reach the goal (backward).
+    pub searched_canonical: u64,
+    /// `forward` or `backward`.
+    pub pass: &'static str,
+}
+
+/// Everything the bidirectional count finds.
+#[derive(Debug, Clone, Serialize)]
+pub struct MeetResult {
+    pub method: &'static str,
+    /// Fullest layer first.
+    pub layers: Vec<MeetLayer>,
+    pub symmetries: usize,
+    pub feasible: u64,
+    pub feasible_canonical: u64,
+    /// Canonical positions both passes stored.
+    pub searched_canonical: u64,
+    /// The peg counts of the forward and backward layers the passes met between.
+    pub meeting: [u32; 2],
+    /// True when the backward pass was the forward pass itself (goal = complemented start).
+    pub self_dual: bool,
+    /// Jump sequences from the start to a goal position.
+    pub solutions: u128,
+    /// The peak estimate of the tables' memory.
+    pub memory: u64,
+    pub seconds: f64,
+}
+
+/// What `marbles count` found: the full enumeration (`--all`) or the bidirectional count.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum Counted {
+    All(CountResult),
+    Meet(MeetResult),
+}
+
+impl Counted {
+    pub fn solutions(&self) -> u128 {
+        match self {
+            Counted::All(r) => r.solutions,
+            Counted::Meet(r) => r.solutions,
+        }
+    }
+}
+
+/// Counts solutions bidirectionally when the model allows it, else by the full enumeration
+/// (without the feasible pass). Stops with `Stop::GaveUp` at the budget's limits, and with
+/// `Stop::Internal` when its own cross-checks disagree (a bug, never an answer).
+pub fn count(model: &HopModel, budget: &mut Budget) -> Result<Counted, Stop> {
+    match meet(model, budget) {
+        Ok(r) => Ok(Counted::Meet(r)),
+        // Not a shape this count handles, or a sequence count beyond u64: the full
+        // enumeration handles both (it widens to u128 by itself).
+        Err(Stop::Unsupported(_) | Stop::Overflow) => count::count(model, false, budget)
+            .map(Counted::All)
+            .map_err(Stop::GaveUp),
+        Err(other) => Err(other),
+    }
+}
+
+/// Why the bidirectional count did not finish.
+#[derive(Debug)]
+pub enum Stop {
+    GaveUp(GaveUp),
+    /// The passes' cross-checks disagree: a bug to report.
+    Internal(String),
+    Unsupported(String),
+    Overflow,
+}
+
+/// The bidirectional count itself; `Stop::Unsupported` says why a model is not handled.
+pub fn meet(model: &HopModel, budget: &mut Budget) -> Result<MeetResult, Stop> {
+    let sym = count::group_within(model, budget).map_err(Stop::GaveUp)?;
+    match sym.order() {
+        1 => meet_with::<1>(model, &sym, budget),
+        2 => meet_with::<2>(model, &sym, budget),
+        3 => meet_with::<3>(model, &sym, budget),
+        4 => meet_with::<4>(model, &sym, budget),
+        6 => meet_with::<6>(model, &sym, budget),
+        8 => meet_with::<8>(model, &sym, budget),
+        12 => meet_with::<12>(model, &sym, budget),
+        n => Err(Stop::Unsupported(format!("a symmetry group of order {n}"))),
+    }
+}
+
+/// Bit `c` of the result is bit `c + by` of `x`.
+#[inline]
+fn shift_down(x: u64, by: i32) -> u64 {
+    if by >= 0 { x >> by } else { x << by.unsigned_abs() }
+}
+
+/// Hops grouped by cell-index offsets, so those that can be made are a few shifts away.
+struct Family {
+    over: i32,
+    to: i32,
+    from: u64,
+    /// `ids[c]`: the hop's index in [`Game::images`] when it starts at `c`.
+    ids: Vec<u32>,
+}
+
+/// The model's hops and symmetries in the form the passes use: 64-bit positions, with
+/// every hop mask's images and a per-byte image table, both for a group of order `G`.
+struct Game<const G: usize> {
+    families: Vec<Family>,
+    /// Hops over several cells: (mask, need, id).
+    rest: Vec<(u64, u64, u32)>,
+    /// `masks[id][g]`: symmetry `g` applied to hop `id`'s mask. Symmetries are linear over
+    /// XOR, so the images of `s ^ mask` are those of `s` XOR these.
+    masks: Vec<[u64; G]>,
+    /// `bytes[k * 256 + byte][g]`: the image under `g` of cell chunk `k` holding `byte`.
+    bytes: Vec<[u64; G]>,
+    chunks: usize,
+    /// Every cell of the board.
+    full: u64,
+}
+
+impl<const G: usize> Game<G> {
+    fn new(model: &HopModel, sym: &Symmetry) -> Self {
+        let n = model.geo.cells.len();
+        let perms = sym.perms();
+        let image = |g: usize, s: u64| -> u64 {
+            (0..n)
+                .filter(|&c| s >> c & 1 == 1)
+                .fold(0, |acc, c| acc | 1 << perms[g][c])
+        };
+        let chunks = n.div_ceil(8);
+        let mut bytes = vec![[0u64; G]; chunks * 256];
+        for k in 0..chunks {
+            for byte in 0..256u64 {
+                let s = (byte << (8 * k)) & full_mask(n);
+                for (g, out) in bytes[k * 256 + byte as usize].iter_mut().enumerate() {
+                    *out = image(g, s);
+                }
+            }
+        }
+        let mut families: Vec<Family> = Vec::new();
+        let mut rest = Vec::new();
+        let mut masks = Vec::with_capacity(model.moves.len());
+        for (id, m) in model.moves.iter().enumerate() {
+            let mask = m.mask as u64;
+            masks.push(std::array::from_fn(|g| image(g, mask)));
+            let id = id as u32;
+            let [over] = m.over[..] else {
+                rest.push((mask, m.need as u64, id));
+                continue;
+            };
+            let (o, t) = (over as i32 - m.from as i32, m.to as i32 - m.from as i32);
+            let i = match families.iter().position(|f| f.over == o && f.to == t) {
+                Some(i) => i,
+                None => {
+                    families.push(Family {
+                        over: o,
+                        to: t,
+                        from: 0,
+                        ids: vec![u32::MAX; n],
+                    });
+                    families.len() - 1
+                }
+            };
+            families[i].from |= 1 << m.from;
+            families[i].ids[m.from] = id;
+        }
+        Game {
+            families,
+            rest,
+            masks,
+            bytes,
+            chunks,
+            full: full_mask(n),
+        }
+    }
+
+    /// Every image of `s`, the identity first.
+    #[inline]
+    fn images(&self, s: u64) -> [u64; G] {
+        let mut out = [0u64; G];
+        for k in 0..self.chunks {
+            let row = &self.bytes[k * 256 + (s >> (8 * k)) as u8 as usize];
+            for g in 0..G {
+                out[g] |= row[g];
+            }
+        }
+        out
+    }
+
+    /// Calls `f` with every hop that can be made in `s`, as the images of its mask.
+    #[inline]
+    fn each(&self, s: u64, mut f: impl FnMut(&[u64; G])) {
+        let empty = !s & self.full;
+        for fam in &self.families {
+            let mut froms = fam.from & s & shift_down(s, fam.over) & shift_down(empty, fam.to);
+            while froms != 0 {
+                let c = froms.trailing_zeros() as usize;
+                froms &= froms - 1;
+                f(&self.masks[fam.ids[c] as usize]);
+            }
+        }
+        for &(mask, need, id) in &self.rest {
+            if s & mask == need {
+                f(&self.masks[id as usize]);
+            }
+        }
+    }
+
+    /// The images of `s`'s orbit that equal `s`: the order of its stabilizer.
+    #[inline]
+    fn stab(images: &[u64; G]) -> u64 {
+        images.iter().filter(|&&i| i == images[0]).count() as u64
+    }
+}
+
+fn full_mask(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1 << n) - 1 }
+}
+
+/// The canonical form (least image) of `s ^ mask`, from the images of both.
+#[inline]
+fn canon_after<const G: usize>(images: &[u64; G], mask: &[u64; G]) -> u64 {
+    let mut best = images[0] ^ mask[0];
+    for g in 1..G {
+        best = best.min(images[g] ^ mask[g]);
+    }
+    best
+}
+
+#[inline]
+fn mix(k: u64) -> u64 {
+    (k ^ k >> 32).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+#[inline]
+fn part_of(h: u64) -> usize {
+    (h >> (64 - PART_BITS)) as usize
+}
+
+/// One hash partition of a layer: linear probing over (position, sequences) slots.
+#[derive(Default)]
+struct Part {
+    slots: Vec<(u64, u64)>,
+    len: usize,
+}
+
+impl Part {
+    fn with_room(n: usize) -> Self {
+        let cap = (n + n / 4).max(16);
+        Part {
+            slots: vec![(EMPTY, 0); cap],
+            len: 0,
+        }
+    }
+
+    /// The slot a key's probe starts at: the hash bits below the partition's, scaled.
+    #[inline]
+    fn home(&self, h: u64) -> usize {
+        (((h << PART_BITS) as u128 * self.slots.len() as u128) >> 64) as usize
+    }
+
+    /// Adds `v` to `k`'s sequences, inserting it if new; `None` on overflow.
+    #[inline]
+    fn add(&mut self, k: u64, h: u64, v: u64) -> Option<()> {
+        if (self.len + 1) * 5 > self.slots.len() * 4 {
+            self.grow();
+        }
+        let cap = self.slots.len();
+        let mut i = self.home(h);
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.0 == k {
+                slot.1 = slot.1.checked_add(v)?;
+                return Some(());
+            }
+            if slot.0 == EMPTY {
+                *slot = (k, v);
+                self.len += 1;
+                return Some(());
+            }
+            i += 1;
+            if i == cap {
+                i = 0;
+            }
+        }
+    }
+
+    /// The slot holding `k`, if any.
+    #[inline]
+    fn find(&self, k: u64, h: u64) -> Option<usize> {
+        let cap = self.slots.len();
+        if cap == 0 {
+            return None;
+        }
+        let mut i = self.home(h);
+        loop {
+            let slot = self.slots[i];
+            if slot.0 == k {
+                return Some(i);
+            }
+            if slot.0 == EMPTY {
+                return None;
+            }
+            i += 1;
+            if i == cap {
+                i = 0;
+            }
+        }
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.slots);
+        let cap = (old.len() * 3 / 2).max(16);
+        self.slots = vec![(EMPTY, 0); cap];
+        self.len = 0;
+        for (k, v) in old {
+            if k != EMPTY {
+                // Sums only move between slots: no overflow here.
+                let _ = self.add(k, mix(k), v);
+            }
+        }
+    }
+
+    fn entries(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.slots.iter().copied().filter(|e| e.0 != EMPTY)
+    }
+}
+
+/// A layer of canonical positions with their sequences, spread over hash partitions.
+struct Table {
+    parts: Vec<Part>,
+}
+
+impl Table {
+    /// Room for about `n` positions.
+    fn with_room(n: usize) -> Self {
+        Table {
+            parts: (0..PARTS).map(|_| Part::with_room(n / PARTS)).collect(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.parts.iter().map(|p| p.len).sum()
+    }
+
+    fn bytes(&self) -> u64 {
+        self.parts.iter().map(|p| p.slots.capacity() as u64 * 16).sum()
+    }
+
+    fn add(&mut self, k: u64, v: u64) -> Option<()> {
+        let h = mix(k);
+        self.parts[part_of(h)].add(k, h, v)
+    }
+
+    /// The positions alone, each partition sorted: for the outward feasible passes.
+    fn sorted_keys(&self) -> Vec<Vec<u64>> {
+        self.parts
+            .par_iter()
+            .map(|p| {
+                let mut keys: Vec<u64> = p.entries().map(|e| e.0).collect();
+                keys.sort_unstable();
+                keys
+            })
+            .collect()
+    }
+}
+
+/// One pass (forward from the start, or backward from the goal as the forward game on
+/// complements): the positions of every layer done, and the last one with its sequences.
+struct Pass {
+    /// Positions of the layers before the frontier, by step from the pass's start.
+    done: Vec<Vec<Vec<u64>>>,
+    frontier: Table,
+    /// Layer sizes, by step (the frontier's included).
+    sizes: Vec<u64>,
+}
+
+impl Pass {
+    fn new(starts: impl Iterator<Item = u64>) -> Result<Self, Stop> {
+        let mut frontier = Table::with_room(0);
+        for s in starts {
+            // One sequence of length zero per start position: the orbit's sum is its size.
+            frontier.add(s, 1).ok_or(Stop::Overflow)?;
+        }
+        let sizes = vec![frontier.len() as u64];
+        Ok(Pass {
+            done: Vec::new(),
+            frontier,
+            sizes,
+        })
+    }
+
+    fn steps(&self) -> usize {
+        self.sizes.len() - 1
+    }
+
+    fn bytes(&self) -> u64 {
+        self.frontier.bytes()
+            + self
+                .done
+                .iter()
+                .flatten()
+                .map(|p| p.capacity() as u64 * 8)
+                .sum::<u64>()
+    }
+}
+
+/// Shared state of a count: the game, the budget and the peak memory estimate.
+struct Run<'a, const G: usize> {
+    game: &'a Game<G>,
+    budget: &'a mut Budget,
+    peak: u64,
+    /// Pairs emitted per source position in the last batch (a guess before the first).
+    fan_out: f64,
+    /// Batch buffers, one per source, kept for the next batch.
+    pool: Vec<Scattered>,
+}
+
+impl<const G: usize> Run<'_, G> {
+    fn check(&mut self, memory: u64) -> Result<(), Stop> {
+        self.peak = self.peak.max(memory);
+        match self.budget.exceeded(memory) {
+            Some(why) => Err(Stop::GaveUp(why)),
+            None => Ok(()),
+        }
+    }
+
+    /// Runs `emit` over `sources` (each of `size` positions) in batches of about
+    /// [`BATCH_PAIRS`] pairs; each batch is scattered by hash partition and handed to
+    /// `absorb`, which returns the bytes the tables then hold. Every random access of a
+    /// batch thus lands in one partition at a time, which stays in cache.
+    fn batched<S: Sync>(
+        &mut self,
+        sources: &[S],
+        size: impl Fn(&S) -> usize,
+        mut fan_out: f64,
+        mut held: u64,
+        emit: impl Fn(&S, &mut Vec<(u64, u64)>) + Sync,
+        mut absorb: impl FnMut(&[Scattered]) -> Result<u64, Stop>,
+    ) -> Result<f64, Stop> {
+        let mut first = 0;
+        while first < sources.len() {
+            let mut take = 0;
+            let mut guess = 0.0;
+            while first + take < sources.len() && (take == 0 || guess < BATCH_PAIRS as f64) {
+                guess += size(&sources[first + take]) as f64 * fan_out;
+                take += 1;
+            }
+            let chunk = &sources[first..first + take];
+            first += take;
+            // Before generating: the pairs and their scattered copy.
+            let pooled: u64 = self.pool.iter().map(Scattered::bytes).sum();
+            self.check(held + pooled.max(2 * 16 * guess as u64))?;
+            if self.pool.len() < take {
+                self.pool.resize_with(take, Scattered::default);
+            }
+            let batch = &mut self.pool[..take];
+            chunk.par_iter().zip(batch.par_iter_mut()).for_each(|(s, b)| {
+                b.raw.clear();
+                emit(s, &mut b.raw);
+                b.scatter();
+            });
+            let pairs: usize = self.pool[..take].iter().map(|b| b.pairs.len()).sum();
+            let positions: usize = chunk.iter().map(&size).sum();
+            if positions > 0 {
+                fan_out = (pairs as f64 / positions as f64).max(0.5);
+            }
+            self.budget.nodes += positions as u64;
+            let batch_bytes: u64 = self.pool.iter().map(Scattered::bytes).sum();
+            // Before the tables grow: as if a quarter of the pairs were new positions.
+            self.check(held + batch_bytes + pairs as u64 / 4 * 20)?;
+            held = absorb(&self.pool[..take])?;
+            self.check(held)?;
+        }
+        // Reused within a layer; between layers sizes change, and idle buffers are memory.
+        self.pool.clear();
+        Ok(fan_out)
+    }
+
+    /// Moves `pass` one layer on: every hop from every frontier position, merged by
+    /// canonical successor. `other` is the memory the other pass holds.
+    fn expand(&mut self, pass: &mut Pass, other: u64) -> Result<(), Stop> {
+        let game = self.game;
+        let src = &pass.frontier;
+        // The next layer's size, guessed from the last growth (partitions grow if it is low).
+        let growth = match pass.sizes[..] {
+            [.., a, b] if a > 0 => (b as f64 / a as f64).min(4.0),
+            _ => 4.0,
+        };
+        let mut next = Table::with_room((src.len() as f64 * growth * 0.9) as usize);
+        let base = other + pass.bytes();
+        let fan_out = self.fan_out;
+        self.fan_out = self.batched(
+            &src.parts,
+            |p| p.len,
+            fan_out,
+            base + next.bytes(),
+            |part, buf| {
+                for (s, t) in part.entries() {
+                    let images = game.images(s);
+                    game.each(s, |mask| buf.push((canon_after(&images, mask), t)));
+                }
+            },
+            |batch| {
+                let ok = next
+                    .parts
+                    .par_iter_mut()
+                    .enumerate()
+                    .all(|(p, part)| merge(part, batch, p));
+                if ok {
+                    Ok(base + next.bytes())
+                } else {
+                    Err(Stop::Overflow)
+                }
+            },
+        )?;
+        let keys = pass.frontier.sorted_keys();
+        pass.done.push(keys);
+        pass.sizes.push(next.len() as u64);
+        pass.frontier = next;
+        let memory = other + pass.bytes();
+        self.check(memory)
+    }
+
+    /// Meets `from`'s frontier with `into`'s: for every hop from a `from` position `x` to `y`
+    /// with `!y` stored in `into`, adds `T(x) · T(!y) · |Stab(y)|`. Returns that sum (`|G|`
+    /// times the solutions) and the `into` positions so met: `into`'s feasible ones.
+    fn meet(&mut self, from: &Table, into: &Table, held: u64) -> Result<(u128, Vec<u64>), Stop> {
+        let game = self.game;
+        let full = game.full;
+        let mut hits: Vec<Vec<bool>> = into.parts.iter().map(|p| vec![false; p.slots.len()]).collect();
+        let filter = Filter::new(into);
+        let held = held + filter.bytes() + hits.iter().map(|h| h.len() as u64).sum::<u64>();
+        let mut sum = 0u128;
+        let filter = &filter;
+        // Few hops pass the filter: most of the meeting layer has no future.
+        self.batched(
+            &from.parts,
+            |p| p.len,
+            2.0,
+            held,
+            |part, buf| {
+                for (x, t) in part.entries() {
+                    let images = game.images(x);
+                    let first = buf.len();
+                    game.each(x, |mask| {
+                        // The canonical form of `!y`: the complement of `y`'s greatest image.
+                        let worst = (0..G).map(|g| images[g] ^ mask[g]).max().unwrap_or(0);
+                        buf.push((full ^ worst, t));
+                    });
+                    // Keep those the filter may hold, without a branch per hop: the filter
+                    // reads are then independent and their cache misses overlap.
+                    let mut kept = first;
+                    for i in first..buf.len() {
+                        let e = buf[i];
+                        buf[kept] = e;
+                        kept += filter.may_hold(e.0) as usize;
+                    }
+                    buf.truncate(kept);
+                }
+            },
+            |batch| {
+                let sums: Vec<Option<u128>> = into
+                    .parts
+                    .par_iter()
+                    .zip(hits.par_iter_mut())
+                    .enumerate()
+                    .map(|(p, (part, hit))| {
+                        let mut sum = 0u128;
+                        for b in batch {
+                            for &(k, t) in b.part(p) {
+                                if let Some(i) = part.find(k, mix(k)) {
+                                    hit[i] = true;
+                                    let stab = Game::<G>::stab(&game.images(k)) as u128;
+                                    let term = (t as u128).checked_mul(part.slots[i].1 as u128)?;
+                                    sum = sum.checked_add(term.checked_mul(stab)?)?;
+                                }
+                            }
+                        }
+                        Some(sum)
+                    })
+                    .collect();
+                for s in sums {
+                    sum = s.and_then(|s| sum.checked_add(s)).ok_or(Stop::Overflow)?;
+                }
+                Ok(held)
+            },
+        )?;
+        let feasible = into
+            .parts
+            .iter()
+            .zip(&hits)
+            .flat_map(|(part, hit)| part.slots.iter().zip(hit).filter(|e| *e.1).map(|e| e.0.0))
+            .collect();
+        Ok((sum, feasible))
+    }
+
+    /// The feasible positions of every layer of `pass` before its frontier, from the
+    /// frontier's (`last`): a position is feasible when a hop leads to a feasible one, so
+    /// each layer's are found by the reversed hops from the next one's. Returns
+    /// (positions, canonical) per step, the frontier's last.
+    fn outwards(&mut self, pass: &Pass, last: Vec<u64>, held: u64) -> Result<Vec<(u64, u64)>, Stop> {
+        let game = self.game;
+        let full = game.full;
+        let orbits = |keys: &[u64]| -> u64 {
+            keys.par_iter()
+                .map(|&k| G as u64 / Game::<G>::stab(&game.images(k)))
+                .sum()
+        };
+        let mut out = vec![(orbits(&last), last.len() as u64)];
+        let mut good = last;
+        for layer in pass.done.iter().rev() {
+            let mut hits: Vec<Vec<bool>> = layer.iter().map(|p| vec![false; p.len()]).collect();
+            let chunks: Vec<&[u64]> = good.chunks(4096).collect();
+            let held = held + good.len() as u64 * 8 + hits.iter().map(|h| h.len() as u64).sum::<u64>();
+            self.batched(
+                &chunks,
+                |c| c.len(),
+                12.0,
+                held,
+                |chunk, buf| {
+                    for &y in chunk.iter() {
+                        // A hop into `y` is a hop out of `!y` in the complemented game,
+                        // leading to the complement of its source.
+                        let images = game.images(y).map(|i| full ^ i);
+                        game.each(full ^ y, |mask| {
+                            let worst = (0..G).map(|g| images[g] ^ mask[g]).max().unwrap_or(0);
+                            buf.push((full ^ worst, 0));
+                        });
+                    }
+                },
+                |batch| {
+                    layer
+                        .par_iter()
+                        .zip(hits.par_iter_mut())
+                        .enumerate()
+                        .for_each(|(p, (keys, hit))| {
+                            for b in batch {
+                                for &(k, _) in b.part(p) {
+                                    if let Ok(i) = keys.binary_search(&k) {
+                                        hit[i] = true;
+                                    }
+                                }
+                            }
+                        });
+                    Ok(held)
+                },
+            )?;
+            good = layer
+                .iter()
+                .zip(&hits)
+                .flat_map(|(keys, hit)| keys.iter().zip(hit).filter(|e| *e.1).map(|e| *e.0))
+                .collect();
+            out.push((orbits(&good), good.len() as u64));
+        }
+        out.reverse();
+        Ok(out)
+    }
+}
+
+/// Adds partition `p`'s share of a batch of successors to it; false on overflow.
+fn merge(part: &mut Part, batch: &[Scattered], p: usize) -> bool {
+    const AHEAD: usize = 16;
+    for b in batch {
+        for group in b.part(p).chunks(AHEAD) {
+            // Read each pair's first slot before inserting any: independent loads whose cache
+            // misses overlap, where the probe loops' branches would take them one at a time.
+            let mut touch = 0u64;
+            for &(k, _) in group {
+                touch ^= part.slots[part.home(mix(k))].0;
+            }
+            std::hint::black_box(touch);
+            for &(k, v) in group {
+                if part.add(k, mix(k), v).is_none() {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// One source partition's successors, grouped by the partition they belong to.
+#[derive(Default)]
+struct Scattered {
+    /// The pairs as emitted (kept only for its allocation, reused by the next batch).
+    raw: Vec<(u64, u64)>,
+    pairs: Vec<(u64, u64)>,
+    offsets: Vec<u32>,
+}
+
+impl Scattered {
+    /// Groups `raw` by partition into `pairs`, reusing both allocations across batches:
+    /// fresh ones cost a page fault per 4 KiB, which was a sixth of the run.
+    fn scatter(&mut self) {
+        self.offsets.clear();
+        self.offsets.resize(PARTS + 1, 0);
+        for &(k, _) in &self.raw {
+            self.offsets[part_of(mix(k)) + 1] += 1;
+        }
+        for p in 0..PARTS {
+            self.offsets[p + 1] += self.offsets[p];
+        }
+        let mut at = self.offsets.clone();
+        self.pairs.clear();
+        self.pairs.resize(self.raw.len(), (0, 0));
+        for &(k, v) in &self.raw {
+            let p = part_of(mix(k));
+            self.pairs[at[p] as usize] = (k, v);
+            at[p] += 1;
+        }
+    }
+
+    fn part(&self, p: usize) -> &[(u64, u64)] {
+        &self.pairs[self.offsets[p] as usize..self.offsets[p + 1] as usize]
+    }
+
+    fn bytes(&self) -> u64 {
+        (self.raw.capacity() + self.pairs.capacity()) as u64 * 16
+    }
+}
+
+/// A one-word Bloom filter over a layer's positions: most hops from the forward meeting
+/// layer lead nowhere stored, and a 4 MiB bit array rejects them before they are scattered
+/// and probed in the 16-times larger table.
+struct Filter {
+    words: Vec<u64>,
+    shift: u32,
+}
+
+impl Filter {
+    fn new(table: &Table) -> Self {
+        let bits = (table.len() * 12).next_power_of_two().max(64);
+        let words = bits / 64;
+        let mut f = Filter {
+            words: vec![0; words],
+            shift: 64 - words.trailing_zeros(),
+        };
+        for part in &table.parts {
+            for (k, _) in part.entries() {
+                let (w, m) = f.at(k);
+                f.words[w] |= m;
+            }
+        }
+        f
+    }
+
+    #[inline]
+    fn at(&self, k: u64) -> (usize, u64) {
+        let g = mix(k).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        let w = if self.shift >= 64 {
+            0
+        } else {
+            (g >> self.shift) as usize
+        };
+        (w, 1 << (g & 63) | 1 << (g >> 6 & 63))
+    }
+
+    #[inline]
+    fn may_hold(&self, k: u64) -> bool {
+        let (w, m) = self.at(k);
+        self.words[w] & m == m
+    }
+
+    fn bytes(&self) -> u64 {
+        self.words.len() as u64 * 8
+    }
+}
+
+/// Every goal position, or why they are not enumerated.
+fn goal_positions(model: &HopModel, n: usize) -> Result<Vec<u64>, Stop> {
+    let PegGoal::Count(k) = model.goal.pegs else {
+        return Err(Stop::Unsupported("a fewest-pegs goal".into()));
+    };
+    let k = k as usize;
+    if k > n {
+        return Ok(Vec::new());
+    }
+    let mut ways = 1u64;
+    for i in 0..k.min(n - k) {
+        ways = ways.saturating_mul((n - i) as u64) / (i as u64 + 1);
+    }
+    if ways > MAX_GOAL_POSITIONS {
+        return Err(Stop::Unsupported(format!("{ways} goal positions")));
+    }
+    let full = full_mask(n);
+    let mut out = Vec::new();
+    if k == 0 {
+        out.push(0);
+        return Ok(out);
+    }
+    // Every k-subset of the cells, in increasing order (Gosper's hack).
+    let mut s: u64 = (1 << k) - 1;
+    while s & !full == 0 {
+        if model.is_goal(s as u128, k as u32) {
+            out.push(s);
+        }
+        let c = s & s.wrapping_neg();
+        let r = s + c;
+        if r == 0 {
+            break;
+        }
+        s = (((r ^ s) >> 2) / c) | r;
+    }
+    Ok(out)
+}
+
+fn meet_with<const G: usize>(
+    model: &HopModel,
+    sym: &Symmetry,
+    budget: &mut Budget,
+) -> Result<MeetResult, Stop> {
+    let n = model.geo.cells.len();
+    if n > 63 {
+        return Err(Stop::Unsupported("more than 63 holes".into()));
+    }
+    // Layers must be peg counts a fixed step apart for the passes to know where they meet.
+    let drops: std::collections::BTreeSet<i64> = model
+        .moves
+        .iter()
+        .map(|m| m.need.count_ones() as i64 - (m.mask & !m.need).count_ones() as i64)
+        .collect();
+    let d = match drops.iter().collect::<Vec<_>>()[..] {
+        [&d] if d > 0 => d as u32,
+        [] => 1,
+        _ => {
+            return Err(Stop::Unsupported(
+                "hops removing different numbers of pegs".into(),
+            ));
+        }
+    };
+    let goals = goal_positions(model, n)?;
+    let game = Game::<G>::new(model, sym);
+    let full = game.full;
+    let start = model.start as u64;
+    let top = start.count_ones();
+    let target = model.target_pegs();
+    let canon = |s: u64| *game.images(s).iter().min().unwrap_or(&s);
+    let self_dual = goals == [full ^ start];
+    let mut run = Run {
+        game: &game,
+        budget,
+        peak: 0,
+        fan_out: 8.0,
+        pool: Vec::new(),
+    };
+    let mut result = MeetResult {
+        method: "bidirectional",
+        layers: Vec::new(),
+        symmetries: G,
+        feasible: 0,
+        feasible_canonical: 0,
+        searched_canonical: 0,
+        meeting: [top, top],
+        self_dual,
+        solutions: 0,
+        memory: 0,
+        seconds: 0.0,
+    };
+    if top < target || !(top - target).is_multiple_of(d) || goals.is_empty() {
+        result.seconds = run.budget.elapsed().as_secs_f64();
+        return Ok(result);
+    }
+    // Hops from start to goal.
+    let length = ((top - target) / d) as usize;
+    if length == 0 {
+        // The start is the only position; it solves when it is a goal.
+        let solved = goals.contains(&start);
+        result.solutions = solved as u128;
+        let f = solved as u64;
+        result.layers.push(MeetLayer {
+            pegs: top,
+            feasible: f,
+            feasible_canonical: f,
+            searched_canonical: 1,
+            pass: "forward",
+        });
+        result.feasible = f;
+        result.feasible_canonical = f;
+        result.searched_canonical = 1;
+        result.seconds = run.budget.elapsed().as_secs_f64();
+        return Ok(result);
+    }
+    let mut fwd = Pass::new(std::iter::once(canon(start)))?;
+    // In a self-dual game the backward pass is the forward one: with an odd number of hops
+    // both meet on the same stored layer. (With an even number the layers would differ by
+    // one; the two passes then run separately.)
+    let shared = self_dual && length % 2 == 1;
+    let mut bwd = if shared {
+        None
+    } else {
+        Some(Pass::new(goals.iter().map(|&g| canon(full ^ g)))?)
+    };
+    loop {
+        let b_steps = bwd.as_ref().map_or(fwd.steps(), Pass::steps);
+        if fwd.steps() + b_steps + 1 >= length {
+            break;
+        }
+        match &mut bwd {
+            // Grow the smaller frontier: the work of a layer follows its size.
+            Some(b) if b.frontier.len() < fwd.frontier.len() => {
+                let other = fwd.bytes();
+                run.expand(b, other)?;
+            }
+            _ => {
+                let other = bwd.as_ref().map_or(0, Pass::bytes);
+                run.expand(&mut fwd, other)?;
+            }
+        }
+    }
+    let b_pass = bwd.as_ref().unwrap_or(&fwd);
+    let held = fwd.bytes() + bwd.as_ref().map_or(0, Pass::bytes);
+    // Meeting from the forward side finds the backward side's feasible positions, and the
+    // other way round; in a self-dual game they are the same layer.
+    let (sum, b_meet) = run.meet(&fwd.frontier, &b_pass.frontier, held)?;
+    if !sum.is_multiple_of(G as u128) {
+        return Err(Stop::Internal(format!("{sum} is not a multiple of {G}")));
+    }
+    result.solutions = sum / G as u128;
+    let f_meet = match &bwd {
+        Some(b) => {
+            let (check, feasible) = run.meet(&b.frontier, &fwd.frontier, held)?;
+            if check != sum {
+                return Err(Stop::Internal(format!("the passes disagree ({sum} / {check})")));
+            }
+            feasible
+        }
+        None => b_meet.clone(),
+    };
+    let f_counts = run.outwards(&fwd, f_meet, held)?;
+    let b_counts = match &bwd {
+        Some(b) => run.outwards(b, b_meet, held)?,
+        // Self-dual: the feasible positions are closed under complement, layer for layer.
+        None => f_counts.clone(),
+    };
+    for (step, &(feasible, canonical)) in f_counts.iter().enumerate() {
+        result.layers.push(MeetLayer {
+            pegs: top - step as u32 * d,
+            feasible,
+            feasible_canonical: canonical,
+            searched_canonical: fwd.sizes[step],
+            pass: "forward",
+        });
+    }
+    let b_sizes = &b_pass.sizes;
+    for (step, &(feasible, canonical)) in b_counts.iter().enumerate().rev() {
+        result.layers.push(MeetLayer {
+            pegs: target + step as u32 * d,
+            feasible,
+            feasible_canonical: canonical,
+            searched_canonical: b_sizes[step],
+            pass: "backward",
+        });
+    }
+    result.meeting = [
+        top - (f_counts.len() as u32 - 1) * d,
+        target + (b_counts.len() as u32 - 1) * d,
+    ];
+    result.feasible = result.layers.iter().map(|l| l.feasible).sum();
+    result.feasible_canonical = result.layers.iter().map(|l| l.feasible_canonical).sum();
+    result.searched_canonical =
+        fwd.sizes.iter().sum::<u64>() + bwd.as_ref().map_or(0, |b| b.sizes.iter().sum());
+    result.memory = run.peak;
+    result.seconds = run.budget.elapsed().as_secs_f64();
+    Ok(result)
+}

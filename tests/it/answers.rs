@@ -1,0 +1,423 @@
+//! Answers that are always true and work that is never lost: figures replayed from the moves,
+//! `--resume` keyed on everything that shapes an answer, rule lookup by real location, jobs
+//! capped by the work, time limits checked, report folders locked and written as one set.
+
+use crate::support::Test;
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+/// A 16×8 board, full but for one hole: no search finishes it within seconds.
+fn slow_puzzle() -> String {
+    let mut s = String::from("name: Slow\nrules: peg_hop\nboard: |\n");
+    for r in 0..8 {
+        let row: Vec<&str> = (0..16)
+            .map(|c| if (r, c) == (3, 3) { "." } else { "o" })
+            .collect();
+        s.push_str(&format!("  {}\n", row.join(" ")));
+    }
+    s + "goal:\n  pegs: 1\n"
+}
+
+const QUICK: &str = "name: Quick\nrules: peg_hop\nboard: |\n  o o . o\ngoal:\n  pegs: 2\n";
+
+fn summary(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
+}
+
+/// Waits (at most 60 s) until `ready` holds, polling.
+fn wait_for(what: &str, ready: impl Fn() -> bool) {
+    let t = Instant::now();
+    while !ready() {
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn spawn(mut cmd: Command) -> Child {
+    cmd.stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run marbles")
+}
+
+/// `batch set --report rep --quiet`, then `extra`.
+fn batch_set(extra: &[&str]) -> Vec<String> {
+    let mut args = vec!["batch", "set", "--report", "rep", "--quiet"];
+    args.extend(extra);
+    args.into_iter().map(String::from).collect()
+}
+
+/// Waits for `child` and checks its exit status.
+#[track_caller]
+fn exits(child: Child, code: i32) {
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{stderr}");
+}
+
+#[test]
+fn pegs_left_are_counted_on_the_board_the_moves_leave() {
+    // The endgame table's finishing line reused the move that entered it, and the search
+    // reported the position before that move: "31 moves, 3 pegs left".
+    let board = "  # # . o o # #\n  # # o o o # #\n  o o o o o o o\n  o o o o o o o\n  o o o o o o o\n  # # o o o # #\n  # # o o o # #\n";
+    let run = Test::new()
+        .file(
+            "corner.yaml",
+            &format!("rules: peg_hop\nboard: |\n{board}goal:\n  pegs: 1\n"),
+        )
+        .args(["solve", "corner.yaml", "--format", "json"])
+        .run()
+        .status(0);
+    let o = &run.json()[0];
+    let moves = o["moves"].as_array().unwrap().len() as u64;
+    // 32 pegs at the start, one fewer after each jump.
+    assert_eq!(o["pegs_left"].as_u64(), Some(32 - moves), "{o}");
+    assert_eq!(o["pegs_left"], 1);
+}
+
+#[test]
+fn tilt_families_with_more_than_256_directions_name_the_tilt_taken() {
+    let script = r#"
+fn rules(board) {
+    let directions = [];
+    for i in 0..299 { directions.push(#{ name: "d" + i, step: [1, 0] }); }
+    directions.push(#{ name: "down", step: [1, 0] });
+    let links = [];
+    for cell in board.cells {
+        if board.has(cell[0] + 1, cell[1]) {
+            links.push(#{ dir: "down", from: cell, to: [cell[0] + 1, cell[1]] });
+        }
+    }
+    #{ kind: "tilt", directions: directions, links: links }
+}
+"#;
+    let run = Test::new()
+        .file("many.rhai", script)
+        .file(
+            "t.yaml",
+            "rules: many.rhai\nsize: 3\nmarbles: [[0, 0]]\nholes: [[2, 0]]\n",
+        )
+        .args(["solve", "t.yaml", "--format", "json"])
+        .run()
+        .status(0);
+    assert_eq!(run.json()[0]["moves"], serde_json::json!([{ "tilt": "down" }]));
+}
+
+#[test]
+fn resume_solves_again_under_other_options() {
+    let t = Test::new().file("set/q.yaml", QUICK);
+    let run = |extra: &[&str]| {
+        let args = batch_set(&[&["--resume"], extra].concat());
+        Test::new().in_dir(t.path("").as_path()).args(args).run()
+    };
+    run(&[]).status(0);
+    assert_eq!(summary(&t.path("rep"))["results"][0]["pegs_left"], 2);
+    // --fewest is another goal: one peg can be left, and a fresh answer says so.
+    run(&["--fewest"]).status(0);
+    assert_eq!(summary(&t.path("rep"))["results"][0]["pegs_left"], 1);
+    for (extra, words) in [
+        (&["--order", "reverse"][..], "order: reverse"),
+        (&["--shuffle", "--seed", "7"][..], "order: shuffle, seed 7"),
+        (&["--max-nodes", "1000000"][..], "max nodes 1000000"),
+        (&["--timeout", "100"][..], "timeout 100 s"),
+    ] {
+        run(extra).status(0);
+        let s = summary(&t.path("rep"));
+        let settings = s["results"][0]["settings"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(settings.contains(words), "{extra:?}: {settings}");
+    }
+}
+
+#[test]
+fn a_file_edited_while_it_is_solved_is_not_reused() {
+    let t = Test::new().file("set/p.yaml", &slow_puzzle());
+    let mut cmd = t.command();
+    cmd.args(batch_set(&["--timeout", "3"]));
+    let child = spawn(cmd);
+    std::thread::sleep(Duration::from_millis(1500));
+    std::fs::write(t.path("set/p.yaml"), QUICK).unwrap();
+    exits(child, 1);
+    assert_eq!(summary(&t.path("rep"))["results"][0]["status"], "gave_up");
+    // The result was for the old bytes: the edited file is solved afresh.
+    Test::new()
+        .in_dir(t.path("").as_path())
+        .args(batch_set(&["--resume", "--timeout", "3"]))
+        .run()
+        .status(0);
+    assert_eq!(summary(&t.path("rep"))["results"][0]["status"], "solved");
+}
+
+/// A `peg_hop.rhai` that only jumps rightwards: a solution with it differs from the built-in's.
+const RIGHT_ONLY: &str = r#"
+fn rules(board) {
+    let moves = [];
+    for cell in board.cells {
+        if board.has(cell[0], cell[1] + 2) {
+            moves.push(#{ dir: "right", from: cell, over: [cell[0], cell[1] + 1], to: [cell[0], cell[1] + 2] });
+        }
+    }
+    #{ kind: "hop", directions: ["right"], moves: moves }
+}
+"#;
+
+fn script_used(dir: &Path, file: &str) -> String {
+    let run = Test::new()
+        .in_dir(dir)
+        .args(["solve", file, "--format", "json"])
+        .run()
+        .no_panic();
+    run.json()[0]["script"].as_str().unwrap_or_default().to_string()
+}
+
+#[test]
+fn rule_lookup_follows_the_file_not_the_spelling_of_its_path() {
+    let t = Test::new()
+        .file("proj/marbles.toml", "")
+        .file("proj/rules/peg_hop.rhai", RIGHT_ONLY)
+        .file(
+            "proj/sub/p.yaml",
+            "rules: peg_hop\nboard: |\n  o o . . . .\ngoal:\n  pegs: 1\n",
+        );
+    let proj = std::fs::canonicalize(t.path("proj")).unwrap();
+    let mine = proj.join("rules/peg_hop.rhai").display().to_string();
+    let abs = proj.join("sub/p.yaml").display().to_string();
+    assert_eq!(script_used(&proj.join("sub"), "p.yaml"), mine);
+    // Shown relative to the working folder when below it, else in full.
+    assert_eq!(script_used(&proj, "sub/p.yaml"), "rules/peg_hop.rhai");
+    assert_eq!(script_used(Path::new("/"), &abs), mine);
+    // The text answer says which script it used too.
+    Test::new()
+        .in_dir(&proj.join("sub"))
+        .args(["solve", "p.yaml"])
+        .run()
+        .status(0)
+        .stdout_has(&format!("(p.yaml, {mine})"));
+}
+
+#[test]
+fn rules_folders_above_the_boundary_are_not_used() {
+    // Like a world-writable /tmp/rules: a folder above the puzzle with no project marker
+    // between them. Its script would refuse every board.
+    let hostile = "fn rules(board) { throw \"hijacked\"; }";
+    let t = Test::new()
+        .file("outer/rules/peg_hop.rhai", hostile)
+        .file("outer/set/p.yaml", QUICK)
+        .file("outer/proj/marbles.toml", "")
+        .file("outer/proj/p.yaml", QUICK);
+    let outer = std::fs::canonicalize(t.path("outer")).unwrap();
+    assert_eq!(script_used(&outer, "set/p.yaml"), "<builtin>/peg_hop.rhai");
+    assert_eq!(script_used(&outer, "proj/p.yaml"), "<builtin>/peg_hop.rhai");
+    // A batch stops at the folder it was given, and its report names the script.
+    Test::new().in_dir(&outer).args(batch_set(&[])).run().status(0);
+    assert_eq!(
+        summary(&outer.join("rep"))["results"][0]["script"],
+        "<builtin>/peg_hop.rhai"
+    );
+}
+
+#[test]
+fn more_jobs_than_puzzles_do_not_shrink_the_memory_limit() {
+    // -j 4000 used to give each job a 4000th of the default memory limit: 1.5 MiB here.
+    Test::new()
+        .in_root()
+        .args([
+            "batch",
+            "puzzles/peg_hop/english_edge.yaml",
+            "-j",
+            "4000",
+            "--no-report",
+            "--quiet",
+        ])
+        .run()
+        .status(0)
+        .stdout_has("solved");
+}
+
+#[test]
+fn time_limits_that_are_no_number_of_seconds_are_refused() {
+    for bad in ["-1", ".inf", ".nan", "1e300"] {
+        Test::new()
+            .file(
+                "t.yaml",
+                &format!("rules: peg_hop\nboard: |\n  o o .\nsolve:\n  timeout: {bad}\n"),
+            )
+            .args(["solve", "t.yaml"])
+            .run()
+            .status(2)
+            .no_panic()
+            .stderr_has("t.yaml:5: solve: timeout: `")
+            .stderr_has("is not a time limit: give seconds from 0 to 31536000 (a year)");
+    }
+    for (flag, bad) in [
+        ("--timeout", "inf"),
+        ("--timeout", "-1"),
+        ("--timeout", "NaN"),
+        ("--script-timeout", "1e19"),
+    ] {
+        Test::new()
+            .file("t.yaml", QUICK)
+            .args(["solve", "t.yaml", &format!("{flag}={bad}")])
+            .run()
+            .status(2)
+            .no_panic()
+            .stderr_has(&format!("invalid value '{bad}' for '{flag} <SECONDS>'"));
+    }
+    // In a batch the bad file is one error row; the good one is solved.
+    let run = Test::new()
+        .file(
+            "set/bad.yaml",
+            "rules: peg_hop\nboard: |\n  o o .\nsolve:\n  timeout: .inf\n",
+        )
+        .file("set/good.yaml", QUICK)
+        .args(["batch", "set", "--no-report", "--format", "json", "--quiet"])
+        .run()
+        .status(2)
+        .no_panic();
+    let statuses: Vec<Value> = run.json()["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["status"].clone())
+        .collect();
+    assert_eq!(statuses, ["error", "solved"]);
+}
+
+#[test]
+fn a_second_batch_on_a_report_folder_in_use_says_who_holds_it() {
+    let t = Test::new()
+        .file("set/p.yaml", &slow_puzzle())
+        .file("other/q.yaml", QUICK);
+    let mut cmd = t.command();
+    cmd.args(batch_set(&["--timeout", "4"]));
+    let first = spawn(cmd);
+    let lock = t.path("rep/.lock");
+    wait_for("the lock", || {
+        std::fs::read_to_string(&lock).is_ok_and(|s| s.contains("pid"))
+    });
+    Test::new()
+        .in_dir(t.path("").as_path())
+        .args(["batch", "other", "--report", "rep", "--quiet"])
+        .run()
+        .status(2)
+        .stderr_has("is in use by another marbles batch")
+        .stderr_has(&format!("pid {} on host", first.id()));
+    assert!(
+        !t.path("rep/summary.json").exists(),
+        "the second batch wrote nothing"
+    );
+    exits(first, 1);
+    let s = summary(&t.path("rep"));
+    assert_eq!(s["results"].as_array().unwrap().len(), 1);
+    assert_eq!(s["results"][0]["puzzle"], "Slow");
+}
+
+#[test]
+fn a_torn_journal_line_does_not_swallow_the_next_record() {
+    let t = Test::new()
+        .file("set/a.yaml", QUICK)
+        .file("set/b.yaml", &slow_puzzle())
+        // A record cut short (a full disk, a kill) with no newline after it.
+        .file("rep/.journal.jsonl", "[{\"file\":\"set/x.yaml\",\"puz");
+    let mut cmd = t.command();
+    cmd.args(batch_set(&["--resume", "-j", "1", "--timeout", "60"]));
+    let mut child = spawn(cmd);
+    let journal = t.path("rep/.journal.jsonl");
+    wait_for("a's record", || {
+        std::fs::read_to_string(&journal).is_ok_and(|s| s.contains("a.yaml"))
+    });
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let records: Vec<Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert_eq!(records.len(), 1, "a's record is a line of its own:\n{text}");
+    assert_eq!(records[0][0]["file"], "set/a.yaml");
+}
+
+#[test]
+fn a_kill_while_reports_are_written_leaves_the_last_whole_set() {
+    let t = Test::new()
+        .file("one/alpha.yaml", &QUICK.replace("Quick", "Alpha"))
+        .file("two/beta.yaml", &QUICK.replace("Quick", "Beta"));
+    let run = |set: &str, max_file_bytes: Option<u64>| {
+        let mut cmd = t.command();
+        cmd.args(["batch", set, "--report", "rep", "--quiet"]);
+        if let Some(bytes) = max_file_bytes {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: setrlimit is async-signal-safe; only this child's limit changes.
+            unsafe {
+                cmd.pre_exec(move || {
+                    let lim = libc::rlimit {
+                        rlim_cur: bytes,
+                        rlim_max: bytes,
+                    };
+                    libc::setrlimit(libc::RLIMIT_FSIZE, &lim);
+                    Ok(())
+                });
+            }
+        }
+        cmd.output().unwrap()
+    };
+    assert!(run("one", None).status.success());
+    let json_len = std::fs::metadata(t.path("rep/summary.json")).unwrap().len();
+    let html_len = std::fs::metadata(t.path("rep/index.html")).unwrap().len();
+    assert!(
+        json_len * 2 < html_len,
+        "summary.json {json_len} B, index.html {html_len} B"
+    );
+    // Files may grow to twice summary.json: it is written, index.html is not (SIGXFSZ kills).
+    let killed = run("two", Some(json_len * 2));
+    assert!(!killed.status.success());
+    let summary = std::fs::read_to_string(t.path("rep/summary.json")).unwrap();
+    let page = std::fs::read_to_string(t.path("rep/index.html")).unwrap();
+    assert!(
+        summary.contains("Alpha") && !summary.contains("Beta"),
+        "{summary}"
+    );
+    assert!(page.contains("Alpha") && !page.contains("Beta"));
+    // The next run swaps in a whole new set.
+    assert!(run("two", None).status.success());
+    let summary = std::fs::read_to_string(t.path("rep/summary.json")).unwrap();
+    let page = std::fs::read_to_string(t.path("rep/index.html")).unwrap();
+    assert!(summary.contains("Beta") && page.contains("Beta") && !page.contains("Alpha"));
+}
+
+#[test]
+fn import_refuses_to_overwrite_a_file_of_the_same_name() {
+    let lisp = "((o) (x x) (x x x) (x x x x) (x x x x x))";
+    let t = Test::new().file("a/x.lisp", lisp).file("b/x.lisp", lisp);
+    let here = t.path("");
+    let import = |args: &[&str]| {
+        let mut all = vec!["import"];
+        all.extend(args);
+        Test::new().in_dir(here.as_path()).args(all).run()
+    };
+    import(&["a/x.lisp", "b/x.lisp", "--out", "out"])
+        .status(2)
+        .stdout_has("wrote out/x.yaml")
+        .stderr_has("b/x.lisp: would be imported to out/x.yaml, which a/x.lisp was just imported to");
+    assert!(
+        std::fs::read_to_string(t.path("out/x.yaml"))
+            .unwrap()
+            .contains("imported from a/x.lisp")
+    );
+    import(&["b/x.lisp", "--out", "out"])
+        .status(2)
+        .stderr_has("out/x.yaml: already exists; not overwritten (importing b/x.lisp): pass --force");
+    import(&["b/x.lisp", "--out", "out", "--force"]).status(0);
+    assert!(
+        std::fs::read_to_string(t.path("out/x.yaml"))
+            .unwrap()
+            .contains("imported from b/x.lisp")
+    );
+}

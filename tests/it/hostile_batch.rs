@@ -1,0 +1,264 @@
+//! Issue 10's closing check: one folder of every hostile input the issue lists that this
+//! branch refuses, beside 100 generated good puzzles, through one `marbles batch --timeout 2`.
+//! Good puzzles must be solved (some replayed here to their goal), bad ones reported against
+//! their own file, all within a minute and 1 GB.
+
+use crate::hostile::children_peak_kib;
+use crate::support::Test;
+use std::collections::{BTreeSet, HashMap};
+use std::time::{Duration, Instant};
+
+type Cell = (i64, i64);
+
+/// A small reproducible generator (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}
+
+const SIDE: i64 = 5;
+const STEPS: [Cell; 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+
+/// A 5×5 peg_hop start solvable to one peg by construction: one peg, then up to 8 jumps
+/// played backwards.
+fn generated(rng: &mut Rng) -> BTreeSet<Cell> {
+    let on = |(r, c): Cell| (0..SIDE).contains(&r) && (0..SIDE).contains(&c);
+    let mut pegs = BTreeSet::from([(rng.below(5) as i64, rng.below(5) as i64)]);
+    for _ in 0..3 + rng.below(6) {
+        let back: Vec<(Cell, Cell, Cell)> = pegs
+            .iter()
+            .flat_map(|&(r, c)| {
+                STEPS
+                    .iter()
+                    .map(move |&(dr, dc)| ((r, c), (r - dr, c - dc), (r - 2 * dr, c - 2 * dc)))
+            })
+            .filter(|&(_, over, from)| on(over) && on(from) && !pegs.contains(&over) && !pegs.contains(&from))
+            .collect();
+        if back.is_empty() {
+            break;
+        }
+        let (to, over, from) = back[rng.below(back.len())];
+        pegs.remove(&to);
+        pegs.insert(over);
+        pegs.insert(from);
+    }
+    pegs
+}
+
+fn yaml_of(pegs: &BTreeSet<Cell>) -> String {
+    let rows: Vec<String> = (0..SIDE)
+        .map(|r| {
+            let toks: Vec<&str> = (0..SIDE)
+                .map(|c| if pegs.contains(&(r, c)) { "o" } else { "." })
+                .collect();
+            format!("  {}", toks.join(" "))
+        })
+        .collect();
+    format!("rules: peg_hop\nboard: |\n{}\n", rows.join("\n"))
+}
+
+/// Plays `moves` (as summary.json gives them) from `pegs`, checking each is a legal jump.
+fn replay(mut pegs: BTreeSet<Cell>, moves: &serde_json::Value) -> BTreeSet<Cell> {
+    let cell = |v: &serde_json::Value| (v[0].as_i64().unwrap(), v[1].as_i64().unwrap());
+    for m in moves.as_array().unwrap() {
+        let (from, over, to) = (cell(&m["from"]), cell(&m["over"]), cell(&m["to"]));
+        assert_eq!((to.0 - over.0, to.1 - over.1), (over.0 - from.0, over.1 - from.1));
+        assert!(STEPS.contains(&(over.0 - from.0, over.1 - from.1)), "{m}");
+        assert!(pegs.remove(&from) && pegs.remove(&over) && pegs.insert(to), "{m}");
+        assert!((0..SIDE).contains(&to.0) && (0..SIDE).contains(&to.1), "{m}");
+    }
+    pegs
+}
+
+/// Hostile files: (name, contents), each refused or given up on.
+fn hostile() -> Vec<(String, Vec<u8>)> {
+    let tiny = "rules: peg_hop\nboard: |\n  o o .\n";
+    let script = |name: &str, body: &str| {
+        (
+            format!("scripts/{name}.rhai"),
+            format!("fn rules(board) {{\n{body}\n}}\n").into_bytes(),
+        )
+    };
+    let uses = |name: &str| {
+        (
+            format!("{name}.yaml"),
+            format!("rules: scripts/{name}.rhai\nboard: |\n  o o .\n").into_bytes(),
+        )
+    };
+    // Anchors under keys marbles does not know are refused before anything expands.
+    let mut bomb = String::from(
+        "rules: peg_hop\nboard: |\n  o o .\na0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n",
+    );
+    for i in 1..10 {
+        bomb.push_str(&format!(
+            "a{i}: &a{i} [{}]\n",
+            vec![format!("*a{}", i - 1); 9].join(", ")
+        ));
+    }
+    bomb.push_str("description: *a9\n");
+    let square = |n: usize| {
+        let row = vec!["o"; n].join(" ");
+        format!(
+            "rules: peg_hop\nboard: |\n  . {}\n{}\n",
+            &row[2..],
+            vec![format!("  {row}"); n - 1].join("\n")
+        )
+    };
+    let text = |name: &str, s: String| (name.to_string(), s.into_bytes());
+    vec![
+        text("alias_bomb.yaml", bomb),
+        text("bad_key.yaml", format!("{tiny}colour: red\n")),
+        text("bad_pegs.yaml", format!("{tiny}goal:\n  pegs: [1]\n")),
+        text("bad_size.yaml", format!("{tiny}solve:\n  max_memory: -3\n")),
+        // Still a panic ("Crashes and lost work"), contained as this file's internal error.
+        text("nan_timeout.yaml", format!("{tiny}solve:\n  timeout: .nan\n")),
+        text("huge_hop.yaml", square(40)),
+        text(
+            "huge_tilt.yaml",
+            "rules: tilt_roll\nsize: 100\nmarbles: [[0, 0]]\nholes: [[1, 1]]\n".into(),
+        ),
+        text(
+            "deep.yaml",
+            format!(
+                "rules: peg_hop\nboard: {}{}\n",
+                "[".repeat(20_000),
+                "]".repeat(20_000)
+            ),
+        ),
+        text("empty.yaml", String::new()),
+        ("binary.yaml".into(), vec![0xff, 0xfe, 0x00, 0x81, b'\n', 0xc3]),
+        text(
+            "too_big.yaml",
+            format!("{tiny}description: \"{}\"\n", "x".repeat(1 << 20)),
+        ),
+        text(
+            "missing_family.yaml",
+            "rules: peg_hopp\nboard: |\n  o o .\n".into(),
+        ),
+        text("folder_family.yaml", "rules: x\nboard: |\n  o o .\n".into()),
+        // Too hard to finish under its own node limit: gives up.
+        text("hard.yaml", format!("{}solve:\n  max_nodes: 300000\n", square(6))),
+        script("endless", "  let n = 0;\n  loop { n += 1; }"),
+        uses("endless"),
+        script("recursion", "  fn_deep(0)\n}\nfn fn_deep(n) {\n  fn_deep(n + 1)"),
+        uses("recursion"),
+        script("doubling", "  let a = [1];\n  loop { a += a; }"),
+        uses("doubling"),
+        script(
+            "gaol",
+            "  #{ kind: \"hop\", directions: [\"r\"], moves: [], gaol: #{ pegs: 1 } }",
+        ),
+        uses("gaol"),
+        script(
+            "table",
+            "  let m = [];\n  m.pad(20001, #{ from: [0, 0], over: [0, 1], to: [0, 2] });\n  #{ kind: \"hop\", directions: [\"r\"], moves: m }",
+        ),
+        uses("table"),
+        // Left out until the other items of issue 10 land on this branch:
+        // - YAML alias expansion through `ratings` (2 GB from 309 KB): "Memory past every limit".
+        // - tilt links that form a cycle (rolls forever): "Hangs past every limit".
+        // - `sleep()`, `Fn.curry` doubling, unbounded `print`: "Hangs" and "Memory" items.
+        // - /proc/self/pagemap as a puzzle or `rules:` (trusts metadata): "Memory" items.
+        // - a FIFO named *.yaml: batch skips it (not a regular file), so it is not reported.
+    ]
+}
+
+#[test]
+fn a_hostile_batch_finishes_in_bounds_with_every_good_puzzle_solved() {
+    let mut t = Test::new();
+    let mut good: HashMap<String, Option<BTreeSet<Cell>>> = HashMap::new();
+    let mut rng = Rng(10);
+    for i in 0..100 {
+        let pegs = generated(&mut rng);
+        let name = format!("set/good{i:03}.yaml");
+        t = t.file(&name, &yaml_of(&pegs));
+        good.insert(name, Some(pegs));
+    }
+    // Good, though each once broke or leaked something: a BOM, an upper-case extension,
+    // nasty names, a 960 KB board (40 jumps on one row padded with `#`).
+    let tiny = "rules: peg_hop\nboard: |\n  o o .\n";
+    let wide = [vec!["o o ."; 40], vec!["#"; 480_000]].concat().join(" ");
+    for (name, yaml) in [
+        ("set/bom.yaml", format!("\u{feff}{tiny}")),
+        ("set/UPPER.YAML", tiny.to_string()),
+        (
+            "set/escape.yaml",
+            format!("name: \"\\e[2J\\e]0;owned\\a\"\n{tiny}"),
+        ),
+        (
+            "set/html.yaml",
+            format!("name: \"<script>alert(1)</script>|`x`\"\n{tiny}"),
+        ),
+        (
+            "set/formula.yaml",
+            format!("name: \"=HYPERLINK(\\\"http://x\\\")\"\n{tiny}"),
+        ),
+        (
+            "set/wide.yaml",
+            format!("rules: peg_hop\ngoal:\n  pegs: 40\nboard: |\n  {wide}\n"),
+        ),
+    ] {
+        t = t.file(name, &yaml);
+        good.insert(name.to_string(), None);
+    }
+    let bad = hostile();
+    for (name, bytes) in &bad {
+        let path = t.path(&format!("set/{name}"));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+    std::fs::create_dir_all(t.path("set/rules/x.rhai")).unwrap();
+
+    let started = Instant::now();
+    let run = t
+        .args(["batch", "set", "--timeout", "2", "--report", "r", "--quiet"])
+        .run()
+        .status(2);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(60), "took {took:?}");
+    assert!(
+        children_peak_kib() < 1 << 20,
+        "a child used {} KiB",
+        children_peak_kib()
+    );
+    assert!(
+        !run.stdout.contains('\u{1b}'),
+        "a raw escape reached the terminal:\n{}",
+        run.stdout
+    );
+
+    let summary = std::fs::read_to_string(run.dir().join("r/summary.json")).unwrap();
+    let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
+    let results = summary["results"].as_array().unwrap();
+    let yamls = bad.iter().filter(|(n, _)| n.ends_with(".yaml")).count();
+    assert_eq!(results.len(), good.len() + yamls, "one row per puzzle file");
+    let mut replayed = 0;
+    for r in results {
+        let file = r["file"].as_str().unwrap();
+        let status = r["status"].as_str().unwrap();
+        match good.get(file) {
+            Some(start) => {
+                assert_eq!(status, "solved", "{file}: {r}");
+                if let Some(start) = start.clone().filter(|_| replayed < 10) {
+                    assert_eq!(replay(start, &r["moves"]).len(), 1, "{file} replays to one peg");
+                    replayed += 1;
+                }
+            }
+            None => {
+                assert!(matches!(status, "error" | "gave_up"), "{file}: {r}");
+                let said = r["error"].as_str().or(r["reason"].as_str()).unwrap_or_default();
+                let named = said.contains(file) || said.contains("scripts/");
+                assert!(named || status == "gave_up", "{file} is not named: {said}");
+            }
+        }
+    }
+    assert_eq!(replayed, 10);
+    assert!(std::fs::metadata(run.dir().join("r/index.html")).unwrap().len() < 17 << 20);
+}

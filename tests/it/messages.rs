@@ -1,0 +1,313 @@
+//! Messages in the user's terms: limits named against the puzzle, YAML and scripts read the
+//! same way, names escaped for each medium, report files made like any other output.
+
+use crate::support::Test;
+
+/// A square hop board of `n`×`n` holes, the first empty.
+fn square_board(n: usize) -> String {
+    let row = vec!["o"; n].join(" ");
+    let mut rows: Vec<String> = (0..n).map(|_| format!("  {row}")).collect();
+    rows[0] = rows[0].replacen('o', ".", 1);
+    format!("rules: peg_hop\nboard: |\n{}\n", rows.join("\n"))
+}
+
+#[test]
+fn boards_over_the_hole_limit_name_the_puzzle_not_the_script() {
+    // 40×40 = 1,600 holes: peg_hop's move table outgrew the sandbox before the model saw it.
+    Test::new()
+        .file("huge.yaml", &square_board(40))
+        .args(["solve", "huge.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "marbles: error: huge.yaml:2: the board has 1600 holes; hop boards may have at most 128\n",
+        )
+        .no_panic();
+}
+
+/// A script returning `n` copies of the one hop on `o o .`.
+fn padded_script(n: usize) -> String {
+    format!(
+        "fn rules(board) {{\n    let moves = [];\n    \
+         moves.pad({n}, #{{ dir: \"right\", from: [0, 0], over: [0, 1], to: [0, 2] }});\n    \
+         #{{ kind: \"hop\", directions: [\"right\"], moves: moves }}\n}}\n"
+    )
+}
+
+#[test]
+fn rule_tables_hold_more_than_rhai_maps_did_and_have_their_own_limit() {
+    // 5,000 moves of 4 keys each were 20,000 map entries: twice Rhai's old 10,000.
+    let run = Test::new()
+        .file("many.rhai", &padded_script(5_000))
+        .file("p.yaml", "rules: many.rhai\nboard: |\n  o o .\n")
+        .args(["solve", "p.yaml", "--format", "json"])
+        .run()
+        .status(0);
+    let moves = &run.json()[0]["moves"];
+    assert_eq!(moves.as_array().unwrap().len(), 1);
+    assert_eq!(moves[0]["to"], serde_json::json!([0, 2]));
+
+    Test::new()
+        .file("many.rhai", &padded_script(20_001))
+        .file("p.yaml", "rules: many.rhai\nboard: |\n  o o .\n")
+        .args(["solve", "p.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "marbles: error: many.rhai:4: `moves` has 20001 entries; a rule table may hold at most 20000\n",
+        );
+}
+
+#[test]
+fn a_byte_order_mark_is_not_a_second_document() {
+    Test::new()
+        .file("bom.yaml", "\u{feff}rules: peg_hop\nboard: |\n  o o .\n")
+        .args(["solve", "bom.yaml", "--format", "moves"])
+        .run()
+        .status(0)
+        .stdout_has("1 moves");
+}
+
+#[test]
+fn yaml_type_errors_speak_of_pegs_and_sizes_not_serde() {
+    let cases = [
+        (
+            "goal:\n  pegs: [1]\n",
+            "p.yaml:5:9: invalid puzzle YAML: goal.pegs: invalid type: sequence, \
+             expected a number of pegs or `fewest`",
+        ),
+        (
+            "solve:\n  max_memory: -3\n",
+            "p.yaml:5:15: invalid puzzle YAML: solve.max_memory: invalid value: integer `-3`, \
+             expected a size: a number of bytes or e.g. 512MB",
+        ),
+    ];
+    for (tail, message) in cases {
+        let run = Test::new()
+            .file("p.yaml", &format!("rules: peg_hop\nboard: |\n  o o .\n{tail}"))
+            .args(["solve", "p.yaml"])
+            .run()
+            .status(2);
+        assert_eq!(run.stderr, format!("marbles: error: {message}\n"));
+    }
+}
+
+#[test]
+fn a_folder_named_like_a_script_is_called_a_folder() {
+    let t = Test::new().file("p.yaml", "rules: x\nboard: |\n  o o .\n");
+    std::fs::create_dir_all(t.path("rules/x.rhai")).unwrap();
+    let run = t.args(["solve", "p.yaml"]).run().status(2);
+    assert_eq!(
+        run.stderr,
+        "marbles: error: p.yaml:1: rule family `x`: rules/x.rhai is a directory, not a rule script\n"
+    );
+}
+
+#[test]
+fn upper_case_extensions_are_puzzles_in_a_batch() {
+    let yaml = "rules: peg_hop\nboard: |\n  o o .\n";
+    let run = Test::new()
+        .file("in/a.YAML", yaml)
+        .file("in/b.Yml", yaml)
+        .file("in/c.yaml", yaml)
+        .args(["batch", "in", "--no-report", "--format", "json"])
+        .run()
+        .status(0);
+    let files: Vec<String> = run.json()["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["file"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(files, ["in/a.YAML", "in/b.Yml", "in/c.yaml"]);
+}
+
+#[test]
+fn unknown_keys_in_a_script_map_are_refused_like_yaml_keys() {
+    let script = |body: &str| format!("fn rules(board) {{\n    #{{\n{body}    }}\n}}\n");
+    let cases = [
+        (
+            "        kind: \"hop\", directions: [\"r\"], moves: [],\n        gaol: #{ pegs: 1 },\n",
+            "g.rhai:4: the returned map has an unknown key `gaol`: did you mean `goal`? \
+             known keys are kind, layout, directions, moves, links, goal",
+        ),
+        (
+            "        kind: \"hop\", directions: [\"r\"], moves: [],\n        layuot: \"square\",\n",
+            "g.rhai:4: the returned map has an unknown key `layuot`: did you mean `layout`? \
+             known keys are kind, layout, directions, moves, links, goal",
+        ),
+        (
+            "        kind: \"hop\", directions: [\"r\"],\n        \
+             moves: [#{ from: [0, 0], ovr: [0, 1], to: [0, 2] }],\n",
+            "g.rhai:4: moves[0] has an unknown key `ovr`: did you mean `over`? \
+             known keys are dir, from, over, to",
+        ),
+    ];
+    for (body, message) in cases {
+        let run = Test::new()
+            .file("g.rhai", &script(body))
+            .file("p.yaml", "rules: g.rhai\nboard: |\n  o o .\n")
+            .args(["solve", "p.yaml"])
+            .run()
+            .status(2);
+        assert_eq!(run.stderr, format!("marbles: error: {message}\n"));
+    }
+}
+
+/// A batch folder of three solvable puzzles with hostile names.
+fn nasty_names() -> Test {
+    let puzzle = |name: &str| {
+        format!(
+            "name: {}\nrules: peg_hop\nboard: |\n  o o .\n",
+            serde_json::to_string(name).unwrap()
+        )
+    };
+    Test::new()
+        .file("in/1.yaml", &puzzle("red\u{1b}[31mALERT\u{1b}]0;pwned\u{7}"))
+        .file("in/2.yaml", &puzzle("<img src=x onerror=alert(1)>|x|`code`"))
+        .file("in/3.yaml", &puzzle("=HYPERLINK(\"http://evil\",\"click\")"))
+}
+
+#[test]
+fn names_are_escaped_for_the_terminal() {
+    let run = nasty_names().args(["batch", "in", "--no-report"]).run().status(0);
+    assert!(!run.stdout.contains('\u{1b}'), "raw escape:\n{}", run.stdout);
+    assert!(!run.stdout.contains('\u{7}'), "raw bell:\n{}", run.stdout);
+    assert!(run.stdout.contains("red\\u{1b}[31mALERT"), "{}", run.stdout);
+    let run = nasty_names().args(["solve", "in/1.yaml"]).run().status(0);
+    assert!(
+        run.stdout
+            .starts_with("red\\u{1b}[31mALERT\\u{1b}]0;pwned\\u{7} (in/1.yaml, <builtin>/peg_hop.rhai)\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn names_are_escaped_for_markdown_and_csv() {
+    let run = nasty_names()
+        .args(["batch", "in", "--report", "r"])
+        .run()
+        .status(0);
+    let md = std::fs::read_to_string(run.dir().join("r/summary.md")).unwrap();
+    assert!(
+        md.contains("| \\<img src=x onerror=alert\\(1\\)\\>\\|x\\|\\`code\\` | peg\\_hop | solved |"),
+        "{md}"
+    );
+    assert!(md.contains("\n## \\<img src=x"), "{md}");
+    assert!(!md.replace("\\<", "").contains('<'), "an unescaped `<`: {md}");
+    assert!(!md.contains('\u{1b}'), "{md}");
+    let csv = std::fs::read_to_string(run.dir().join("r/summary.csv")).unwrap();
+    let mut rows = csv::Reader::from_reader(csv.as_bytes());
+    let names: Vec<String> = rows.records().map(|r| r.unwrap()[1].to_string()).collect();
+    assert_eq!(names[2], "'=HYPERLINK(\"http://evil\",\"click\")");
+    assert!(
+        names[1].starts_with("<img"),
+        "only formulas are prefixed: {names:?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn report_files_follow_the_umask_like_any_output() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    for (umask, mode) in [(0o022, 0o644), (0o002, 0o664)] {
+        let t = Test::new()
+            .file("in/p.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+            .args(["batch", "in", "--report", "r"]);
+        let mut cmd = t.command();
+        // SAFETY: umask is async-signal-safe and touches nothing but the child's mask.
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::umask(umask);
+                Ok(())
+            });
+        }
+        assert!(cmd.output().unwrap().status.success());
+        for f in ["summary.json", "summary.csv", "summary.md", "index.html"] {
+            let got = std::fs::metadata(t.path("r").join(f))
+                .unwrap()
+                .permissions()
+                .mode()
+                & 0o777;
+            assert_eq!(got, mode, "{f} under umask {umask:o}");
+        }
+    }
+}
+
+#[test]
+fn a_wide_board_draws_a_bounded_answer_and_says_what_it_left_out() {
+    // 40 independent jumps on one row padded to 960 KB with `#`: every board drawn in full
+    // was 41 MB of output.
+    let row = [vec!["o o ."; 40], vec!["#"; 480_000]].concat().join(" ");
+    let run = Test::new()
+        .file(
+            "wide.yaml",
+            &format!("rules: peg_hop\ngoal:\n  pegs: 40\nboard: |\n  {row}\n"),
+        )
+        .args(["solve", "wide.yaml"])
+        .run()
+        .status(0);
+    assert!(run.stdout.len() < 2_100_000, "{} bytes", run.stdout.len());
+    assert!(run.stdout.contains("solved in 40 moves, 40 pegs left\n"));
+    assert!(
+        run.stdout
+            .contains("\n40. [0, 117] over [0, 116] to [0, 115] (left)\n")
+    );
+    assert!(run.stdout.trim_end().ends_with(
+        "\n… 39 more boards not drawn (an answer draws at most 256 KiB of boards): every move is \
+         listed above; use --format json for the moves alone"
+    ));
+}
+
+/// The count N in the note `… N{tail}`.
+fn left_out(text: &str, tail: &str) -> usize {
+    let at = text.find(tail).unwrap_or_else(|| panic!("no {tail:?}"));
+    let n = text[..at].rsplit(' ').next().unwrap();
+    n.replace(',', "")
+        .parse()
+        .unwrap_or_else(|e| panic!("{e}: {n:?}"))
+}
+
+#[test]
+fn reports_of_many_big_puzzles_are_capped_with_a_note() {
+    // 1,200 puzzles with 16 KB names: a card each is ~35 KB, so index.html was ~60 MB.
+    let mut t = Test::new();
+    for i in 0..1_200 {
+        let name = format!("p{i:04}-{}", "x".repeat(16_000));
+        t = t.file(
+            &format!("in/{i:04}.yaml"),
+            &format!("name: {name}\nrules: peg_hop\nboard: |\n  o o .\n"),
+        );
+    }
+    let run = t.args(["batch", "in", "--report", "r", "-q"]).run().status(0);
+    let read = |f: &str| std::fs::read_to_string(run.dir().join("r").join(f)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&read("summary.json")).unwrap();
+    assert_eq!(json["results"].as_array().unwrap().len(), 1_200);
+
+    let html = read("index.html");
+    assert!(html.len() < 17 << 20, "index.html is {} bytes", html.len());
+    let rows = html.matches("<tr><td><a href=").count();
+    assert_eq!(rows + left_out(&html, " more puzzles: every result"), 1_200);
+    let cards = html.matches("<section class=\"card").count();
+    assert_eq!(
+        cards + left_out(&html, " more puzzles not drawn (index.html"),
+        1_200,
+        "drawn and left out make every puzzle"
+    );
+    assert!(html.contains(
+        " more puzzles not drawn (index.html draws at most 16 MiB): every result is in \
+         summary.json and summary.csv</p>"
+    ));
+    // The cards drawn can still be stepped through; those left out have no frames.
+    assert!(html.contains(",null]</script>"));
+
+    let md = read("summary.md");
+    let sections = md.matches("\n## p").count();
+    assert_eq!(
+        sections + left_out(&md, " more puzzles not drawn (summary.md"),
+        1_200
+    );
+    assert!(md.contains(" more puzzles not drawn (summary.md draws at most 16 MiB)"));
+}

@@ -1,0 +1,319 @@
+//! Every seed's own notation, through the built binary: the Lisp assignment's whole
+//! `(peg-puzzle '… #f)` call, the depth-first-search write-up's −1/0/1 matrix, and its move
+//! order given by direction names (`--order up,down,left,right`).
+
+use crate::classic::{Sexp, board, one_jump, parse_sexp, pegs, run};
+use crate::support::{Run, Test};
+use serde_json::{Value, json};
+
+/// A row whose middle peg may jump left or right first; either way the last three pegs of
+/// the column below finish it in four jumps.
+const FORK: &str =
+    "name: fork\nrules: peg_hop\nboard: |\n  . o o o .\n  # # o # #\n  # # o # #\n  # # . # #\n";
+
+/// The first move of the first solution `--order order` finds, as `[from, to, dir]`.
+fn first_move(order: &str) -> Value {
+    let r = run(
+        "fork.yaml",
+        FORK,
+        &["solve", "fork.yaml", "--order", order, "--format", "json"],
+    )
+    .status(0);
+    let out = r.json();
+    assert_eq!(out[0]["moves"].as_array().map(Vec::len), Some(4), "{out}");
+    let m = &out[0]["moves"][0];
+    json!([m["from"], m["to"], m["dir"]])
+}
+
+#[test]
+fn direction_names_order_each_cells_moves() {
+    // The write-up's order, which is also the peg_hop script's own.
+    assert_eq!(first_move("up,down,left,right"), json!([[0, 2], [0, 0], "left"]));
+    assert_eq!(first_move("script"), json!([[0, 2], [0, 0], "left"]));
+    assert_eq!(first_move("right,left,up,down"), json!([[0, 2], [0, 4], "right"]));
+    assert_eq!(first_move("down,up,right,left"), json!([[0, 2], [0, 4], "right"]));
+}
+
+#[test]
+fn unknown_missing_or_repeated_direction_names_are_refused_with_the_familys_names() {
+    let refused = |order: &str| {
+        let r = run("fork.yaml", FORK, &["solve", "fork.yaml", "--order", order]).status(2);
+        assert_eq!(r.stdout, "");
+        r.stderr
+    };
+    let names = "the directions of peg_hop are up, down, left, right";
+    assert_eq!(
+        refused("up,down,north,right"),
+        format!(
+            "marbles: error: fork.yaml: --order up,down,north,right: unknown direction `north`: {names}\n"
+        )
+    );
+    assert_eq!(
+        refused("up,down"),
+        format!("marbles: error: fork.yaml: --order up,down: left, right missing: {names}, each once\n")
+    );
+    assert_eq!(
+        refused("up,up,left,right"),
+        format!(
+            "marbles: error: fork.yaml: --order up,up,left,right: `up` is named twice: {names}, each once\n"
+        )
+    );
+    let r = run("fork.yaml", FORK, &["solve", "fork.yaml", "--order", "up,,down"]).status(2);
+    assert!(
+        r.stderr.contains("`up,,down` has an empty direction name"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// The assignment's call, exactly as its TA types it.
+const CALL: &str = "(peg-puzzle '((o) (x x) (x x x) (x x x x) (x x x x x)) #f)";
+
+/// The boards of a `--format lisp` answer, each checked to be one jump after the last and
+/// the last to hold one peg.
+fn replayed(answer: &Sexp) -> Vec<Vec<Vec<bool>>> {
+    let Sexp::List(states) = answer else {
+        panic!("not a list of states: {answer:?}")
+    };
+    let boards: Vec<_> = states.iter().map(board).collect();
+    for (i, pair) in boards.windows(2).enumerate() {
+        assert!(
+            one_jump(&pair[0], &pair[1]),
+            "states {i} and {} are not one jump apart",
+            i + 1
+        );
+    }
+    assert_eq!(boards.last().map(|b| pegs(b)), Some(1), "ends with one peg");
+    boards
+}
+
+#[test]
+fn the_assignments_exact_call_solves_in_thirteen_jumps_that_replay() {
+    let r = run(
+        "call.lisp",
+        &format!("{CALL}\n"),
+        &["solve", "call.lisp", "--format", "lisp"],
+    )
+    .status(0);
+    assert_eq!(r.stderr, "", "#f: no trace");
+    let boards = replayed(&parse_sexp(&r.stdout));
+    assert_eq!(boards.len(), 14, "13 jumps");
+    assert_eq!(
+        boards[0],
+        board(&parse_sexp("((o) (x x) (x x x) (x x x x) (x x x x x))"))
+    );
+}
+
+#[test]
+fn t_as_the_second_argument_traces_as_trace_does() {
+    let traced = CALL.replace("#f)", "#t)");
+    let r = run("call.lisp", &traced, &["solve", "call.lisp", "--format", "lisp"]).status(0);
+    let flag = r.stderr.clone();
+    assert!(
+        flag.starts_with(
+            "trace of call\nstart: o/xx/xxx/xxxx/xxxxx\n  1. [2, 0] over [1, 0] to [0, 0] (up-right)"
+        ),
+        "{flag}"
+    );
+    assert!(flag.contains("goal: 1 peg left after 13 moves"), "{flag}");
+    replayed(&parse_sexp(&r.stdout));
+    // The same lines as --trace on the #f call.
+    let args = ["solve", "call.lisp", "--format", "lisp", "--trace"];
+    let r = run("call.lisp", CALL, &args).status(0);
+    assert_eq!(r.stderr, flag);
+}
+
+#[test]
+fn a_file_of_two_calls_gives_two_answers_in_order() {
+    let hopeless =
+        "(peg-puzzle\n  '((o) (o o) (o o o) (o o o o) (x o o x x)) ; three pegs that never meet\n  #f)";
+    let text = format!("; two calls\n{CALL}\n\n{hopeless}\n");
+    let r = run("two.lisp", &text, &["solve", "two.lisp", "--format", "lisp"]).status(1);
+    let Sexp::List(answers) = parse_sexp(&format!("({})", r.stdout)) else {
+        unreachable!()
+    };
+    assert_eq!(answers.len(), 2, "{}", r.stdout);
+    assert_eq!(replayed(&answers[0]).len(), 14);
+    assert_eq!(answers[1], Sexp::Atom("#f".into()));
+    assert!(r.stdout.ends_with("\n#f\n"), "{}", r.stdout);
+}
+
+/// The English board as the write-up's matrix, rows as lines.
+const ENGLISH: &str = "\
+-1 -1  1  1  1 -1 -1
+-1 -1  1  1  1 -1 -1
+ 1  1  1  1  1  1  1
+ 1  1  1  0  1  1  1
+ 1  1  1  1  1  1  1
+-1 -1  1  1  1 -1 -1
+-1 -1  1  1  1 -1 -1
+";
+
+/// The same board as a YAML spec with the matrix's goal: one peg, anywhere.
+const ENGLISH_YAML: &str = "name: english\nrules: peg_hop\nboard: |\n  # # o o o # #\n  # # o o o # #\n  o o o o o o o\n  o o o . o o o\n  o o o o o o o\n  # # o o o # #\n  # # o o o # #\ngoal:\n  pegs: 1\n";
+
+/// The moves of each puzzle `marbles solve FILE --format json` answers.
+fn moves_of(r: &Run) -> Vec<Value> {
+    let out = r.json();
+    out.as_array()
+        .unwrap_or_else(|| panic!("{out}"))
+        .iter()
+        .map(|o| o["moves"].clone())
+        .collect()
+}
+
+#[test]
+fn the_english_board_as_a_matrix_plain_or_bracketed_solves_as_its_yaml() {
+    let json = |name: &str, text: &str| {
+        let r = run(name, text, &["solve", name, "--format", "json"]).status(0);
+        assert_eq!(r.json()[0]["rules"], "peg_hop");
+        moves_of(&r)
+    };
+    let want = json("english.yaml", ENGLISH_YAML);
+    assert_eq!(want[0].as_array().map(Vec::len), Some(31));
+    assert_eq!(json("english.matrix", ENGLISH), want, "plain rows");
+    let rows: Vec<String> = ENGLISH
+        .lines()
+        .map(|l| format!("[{}]", l.split_whitespace().collect::<Vec<_>>().join(",")))
+        .collect();
+    let bracketed = format!("[{}]", rows.join(","));
+    assert!(
+        bracketed.starts_with("[[-1,-1,1,1,1,-1,-1],[-1,-1,"),
+        "{bracketed}"
+    );
+    assert_eq!(json("english.matrix", &bracketed), want, "bracketed");
+    // --from matrix for a file named otherwise, and the shipped sample.
+    let r = run(
+        "board.txt",
+        &bracketed,
+        &["solve", "--from", "matrix", "board.txt", "--format", "json"],
+    );
+    assert_eq!(moves_of(&r.status(0)), want);
+    let shipped = crate::support::root().join("puzzles/classic/english.matrix");
+    let r = run(
+        "x",
+        "",
+        &["solve", &shipped.display().to_string(), "--format", "json"],
+    )
+    .status(0);
+    assert_eq!(moves_of(&r), want, "puzzles/classic/english.matrix");
+}
+
+#[test]
+fn matrix_answers_read_back_one_puzzle_per_state() {
+    let r = run(
+        "english.matrix",
+        ENGLISH,
+        &["solve", "english.matrix", "--format", "matrix"],
+    )
+    .status(0);
+    let answer = r.stdout.clone();
+    let (head, states) = answer.split_once("\n\n").expect("a blank line after the verdict");
+    assert_eq!(head, "# english: 31 moves");
+    assert!(
+        states.starts_with(ENGLISH),
+        "the start first, as written:\n{states}"
+    );
+    // Read back, the 32 states are 32 puzzles, each a state of a solution: 31, 30, … 0 jumps.
+    let r = r
+        .test
+        .file("answer.matrix", &answer)
+        .args(["solve", "answer.matrix", "--format", "moves"])
+        .run()
+        .status(0);
+    let want: Vec<String> = (0..=31).rev().map(|n| format!("{n} moves")).collect();
+    assert_eq!(r.stdout.lines().collect::<Vec<_>>(), want);
+
+    // A triangle comes out lower-triangular and reads back as a triangle.
+    let r = run("call.lisp", CALL, &["solve", "call.lisp", "--format", "matrix"]).status(0);
+    assert!(
+        r.stdout.starts_with("# call: 13 moves\n\n 0\n 1  1\n 1  1  1\n"),
+        "{}",
+        r.stdout
+    );
+    let r = r
+        .test
+        .file("back.matrix", &r.stdout)
+        .args(["solve", "back.matrix", "--format", "json"])
+        .run()
+        .status(0);
+    let out = r.json();
+    assert_eq!(out.as_array().map(Vec::len), Some(14));
+    assert!(
+        out.as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o["rules"] == "triangle_hop"),
+        "{out}"
+    );
+}
+
+#[test]
+fn matrix_files_import_to_yaml_and_existing_specs_are_kept_unless_forced() {
+    let r = Test::new()
+        .file("english.matrix", ENGLISH)
+        .args(["import", "english.matrix", "--out", "specs"])
+        .run()
+        .status(0);
+    assert_eq!(r.stdout, "wrote specs/english.yaml\n");
+    let yaml = std::fs::read_to_string(r.dir().join("specs/english.yaml")).unwrap();
+    assert!(yaml.contains("rules: peg_hop\nboard: |2"), "{yaml}");
+    let solved = |r: Run, file: &str| {
+        let r = r.test.args(["solve", file, "--format", "json"]).run().status(0);
+        let m = moves_of(&r);
+        (r, m)
+    };
+    let (r, from_yaml) = solved(r, "specs/english.yaml");
+    let (r, from_matrix) = solved(r, "english.matrix");
+    assert_eq!(from_yaml, from_matrix);
+
+    std::fs::write(r.dir().join("specs/english.yaml"), "kept").unwrap();
+    let r = r
+        .test
+        .args(["import", "english.matrix", "--out", "specs"])
+        .run()
+        .status(2);
+    assert_eq!(
+        r.stderr,
+        "marbles: error: specs/english.yaml: already exists; not overwritten (importing english.matrix): pass --force to replace it\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(r.dir().join("specs/english.yaml")).unwrap(),
+        "kept"
+    );
+    let r = r
+        .test
+        .args(["import", "english.matrix", "--out", "specs", "--force"])
+        .run()
+        .status(0);
+    assert_eq!(
+        std::fs::read_to_string(r.dir().join("specs/english.yaml")).unwrap(),
+        yaml
+    );
+}
+
+#[test]
+fn malformed_matrices_name_file_line_and_column() {
+    let cases = [
+        (
+            "-1 1 1\n 1 1\n",
+            "m.matrix:2:2: row 2 has 2 entries; row 1 has 3, and a square grid's rows are all as long",
+        ),
+        (
+            "[[1, 0], [0, 1]\n",
+            "m.matrix:1:1: this `[` opening the matrix is never closed",
+        ),
+        (
+            "1 0 1\n1 7 1\n",
+            "m.matrix:2:3: `7` is not a matrix entry: write 1 (a peg), 0 (an empty hole) or -1 (no hole)",
+        ),
+        (
+            "\n\n",
+            "m.matrix:1:1: no board: write a matrix of 1 (a peg), 0 (an empty hole) or -1 (no hole), one row per line",
+        ),
+    ];
+    for (text, message) in cases {
+        let r = run("m.matrix", text, &["solve", "m.matrix"]).status(2);
+        assert_eq!(r.stderr, format!("marbles: error: {message}\n"), "{text:?}");
+    }
+}
