@@ -2,6 +2,7 @@
 //! reusing results still good from the last run; [`journal`] keeps what is finished on disk.
 
 pub mod journal;
+pub mod shard;
 
 use crate::formats::{self, Notation};
 use crate::outcome::{Outcome, Status};
