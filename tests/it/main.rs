@@ -9,4 +9,5 @@ mod html;
 mod limits;
 mod play;
 mod search;
+mod shard;
 mod support;
