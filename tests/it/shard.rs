@@ -121,6 +121,15 @@ fn merge_refuses_a_missing_a_duplicate_and_a_mismatched_shard() {
     assert!(!Path::new(report).exists(), "a refused merge writes nothing");
 }
 
+/// The files `--shard auto` picks under `env`, reporting to `report`.
+fn auto(report: &Path, extra: &[&str], env: &[(&str, &str)]) -> Vec<String> {
+    let mut args = vec!["batch", "puzzles", "-q", "--shard", "auto"];
+    args.extend(extra);
+    args.extend(["--report", report.to_str().unwrap()]);
+    marbles(&args, env).no_panic();
+    files(report, "shard-1-of-3.json")
+}
+
 #[test]
 fn auto_shard_reads_slurm_and_kubernetes_variables() {
     let out = tempfile::tempdir().unwrap();
@@ -128,39 +137,10 @@ fn auto_shard_reads_slurm_and_kubernetes_variables() {
     let fixed = shard(o, 1, &[]);
     let want = files(&o.join("s1"), "shard-1-of-3.json");
 
-    let slurm = o.join("slurm");
-    marbles(
-        &[
-            "batch",
-            "puzzles",
-            "-q",
-            "--shard",
-            "auto",
-            "--report",
-            slurm.to_str().unwrap(),
-        ],
-        &[("SLURM_ARRAY_TASK_ID", "1"), ("SLURM_ARRAY_TASK_COUNT", "3")],
-    )
-    .no_panic();
-    assert_eq!(files(&slurm, "shard-1-of-3.json"), want);
-
-    let k8s = o.join("k8s");
-    marbles(
-        &[
-            "batch",
-            "puzzles",
-            "-q",
-            "--shard",
-            "auto",
-            "--shard-count",
-            "3",
-            "--report",
-            k8s.to_str().unwrap(),
-        ],
-        &[("JOB_COMPLETION_INDEX", "1")],
-    )
-    .no_panic();
-    assert_eq!(files(&k8s, "shard-1-of-3.json"), want);
+    let slurm = [("SLURM_ARRAY_TASK_ID", "1"), ("SLURM_ARRAY_TASK_COUNT", "3")];
+    assert_eq!(auto(&o.join("slurm"), &[], &slurm), want);
+    let k8s = [("JOB_COMPLETION_INDEX", "1")];
+    assert_eq!(auto(&o.join("k8s"), &["--shard-count", "3"], &k8s), want);
     assert!(Path::new(&fixed).is_file());
 
     marbles(&["batch", "puzzles", "--shard", "auto"], &[("JOB_COMPLETION_INDEX", "1")])
