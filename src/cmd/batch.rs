@@ -95,7 +95,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     stdout.flush()?;
     if let Some(dir) = &config.report {
         journal::write_reports(dir, &outcomes)?;
-        if let Some(s) = shard {
+        // An interrupted shard is not whole: it leaves no results file for merge to take.
+        if let Some(s) = shard.filter(|_| !interrupted) {
             write_shard(dir, s, config, owned, &outcomes)?;
         }
         if let Some(j) = journal {
