@@ -13,4 +13,5 @@ mod messages;
 mod play;
 mod search;
 mod seeds;
+mod shard;
 mod support;
