@@ -54,6 +54,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Check(args) => cmd::check::run(&args.config()),
         Command::Rules(args) => cmd::rules::run(&args.config()),
         Command::Batch(args) => cmd::batch::run(&args.config()),
+        Command::Merge(args) => cmd::merge::run(&args.config()),
         Command::Import(args) => cmd::import::run(&args.config()),
         Command::Count(args) => cmd::count::run(&args.config()),
         Command::Bench(args) => cmd::bench::run(&args.config()),

@@ -8,6 +8,7 @@ pub mod bench;
 pub mod check;
 pub mod count;
 pub mod import;
+pub mod merge;
 pub mod play;
 pub mod rules;
 pub mod solve;

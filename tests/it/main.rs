@@ -13,6 +13,7 @@ mod messages;
 mod play;
 mod search;
 mod seeds;
+mod shard;
 mod support;
 mod tools;
 mod tui;
