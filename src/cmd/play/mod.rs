@@ -166,13 +166,29 @@ pub fn play(
 
 /// Why the last position of `history` cannot be won, and how many undos reach one that can.
 fn lost(p: &Prepared, opts: &Options, history: &[Position], reason: Option<String>) -> String {
-    let winnable = |pos: &Position| solve::solve_prepared(&from(p, pos), opts).status == Status::Solved;
-    let back = history.iter().rev().skip(1).position(winnable).map(|k| k + 1);
-    let undo = match back {
-        Some(1) => "1 undo reaches a winnable position".to_string(),
-        Some(k) => format!("{k} undos reach a winnable position"),
-        None => "no position of this game can be won, not even the start".to_string(),
-    };
+    let mut undo = "no position of this game can be won, not even the start".to_string();
+    for (k, pos) in history.iter().rev().enumerate().skip(1) {
+        let o = solve::solve_prepared(&from(p, pos), opts);
+        match o.status {
+            Status::Unsolvable => continue,
+            Status::Solved if k == 1 => undo = "1 undo reaches a winnable position".to_string(),
+            Status::Solved => undo = format!("{k} undos reach a winnable position"),
+            // A search that gave up proves nothing: say how far back is known lost.
+            _ => {
+                let known = match k - 1 {
+                    0 => String::new(),
+                    1 => "so is the position 1 undo back; ".to_string(),
+                    n => format!("so are the positions up to {n} undos back; "),
+                };
+                let undos = if k == 1 { "1 undo" } else { &format!("{k} undos") };
+                undo = format!(
+                    "{known}the solver gave up on the position {undos} back ({})",
+                    o.reason.unwrap_or_default()
+                );
+            }
+        }
+        break;
+    }
     let why = reason.map(|r| format!(" ({r})")).unwrap_or_default();
     format!("no solution from here{why}: lost; {undo}")
 }
