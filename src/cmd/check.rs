@@ -70,7 +70,11 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
 
 /// Checks one script on the puzzles that use it, or on a sample board if none does.
 fn check_script(out: &mut impl Write, path: &Path, puzzles: &[PathBuf], opts: &Options) -> io::Result<bool> {
-    let script = match spec::read_text(path) {
+    let read = match path.is_dir() {
+        true => Err(Diagnostic::new(path, "is a directory, not a rule script")),
+        false => spec::read_text(path),
+    };
+    let script = match read {
         Err(d) => {
             super::report(&d);
             return Ok(false);
@@ -164,9 +168,9 @@ fn show(out: &mut impl Write, head: &str, on: &str, p: Checked<Prepared>) -> io:
 
 fn report_on(d: &Diagnostic, on: &str) {
     if on.is_empty() {
-        super::report(d);
+        super::report_printed(d, d);
     } else {
-        super::report(&format!("{d} ({on})"));
+        super::report_printed(d, &format!("{d} ({on})"));
     }
 }
 

@@ -112,8 +112,18 @@ pub fn finish(result: Result<ExitCode, Error>) -> ExitCode {
 
 /// Shows on stderr what a puzzle's rule script printed, each line after the script's path.
 fn show_printed(p: &crate::solve::Prepared) {
-    for line in &p.tables.printed {
-        let line = format!("{}: {line}", p.script.origin.display());
+    show_lines(&p.script.origin, &p.tables.printed);
+}
+
+/// Shows what a rule script printed before it failed (`d`), then the error in words.
+fn report_printed(d: &crate::diag::Diagnostic, message: &dyn Display) {
+    show_lines(&d.file, &d.printed);
+    report(message);
+}
+
+fn show_lines(origin: &std::path::Path, printed: &[String]) {
+    for line in printed {
+        let line = format!("{}: {line}", origin.display());
         eprintln!("{}", crate::render::terminal(&line));
     }
 }

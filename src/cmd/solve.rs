@@ -50,6 +50,7 @@ fn solve_reporting(file: &Path, notation: Notation, config: &Config) -> Vec<Outc
     let opts = &config.options;
     let solve_one = |p: crate::diag::Result<solve::Prepared>| match p.and_then(|p| config.answer.fits(p)) {
         Err(d) => {
+            super::show_lines(&d.file, &d.printed);
             let mut o = Outcome::error(&file.display().to_string(), d.to_string());
             o.spec_hash = solve::file_hash(file);
             o

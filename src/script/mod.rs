@@ -303,7 +303,7 @@ pub fn run(script: &Script, spec: &Spec, limits: &ScriptLimits) -> Result<RuleTa
                 let metered = alloc::Metered::start();
                 let (value, printed) = sandbox::call_rules(script, board, limits)?;
                 let out = Reader { script };
-                let tables = out.tables(value, printed);
+                let tables = out.tables(value, printed.clone()).map_err(|d| d.printed(printed));
                 drop(metered);
                 tables
             })

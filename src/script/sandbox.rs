@@ -159,7 +159,7 @@ pub fn call_rules(
     let printed = std::mem::take(&mut *printed.lock().unwrap());
     match result {
         Ok(v) => Ok((v, printed)),
-        Err(e) => Err(runtime_error(script, &e, limits)),
+        Err(e) => Err(runtime_error(script, &e, limits).printed(printed)),
     }
 }
 

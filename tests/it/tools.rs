@@ -49,6 +49,50 @@ fn a_script_alone_is_checked_on_a_sample_board_showing_what_it_printed() {
 }
 
 #[test]
+fn what_a_failing_script_printed_comes_before_its_error() {
+    let broken = CHATTY.replace("moves: moves", "moves: moves, gaol: 1");
+    let files = [
+        ("rules/chatty.rhai", broken.as_str()),
+        ("p.yaml", "rules: chatty\nboard: |\n  o o .\n"),
+    ];
+    let unknown = "the returned map has an unknown key `gaol`: did you mean `goal`? \
+                   known keys are kind, layout, directions, moves, links, goal";
+    let r = run(&files, &["check", "rules/chatty.rhai"], 2);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "rules/chatty.rhai: cells: 25\nrules/chatty.rhai: line 12: 15\n\
+             marbles: error: rules/chatty.rhai:13: {unknown} (on a sample 5×5 board)\n"
+        )
+    );
+    let r = run(&files, &["solve", "p.yaml"], 2);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "rules/chatty.rhai: cells: 3\nrules/chatty.rhai: line 12: 1\n\
+             marbles: error: rules/chatty.rhai:13: {unknown}\n"
+        )
+    );
+    // A script that throws: what it printed first, then where it failed.
+    let throws = CHATTY.replace("debug(moves.len());", "moves[99].from;");
+    let r = run(&[("t.rhai", throws.as_str())], &["check", "t.rhai"], 2);
+    assert_eq!(
+        r.stderr,
+        "t.rhai: cells: 25\nmarbles: error: t.rhai:12:11: rule script failed: \
+         Array index 99 out of bounds: only 15 elements in array (on a sample 5×5 board)\n"
+    );
+}
+
+#[test]
+fn a_folder_named_like_a_script_is_not_one() {
+    let r = run(&[("d.rhai/x.yaml", "")], &["check", "d.rhai"], 2);
+    assert_eq!(
+        r.stderr,
+        "marbles: error: d.rhai: is a directory, not a rule script\n"
+    );
+}
+
+#[test]
 fn a_script_is_checked_on_every_puzzle_given_that_uses_it() {
     let r = run(
         &[
