@@ -158,11 +158,12 @@ fn show(out: &mut impl Write, head: &str, on: &str, p: Checked<Prepared>) -> io:
         ),
         Model::Tilt(m) => format!("{0}×{0} board, {1}", m.size, plural(m.start.len(), "marble")),
     };
-    if on.is_empty() {
-        writeln!(out, "ok    {head}  ({}: {what})", p.script.name)?;
+    let line = if on.is_empty() {
+        format!("ok    {head}  ({}: {what})", p.script.name)
     } else {
-        writeln!(out, "ok    {head}  {on}: {what}")?;
-    }
+        format!("ok    {head}  {on}: {what}")
+    };
+    writeln!(out, "{}", crate::render::terminal(&line))?;
     Ok(true)
 }
 

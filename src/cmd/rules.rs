@@ -36,8 +36,13 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             (false, true) => format!("{} (instead of the built-in)", f.origin.display()),
             (false, false) => f.origin.display().to_string(),
         };
-        b.push_record([f.name, from, f.about]);
+        b.push_record([cell(&f.name), cell(&from), cell(&f.about)]);
     }
     writeln!(std::io::stdout().lock(), "{}", super::plain(b.build()))?;
     Ok(ExitCode::Solved)
+}
+
+/// Text from a script or its file name as one table cell: no control characters, no breaks.
+fn cell(text: &str) -> String {
+    crate::render::terminal(text).replace('\n', "\\n")
 }

@@ -247,7 +247,7 @@ fn families_in(dirs: &[PathBuf]) -> Vec<Family> {
             }
             let about = match crate::spec::read_text(&path) {
                 Ok(text) => about(&name, &text),
-                Err(d) => d.message,
+                Err(d) => format!("(cannot read it: {})", d.message),
             };
             out.push(Family {
                 hides_builtin: BUILTIN.iter().any(|(n, _)| *n == name),

@@ -93,6 +93,32 @@ fn a_folder_named_like_a_script_is_not_one() {
 }
 
 #[test]
+fn rules_and_check_show_a_script_s_words_without_terminal_controls() {
+    let evil =
+        "// evil: \u{1b}[2Jcleared\nfn rules(board) { #{ kind: \"hop\", directions: [], moves: [] } }\n";
+    let files = [
+        ("rules/evil\u{1b}.rhai", evil),
+        ("p.yaml", "rules: peg_hop\nboard: |\n  o\n"),
+    ];
+    let r = run(&files, &["rules"], 0);
+    let row = r.stdout.lines().find(|l| l.contains("evil")).unwrap();
+    assert_eq!(
+        row.split_whitespace().collect::<Vec<_>>(),
+        [
+            "evil\\u{1b}",
+            "rules/evil\\u{1b}.rhai",
+            "evil:",
+            "\\u{1b}[2Jcleared"
+        ]
+    );
+    let r = run(&files, &["check", "rules/evil\u{1b}.rhai"], 0);
+    assert_eq!(
+        r.stdout,
+        "ok    rules/evil\\u{1b}.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 0 moves\n"
+    );
+}
+
+#[test]
 fn a_script_is_checked_on_every_puzzle_given_that_uses_it() {
     let r = run(
         &[
