@@ -284,6 +284,11 @@ fn goals_the_board_cannot_meet_are_errors() {
             "rules: peg_hop\nboard: |\n  o . .\ngoal:\n  pegs: 2\n",
             "p.yaml:5: goal: 2 pegs to leave, but the board starts with 1 peg and a jump only removes pegs",
         ),
+        (
+            "rules: peg_hop\nboard: |\n  . . .\n",
+            "p.yaml:2: goal: 1 peg to leave (rule family `peg_hop`'s default), but the board \
+             starts with 0 pegs and a jump only removes pegs",
+        ),
     ];
     for (spec, message) in cases {
         let r = run(&[("p.yaml", spec)], &["solve", "p.yaml"], 2);
