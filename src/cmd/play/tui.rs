@@ -489,32 +489,20 @@ pub fn run(p: &Prepared, opts: &Options) -> io::Result<ExitCode> {
     let result = (|| -> io::Result<()> {
         while !app.done {
             terminal.draw(|f| app.draw(f))?;
-            let input = if event::poll(Duration::from_millis(300))? {
-                match event::read()? {
-                    Event::Key(k) if k.kind == KeyEventKind::Press => match k.code {
-                        KeyCode::Up => Input::Up,
-                        KeyCode::Down => Input::Down,
-                        KeyCode::Left => Input::Left,
-                        KeyCode::Right => Input::Right,
-                        KeyCode::Enter | KeyCode::Char(' ') => Input::Pick,
-                        KeyCode::Char('u') | KeyCode::Backspace => Input::Undo,
-                        KeyCode::Char('r') => Input::Redo,
-                        KeyCode::Char('h') => Input::Hint,
-                        KeyCode::Char('s') => Input::Solve,
-                        KeyCode::Char('x') => Input::Restart,
-                        KeyCode::Char('q') | KeyCode::Esc => Input::Quit,
-                        _ => continue,
-                    },
-                    Event::Mouse(m) if m.kind == MouseEventKind::Down(MouseButton::Left) => Input::Click {
-                        column: m.column,
-                        row: m.row,
-                    },
-                    _ => continue,
-                }
-            } else {
-                Input::Tick
+            let input = match event::poll(Duration::from_millis(300))? {
+                true => match input_of(event::read()?) {
+                    Some(i) => i,
+                    None => continue,
+                },
+                false => Input::Tick,
             };
-            app.update(input);
+            if matches!(input, Input::Hint | Input::Solve) {
+                app.message = "thinking… (Esc, q or Ctrl-C stops)".into();
+                terminal.draw(|f| app.draw(f))?;
+                ask_stoppably(&mut app, input)?;
+            } else {
+                app.update(input);
+            }
         }
         Ok(())
     })();
@@ -522,6 +510,69 @@ pub fn run(p: &Prepared, opts: &Options) -> io::Result<ExitCode> {
     ratatui::restore();
     result?;
     Ok(app.exit_code())
+}
+
+/// The input a terminal event means, if any.
+fn input_of(e: Event) -> Option<Input> {
+    use ratatui::crossterm::event::KeyModifiers;
+    Some(match e {
+        Event::Key(k) if k.kind == KeyEventKind::Press => match k.code {
+            // Raw mode turns Ctrl-C into a key: it quits, as it would anywhere else.
+            KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => Input::Quit,
+            KeyCode::Up => Input::Up,
+            KeyCode::Down => Input::Down,
+            KeyCode::Left => Input::Left,
+            KeyCode::Right => Input::Right,
+            KeyCode::Enter | KeyCode::Char(' ') => Input::Pick,
+            KeyCode::Char('u') | KeyCode::Backspace => Input::Undo,
+            KeyCode::Char('r') => Input::Redo,
+            KeyCode::Char('h') => Input::Hint,
+            KeyCode::Char('s') => Input::Solve,
+            KeyCode::Char('x') => Input::Restart,
+            KeyCode::Char('q') | KeyCode::Esc => Input::Quit,
+            _ => return None,
+        },
+        Event::Mouse(m) if m.kind == MouseEventKind::Down(MouseButton::Left) => Input::Click {
+            column: m.column,
+            row: m.row,
+        },
+        _ => return None,
+    })
+}
+
+/// Runs a hint or solve on a thread of its own while the keys are still read: quitting keys
+/// stop the search (in raw mode Ctrl-C sends no signal), and the game goes on.
+fn ask_stoppably(app: &mut App, input: Input) -> io::Result<()> {
+    use std::sync::atomic::Ordering;
+    let stop = || crate::search::CANCELLED.store(true, Ordering::SeqCst);
+    let key = || -> io::Result<Option<Input>> {
+        match event::poll(Duration::from_millis(50))? {
+            true => Ok(input_of(event::read()?)),
+            false => Ok(None),
+        }
+    };
+    let polled = std::thread::scope(|s| {
+        let search = s.spawn(|| app.update(input));
+        let mut failed = Ok(());
+        while !search.is_finished() {
+            match key() {
+                Ok(Some(Input::Quit)) => stop(),
+                Ok(_) => {}
+                Err(e) => {
+                    // The keys can no longer be read: stop rather than search on unstoppably.
+                    stop();
+                    failed = Err(e);
+                    break;
+                }
+            }
+        }
+        let joined = search
+            .join()
+            .map_err(|_| io::Error::other("the solver's thread panicked"));
+        failed.and(joined)
+    });
+    crate::search::CANCELLED.store(false, Ordering::SeqCst);
+    polled
 }
 
 #[cfg(test)]
