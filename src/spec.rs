@@ -303,10 +303,46 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
+/// How deep `[` and `{` may nest. The YAML parser refuses documents nested past 128 levels, but
+/// its scanner spends time quadratic in the depth before it gets there (a 1 MB file of `[`
+/// took minutes), so depth is measured first, in one pass over the text.
+pub const MAX_FLOW_DEPTH: usize = 256;
+
+/// `Err(line)` (1-based) where brackets first nest past [`MAX_FLOW_DEPTH`]. Brackets inside
+/// quotes or comments count too: the bound is far above anything a puzzle holds, so counting
+/// them can only refuse text that is hundreds of brackets deep anyway.
+fn check_nesting(source: &str) -> std::result::Result<(), usize> {
+    let mut depth = 0usize;
+    let mut line = 1;
+    for b in source.bytes() {
+        match b {
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_FLOW_DEPTH {
+                    return Err(line);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\n' => line += 1,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Parses spec text; `path` is used for messages and to resolve relative rule paths.
 pub fn parse(path: &Path, source: &str) -> Result<Spec> {
     // Editors on Windows start UTF-8 files with a byte-order mark; it is not content.
     let source = source.strip_prefix('\u{feff}').unwrap_or(source);
+    check_nesting(source).map_err(|line| {
+        Diagnostic::new(
+            path,
+            format!(
+                "invalid puzzle YAML: brackets nested more than {MAX_FLOW_DEPTH} deep (a puzzle needs a few)"
+            ),
+        )
+        .at(Some(line), None)
+    })?;
     expansion::check(source).map_err(|line| {
         Diagnostic::new(
             path,
