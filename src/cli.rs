@@ -33,6 +33,8 @@ Examples:
   marbles solve puzzles/peg_hop/english_central.yaml
   marbles solve puzzles/triangle_hop/*.yaml --format json
   marbles check puzzles/
+  marbles check rules/my_family.rhai puzzles/
+  marbles rules
   marbles batch puzzles --report reports
   marbles completions bash > /etc/bash_completion.d/marbles
 
@@ -44,8 +46,11 @@ pub enum Command {
     Solve(SolveArgs),
     /// Play a puzzle yourself, move by move; `solve` lets marbles finish from where you are.
     Play(PlayArgs),
-    /// Validate puzzle files and their rule scripts without solving.
+    /// Validate puzzle files and their rule scripts without solving; a script (x.rhai) is
+    /// checked on the puzzles given that use it, or on a sample board.
     Check(CheckArgs),
+    /// List the rule families a puzzle can name: where each is found and its first comment.
+    Rules(RulesArgs),
     /// Solve every puzzle under folders in parallel; print a table and write reports.
     Batch(BatchArgs),
     /// Combine shard results files (from `batch --shard`) into the reports a single run writes.
@@ -205,8 +210,15 @@ pub struct PlayArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// A puzzle file or folder: list what its puzzles can name (default: the current folder).
+    #[arg(value_name = "PATH")]
+    pub path: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Puzzle files, or folders to check every *.yaml / *.yml under.
+    /// Puzzle files, folders to check every puzzle file under, or rule scripts (*.rhai).
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
@@ -438,6 +450,14 @@ impl CheckArgs {
                 script: self.script.limits(),
                 ..Options::default()
             },
+        }
+    }
+}
+
+impl RulesArgs {
+    pub fn config(&self) -> cmd::rules::Config {
+        cmd::rules::Config {
+            path: self.path.clone(),
         }
     }
 }

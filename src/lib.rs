@@ -52,6 +52,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Solve(args) => cmd::solve::run(&args.config()),
         Command::Play(args) => cmd::play::run(&args.config()),
         Command::Check(args) => cmd::check::run(&args.config()),
+        Command::Rules(args) => cmd::rules::run(&args.config()),
         Command::Batch(args) => cmd::batch::run(&args.config()),
         Command::Merge(args) => cmd::merge::run(&args.config()),
         Command::Import(args) => cmd::import::run(&args.config()),

@@ -194,6 +194,24 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
         .goal
         .pegs
         .unwrap_or(PegGoal::Count(t.default_pegs.unwrap_or(1)));
+    // A goal the spec sets is checked when it is read; the family's default only now.
+    if let (None, PegGoal::Count(want)) = (spec.goal.pegs, pegs)
+        && want > start.count_ones()
+    {
+        let plural = |n: u32| if n == 1 { "" } else { "s" };
+        return Err(Diagnostic::new(
+            &spec.path,
+            format!(
+                "goal: {want} peg{} to leave (rule family `{}`'s default), but the board starts \
+                 with {} peg{} and a jump only removes pegs",
+                plural(want),
+                script.name,
+                start.count_ones(),
+                plural(start.count_ones())
+            ),
+        )
+        .at(crate::spec::key_line(&spec.source, "board"), None));
+    }
     let at = match spec.goal.at {
         None => None,
         Some(cell) => Some(geo.index.get(&cell).copied().ok_or_else(|| {

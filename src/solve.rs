@@ -57,14 +57,20 @@ pub fn prepare(path: &Path, opts: &Options) -> Result<Prepared> {
 }
 
 /// Compiles an already-parsed spec (from YAML or another notation).
-pub fn prepare_spec(mut spec: Spec, opts: &Options) -> Result<Prepared> {
+pub fn prepare_spec(spec: Spec, opts: &Options) -> Result<Prepared> {
+    let script = script::resolve(&spec, &opts.rules_roots)?;
+    prepare_with(spec, script, opts)
+}
+
+/// Compiles a spec with a given rule script instead of the one it names (`marbles check
+/// x.rhai` tries a script on a sample board).
+pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Prepared> {
     if opts.fewest {
         spec.goal.pegs = Some(PegGoal::Fewest);
     }
     if opts.fewest_moves {
         spec.goal.moves = Some(MoveGoal::Fewest);
     }
-    let script = script::resolve(&spec, &opts.rules_roots)?;
     let tables = script::run(&script, &spec, &opts.script)?;
     let model = model::compile(&spec, &script, &tables)?;
     if let Model::Hop(m) = &model {

@@ -444,6 +444,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
     if let Some(PegGoal::Count(0)) = goal.pegs {
         return Err(Diagnostic::new(path, "goal pegs must be at least 1").at(key_line(source, "pegs"), None));
     }
+    check_goal_fits(path, source, &board, &goal)?;
 
     let limits = raw.solve.unwrap_or_default();
     if let Some(Err(why)) = limits.timeout.map(crate::limits::seconds) {
@@ -463,6 +464,43 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         ratings: raw.ratings.unwrap_or_default(),
         trace: false,
     })
+}
+
+/// A goal the board can meet at all: none on a tilt puzzle (its goal is fixed), and no more
+/// pegs than a hop board starts with (a jump only removes pegs).
+fn check_goal_fits(path: &Path, source: &str, board: &BoardSpec, goal: &GoalSpec) -> Result<()> {
+    let grid = match board {
+        BoardSpec::Tilt(_) if goal != &GoalSpec::default() || key_line(source, "goal").is_some() => {
+            return Err(Diagnostic::new(
+                path,
+                "a tilt puzzle takes no `goal:`: it is always every marble in its own hole",
+            )
+            .at(key_line(source, "goal"), None));
+        }
+        BoardSpec::Tilt(_) => return Ok(()),
+        BoardSpec::Grid(g) => g,
+    };
+    let Some(PegGoal::Count(want)) = goal.pegs else {
+        return Ok(());
+    };
+    let count = |t: Token| grid.rows.iter().flatten().filter(|&&x| x == t).count();
+    let (pegs, holes) = (count(Token::Peg), count(Token::Peg) + count(Token::Hole));
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let why = if want as usize > holes {
+        format!("the board holds only {}", plural(holes, "hole"))
+    } else if want as usize > pegs {
+        format!(
+            "the board starts with {} and a jump only removes pegs",
+            plural(pegs, "peg")
+        )
+    } else {
+        return Ok(());
+    };
+    Err(Diagnostic::new(
+        path,
+        format!("goal: {} to leave, but {why}", plural(want as usize, "peg")),
+    )
+    .at(key_line(source, "pegs"), None))
 }
 
 /// The 1-based line where `key:` first appears as a mapping key.
@@ -576,9 +614,11 @@ fn parse_tilt(
         return Err(err(
             "holes",
             format!(
-                "{} marbles but {} holes: hole k takes marble k, so the counts must match",
+                "{} marble{} but {} hole{}: hole k takes marble k, so the counts must match",
                 marbles.len(),
-                holes.len()
+                if marbles.len() == 1 { "" } else { "s" },
+                holes.len(),
+                if holes.len() == 1 { "" } else { "s" },
             ),
         ));
     }
@@ -677,7 +717,7 @@ mod tests {
         let e = p("rules: tilt_roll\nsize: 4\nmarbles: [[0,1]]\nholes: [[1,1],[2,2]]\n").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "t.yaml:4: 1 marbles but 2 holes: hole k takes marble k, so the counts must match"
+            "t.yaml:4: 1 marble but 2 holes: hole k takes marble k, so the counts must match"
         );
     }
 

@@ -207,20 +207,17 @@ pub fn verdict(o: &Outcome) -> String {
     let mut s = match o.status {
         Status::Solved => {
             let n = o.moves.len();
-            let unit = match (o.moves.first(), n) {
-                (Some(MoveOut::Tilt { .. }), 1) => "tilt",
-                (Some(MoveOut::Tilt { .. }), _) => "tilts",
-                (_, 1) => "move",
-                _ => "moves",
-            };
-            match o.move_count {
+            let tilt = matches!(o.replay, Some(Replay::Tilt { .. }))
+                || matches!(o.moves.first(), Some(MoveOut::Tilt { .. }));
+            let plural = |k: usize| if k == 1 { "" } else { "s" };
+            match (tilt, o.move_count) {
+                (true, _) if n == 0 => "already solved: every marble starts in its own hole".to_string(),
+                (true, _) => format!("solved in {n} tilt{}", plural(n)),
                 // Moves as chains of one peg's jumps: say both counts.
-                Some(k) => format!(
-                    "solved in {k} move{} ({n} jump{})",
-                    if k == 1 { "" } else { "s" },
-                    if n == 1 { "" } else { "s" }
-                ),
-                None => format!("solved in {n} {unit}"),
+                (false, Some(k)) => {
+                    format!("solved in {k} move{} ({n} jump{})", plural(k as usize), plural(n))
+                }
+                (false, None) => format!("solved in {n} move{}", plural(n)),
             }
         }
         Status::Unsolvable => "unsolvable".to_string(),

@@ -363,7 +363,7 @@ fn tilt_specs_are_checked() {
             &format!("{head}marbles: [[0,0],[1,1]]\nholes: [[2,2]]\n"),
         )],
         "p.yaml",
-        "p.yaml:4: 2 marbles but 1 holes: hole k takes marble k, so the counts must match",
+        "p.yaml:4: 2 marbles but 1 hole: hole k takes marble k, so the counts must match",
     );
     bad(
         &[(

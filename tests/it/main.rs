@@ -15,3 +15,5 @@ mod search;
 mod seeds;
 mod shard;
 mod support;
+mod tools;
+mod tui;

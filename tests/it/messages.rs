@@ -54,7 +54,7 @@ fn rule_tables_hold_more_than_rhai_maps_did_and_have_their_own_limit() {
         .run()
         .status(2)
         .stderr_has(
-            "marbles: error: many.rhai:1: `moves` has 20001 entries; a rule table may hold at most 20000\n",
+            "marbles: error: many.rhai:4: `moves` has 20001 entries; a rule table may hold at most 20000\n",
         );
 }
 
