@@ -251,6 +251,14 @@ pub fn load(path: &Path) -> Result<Spec> {
     parse(path, &source)
 }
 
+/// What a file read by [`read_text`] is, for its messages: scripts are read the same way.
+fn kind_of(path: &Path) -> &'static str {
+    match path.extension().is_some_and(|e| e.eq_ignore_ascii_case("rhai")) {
+        true => "rule script",
+        false => "puzzle file",
+    }
+}
+
 /// Reads a small UTF-8 text file, refusing directories, FIFOs, huge files and bad bytes.
 pub fn read_text(path: &Path) -> Result<String> {
     let meta = std::fs::metadata(path)
@@ -271,8 +279,9 @@ pub fn read_text(path: &Path) -> Result<String> {
         return Err(Diagnostic::new(
             path,
             format!(
-                "is {} bytes; puzzle files are limited to {} bytes",
+                "is {} bytes; {}s are limited to {} bytes",
                 meta.len(),
+                kind_of(path),
                 MAX_SPEC_BYTES
             ),
         ));

@@ -104,6 +104,23 @@ fn a_folder_named_like_a_script_is_called_a_folder() {
 }
 
 #[test]
+fn an_oversized_script_is_called_a_script() {
+    let big = format!("// {}\nfn rules(board) {{ #{{}} }}\n", "x".repeat(1 << 20));
+    let run = Test::new()
+        .file("p.yaml", "rules: x\nboard: |\n  o o .\n")
+        .file("rules/x.rhai", &big)
+        .args(["solve", "p.yaml"])
+        .run()
+        .status(2);
+    assert!(
+        run.stderr
+            .contains("rules/x.rhai: is 1048604 bytes; rule scripts are limited to 1048576 bytes"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn upper_case_extensions_are_puzzles_in_a_batch() {
     let yaml = "rules: peg_hop\nboard: |\n  o o .\n";
     let run = Test::new()
