@@ -4,7 +4,8 @@
 mod answers;
 mod batch;
 mod classic;
-mod cli;
+pub mod cli;
+mod goals;
 mod hostile;
 mod hostile_batch;
 mod html;
