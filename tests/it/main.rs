@@ -9,6 +9,7 @@ mod goals;
 mod hostile;
 mod hostile_batch;
 mod html;
+mod library;
 mod limits;
 mod messages;
 mod play;
