@@ -389,7 +389,18 @@ pub fn hop_search(
     if m.goal.pegs == PegGoal::Fewest {
         return fewest::solve(m, order, budget, obs);
     }
-    if let Some(why) = Invariants::find(m).refute(m) {
+    let more = m
+        .goal
+        .pattern
+        .filter(|p| p.count_ones() > m.start.count_ones())
+        .map(|p| {
+            format!(
+                "the goal board has {} pegs but the start only {}: every hop takes pegs away",
+                p.count_ones(),
+                m.start.count_ones()
+            )
+        });
+    if let Some(why) = more.or_else(|| Invariants::find(m).refute(m)) {
         return dfs::HopResult {
             verdict: Verdict::Unsolvable(Some(why)),
             path: Vec::new(),

@@ -353,7 +353,6 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
     let goal_board_line = raw
         .goal
         .as_ref()
-        .and_then(|g| g.board.as_ref())
         .and_then(|_| nested_key_line(source, "goal", "board"));
     // The puzzle's own `board:` is the first one that is not the goal's.
     let board_line = (1..=source.lines().count())
@@ -414,6 +413,13 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
                 }
             };
             let board = match g.board {
+                None if goal_board_line.is_some() => {
+                    return Err(Diagnostic::new(
+                        path,
+                        "goal: `board:` is empty: draw the end position on the board's shape",
+                    )
+                    .at(goal_board_line, None));
+                }
                 None => None,
                 Some(text) => Some(parse_goal_board(path, source, &text, goal_board_line, &board)?),
             };
@@ -534,8 +540,13 @@ fn parse_goal_board(
             board.rows.len()
         )));
     }
+    // A block scalar's rows start on the line after its key; any other scalar is one line.
+    let block = line
+        .and_then(|l| source.lines().nth(l - 1))
+        .and_then(|t| t.split_once(':'))
+        .is_some_and(|(_, v)| v.trim_start().starts_with(['|', '>']));
     for (r, (g, b)) in goal.rows.iter().zip(&board.rows).enumerate() {
-        let row_line = line.map(|l| l + r + 1);
+        let row_line = line.map(|l| if block { l + r + 1 } else { l });
         for c in 0..g.len().max(b.len()) {
             let why = match (g.get(c), b.get(c)) {
                 (Some(_), None) => format!("[{r}, {c}] is off the board (its row {r} has {} cells)", b.len()),

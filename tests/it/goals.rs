@@ -201,6 +201,10 @@ fn goal_boards_of_another_shape_are_refused_at_their_line() {
             "goal:\n  board: |\n    # . .\n    . o .\n    . . #\n  at: [1, 1]\n",
             "p.yaml:11: goal: `at:` and `board:` together: the goal board already says how many pegs are left and where; drop `at:`",
         ),
+        (
+            "goal:\n  board:\n",
+            "p.yaml:7: goal: `board:` is empty: draw the end position on the board's shape",
+        ),
     ];
     for (goal, message) in cases {
         assert_eq!(refused(goal), format!("marbles: error: {message}\n"), "{goal}");
@@ -246,4 +250,34 @@ fn goal_boards_are_for_hop_puzzles_and_fix_the_pegs_left() {
             "p.yaml:9: `--fewest` asks for the fewest pegs, but this puzzle's goal board says exactly where they \
              end: leave out --fewest",
         );
+}
+
+#[test]
+fn goal_boards_with_more_pegs_than_the_start_are_refuted() {
+    let run = Test::new()
+        .file(
+            "p.yaml",
+            &format!("{SMALL}goal:\n  board: |\n    # o o\n    o o o\n    o o #\n"),
+        )
+        .args(["solve", "p.yaml", "--format", "json"])
+        .run()
+        .status(1);
+    assert_eq!(
+        run.json()[0]["reason"],
+        "the goal board has 7 pegs but the start only 6: every hop takes pegs away"
+    );
+}
+
+#[test]
+fn reports_say_what_the_goal_board_was() {
+    let run = Test::new()
+        .file("set/p.yaml", &corner_to(&[(4, 2)]))
+        .args(["batch", "set", "--report", "rep", "--quiet"])
+        .run()
+        .status(0);
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.dir().join("rep/summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["results"][0]["goal"], "the goal board: 1 peg at [4, 2]");
+    let html = std::fs::read_to_string(run.dir().join("rep/index.html")).unwrap();
+    assert!(html.contains("<dt>goal</dt><dd>the goal board: 1 peg at [4, 2]</dd>"));
 }
