@@ -27,15 +27,20 @@ fn corner_to(pegs: &[Cell]) -> String {
     format!("{CORNER}{}", goal_triangle(pegs))
 }
 
-/// Solves `yaml` as JSON and replays its moves to the pegs they leave.
-fn solved_pegs(yaml: &str) -> (serde_json::Value, BTreeSet<Cell>) {
+/// `marbles solve --format json` of `yaml`, which must exit with `code`: its one outcome.
+fn outcome(yaml: &str, code: i32) -> serde_json::Value {
     let run = Test::new()
         .file("p.yaml", yaml)
         .args(["solve", "p.yaml", "--format", "json"])
         .run()
         .no_panic()
-        .status(0);
-    let o = run.json()[0].clone();
+        .status(code);
+    run.json()[0].clone()
+}
+
+/// Solves `yaml` as JSON and replays its moves to the pegs they leave.
+fn solved_pegs(yaml: &str) -> (serde_json::Value, BTreeSet<Cell>) {
+    let o = outcome(yaml, 0);
     assert_eq!(o["status"], "solved", "{o}");
     let left = replay_hops(yaml, &o["moves"], &TRIANGLE);
     (o, left)
@@ -93,12 +98,7 @@ fn goal_boards_in_another_position_class_are_refuted_without_search() {
         vec![(4, 1), (4, 2), (4, 3)],
     ] {
         let yaml = corner_to(&goal);
-        let run = Test::new()
-            .file("p.yaml", &yaml)
-            .args(["solve", "p.yaml", "--format", "json"])
-            .run()
-            .status(1);
-        let o = &run.json()[0];
+        let o = outcome(&yaml, 1);
         assert_eq!(o["status"], "unsolvable");
         assert_eq!(
             o["reason"],
@@ -146,16 +146,24 @@ fn goal_boards_with_fewest_moves_end_exactly_there() {
 
 const SMALL: &str = "rules: peg_hop\nboard: |\n  # o o\n  o . o\n  o o #\n";
 
-/// The error `marbles solve` prints for `SMALL` with `goal`, which must exit 2.
-fn refused(goal: &str) -> String {
+/// The error `marbles solve p.yaml` (with `extra` arguments) prints for `yaml`, refused
+/// with exit status 2 and nothing on stdout.
+fn refused_file(yaml: &str, extra: &[&str]) -> String {
+    let mut args = vec!["solve", "p.yaml"];
+    args.extend(extra);
     let run = Test::new()
-        .file("p.yaml", &format!("{SMALL}{goal}"))
-        .args(["solve", "p.yaml"])
+        .file("p.yaml", yaml)
+        .args(args)
         .run()
         .no_panic()
         .status(2);
     assert_eq!(run.stdout, "");
     run.stderr
+}
+
+/// The error for `SMALL` with `goal`.
+fn refused(goal: &str) -> String {
+    refused_file(&format!("{SMALL}{goal}"), &[])
 }
 
 #[test]
@@ -215,55 +223,34 @@ fn goal_boards_of_another_shape_are_refused_at_their_line() {
 fn goal_boards_anywhere_in_the_file_are_read_at_their_own_lines() {
     // The goal drawn before the board: each drawing's errors point into itself.
     let yaml = "rules: peg_hop\ngoal:\n  board: |\n    # . .\n    . o .\n    . . x\nboard: |\n  # o o\n  o . o\n  o o #\n";
-    Test::new()
-        .file("p.yaml", yaml)
-        .args(["solve", "p.yaml"])
-        .run()
-        .status(2)
-        .stderr_has("p.yaml:6:9: goal: unknown board token `x` at [2, 2]");
+    assert!(refused_file(yaml, &[]).contains("p.yaml:6:9: goal: unknown board token `x` at [2, 2]"));
     let yaml = "rules: peg_hop\ngoal:\n  board: |\n    # . .\n    . o .\n    . . #\nboard: |\n  # o o\n  o . y\n  o o #\n";
-    Test::new()
-        .file("p.yaml", yaml)
-        .args(["solve", "p.yaml"])
-        .run()
-        .status(2)
-        .stderr_has("p.yaml:9:7: unknown board token `y` at [1, 2]");
+    assert!(refused_file(yaml, &[]).contains("p.yaml:9:7: unknown board token `y` at [1, 2]"));
 }
 
 #[test]
 fn goal_boards_are_for_hop_puzzles_and_fix_the_pegs_left() {
     let tilt = "rules: tilt_roll\nsize: 2\nmarbles: [[0,0]]\nholes: [[1,1]]\ngoal:\n  board: |\n    o .\n";
-    Test::new()
-        .file("t.yaml", tilt)
-        .args(["solve", "t.yaml"])
-        .run()
-        .status(2)
-        .stderr_has(
-            "t.yaml:6: goal: `board:` is for hop puzzles; a tilt puzzle's goal is every marble in its own hole",
-        );
-    Test::new()
-        .file("p.yaml", &corner_to(&[(4, 2)]))
-        .args(["solve", "p.yaml", "--fewest"])
-        .run()
-        .status(2)
-        .stderr_has(
-            "p.yaml:9: `--fewest` asks for the fewest pegs, but this puzzle's goal board says exactly where they \
-             end: leave out --fewest",
-        );
+    assert_eq!(
+        refused_file(tilt, &[]),
+        "marbles: error: p.yaml:6: goal: `board:` is for hop puzzles; a tilt puzzle's goal is every marble in its \
+         own hole\n"
+    );
+    assert_eq!(
+        refused_file(&corner_to(&[(4, 2)]), &["--fewest"]),
+        "marbles: error: p.yaml:9: `--fewest` asks for the fewest pegs, but this puzzle's goal board says exactly \
+         where they end: leave out --fewest\n"
+    );
 }
 
 #[test]
 fn goal_boards_with_more_pegs_than_the_start_are_refuted() {
-    let run = Test::new()
-        .file(
-            "p.yaml",
-            &format!("{SMALL}goal:\n  board: |\n    # o o\n    o o o\n    o o #\n"),
-        )
-        .args(["solve", "p.yaml", "--format", "json"])
-        .run()
-        .status(1);
+    let o = outcome(
+        &format!("{SMALL}goal:\n  board: |\n    # o o\n    o o o\n    o o #\n"),
+        1,
+    );
     assert_eq!(
-        run.json()[0]["reason"],
+        o["reason"],
         "the goal board has 7 pegs but the start only 6: every hop takes pegs away"
     );
 }

@@ -405,13 +405,18 @@ fn replays_to_goal(m: &HopModel, path: &[usize]) -> bool {
     m.is_goal(s, m.target_pegs())
 }
 
-#[test]
-fn endgame_tables_decide_the_same_problems_with_valid_solutions() {
-    let eager = Pruning {
+/// Pruning that builds a small endgame table at once.
+fn eager_endgame() -> Pruning {
+    Pruning {
         endgame_after: Some(0),
         endgame_positions: 200,
         ..Pruning::default()
-    };
+    }
+}
+
+#[test]
+fn endgame_tables_decide_the_same_problems_with_valid_solutions() {
+    let eager = eager_endgame();
     for (vacancy, finish, m) in triangle_problems(true) {
         let (plain, _) = plain_verdict(&m);
         let (verdict, path) = solve_verdict(&m, &eager);
@@ -538,11 +543,7 @@ fn end_of(m: &HopModel, path: &[usize]) -> u128 {
 
 #[test]
 fn goal_boards_are_decided_alike_by_every_search_and_replay_to_exactly_the_board() {
-    let eager = Pruning {
-        endgame_after: Some(0),
-        endgame_positions: 200,
-        ..Pruning::default()
-    };
+    let eager = eager_endgame();
     let mut solved = std::collections::BTreeSet::new();
     let mut reachable = std::collections::BTreeSet::new();
     for (pattern, m) in two_peg_goal_boards() {
