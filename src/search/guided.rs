@@ -3,9 +3,8 @@
 //!
 //! A position's "spread" is the sum over its pegs of the squared distance (rows plus columns)
 //! to the goal cell (the nearest peg of a goal board), or to the board's middle when the goal
-//! names no cell. Children are tried
-//! least spread first (ties in the given move order), so the search clears the far arms early
-//! and keeps the pegs together, as people solve cross boards. It is the same search as
+//! names no cell. Children are tried least spread first (ties in the given move order), so the
+//! search clears the far arms early and keeps the pegs together, as people solve cross boards. It is the same search as
 //! [`super::dfs`] otherwise: a failure table of canonical positions, pagoda cuts and an endgame
 //! table, under the same [`Budget`]. On Wiegleb's 45-hole board it finds the central game in
 //! ~3 M nodes where the fixed order needs 359 M.
