@@ -77,6 +77,10 @@ pub struct GoalSpec {
     pub moves: Option<MoveGoal>,
     /// 1-based line of the `at:` key, for errors found once the geometry is known.
     pub at_line: Option<usize>,
+    /// `board:`, a drawing of where pegs must stand at the end: the goal is exactly it.
+    pub board: Option<GridBoard>,
+    /// 1-based line of the goal's `board:` key.
+    pub board_line: Option<usize>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -217,12 +221,13 @@ struct RawSpec {
 #[derive(Deserialize)]
 #[serde(
     deny_unknown_fields,
-    expecting = "a map with `pegs:` and optionally `at:` and `moves:`"
+    expecting = "a map with `pegs:` and optionally `at:` and `moves:`, or `board:`"
 )]
 struct RawGoal {
     pegs: Option<RawPegs>,
     at: Option<Cell>,
     moves: Option<RawPegs>,
+    board: Option<String>,
 }
 
 enum RawPegs {
@@ -390,6 +395,16 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         ));
     }
 
+    let goal_board_line = raw
+        .goal
+        .as_ref()
+        .and_then(|_| nested_key_line(source, "goal", "board"));
+    // The puzzle's own `board:` is the first one that is not the goal's.
+    let board_line = (1..=source.lines().count())
+        .zip(source.lines())
+        .find(|&(n, l)| Some(n) != goal_board_line && key_line(l, "board").is_some())
+        .map(|(n, _)| n);
+
     let tilt_keys = raw.size.is_some() || raw.marbles.is_some() || raw.holes.is_some() || raw.walls.is_some();
     let board = match (raw.board, tilt_keys) {
         (Some(_), true) => {
@@ -398,7 +413,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
                 "a puzzle has either `board:` (hop families) or `size:`/`marbles:`/`holes:` (tilt families), not both".into(),
             ));
         }
-        (Some(text), false) => BoardSpec::Grid(parse_grid(path, source, &text)?),
+        (Some(text), false) => BoardSpec::Grid(parse_grid(path, source, &text, board_line)?),
         (None, true) => BoardSpec::Tilt(parse_tilt(
             path,
             source,
@@ -442,11 +457,37 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
                     .at(key_line(source, "moves"), None));
                 }
             };
+            let board = match g.board {
+                None if goal_board_line.is_some() => {
+                    return Err(Diagnostic::new(
+                        path,
+                        "goal: `board:` is empty: draw the end position on the board's shape",
+                    )
+                    .at(goal_board_line, None));
+                }
+                None => None,
+                Some(text) => Some(parse_goal_board(path, source, &text, goal_board_line, &board)?),
+            };
+            if board.is_some() {
+                let clash = [("pegs", pegs.is_some()), ("at", g.at.is_some())];
+                if let Some((key, _)) = clash.iter().find(|(_, given)| *given) {
+                    return Err(Diagnostic::new(
+                        path,
+                        format!(
+                            "goal: `{key}:` and `board:` together: the goal board already says how many pegs \
+                             are left and where; drop `{key}:`"
+                        ),
+                    )
+                    .at(nested_key_line(source, "goal", key), None));
+                }
+            }
             GoalSpec {
                 pegs,
                 at: g.at,
                 moves,
                 at_line: g.at.and_then(|_| key_line(source, "at")),
+                board,
+                board_line: goal_board_line,
             }
         }
     };
@@ -524,8 +565,99 @@ pub fn key_line(source: &str, key: &str) -> Option<usize> {
         .map(|i| i + 1)
 }
 
-fn parse_grid(path: &Path, source: &str, text: &str) -> Result<GridBoard> {
-    let board_line = key_line(source, "board");
+/// The 1-based line of `key:` inside the block of `parent:` (the lines after it that are
+/// indented deeper), if it is there.
+pub fn nested_key_line(source: &str, parent: &str, key: &str) -> Option<usize> {
+    let top = key_line(source, parent)?;
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let parent_indent = indent(source.lines().nth(top - 1)?);
+    source
+        .lines()
+        .enumerate()
+        .skip(top)
+        .take_while(|(_, l)| l.trim().is_empty() || indent(l) > parent_indent)
+        .find(|(_, l)| key_line(l, key).is_some())
+        .map(|(i, _)| i + 1)
+}
+
+/// Reads `goal: board:`, drawn like the puzzle's board, and checks it has the board's shape:
+/// the same rows of the same lengths, `#` exactly where the board has no hole.
+fn parse_goal_board(
+    path: &Path,
+    source: &str,
+    text: &str,
+    line: Option<usize>,
+    board: &BoardSpec,
+) -> Result<GridBoard> {
+    let BoardSpec::Grid(board) = board else {
+        return Err(Diagnostic::new(
+            path,
+            "goal: `board:` is for hop puzzles; a tilt puzzle's goal is every marble in its own hole",
+        )
+        .at(line, None));
+    };
+    let err = |msg: String| Diagnostic::new(path, msg).at(line, None);
+    let goal = parse_grid(path, source, text, line).map_err(|e| {
+        // A drawing of no holes at all is a shape error, not a board of no holes.
+        if e.message == "the board has no holes" {
+            err(format!(
+                "goal: `board:` has no holes, but the board has {}: draw the goal on the board's shape",
+                board
+                    .rows
+                    .iter()
+                    .flatten()
+                    .filter(|&&t| t != Token::Blocked)
+                    .count()
+            ))
+        } else {
+            Diagnostic {
+                message: format!("goal: {}", e.message),
+                ..e
+            }
+        }
+    })?;
+    if goal.rows.len() != board.rows.len() {
+        return Err(err(format!(
+            "goal: `board:` has {} rows but the board has {}: draw the goal on the board's shape",
+            goal.rows.len(),
+            board.rows.len()
+        )));
+    }
+    // A block scalar's rows start on the line after its key; any other scalar is one line.
+    let block = line
+        .and_then(|l| source.lines().nth(l - 1))
+        .and_then(|t| t.split_once(':'))
+        .is_some_and(|(_, v)| v.trim_start().starts_with(['|', '>']));
+    for (r, (g, b)) in goal.rows.iter().zip(&board.rows).enumerate() {
+        let row_line = line.map(|l| if block { l + r + 1 } else { l });
+        for c in 0..g.len().max(b.len()) {
+            let why = match (g.get(c), b.get(c)) {
+                (Some(_), None) => format!("[{r}, {c}] is off the board (its row {r} has {} cells)", b.len()),
+                (None, Some(_)) => format!(
+                    "row {r} has {} cells but the board's row {r} has {}",
+                    g.len(),
+                    b.len()
+                ),
+                (Some(Token::Blocked), Some(Token::Peg | Token::Hole)) => {
+                    format!("[{r}, {c}] is `#` but is a hole of the board: mark it `o` or `.`")
+                }
+                (Some(Token::Peg | Token::Hole), Some(Token::Blocked)) => {
+                    format!("[{r}, {c}] is not a hole of the board: mark it `#`")
+                }
+                _ => continue,
+            };
+            return Err(Diagnostic::new(path, format!("goal: `board:` {why}")).at(row_line, None));
+        }
+    }
+    if !goal.rows.iter().flatten().any(|&t| t == Token::Peg) {
+        return Err(err(
+            "goal: `board:` has no pegs, but a hop never takes the last one".into(),
+        ));
+    }
+    Ok(goal)
+}
+
+fn parse_grid(path: &Path, source: &str, text: &str, board_line: Option<usize>) -> Result<GridBoard> {
     let src_lines: Vec<&str> = source.lines().collect();
     let mut rows = Vec::new();
     for (r, line) in text.lines().enumerate() {

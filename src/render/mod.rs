@@ -251,7 +251,10 @@ pub const MAX_ANSWER_BOARD_BYTES: usize = 256 * 1024;
 /// [`solution`] with boards drawn by `draw(replay, frame, marked cell)`, for other notations.
 pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) -> String) -> String {
     let rules = o.script.as_deref().unwrap_or(&o.rules);
-    let heading = format!("{} ({}, {rules})\n{}\n", o.puzzle, o.file, verdict(o));
+    let mut heading = format!("{} ({}, {rules})\n{}\n", o.puzzle, o.file, verdict(o));
+    if let Some(goal) = &o.goal {
+        let _ = writeln!(heading, "goal: {goal}");
+    }
     let mut out = terminal(&heading).into_owned();
     let Some(replay) = &o.replay else { return out };
     out.push_str("\nstart:\n");

@@ -4,12 +4,16 @@ use crate::support::{Test, root};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
-type Cell = (i64, i64);
+pub type Cell = (i64, i64);
 
 /// Pegs and holes of a YAML board picture, read independently of marbles' own parser.
 fn board_of(yaml: &str) -> (BTreeSet<Cell>, BTreeSet<Cell>) {
     let v: serde_yaml::Value = serde_yaml::from_str(yaml).unwrap();
-    let text = v["board"].as_str().unwrap();
+    drawing(v["board"].as_str().unwrap())
+}
+
+/// Pegs and holes of a drawing of rows of `o . #`.
+pub fn drawing(text: &str) -> (BTreeSet<Cell>, BTreeSet<Cell>) {
     let (mut pegs, mut holes) = (BTreeSet::new(), BTreeSet::new());
     for (r, line) in text.lines().enumerate() {
         for (c, t) in line.split_whitespace().enumerate() {
@@ -34,7 +38,7 @@ fn cell(v: &Value) -> Cell {
 }
 
 /// Replays hop moves, checking each is a legal jump along one of `dirs`; returns the pegs left.
-fn replay_hops(yaml: &str, moves: &Value, dirs: &[Cell]) -> BTreeSet<Cell> {
+pub fn replay_hops(yaml: &str, moves: &Value, dirs: &[Cell]) -> BTreeSet<Cell> {
     let (mut pegs, holes) = board_of(yaml);
     for (i, m) in moves.as_array().unwrap().iter().enumerate() {
         let (from, over, to) = (cell(&m["from"]), cell(&m["over"]), cell(&m["to"]));
@@ -59,8 +63,8 @@ fn replay_hops(yaml: &str, moves: &Value, dirs: &[Cell]) -> BTreeSet<Cell> {
     pegs
 }
 
-const SQUARE: [Cell; 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
-const TRIANGLE: [Cell; 6] = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1)];
+pub const SQUARE: [Cell; 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+pub const TRIANGLE: [Cell; 6] = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1)];
 
 fn shipped(rel: &str) -> String {
     std::fs::read_to_string(root().join(rel)).unwrap()

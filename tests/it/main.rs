@@ -4,10 +4,12 @@
 mod answers;
 mod batch;
 mod classic;
-mod cli;
+pub mod cli;
+mod goals;
 mod hostile;
 mod hostile_batch;
 mod html;
+mod library;
 mod limits;
 mod messages;
 mod play;
