@@ -2,6 +2,7 @@
 //! (`SolveArgs::config` → [`cmd::solve::Config`], and so on). Only this module knows clap's
 //! types; nothing below [`crate::cmd`] imports it.
 
+use crate::batch::shard;
 use crate::cmd;
 use crate::formats::Notation;
 use crate::render::answer::Answer;
@@ -32,6 +33,8 @@ Examples:
   marbles solve puzzles/peg_hop/english_central.yaml
   marbles solve puzzles/triangle_hop/*.yaml --format json
   marbles check puzzles/
+  marbles check rules/my_family.rhai puzzles/
+  marbles rules
   marbles batch puzzles --report reports
   marbles completions bash > /etc/bash_completion.d/marbles
 
@@ -43,10 +46,15 @@ pub enum Command {
     Solve(SolveArgs),
     /// Play a puzzle yourself, move by move; `solve` lets marbles finish from where you are.
     Play(PlayArgs),
-    /// Validate puzzle files and their rule scripts without solving.
+    /// Validate puzzle files and their rule scripts without solving; a script (x.rhai) is
+    /// checked on the puzzles given that use it, or on a sample board.
     Check(CheckArgs),
+    /// List the rule families a puzzle can name: where each is found and its first comment.
+    Rules(RulesArgs),
     /// Solve every puzzle under folders in parallel; print a table and write reports.
     Batch(BatchArgs),
+    /// Combine shard results files (from `batch --shard`) into the reports a single run writes.
+    Merge(MergeArgs),
     /// Turn Lisp peg lists, matrices and ICPC Marble Game files into YAML puzzle specs.
     Import(ImportArgs),
     /// Enumerate every position reachable from a hop puzzle's start, layer by layer, and count
@@ -202,8 +210,15 @@ pub struct PlayArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// A puzzle file or folder: list what its puzzles can name (default: the current folder).
+    #[arg(value_name = "PATH")]
+    pub path: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Puzzle files, or folders to check every *.yaml / *.yml under.
+    /// Puzzle files, folders to check every puzzle file under, or rule scripts (*.rhai).
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
@@ -242,8 +257,30 @@ pub struct BatchArgs {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Solve only share K of N (0 <= K < N), chosen by a hash of each file's path under DIR,
+    /// and leave shard-K-of-N.json in the report folder; `auto` reads SLURM_ARRAY_TASK_ID and
+    /// SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shard-count.
+    #[arg(long, value_name = "K/N|auto", value_parser = shard::Choice::parse)]
+    pub shard: Option<shard::Choice>,
+    /// How many shards `--shard auto` splits into (default: SLURM_ARRAY_TASK_COUNT or
+    /// MARBLES_SHARD_COUNT).
+    #[arg(long, value_name = "N", requires = "shard", value_parser = clap::value_parser!(u32).range(1..))]
+    pub shard_count: Option<u32>,
     #[command(flatten)]
     pub search: SearchArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// shard-K-of-N.json files, one per shard.
+    #[arg(required = true, value_name = "RESULTS")]
+    pub files: Vec<PathBuf>,
+    /// Where to write summary.json, summary.csv, summary.md and index.html.
+    #[arg(long, value_name = "DIR", required = true)]
+    pub report: PathBuf,
+    /// Format of the summary printed on stdout.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: TableFormat,
 }
 
 /// Options every solving command shares.
@@ -417,6 +454,14 @@ impl CheckArgs {
     }
 }
 
+impl RulesArgs {
+    pub fn config(&self) -> cmd::rules::Config {
+        cmd::rules::Config {
+            path: self.path.clone(),
+        }
+    }
+}
+
 impl BatchArgs {
     pub fn config(&self) -> cmd::batch::Config {
         let jobs = self
@@ -431,6 +476,20 @@ impl BatchArgs {
             jobs,
             quiet: self.quiet,
             options: self.search.options(jobs),
+            shard: self.shard.map(|c| match c {
+                shard::Choice::Auto(_) => shard::Choice::Auto(self.shard_count),
+                fixed => fixed,
+            }),
+        }
+    }
+}
+
+impl MergeArgs {
+    pub fn config(&self) -> cmd::merge::Config {
+        cmd::merge::Config {
+            files: self.files.clone(),
+            summary: self.format.into(),
+            report: self.report.clone(),
         }
     }
 }

@@ -12,6 +12,9 @@ pub struct Diagnostic {
     /// 1-based column, when the problem has one.
     pub column: Option<usize>,
     pub message: String,
+    /// What a rule script printed (`print`/`debug`) before failing, in order: not part of the
+    /// message, so commands that show script output can show it first.
+    pub printed: Vec<String>,
 }
 
 impl Diagnostic {
@@ -21,12 +24,19 @@ impl Diagnostic {
             line: None,
             column: None,
             message: message.into(),
+            printed: Vec::new(),
         }
     }
 
     pub fn at(mut self, line: Option<usize>, column: Option<usize>) -> Self {
         self.line = line;
         self.column = column.filter(|_| line.is_some());
+        self
+    }
+
+    /// This error with what the script printed before it.
+    pub fn printed(mut self, printed: Vec<String>) -> Self {
+        self.printed = printed;
         self
     }
 }

@@ -75,6 +75,9 @@ pub struct HopGoal {
     pub at: Option<usize>,
     /// Solve in the fewest moves (chains of one peg's jumps), or within a number of them.
     pub moves: Option<MoveGoal>,
+    /// `goal: board:`: the one end position, exactly. `pegs` is then its peg count, and `at`
+    /// its cell when it has a single peg, so searches built for those use it unchanged.
+    pub pattern: Option<u128>,
 }
 
 #[derive(Debug, Clone)]
@@ -90,7 +93,17 @@ impl HopModel {
     /// True when `state` meets the goal for exactly `pegs` pegs.
     #[inline]
     pub fn is_goal(&self, state: u128, pegs: u32) -> bool {
-        state.count_ones() == pegs && self.goal.at.is_none_or(|a| state >> a & 1 == 1)
+        let cells = self.goal_cells();
+        state.count_ones() == pegs && state & cells == cells
+    }
+
+    /// The cells a goal position must hold pegs on: the goal board's pegs, the `at:` cell, or
+    /// none. With the goal's peg count this decides the goal, so a goal board is exact.
+    #[inline]
+    pub fn goal_cells(&self) -> u128 {
+        self.goal
+            .pattern
+            .unwrap_or_else(|| self.goal.at.map_or(0, |a| 1u128 << a))
     }
 
     /// The target peg count (for `Fewest`, 1 is the best hope).
@@ -229,11 +242,44 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
             dir: h.dir,
         });
     }
-    let pegs = spec
-        .goal
-        .pegs
-        .unwrap_or(PegGoal::Count(t.default_pegs.unwrap_or(1)));
+    let pattern = spec.goal.board.as_ref().map(|b| {
+        let pegs = b.rows.iter().enumerate().flat_map(|(r, row)| {
+            row.iter()
+                .enumerate()
+                .filter(|(_, t)| **t == Token::Peg)
+                .map(move |(c, _)| [r as i64, c as i64])
+        });
+        // The spec checked the goal board has the board's shape: every peg is a hole here.
+        pegs.filter_map(|cell| geo.index.get(&cell))
+            .fold(0u128, |acc, &i| acc | 1 << i)
+    });
+    let pegs = match pattern {
+        Some(p) => PegGoal::Count(p.count_ones()),
+        None => spec
+            .goal
+            .pegs
+            .unwrap_or(PegGoal::Count(t.default_pegs.unwrap_or(1))),
+    };
+    // A goal the spec sets is checked when it is read; the family's default only now.
+    if let (None, None, PegGoal::Count(want)) = (pattern, spec.goal.pegs, pegs)
+        && want > start.count_ones()
+    {
+        let plural = |n: u32| if n == 1 { "" } else { "s" };
+        return Err(Diagnostic::new(
+            &spec.path,
+            format!(
+                "goal: {want} peg{} to leave (rule family `{}`'s default), but the board starts \
+                 with {} peg{} and a jump only removes pegs",
+                plural(want),
+                script.name,
+                start.count_ones(),
+                plural(start.count_ones())
+            ),
+        )
+        .at(crate::spec::key_line(&spec.source, "board"), None));
+    }
     let at = match spec.goal.at {
+        None if pattern.is_some_and(|p| p.count_ones() == 1) => pattern.map(|p| p.trailing_zeros() as usize),
         None => None,
         Some(cell) => Some(geo.index.get(&cell).copied().ok_or_else(|| {
             Diagnostic::new(
@@ -252,6 +298,7 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
             pegs,
             at,
             moves: spec.goal.moves,
+            pattern,
         },
     })
 }

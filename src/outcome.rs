@@ -130,6 +130,9 @@ pub struct Outcome {
     /// For a `moves:` goal: the moves the solution makes, each one peg's chain of jumps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub move_count: Option<u32>,
+    /// For a `goal: board:`, the goal in words: `the goal board: 2 pegs at [0, 1], [2, 2]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal: Option<String>,
 }
 
 impl Outcome {
@@ -157,6 +160,7 @@ impl Outcome {
             replay: None,
             gave_up: None,
             move_count: None,
+            goal: None,
         }
     }
 }

@@ -57,14 +57,28 @@ pub fn prepare(path: &Path, opts: &Options) -> Result<Prepared> {
 }
 
 /// Compiles an already-parsed spec (from YAML or another notation).
-pub fn prepare_spec(mut spec: Spec, opts: &Options) -> Result<Prepared> {
+pub fn prepare_spec(spec: Spec, opts: &Options) -> Result<Prepared> {
+    let script = script::resolve(&spec, &opts.rules_roots)?;
+    prepare_with(spec, script, opts)
+}
+
+/// Compiles a spec with a given rule script instead of the one it names (`marbles check
+/// x.rhai` tries a script on a sample board).
+pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Prepared> {
+    if opts.fewest && spec.goal.board.is_some() {
+        return Err(crate::diag::Diagnostic::new(
+            &spec.path,
+            "`--fewest` asks for the fewest pegs, but this puzzle's goal board says exactly where \
+             they end: leave out --fewest",
+        )
+        .at(spec.goal.board_line, None));
+    }
     if opts.fewest {
         spec.goal.pegs = Some(PegGoal::Fewest);
     }
     if opts.fewest_moves {
         spec.goal.moves = Some(MoveGoal::Fewest);
     }
-    let script = script::resolve(&spec, &opts.rules_roots)?;
     let tables = script::run(&script, &spec, &opts.script)?;
     let model = model::compile(&spec, &script, &tables)?;
     if let Model::Hop(m) = &model {
@@ -165,6 +179,26 @@ pub fn settings(spec: &Spec, opts: &Options) -> String {
         .goal
         .at
         .map_or(String::new(), |[r, c]| format!(" at [{r}, {c}]"));
+    // A goal board fixes the pegs; its drawing, rows joined by `/`, is the goal.
+    let (pegs, at) = match &spec.goal.board {
+        Some(b) => {
+            let rows: Vec<String> = b
+                .rows
+                .iter()
+                .map(|r| {
+                    r.iter()
+                        .map(|t| t.symbol().to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect();
+            (
+                "exactly the".to_string(),
+                format!(" of the goal board {}", rows.join("/")),
+            )
+        }
+        None => (pegs, at),
+    };
     let order = match &opts.order {
         MoveOrder::Script => "script".to_string(),
         MoveOrder::Reverse => "reverse".to_string(),
@@ -236,10 +270,12 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
         replay: None,
         gave_up: None,
         move_count: None,
+        goal: None,
     };
     let solved = verdict == Verdict::Solved;
     let replayed = match &p.model {
         Model::Hop(m) => hop_end(m, path).and_then(|end| {
+            out.goal = m.goal.pattern.map(|g| goal_words(m, g));
             out.moves = path.iter().map(|&i| hop_move(m, i)).collect();
             out.replay = Some(hop_replay(&p.spec, m, path));
             // Pegs left describe an end position: only a solution has one, or a `fewest` search
@@ -308,6 +344,20 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
     out
 }
 
+/// A goal board in words: `the goal board: 2 pegs at [0, 1], [2, 2]`.
+pub fn goal_words(m: &HopModel, pattern: u128) -> String {
+    let cells: Vec<String> = (0..m.geo.cells.len())
+        .filter(|&k| pattern >> k & 1 == 1)
+        .map(|k| format!("[{}, {}]", m.geo.cells[k][0], m.geo.cells[k][1]))
+        .collect();
+    let n = cells.len();
+    format!(
+        "the goal board: {n} peg{} at {}",
+        if n == 1 { "" } else { "s" },
+        cells.join(", ")
+    )
+}
+
 /// Where `path` leads from the model's start, each move checked to be legal where it is made.
 pub fn hop_end(m: &HopModel, path: &[usize]) -> std::result::Result<u128, String> {
     let mut s = m.start;
@@ -345,7 +395,18 @@ pub fn hop_search(
     if m.goal.pegs == PegGoal::Fewest {
         return fewest::solve(m, order, budget, obs);
     }
-    if let Some(why) = Invariants::find(m).refute(m) {
+    let more = m
+        .goal
+        .pattern
+        .filter(|p| p.count_ones() > m.start.count_ones())
+        .map(|p| {
+            format!(
+                "the goal board has {} pegs but the start only {}: every hop takes pegs away",
+                p.count_ones(),
+                m.start.count_ones()
+            )
+        });
+    if let Some(why) = more.or_else(|| Invariants::find(m).refute(m)) {
         return dfs::HopResult {
             verdict: Verdict::Unsolvable(Some(why)),
             path: Vec::new(),

@@ -113,6 +113,10 @@ pub struct GoalSpec {
     pub moves: Option<MoveGoal>,
     /// 1-based line of the `at:` key, for errors found once the geometry is known.
     pub at_line: Option<usize>,
+    /// `board:`, a drawing of where pegs must stand at the end: the goal is exactly it.
+    pub board: Option<GridBoard>,
+    /// 1-based line of the goal's `board:` key.
+    pub board_line: Option<usize>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -253,12 +257,13 @@ struct RawSpec {
 #[derive(Deserialize)]
 #[serde(
     deny_unknown_fields,
-    expecting = "a map with `pegs:` and optionally `at:` and `moves:`"
+    expecting = "a map with `pegs:` and optionally `at:` and `moves:`, or `board:`"
 )]
 struct RawGoal {
     pegs: Option<RawPegs>,
     at: Option<Cell>,
     moves: Option<RawPegs>,
+    board: Option<String>,
 }
 
 enum RawPegs {
@@ -287,6 +292,14 @@ pub fn load(path: &Path) -> Result<Spec> {
     parse(path, &source)
 }
 
+/// What a file read by [`read_text`] is, for its messages: scripts are read the same way.
+fn kind_of(path: &Path) -> &'static str {
+    match path.extension().is_some_and(|e| e.eq_ignore_ascii_case("rhai")) {
+        true => "rule script",
+        false => "puzzle file",
+    }
+}
+
 /// Reads a small UTF-8 text file, refusing directories, FIFOs, huge files and bad bytes.
 pub fn read_text(path: &Path) -> Result<String> {
     let meta = std::fs::metadata(path)
@@ -307,8 +320,9 @@ pub fn read_text(path: &Path) -> Result<String> {
         return Err(Diagnostic::new(
             path,
             format!(
-                "is {} bytes; puzzle files are limited to {} bytes",
+                "is {} bytes; {}s are limited to {} bytes",
                 meta.len(),
+                kind_of(path),
                 MAX_SPEC_BYTES
             ),
         ));
@@ -339,10 +353,46 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
+/// How deep `[` and `{` may nest. The YAML parser refuses documents nested past 128 levels, but
+/// its scanner spends time quadratic in the depth before it gets there (a 1 MB file of `[`
+/// took minutes), so depth is measured first, in one pass over the text.
+pub const MAX_FLOW_DEPTH: usize = 256;
+
+/// `Err(line)` (1-based) where brackets first nest past [`MAX_FLOW_DEPTH`]. Brackets inside
+/// quotes or comments count too: the bound is far above anything a puzzle holds, so counting
+/// them can only refuse text that is hundreds of brackets deep anyway.
+fn check_nesting(source: &str) -> std::result::Result<(), usize> {
+    let mut depth = 0usize;
+    let mut line = 1;
+    for b in source.bytes() {
+        match b {
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_FLOW_DEPTH {
+                    return Err(line);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\n' => line += 1,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Parses spec text; `path` is used for messages and to resolve relative rule paths.
 pub fn parse(path: &Path, source: &str) -> Result<Spec> {
     // Editors on Windows start UTF-8 files with a byte-order mark; it is not content.
     let source = source.strip_prefix('\u{feff}').unwrap_or(source);
+    check_nesting(source).map_err(|line| {
+        Diagnostic::new(
+            path,
+            format!(
+                "invalid puzzle YAML: brackets nested more than {MAX_FLOW_DEPTH} deep (a puzzle needs a few)"
+            ),
+        )
+        .at(Some(line), None)
+    })?;
     expansion::check(source).map_err(|line| {
         Diagnostic::new(
             path,
@@ -381,6 +431,16 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         ));
     }
 
+    let goal_board_line = raw
+        .goal
+        .as_ref()
+        .and_then(|_| nested_key_line(source, "goal", "board"));
+    // The puzzle's own `board:` is the first one that is not the goal's.
+    let board_line = (1..=source.lines().count())
+        .zip(source.lines())
+        .find(|&(n, l)| Some(n) != goal_board_line && key_line(l, "board").is_some())
+        .map(|(n, _)| n);
+
     let tilt_keys = raw.size.is_some() || raw.marbles.is_some() || raw.holes.is_some() || raw.walls.is_some();
     let board = match (raw.board, tilt_keys) {
         (Some(_), true) => {
@@ -389,7 +449,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
                 "a puzzle has either `board:` (hop families) or `size:`/`marbles:`/`holes:` (tilt families), not both".into(),
             ));
         }
-        (Some(text), false) => BoardSpec::Grid(parse_grid(path, source, &text)?),
+        (Some(text), false) => BoardSpec::Grid(parse_grid(path, source, &text, board_line)?),
         (None, true) => BoardSpec::Tilt(parse_tilt(
             path,
             source,
@@ -433,17 +493,44 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
                     .at(key_line(source, "moves"), None));
                 }
             };
+            let board = match g.board {
+                None if goal_board_line.is_some() => {
+                    return Err(Diagnostic::new(
+                        path,
+                        "goal: `board:` is empty: draw the end position on the board's shape",
+                    )
+                    .at(goal_board_line, None));
+                }
+                None => None,
+                Some(text) => Some(parse_goal_board(path, source, &text, goal_board_line, &board)?),
+            };
+            if board.is_some() {
+                let clash = [("pegs", pegs.is_some()), ("at", g.at.is_some())];
+                if let Some((key, _)) = clash.iter().find(|(_, given)| *given) {
+                    return Err(Diagnostic::new(
+                        path,
+                        format!(
+                            "goal: `{key}:` and `board:` together: the goal board already says how many pegs \
+                             are left and where; drop `{key}:`"
+                        ),
+                    )
+                    .at(nested_key_line(source, "goal", key), None));
+                }
+            }
             GoalSpec {
                 pegs,
                 at: g.at,
                 moves,
                 at_line: g.at.and_then(|_| key_line(source, "at")),
+                board,
+                board_line: goal_board_line,
             }
         }
     };
     if let Some(PegGoal::Count(0)) = goal.pegs {
         return Err(Diagnostic::new(path, "goal pegs must be at least 1").at(key_line(source, "pegs"), None));
     }
+    check_goal_fits(path, source, &board, &goal)?;
 
     let limits = raw.solve.unwrap_or_default();
     if let Some(Err(why)) = limits.timeout.map(crate::limits::seconds) {
@@ -483,6 +570,43 @@ impl Spec {
     }
 }
 
+/// A goal the board can meet at all: none on a tilt puzzle (its goal is fixed), and no more
+/// pegs than a hop board starts with (a jump only removes pegs).
+fn check_goal_fits(path: &Path, source: &str, board: &BoardSpec, goal: &GoalSpec) -> Result<()> {
+    let grid = match board {
+        BoardSpec::Tilt(_) if goal != &GoalSpec::default() || key_line(source, "goal").is_some() => {
+            return Err(Diagnostic::new(
+                path,
+                "a tilt puzzle takes no `goal:`: it is always every marble in its own hole",
+            )
+            .at(key_line(source, "goal"), None));
+        }
+        BoardSpec::Tilt(_) => return Ok(()),
+        BoardSpec::Grid(g) => g,
+    };
+    let Some(PegGoal::Count(want)) = goal.pegs else {
+        return Ok(());
+    };
+    let count = |t: Token| grid.rows.iter().flatten().filter(|&&x| x == t).count();
+    let (pegs, holes) = (count(Token::Peg), count(Token::Peg) + count(Token::Hole));
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let why = if want as usize > holes {
+        format!("the board holds only {}", plural(holes, "hole"))
+    } else if want as usize > pegs {
+        format!(
+            "the board starts with {} and a jump only removes pegs",
+            plural(pegs, "peg")
+        )
+    } else {
+        return Ok(());
+    };
+    Err(Diagnostic::new(
+        path,
+        format!("goal: {} to leave, but {why}", plural(want as usize, "peg")),
+    )
+    .at(key_line(source, "pegs"), None))
+}
+
 /// The 1-based line where `key:` first appears as a mapping key.
 pub fn key_line(source: &str, key: &str) -> Option<usize> {
     source
@@ -495,8 +619,99 @@ pub fn key_line(source: &str, key: &str) -> Option<usize> {
         .map(|i| i + 1)
 }
 
-fn parse_grid(path: &Path, source: &str, text: &str) -> Result<GridBoard> {
-    let board_line = key_line(source, "board");
+/// The 1-based line of `key:` inside the block of `parent:` (the lines after it that are
+/// indented deeper), if it is there.
+pub fn nested_key_line(source: &str, parent: &str, key: &str) -> Option<usize> {
+    let top = key_line(source, parent)?;
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let parent_indent = indent(source.lines().nth(top - 1)?);
+    source
+        .lines()
+        .enumerate()
+        .skip(top)
+        .take_while(|(_, l)| l.trim().is_empty() || indent(l) > parent_indent)
+        .find(|(_, l)| key_line(l, key).is_some())
+        .map(|(i, _)| i + 1)
+}
+
+/// Reads `goal: board:`, drawn like the puzzle's board, and checks it has the board's shape:
+/// the same rows of the same lengths, `#` exactly where the board has no hole.
+fn parse_goal_board(
+    path: &Path,
+    source: &str,
+    text: &str,
+    line: Option<usize>,
+    board: &BoardSpec,
+) -> Result<GridBoard> {
+    let BoardSpec::Grid(board) = board else {
+        return Err(Diagnostic::new(
+            path,
+            "goal: `board:` is for hop puzzles; a tilt puzzle's goal is every marble in its own hole",
+        )
+        .at(line, None));
+    };
+    let err = |msg: String| Diagnostic::new(path, msg).at(line, None);
+    let goal = parse_grid(path, source, text, line).map_err(|e| {
+        // A drawing of no holes at all is a shape error, not a board of no holes.
+        if e.message == "the board has no holes" {
+            err(format!(
+                "goal: `board:` has no holes, but the board has {}: draw the goal on the board's shape",
+                board
+                    .rows
+                    .iter()
+                    .flatten()
+                    .filter(|&&t| t != Token::Blocked)
+                    .count()
+            ))
+        } else {
+            Diagnostic {
+                message: format!("goal: {}", e.message),
+                ..e
+            }
+        }
+    })?;
+    if goal.rows.len() != board.rows.len() {
+        return Err(err(format!(
+            "goal: `board:` has {} rows but the board has {}: draw the goal on the board's shape",
+            goal.rows.len(),
+            board.rows.len()
+        )));
+    }
+    // A block scalar's rows start on the line after its key; any other scalar is one line.
+    let block = line
+        .and_then(|l| source.lines().nth(l - 1))
+        .and_then(|t| t.split_once(':'))
+        .is_some_and(|(_, v)| v.trim_start().starts_with(['|', '>']));
+    for (r, (g, b)) in goal.rows.iter().zip(&board.rows).enumerate() {
+        let row_line = line.map(|l| if block { l + r + 1 } else { l });
+        for c in 0..g.len().max(b.len()) {
+            let why = match (g.get(c), b.get(c)) {
+                (Some(_), None) => format!("[{r}, {c}] is off the board (its row {r} has {} cells)", b.len()),
+                (None, Some(_)) => format!(
+                    "row {r} has {} cells but the board's row {r} has {}",
+                    g.len(),
+                    b.len()
+                ),
+                (Some(Token::Blocked), Some(Token::Peg | Token::Hole)) => {
+                    format!("[{r}, {c}] is `#` but is a hole of the board: mark it `o` or `.`")
+                }
+                (Some(Token::Peg | Token::Hole), Some(Token::Blocked)) => {
+                    format!("[{r}, {c}] is not a hole of the board: mark it `#`")
+                }
+                _ => continue,
+            };
+            return Err(Diagnostic::new(path, format!("goal: `board:` {why}")).at(row_line, None));
+        }
+    }
+    if !goal.rows.iter().flatten().any(|&t| t == Token::Peg) {
+        return Err(err(
+            "goal: `board:` has no pegs, but a hop never takes the last one".into(),
+        ));
+    }
+    Ok(goal)
+}
+
+fn parse_grid(path: &Path, source: &str, text: &str, board_line: Option<usize>) -> Result<GridBoard> {
     let src_lines: Vec<&str> = source.lines().collect();
     let mut rows = Vec::new();
     let mut xs = Vec::new();
@@ -599,9 +814,11 @@ fn parse_tilt(
         return Err(err(
             "holes",
             format!(
-                "{} marbles but {} holes: hole k takes marble k, so the counts must match",
+                "{} marble{} but {} hole{}: hole k takes marble k, so the counts must match",
                 marbles.len(),
-                holes.len()
+                if marbles.len() == 1 { "" } else { "s" },
+                holes.len(),
+                if holes.len() == 1 { "" } else { "s" },
             ),
         ));
     }
@@ -701,7 +918,7 @@ mod tests {
         let e = p("rules: tilt_roll\nsize: 4\nmarbles: [[0,1]]\nholes: [[1,1],[2,2]]\n").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "t.yaml:4: 1 marbles but 2 holes: hole k takes marble k, so the counts must match"
+            "t.yaml:4: 1 marble but 2 holes: hole k takes marble k, so the counts must match"
         );
     }
 

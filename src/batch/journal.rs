@@ -58,6 +58,26 @@ pub fn write_reports(dir: &Path, outcomes: &[Outcome]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Writes `contents` to `path` so that a reader sees the old file or the whole new one: a
+/// temporary file beside it (created like any output, 0666 less the umask), synced, renamed.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .map_or_else(Default::default, |n| n.to_string_lossy());
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let written = std::fs::File::create(&tmp).and_then(|mut f| {
+        f.write_all(contents)?;
+        f.sync_all()
+    });
+    match written.and_then(|()| std::fs::rename(&tmp, path)) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
+}
+
 /// Points `dir/name` at `target` in one rename, replacing whatever was there (a link, or a
 /// report file from before generation folders).
 fn link(dir: &Path, name: &str, target: &Path) -> anyhow::Result<()> {

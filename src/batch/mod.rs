@@ -3,6 +3,7 @@
 
 pub mod journal;
 pub mod lock;
+pub mod shard;
 
 use crate::formats::{self, Notation};
 use crate::outcome::{Outcome, Status};

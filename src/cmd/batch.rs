@@ -2,6 +2,7 @@
 //! report files; Ctrl-C stops cleanly and `--resume` finishes later.
 
 use super::{Error, ExitCode};
+use crate::batch::shard::{self, Shard};
 use crate::batch::{self, journal};
 use crate::outcome::Outcome;
 use crate::report::{self, Summary};
@@ -28,23 +29,43 @@ pub struct Config {
     /// No progress bar, no closing note.
     pub quiet: bool,
     pub options: Options,
+    /// Solve only this shard's share, and leave its results file in the report folder.
+    pub shard: Option<shard::Choice>,
 }
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
-    let found = batch::collect(&config.dirs);
+    let mut found = batch::collect(&config.dirs);
     for e in &found.errors {
         eprintln!("marbles: warning: {e}");
     }
     if found.puzzles.is_empty() {
         let dirs: Vec<String> = config.dirs.iter().map(|d| d.display().to_string()).collect();
         return Err(Error::Usage(format!(
-            "no puzzle files (*.yaml, *.yml, *.lisp, *.lsp, *.icpc) under {}",
+            "no puzzle files (*.yaml, *.yml, *.lisp, *.lsp, *.icpc, *.matrix) under {}",
             dirs.join(", ")
         )));
     }
     // Taken before anything in the folder is read or written; held until the end of `run`.
     let _lock = config.report.as_deref().map(batch::lock::acquire).transpose()?;
     super::stop_on_ctrl_c();
+    // An empty share is fine: a small folder over many shards.
+    let mut owned = Vec::new();
+    let shard = config
+        .shard
+        .map(shard::Choice::resolve)
+        .transpose()
+        .map_err(Error::Usage)?;
+    if let Some(s) = shard {
+        if config.report.is_none() {
+            return Err(Error::Usage(format!(
+                "--shard {s}: a shard needs a report folder for its results (drop --no-report)"
+            )));
+        }
+        found.puzzles.retain(|p| {
+            let rel = shard::relative(p, &config.dirs);
+            s.owns(&rel).then(|| owned.push(rel)).is_some()
+        });
+    }
 
     // No more threads than puzzle files or cores: each job's share of the default memory
     // limit must not shrink for jobs that will never run.
@@ -79,6 +100,10 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     stdout.flush()?;
     if let Some(dir) = &config.report {
         journal::write_reports(dir, &outcomes)?;
+        // An interrupted shard is not whole: it leaves no results file for merge to take.
+        if let Some(s) = shard.filter(|_| !interrupted) {
+            write_shard(dir, s, config, owned, &outcomes)?;
+        }
         if let Some(j) = journal {
             j.finish();
         }
@@ -95,6 +120,28 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         return Ok(ExitCode::Interrupted);
     }
     Ok(ExitCode::of(&outcomes).or_failed(!found.errors.is_empty()))
+}
+
+/// Leaves `shard-K-of-N.json` in `dir` for `marbles merge`.
+fn write_shard(
+    dir: &std::path::Path,
+    s: Shard,
+    config: &Config,
+    files: Vec<String>,
+    outcomes: &[Outcome],
+) -> Result<(), Error> {
+    let results = shard::Results {
+        marbles_version: env!("CARGO_PKG_VERSION").to_string(),
+        folders: config.dirs.iter().map(|d| d.display().to_string()).collect(),
+        shard: s,
+        options: shard::options_in_force(&config.options),
+        files,
+        results: outcomes.to_vec(),
+    };
+    let path = dir.join(s.file_name());
+    journal::write_atomic(&path, (serde_json::to_string_pretty(&results)? + "\n").as_bytes())
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    Ok(())
 }
 
 fn progress(total: u64, quiet: bool) -> ProgressBar {

@@ -1,72 +1,197 @@
 //! `marbles check`: read, validate and compile puzzle files and their rule scripts, without
-//! solving them.
+//! solving them. A rule script (`*.rhai`) is checked on its own: on every puzzle given that
+//! uses it, or else on a sample board.
 
 use super::{Error, ExitCode};
 use crate::batch;
+use crate::diag::{Diagnostic, Result as Checked};
 use crate::formats::{self, Notation};
 use crate::model::{HopModel, Model};
+use crate::script::{self, Script};
 use crate::search::Budget;
 use crate::search::symmetry::Symmetry;
-use crate::solve::{self, Options};
-use crate::spec::Spec;
+use crate::solve::{self, Options, Prepared};
+use crate::spec::{self, Spec};
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What to check; only the script limits of the options matter.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// Puzzle files, or folders to check every puzzle file under.
+    /// Puzzle files, folders to check every puzzle file under, and rule scripts (`*.rhai`).
     pub paths: Vec<PathBuf>,
     pub options: Options,
 }
 
+/// The boards a script is tried on when no puzzle given uses it: a hop board, or for a tilt
+/// family a tilt board.
+const SAMPLE_GRID: (&str, &str) = (
+    "a sample 5×5 board",
+    "rules: sample\nboard: |\n  o o o o o\n  o o o o o\n  o o . o o\n  o o o o o\n  o o o o o\n",
+);
+const SAMPLE_TILT: (&str, &str) = (
+    "a sample 4×4 tilt board",
+    "rules: sample\nsize: 4\nmarbles: [[0, 0]]\nholes: [[3, 3]]\nwalls: [[[1, 1], [1, 2]]]\n",
+);
+
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
-    let files = batch::collect(&config.paths);
+    let (scripts, others): (Vec<PathBuf>, Vec<PathBuf>) = config
+        .paths
+        .iter()
+        .cloned()
+        .partition(|p| p.extension().is_some_and(|e| e == "rhai"));
+    let files = batch::collect(&others);
     // Folders bound the rule lookup as they do for `batch`, so both find the same scripts.
     let options = Options {
-        rules_roots: config.paths.iter().filter(|p| p.is_dir()).cloned().collect(),
+        rules_roots: others.iter().filter(|p| p.is_dir()).cloned().collect(),
         ..config.options.clone()
     };
-    let mut bad = false;
-    let mut stdout = io::stdout().lock();
-    for f in &files.puzzles {
-        for p in formats::prepare(f, Notation::of(f, None), &options) {
-            match p {
-                Ok(p) => {
-                    let what = match &p.model {
-                        Model::Hop(m) => format!(
-                            "{} holes, {} pegs, {} moves, {}",
-                            m.geo.cells.len(),
-                            m.start.count_ones(),
-                            m.moves.len(),
-                            symmetries(m, &p.spec, &options)
-                        ),
-                        Model::Tilt(m) => format!("{0}×{0} board, {1} marbles", m.size, m.start.len()),
-                    };
-                    writeln!(stdout, "ok    {}  ({}: {what})", f.display(), p.script.name)?;
-                }
-                Err(d) => {
-                    bad = true;
-                    super::report(&d);
+    if scripts.is_empty() && files.puzzles.is_empty() && files.errors.is_empty() {
+        return Err(Error::Usage(
+            "no puzzle files (*.yaml, *.yml, *.lisp, *.lsp, *.icpc) or rule scripts (*.rhai) found".into(),
+        ));
+    }
+    let mut out = io::stdout().lock();
+    let mut ok = true;
+    for e in &files.errors {
+        ok = false;
+        super::report(e);
+    }
+    if scripts.is_empty() {
+        for f in &files.puzzles {
+            for p in formats::prepare(f, Notation::of(f, None), &options) {
+                ok &= show(&mut out, &f.display().to_string(), "", p, &options)?;
+            }
+        }
+    }
+    for s in &scripts {
+        ok &= check_script(&mut out, s, &files.puzzles, &options)?;
+    }
+    Ok(ExitCode::Solved.or_failed(!ok))
+}
+
+/// Checks one script on the puzzles that use it, or on a sample board if none does.
+fn check_script(out: &mut impl Write, path: &Path, puzzles: &[PathBuf], opts: &Options) -> io::Result<bool> {
+    let read = match path.is_dir() {
+        true => Err(Diagnostic::new(path, "is a directory, not a rule script")),
+        false => spec::read_text(path),
+    };
+    let script = match read {
+        Err(d) => {
+            super::report(&d);
+            return Ok(false);
+        }
+        Ok(source) => Script {
+            name: path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            origin: path.to_path_buf(),
+            source,
+        },
+    };
+    let me = path.canonicalize().ok();
+    let uses = |spec: &Spec| {
+        script::resolve(spec, &opts.rules_roots)
+            .ok()
+            .and_then(|s| s.origin.canonicalize().ok())
+            .is_some_and(|o| Some(o) == me)
+    };
+    let head = path.display().to_string();
+    let mut ok = true;
+    let mut used = 0;
+    for f in puzzles {
+        let specs = match Notation::of(f, None) {
+            Notation::Yaml => spec::load(f).map(|s| vec![s]),
+            n => formats::read(f, n),
+        };
+        match specs {
+            Err(d) => {
+                ok = false;
+                super::report(&d);
+            }
+            Ok(specs) => {
+                for spec in specs.into_iter().filter(|s| uses(s)) {
+                    used += 1;
+                    let p = solve::prepare_with(spec, script.clone(), opts);
+                    ok &= show(out, &head, &format!("on {}", f.display()), p, opts)?;
                 }
             }
         }
     }
-    for e in &files.errors {
-        bad = true;
-        super::report(e);
+    if used == 0 {
+        let on = |(what, yaml): (&str, &str)| {
+            let spec = spec::parse(Path::new(&format!("<{what}>")), yaml).expect("sample boards parse");
+            (
+                format!("on {what}"),
+                solve::prepare_with(spec, script.clone(), opts),
+            )
+        };
+        // A tilt family does not compile on a hop board (it may not even run on one).
+        let (mut on_what, mut p) = on(SAMPLE_GRID);
+        if let Err(d) = &p {
+            let (w, q) = on(SAMPLE_TILT);
+            if q.is_ok() || d.message.contains("is a tilt family") {
+                (on_what, p) = (w, q);
+            }
+        }
+        ok &= show(out, &head, &on_what, p, opts)?;
     }
-    if files.puzzles.is_empty() && files.errors.is_empty() {
-        return Err(Error::Usage(
-            "no puzzle files (*.yaml, *.yml, *.lisp, *.lsp, *.icpc) found".into(),
-        ));
+    Ok(ok)
+}
+
+/// Prints `ok` and what was compiled, or reports the error; shows what the script printed.
+/// Returns whether it was ok.
+/// `opts` bounds the symmetry search with the puzzle's limits.
+fn show(
+    out: &mut impl Write,
+    head: &str,
+    on: &str,
+    p: Checked<Prepared>,
+    opts: &Options,
+) -> io::Result<bool> {
+    let p = match p {
+        Err(d) => {
+            report_on(&d, on);
+            return Ok(false);
+        }
+        Ok(p) => p,
+    };
+    super::show_printed(&p);
+    let what = match &p.model {
+        Model::Hop(m) => format!(
+            "{}, {}, {}, {}",
+            plural(m.geo.cells.len(), "hole"),
+            plural(m.start.count_ones() as usize, "peg"),
+            plural(m.moves.len(), "move"),
+            symmetries(m, &p.spec, opts)
+        ),
+        Model::Tilt(m) => format!("{0}×{0} board, {1}", m.size, plural(m.start.len(), "marble")),
+    };
+    let line = if on.is_empty() {
+        format!("ok    {head}  ({}: {what})", p.script.name)
+    } else {
+        format!("ok    {head}  {on}: {what}")
+    };
+    writeln!(out, "{}", crate::render::terminal(&line))?;
+    Ok(true)
+}
+
+fn report_on(d: &Diagnostic, on: &str) {
+    if on.is_empty() {
+        super::report_printed(d, d);
+    } else {
+        super::report_printed(d, &format!("{d} ({on})"));
     }
-    Ok(ExitCode::Solved.or_failed(bad))
+}
+
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// How many symmetries the board has (its moves included), found under the puzzle's limits.
-fn symmetries(m: &HopModel, spec: &Spec, options: &Options) -> String {
-    let budget = Budget::new(solve::limits_for(spec, options));
+fn symmetries(m: &HopModel, spec: &Spec, opts: &Options) -> String {
+    let budget = Budget::new(solve::limits_for(spec, opts));
     match Symmetry::find_within(m, &budget) {
         Ok(s) if s.order() == 1 => "1 symmetry".into(),
         Ok(s) => format!("{} symmetries", s.order()),

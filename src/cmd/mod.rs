@@ -8,7 +8,9 @@ pub mod bench;
 pub mod check;
 pub mod count;
 pub mod import;
+pub mod merge;
 pub mod play;
+pub mod rules;
 pub mod solve;
 
 use crate::diag::Diagnostic;
@@ -105,6 +107,24 @@ pub fn finish(result: Result<ExitCode, Error>) -> ExitCode {
             report(&e);
             ExitCode::Failed
         }
+    }
+}
+
+/// Shows on stderr what a puzzle's rule script printed, each line after the script's path.
+fn show_printed(p: &crate::solve::Prepared) {
+    show_lines(&p.script.origin, &p.tables.printed);
+}
+
+/// Shows what a rule script printed before it failed (`d`), then the error in words.
+fn report_printed(d: &crate::diag::Diagnostic, message: &dyn Display) {
+    show_lines(&d.file, &d.printed);
+    report(message);
+}
+
+fn show_lines(origin: &std::path::Path, printed: &[String]) {
+    for line in printed {
+        let line = format!("{}: {line}", origin.display());
+        eprintln!("{}", crate::render::terminal(&line));
     }
 }
 

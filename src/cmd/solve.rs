@@ -50,15 +50,13 @@ fn solve_reporting(file: &Path, notation: Notation, config: &Config) -> Vec<Outc
     let opts = &config.options;
     let solve_one = |p: crate::diag::Result<solve::Prepared>| match p.and_then(|p| config.answer.fits(p)) {
         Err(d) => {
+            super::show_lines(&d.file, &d.printed);
             let mut o = Outcome::error(&file.display().to_string(), d.to_string());
             o.spec_hash = solve::file_hash(file);
             o
         }
         Ok(p) => {
-            for line in &p.tables.printed {
-                let line = format!("{}: {line}", p.script.origin.display());
-                eprintln!("{}", crate::render::terminal(&line));
-            }
+            super::show_printed(&p);
             if config.trace || p.spec.trace {
                 let style = super::style(notation);
                 trace::solve_traced(&p, opts, style, config.trace_limit, io::stderr().lock())

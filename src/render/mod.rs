@@ -273,20 +273,17 @@ pub fn verdict(o: &Outcome) -> String {
     let mut s = match o.status {
         Status::Solved => {
             let n = o.moves.len();
-            let unit = match (o.moves.first(), n) {
-                (Some(MoveOut::Tilt { .. }), 1) => "tilt",
-                (Some(MoveOut::Tilt { .. }), _) => "tilts",
-                (_, 1) => "move",
-                _ => "moves",
-            };
-            match o.move_count {
+            let tilt = matches!(o.replay, Some(Replay::Tilt { .. }))
+                || matches!(o.moves.first(), Some(MoveOut::Tilt { .. }));
+            let plural = |k: usize| if k == 1 { "" } else { "s" };
+            match (tilt, o.move_count) {
+                (true, _) if n == 0 => "already solved: every marble starts in its own hole".to_string(),
+                (true, _) => format!("solved in {n} tilt{}", plural(n)),
                 // Moves as chains of one peg's jumps: say both counts.
-                Some(k) => format!(
-                    "solved in {k} move{} ({n} jump{})",
-                    if k == 1 { "" } else { "s" },
-                    if n == 1 { "" } else { "s" }
-                ),
-                None => format!("solved in {n} {unit}"),
+                (false, Some(k)) => {
+                    format!("solved in {k} move{} ({n} jump{})", plural(k as usize), plural(n))
+                }
+                (false, None) => format!("solved in {n} move{}", plural(n)),
             }
         }
         Status::Unsolvable => "unsolvable".to_string(),
@@ -320,7 +317,10 @@ pub const MAX_ANSWER_BOARD_BYTES: usize = 256 * 1024;
 /// [`solution`] with boards drawn by `draw(replay, frame, marked cell)`, for other notations.
 pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) -> String) -> String {
     let rules = o.script.as_deref().unwrap_or(&o.rules);
-    let heading = format!("{} ({}, {rules})\n{}\n", o.puzzle, o.file, verdict(o));
+    let mut heading = format!("{} ({}, {rules})\n{}\n", o.puzzle, o.file, verdict(o));
+    if let Some(goal) = &o.goal {
+        let _ = writeln!(heading, "goal: {goal}");
+    }
     let mut out = terminal(&heading).into_owned();
     let Some(replay) = &o.replay else { return out };
     out.push_str("\nstart:\n");

@@ -364,6 +364,9 @@ fn section(s: &mut String, i: usize, o: &Outcome) {
     if let Some(r) = &o.rating {
         facts.push(("rating", escape(r)));
     }
+    if let Some(g) = &o.goal {
+        facts.push(("goal", escape(g)));
+    }
     if o.status != Status::Error {
         facts.push(("nodes", thousands(o.stats.nodes)));
         facts.push(("time", seconds(o.stats.seconds)));

@@ -6,6 +6,7 @@
 
 pub mod alloc;
 mod board;
+mod locate;
 mod sandbox;
 
 pub use board::ScriptBoard;
@@ -84,12 +85,6 @@ pub struct RuleTables {
     pub printed: Vec<String>,
 }
 
-/// Finds the script a spec names: a path relative to the spec, or by name `NAME.rhai` in a
-/// `rules/` folder beside the spec's real location or above it, up to the first boundary
-/// (a folder of `roots` holding the spec, as `batch` is given, or a folder holding
-/// `marbles.toml` or `.git`),
-/// else a built-in family. How the spec's path is spelled and where marbles runs from do not
-/// matter; without a boundary above the spec only the `rules/` folder beside it is searched.
 /// A script's path as messages show it: relative to the working folder when it lies below it
 /// (the lookup itself runs on real, canonical folders).
 fn shown(path: PathBuf) -> PathBuf {
@@ -101,6 +96,11 @@ fn shown(path: PathBuf) -> PathBuf {
         .unwrap_or(path)
 }
 
+/// Finds the script a spec names: a path relative to the spec, or by name `NAME.rhai` in a
+/// `rules/` folder beside the spec's real location or above it, up to the first boundary
+/// (a folder of `roots` holding the spec, as `batch` is given, or a folder holding
+/// `marbles.toml` or `.git`), else a built-in family. How the spec's path is spelled and where marbles runs from do not
+/// matter; without a boundary above the spec only the `rules/` folder beside it is searched.
 pub fn resolve(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
     let root = roots
         .iter()
@@ -192,23 +192,90 @@ fn rule_dirs(base: &Path, root: Option<&Path>) -> Vec<PathBuf> {
 }
 
 fn known_families(dirs: &[PathBuf]) -> Vec<String> {
-    let mut names: Vec<String> = BUILTIN.iter().map(|(n, _)| n.to_string()).collect();
+    families_in(dirs).into_iter().map(|f| f.name).collect()
+}
+
+/// A rule family a puzzle in some folder can name, and where it would be found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Family {
+    pub name: String,
+    /// The script file, or `<builtin>/NAME.rhai`.
+    pub origin: PathBuf,
+    pub builtin: bool,
+    /// A script file named like a built-in family, used instead of it.
+    pub hides_builtin: bool,
+    /// The script's first comment line, without its `//` and a leading `NAME:`.
+    pub about: String,
+}
+
+/// Every family a puzzle in folder `base` can name, by name, each as [`resolve`] would find
+/// it with `root` among its roots: the first `rules/NAME.rhai` of the folders it searches,
+/// else the built-in.
+pub fn families(base: &Path, root: Option<&Path>) -> Vec<Family> {
+    let base = std::fs::canonicalize(base)
+        .or_else(|_| std::path::absolute(base))
+        .unwrap_or_else(|_| base.to_path_buf());
+    families_in(&rule_dirs(&base, root))
+}
+
+/// Every family found in `dirs`, the first folder winning, then the built-ins not hidden.
+fn families_in(dirs: &[PathBuf]) -> Vec<Family> {
+    let mut out: Vec<Family> = Vec::new();
     for dir in dirs {
-        if let Ok(rd) = std::fs::read_dir(dir) {
-            for e in rd.flatten() {
-                let p = e.path();
-                if p.extension().is_some_and(|x| x == "rhai")
-                    && p.is_file()
-                    && let Some(s) = p.file_stem()
-                {
-                    names.push(s.to_string_lossy().into_owned());
-                }
+        let Ok(rd) = std::fs::read_dir(dir) else { continue };
+        let mut files: Vec<PathBuf> = rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "rhai") && p.is_file())
+            .collect();
+        files.sort();
+        for path in files {
+            let name = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if out.iter().any(|f| f.name == name) {
+                continue;
             }
+            let about = match crate::spec::read_text(&path) {
+                Ok(text) => about(&name, &text),
+                Err(d) => format!("(cannot read it: {})", d.message),
+            };
+            out.push(Family {
+                hides_builtin: BUILTIN.iter().any(|(n, _)| *n == name),
+                name,
+                origin: shown(path),
+                builtin: false,
+                about,
+            });
         }
     }
-    names.sort();
-    names.dedup();
-    names
+    for (name, src) in BUILTIN {
+        if !out.iter().any(|f| f.name == *name) {
+            out.push(Family {
+                name: name.to_string(),
+                origin: PathBuf::from(format!("<builtin>/{name}.rhai")),
+                builtin: true,
+                hides_builtin: false,
+                about: about(name, src),
+            });
+        }
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// A script's first comment line, without `//` and a leading `NAME:`.
+fn about(name: &str, source: &str) -> String {
+    let Some(line) = source.lines().map(str::trim).find(|l| l.starts_with("//")) else {
+        return String::new();
+    };
+    let text = line.trim_start_matches('/').trim();
+    text.strip_prefix(name)
+        .and_then(|t| t.strip_prefix(':'))
+        .unwrap_or(text)
+        .trim()
+        .to_string()
 }
 
 /// Runs `script` once for `spec`'s board and reads back its tables.
@@ -236,7 +303,7 @@ pub fn run(script: &Script, spec: &Spec, limits: &ScriptLimits) -> Result<RuleTa
                 };
                 let (value, printed) = sandbox::call_rules(script, board, limits, &misfit)?;
                 let out = Reader { script };
-                let tables = out.tables(value, printed);
+                let tables = out.tables(value, printed.clone()).map_err(|d| d.printed(printed));
                 drop(metered);
                 tables
             })
@@ -251,60 +318,75 @@ pub fn run(script: &Script, spec: &Spec, limits: &ScriptLimits) -> Result<RuleTa
     })
 }
 
-/// Turns the script's returned map into tables, with errors naming the script.
+/// Turns the script's returned map into tables, with errors naming the script, the line that
+/// wrote the bad part where that can be told, and the bad value itself.
 struct Reader<'a> {
     script: &'a Script,
 }
 
+/// A value as Rhai would write it, cut short if long.
+fn shown_value(v: &Dynamic) -> String {
+    const MAX: usize = 60;
+    let text = format!("{v:?}");
+    match text.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text,
+    }
+}
+
 impl Reader<'_> {
-    fn err(&self, msg: impl Into<String>) -> Diagnostic {
-        let line = self
-            .script
-            .source
-            .lines()
-            .position(|l| l.contains("fn rules"))
-            .map(|i| i + 1);
+    /// An error about `what`, a path into the returned map such as `moves[3].from`: at the one
+    /// line that writes its last key (`from:`), else at `fn rules`.
+    fn err(&self, what: &str, msg: impl Into<String>) -> Diagnostic {
+        let key = what.rsplit('.').next().unwrap_or(what);
+        let key = key.split('[').next().unwrap_or(key);
+        let src = &self.script.source;
+        let line = (!key.is_empty())
+            .then(|| locate::key_line(src, key))
+            .flatten()
+            .or_else(|| src.lines().position(|l| l.contains("fn rules")).map(|i| i + 1));
         Diagnostic::new(&self.script.origin, msg).at(line, None)
     }
 
-    /// Refuses keys a map may not have, as YAML specs do, naming the nearest known one.
+    /// An error that `what` holds `v`, which is not what it should be.
+    fn bad(&self, what: &str, should: &str, v: &Dynamic) -> Diagnostic {
+        self.err(what, format!("{what} must be {should}, not {}", shown_value(v)))
+    }
+
+    /// Refuses keys a map may not have, as YAML specs do, naming the nearest known one, at
+    /// the line that writes the key if one line does.
     fn known_keys(&self, map: &Map, what: &str, known: &[&str]) -> Result<()> {
         let Some(key) = map.keys().find(|k| !known.contains(&k.as_str())) else {
             return Ok(());
         };
-        // The line that writes `key:` (or `"key":`) in a map literal, if one does.
-        let line = self.script.source.lines().position(|l| {
-            l.match_indices(key.as_str()).any(|(i, _)| {
-                let word_start = !l[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_');
-                let rest = l[i + key.len()..].trim_start_matches('"').trim_start();
-                word_start && rest.starts_with(':')
-            })
-        });
         let msg = format!(
             "{what} has an unknown key `{key}`: {}known keys are {}",
             crate::diag::did_you_mean(key, known),
             known.join(", ")
         );
-        Err(match line {
-            Some(i) => Diagnostic::new(&self.script.origin, msg).at(Some(i + 1), None),
-            None => self.err(msg),
-        })
+        Err(self.err(key, msg))
     }
 
     /// The rule table under `key`, no longer than a model may hold.
     fn table(&self, map: &Map, key: &str) -> Result<Array> {
         let a = self.array(map, key)?;
-        crate::limits::check_rule_table(key, a.len()).map_err(|why| self.err(why))?;
+        crate::limits::check_rule_table(key, a.len()).map_err(|why| self.err(key, why))?;
         Ok(a)
     }
 
     fn tables(&self, value: Dynamic, printed: Vec<String>) -> Result<RuleTables> {
-        let ty = value.type_name().to_string();
-        let map: Map = value.try_cast::<Map>().ok_or_else(|| {
-            self.err(format!(
-                "`rules(board)` must return a map (#{{ kind: ..., ... }}), not {ty}"
-            ))
-        })?;
+        let map: Map = match value.clone().try_cast::<Map>() {
+            Some(m) => m,
+            None => {
+                return Err(self.err(
+                    "",
+                    format!(
+                        "`rules(board)` must return a map (#{{ kind: ..., ... }}), not {}",
+                        shown_value(&value)
+                    ),
+                ));
+            }
+        };
         self.known_keys(
             &map,
             "the returned map",
@@ -314,21 +396,32 @@ impl Reader<'_> {
             Some("hop") => Kind::Hop,
             Some("tilt") => Kind::Tilt,
             Some(other) => {
-                return Err(self.err(format!("`kind` must be \"hop\" or \"tilt\", not \"{other}\"")));
+                return Err(self.err(
+                    "kind",
+                    format!("`kind` must be \"hop\" or \"tilt\", not \"{other}\""),
+                ));
             }
-            None => return Err(self.err("the returned map needs `kind`: \"hop\" or \"tilt\"")),
+            None => return Err(self.err("", "the returned map needs `kind`: \"hop\" or \"tilt\"")),
         };
         let layout = match self.string(&map, "layout")?.as_deref() {
             None | Some("square") => Layout::Square,
             Some("triangle") => Layout::Triangle,
             Some(other) => {
-                return Err(self.err(format!(
-                    "`layout` must be \"square\" or \"triangle\", not \"{other}\""
-                )));
+                return Err(self.err(
+                    "layout",
+                    format!("`layout` must be \"square\" or \"triangle\", not \"{other}\""),
+                ));
             }
         };
         let directions = self.directions(&map)?;
-        let dir_index = |name: &str| directions.iter().position(|d| d.name == name);
+        let dir_index = |what: &str, name: &str| {
+            directions.iter().position(|d| d.name == name).ok_or_else(|| {
+                self.err(
+                    what,
+                    format!("{what}: direction \"{name}\" is not in `directions`"),
+                )
+            })
+        };
         let mut hops = Vec::new();
         let mut links = Vec::new();
         match kind {
@@ -339,9 +432,7 @@ impl Reader<'_> {
                     self.known_keys(&m, &what, &["dir", "from", "over", "to"])?;
                     let dir = match self.string(&m, "dir")? {
                         None => None,
-                        Some(d) => Some(dir_index(&d).ok_or_else(|| {
-                            self.err(format!("{what}: direction \"{d}\" is not in `directions`"))
-                        })?),
+                        Some(d) => Some(dir_index(&format!("{what}.dir"), &d)?),
                     };
                     let from = self.cell(m.get("from"), &format!("{what}.from"))?;
                     let to = self.cell(m.get("to"), &format!("{what}.to"))?;
@@ -356,18 +447,27 @@ impl Reader<'_> {
                     self.known_keys(&m, &what, &["dir", "from", "to"])?;
                     let d = self
                         .string(&m, "dir")?
-                        .ok_or_else(|| self.err(format!("{what} needs `dir`, a direction name")))?;
-                    let dir = dir_index(&d).ok_or_else(|| {
-                        self.err(format!("{what}: direction \"{d}\" is not in `directions`"))
-                    })?;
+                        .ok_or_else(|| self.err("links", format!("{what} needs `dir`, a direction name")))?;
+                    let dir = dir_index(&format!("{what}.dir"), &d)?;
                     let from = self.cell(m.get("from"), &format!("{what}.from"))?;
                     let to = self.cell(m.get("to"), &format!("{what}.to"))?;
+                    if let Some(j) = links.iter().position(|l: &Link| l.dir == dir && l.from == from) {
+                        let other = links[j].to;
+                        return Err(self.err(
+                            "links",
+                            format!(
+                                "links[{j}] and links[{i}] both lead a marble at [{}, {}] rolling {d}: to [{}, {}] and to [{}, {}]; a square has at most one link each way",
+                                from[0], from[1], other[0], other[1], to[0], to[1]
+                            ),
+                        ));
+                    }
                     links.push(Link { dir, from, to });
                 }
                 if directions.iter().any(|d| d.step.is_none()) {
-                    return Err(
-                        self.err("tilt directions need a `step`, e.g. #{ name: \"up\", step: [-1, 0] }")
-                    );
+                    return Err(self.err(
+                        "directions",
+                        "tilt directions need a `step`, e.g. #{ name: \"up\", step: [-1, 0] }",
+                    ));
                 }
             }
         }
@@ -383,7 +483,7 @@ impl Reader<'_> {
                             .ok()
                             .and_then(|n| u32::try_from(n).ok())
                             .filter(|&n| n > 0)
-                            .ok_or_else(|| self.err("goal.pegs must be a positive whole number"))?,
+                            .ok_or_else(|| self.bad("goal.pegs", "a positive whole number", p))?,
                     ),
                 }
             }
@@ -414,13 +514,13 @@ impl Reader<'_> {
             self.known_keys(&m, &what, &["name", "step"])?;
             let name = self
                 .string(&m, "name")?
-                .ok_or_else(|| self.err(format!("{what} needs a `name`")))?;
+                .ok_or_else(|| self.err("directions", format!("{what} needs a `name`")))?;
             let step = match m.get("step") {
                 None => None,
                 Some(s) => Some(self.cell(Some(s), &format!("{what}.step"))?),
             };
             if out.iter().any(|o: &Direction| o.name == name) {
-                return Err(self.err(format!("direction \"{name}\" is listed twice")));
+                return Err(self.err("directions", format!("direction \"{name}\" is listed twice")));
             }
             out.push(Direction { name, step });
         }
@@ -431,29 +531,33 @@ impl Reader<'_> {
         match map.get(key) {
             None => Ok(None),
             Some(v) if v.is_string() => Ok(Some(v.to_string())),
-            Some(v) => Err(self.err(format!("`{key}` must be a string, not {}", v.type_name()))),
+            Some(v) => Err(self.bad(key, "a string", v)),
         }
     }
 
     fn array(&self, map: &Map, key: &str) -> Result<Array> {
         match map.get(key) {
-            None => Err(self.err(format!("the returned map needs `{key}`, an array"))),
+            None => Err(self.err("", format!("the returned map needs `{key}`, an array"))),
             Some(v) => v
                 .clone()
                 .try_cast::<Array>()
-                .ok_or_else(|| self.err(format!("`{key}` must be an array, not {}", v.type_name()))),
+                .ok_or_else(|| self.bad(key, "an array", v)),
         }
     }
 
     fn as_map(&self, v: Dynamic, what: &str) -> Result<Map> {
-        let ty = v.type_name().to_string();
-        v.try_cast::<Map>()
-            .ok_or_else(|| self.err(format!("{what} must be a map, not {ty}")))
+        v.clone()
+            .try_cast::<Map>()
+            .ok_or_else(|| self.bad(what, "a map", &v))
     }
 
     fn cell(&self, v: Option<&Dynamic>, what: &str) -> Result<Cell> {
-        let bad = || self.err(format!("{what} must be a cell [row, col] of two integers"));
-        let a = v.and_then(|v| v.clone().try_cast::<Array>()).ok_or_else(bad)?;
+        let should = "a cell [row, col] of two integers";
+        let Some(v) = v else {
+            return Err(self.err(what, format!("{what} is missing: it must be {should}")));
+        };
+        let bad = || self.bad(what, should, v);
+        let a = v.clone().try_cast::<Array>().ok_or_else(bad)?;
         match a.as_slice() {
             [r, c] => Ok([r.as_int().map_err(|_| bad())?, c.as_int().map_err(|_| bad())?]),
             _ => Err(bad()),
@@ -462,13 +566,18 @@ impl Reader<'_> {
 
     /// One cell, or an array of cells.
     fn cells(&self, v: Option<&Dynamic>, what: &str) -> Result<Vec<Cell>> {
+        let should = "a cell [row, col] or an array of cells";
+        let Some(v) = v else {
+            return Err(self.err(what, format!("{what} is missing: it must be {should}")));
+        };
         let a = v
-            .and_then(|v| v.clone().try_cast::<Array>())
-            .ok_or_else(|| self.err(format!("{what} must be a cell [row, col] or an array of cells")))?;
+            .clone()
+            .try_cast::<Array>()
+            .ok_or_else(|| self.bad(what, should, v))?;
         if a.first().is_some_and(|x| x.is_array()) {
             a.iter().map(|x| self.cell(Some(x), what)).collect()
         } else {
-            Ok(vec![self.cell(v, what)?])
+            Ok(vec![self.cell(Some(v), what)?])
         }
     }
 }

@@ -136,6 +136,14 @@ pub fn call_rules(
     let engine = engine(limits, printed.clone());
     let origin = &script.origin;
     let ast = engine.compile(&script.source).map_err(|e| {
+        // Rhai notices a missing `}` only at the end of the file: point at the `{` instead.
+        if let rhai::ParseErrorType::MissingToken(t, _) = e.err_type()
+            && t == "}"
+            && let Some((line, col)) = super::locate::unclosed_brace(&script.source)
+        {
+            return Diagnostic::new(origin, "rule script does not compile: this `{` is never closed")
+                .at(Some(line), Some(col));
+        }
         let pos = e.position();
         Diagnostic::new(origin, format!("rule script does not compile: {}", e.err_type()))
             .at(pos.line(), pos.position())
@@ -157,7 +165,8 @@ pub fn call_rules(
         Err(e) => Err(match innermost(&e) {
             EvalAltResult::ErrorRuntime(v, _) if v.is::<Misfit>() => misfit(&v.clone_cast()),
             _ => runtime_error(script, &e, limits),
-        }),
+        }
+        .printed(printed)),
     }
 }
 

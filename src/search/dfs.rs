@@ -243,8 +243,8 @@ fn search<W: Word, G: Gen<W>>(
     let start = model.start;
     let mut best = (start, Vec::new());
     let mut best_pegs = start.count_ones();
-    // The goal cell's bit (none: every position is eligible).
-    let at = W::narrow(model.goal.at.map_or(0, |a| 1u128 << a));
+    // The goal's cells (none: every position is eligible).
+    let at = W::narrow(model.goal_cells());
     let eligible = |s: W| s & at == at;
     let done = |verdict, path: Vec<usize>, end, budget: &Budget, memory| HopResult {
         verdict,

@@ -23,8 +23,9 @@ impl Endgame {
     /// Builds layers from the goal upwards until `max_positions` would be passed. `None` when
     /// the goal is not one or two pegs or some move removes more than one peg.
     pub fn build(model: &HopModel, max_positions: usize) -> Option<Self> {
-        let base = match model.goal.pegs {
-            PegGoal::Count(k @ 1..=2) => k,
+        let base = match (model.goal.pegs, model.goal.pattern) {
+            (_, Some(p)) => p.count_ones(),
+            (PegGoal::Count(k @ 1..=2), None) => k,
             _ => return None,
         };
         if model.moves.iter().any(|m| m.over.len() != 1) {
@@ -93,14 +94,18 @@ impl Endgame {
     }
 }
 
-/// Every position of `k` pegs (1 or 2) meeting the goal's cell, if it names one.
-pub fn goal_positions(model: &HopModel, k: u32) -> impl Iterator<Item = u128> + '_ {
+/// Every position of `k` pegs (1 or 2) meeting the goal's cell, if it names one; the goal
+/// board alone when there is one.
+pub fn goal_positions(model: &HopModel, k: u32) -> Box<dyn Iterator<Item = u128> + '_> {
+    if let Some(p) = model.goal.pattern {
+        return Box::new(std::iter::once(p).filter(move |p| p.count_ones() == k));
+    }
     let n = model.geo.cells.len();
-    let at = model.goal.at.map_or(0, |a| 1u128 << a);
+    let at = model.goal_cells();
     let pairs = (0..n).flat_map(move |a| {
         (a..n)
             .filter(move |&b| (k == 1) == (a == b))
             .map(move |b| 1u128 << a | 1u128 << b)
     });
-    pairs.filter(move |&s| s & at == at)
+    Box::new(pairs.filter(move |&s| s & at == at))
 }

@@ -242,8 +242,8 @@ impl<'a, W: Word> Search<'a, W> {
         let mut sym = Symmetry::find_within(model, budget)
             .map_err(stop)?
             .stabilizer(model.start);
-        if let Some(a) = model.goal.at {
-            sym = sym.stabilizer(1 << a);
+        if model.goal_cells() != 0 {
+            sym = sym.stabilizer(model.goal_cells());
         }
         let jumps: Vec<Jump<W>> = model
             .moves
@@ -273,6 +273,7 @@ impl<'a, W: Word> Search<'a, W> {
                 pegs: PegGoal::Count(1),
                 at: Some(holes.trailing_zeros() as usize),
                 moves: None,
+                pattern: None,
             };
             Pagodas::find_within(&rev, budget).map_err(stop)?
         } else {
@@ -297,7 +298,8 @@ impl<'a, W: Word> Search<'a, W> {
     }
 
     fn is_goal(&self, s: W) -> bool {
-        self.model.goal.at.is_none_or(|a| s.to_u128() >> a & 1 == 1)
+        let cells = self.model.goal_cells();
+        s.to_u128() & cells == cells
     }
 
     /// Checks the budget against the live tables plus `extra` bytes about to be allocated.
@@ -413,6 +415,12 @@ impl<'a, W: Word> Search<'a, W> {
 
     /// The goal positions with `n` pegs, canonical, when there are few enough to list.
     fn goal_positions(&mut self, n: u32, budget: &Budget) -> Result<Option<Layer<W>>, Stop> {
+        if let Some(p) = self.model.goal.pattern {
+            let mut out = Layer::default();
+            let c = self.canon(W::from_u128(p));
+            self.insert(&mut out, c, budget)?;
+            return Ok(Some(out));
+        }
         let cells = self.model.geo.cells.len() as u64;
         let at = self.model.goal.at;
         let (free, pick) = match at {

@@ -2,9 +2,9 @@
 //! goal first: a heuristic order for problems where a fixed move order wanders.
 //!
 //! A position's "spread" is the sum over its pegs of the squared distance (rows plus columns)
-//! to the goal cell, or to the board's middle when the goal names no cell. Children are tried
-//! least spread first (ties in the given move order), so the search clears the far arms early
-//! and keeps the pegs together, as people solve cross boards. It is the same search as
+//! to the goal cell (the nearest peg of a goal board), or to the board's middle when the goal
+//! names no cell. Children are tried least spread first (ties in the given move order), so the
+//! search clears the far arms early and keeps the pegs together, as people solve cross boards. It is the same search as
 //! [`super::dfs`] otherwise: a failure table of canonical positions, pagoda cuts and an endgame
 //! table, under the same [`Budget`]. On Wiegleb's 45-hole board it finds the central game in
 //! ~3 M nodes where the fixed order needs 359 M.
@@ -19,25 +19,33 @@ use rustc_hash::FxHashSet;
 /// How often (in nodes) the budget is checked.
 const CHECK_EVERY: u64 = 1 << 12;
 
-/// Each cell's weight in the spread: its squared distance to the goal cell or the middle.
+/// Each cell's weight in the spread: its squared distance to the nearest goal cell, or the middle.
 pub fn spread_weights(model: &HopModel) -> Vec<i64> {
     let cells = &model.geo.cells;
     // Doubled coordinates, so that the middle of an even-sized board is on the grid.
-    let (gr, gc) = match model.goal.at {
-        Some(a) => (2 * cells[a][0], 2 * cells[a][1]),
-        None => {
-            let span = |k: usize| {
-                let lo = cells.iter().map(|c| c[k]).min().unwrap_or(0);
-                let hi = cells.iter().map(|c| c[k]).max().unwrap_or(0);
-                lo + hi
-            };
-            (span(0), span(1))
-        }
+    let goal = model.goal_cells();
+    let centres: Vec<(i64, i64)> = if goal != 0 {
+        (0..cells.len())
+            .filter(|&a| goal >> a & 1 == 1)
+            .map(|a| (2 * cells[a][0], 2 * cells[a][1]))
+            .collect()
+    } else {
+        let span = |k: usize| {
+            let lo = cells.iter().map(|c| c[k]).min().unwrap_or(0);
+            let hi = cells.iter().map(|c| c[k]).max().unwrap_or(0);
+            lo + hi
+        };
+        vec![(span(0), span(1))]
     };
     cells
         .iter()
         .map(|&[r, c]| {
-            let d = (2 * r - gr).abs() + (2 * c - gc).abs();
+            // To the nearest goal peg: a goal board draws the pegs towards its own pegs.
+            let d = centres
+                .iter()
+                .map(|&(gr, gc)| (2 * r - gr).abs() + (2 * c - gc).abs())
+                .min()
+                .unwrap_or(0);
             d * d
         })
         .collect()
@@ -70,7 +78,7 @@ pub fn solve_with(
         .iter()
         .map(|&i| (model.moves[i].mask, model.moves[i].need))
         .collect();
-    let at = model.goal.at.map_or(0, |a| 1u128 << a);
+    let at = model.goal_cells();
     let done = |verdict, path: Vec<usize>, end, budget: &Budget, memory| HopResult {
         verdict,
         path,

@@ -65,12 +65,24 @@ impl Invariants {
     }
 
     /// Why the model's goal cannot be reached from its start, when the classes show it.
-    /// Only goals of a single peg are checked; others return `None`.
+    /// Goal boards and goals of a single peg are checked; others return `None`.
     pub fn refute(&self, model: &HopModel) -> Option<String> {
-        if model.goal.pegs != PegGoal::Count(1) || self.basis.is_empty() {
+        if self.basis.is_empty() {
             return None;
         }
         let start = self.class(model.start);
+        if let Some(p) = model.goal.pattern {
+            return (self.class(p) != start).then(|| {
+                format!(
+                    "position class: the goal board is not in the class of the start \
+                     ({} invariant parities checked)",
+                    self.basis.len()
+                )
+            });
+        }
+        if model.goal.pegs != PegGoal::Count(1) {
+            return None;
+        }
         let cell = |c: usize| {
             let [r, col] = model.geo.cells[c];
             format!("[{r}, {col}]")

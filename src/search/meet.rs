@@ -819,6 +819,9 @@ fn goal_positions(model: &HopModel, n: usize) -> Result<Vec<u64>, Stop> {
     let PegGoal::Count(k) = model.goal.pegs else {
         return Err(Stop::Unsupported("a fewest-pegs goal".into()));
     };
+    if let Some(p) = model.goal.pattern {
+        return Ok(vec![p as u64]);
+    }
     let k = k as usize;
     if k > n {
         return Ok(Vec::new());

@@ -73,6 +73,9 @@ fn goal_value(model: &HopModel, w: &[u32]) -> Option<u32> {
     let PegGoal::Count(n) = model.goal.pegs else {
         return None;
     };
+    if let Some(p) = model.goal.pattern {
+        return Some((0..w.len()).filter(|&c| p >> c & 1 == 1).map(|c| w[c]).sum());
+    }
     let mut rest: Vec<(usize, u32)> = w.iter().copied().enumerate().collect();
     let mut total = 0;
     let mut n = n as usize;
@@ -90,21 +93,22 @@ fn goal_value(model: &HopModel, w: &[u32]) -> Option<u32> {
 pub struct Pagodas(pub Vec<Pagoda>);
 
 impl Pagodas {
-    /// Builds pagodas around the goal cell by repairing violated moves: start from weight 1 on
-    /// the goal cell and, while some move's `to` outweighs what it empties, raise the weight of
-    /// its `from` cell. Kept only when valid, below `MAX_WEIGHT`, and not the whole board.
+    /// Builds pagodas around the goal's cells by repairing violated moves: start from weight 1
+    /// on the goal cell (or each peg of the goal board) and, while some move's `to` outweighs
+    /// what it empties, raise the weight of its `from` cell. Kept only when valid, below
+    /// `MAX_WEIGHT`, and not the whole board.
     pub fn find(model: &HopModel) -> Self {
         Self::find_within(model, &super::Budget::new(Default::default())).unwrap_or_default()
     }
 
     /// [`Pagodas::find`] under a search's budget, checked once per round of repairs.
     pub fn find_within(model: &HopModel, budget: &super::Budget) -> Result<Self, GaveUp> {
-        let Some(a) = model.goal.at else {
+        let cells = model.goal_cells();
+        if cells == 0 {
             return Ok(Pagodas::default());
-        };
+        }
         let n = model.geo.cells.len();
-        let mut w = vec![0u32; n];
-        w[a] = 1;
+        let mut w: Vec<u32> = (0..n).map(|c| (cells >> c & 1) as u32).collect();
         let mut changed = true;
         while changed {
             if let Some(why) = budget.exceeded(0) {

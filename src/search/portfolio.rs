@@ -1,9 +1,11 @@
-//! Forward and reversed searches taking turns, for one-vacancy-to-one-peg problems.
+//! Forward and reversed searches taking turns, for one-vacancy-to-one-peg problems and goal
+//! boards.
 //!
 //! Reversing a game gives a game on the complements: if a hop takes `A` to `B`, the same hop
 //! takes the complement of `B` to the complement of `A`. So "hole `v` empty → one peg at
 //! `f`" is solvable exactly when "hole `f` empty → one peg at `v`" is, and a solution of one,
-//! read backwards, solves the other. Depth-first search can be fast on one and slow on the
+//! read backwards, solves the other; a goal board `P` from start `S` reverses to `P`'s
+//! complement → exactly `S`'s. Depth-first search can be fast on one and slow on the
 //! other, so after the forward search has run `first_cap` nodes without an answer the two
 //! take turns, each restarted with four times the nodes of its previous turn. Every turn
 //! after the first uses [`super::guided`]'s heuristic order instead of the fixed one: easy
@@ -18,11 +20,23 @@ use crate::spec::PegGoal;
 /// Nodes the forward search gets before the reversed one is tried: easy puzzles never see it.
 pub const FIRST_CAP: u64 = 1 << 20;
 
-/// The reversed problem, when `m` is one hole empty → one peg at another cell.
+/// The reversed problem, when `m` is one hole empty → one peg at another cell, or ends at a
+/// goal board: from the goal board's complement to the start's, both exact positions.
 pub fn reversed(m: &HopModel) -> Option<HopModel> {
     let n = m.geo.cells.len();
     let full = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
     let holes = full & !m.start;
+    if let Some(p) = m.goal.pattern {
+        if holes == 0 || p == m.start {
+            return None;
+        }
+        let mut r = m.clone();
+        r.start = full & !p;
+        r.goal.pattern = Some(holes);
+        r.goal.pegs = PegGoal::Count(holes.count_ones());
+        r.goal.at = (holes.count_ones() == 1).then(|| holes.trailing_zeros() as usize);
+        return Some(r);
+    }
     let at = m.goal.at?;
     if m.goal.pegs != PegGoal::Count(1) || holes.count_ones() != 1 || holes == 1 << at {
         return None;
@@ -54,7 +68,7 @@ pub fn solve(
     };
     let Some(rev) = reversed(m) else {
         // Without a goal cell the spread has no good centre: the fixed order throughout.
-        if m.goal.at.is_none() {
+        if m.goal_cells() == 0 {
             return dfs::solve_with(m, order, budget, obs, &forward);
         }
         let mut turn = budget.capped(first_cap.max(1));
@@ -101,7 +115,7 @@ pub fn solve(
                 Verdict::Solved if is_reversed => {
                     // Read backwards, the reversed solution solves the forward problem.
                     r.path.reverse();
-                    r.end = m.goal.at.map_or(r.end, |a| 1 << a);
+                    r.end = m.goal.pattern.or(m.goal.at.map(|a| 1 << a)).unwrap_or(r.end);
                     return r;
                 }
                 _ => {}

@@ -161,22 +161,23 @@ impl Symmetry {
         Ok(Self::from_perms(n, perms))
     }
 
-    /// The automorphisms that also fix the goal: those fixing the goal cell when there is one.
+    /// The automorphisms that also fix the goal: those fixing its cells when it names some.
     pub fn for_goal(model: &HopModel) -> Self {
-        let all = Self::find(model);
-        match model.goal.at {
-            Some(a) => all.stabilizer(1 << a),
-            None => all,
-        }
+        Self::find(model).fixing_goal(model)
     }
 
     /// [`Symmetry::for_goal`] under a search's budget.
     pub fn for_goal_within(model: &HopModel, budget: &Budget) -> Result<Self, GaveUp> {
-        let all = Self::find_within(model, budget)?;
-        Ok(match model.goal.at {
-            Some(a) => all.stabilizer(1 << a),
-            None => all,
-        })
+        Ok(Self::find_within(model, budget)?.fixing_goal(model))
+    }
+
+    /// The subgroup that maps the goal's cells (its board's pegs, or its `at:` cell) onto
+    /// themselves: all of it when the goal names none.
+    pub fn fixing_goal(self, model: &HopModel) -> Self {
+        match model.goal_cells() {
+            0 => self,
+            cells => self.stabilizer(cells),
+        }
     }
 
     /// The subgroup mapping `state` onto itself.

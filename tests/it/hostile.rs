@@ -86,6 +86,17 @@ fn deep_nesting_is_refused() {
         "}".repeat(5_000)
     );
     refused("deep_map.yaml", deep.as_bytes(), "invalid puzzle YAML");
+    // The YAML scanner's time grows with the square of the depth: a file of nearly 1 MiB of
+    // brackets took minutes before depth was measured first.
+    let deep = format!(
+        "rules: peg_hop\nboard: |\n  o o .\nname: {}\n",
+        "[".repeat(1_000_000)
+    );
+    refused(
+        "deeper.yaml",
+        deep.as_bytes(),
+        "deeper.yaml:4: invalid puzzle YAML: brackets nested more than 256 deep (a puzzle needs a few)",
+    );
 }
 
 #[test]

@@ -54,7 +54,7 @@ fn rule_tables_hold_more_than_rhai_maps_did_and_have_their_own_limit() {
         .run()
         .status(2)
         .stderr_has(
-            "marbles: error: many.rhai:1: `moves` has 20001 entries; a rule table may hold at most 20000\n",
+            "marbles: error: many.rhai:4: `moves` has 20001 entries; a rule table may hold at most 20000\n",
         );
 }
 
@@ -100,6 +100,23 @@ fn a_folder_named_like_a_script_is_called_a_folder() {
     assert_eq!(
         run.stderr,
         "marbles: error: p.yaml:1: rule family `x`: rules/x.rhai is a directory, not a rule script\n"
+    );
+}
+
+#[test]
+fn an_oversized_script_is_called_a_script() {
+    let big = format!("// {}\nfn rules(board) {{ #{{}} }}\n", "x".repeat(1 << 20));
+    let run = Test::new()
+        .file("p.yaml", "rules: x\nboard: |\n  o o .\n")
+        .file("rules/x.rhai", &big)
+        .args(["solve", "p.yaml"])
+        .run()
+        .status(2);
+    assert!(
+        run.stderr
+            .contains("rules/x.rhai: is 1048604 bytes; rule scripts are limited to 1048576 bytes"),
+        "{}",
+        run.stderr
     );
 }
 

@@ -73,3 +73,54 @@ fn a_dead_end_says_so_and_the_solver_agrees() {
     assert!(out.contains("no legal moves\n"), "{out}");
     assert!(out.contains("no solution from here"), "{out}");
 }
+
+#[test]
+fn a_hint_on_a_lost_position_counts_the_undos_back_to_a_winnable_one() {
+    let lost = "2 0 0 0\n2 2 2 0\n4 2 2 2\n";
+    let (_, out) = play("puzzles/triangle_hop/corner.yaml", &format!("{lost}hint\n"));
+    assert!(
+        out.ends_with("no solution from here: lost; 1 undo reaches a winnable position\n"),
+        "{out}"
+    );
+    let (_, out) = play(
+        "puzzles/triangle_hop/corner.yaml",
+        &format!("{lost}4 4 4 2\nhint\n"),
+    );
+    assert!(
+        out.ends_with("no solution from here: lost; 2 undos reach a winnable position\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_lost_hint_does_not_call_a_position_lost_when_the_solver_gave_up_on_it() {
+    // 500 nodes prove this position lost but not the one before it either way.
+    let run = Test::new()
+        .in_root()
+        .args(["play", "puzzles/triangle_hop/corner.yaml", "--max-nodes", "500"])
+        .stdin("2 0 0 0\n2 2 2 0\n4 2 2 2\n4 4 4 2\nhint\n")
+        .run();
+    assert!(
+        run.stdout.ends_with(
+            "no solution from here: lost; the solver gave up on the position 1 undo back \
+             (node limit (500 nodes))\n"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_tilt_that_moves_no_marble_is_refused_not_counted() {
+    let (code, out) = play("puzzles/tilt_roll/four_by_four.yaml", "l\nl\nd\nu\nr\nd\n");
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("tilting left moves no marble: not a move\n"),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("of 3 marbles home").count(),
+        6,
+        "start + 5 tilts: {out}"
+    );
+}

@@ -406,13 +406,18 @@ fn replays_to_goal(m: &HopModel, path: &[usize]) -> bool {
     m.is_goal(s, m.target_pegs())
 }
 
-#[test]
-fn endgame_tables_decide_the_same_problems_with_valid_solutions() {
-    let eager = Pruning {
+/// Pruning that builds a small endgame table at once.
+fn eager_endgame() -> Pruning {
+    Pruning {
         endgame_after: Some(0),
         endgame_positions: 200,
         ..Pruning::default()
-    };
+    }
+}
+
+#[test]
+fn endgame_tables_decide_the_same_problems_with_valid_solutions() {
+    let eager = eager_endgame();
     for (vacancy, finish, m) in triangle_problems(true) {
         let (plain, _) = plain_verdict(&m);
         let (verdict, path) = solve_verdict(&m, &eager);
@@ -509,4 +514,84 @@ fn bench_command_runs_a_case_in_a_child_process() {
     let table = out.stdout;
     assert!(table.contains("solved in 5 tilts"), "{table}");
     assert!(table.starts_with("| puzzle"), "{table}");
+}
+
+/// Every two-peg goal board of the corner game, as `(pattern, model)`.
+fn two_peg_goal_boards() -> impl Iterator<Item = (u128, HopModel)> {
+    let base = puzzle("triangle_hop", TRIANGLE_CORNER, "{pegs: 1}");
+    let n = base.geo.cells.len();
+    (0..n).flat_map(move |a| {
+        let base = base.clone();
+        (a + 1..n).map(move |b| {
+            let pattern = 1u128 << a | 1u128 << b;
+            let mut m = base.clone();
+            m.goal.pattern = Some(pattern);
+            m.goal.pegs = PegGoal::Count(2);
+            m.goal.at = None;
+            (pattern, m)
+        })
+    })
+}
+
+/// Where `path` leads from the start, every move checked legal.
+fn end_of(m: &HopModel, path: &[usize]) -> u128 {
+    path.iter().fold(m.start, |s, &i| {
+        let mv = &m.moves[i];
+        assert_eq!(s & mv.mask, mv.need, "move {i} is not legal here");
+        s ^ mv.mask
+    })
+}
+
+#[test]
+fn goal_boards_are_decided_alike_by_every_search_and_replay_to_exactly_the_board() {
+    let eager = eager_endgame();
+    let mut solved = std::collections::BTreeSet::new();
+    let mut reachable = std::collections::BTreeSet::new();
+    for (pattern, m) in two_peg_goal_boards() {
+        if reachable.is_empty() {
+            reachable = reachable_with(&m, 2);
+        }
+        let order: Vec<usize> = (0..m.moves.len()).collect();
+        let (plain, _) = plain_verdict(&m);
+        let mut pruned = Pruning::for_model(&m);
+        pruned.endgame_after = eager.endgame_after;
+        pruned.endgame_positions = eager.endgame_positions;
+        // The pruned search (symmetry, pagodas, endgame) and the reversed problem taking turns
+        // from the first node on must agree with plain search, and end on the board exactly.
+        let runs = [
+            dfs::solve_with(&m, &order, &mut unlimited(), &mut Quiet, &pruned),
+            marbles::search::portfolio::solve(&m, &order, &mut unlimited(), &mut Quiet, 1),
+        ];
+        for r in runs {
+            assert_eq!(r.verdict, plain, "goal board {pattern:#b}");
+            if r.verdict == Verdict::Solved {
+                assert_eq!(end_of(&m, &r.path), pattern, "goal board {pattern:#b}");
+                assert_eq!(r.end, pattern);
+            }
+        }
+        if plain == Verdict::Solved {
+            solved.insert(pattern);
+            assert_eq!(Invariants::find(&m).refute(&m), None);
+        }
+    }
+    // Exactly the two-peg positions that exhaustive play reaches.
+    assert_eq!(solved, reachable);
+    assert_eq!(solved.len(), 18);
+}
+
+/// Every position with `pegs` pegs reachable from the start, by exhaustive play.
+fn reachable_with(m: &HopModel, pegs: u32) -> std::collections::BTreeSet<u128> {
+    let mut layer = std::collections::HashSet::from([m.start]);
+    while layer.iter().next().is_some_and(|s| s.count_ones() > pegs) {
+        layer = layer
+            .iter()
+            .flat_map(|&s| {
+                m.moves
+                    .iter()
+                    .filter(move |mv| s & mv.mask == mv.need)
+                    .map(move |mv| s ^ mv.mask)
+            })
+            .collect();
+    }
+    layer.into_iter().collect()
 }

@@ -158,11 +158,9 @@ pub fn group(model: &HopModel) -> Symmetry {
 
 /// [`group`], found under `budget`'s limits.
 pub fn group_within(model: &HopModel, budget: &Budget) -> Result<Symmetry, GaveUp> {
-    let g = Symmetry::find_within(model, budget)?.stabilizer(model.start);
-    Ok(match model.goal.at {
-        Some(a) => g.stabilizer(1 << a),
-        None => g,
-    })
+    Ok(Symmetry::find_within(model, budget)?
+        .stabilizer(model.start)
+        .fixing_goal(model))
 }
 
 /// Enumerates every reachable position, layer by layer, in parallel.

@@ -1,5 +1,8 @@
 //! `marbles play`: a person plays a puzzle move by move, and may ask the solver to take over
-//! from wherever they are (the "solve" button of the classic CS106B assignment).
+//! from wherever they are (the "solve" button of the classic CS106B assignment). On a
+//! terminal the game is a full-screen board (`tui`); piped, it reads one command a line.
+
+mod tui;
 
 use super::{Error, ExitCode};
 use crate::formats::{self, Notation};
@@ -36,6 +39,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         )));
     }
     let p = puzzles.swap_remove(config.case - 1)?;
+    if io::stdin().is_terminal() && io::stdout().is_terminal() {
+        return Ok(tui::run(&p, &config.options)?);
+    }
     let prompt = io::stdin().is_terminal();
     Ok(play(
         &p,
@@ -131,11 +137,7 @@ pub fn play(
                         won = true;
                         break;
                     }
-                    (Status::Unsolvable, _) => writeln!(
-                        out,
-                        "no solution from here{}: `undo` or `restart`",
-                        o.reason.map(|r| format!(" ({r})")).unwrap_or_default()
-                    )?,
+                    (Status::Unsolvable, _) => writeln!(out, "{}", lost(p, opts, &history, o.reason))?,
                     _ => writeln!(
                         out,
                         "the solver gave up from here: {}",
@@ -160,6 +162,35 @@ pub fn play(
         }
     }
     Ok(if won { ExitCode::Solved } else { ExitCode::Unsolved })
+}
+
+/// Why the last position of `history` cannot be won, and how many undos reach one that can.
+fn lost(p: &Prepared, opts: &Options, history: &[Position], reason: Option<String>) -> String {
+    let mut undo = "no position of this game can be won, not even the start".to_string();
+    for (k, pos) in history.iter().rev().enumerate().skip(1) {
+        let o = solve::solve_prepared(&from(p, pos), opts);
+        match o.status {
+            Status::Unsolvable => continue,
+            Status::Solved if k == 1 => undo = "1 undo reaches a winnable position".to_string(),
+            Status::Solved => undo = format!("{k} undos reach a winnable position"),
+            // A search that gave up proves nothing: say how far back is known lost.
+            _ => {
+                let known = match k - 1 {
+                    0 => String::new(),
+                    1 => "so is the position 1 undo back; ".to_string(),
+                    n => format!("so are the positions up to {n} undos back; "),
+                };
+                let undos = if k == 1 { "1 undo" } else { &format!("{k} undos") };
+                undo = format!(
+                    "{known}the solver gave up on the position {undos} back ({})",
+                    o.reason.unwrap_or_default()
+                );
+            }
+        }
+        break;
+    }
+    let why = reason.map(|r| format!(" ({r})")).unwrap_or_default();
+    format!("no solution from here{why}: lost; {undo}")
 }
 
 /// The prepared puzzle with its start moved to `pos`.
@@ -204,9 +235,10 @@ fn show(p: &Prepared, pos: &Position, mark: Option<Cell>, out: &mut impl Write) 
         Position::Hop(s) => writeln!(out, "{} pegs", s.count_ones()),
         Position::Tilt(s) => writeln!(
             out,
-            "{} of {} marbles home",
+            "{} of {} marble{} home",
             s.iter().filter(|&&c| c == NONE).count(),
-            s.len()
+            s.len(),
+            if s.len() == 1 { "" } else { "s" }
         ),
     }
 }
@@ -300,6 +332,9 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
             let next = roll(m, d, s, &mut occ).ok_or_else(|| {
                 format!("tilting {name} drops a marble into another marble's hole: not allowed")
             })?;
+            if next == *s {
+                return Err(format!("tilting {name} moves no marble: not a move"));
+            }
             Ok((Position::Tilt(next), None))
         }
         _ => Err("this puzzle cannot be played".into()),

@@ -1,0 +1,729 @@
+//! `marbles play` on a terminal: a full-screen board (ratatui + crossterm). The game is an
+//! [`App`] changed only by [`App::update`] with an [`Input`] and drawn by [`App::draw`], so
+//! tests play it with in-memory inputs and read the screen from a `TestBackend` buffer.
+
+use super::{End, Position, finished, from, legal_moves, lost};
+use crate::cmd::ExitCode;
+use crate::model::{Model, NONE};
+use crate::outcome::{MoveOut, Status};
+use crate::render;
+use crate::search::tilt::roll;
+use crate::solve::{self, Options, Prepared};
+use ratatui::Frame;
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, MouseButton, MouseEventKind};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+use std::collections::VecDeque;
+use std::io;
+use std::time::Duration;
+
+/// What the player did, from the keyboard or the mouse, or a clock tick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Input {
+    Up,
+    Down,
+    Left,
+    Right,
+    /// Enter or space: pick the peg under the cursor, or jump the picked peg there.
+    Pick,
+    /// A mouse click at a screen position: the cursor goes there and picks.
+    Click {
+        column: u16,
+        row: u16,
+    },
+    Undo,
+    Redo,
+    Hint,
+    /// Let marbles finish from here, one move a tick.
+    Solve,
+    Restart,
+    Quit,
+    /// Time passing: the next move of a solve being shown.
+    Tick,
+}
+
+const KEYS: &str = "arrows move · enter/click pick · u undo · r redo · h hint · s solve · x restart · q quit";
+const TILT_KEYS: &str = "arrows tilt · u undo · r redo · h hint · s solve · x restart · q quit";
+
+/// Columns between neighbouring holes of a row, and rows between rows of holes.
+const CELL_W: u16 = 4;
+
+/// The game on screen: the positions played, the cursor and the picked peg, and a message.
+pub struct App<'a> {
+    p: &'a Prepared,
+    opts: &'a Options,
+    history: Vec<Position>,
+    redo: Vec<Position>,
+    /// Hop puzzles: the hole under the cursor, and the peg picked to jump.
+    cursor: usize,
+    picked: Option<usize>,
+    message: String,
+    /// Positions of a solve still to be shown, one per tick.
+    playing: VecDeque<Position>,
+    /// Where the board was last drawn, to find the hole under a click.
+    board: Rect,
+    won: bool,
+    pub done: bool,
+}
+
+impl<'a> App<'a> {
+    pub fn new(p: &'a Prepared, opts: &'a Options) -> Self {
+        let start = match &p.model {
+            Model::Hop(m) => Position::Hop(m.start),
+            Model::Tilt(m) => Position::Tilt(m.start.clone()),
+        };
+        let cursor = match (&p.model, &start) {
+            (Model::Hop(m), Position::Hop(s)) => {
+                (0..m.geo.cells.len()).find(|&k| s >> k & 1 == 1).unwrap_or(0)
+            }
+            _ => 0,
+        };
+        App {
+            p,
+            opts,
+            history: vec![start],
+            redo: Vec::new(),
+            cursor,
+            picked: None,
+            message: String::new(),
+            playing: VecDeque::new(),
+            board: Rect::default(),
+            won: false,
+            done: false,
+        }
+    }
+
+    fn here(&self) -> &Position {
+        self.history.last().expect("the start is never undone")
+    }
+
+    /// Whether the player (or the solver) reached the goal.
+    pub fn exit_code(&self) -> ExitCode {
+        if self.won {
+            ExitCode::Solved
+        } else {
+            ExitCode::Unsolved
+        }
+    }
+
+    #[cfg(test)]
+    fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Applies one input.
+    pub fn update(&mut self, input: Input) {
+        if !self.playing.is_empty() && !matches!(input, Input::Tick | Input::Quit) {
+            self.message = "marbles is playing: wait, or q to quit".into();
+            return;
+        }
+        let tilt = matches!(self.p.model, Model::Tilt(_));
+        match input {
+            Input::Quit => self.done = true,
+            Input::Tick => {
+                if let Some(next) = self.playing.pop_front() {
+                    self.step(next);
+                }
+            }
+            Input::Up | Input::Down | Input::Left | Input::Right if tilt => {
+                let name = match input {
+                    Input::Up => "up",
+                    Input::Down => "down",
+                    Input::Left => "left",
+                    _ => "right",
+                };
+                self.tilt(name);
+            }
+            Input::Up | Input::Down | Input::Left | Input::Right => self.walk(input),
+            Input::Pick if !tilt => self.pick(self.cursor),
+            Input::Click { column, row } if !tilt => {
+                if let Some(k) = self.hole_at(column, row) {
+                    self.cursor = k;
+                    self.pick(k);
+                }
+            }
+            Input::Pick | Input::Click { .. } => self.message = "tilt with the arrow keys".into(),
+            Input::Undo => match self.history.len() {
+                1 => self.message = "nothing to undo".into(),
+                _ => {
+                    self.redo.push(self.history.pop().expect("more than the start"));
+                    self.after_jump_back("undone");
+                }
+            },
+            Input::Redo => match self.redo.pop() {
+                None => self.message = "nothing to redo".into(),
+                Some(pos) => {
+                    self.history.push(pos);
+                    self.after_jump_back("redone");
+                }
+            },
+            Input::Restart => {
+                self.history.truncate(1);
+                self.redo.clear();
+                self.after_jump_back("back at the start");
+            }
+            Input::Hint | Input::Solve => self.ask_solver(input == Input::Solve),
+        }
+    }
+
+    fn after_jump_back(&mut self, what: &str) {
+        self.picked = None;
+        self.won = false;
+        self.message = what.into();
+    }
+
+    /// Makes a move: the new position joins the history and the redo list is gone.
+    fn play(&mut self, next: Position) {
+        self.redo.clear();
+        self.step(next);
+    }
+
+    fn step(&mut self, next: Position) {
+        self.history.push(next);
+        self.picked = None;
+        self.message = match finished(self.p, self.here()) {
+            Some(End { won, words }) => {
+                self.won = won;
+                words
+            }
+            None => String::new(),
+        };
+    }
+
+    fn tilt(&mut self, name: &str) {
+        let (Model::Tilt(m), Position::Tilt(s)) = (&self.p.model, self.here()) else {
+            return;
+        };
+        let Some(d) = m.dirs.iter().position(|d| d.name == name) else {
+            self.message = format!("this puzzle has no tilt {name}");
+            return;
+        };
+        let mut occ = vec![NONE; m.geo.cells.len()];
+        match roll(m, d, s, &mut occ) {
+            None => {
+                self.message =
+                    format!("tilting {name} drops a marble into another marble's hole: not allowed")
+            }
+            Some(next) if next == *s => self.message = format!("tilting {name} moves no marble: not a move"),
+            Some(next) => self.play(Position::Tilt(next)),
+        }
+    }
+
+    /// Hop moves from `pos`: (from, to, the position after).
+    fn jumps(&self, pos: &Position) -> Vec<(usize, usize, Position)> {
+        match (&self.p.model, pos) {
+            (Model::Hop(m), Position::Hop(s)) => m
+                .moves
+                .iter()
+                .filter(|mv| s & mv.mask == mv.need)
+                .map(|mv| (mv.from, mv.to, Position::Hop(s ^ mv.mask)))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn pick(&mut self, k: usize) {
+        let jumps = self.jumps(self.here());
+        let peg = matches!(self.here(), Position::Hop(s) if s >> k & 1 == 1);
+        if let Some(from) = self.picked
+            && let Some((_, _, next)) = jumps.iter().find(|(f, t, _)| *f == from && *t == k)
+        {
+            self.play(next.clone());
+            return;
+        }
+        if peg && jumps.iter().any(|(f, _, _)| *f == k) {
+            self.picked = Some(k);
+            self.message = format!("{} picked: choose where it jumps", self.cell_text(k));
+        } else if peg {
+            self.picked = None;
+            self.message = format!("the peg at {} cannot jump", self.cell_text(k));
+        } else {
+            self.message = match self.picked {
+                Some(from) => format!("{} cannot jump to {}", self.cell_text(from), self.cell_text(k)),
+                None => "pick a peg that can jump (highlighted)".into(),
+            };
+        }
+    }
+
+    fn cell_text(&self, k: usize) -> String {
+        match &self.p.model {
+            Model::Hop(m) => format!("[{}, {}]", m.geo.cells[k][0], m.geo.cells[k][1]),
+            Model::Tilt(_) => String::new(),
+        }
+    }
+
+    fn ask_solver(&mut self, finish: bool) {
+        let o = solve::solve_prepared(&from(self.p, self.here()), self.opts);
+        match o.status {
+            Status::Solved if o.moves.is_empty() => self.message = "already solved".into(),
+            Status::Solved if !finish => {
+                self.message = format!("try: {}", render::move_text(&o.moves[0]));
+                if let Some((f, _)) = self.hop_cells(&o.moves[0]) {
+                    self.cursor = f;
+                    self.picked = Some(f);
+                }
+            }
+            Status::Solved => {
+                let mut pos = self.here().clone();
+                for mv in &o.moves {
+                    let Some(next) = self.after(&pos, mv) else { break };
+                    self.playing.push_back(next.clone());
+                    pos = next;
+                }
+                self.redo.clear();
+                self.picked = None;
+                self.message = format!("marbles finishes: {}", render::verdict(&o));
+            }
+            Status::Unsolvable => self.message = lost(self.p, self.opts, &self.history, o.reason),
+            _ => self.message = format!("the solver gave up from here: {}", o.reason.unwrap_or_default()),
+        }
+    }
+
+    /// A hop move's (from, to) hole indices.
+    fn hop_cells(&self, mv: &MoveOut) -> Option<(usize, usize)> {
+        let (Model::Hop(m), MoveOut::Hop { from, to, .. }) = (&self.p.model, mv) else {
+            return None;
+        };
+        Some((*m.geo.index.get(from)?, *m.geo.index.get(to)?))
+    }
+
+    /// The position after the solver's move `mv` from `pos`.
+    fn after(&self, pos: &Position, mv: &MoveOut) -> Option<Position> {
+        match mv {
+            MoveOut::Hop { .. } => {
+                let (f, t) = self.hop_cells(mv)?;
+                self.jumps(pos)
+                    .into_iter()
+                    .find(|(a, b, _)| (*a, *b) == (f, t))
+                    .map(|(_, _, next)| next)
+            }
+            MoveOut::Tilt { tilt } => legal_moves(self.p, pos)
+                .into_iter()
+                .find(|(text, _)| *text == format!("tilt {tilt}"))
+                .map(|(_, next)| next),
+        }
+    }
+
+    /// Hop boards: where hole `k` is drawn, in columns and rows from the board's corner: its
+    /// pictured place (half steps across, rows down), as answers and reports draw it.
+    fn spot(&self, k: usize) -> (u16, u16) {
+        let Model::Hop(m) = &self.p.model else {
+            return (0, 0);
+        };
+        let [x, y] = m.geo.pictured[k];
+        // Clamped, not wrapped, on a board drawn wider than any screen.
+        let x = x.clamp(0, i64::from(u16::MAX / CELL_W)) as u16;
+        (x * CELL_W / 2, y.clamp(0, i64::from(u16::MAX)) as u16)
+    }
+
+    fn hole_at(&self, column: u16, row: u16) -> Option<usize> {
+        let Model::Hop(m) = &self.p.model else { return None };
+        let (x, y) = (column.checked_sub(self.board.x)?, row.checked_sub(self.board.y)?);
+        (0..m.geo.cells.len()).find(|&k| {
+            let (sx, sy) = self.spot(k);
+            sy == y && (sx..sx + CELL_W - 1).contains(&x)
+        })
+    }
+
+    /// Moves the cursor to the nearest hole that way: the nearest row first, then the
+    /// nearest column.
+    fn walk(&mut self, way: Input) {
+        let Model::Hop(m) = &self.p.model else { return };
+        let (x, y) = self.spot(self.cursor);
+        let (x, y) = (i32::from(x), i32::from(y));
+        let best = (0..m.geo.cells.len())
+            .filter_map(|k| {
+                let (kx, ky) = self.spot(k);
+                let (dx, dy) = (i32::from(kx) - x, i32::from(ky) - y);
+                let ahead = match way {
+                    Input::Up => dy < 0,
+                    Input::Down => dy > 0,
+                    Input::Left => dy == 0 && dx < 0,
+                    _ => dy == 0 && dx > 0,
+                };
+                ahead.then_some(((dy.abs(), dx.abs()), k))
+            })
+            .min();
+        if let Some((_, k)) = best {
+            self.cursor = k;
+        }
+    }
+
+    /// Draws the whole screen.
+    pub fn draw(&mut self, frame: &mut Frame) {
+        let [title, board, status, message, keys] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Min(3),
+            Constraint::Length(1),
+            Constraint::Length(1),
+            Constraint::Length(1),
+        ])
+        .areas(frame.area());
+        let head = format!("{} ({})", self.p.spec.name, self.p.script.name);
+        frame.render_widget(
+            Line::from(head).style(Style::new().add_modifier(Modifier::BOLD)),
+            title,
+        );
+        let block = Block::bordered();
+        let inner = block.inner(board);
+        frame.render_widget(block, board);
+        self.board = Rect {
+            x: inner.x + 1,
+            y: inner.y,
+            ..inner
+        };
+        let lines = match self.here() {
+            Position::Hop(s) => self.hop_lines(*s),
+            Position::Tilt(_) => self.tilt_lines(),
+        };
+        frame.render_widget(Paragraph::new(lines), self.board);
+        frame.render_widget(Line::from(self.status()), status);
+        frame.render_widget(
+            Line::from(self.message.as_str()).style(Style::new().fg(Color::Yellow)),
+            message,
+        );
+        let keys_text = if matches!(self.p.model, Model::Tilt(_)) {
+            TILT_KEYS
+        } else {
+            KEYS
+        };
+        frame.render_widget(
+            Line::from(keys_text).style(Style::new().fg(Color::DarkGray)),
+            keys,
+        );
+    }
+
+    /// Pegs (or marbles home) and the rating.
+    fn status(&self) -> String {
+        match self.here() {
+            Position::Hop(s) => {
+                let n = s.count_ones();
+                let rating = solve::rating(&self.p.spec, n)
+                    .map(|r| format!(" · rating: {r}"))
+                    .unwrap_or_default();
+                format!(
+                    "{n} peg{} left{rating} · move {}",
+                    if n == 1 { "" } else { "s" },
+                    self.history.len() - 1
+                )
+            }
+            Position::Tilt(s) => format!(
+                "{} of {} marble{} home · tilt {}",
+                s.iter().filter(|&&c| c == NONE).count(),
+                s.len(),
+                if s.len() == 1 { "" } else { "s" },
+                self.history.len() - 1
+            ),
+        }
+    }
+
+    /// A hop board: `●` pegs, `○` holes, the cursor in brackets; pegs that can jump (or,
+    /// once one is picked, the holes it can reach) in green, the picked peg in cyan.
+    fn hop_lines(&self, s: u128) -> Vec<Line<'static>> {
+        let Model::Hop(m) = &self.p.model else {
+            return Vec::new();
+        };
+        let jumps = self.jumps(self.here());
+        let lit = |k: usize| match self.picked {
+            Some(f) => jumps.iter().any(|(a, b, _)| *a == f && *b == k),
+            None => jumps.iter().any(|(a, _, _)| *a == k),
+        };
+        let rows = self.spot_rows();
+        let mut lines: Vec<Vec<Span<'static>>> = vec![Vec::new(); rows];
+        let mut order: Vec<usize> = (0..m.geo.cells.len()).collect();
+        order.sort_by_key(|&k| (self.spot(k).1, self.spot(k).0));
+        let mut x_at = vec![0u16; rows];
+        for k in order {
+            let (x, y) = self.spot(k);
+            let (y, pad) = (y as usize, x.saturating_sub(x_at[y as usize]));
+            lines[y].push(Span::raw(" ".repeat(pad as usize)));
+            let glyph = if s >> k & 1 == 1 { '●' } else { '○' };
+            let text = if k == self.cursor {
+                format!("[{glyph}]")
+            } else {
+                format!(" {glyph} ")
+            };
+            let mut style = Style::new();
+            if self.picked == Some(k) {
+                style = style.fg(Color::Cyan).add_modifier(Modifier::BOLD);
+            } else if lit(k) {
+                style = style.fg(Color::Green).add_modifier(Modifier::BOLD);
+            }
+            lines[y].push(Span::styled(text, style));
+            x_at[y] = x + 3;
+        }
+        lines.into_iter().map(Line::from).collect()
+    }
+
+    fn spot_rows(&self) -> usize {
+        let Model::Hop(m) = &self.p.model else { return 0 };
+        (0..m.geo.cells.len())
+            .map(|k| self.spot(k).1 as usize + 1)
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn tilt_lines(&self) -> Vec<Line<'static>> {
+        let (Model::Tilt(m), Position::Tilt(s)) = (&self.p.model, self.here()) else {
+            return Vec::new();
+        };
+        let replay = solve::tilt_replay(m, std::slice::from_ref(s));
+        render::board(&replay, 0, None)
+            .lines()
+            .map(|l| Line::from(l.to_string()))
+            .collect()
+    }
+}
+
+/// Plays `p` full-screen until the player quits; `Solved` if the goal was reached.
+pub fn run(p: &Prepared, opts: &Options) -> io::Result<ExitCode> {
+    use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+    use ratatui::crossterm::execute;
+    let mut terminal = ratatui::init();
+    execute!(io::stdout(), EnableMouseCapture)?;
+    let mut app = App::new(p, opts);
+    let result = (|| -> io::Result<()> {
+        while !app.done {
+            terminal.draw(|f| app.draw(f))?;
+            let input = match event::poll(Duration::from_millis(300))? {
+                true => match input_of(event::read()?) {
+                    Some(i) => i,
+                    None => continue,
+                },
+                false => Input::Tick,
+            };
+            if matches!(input, Input::Hint | Input::Solve) {
+                app.message = "thinking… (Esc, q or Ctrl-C stops)".into();
+                terminal.draw(|f| app.draw(f))?;
+                ask_stoppably(&mut app, input)?;
+            } else {
+                app.update(input);
+            }
+        }
+        Ok(())
+    })();
+    let _ = execute!(io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    result?;
+    Ok(app.exit_code())
+}
+
+/// The input a terminal event means, if any.
+fn input_of(e: Event) -> Option<Input> {
+    use ratatui::crossterm::event::KeyModifiers;
+    Some(match e {
+        Event::Key(k) if k.kind == KeyEventKind::Press => match k.code {
+            // Raw mode turns Ctrl-C into a key: it quits, as it would anywhere else.
+            KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => Input::Quit,
+            KeyCode::Up => Input::Up,
+            KeyCode::Down => Input::Down,
+            KeyCode::Left => Input::Left,
+            KeyCode::Right => Input::Right,
+            KeyCode::Enter | KeyCode::Char(' ') => Input::Pick,
+            KeyCode::Char('u') | KeyCode::Backspace => Input::Undo,
+            KeyCode::Char('r') => Input::Redo,
+            KeyCode::Char('h') => Input::Hint,
+            KeyCode::Char('s') => Input::Solve,
+            KeyCode::Char('x') => Input::Restart,
+            KeyCode::Char('q') | KeyCode::Esc => Input::Quit,
+            _ => return None,
+        },
+        Event::Mouse(m) if m.kind == MouseEventKind::Down(MouseButton::Left) => Input::Click {
+            column: m.column,
+            row: m.row,
+        },
+        _ => return None,
+    })
+}
+
+/// Runs a hint or solve on a thread of its own while the keys are still read: quitting keys
+/// stop the search (in raw mode Ctrl-C sends no signal), and the game goes on.
+fn ask_stoppably(app: &mut App, input: Input) -> io::Result<()> {
+    use std::sync::atomic::Ordering;
+    let stop = || crate::search::CANCELLED.store(true, Ordering::SeqCst);
+    let key = || -> io::Result<Option<Input>> {
+        match event::poll(Duration::from_millis(50))? {
+            true => Ok(input_of(event::read()?)),
+            false => Ok(None),
+        }
+    };
+    let polled = std::thread::scope(|s| {
+        let search = s.spawn(|| app.update(input));
+        let mut failed = Ok(());
+        while !search.is_finished() {
+            match key() {
+                Ok(Some(Input::Quit)) => stop(),
+                Ok(_) => {}
+                Err(e) => {
+                    // The keys can no longer be read: stop rather than search on unstoppably.
+                    stop();
+                    failed = Err(e);
+                    break;
+                }
+            }
+        }
+        let joined = search
+            .join()
+            .map_err(|_| io::Error::other("the solver's thread panicked"));
+        failed.and(joined)
+    });
+    crate::search::CANCELLED.store(false, Ordering::SeqCst);
+    polled
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use std::path::Path;
+
+    fn prepared(puzzle: &str) -> Prepared {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(puzzle);
+        solve::prepare(&path, &Options::default()).expect("shipped puzzle")
+    }
+
+    /// The app drawn on a 90×14 test terminal.
+    fn drawn(app: &mut App) -> ratatui::buffer::Buffer {
+        let mut t = Terminal::new(TestBackend::new(90, 14)).unwrap();
+        t.draw(|f| app.draw(f)).unwrap();
+        t.backend().buffer().clone()
+    }
+
+    /// The screen as text, one line per row, trailing spaces dropped.
+    fn screen(app: &mut App) -> String {
+        let buf = drawn(app);
+        (0..buf.area.height)
+            .map(|y| {
+                let row: String = (0..buf.area.width)
+                    .map(|x| buf[(x, y)].symbol().to_string())
+                    .collect();
+                row.trim_end().to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The style of the first place `text` is drawn.
+    fn style_at(app: &mut App, text: &str) -> Style {
+        let buf = drawn(app);
+        let s = screen(app);
+        let (y, line) = s.lines().enumerate().find(|(_, l)| l.contains(text)).expect(text);
+        let x = line[..line.find(text).unwrap()].chars().count();
+        buf[(x as u16, y as u16)].style()
+    }
+
+    #[test]
+    fn keys_pick_a_peg_and_a_target_and_undo_redo_walk_the_history() {
+        let opts = Options::default();
+        let p = prepared("puzzles/triangle_hop/corner.yaml");
+        let mut app = App::new(&p, &opts);
+        let start = screen(&mut app);
+        // The cursor starts on the first peg, [1, 0]; [2, 0] below it can jump up to [0, 0].
+        let rows: Vec<&str> = start
+            .lines()
+            .skip(2)
+            .take(5)
+            .map(|l| l.trim_matches('│').trim_end())
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                "          ○",
+                "       [●]  ●",
+                "      ●   ●   ●",
+                "    ●   ●   ●   ●",
+                "  ●   ●   ●   ●   ●"
+            ]
+        );
+        assert!(
+            start.contains("\n14 pegs left · rating: mental midget · move 0\n"),
+            "{start}"
+        );
+        app.update(Input::Down);
+        app.update(Input::Pick);
+        assert_eq!(app.message(), "[2, 0] picked: choose where it jumps");
+        // Only [0, 0] is lit as a target now.
+        assert_eq!(style_at(&mut app, "○").fg, Some(Color::Green));
+        app.update(Input::Up);
+        app.update(Input::Up);
+        app.update(Input::Pick);
+        let after = screen(&mut app);
+        assert!(
+            after.contains("13 pegs left · rating: mental midget · move 1"),
+            "{after}"
+        );
+        app.update(Input::Undo);
+        assert!(screen(&mut app).contains("14 pegs left · rating: mental midget · move 0"));
+        app.update(Input::Redo);
+        assert!(screen(&mut app).contains("13 pegs left · rating: mental midget · move 1"));
+        app.update(Input::Redo);
+        assert_eq!(app.message(), "nothing to redo");
+    }
+
+    #[test]
+    fn a_click_picks_and_jumps() {
+        let opts = Options::default();
+        let p = prepared("puzzles/triangle_hop/corner.yaml");
+        let mut app = App::new(&p, &opts);
+        let s = screen(&mut app);
+        let at = |s: &str, row: usize, nth: usize| {
+            let line = s.lines().nth(row).unwrap();
+            let x = line
+                .char_indices()
+                .filter(|(_, c)| *c == '●' || *c == '○')
+                .nth(nth)
+                .unwrap()
+                .0;
+            (line[..x].chars().count() as u16, row as u16)
+        };
+        // Row 2 of the board (screen row 4) is [2, 0] [2, 1] [2, 2]; the hole [0, 0] is on row 2.
+        let (c, r) = at(&s, 4, 2);
+        app.update(Input::Click { column: c, row: r });
+        assert_eq!(app.message(), "[2, 2] picked: choose where it jumps");
+        let (c, r) = at(&s, 2, 0);
+        app.update(Input::Click { column: c, row: r });
+        assert!(screen(&mut app).contains("13 pegs left · rating: mental midget · move 1"));
+    }
+
+    #[test]
+    fn solve_from_here_plays_the_rest_one_tick_at_a_time_and_wins() {
+        let opts = Options::default();
+        let p = prepared("puzzles/triangle_hop/corner.yaml");
+        let mut app = App::new(&p, &opts);
+        app.update(Input::Solve);
+        assert_eq!(
+            app.message(),
+            "marbles finishes: solved in 13 moves, 1 peg left (genius)"
+        );
+        app.update(Input::Tick);
+        assert!(screen(&mut app).contains("13 pegs left · rating: mental midget · move 1"));
+        for _ in 0..12 {
+            app.update(Input::Tick);
+        }
+        let end = screen(&mut app);
+        assert!(end.contains("1 peg left · rating: genius · move 13"), "{end}");
+        assert!(end.contains("solved: 1 peg left (genius)"), "{end}");
+        assert_eq!(app.exit_code(), ExitCode::Solved);
+    }
+
+    #[test]
+    fn a_tilt_that_moves_nothing_is_not_a_move() {
+        let opts = Options::default();
+        let p = prepared("puzzles/tilt_roll/four_by_four.yaml");
+        let mut app = App::new(&p, &opts);
+        for key in [Input::Left, Input::Left] {
+            app.update(key);
+        }
+        assert_eq!(app.message(), "tilting left moves no marble: not a move");
+        assert!(screen(&mut app).contains("· tilt 1"));
+        for key in [Input::Down, Input::Up, Input::Right, Input::Down] {
+            app.update(key);
+        }
+        let end = screen(&mut app);
+        assert!(end.contains("3 of 3 marbles home · tilt 5"), "{end}");
+        assert!(end.contains("solved: every marble is home"), "{end}");
+    }
+}

@@ -1,0 +1,104 @@
+//! `marbles play` on a real (pseudo-)terminal, driven through tmux: the full-screen board
+//! comes up, keys move and jump a peg, `q` leaves; Ctrl-C stops a long hint, then quits.
+//! Skipped, saying so, where tmux is absent.
+
+use crate::support::root;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+/// tmux on a socket of this test's own, so no one else's sessions are touched.
+fn tmux(socket: &str, args: &[&str]) -> String {
+    let out = Command::new("tmux")
+        .args(["-L", socket, "-f", "/dev/null"])
+        .args(args)
+        .output()
+        .expect("run tmux");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Waits until the pane shows `text`; returns the pane.
+fn wait_for(socket: &str, text: &str) -> String {
+    let start = Instant::now();
+    loop {
+        let pane = tmux(socket, &["capture-pane", "-p", "-t", "play"]);
+        if pane.contains(text) || start.elapsed() > Duration::from_secs(20) {
+            return pane;
+        }
+        sleep(Duration::from_millis(100));
+    }
+}
+
+/// Plays `puzzle` in a tmux session of its own and hands its socket to `body`; the session
+/// goes however `body` ends. Skipped, saying so, where tmux is absent.
+fn in_terminal(puzzle: &str, body: impl FnOnce(&str) + std::panic::UnwindSafe) {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        println!("note: tmux is not installed; the terminal run of `marbles play` was skipped");
+        return;
+    }
+    static SESSIONS: AtomicUsize = AtomicUsize::new(0);
+    let n = SESSIONS.fetch_add(1, Ordering::Relaxed);
+    let socket = format!("marbles-test-{}-{n}", std::process::id());
+    let cmd = format!(
+        "cd {} && {} play {puzzle}; echo exit=$?; sleep 30",
+        root().display(),
+        env!("CARGO_BIN_EXE_marbles")
+    );
+    tmux(
+        &socket,
+        &["new-session", "-d", "-s", "play", "-x", "100", "-y", "40", &cmd],
+    );
+    let result = std::panic::catch_unwind(|| body(&socket));
+    tmux(&socket, &["kill-server"]);
+    if let Err(e) = result {
+        std::panic::resume_unwind(e);
+    }
+}
+
+#[test]
+fn the_full_screen_board_plays_in_a_terminal() {
+    in_terminal("puzzles/triangle_hop/corner.yaml", |socket| {
+        let pane = wait_for(socket, "14 pegs left");
+        assert!(pane.contains("Triangle corner (triangle_hop)"), "{pane}");
+        assert!(pane.contains("       [●]  ●"), "{pane}");
+        // Down to [2, 0], pick it, up twice to [0, 0], jump.
+        for key in ["Down", "Enter", "Up", "Up", "Enter"] {
+            tmux(socket, &["send-keys", "-t", "play", key]);
+            sleep(Duration::from_millis(150));
+        }
+        let pane = wait_for(socket, "13 pegs left");
+        assert!(
+            pane.contains("13 pegs left · rating: mental midget · move 1"),
+            "{pane}"
+        );
+        assert!(pane.contains("[●]"), "{pane}");
+        tmux(socket, &["send-keys", "-t", "play", "q"]);
+        let pane = wait_for(socket, "exit=");
+        assert!(
+            pane.contains("exit=1"),
+            "quitting before the goal is not a win: {pane}"
+        );
+    });
+}
+
+#[test]
+fn ctrl_c_stops_a_long_hint_then_quits() {
+    // Wiegleb's 45 holes take the debug-built solver far longer than this test waits.
+    in_terminal("benches/wiegleb.yaml", |socket| {
+        wait_for(socket, "44 pegs left");
+        tmux(socket, &["send-keys", "-t", "play", "h"]);
+        let pane = wait_for(socket, "thinking");
+        assert!(pane.contains("thinking… (Esc, q or Ctrl-C stops)"), "{pane}");
+        tmux(socket, &["send-keys", "-t", "play", "C-c"]);
+        let pane = wait_for(socket, "gave up");
+        assert!(
+            pane.contains("the solver gave up from here: interrupted"),
+            "{pane}"
+        );
+        assert!(!pane.contains("exit="), "stopping a hint keeps the game: {pane}");
+        tmux(socket, &["send-keys", "-t", "play", "C-c"]);
+        let pane = wait_for(socket, "exit=");
+        assert!(pane.contains("exit=1"), "{pane}");
+    });
+}
