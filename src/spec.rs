@@ -716,6 +716,15 @@ fn parse_grid(path: &Path, source: &str, text: &str, board_line: Option<usize>) 
     let mut rows = Vec::new();
     let mut xs = Vec::new();
     for (r, line) in text.lines().enumerate() {
+        // Where a token is drawn decides the board; a tab has no one width.
+        if let Some(at) = line.trim_end().find('\t') {
+            let (l, col) = locate_in_block(&src_lines, board_line, r, line, at);
+            return Err(Diagnostic::new(
+                path,
+                "a tab in the board: draw it with spaces (where each token stands decides the board)",
+            )
+            .at(l, col));
+        }
         let mut row = Vec::new();
         let mut row_xs = Vec::new();
         for (c, (offset, tok)) in tokens(line).enumerate() {

@@ -100,6 +100,19 @@ fn a_drawing_off_the_lattice_is_refused_at_its_line() {
 }
 
 #[test]
+fn a_tab_in_a_board_is_refused_at_its_place() {
+    // An editor may show the tab as 2, 4 or 8 columns: which lattice point is meant is unknown.
+    Test::new()
+        .file("tab.yaml", "rules: peg_hop\nboard: |\n  o o .\n  o\to .\n")
+        .args(["check", "tab.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "tab.yaml:4:4: a tab in the board: draw it with spaces (where each token stands decides the board)\n",
+        );
+}
+
+#[test]
 fn a_square_board_drawn_with_spaces_for_missing_holes_is_the_same_board() {
     let english = "rules: peg_hop\nboard: |2\n      o o o\n      o o o\n  o o o o o o o\n  o o o . o o o\n  o o o o o o o\n      o o o\n      o o o\ngoal:\n  pegs: 1\n  at: [3, 3]\n";
     Test::new()
