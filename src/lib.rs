@@ -16,7 +16,7 @@
 //!            └───────────┬─────────┘
 //!                      solve               one puzzle end to end
 //!                        │
-//!                     outcome → search/ → model → script/ → spec → limits, diag
+//!                     outcome → search/ → model → script/ → lattice, spec → limits, diag
 //! ```
 //!
 //! The flow of one puzzle is `spec` (YAML) → `script` (run once) → `model` (native tables) →
@@ -28,6 +28,7 @@ pub mod cmd;
 pub mod diag;
 pub mod formats;
 pub mod io_limits;
+pub mod lattice;
 pub mod limits;
 pub mod model;
 pub mod outcome;

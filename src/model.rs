@@ -13,12 +13,47 @@ pub struct Geometry {
     pub layout: Layout,
     pub cells: Vec<Cell>,
     pub index: HashMap<Cell, usize>,
+    /// Where each cell is pictured, `[x, y]` in half steps across and rows down from the top
+    /// left: its place on the layout's lattice (see [`crate::lattice`]), or where it is drawn
+    /// when the drawing fits no such lattice. Text answers, reports and symmetry all use it.
+    pub pictured: Vec<[i64; 2]>,
+    /// Where each `#` token is pictured, the same way.
+    pub blocked: Vec<[i64; 2]>,
 }
 
 impl Geometry {
-    fn new(layout: Layout, cells: Vec<Cell>) -> Self {
+    /// `drawn[i]`: where cell i is drawn (`[x, y]`, character column and line); `blocked`:
+    /// where the `#` tokens are drawn.
+    fn new(layout: Layout, cells: Vec<Cell>, drawn: Vec<[i64; 2]>, blocked: Vec<[i64; 2]>) -> Self {
+        let holes: Vec<(Cell, [i64; 2])> = cells.iter().copied().zip(drawn.iter().copied()).collect();
+        let (mut pictured, mut blocked) = match crate::lattice::fit(layout, &holes) {
+            Ok(f) => (
+                drawn.into_iter().map(|p| f.picture(p)).collect(),
+                match f.skewed() {
+                    true => Vec::new(),
+                    false => blocked.into_iter().map(|p| f.picture(p)).collect(),
+                },
+            ),
+            Err(_) => (drawn, blocked),
+        };
+        // `#` tokens beyond every hole add nothing to a picture but its width.
+        let span = |axis: usize| {
+            let v = pictured.iter().map(|p: &[i64; 2]| p[axis]);
+            (v.clone().min().unwrap_or(0), v.max().unwrap_or(0))
+        };
+        let ((x0, x1), (y0, y1)) = (span(0), span(1));
+        blocked.retain(|p| (x0..=x1).contains(&p[0]) && (y0..=y1).contains(&p[1]));
+        for p in pictured.iter_mut().chain(&mut blocked) {
+            *p = [p[0] - x0, p[1] - y0];
+        }
         let index = cells.iter().enumerate().map(|(i, c)| (*c, i)).collect();
-        Geometry { layout, cells, index }
+        Geometry {
+            layout,
+            cells,
+            index,
+            pictured,
+            blocked,
+        }
     }
 }
 
@@ -140,10 +175,13 @@ pub fn compile(spec: &Spec, script: &Script, tables: &RuleTables) -> Result<Mode
 
 fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> Result<HopModel> {
     let mut cells = Vec::new();
+    let (mut drawn, mut blocked) = (Vec::new(), Vec::new());
     let mut start = 0u128;
     for (r, row) in g.rows.iter().enumerate() {
         for (c, tok) in row.iter().enumerate() {
+            let at = [g.xs[r][c], r as i64];
             if *tok == Token::Blocked {
+                blocked.push(at);
                 continue;
             }
             if cells.len() == MAX_HOP_CELLS {
@@ -158,9 +196,10 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
                 start |= 1 << cells.len();
             }
             cells.push([r as i64, c as i64]);
+            drawn.push(at);
         }
     }
-    let geo = Geometry::new(t.layout, cells);
+    let geo = Geometry::new(t.layout, cells, drawn, blocked);
     let script_err = |msg: String| Diagnostic::new(&script.origin, msg);
     let idx = |cell: &Cell, what: &str, i: usize| {
         geo.index.get(cell).copied().ok_or_else(|| {
@@ -274,7 +313,8 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
     let cells: Vec<Cell> = (0..n as i64)
         .flat_map(|r| (0..n as i64).map(move |c| [r, c]))
         .collect();
-    let geo = Geometry::new(Layout::Square, cells);
+    let drawn = cells.iter().map(|&[r, c]| [2 * c, r]).collect();
+    let geo = Geometry::new(Layout::Square, cells, drawn, Vec::new());
     let id = |c: &Cell| geo.index.get(c).map(|&i| i as u8);
     let mut dirs: Vec<TiltDir> = t
         .directions

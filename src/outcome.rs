@@ -69,6 +69,13 @@ pub enum Replay {
         widths: Vec<usize>,
         /// The holes, in cell-index order.
         cells: Vec<Cell>,
+        /// Where each hole is pictured, `[x, y]` in half steps across and rows down (see
+        /// `model::Geometry`); empty in records written before positions were kept.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pictured: Vec<[i64; 2]>,
+        /// Where each `#` within the holes' span is pictured, the same way.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        blocked: Vec<[i64; 2]>,
         /// One string per position, start first: `1` where cell i holds a peg, else `0`.
         frames: Vec<String>,
     },

@@ -531,6 +531,8 @@ pub fn hop_replay(spec: &Spec, m: &HopModel, path: &[usize]) -> Replay {
         layout: m.geo.layout,
         widths,
         cells: m.geo.cells.clone(),
+        pictured: m.geo.pictured.clone(),
+        blocked: m.geo.blocked.clone(),
         frames,
     }
 }
@@ -553,15 +555,16 @@ pub fn tilt_replay(m: &TiltModel, states: &[Vec<u8>]) -> Replay {
     }
 }
 
-/// A hop model from board rows (`o` peg, `.` hole, `#` none), compiled from in-memory YAML.
+/// A hop model from board rows (`o` peg, `.` hole, `#` none, one character each; a leading
+/// space is half a step, as in a centred triangle), compiled from in-memory YAML.
 pub fn hop_model(rules: &str, rows: &[impl AsRef<str>], goal: &str) -> std::result::Result<HopModel, String> {
     let board: String = rows
         .iter()
         .map(|r| {
-            format!(
-                "  {}\n",
-                r.as_ref().chars().map(String::from).collect::<Vec<_>>().join(" ")
-            )
+            let r = r.as_ref();
+            let body = r.trim_start();
+            let toks: Vec<String> = body.chars().map(String::from).collect();
+            format!("  {}{}\n", &r[..r.len() - body.len()], toks.join(" "))
         })
         .collect();
     let yaml = format!("name: bench\nrules: {rules}\nboard: |2\n{board}goal: {goal}\n");

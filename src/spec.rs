@@ -41,6 +41,42 @@ pub enum BoardSpec {
 pub struct GridBoard {
     /// `rows[r][c]`: the token at `[r, c]`.
     pub rows: Vec<Vec<Token>>,
+    /// `xs[r][c]`: the character column where the token at `[r, c]` is drawn, leading
+    /// spaces included; row `r` is drawn on the board's line `r`.
+    pub xs: Vec<Vec<i64>>,
+}
+
+impl GridBoard {
+    /// Rows of 1, 2, 3, … tokens drawn as a triangle: centred, one space between tokens.
+    pub fn triangle(rows: Vec<Vec<Token>>) -> Self {
+        let height = rows.len() as i64;
+        let xs = (0..height)
+            .zip(&rows)
+            .map(|(r, row)| (0..row.len() as i64).map(|c| height - r - 1 + 2 * c).collect())
+            .collect();
+        GridBoard { rows, xs }
+    }
+
+    /// Rows drawn left-aligned, one space between tokens (a square grid, or a triangle in the
+    /// skewed convention the hop families also read).
+    pub fn aligned(rows: Vec<Vec<Token>>) -> Self {
+        let xs = rows
+            .iter()
+            .map(|row| (0..row.len() as i64).map(|c| 2 * c).collect())
+            .collect();
+        GridBoard { rows, xs }
+    }
+
+    /// Row `r` as drawn: each token at its column.
+    pub fn drawn_row(&self, r: usize) -> String {
+        let mut line = String::new();
+        for (t, &x) in self.rows[r].iter().zip(&self.xs[r]) {
+            let pad = (x as usize).saturating_sub(line.chars().count());
+            line.push_str(&" ".repeat(pad.max(usize::from(!line.is_empty()))));
+            line.push(t.symbol());
+        }
+        line
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -516,6 +552,24 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
     })
 }
 
+impl Spec {
+    /// Where the token of hop cell `[r, c]` stands in the file: (line, column), as far as known.
+    pub fn cell_location(&self, [r, c]: Cell) -> (Option<usize>, Option<usize>) {
+        let board_line = key_line(&self.source, "board");
+        let BoardSpec::Grid(g) = &self.board else {
+            return (board_line, None);
+        };
+        let (r, c) = (r as usize, c as usize);
+        match g.xs.get(r).and_then(|row| row.get(c)) {
+            Some(&x) => {
+                let src_lines: Vec<&str> = self.source.lines().collect();
+                locate_in_block(&src_lines, board_line, r, &g.drawn_row(r), x as usize)
+            }
+            None => (board_line, None),
+        }
+    }
+}
+
 /// A goal the board can meet at all: none on a tilt puzzle (its goal is fixed), and no more
 /// pegs than a hop board starts with (a jump only removes pegs).
 fn check_goal_fits(path: &Path, source: &str, board: &BoardSpec, goal: &GoalSpec) -> Result<()> {
@@ -660,9 +714,21 @@ fn parse_goal_board(
 fn parse_grid(path: &Path, source: &str, text: &str, board_line: Option<usize>) -> Result<GridBoard> {
     let src_lines: Vec<&str> = source.lines().collect();
     let mut rows = Vec::new();
+    let mut xs = Vec::new();
     for (r, line) in text.lines().enumerate() {
+        // Where a token is drawn decides the board; a tab has no one width.
+        if let Some(at) = line.trim_end().find('\t') {
+            let (l, col) = locate_in_block(&src_lines, board_line, r, line, at);
+            return Err(Diagnostic::new(
+                path,
+                "a tab in the board: draw it with spaces (where each token stands decides the board)",
+            )
+            .at(l, col));
+        }
         let mut row = Vec::new();
+        let mut row_xs = Vec::new();
         for (c, (offset, tok)) in tokens(line).enumerate() {
+            row_xs.push(line[..offset].chars().count() as i64);
             let t = match tok {
                 "o" => Token::Peg,
                 "." => Token::Hole,
@@ -681,16 +747,18 @@ fn parse_grid(path: &Path, source: &str, text: &str, board_line: Option<usize>) 
             row.push(t);
         }
         rows.push(row);
+        xs.push(row_xs);
     }
     while rows.last().is_some_and(|r: &Vec<Token>| r.is_empty()) {
         rows.pop();
+        xs.pop();
     }
     let holes = rows.iter().flatten().filter(|&&t| t != Token::Blocked).count();
     if holes == 0 {
         return Err(Diagnostic::new(path, "the board has no holes").at(board_line, None));
     }
     crate::limits::check_hop(holes).map_err(|why| Diagnostic::new(path, why).at(board_line, None))?;
-    Ok(GridBoard { rows })
+    Ok(GridBoard { rows, xs })
 }
 
 /// Whitespace-separated tokens with their byte offsets in the line.
@@ -834,6 +902,7 @@ mod tests {
         let BoardSpec::Grid(g) = s.board else { panic!() };
         assert_eq!(g.rows.iter().map(|r| r.len()).collect::<Vec<_>>(), vec![1, 2, 3]);
         assert_eq!(g.rows[0][0], Token::Hole);
+        assert_eq!(g.xs, vec![vec![2], vec![1, 3], vec![0, 2, 4]]);
         assert_eq!(s.name, "t");
     }
 

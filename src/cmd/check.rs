@@ -6,8 +6,10 @@ use super::{Error, ExitCode};
 use crate::batch;
 use crate::diag::{Diagnostic, Result as Checked};
 use crate::formats::{self, Notation};
-use crate::model::Model;
+use crate::model::{HopModel, Model};
 use crate::script::{self, Script};
+use crate::search::Budget;
+use crate::search::symmetry::Symmetry;
 use crate::solve::{self, Options, Prepared};
 use crate::spec::{self, Spec};
 use std::io::{self, Write};
@@ -58,7 +60,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     if scripts.is_empty() {
         for f in &files.puzzles {
             for p in formats::prepare(f, Notation::of(f, None), &options) {
-                ok &= show(&mut out, &f.display().to_string(), "", p)?;
+                ok &= show(&mut out, &f.display().to_string(), "", p, &options)?;
             }
         }
     }
@@ -112,7 +114,7 @@ fn check_script(out: &mut impl Write, path: &Path, puzzles: &[PathBuf], opts: &O
                 for spec in specs.into_iter().filter(|s| uses(s)) {
                     used += 1;
                     let p = solve::prepare_with(spec, script.clone(), opts);
-                    ok &= show(out, &head, &format!("on {}", f.display()), p)?;
+                    ok &= show(out, &head, &format!("on {}", f.display()), p, opts)?;
                 }
             }
         }
@@ -133,14 +135,21 @@ fn check_script(out: &mut impl Write, path: &Path, puzzles: &[PathBuf], opts: &O
                 (on_what, p) = (w, q);
             }
         }
-        ok &= show(out, &head, &on_what, p)?;
+        ok &= show(out, &head, &on_what, p, opts)?;
     }
     Ok(ok)
 }
 
 /// Prints `ok` and what was compiled, or reports the error; shows what the script printed.
 /// Returns whether it was ok.
-fn show(out: &mut impl Write, head: &str, on: &str, p: Checked<Prepared>) -> io::Result<bool> {
+/// `opts` bounds the symmetry search with the puzzle's limits.
+fn show(
+    out: &mut impl Write,
+    head: &str,
+    on: &str,
+    p: Checked<Prepared>,
+    opts: &Options,
+) -> io::Result<bool> {
     let p = match p {
         Err(d) => {
             report_on(&d, on);
@@ -151,10 +160,11 @@ fn show(out: &mut impl Write, head: &str, on: &str, p: Checked<Prepared>) -> io:
     super::show_printed(&p);
     let what = match &p.model {
         Model::Hop(m) => format!(
-            "{}, {}, {}",
+            "{}, {}, {}, {}",
             plural(m.geo.cells.len(), "hole"),
             plural(m.start.count_ones() as usize, "peg"),
-            plural(m.moves.len(), "move")
+            plural(m.moves.len(), "move"),
+            symmetries(m, &p.spec, opts)
         ),
         Model::Tilt(m) => format!("{0}×{0} board, {1}", m.size, plural(m.start.len(), "marble")),
     };
@@ -177,4 +187,14 @@ fn report_on(d: &Diagnostic, on: &str) {
 
 fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// How many symmetries the board has (its moves included), found under the puzzle's limits.
+fn symmetries(m: &HopModel, spec: &Spec, opts: &Options) -> String {
+    let budget = Budget::new(solve::limits_for(spec, opts));
+    match Symmetry::find_within(m, &budget) {
+        Ok(s) if s.order() == 1 => "1 symmetry".into(),
+        Ok(s) => format!("{} symmetries", s.order()),
+        Err(why) => format!("symmetries not found: {why}"),
+    }
 }

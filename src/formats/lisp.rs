@@ -98,7 +98,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
                 source,
                 name,
                 rules: "triangle_hop".into(),
-                board: BoardSpec::Grid(GridBoard { rows }),
+                board: BoardSpec::Grid(GridBoard::triangle(rows)),
                 goal: GoalSpec::default(),
                 limits: LimitSpec::default(),
                 ratings: ratings(),

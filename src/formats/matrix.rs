@@ -332,7 +332,11 @@ fn spec(path: &Path, rows: &[(Pos, Vec<i8>)], name: String, source: String) -> R
         source,
         name,
         rules: if triangle { "triangle_hop" } else { "peg_hop" }.into(),
-        board: BoardSpec::Grid(GridBoard { rows: board }),
+        board: BoardSpec::Grid(if triangle {
+            GridBoard::triangle(board)
+        } else {
+            GridBoard::aligned(board)
+        }),
         goal: GoalSpec::default(),
         limits: LimitSpec::default(),
         ratings: Default::default(),

@@ -112,13 +112,9 @@ pub fn to_yaml(spec: &Spec, origin: &str) -> String {
     );
     match &spec.board {
         BoardSpec::Grid(g) => {
-            let height = g.rows.len();
-            let triangle = spec.rules == "triangle_hop";
             y.push_str("board: |2  # \"2\": rows keep their leading spaces\n");
-            for (r, row) in g.rows.iter().enumerate() {
-                let lead = if triangle { height - r - 1 } else { 0 };
-                let toks: Vec<String> = row.iter().map(|t| t.symbol().to_string()).collect();
-                let _ = writeln!(y, "  {}{}", " ".repeat(lead), toks.join(" "));
+            for r in 0..g.rows.len() {
+                let _ = writeln!(y, "  {}", g.drawn_row(r));
             }
         }
         BoardSpec::Tilt(TiltBoard {

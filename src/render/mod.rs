@@ -10,6 +10,7 @@ use crate::outcome::{MoveOut, Outcome, Over, Replay, Status};
 use crate::script::Layout;
 use crate::spec::Cell;
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// Text from a puzzle or script (names, paths, printed lines) as a terminal may show it:
@@ -105,31 +106,96 @@ impl Symbols {
     }
 }
 
+/// The most text one board's picture takes: a drawing far apart or far right is cut there.
+pub const MAX_PICTURE_BYTES: usize = 2 << 20;
+
+/// Pictured positions of a hop board's holes and of its `#` tokens.
+pub type Picture = (Vec<[i64; 2]>, Vec<[i64; 2]>);
+
+/// Where a hop replay's holes (in cell-index order) and `#` tokens are pictured: `[x, y]`, half
+/// steps across and rows down, the same positions for text and pictures. Records written
+/// before positions were kept get rows as the old answers drew them: triangles centred.
+pub fn hop_picture(replay: &Replay) -> Option<Picture> {
+    let Replay::Hop {
+        layout,
+        widths,
+        cells,
+        pictured,
+        blocked,
+        ..
+    } = replay
+    else {
+        return None;
+    };
+    if !pictured.is_empty() {
+        return Some((pictured.clone(), blocked.clone()));
+    }
+    let height = widths.len() as i64;
+    let at = |[r, c]: Cell| match layout {
+        Layout::Square => [2 * c, r],
+        Layout::Triangle => [height - r - 1 + 2 * c, r],
+    };
+    let tokens = widths
+        .iter()
+        .enumerate()
+        .flat_map(|(r, &w)| (0..w as i64).map(move |c| [r as i64, c]));
+    let blocked = tokens.filter(|t| !cells.contains(t)).map(at).collect();
+    Some((cells.iter().map(|&c| at(c)).collect(), blocked))
+}
+
+/// Where a pictured position sits on a plane where neighbouring holes are 1 apart: square
+/// cells on a grid, triangle rows packed to equilateral spacing.
+pub fn hop_point(layout: Layout, [x, y]: [i64; 2]) -> (f64, f64) {
+    let row = match layout {
+        Layout::Square => 1.0,
+        Layout::Triangle => 0.866,
+    };
+    (x as f64 / 2.0, y as f64 * row)
+}
+
 /// Frame `i` of a replay as text. For hop boards `mark` is a cell drawn `*` (the peg that
 /// just moved); every other cell reads as in a puzzle file: `o` peg, `.` hole, `#` no hole.
 pub fn board(replay: &Replay, i: usize, mark: Option<Cell>) -> String {
     match replay {
-        Replay::Hop {
-            layout,
-            widths,
-            cells,
-            frames,
-        } => {
+        Replay::Hop { cells, frames, .. } => {
             let frame = frames[i].as_bytes();
-            let rows = Style::Plain
-                .symbols()
-                .rows(widths, cells, |k| frame[k] == b'1', mark);
-            let height = rows.len();
+            let symbols = Style::Plain.symbols();
+            let (holes, blocked) = hop_picture(replay).unwrap_or_default();
+            // Each line's tokens by column (a hole over a `#` at its place): lines far apart or
+            // far right cost no memory.
+            let mut lines: BTreeMap<i64, BTreeMap<i64, char>> = BTreeMap::new();
+            for &[x, y] in &blocked {
+                lines.entry(y).or_default().insert(x, symbols.blocked);
+            }
+            for (k, &[x, y]) in holes.iter().enumerate() {
+                let ch = match () {
+                    _ if mark == Some(cells[k]) => symbols.moved,
+                    _ if frame[k] == b'1' => symbols.peg,
+                    _ => symbols.hole,
+                };
+                lines.entry(y).or_default().insert(x, ch);
+            }
             let mut out = String::new();
-            for (r, row) in rows.iter().enumerate() {
-                let mut line = String::new();
-                if *layout == Layout::Triangle {
-                    line.push_str(&" ".repeat(height.saturating_sub(r + 1)));
+            let mut y = 0;
+            for (line_y, tokens) in lines {
+                let gap = (line_y - y) as usize;
+                let width = tokens.last_key_value().map_or(0, |t| *t.0 as usize + 1);
+                if out.len() + gap + width > MAX_PICTURE_BYTES {
+                    out.push_str(&format!(
+                        "… the rest of this board is not drawn (a board is drawn in at most {} MiB)\n",
+                        MAX_PICTURE_BYTES >> 20
+                    ));
+                    break;
                 }
-                let toks: Vec<String> = row.iter().map(char::to_string).collect();
-                line.push_str(&toks.join(" "));
-                out.push_str(line.trim_end());
+                out.push_str(&"\n".repeat(gap));
+                let mut line = String::with_capacity(width);
+                for (x, ch) in tokens {
+                    line.push_str(&" ".repeat((x as usize).saturating_sub(line.len())));
+                    line.push(ch);
+                }
+                out.push_str(&line);
                 out.push('\n');
+                y = line_y + 1;
             }
             out
         }

@@ -385,12 +385,11 @@ fn section(s: &mut String, i: usize, o: &Outcome) {
     if let Some(replay) = &o.replay {
         s.push_str("<figure class=\"board-wrap\">\n");
         match replay {
-            Replay::Hop {
-                layout,
-                widths,
-                cells,
-                frames,
-            } => hop_svg(s, *layout, widths.len(), cells, frames.first(), &o.puzzle),
+            Replay::Hop { layout, frames, .. } => {
+                let (holes, _) = render::hop_picture(replay).unwrap_or_default();
+                let pos = holes.iter().map(|&p| render::hop_point(*layout, p)).collect();
+                hop_svg(s, *layout, pos, frames.first(), &o.puzzle)
+            }
             Replay::Tilt {
                 size,
                 walls,
@@ -437,25 +436,9 @@ fn stepper(s: &mut String, o: &Outcome, replay: &Replay) {
     );
 }
 
-/// Where hop cell `[r, c]` is drawn: `x = c`, `y = r` on a square board; on a triangle
-/// board rows are shifted half a cell per row and packed to equilateral spacing.
-fn hop_xy(layout: Layout, height: usize, c: &Cell) -> (f64, f64) {
-    let (r, col) = (c[0] as f64, c[1] as f64);
-    match layout {
-        Layout::Square => (col, r),
-        Layout::Triangle => (col - r / 2.0 + (height.saturating_sub(1)) as f64 / 2.0, r * 0.866),
-    }
-}
-
-fn hop_svg(
-    s: &mut String,
-    layout: Layout,
-    height: usize,
-    cells: &[Cell],
-    frame: Option<&String>,
-    name: &str,
-) {
-    let pos: Vec<(f64, f64)> = cells.iter().map(|c| hop_xy(layout, height, c)).collect();
+/// A hop board as a picture: one tile and one hole per entry of `pos` (cell-index order,
+/// from [`render::hop_point`]).
+fn hop_svg(s: &mut String, layout: Layout, pos: Vec<(f64, f64)>, frame: Option<&String>, name: &str) {
     let fold = |f: fn(f64, f64) -> f64, start: f64, pick: fn(&(f64, f64)) -> f64| {
         pos.iter().map(pick).fold(start, f)
     };
@@ -488,7 +471,7 @@ fn hop_svg(
         num(w),
         num(h),
         escape(name),
-        cells.len(),
+        pos.len(),
         pegs
     );
     // The plate: one tile per hole (squares, or hexagons on a triangle board), merged.
@@ -655,6 +638,8 @@ mod tests {
                 layout: Layout::Square,
                 widths: vec![3],
                 cells: vec![[0, 0], [0, 1], [0, 2]],
+                pictured: vec![[0, 0], [2, 0], [4, 0]],
+                blocked: Vec::new(),
                 frames: vec!["110".into(), "001".into()],
             }),
             ..solved("puzzles/x.yaml", name, "peg_hop")
@@ -748,16 +733,16 @@ mod tests {
 
     #[test]
     fn triangle_is_equilateral() {
-        // Row 0's single hole sits above the middle of row 1's two.
-        let top = hop_xy(Layout::Triangle, 5, &[0, 0]);
+        // Row 0's single hole sits above the middle of row 1's two, one apart.
+        let top = render::hop_point(Layout::Triangle, [2, 0]);
         let (a, b) = (
-            hop_xy(Layout::Triangle, 5, &[1, 0]),
-            hop_xy(Layout::Triangle, 5, &[1, 1]),
+            render::hop_point(Layout::Triangle, [1, 1]),
+            render::hop_point(Layout::Triangle, [3, 1]),
         );
         assert!((top.0 - (a.0 + b.0) / 2.0).abs() < 1e-9);
         assert!((b.0 - a.0 - 1.0).abs() < 1e-9);
         assert!((a.1 - top.1 - 0.866).abs() < 1e-9);
-        assert_eq!(hop_xy(Layout::Square, 7, &[3, 2]), (2.0, 3.0));
+        assert_eq!(render::hop_point(Layout::Square, [4, 3]), (2.0, 3.0));
     }
 
     #[test]

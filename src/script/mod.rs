@@ -42,15 +42,7 @@ pub enum Kind {
     Tilt,
 }
 
-/// How boards of a family are drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Layout {
-    /// Cell `[r, c]` drawn at column `c`.
-    Square,
-    /// Cell `[r, c]` drawn half a cell further right per row above the last, as a triangle.
-    Triangle,
-}
+pub use crate::lattice::Layout;
 
 /// One direction a family names.
 #[derive(Debug, Clone, PartialEq)]
@@ -301,7 +293,15 @@ pub fn run(script: &Script, spec: &Spec, limits: &ScriptLimits) -> Result<RuleTa
             .stack_size(sandbox::STACK_BYTES)
             .spawn_scoped(s, || {
                 let metered = alloc::Metered::start();
-                let (value, printed) = sandbox::call_rules(script, board, limits)?;
+                let misfit = |m: &crate::lattice::Misfit| {
+                    let (line, column) = spec.cell_location(m.cell);
+                    Diagnostic::new(
+                        &spec.path,
+                        format!("rule family `{}`: {}", script.name, m.message),
+                    )
+                    .at(line, column)
+                };
+                let (value, printed) = sandbox::call_rules(script, board, limits, &misfit)?;
                 let out = Reader { script };
                 let tables = out.tables(value, printed.clone()).map_err(|d| d.printed(printed));
                 drop(metered);

@@ -2,6 +2,7 @@
 
 use super::{Script, ScriptBoard};
 use crate::diag::{Diagnostic, Result};
+use crate::lattice::Misfit;
 use crate::limits::MAX_RULE_MOVES;
 use rhai::{Dynamic, Engine, EvalAltResult, Position, Scope};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -124,10 +125,12 @@ fn engine(limits: &ScriptLimits, printed: Arc<Mutex<Vec<String>>>) -> Engine {
 }
 
 /// Compiles `script` and calls its `rules(board)` once; returns the value and what it printed.
+/// `misfit` reports a board drawing that fits no lattice the script asked for.
 pub fn call_rules(
     script: &Script,
     board: ScriptBoard,
     limits: &ScriptLimits,
+    misfit: &dyn Fn(&Misfit) -> Diagnostic,
 ) -> Result<(Dynamic, Vec<String>)> {
     let printed = Arc::new(Mutex::new(Vec::new()));
     let engine = engine(limits, printed.clone());
@@ -159,7 +162,19 @@ pub fn call_rules(
     let printed = std::mem::take(&mut *printed.lock().unwrap());
     match result {
         Ok(v) => Ok((v, printed)),
-        Err(e) => Err(runtime_error(script, &e, limits).printed(printed)),
+        Err(e) => Err(match innermost(&e) {
+            EvalAltResult::ErrorRuntime(v, _) if v.is::<Misfit>() => misfit(&v.clone_cast()),
+            _ => runtime_error(script, &e, limits),
+        }
+        .printed(printed)),
+    }
+}
+
+/// The error a chain of function calls ends in.
+fn innermost(e: &EvalAltResult) -> &EvalAltResult {
+    match e {
+        EvalAltResult::ErrorInFunctionCall(_, _, next, _) => innermost(next),
+        other => other,
     }
 }
 

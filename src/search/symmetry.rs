@@ -2,15 +2,19 @@
 //!
 //! A symmetry is a permutation of the cells that maps the set of moves onto itself, where a
 //! move is what it does to a position: the cells that must hold pegs (`need`) and the cell
-//! that must be empty (`mask ^ need`). Candidates are the lattice isometries of the cells'
-//! coordinates — the 8 of the square lattice and the 12 of the triangular lattice (in the
-//! basis whose steps are (0,1), (1,0), (1,1)) — each kept only if the move set agrees, so the
-//! group is right for whatever geometry a script produced, whatever layout it declares.
+//! that must be empty (`mask ^ need`). Candidates are the lattice isometries — the 8 of the
+//! square lattice and the 12 of the triangular lattice (in the basis whose steps are (0,1),
+//! (1,0), (1,1)) — applied to two sets of coordinates: each cell's place on the drawn lattice
+//! (a hexagon drawn centred or left-aligned has all 12) and its `[row, col]` (for scripts whose
+//! moves follow the rows and columns of the text). Each candidate is kept only if the move set
+//! agrees, so the group is right for whatever geometry a script produced, whatever layout it
+//! declares; the kept ones are closed under composition.
 
 use super::{Budget, GaveUp};
+use crate::lattice::Layout;
 use crate::model::HopModel;
 use crate::spec::Cell;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The largest group the fast 64-bit tables serve (the lattice candidates number 20 at most),
 /// and so the length of every array of images.
@@ -127,17 +131,28 @@ impl Symmetry {
                 candidates.push(l);
             }
         }
-        let mut perms: Vec<Vec<usize>> = vec![(0..n).collect()];
-        for l in &candidates {
-            if let Some(p) = lattice_perm(model, l).filter(|p| maps_moves(&moves, model, p))
-                && !perms.contains(&p)
-            {
-                perms.push(p);
+        let identity: Vec<usize> = (0..n).collect();
+        // One group per set of coordinates, then both together if that still fits the tables.
+        let mut groups = Vec::new();
+        for coords in [cells.clone(), lattice_coords(model)] {
+            let index: FxHashMap<Cell, usize> = coords.iter().enumerate().map(|(i, c)| (*c, i)).collect();
+            let mut found = vec![identity.clone()];
+            for l in &candidates {
+                if let Some(p) = lattice_perm(&coords, &index, l).filter(|p| maps_moves(&moves, model, p))
+                    && !found.contains(&p)
+                {
+                    found.push(p);
+                }
             }
+            if let Some(why) = budget.exceeded(0) {
+                return Err(why);
+            }
+            groups.push(closed(found).unwrap_or_else(|| vec![identity.clone()]));
         }
-        if let Some(why) = budget.exceeded(0) {
-            return Err(why);
-        }
+        let both: Vec<Vec<usize>> = groups.concat();
+        let mut perms = closed(both)
+            .or_else(|| groups.into_iter().max_by_key(Vec::len))
+            .unwrap_or_else(|| vec![identity.clone()]);
         if perms.len() == 1
             && let Some(found) = search_automorphisms(model, &moves, budget)?
         {
@@ -265,10 +280,51 @@ impl Symmetry {
     }
 }
 
-/// The cell permutation a linear map induces, translated so the lexicographically first cells
-/// correspond, or `None` if the image is not the board.
-fn lattice_perm(model: &HopModel, l: &Linear) -> Option<Vec<usize>> {
-    let cells = &model.geo.cells;
+/// Each cell's place on its layout's lattice, in the basis the candidates act on: a square
+/// lattice point is `[y, x]`, a triangular one `[y, (x + y) / 2]` (steps (0,1), (1,0), (1,1)).
+fn lattice_coords(model: &HopModel) -> Vec<Cell> {
+    let geo = &model.geo;
+    geo.pictured
+        .iter()
+        .map(|&[x, y]| match geo.layout {
+            Layout::Square => [y, x.div_euclid(2)],
+            Layout::Triangle => [y, (x + y).div_euclid(2)],
+        })
+        .collect()
+}
+
+/// The group the permutations generate (the identity first, each once), or `None` if it
+/// would outgrow the tables ([`MAX_ORDER`]).
+fn closed(gens: Vec<Vec<usize>>) -> Option<Vec<Vec<usize>>> {
+    let mut group: Vec<Vec<usize>> = Vec::with_capacity(MAX_ORDER);
+    for g in &gens {
+        if !group.contains(g) {
+            group.push(g.clone());
+        }
+    }
+    if group.len() > MAX_ORDER {
+        return None;
+    }
+    let mut i = 0;
+    while i < group.len() {
+        for g in &gens {
+            let product: Vec<usize> = group[i].iter().map(|&c| g[c]).collect();
+            if !group.contains(&product) {
+                if group.len() == MAX_ORDER {
+                    return None;
+                }
+                group.push(product);
+            }
+        }
+        i += 1;
+    }
+    Some(group)
+}
+
+/// The cell permutation a linear map of `coords` induces, translated so the lexicographically
+/// first cells correspond, or `None` if the image is not the board.
+fn lattice_perm(coords: &[Cell], index: &FxHashMap<Cell, usize>, l: &Linear) -> Option<Vec<usize>> {
+    let cells = coords;
     let map = |c: &Cell| [l[0][0] * c[0] + l[0][1] * c[1], l[1][0] * c[0] + l[1][1] * c[1]];
     let first = cells.iter().min()?;
     let image_first = cells.iter().map(map).min()?;
@@ -277,7 +333,7 @@ fn lattice_perm(model: &HopModel, l: &Linear) -> Option<Vec<usize>> {
         .iter()
         .map(|c| {
             let m = map(c);
-            model.geo.index.get(&[m[0] + shift[0], m[1] + shift[1]]).copied()
+            index.get(&[m[0] + shift[0], m[1] + shift[1]]).copied()
         })
         .collect()
 }

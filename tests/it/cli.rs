@@ -37,17 +37,65 @@ fn cell(v: &Value) -> Cell {
     (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
 }
 
-/// Replays hop moves, checking each is a legal jump along one of `dirs`; returns the pegs left.
+/// Each move's `from` and `to` cells.
+fn from_to(moves: &Value) -> Vec<(Cell, Cell)> {
+    let moves = moves.as_array().unwrap().iter();
+    moves.map(|m| (cell(&m["from"]), cell(&m["to"]))).collect()
+}
+
+/// Where each token of a YAML board stands on its lattice, in coordinates where `dirs` are the
+/// unit steps: `(line, column / 2)` on the square lattice; on the triangular one (`TRIANGLE`)
+/// `(line, (x + line) / 2)` with `x` the column as drawn centred (a left-aligned drawing,
+/// each row half a step left of the one above, is `x = column − line`).
+fn lattice_of(yaml: &str, dirs: &[Cell]) -> std::collections::BTreeMap<Cell, Cell> {
+    let v: serde_yaml::Value = serde_yaml::from_str(yaml).unwrap();
+    let mut drawn = Vec::new();
+    for (y, line) in v["board"].as_str().unwrap().lines().enumerate() {
+        let mut c = 0;
+        for (x, ch) in line.chars().enumerate() {
+            if !ch.is_whitespace() {
+                drawn.push(((y as i64, c), (x as i64, y as i64), ch != '#'));
+                c += 1;
+            }
+        }
+    }
+    let uniform = |key: fn(i64, i64) -> i64| {
+        let mut k = drawn
+            .iter()
+            .filter(|t| t.2)
+            .map(|t| key(t.1.0, t.1.1).rem_euclid(2));
+        let first = k.next();
+        k.all(|p| Some(p) == first)
+    };
+    let centred = uniform(|x, y| x + y);
+    drawn
+        .iter()
+        .map(|&(cell, (x, y), _)| {
+            let point = if dirs == TRIANGLE {
+                let x = if centred { x } else { x - y };
+                (y, (x + y).div_euclid(2))
+            } else {
+                (y, x.div_euclid(2))
+            };
+            (cell, point)
+        })
+        .collect()
+}
+
+/// Replays hop moves, checking each is a legal jump along one of `dirs` on the board's lattice
+/// as drawn; returns the pegs left.
 pub fn replay_hops(yaml: &str, moves: &Value, dirs: &[Cell]) -> BTreeSet<Cell> {
     let (mut pegs, holes) = board_of(yaml);
+    let at = lattice_of(yaml, dirs);
     for (i, m) in moves.as_array().unwrap().iter().enumerate() {
         let (from, over, to) = (cell(&m["from"]), cell(&m["over"]), cell(&m["to"]));
-        let d = (over.0 - from.0, over.1 - from.1);
+        let [f, o, t] = [from, over, to].map(|c| at[&c]);
+        let d = (o.0 - f.0, o.1 - f.1);
         assert!(
             dirs.contains(&d),
             "move {i}: {from:?}→{over:?} is not a listed direction"
         );
-        assert_eq!(to, (over.0 + d.0, over.1 + d.1), "move {i}: not a straight jump");
+        assert_eq!(t, (o.0 + d.0, o.1 + d.1), "move {i}: not a straight jump");
         assert!(
             pegs.contains(&from) && pegs.contains(&over),
             "move {i}: needs pegs at from and over"
@@ -249,12 +297,7 @@ fn rules(board) {
         assert_eq!(o["rules"], "right_hop");
         assert_eq!(o["status"], "solved");
         assert_eq!(o["pegs_left"], 2);
-        let moves: Vec<_> = o["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| (cell(&m["from"]), cell(&m["to"])))
-            .collect();
+        let moves = from_to(&o["moves"]);
         assert_eq!(moves, [((0, 0), (0, 2)), ((0, 3), (0, 5))]);
     }
 }
@@ -450,7 +493,7 @@ fn check_validates_without_solving() {
         .args(["check", "puzzles"])
         .run()
         .status(0)
-        .stdout_has("ok    puzzles/peg_hop/english_central.yaml  (peg_hop: 33 holes, 32 pegs, 76 moves)")
+        .stdout_has("ok    puzzles/peg_hop/english_central.yaml  (peg_hop: 33 holes, 32 pegs, 76 moves, 8 symmetries)")
         .stdout_has("ok    puzzles/tilt_roll/four_by_four.yaml  (tilt_roll: 4×4 board, 3 marbles)");
 }
 
@@ -491,4 +534,48 @@ fn fewest_finds_the_best_position_when_one_peg_is_impossible() {
         assert_eq!(o["rating"], "above average");
         assert_eq!(replay_hops(BOTTOM_ROW, &o["moves"], &TRIANGLE).len(), 2);
     }
+}
+
+#[test]
+fn scripts_read_where_each_cell_is_drawn() {
+    // Hops down-left as drawn: one line down and one character column left, twice.
+    let script = r#"
+fn rules(board) {
+    let moves = [];
+    for c in board.cells {
+        let x = board.x(c[0], c[1]);
+        let y = board.y(c[0], c[1]);
+        let to = board.at(x - 2, y + 2);
+        if to != () {
+            moves.push(#{ dir: "down-left", from: c, over: board.at(x - 1, y + 1), to: to });
+        }
+    }
+    #{ kind: "hop", directions: ["down-left"], moves: moves, goal: #{ pegs: 1 } }
+}
+"#;
+    // Leading spaces count: the apex is drawn two columns right of the bottom row's first
+    // hole, so it jumps over [1, 0] into [2, 0]; read left-aligned it would have no move.
+    let run = Test::new()
+        .file("rules/drawn_hop.rhai", script)
+        .file("p.yaml", "rules: drawn_hop\nboard: |2\n    o\n   o .\n  . . .\n")
+        .args(["solve", "p.yaml", "--format", "json"])
+        .run()
+        .status(0);
+    let out = run.json();
+    let o = &out.as_array().unwrap()[0];
+    assert_eq!(o["status"], "solved");
+    let moves = from_to(&o["moves"]);
+    assert_eq!(moves, [((0, 0), (2, 0))]);
+}
+
+#[test]
+fn asking_where_a_missing_cell_is_drawn_is_an_error() {
+    bad(
+        &[
+            ("rules/nowhere.rhai", "fn rules(board) {\n  board.x(9, 9)\n}\n"),
+            ("p.yaml", "rules: nowhere\nboard: |\n  o o .\n"),
+        ],
+        "p.yaml",
+        "rules/nowhere.rhai:2:9: rule script failed: Runtime error: [9, 9] is not drawn on the board",
+    );
 }

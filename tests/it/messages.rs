@@ -255,9 +255,11 @@ fn report_files_follow_the_umask_like_any_output() {
 
 #[test]
 fn a_wide_board_draws_a_bounded_answer_and_says_what_it_left_out() {
-    // 40 independent jumps on one row padded to 960 KB with `#`: every board drawn in full
-    // was 41 MB of output.
-    let row = [vec!["o o ."; 40], vec!["#"; 480_000]].concat().join(" ");
+    // 40 independent jumps on one row, then 960 KB of `#` before a last hole (`#` beyond every
+    // hole is not drawn): every board drawn in full was 41 MB of output.
+    let row = [vec!["o o ."; 40], vec!["#"; 480_000], vec!["."]]
+        .concat()
+        .join(" ");
     let run = Test::new()
         .file(
             "wide.yaml",

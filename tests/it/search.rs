@@ -49,8 +49,9 @@ o o o o o o o
 # o o o o o #
 # # o o o # #";
 
-const TRIANGLE_CORNER: &str = "\
-    .
+// No `\` after the opening quote: it would swallow the apex's leading spaces, and the board
+// is what the drawing shows.
+const TRIANGLE_CORNER: &str = "    .
    o o
   o o o
  o o o o

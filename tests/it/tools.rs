@@ -40,7 +40,7 @@ fn a_script_alone_is_checked_on_a_sample_board_showing_what_it_printed() {
     );
     assert_eq!(
         r.stdout,
-        "ok    rules/chatty.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 15 moves\n"
+        "ok    rules/chatty.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 15 moves, 2 symmetries\n"
     );
     assert_eq!(
         r.stderr,
@@ -114,7 +114,7 @@ fn rules_and_check_show_a_script_s_words_without_terminal_controls() {
     let r = run(&files, &["check", "rules/evil\u{1b}.rhai"], 0);
     assert_eq!(
         r.stdout,
-        "ok    rules/evil\\u{1b}.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 0 moves\n"
+        "ok    rules/evil\\u{1b}.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 0 moves, 8 symmetries\n"
     );
 }
 
@@ -134,8 +134,8 @@ fn a_script_is_checked_on_every_puzzle_given_that_uses_it() {
     );
     assert_eq!(
         r.stdout,
-        "ok    p/rules/chatty.rhai  on p/a.yaml: 6 holes, 4 pegs, 4 moves\n\
-         ok    p/rules/chatty.rhai  on p/c.yaml: 3 holes, 2 pegs, 1 move\n"
+        "ok    p/rules/chatty.rhai  on p/a.yaml: 6 holes, 4 pegs, 4 moves, 1 symmetry\n\
+         ok    p/rules/chatty.rhai  on p/c.yaml: 3 holes, 2 pegs, 1 move, 2 symmetries\n"
     );
 }
 

@@ -306,18 +306,16 @@ impl<'a> App<'a> {
         }
     }
 
-    /// Hop boards: where hole `k` is drawn, in columns and rows from the board's corner.
+    /// Hop boards: where hole `k` is drawn, in columns and rows from the board's corner: its
+    /// pictured place (half steps across, rows down), as answers and reports draw it.
     fn spot(&self, k: usize) -> (u16, u16) {
         let Model::Hop(m) = &self.p.model else {
             return (0, 0);
         };
-        let [r, c] = m.geo.cells[k];
-        let height = m.geo.cells.iter().map(|c| c[0]).max().unwrap_or(0) + 1;
-        let shift = match m.geo.layout {
-            crate::script::Layout::Triangle => (height - r - 1) as u16 * CELL_W / 2,
-            crate::script::Layout::Square => 0,
-        };
-        (shift + c as u16 * CELL_W, r as u16)
+        let [x, y] = m.geo.pictured[k];
+        // Clamped, not wrapped, on a board drawn wider than any screen.
+        let x = x.clamp(0, i64::from(u16::MAX / CELL_W)) as u16;
+        (x * CELL_W / 2, y.clamp(0, i64::from(u16::MAX)) as u16)
     }
 
     fn hole_at(&self, column: u16, row: u16) -> Option<usize> {
