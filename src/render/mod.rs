@@ -279,6 +279,7 @@ pub fn verdict(o: &Outcome) -> String {
             match (tilt, o.move_count) {
                 (true, _) if n == 0 => "already solved: every marble starts in its own hole".to_string(),
                 (true, _) => format!("solved in {n} tilt{}", plural(n)),
+                (false, _) if n == 0 => "already solved: the start meets the goal".to_string(),
                 // Moves as chains of one peg's jumps: say both counts.
                 (false, Some(k)) => {
                     format!("solved in {k} move{} ({n} jump{})", plural(k as usize), plural(n))

@@ -310,3 +310,16 @@ fn one_marble_and_a_tilt_puzzle_solved_from_the_start_read_right() {
         r.stdout
     );
 }
+
+#[test]
+fn a_hop_puzzle_that_starts_at_its_goal_is_already_solved() {
+    let spec = "rules: peg_hop\nboard: |\n  . o .\n";
+    let r = run(&[("p.yaml", spec)], &["solve", "p.yaml"], 0);
+    assert!(
+        r.stdout.starts_with(
+            "p (p.yaml, <builtin>/peg_hop.rhai)\nalready solved: the start meets the goal, 1 peg left"
+        ),
+        "{}",
+        r.stdout
+    );
+}
