@@ -211,3 +211,260 @@ fn dockerfile_names_real_files_and_flags() {
         );
     }
 }
+
+/// A small folder of quick puzzles (built-in rules) in `dir/set`.
+fn small_set(dir: &Path) -> std::path::PathBuf {
+    let set = dir.join("set");
+    std::fs::create_dir_all(&set).unwrap();
+    for p in [
+        "tilt_roll/crossed_holes.yaml",
+        "tilt_roll/four_by_four.yaml",
+        "tilt_roll/no_solution.yaml",
+        "triangle_hop/corner.yaml",
+        "triangle_hop/edge_middle.yaml",
+    ] {
+        let to = set.join(p.replace('/', "_"));
+        std::fs::copy(root().join("puzzles").join(p), to).unwrap();
+    }
+    set
+}
+
+/// Runs shard `k/n` of `set` into `out/sK`, returning its results file.
+fn shard_of(set: &Path, out: &Path, k: u32, n: u32) -> std::path::PathBuf {
+    let dir = out.join(format!("s{k}"));
+    let spec = format!("{k}/{n}");
+    marbles(
+        &[
+            "batch",
+            set.to_str().unwrap(),
+            "-q",
+            "--shard",
+            &spec,
+            "--report",
+            dir.to_str().unwrap(),
+        ],
+        &[],
+    )
+    .no_panic();
+    dir.join(format!("shard-{k}-of-{n}.json"))
+}
+
+/// `merge FILES --report o/r`, printing CSV (with each file's path).
+fn merge(files: &[&Path], o: &Path) -> Run {
+    let mut args = vec!["merge"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let report = o.join("r");
+    args.extend(["--report", report.to_str().unwrap(), "--format", "csv"]);
+    marbles(&args, &[])
+}
+
+#[test]
+fn merge_refuses_results_that_do_not_match_their_files_or_were_edited() {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path();
+    let set = small_set(o);
+    let s0 = shard_of(&set, o, 0, 2);
+    let s1 = shard_of(&set, o, 1, 2);
+    let name0 = s0.display().to_string();
+    let original = std::fs::read_to_string(&s0).unwrap();
+    let doc: Value = serde_json::from_str(&original).unwrap();
+    let ours: Vec<String> = files(&o.join("s0"), "shard-0-of-2.json");
+    let theirs = files(&o.join("s1"), "shard-1-of-2.json");
+    assert!(!ours.is_empty() && !theirs.is_empty(), "{ours:?} {theirs:?}");
+    let edit = |change: &dyn Fn(&mut Vec<Value>)| {
+        let mut d = doc.clone();
+        change(d["results"].as_array_mut().unwrap());
+        std::fs::write(&s0, serde_json::to_string_pretty(&d).unwrap()).unwrap();
+    };
+    let first_file = doc["results"][0]["file"].as_str().unwrap().to_string();
+    let first_puzzle = doc["results"][0]["puzzle"].as_str().unwrap().to_string();
+
+    edit(&|r| {
+        r.remove(0);
+    });
+    merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
+        "marbles: error: {name0}: shard 0/2 owns {} but holds no result for it",
+        ours[0]
+    ));
+
+    let foreign = format!("{}/{}", set.display(), theirs[0]);
+    edit(&|r| r[0]["file"] = Value::from(foreign.clone()));
+    merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
+        "marbles: error: {name0}: the result for {foreign} ({first_puzzle}) is not for a file of shard 0/2"
+    ));
+
+    let changed = format!(
+        "{name0} was changed after marbles wrote it (its sha256 no longer matches); rerun shard 0/2 to make it again"
+    );
+    edit(&|r| {
+        let copy = r[0].clone();
+        r.push(copy);
+    });
+    merge(&[&s0, &s1], o).status(2).stderr_has(&changed);
+
+    let solved = "\"status\": \"solved\"";
+    assert!(original.contains(solved), "{original}");
+    std::fs::write(&s0, original.replacen(solved, "\"status\": \"unsolvable\"", 1)).unwrap();
+    merge(&[&s0, &s1], o).status(2).stderr_has(&changed);
+    assert!(!o.join("r").exists(), "a refused merge writes nothing");
+
+    // Untouched, the same two shards merge.
+    std::fs::write(&s0, &original).unwrap();
+    merge(&[&s0, &s1], o).no_panic().stdout_has(&first_file);
+}
+
+#[test]
+fn merge_refuses_shards_that_saw_the_folder_change() {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path();
+    let set = small_set(o);
+    let s0 = shard_of(&set, o, 0, 2);
+    std::fs::copy(
+        root().join("puzzles/diagonal_hop/square5_centre.yaml"),
+        set.join("added.yaml"),
+    )
+    .unwrap();
+    let s1 = shard_of(&set, o, 1, 2);
+    merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
+        "marbles: error: {} (shard 1/2) saw 6 puzzle files, {} (shard 0/2) saw 5: the folder changed between shards; rerun every shard on the folder as it is now",
+        s1.display(),
+        s0.display()
+    ));
+    // Made on the same folder, they merge.
+    let s0 = shard_of(&set, &o.join("again"), 0, 2);
+    merge(&[&s0, &s1], o).no_panic().stdout_has("added.yaml");
+    // A file renamed keeps the count but not the listing.
+    std::fs::rename(set.join("added.yaml"), set.join("renamed.yaml")).unwrap();
+    let s1 = shard_of(&set, &o.join("later"), 1, 2);
+    merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
+        "marbles: error: {} (shard 1/2) saw 6 puzzle files, {} (shard 0/2) saw 6 others: the folder changed",
+        s1.display(),
+        s0.display()
+    ));
+}
+
+#[test]
+fn shard_counts_past_the_maximum_are_refused_at_once() {
+    let out = tempfile::tempdir().unwrap();
+    let report = out.path().join("r");
+    let report = report.to_str().unwrap();
+    marbles(
+        &["batch", "puzzles", "--shard", "0/4294967295", "--report", report],
+        &[],
+    )
+    .status(2)
+    .stderr_has("--shard 0/4294967295: 4294967295 shards are too many (at most 100000)");
+    marbles(
+        &[
+            "batch",
+            "puzzles",
+            "--shard",
+            "auto",
+            "--shard-count",
+            "100001",
+            "--report",
+            report,
+        ],
+        &[("JOB_COMPLETION_INDEX", "0")],
+    )
+    .status(2)
+    .stderr_has("marbles: error: --shard auto: 100001 shards are too many (at most 100000)");
+    // The largest count allowed costs no more than a few: one hash per file, not per shard.
+    let run = Test::new()
+        .in_root()
+        .args([
+            "batch",
+            "puzzles/tilt_roll",
+            "-q",
+            "--shard",
+            "99999/100000",
+            "--report",
+            report,
+        ])
+        .run_bounded(std::time::Duration::from_secs(20), None);
+    assert!(!run.killed && run.elapsed.as_secs() < 10, "{:?}", run.elapsed);
+    assert!(out.path().join("r/shard-99999-of-100000.json").is_file());
+}
+
+#[test]
+fn merge_refuses_a_fifo_without_opening_it() {
+    let out = tempfile::tempdir().unwrap();
+    let fifo = out.path().join("shard-0-of-1.json");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let report = out.path().join("r");
+    let run = Test::new()
+        .args([
+            "merge",
+            fifo.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ])
+        .run_bounded(std::time::Duration::from_secs(20), None);
+    assert!(!run.killed, "merge blocked on a FIFO");
+    run.run.status(2).stderr_has(&format!(
+        "marbles: error: {}: is not a regular file (a folder, FIFO or device?); merge reads shard-K-of-N.json files",
+        fifo.display()
+    ));
+    assert!(!report.exists());
+}
+
+#[test]
+fn an_interrupted_rerun_leaves_no_old_results_file() {
+    use std::process::Stdio;
+    let out = tempfile::tempdir().unwrap();
+    let set = out.path().join("set");
+    std::fs::create_dir(&set).unwrap();
+    // Far beyond any search: a 9×9 board full but for its centre, down to one peg.
+    let board: Vec<String> = (0..9)
+        .map(|r| {
+            let row: Vec<&str> = (0..9).map(|c| if (r, c) == (4, 4) { "." } else { "o" }).collect();
+            format!("  {}", row.join(" "))
+        })
+        .collect();
+    std::fs::write(
+        set.join("slow.yaml"),
+        format!("rules: peg_hop\nboard: |\n{}\n", board.join("\n")),
+    )
+    .unwrap();
+    let report = out.path().join("rep");
+    let results = report.join("shard-0-of-1.json");
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "batch",
+            set.to_str().unwrap(),
+            "-q",
+            "--shard",
+            "0/1",
+            "--report",
+            report.to_str().unwrap(),
+        ];
+        a.extend(extra);
+        a.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    // A first run that gives up quickly leaves a complete results file.
+    Test::new().args(args(&["--max-nodes", "1000"])).run().no_panic();
+    assert!(results.is_file());
+    // Its rerun, stopped part-way, must not leave that one behind for merge to take.
+    let rerun = Test::new().args(args(&["-j", "1"]));
+    let child = rerun
+        .command()
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let done = child.wait_with_output().unwrap();
+    assert_eq!(
+        done.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    assert!(
+        !results.exists(),
+        "the old results file survived an interrupted rerun"
+    );
+}
