@@ -27,11 +27,13 @@ impl std::fmt::Display for Shard {
 }
 
 impl Shard {
-    /// Reads `K/N` (0 ≤ K < N ≤ [`MAX_SHARDS`]), digits only.
+    /// Reads `K/N` (0 ≤ K < N ≤ [`MAX_SHARDS`]), digits only and no leading zeros: one
+    /// shard has one spelling.
     pub fn parse(text: &str) -> Result<Self, String> {
         let bad = || format!("--shard {text:?}: expected K/N with 0 <= K < N, e.g. 0/4, or auto");
         let digits = |s: &str| {
-            (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            let canonical = s == "0" || !s.starts_with('0');
+            (canonical && !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
                 .then(|| s.parse::<u32>().ok())
                 .flatten()
         };

@@ -468,3 +468,88 @@ fn an_interrupted_rerun_leaves_no_old_results_file() {
         "the old results file survived an interrupted rerun"
     );
 }
+
+#[test]
+fn contradictory_shard_sources_are_refused_naming_both() {
+    let out = tempfile::tempdir().unwrap();
+    let report = out.path().join("r");
+    let report = report.to_str().unwrap();
+    let refused = |extra: &[&str], env: &[(&str, &str)], message: &str| {
+        let mut args = vec!["batch", "puzzles", "--shard"];
+        args.extend(extra);
+        args.extend(["--report", report]);
+        marbles(&args, env)
+            .status(2)
+            .stderr_has(&format!("marbles: error: {message}"));
+    };
+    let slurm = [("SLURM_ARRAY_TASK_ID", "1"), ("SLURM_ARRAY_TASK_COUNT", "3")];
+    refused(
+        &["auto"],
+        &[slurm[0], slurm[1], ("MARBLES_SHARD_COUNT", "5")],
+        "--shard auto: MARBLES_SHARD_COUNT=5 and SLURM_ARRAY_TASK_COUNT=3 disagree on the shard count",
+    );
+    refused(
+        &["auto", "--shard-count", "5"],
+        &slurm,
+        "--shard auto: --shard-count 5 and SLURM_ARRAY_TASK_COUNT=3 disagree on the shard count",
+    );
+    refused(
+        &["auto", "--shard-count", "3"],
+        &[slurm[0], slurm[1], ("JOB_COMPLETION_INDEX", "2")],
+        "--shard auto: SLURM_ARRAY_TASK_ID=1 and JOB_COMPLETION_INDEX=2 disagree; unset the one that is not this task's",
+    );
+    refused(
+        &["1/3", "--shard-count", "5"],
+        &[],
+        "--shard-count 5 goes with --shard auto only; --shard 1/3 gives the count itself",
+    );
+    // `--array=1-8`: IDs 1..8, count 8.
+    let from_one = [("SLURM_ARRAY_TASK_ID", "8"), ("SLURM_ARRAY_TASK_COUNT", "8")];
+    refused(
+        &["auto"],
+        &from_one,
+        "--shard auto: SLURM_ARRAY_TASK_ID=8 is not below the count 8: Slurm arrays must be numbered 0..N-1 (e.g. --array=0-7)",
+    );
+    refused(
+        &["auto"],
+        &[from_one[0], from_one[1], ("SLURM_ARRAY_TASK_MIN", "1")],
+        "--shard auto: SLURM_ARRAY_TASK_MIN=1: Slurm arrays must be numbered 0..N-1 (e.g. --array=0-7)",
+    );
+    assert!(!Path::new(report).join("summary.json").exists());
+}
+
+#[test]
+fn shard_specs_are_digits_only() {
+    for spec in [" 1/2", "1/ 2", "+1/2", "01/02", "-1/2", "1/2/3", "1/0"] {
+        let run = marbles(&["batch", "puzzles", "--shard", spec, "--no-report"], &[]).status(2);
+        let bad = format!("--shard {spec:?}: expected K/N with 0 <= K < N, e.g. 0/4, or auto");
+        let zero = format!("--shard {spec}: shard 1 is not below the count 0");
+        assert!(
+            run.stderr.contains(&bad) || (spec == "1/0" && run.stderr.contains(&zero)),
+            "{spec}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn merge_refuses_to_write_over_a_shards_own_folder() {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path();
+    let set = small_set(o);
+    let s0 = shard_of(&set, o, 0, 1);
+    let summary = o.join("s0/summary.json");
+    let before = std::fs::read(&summary).unwrap();
+    let into = o.join("s0/.");
+    marbles(
+        &["merge", s0.to_str().unwrap(), "--report", into.to_str().unwrap()],
+        &[],
+    )
+    .status(2)
+    .stderr_has(&format!(
+        "marbles: error: --report {}: holds {}, one of the shards merged; merging there would replace that shard's reports, so give another folder",
+        into.display(),
+        s0.display()
+    ));
+    assert_eq!(std::fs::read(&summary).unwrap(), before);
+}
