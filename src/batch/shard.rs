@@ -3,7 +3,8 @@
 //! it leaves.
 
 use crate::outcome::Outcome;
-use crate::solve::Options;
+use crate::script::ScriptLimits;
+use crate::solve::{MoveOrder, Options};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
@@ -164,16 +165,67 @@ pub fn relative(path: &Path, roots: &[PathBuf]) -> String {
         .join("/")
 }
 
-/// The solving options in force, as one line to compare between runs. The memory default
-/// is left out: it follows each machine's size, not what the user asked.
-pub fn options_in_force(opts: &Options) -> String {
-    format!(
-        "{:?}",
-        Options {
-            default_max_memory: None,
-            ..opts.clone()
-        }
-    )
+/// The solving options in force that differ from the defaults, each as the flag that asks
+/// for it (`--max-nodes 100`), to compare between runs and name in a refusal. The memory
+/// default is left out: it follows each machine's size, not what the user asked.
+pub fn options_in_force(opts: &Options) -> Vec<String> {
+    let script = ScriptLimits::default();
+    let mut flags = Vec::new();
+    let mut flag = |on: bool, text: String| on.then(|| flags.push(text));
+    let limits = &opts.limits;
+    flag(
+        limits.timeout.is_some(),
+        format!("--timeout {}", limits.timeout.unwrap_or_default().as_secs_f64()),
+    );
+    flag(
+        limits.max_nodes.is_some(),
+        format!("--max-nodes {}", limits.max_nodes.unwrap_or_default()),
+    );
+    flag(
+        limits.max_memory.is_some(),
+        format!("--max-memory {}B", limits.max_memory.unwrap_or_default()),
+    );
+    flag(opts.fewest, "--fewest".into());
+    flag(opts.fewest_moves, "--fewest-moves".into());
+    flag(
+        opts.order != MoveOrder::Script,
+        match &opts.order {
+            MoveOrder::Shuffle(seed) => format!("--shuffle --seed {seed}"),
+            MoveOrder::Directions(names) => format!("--order {}", names.join(",")),
+            _ => "--order reverse".into(),
+        },
+    );
+    let s = &opts.script;
+    flag(
+        s.max_operations != script.max_operations,
+        format!("--script-ops {}", s.max_operations),
+    );
+    flag(
+        s.timeout != script.timeout,
+        format!("--script-timeout {}", s.timeout.as_secs_f64()),
+    );
+    // Limits no flag sets: named by field, should a build ever differ.
+    flag(
+        ScriptLimits {
+            max_operations: script.max_operations,
+            timeout: script.timeout,
+            ..s.clone()
+        } != script,
+        format!("script limits {s:?}"),
+    );
+    flags
+}
+
+/// How two lists of [`options_in_force`] differ, as "with --max-nodes 100, … without": the
+/// first option either lacks or has otherwise, in `ours`' words then `theirs'`.
+pub fn options_differ(ours: &[String], theirs: &[String]) -> Option<(String, String)> {
+    let name = |o: &String| o.split(' ').next().unwrap_or_default().to_string();
+    let find = |list: &[String], n: &str| list.iter().find(|o| name(o) == n).cloned();
+    ours.iter().chain(theirs).map(name).find_map(|n| {
+        let (a, b) = (find(ours, &n), find(theirs, &n));
+        let say = |o: Option<String>| o.map_or_else(|| format!("without {n}"), |o| format!("with {o}"));
+        (a != b).then(|| (say(a), say(b)))
+    })
 }
 
 /// What one shard leaves behind: enough to check a set of them and merge it.
@@ -187,7 +239,7 @@ pub struct Results {
     pub folders: Vec<String>,
     pub shard: Shard,
     /// [`options_in_force`].
-    pub options: String,
+    pub options: Vec<String>,
     /// How many puzzle files the whole folder held when this shard listed it, and the SHA-256
     /// of their sorted relative paths ([`listing_hash`]): shards that saw different folders
     /// do not make one batch.

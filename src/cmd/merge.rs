@@ -3,7 +3,7 @@
 
 use super::{Error, ExitCode};
 use crate::batch::journal;
-use crate::batch::shard::Results;
+use crate::batch::shard::{self, Results};
 use crate::outcome::Outcome;
 use crate::report::{self, Summary};
 use std::collections::HashMap;
@@ -106,8 +106,11 @@ fn check(shards: &[(String, Results)]) -> Result<Vec<Outcome>, String> {
         if r.marbles_version != first.marbles_version {
             return Err(differs("marbles", &r.marbles_version, &first.marbles_version));
         }
-        if r.options != first.options {
-            return Err(differs("options", &r.options, &first.options));
+        if let Some((theirs, ours)) = shard::options_differ(&r.options, &first.options) {
+            return Err(format!(
+                "{name} (shard {}) was made {theirs}, {first_name} (shard {}) {ours}: every shard needs the same options",
+                r.shard, first.shard
+            ));
         }
         if r.folders != first.folders {
             return Err(differs(

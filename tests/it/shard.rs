@@ -134,7 +134,8 @@ fn merge_refuses_a_missing_a_duplicate_and_a_mismatched_shard() {
     marbles(&["merge", &s[0], &s[1], &other, "--report", report], &[])
         .status(2)
         .stderr_has(&format!(
-            "marbles: error: {other} (shard 2/3) was made with options "
+            "marbles: error: {other} (shard 2/3) was made with --max-nodes 100, {} (shard 0/3) without --max-nodes: every shard needs the same options",
+            s[0]
         ));
     assert!(!Path::new(report).exists(), "a refused merge writes nothing");
 }
