@@ -263,7 +263,7 @@ pub struct BatchArgs {
     #[arg(long, value_name = "K/N|auto", value_parser = shard::Choice::parse, allow_hyphen_values = true)]
     pub shard: Option<shard::Choice>,
     /// How many shards `--shard auto` splits into (default: SLURM_ARRAY_TASK_COUNT or
-    /// MARBLES_SHARD_COUNT).
+    /// MARBLES_SHARD_COUNT; where several are set they must agree).
     #[arg(long, value_name = "N", requires = "shard", value_parser = clap::value_parser!(u32).range(1..))]
     pub shard_count: Option<u32>,
     #[command(flatten)]
