@@ -2,7 +2,7 @@
 //! reports, sets refused with the shard at fault named, shares chosen from scheduler
 //! variables, and the Dockerfile that builds a shard's container.
 
-use crate::support::{Run, Test, root};
+use crate::support::{Run, Test, interrupted, root};
 use serde_json::Value;
 use std::path::Path;
 
@@ -412,7 +412,6 @@ fn merge_refuses_a_fifo_without_opening_it() {
 
 #[test]
 fn an_interrupted_rerun_leaves_no_old_results_file() {
-    use std::process::Stdio;
     let out = tempfile::tempdir().unwrap();
     let set = out.path().join("set");
     std::fs::create_dir(&set).unwrap();
@@ -448,16 +447,7 @@ fn an_interrupted_rerun_leaves_no_old_results_file() {
     assert!(results.is_file());
     // Its rerun, stopped part-way, must not leave that one behind for merge to take.
     let rerun = Test::new().args(args(&["-j", "1"]));
-    let child = rerun
-        .command()
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    // SAFETY: signalling our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let done = child.wait_with_output().unwrap();
+    let done = interrupted(&mut rerun.command(), std::time::Duration::from_millis(1500));
     assert_eq!(
         done.status.code(),
         Some(130),
