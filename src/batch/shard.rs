@@ -2,12 +2,13 @@
 //! of each file's path relative to its folder), and the self-describing, sealed results file
 //! it leaves.
 
+use crate::formats::Notation;
 use crate::outcome::Outcome;
 use crate::script::ScriptLimits;
 use crate::solve::{MoveOrder, Options};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// The most shards a batch splits into: far past any real cluster, and small enough that a
@@ -278,18 +279,19 @@ impl Results {
     }
 
     /// Reads a results file `name`, refusing one that is not whole: a file of its shard with
-    /// no result, a result for a file not its shard's, or any edit since marbles sealed it.
+    /// no result (or a YAML file with several), a result for a file not its shard's, or any
+    /// edit since marbles sealed it.
     pub fn open(name: &str, text: &str) -> Result<Self, String> {
         let r: Results = serde_json::from_str(text)
             .map_err(|e| format!("{name}: not a marbles shard results file: {e}"))?;
         Shard::new(r.shard.index, r.shard.count).map_err(|why| format!("{name}: {why}"))?;
         let roots: Vec<PathBuf> = r.folders.iter().map(PathBuf::from).collect();
-        let mut seen: HashSet<&str> = HashSet::new();
+        let mut seen: HashMap<&str, usize> = HashMap::new();
         let files: HashSet<&str> = r.files.iter().map(String::as_str).collect();
         for o in &r.results {
             let rel = relative(Path::new(&o.file), &roots);
             match files.get(rel.as_str()) {
-                Some(f) => seen.insert(*f),
+                Some(f) => *seen.entry(*f).or_default() += 1,
                 None => {
                     return Err(format!(
                         "{name}: the result for {} ({}) is not for a file of shard {}",
@@ -298,11 +300,23 @@ impl Results {
                 }
             };
         }
-        if let Some(f) = r.files.iter().find(|f| !seen.contains(f.as_str())) {
-            return Err(format!(
-                "{name}: shard {} owns {f} but holds no result for it",
-                r.shard
-            ));
+        for f in &r.files {
+            match seen.get(f.as_str()).copied().unwrap_or(0) {
+                0 => {
+                    return Err(format!(
+                        "{name}: shard {} owns {f} but holds no result for it",
+                        r.shard
+                    ));
+                }
+                // Only the other notations hold several puzzles in a file.
+                n if n > 1 && Notation::of(Path::new(f), None) == Notation::Yaml => {
+                    return Err(format!(
+                        "{name}: shard {} holds {n} results for {f}, a YAML file of one puzzle",
+                        r.shard
+                    ));
+                }
+                _ => {}
+            }
         }
         if unsealed(text).map(|t| crate::solve::hash(&t)).as_deref() != Some(r.sha256.as_str()) {
             return Err(format!(

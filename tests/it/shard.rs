@@ -294,14 +294,18 @@ fn merge_refuses_results_that_do_not_match_their_files_or_were_edited() {
         "marbles: error: {name0}: the result for {foreign} ({first_puzzle}) is not for a file of shard 0/2"
     ));
 
-    let changed = format!(
-        "{name0} was changed after marbles wrote it (its sha256 no longer matches); rerun shard 0/2 to make it again"
-    );
     edit(&|r| {
         let copy = r[0].clone();
         r.push(copy);
     });
-    merge(&[&s0, &s1], o).status(2).stderr_has(&changed);
+    let first_rel = Path::new(&first_file).file_name().unwrap().to_str().unwrap();
+    merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
+        "marbles: error: {name0}: shard 0/2 holds 2 results for {first_rel}, a YAML file of one puzzle"
+    ));
+
+    let changed = format!(
+        "{name0} was changed after marbles wrote it (its sha256 no longer matches); rerun shard 0/2 to make it again"
+    );
 
     let solved = "\"status\": \"solved\"";
     assert!(original.contains(solved), "{original}");
