@@ -13,6 +13,7 @@ fn marbles(args: &[&str], env: &[(&str, &str)]) -> Run {
     for var in [
         "SLURM_ARRAY_TASK_ID",
         "SLURM_ARRAY_TASK_COUNT",
+        "SLURM_ARRAY_TASK_MIN",
         "JOB_COMPLETION_INDEX",
         "MARBLES_SHARD_COUNT",
     ] {
