@@ -260,10 +260,10 @@ pub struct BatchArgs {
     /// Solve only share K of N (0 <= K < N), chosen by a hash of each file's path under DIR,
     /// and leave shard-K-of-N.json in the report folder; `auto` reads SLURM_ARRAY_TASK_ID and
     /// SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shard-count.
-    #[arg(long, value_name = "K/N|auto", value_parser = shard::Choice::parse)]
+    #[arg(long, value_name = "K/N|auto", value_parser = shard::Choice::parse, allow_hyphen_values = true)]
     pub shard: Option<shard::Choice>,
     /// How many shards `--shard auto` splits into (default: SLURM_ARRAY_TASK_COUNT or
-    /// MARBLES_SHARD_COUNT).
+    /// MARBLES_SHARD_COUNT; where several are set they must agree).
     #[arg(long, value_name = "N", requires = "shard", value_parser = clap::value_parser!(u32).range(1..))]
     pub shard_count: Option<u32>,
     #[command(flatten)]
@@ -476,10 +476,8 @@ impl BatchArgs {
             jobs,
             quiet: self.quiet,
             options: self.search.options(jobs),
-            shard: self.shard.map(|c| match c {
-                shard::Choice::Auto(_) => shard::Choice::Auto(self.shard_count),
-                fixed => fixed,
-            }),
+            shard: self.shard,
+            shard_count: self.shard_count,
         }
     }
 }

@@ -1,11 +1,19 @@
-//! Sharded batches: which files a shard K of N owns (rendezvous hashing over SHA-256 of each
-//! file's path relative to its folder), and the self-describing results file it leaves.
+//! Sharded batches: which files a shard K of N owns (jump consistent hashing of the SHA-256
+//! of each file's path relative to its folder), and the self-describing, sealed results file
+//! it leaves.
 
+use crate::formats::Notation;
 use crate::outcome::Outcome;
-use crate::solve::Options;
+use crate::script::ScriptLimits;
+use crate::solve::{MoveOrder, Options};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+
+/// The most shards a batch splits into: far past any real cluster, and small enough that a
+/// merge can list what is missing.
+pub const MAX_SHARDS: u32 = 100_000;
 
 /// Shard `index` (from 0) of `count`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -21,69 +29,117 @@ impl std::fmt::Display for Shard {
 }
 
 impl Shard {
-    /// Reads `K/N` (0 ≤ K < N).
+    /// Reads `K/N` (0 ≤ K < N ≤ [`MAX_SHARDS`]), digits only and no leading zeros: one
+    /// shard has one spelling.
     pub fn parse(text: &str) -> Result<Self, String> {
         let bad = || format!("--shard {text:?}: expected K/N with 0 <= K < N, e.g. 0/4, or auto");
+        let digits = |s: &str| {
+            let canonical = s == "0" || !s.starts_with('0');
+            (canonical && !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| s.parse::<u32>().ok())
+                .flatten()
+        };
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
-        let (index, count) = (
-            k.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        Self::new(index, count).ok_or_else(bad)
+        let (index, count) = (digits(k).ok_or_else(bad)?, digits(n).ok_or_else(bad)?);
+        Self::new(index, count).map_err(|why| format!("--shard {text}: {why}"))
     }
 
-    fn new(index: u32, count: u32) -> Option<Self> {
-        (count > 0 && index < count).then_some(Shard { index, count })
+    /// Shard `index` of `count`, or why there is no such shard.
+    fn new(index: u32, count: u32) -> Result<Self, String> {
+        if count > MAX_SHARDS {
+            Err(format!("{count} shards are too many (at most {MAX_SHARDS})"))
+        } else if count == 0 || index >= count {
+            Err(format!("shard {index} is not below the count {count}"))
+        } else {
+            Ok(Shard { index, count })
+        }
     }
 
     /// The shard a scheduler gives this task: Slurm's `SLURM_ARRAY_TASK_ID` and
-    /// `SLURM_ARRAY_TASK_COUNT`, or Kubernetes' `JOB_COMPLETION_INDEX` with `count` (from
-    /// `--shard-count` or `MARBLES_SHARD_COUNT`). `env` looks a variable up.
-    pub fn auto(env: impl Fn(&str) -> Option<String>, count: Option<u32>) -> Result<Self, String> {
+    /// `SLURM_ARRAY_TASK_COUNT`, or Kubernetes' `JOB_COMPLETION_INDEX` with `flag_count` (from
+    /// `--shard-count`) or `MARBLES_SHARD_COUNT`. Sources that disagree are refused, both
+    /// named. `env` looks a variable up.
+    pub fn auto(env: impl Fn(&str) -> Option<String>, flag_count: Option<u32>) -> Result<Self, String> {
         let num = |name: &str| -> Result<Option<u32>, String> {
             env(name)
                 .map(|v| {
                     v.trim()
                         .parse()
-                        .map_err(|_| format!("{name}={v:?} is not a number"))
+                        .map_err(|_| format!("--shard auto: {name}={v:?} is not a number"))
                 })
                 .transpose()
         };
-        let count = match count {
-            Some(c) => Some(c),
-            None => num("MARBLES_SHARD_COUNT")?,
+        const SLURM: &str = "SLURM_ARRAY_TASK_ID";
+        const K8S: &str = "JOB_COMPLETION_INDEX";
+        let (index, from) = match (num(SLURM)?, num(K8S)?) {
+            (Some(s), Some(k)) if s != k => {
+                return Err(format!(
+                    "--shard auto: {SLURM}={s} and {K8S}={k} disagree; unset the one that is not this task's"
+                ));
+            }
+            (Some(s), _) => (s, SLURM),
+            (None, Some(k)) => (k, K8S),
+            (None, None) => return Err(format!("--shard auto: neither {SLURM} nor {K8S} is set")),
         };
-        let (index, count, from) = if let Some(i) = num("SLURM_ARRAY_TASK_ID")? {
-            let n = count.or(num("SLURM_ARRAY_TASK_COUNT")?).ok_or(
-                "--shard auto: SLURM_ARRAY_TASK_ID is set but not SLURM_ARRAY_TASK_COUNT (or give --shard-count)",
-            )?;
-            (i, n, "SLURM_ARRAY_TASK_ID")
-        } else if let Some(i) = num("JOB_COMPLETION_INDEX")? {
-            let n = count.ok_or(
-                "--shard auto: JOB_COMPLETION_INDEX is set; give the completions count with --shard-count or MARBLES_SHARD_COUNT",
-            )?;
-            (i, n, "JOB_COMPLETION_INDEX")
-        } else {
-            return Err("--shard auto: neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set".into());
+        let slurm_rule = "Slurm arrays must be numbered 0..N-1 (e.g. --array=0-7)";
+        if from == SLURM
+            && let Some(min) = num("SLURM_ARRAY_TASK_MIN")?.filter(|&m| m != 0)
+        {
+            return Err(format!("--shard auto: SLURM_ARRAY_TASK_MIN={min}: {slurm_rule}"));
+        }
+        let mut counts = flag_count
+            .map(|n| (format!("--shard-count {n}"), n))
+            .into_iter()
+            .collect::<Vec<_>>();
+        for name in ["MARBLES_SHARD_COUNT", "SLURM_ARRAY_TASK_COUNT"] {
+            if let Some(n) = num(name)? {
+                counts.push((format!("{name}={n}"), n));
+            }
+        }
+        if let Some(((a, _), (b, _))) = counts.split_first().and_then(|(first, rest)| {
+            rest.iter()
+                .find(|(_, n)| *n != first.1)
+                .map(|other| (first, other))
+        }) {
+            return Err(format!("--shard auto: {a} and {b} disagree on the shard count"));
+        }
+        let Some(&(_, count)) = counts.first() else {
+            return Err(match from {
+                SLURM => format!(
+                    "--shard auto: {SLURM} is set but not SLURM_ARRAY_TASK_COUNT (or give --shard-count)"
+                ),
+                _ => format!(
+                    "--shard auto: {K8S} is set; give the completions count with --shard-count or MARBLES_SHARD_COUNT"
+                ),
+            });
         };
-        Self::new(index, count)
-            .ok_or_else(|| format!("--shard auto: {from}={index} is not below the count {count}"))
+        Self::new(index, count).map_err(|why| match from {
+            SLURM if index >= count => {
+                format!("--shard auto: {SLURM}={index} is not below the count {count}: {slurm_rule}")
+            }
+            _ if index >= count && count <= MAX_SHARDS => {
+                format!("--shard auto: {from}={index} is not below the count {count}")
+            }
+            _ => format!("--shard auto: {why}"),
+        })
     }
 
-    /// The shard of `count` that owns `rel`: the one scoring highest for it (rendezvous
-    /// hashing), so adding a file or a shard moves few others.
+    /// The shard of `count` that owns `rel`: jump consistent hashing (Lamping and Veach) keyed
+    /// by the path's SHA-256, O(log N) per file. A file's shard depends on nothing but its own
+    /// path, so adding a file moves no other file; going from N to N+1 shards moves about
+    /// 1/(N+1) of them.
     pub fn owner(rel: &str, count: u32) -> u32 {
-        (0..count)
-            .max_by_key(|i| {
-                let d = Sha256::new()
-                    .chain_update(i.to_le_bytes())
-                    .chain_update(rel.as_bytes())
-                    .finalize();
-                let mut top = [0u8; 8];
-                top.copy_from_slice(&d[..8]);
-                u64::from_be_bytes(top)
-            })
-            .unwrap_or(0)
+        let d = Sha256::digest(rel.as_bytes());
+        let mut top = [0u8; 8];
+        top.copy_from_slice(&d[..8]);
+        let mut key = u64::from_be_bytes(top);
+        let (mut b, mut j) = (0i64, 0i64);
+        while j < i64::from(count) {
+            b = j;
+            key = key.wrapping_mul(2_862_933_555_777_941_757).wrapping_add(1);
+            j = ((b + 1) as f64 * ((1u64 << 31) as f64 / ((key >> 33) + 1) as f64)) as i64;
+        }
+        b as u32
     }
 
     /// Whether this shard owns `rel`.
@@ -110,56 +166,194 @@ pub fn relative(path: &Path, roots: &[PathBuf]) -> String {
         .join("/")
 }
 
-/// The solving options in force, as one line to compare between runs. The memory default
-/// is left out: it follows each machine's size, not what the user asked.
-pub fn options_in_force(opts: &Options) -> String {
-    format!(
-        "{:?}",
-        Options {
-            default_max_memory: None,
-            ..opts.clone()
-        }
-    )
+/// The solving options in force that differ from the defaults, each as the flag that asks
+/// for it (`--max-nodes 100`), to compare between runs and name in a refusal. The memory
+/// default is left out: it follows each machine's size, not what the user asked.
+pub fn options_in_force(opts: &Options) -> Vec<String> {
+    let script = ScriptLimits::default();
+    let mut flags = Vec::new();
+    let mut flag = |on: bool, text: String| on.then(|| flags.push(text));
+    let limits = &opts.limits;
+    flag(
+        limits.timeout.is_some(),
+        format!("--timeout {}", limits.timeout.unwrap_or_default().as_secs_f64()),
+    );
+    flag(
+        limits.max_nodes.is_some(),
+        format!("--max-nodes {}", limits.max_nodes.unwrap_or_default()),
+    );
+    flag(
+        limits.max_memory.is_some(),
+        format!("--max-memory {}B", limits.max_memory.unwrap_or_default()),
+    );
+    flag(opts.fewest, "--fewest".into());
+    flag(opts.fewest_moves, "--fewest-moves".into());
+    flag(
+        opts.order != MoveOrder::Script,
+        match &opts.order {
+            MoveOrder::Shuffle(seed) => format!("--shuffle --seed {seed}"),
+            MoveOrder::Directions(names) => format!("--order {}", names.join(",")),
+            _ => "--order reverse".into(),
+        },
+    );
+    let s = &opts.script;
+    flag(
+        s.max_operations != script.max_operations,
+        format!("--script-ops {}", s.max_operations),
+    );
+    flag(
+        s.timeout != script.timeout,
+        format!("--script-timeout {}", s.timeout.as_secs_f64()),
+    );
+    // Limits no flag sets: named by field, should a build ever differ.
+    flag(
+        ScriptLimits {
+            max_operations: script.max_operations,
+            timeout: script.timeout,
+            ..s.clone()
+        } != script,
+        format!("script limits {s:?}"),
+    );
+    flags
+}
+
+/// How two lists of [`options_in_force`] differ, as "with --max-nodes 100, … without": the
+/// first option either lacks or has otherwise, in `ours`' words then `theirs'`.
+pub fn options_differ(ours: &[String], theirs: &[String]) -> Option<(String, String)> {
+    let name = |o: &String| o.split(' ').next().unwrap_or_default().to_string();
+    let find = |list: &[String], n: &str| list.iter().find(|o| name(o) == n).cloned();
+    ours.iter().chain(theirs).map(name).find_map(|n| {
+        let (a, b) = (find(ours, &n), find(theirs, &n));
+        let say = |o: Option<String>| o.map_or_else(|| format!("without {n}"), |o| format!("with {o}"));
+        (a != b).then(|| (say(a), say(b)))
+    })
 }
 
 /// What one shard leaves behind: enough to check a set of them and merge it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Results {
+    /// SHA-256 of the file as written without this line ([`Results::seal`]): an edit after
+    /// marbles wrote it (a status changed, a result removed or copied) no longer matches.
+    pub sha256: String,
     pub marbles_version: String,
     /// The folders walked, as given.
     pub folders: Vec<String>,
     pub shard: Shard,
     /// [`options_in_force`].
-    pub options: String,
+    pub options: Vec<String>,
+    /// How many puzzle files the whole folder held when this shard listed it, and the SHA-256
+    /// of their sorted relative paths ([`listing_hash`]): shards that saw different folders
+    /// do not make one batch.
+    pub folder_files: usize,
+    pub folder_sha256: String,
     /// Files this shard owned, relative to their folder.
     pub files: Vec<String>,
     /// Each outcome carries its spec and script hashes.
     pub results: Vec<Outcome>,
 }
 
+/// The SHA-256 of a folder listing: the relative paths, sorted, one a line.
+pub fn listing_hash(rels: &[String]) -> String {
+    let mut sorted: Vec<&str> = rels.iter().map(String::as_str).collect();
+    sorted.sort_unstable();
+    crate::solve::hash(&(sorted.join("\n") + "\n"))
+}
+
+/// How the seal line starts in the pretty-printed file: the first top-level field.
+const SEAL_LINE: &str = "\n  \"sha256\": \"";
+
+/// `text` without its seal line, or `None` when it has none.
+fn unsealed(text: &str) -> Option<String> {
+    let start = text.find(SEAL_LINE)? + 1;
+    let end = start + text[start..].find('\n')? + 1;
+    Some(format!("{}{}", &text[..start], &text[end..]))
+}
+
+impl Results {
+    /// The results file's text, sealed with the SHA-256 of the rest of it.
+    pub fn seal(mut self) -> serde_json::Result<String> {
+        self.sha256 = String::new();
+        let text = serde_json::to_string_pretty(&self)? + "\n";
+        let digest = crate::solve::hash(&unsealed(&text).expect("the seal line is the first field"));
+        Ok(text.replacen("\"sha256\": \"\"", &format!("\"sha256\": \"{digest}\""), 1))
+    }
+
+    /// Reads a results file `name`, refusing one that is not whole: a file of its shard with
+    /// no result (or a YAML file with several), a result for a file not its shard's, or any
+    /// edit since marbles sealed it.
+    pub fn open(name: &str, text: &str) -> Result<Self, String> {
+        let r: Results = serde_json::from_str(text)
+            .map_err(|e| format!("{name}: not a marbles shard results file: {e}"))?;
+        Shard::new(r.shard.index, r.shard.count).map_err(|why| format!("{name}: {why}"))?;
+        let roots: Vec<PathBuf> = r.folders.iter().map(PathBuf::from).collect();
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        let files: HashSet<&str> = r.files.iter().map(String::as_str).collect();
+        for o in &r.results {
+            let rel = relative(Path::new(&o.file), &roots);
+            match files.get(rel.as_str()) {
+                Some(f) => *seen.entry(*f).or_default() += 1,
+                None => {
+                    return Err(format!(
+                        "{name}: the result for {} ({}) is not for a file of shard {}",
+                        o.file, o.puzzle, r.shard
+                    ));
+                }
+            };
+        }
+        for f in &r.files {
+            match seen.get(f.as_str()).copied().unwrap_or(0) {
+                0 => {
+                    return Err(format!(
+                        "{name}: shard {} owns {f} but holds no result for it",
+                        r.shard
+                    ));
+                }
+                // Only the other notations hold several puzzles in a file.
+                n if n > 1 && Notation::of(Path::new(f), None) == Notation::Yaml => {
+                    return Err(format!(
+                        "{name}: shard {} holds {n} results for {f}, a YAML file of one puzzle",
+                        r.shard
+                    ));
+                }
+                _ => {}
+            }
+        }
+        if unsealed(text).map(|t| crate::solve::hash(&t)).as_deref() != Some(r.sha256.as_str()) {
+            return Err(format!(
+                "{name} was changed after marbles wrote it (its sha256 no longer matches); rerun shard {} to make it again",
+                r.shard
+            ));
+        }
+        Ok(r)
+    }
+}
+
 /// A `--shard` as given: a fixed share, or `auto` to ask the scheduler's variables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Choice {
     Fixed(Shard),
-    /// `--shard auto`, with `--shard-count` if given.
-    Auto(Option<u32>),
+    Auto,
 }
 
 impl Choice {
     /// Reads `K/N` or `auto` (clap's value parser).
     pub fn parse(text: &str) -> Result<Self, String> {
         if text == "auto" {
-            Ok(Choice::Auto(None))
+            Ok(Choice::Auto)
         } else {
             Shard::parse(text).map(Choice::Fixed)
         }
     }
 
-    /// The shard itself, from the process's environment for `auto`.
-    pub fn resolve(self) -> Result<Shard, String> {
-        match self {
-            Choice::Fixed(s) => Ok(s),
-            Choice::Auto(count) => Shard::auto(|k| std::env::var(k).ok(), count),
+    /// The shard itself, from the process's environment for `auto`, with `--shard-count`
+    /// if given: it belongs to `auto` alone.
+    pub fn resolve(self, count: Option<u32>) -> Result<Shard, String> {
+        match (self, count) {
+            (Choice::Fixed(s), Some(n)) => Err(format!(
+                "--shard-count {n} goes with --shard auto only; --shard {s} gives the count itself"
+            )),
+            (Choice::Fixed(s), None) => Ok(s),
+            (Choice::Auto, count) => Shard::auto(|k| std::env::var(k).ok(), count),
         }
     }
 }

@@ -31,6 +31,8 @@ pub struct Config {
     pub options: Options,
     /// Solve only this shard's share, and leave its results file in the report folder.
     pub shard: Option<shard::Choice>,
+    /// `--shard-count`, for `--shard auto` only.
+    pub shard_count: Option<u32>,
 }
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
@@ -50,19 +52,34 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     super::stop_on_ctrl_c();
     // An empty share is fine: a small folder over many shards.
     let mut owned = Vec::new();
-    let shard = config
-        .shard
-        .map(shard::Choice::resolve)
-        .transpose()
-        .map_err(Error::Usage)?;
+    let mut listing = Vec::new();
+    let shard = match (config.shard, config.shard_count) {
+        (Some(c), count) => Some(c.resolve(count).map_err(Error::Usage)?),
+        (None, Some(n)) => {
+            return Err(Error::Usage(format!(
+                "--shard-count {n} goes with --shard auto only"
+            )));
+        }
+        (None, None) => None,
+    };
     if let Some(s) = shard {
-        if config.report.is_none() {
+        let Some(dir) = &config.report else {
             return Err(Error::Usage(format!(
                 "--shard {s}: a shard needs a report folder for its results (drop --no-report)"
             )));
+        };
+        // Only a run that completes leaves a results file: an older one from a run now being
+        // redone must not be merged if this one is stopped.
+        let old = dir.join(s.file_name());
+        match std::fs::remove_file(&old) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(anyhow::anyhow!("cannot remove the old {}: {e}", old.display()).into());
+            }
+            _ => {}
         }
         found.puzzles.retain(|p| {
             let rel = shard::relative(p, &config.dirs);
+            listing.push(rel.clone());
             s.owns(&rel).then(|| owned.push(rel)).is_some()
         });
     }
@@ -102,7 +119,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         journal::write_reports(dir, &outcomes)?;
         // An interrupted shard is not whole: it leaves no results file for merge to take.
         if let Some(s) = shard.filter(|_| !interrupted) {
-            write_shard(dir, s, config, owned, &outcomes)?;
+            write_shard(dir, s, config, (owned, &listing), &outcomes)?;
         }
         if let Some(j) = journal {
             j.finish();
@@ -127,19 +144,22 @@ fn write_shard(
     dir: &std::path::Path,
     s: Shard,
     config: &Config,
-    files: Vec<String>,
+    (files, listing): (Vec<String>, &[String]),
     outcomes: &[Outcome],
 ) -> Result<(), Error> {
     let results = shard::Results {
+        sha256: String::new(),
         marbles_version: env!("CARGO_PKG_VERSION").to_string(),
         folders: config.dirs.iter().map(|d| d.display().to_string()).collect(),
         shard: s,
         options: shard::options_in_force(&config.options),
+        folder_files: listing.len(),
+        folder_sha256: shard::listing_hash(listing),
         files,
         results: outcomes.to_vec(),
     };
     let path = dir.join(s.file_name());
-    journal::write_atomic(&path, (serde_json::to_string_pretty(&results)? + "\n").as_bytes())
+    journal::write_atomic(&path, results.seal()?.as_bytes())
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     Ok(())
 }

@@ -3,12 +3,12 @@
 
 use super::{Error, ExitCode};
 use crate::batch::journal;
-use crate::batch::shard::Results;
+use crate::batch::shard::{self, Results};
 use crate::outcome::Outcome;
 use crate::report::{self, Summary};
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A shard's results file holds whole outcomes (boards, moves); 1 GiB is far past any real one
 /// and keeps a wrong path (a device, `/proc` file) from being read without end.
@@ -25,20 +25,17 @@ pub struct Config {
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let mut shards = Vec::new();
     for f in &config.files {
-        let text = crate::io_limits::read_at_most(f, MAX_SHARD_BYTES)
-            .map_err(|e| Error::Usage(format!("cannot read {}: {e}", f.display())))?
-            .ok_or_else(|| {
-                Error::Usage(format!(
-                    "{}: larger than {} MiB, not a shard results file marbles wrote",
-                    f.display(),
-                    MAX_SHARD_BYTES >> 20
-                ))
-            })?;
-        let r: Results = serde_json::from_slice(&text)
-            .map_err(|e| Error::Usage(format!("{}: not a marbles shard results file: {e}", f.display())))?;
-        shards.push((f.display().to_string(), r));
+        let name = f.display().to_string();
+        shards.push(Results::open(&name, &read(f)?).map_err(Error::Usage)?);
     }
-    let outcomes = check(&shards).map_err(Error::Usage)?;
+    let named: Vec<(String, Results)> = config
+        .files
+        .iter()
+        .map(|f| f.display().to_string())
+        .zip(shards)
+        .collect();
+    let outcomes = check(&named).map_err(Error::Usage)?;
+    refuse_shard_folder(config)?;
     // Held like a batch holds it: a batch writing the same folder must not interleave with us.
     let _lock = crate::batch::lock::acquire(&config.report)?;
     let mut stdout = std::io::stdout().lock();
@@ -46,6 +43,49 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     stdout.flush()?;
     journal::write_reports(&config.report, &outcomes)?;
     Ok(ExitCode::of(&outcomes))
+}
+
+/// A results file's text. Its metadata is asked first: a FIFO or device would block a read
+/// without end.
+fn read(f: &Path) -> Result<String, Error> {
+    let usage = |why: String| Error::Usage(format!("{}: {why}", f.display()));
+    let meta = std::fs::metadata(f).map_err(|e| usage(format!("cannot read: {e}")))?;
+    if !meta.is_file() {
+        return Err(usage(
+            "is not a regular file (a folder, FIFO or device?); merge reads shard-K-of-N.json files".into(),
+        ));
+    }
+    let text = crate::io_limits::read_at_most(f, MAX_SHARD_BYTES)
+        .map_err(|e| usage(format!("cannot read: {e}")))?
+        .ok_or_else(|| {
+            usage(format!(
+                "larger than {} MiB, not a shard results file marbles wrote",
+                MAX_SHARD_BYTES >> 20
+            ))
+        })?;
+    String::from_utf8(text).map_err(|_| usage("not a marbles shard results file: not UTF-8".into()))
+}
+
+/// Refuses a report folder that holds one of the shard files: its own reports would be
+/// replaced by the merged ones.
+fn refuse_shard_folder(config: &Config) -> Result<(), Error> {
+    let Ok(report) = config.report.canonicalize() else {
+        return Ok(()); // not there yet: no shard file can be in it
+    };
+    for f in &config.files {
+        let parent = f
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.parent().map(Path::to_path_buf));
+        if parent.as_deref() == Some(report.as_path()) {
+            return Err(Error::Usage(format!(
+                "--report {}: holds {}, one of the shards merged; merging there would replace that shard's reports, so give another folder",
+                config.report.display(),
+                f.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The outcomes of a complete, consistent set of shards in a single run's order, or what is
@@ -66,14 +106,28 @@ fn check(shards: &[(String, Results)]) -> Result<Vec<Outcome>, String> {
         if r.marbles_version != first.marbles_version {
             return Err(differs("marbles", &r.marbles_version, &first.marbles_version));
         }
-        if r.options != first.options {
-            return Err(differs("options", &r.options, &first.options));
+        if let Some((theirs, ours)) = shard::options_differ(&r.options, &first.options) {
+            return Err(format!(
+                "{name} (shard {}) was made {theirs}, {first_name} (shard {}) {ours}: every shard needs the same options",
+                r.shard, first.shard
+            ));
         }
         if r.folders != first.folders {
             return Err(differs(
                 "folders",
                 &r.folders.join(", "),
                 &first.folders.join(", "),
+            ));
+        }
+        if (r.folder_files, &r.folder_sha256) != (first.folder_files, &first.folder_sha256) {
+            let others = if r.folder_files == first.folder_files {
+                " others"
+            } else {
+                ""
+            };
+            return Err(format!(
+                "{name} (shard {}) saw {} puzzle files, {first_name} (shard {}) saw {}{others}: the folder changed between shards; rerun every shard on the folder as it is now",
+                r.shard, r.folder_files, first.shard, first.folder_files
             ));
         }
         if r.shard.count != first.shard.count {
@@ -92,12 +146,21 @@ fn check(shards: &[(String, Results)]) -> Result<Vec<Outcome>, String> {
             }
         }
     }
-    let missing: Vec<String> = (0..first.shard.count)
+    let missing: Vec<u32> = (0..first.shard.count)
         .filter(|i| !by_index.contains_key(i))
-        .map(|i| format!("{i}/{}", first.shard.count))
         .collect();
     if !missing.is_empty() {
-        return Err(format!("incomplete: shard {} missing", missing.join(", ")));
+        // A shard count of thousands must not make a message of thousands of lines.
+        const SHOWN: usize = 10;
+        let mut named: Vec<String> = missing
+            .iter()
+            .take(SHOWN)
+            .map(|i| format!("{i}/{}", first.shard.count))
+            .collect();
+        if missing.len() > SHOWN {
+            named.push(format!("and {} more", missing.len() - SHOWN));
+        }
+        return Err(format!("incomplete: shard {} missing", named.join(", ")));
     }
     let mut outcomes: Vec<Outcome> = shards.iter().flat_map(|(_, r)| r.results.clone()).collect();
     // A single run reports files in path order, each file's puzzles in their own order.

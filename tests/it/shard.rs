@@ -2,7 +2,7 @@
 //! reports, sets refused with the shard at fault named, shares chosen from scheduler
 //! variables, and the Dockerfile that builds a shard's container.
 
-use crate::support::{Run, Test, root};
+use crate::support::{Run, Test, interrupted, root};
 use serde_json::Value;
 use std::path::Path;
 
@@ -13,6 +13,7 @@ fn marbles(args: &[&str], env: &[(&str, &str)]) -> Run {
     for var in [
         "SLURM_ARRAY_TASK_ID",
         "SLURM_ARRAY_TASK_COUNT",
+        "SLURM_ARRAY_TASK_MIN",
         "JOB_COMPLETION_INDEX",
         "MARBLES_SHARD_COUNT",
     ] {
@@ -134,7 +135,8 @@ fn merge_refuses_a_missing_a_duplicate_and_a_mismatched_shard() {
     marbles(&["merge", &s[0], &s[1], &other, "--report", report], &[])
         .status(2)
         .stderr_has(&format!(
-            "marbles: error: {other} (shard 2/3) was made with options "
+            "marbles: error: {other} (shard 2/3) was made with --max-nodes 100, {} (shard 0/3) without --max-nodes: every shard needs the same options",
+            s[0]
         ));
     assert!(!Path::new(report).exists(), "a refused merge writes nothing");
 }
@@ -210,4 +212,340 @@ fn dockerfile_names_real_files_and_flags() {
             "Dockerfile uses {f}, which `marbles batch` lacks"
         );
     }
+}
+
+/// A small folder of quick puzzles (built-in rules) in `dir/set`.
+fn small_set(dir: &Path) -> std::path::PathBuf {
+    let set = dir.join("set");
+    std::fs::create_dir_all(&set).unwrap();
+    for p in [
+        "tilt_roll/crossed_holes.yaml",
+        "tilt_roll/four_by_four.yaml",
+        "tilt_roll/no_solution.yaml",
+        "triangle_hop/corner.yaml",
+        "triangle_hop/edge_middle.yaml",
+    ] {
+        let to = set.join(p.replace('/', "_"));
+        std::fs::copy(root().join("puzzles").join(p), to).unwrap();
+    }
+    set
+}
+
+/// Runs shard `k/n` of `set` into `out/sK`, returning its results file.
+fn shard_of(set: &Path, out: &Path, k: u32, n: u32) -> std::path::PathBuf {
+    let dir = out.join(format!("s{k}"));
+    let spec = format!("{k}/{n}");
+    marbles(
+        &[
+            "batch",
+            set.to_str().unwrap(),
+            "-q",
+            "--shard",
+            &spec,
+            "--report",
+            dir.to_str().unwrap(),
+        ],
+        &[],
+    )
+    .no_panic();
+    dir.join(format!("shard-{k}-of-{n}.json"))
+}
+
+/// `merge FILES --report o/r`, printing CSV (with each file's path).
+fn merge(files: &[&Path], o: &Path) -> Run {
+    let mut args = vec!["merge"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let report = o.join("r");
+    args.extend(["--report", report.to_str().unwrap(), "--format", "csv"]);
+    marbles(&args, &[])
+}
+
+#[test]
+fn merge_refuses_results_that_do_not_match_their_files_or_were_edited() {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path();
+    let set = small_set(o);
+    let s0 = shard_of(&set, o, 0, 2);
+    let s1 = shard_of(&set, o, 1, 2);
+    let name0 = s0.display().to_string();
+    let original = std::fs::read_to_string(&s0).unwrap();
+    let doc: Value = serde_json::from_str(&original).unwrap();
+    let ours: Vec<String> = files(&o.join("s0"), "shard-0-of-2.json");
+    let theirs = files(&o.join("s1"), "shard-1-of-2.json");
+    assert!(!ours.is_empty() && !theirs.is_empty(), "{ours:?} {theirs:?}");
+    let edit = |change: &dyn Fn(&mut Vec<Value>)| {
+        let mut d = doc.clone();
+        change(d["results"].as_array_mut().unwrap());
+        std::fs::write(&s0, serde_json::to_string_pretty(&d).unwrap()).unwrap();
+    };
+    let first_file = doc["results"][0]["file"].as_str().unwrap().to_string();
+    let first_puzzle = doc["results"][0]["puzzle"].as_str().unwrap().to_string();
+
+    edit(&|r| {
+        r.remove(0);
+    });
+    merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
+        "marbles: error: {name0}: shard 0/2 owns {} but holds no result for it",
+        ours[0]
+    ));
+
+    let foreign = format!("{}/{}", set.display(), theirs[0]);
+    edit(&|r| r[0]["file"] = Value::from(foreign.clone()));
+    merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
+        "marbles: error: {name0}: the result for {foreign} ({first_puzzle}) is not for a file of shard 0/2"
+    ));
+
+    edit(&|r| {
+        let copy = r[0].clone();
+        r.push(copy);
+    });
+    let first_rel = Path::new(&first_file).file_name().unwrap().to_str().unwrap();
+    merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
+        "marbles: error: {name0}: shard 0/2 holds 2 results for {first_rel}, a YAML file of one puzzle"
+    ));
+
+    let changed = format!(
+        "{name0} was changed after marbles wrote it (its sha256 no longer matches); rerun shard 0/2 to make it again"
+    );
+
+    let solved = "\"status\": \"solved\"";
+    assert!(original.contains(solved), "{original}");
+    std::fs::write(&s0, original.replacen(solved, "\"status\": \"unsolvable\"", 1)).unwrap();
+    merge(&[&s0, &s1], o).status(2).stderr_has(&changed);
+    assert!(!o.join("r").exists(), "a refused merge writes nothing");
+
+    // Untouched, the same two shards merge.
+    std::fs::write(&s0, &original).unwrap();
+    merge(&[&s0, &s1], o).no_panic().stdout_has(&first_file);
+}
+
+#[test]
+fn merge_refuses_shards_that_saw_the_folder_change() {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path();
+    let set = small_set(o);
+    let s0 = shard_of(&set, o, 0, 2);
+    std::fs::copy(
+        root().join("puzzles/diagonal_hop/square5_centre.yaml"),
+        set.join("added.yaml"),
+    )
+    .unwrap();
+    let s1 = shard_of(&set, o, 1, 2);
+    merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
+        "marbles: error: {} (shard 1/2) saw 6 puzzle files, {} (shard 0/2) saw 5: the folder changed between shards; rerun every shard on the folder as it is now",
+        s1.display(),
+        s0.display()
+    ));
+    // Made on the same folder, they merge.
+    let s0 = shard_of(&set, &o.join("again"), 0, 2);
+    merge(&[&s0, &s1], o).no_panic().stdout_has("added.yaml");
+    // A file renamed keeps the count but not the listing.
+    std::fs::rename(set.join("added.yaml"), set.join("renamed.yaml")).unwrap();
+    let s1 = shard_of(&set, &o.join("later"), 1, 2);
+    merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
+        "marbles: error: {} (shard 1/2) saw 6 puzzle files, {} (shard 0/2) saw 6 others: the folder changed",
+        s1.display(),
+        s0.display()
+    ));
+}
+
+#[test]
+fn shard_counts_past_the_maximum_are_refused_at_once() {
+    let out = tempfile::tempdir().unwrap();
+    let report = out.path().join("r");
+    let report = report.to_str().unwrap();
+    marbles(
+        &["batch", "puzzles", "--shard", "0/4294967295", "--report", report],
+        &[],
+    )
+    .status(2)
+    .stderr_has("--shard 0/4294967295: 4294967295 shards are too many (at most 100000)");
+    marbles(
+        &[
+            "batch",
+            "puzzles",
+            "--shard",
+            "auto",
+            "--shard-count",
+            "100001",
+            "--report",
+            report,
+        ],
+        &[("JOB_COMPLETION_INDEX", "0")],
+    )
+    .status(2)
+    .stderr_has("marbles: error: --shard auto: 100001 shards are too many (at most 100000)");
+    // The largest count allowed costs no more than a few: one hash per file, not per shard.
+    let run = Test::new()
+        .in_root()
+        .args([
+            "batch",
+            "puzzles/tilt_roll",
+            "-q",
+            "--shard",
+            "99999/100000",
+            "--report",
+            report,
+        ])
+        .run_bounded(std::time::Duration::from_secs(20), None);
+    assert!(!run.killed && run.elapsed.as_secs() < 10, "{:?}", run.elapsed);
+    assert!(out.path().join("r/shard-99999-of-100000.json").is_file());
+}
+
+#[test]
+fn merge_refuses_a_fifo_without_opening_it() {
+    let out = tempfile::tempdir().unwrap();
+    let fifo = out.path().join("shard-0-of-1.json");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let report = out.path().join("r");
+    let run = Test::new()
+        .args([
+            "merge",
+            fifo.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ])
+        .run_bounded(std::time::Duration::from_secs(20), None);
+    assert!(!run.killed, "merge blocked on a FIFO");
+    run.run.status(2).stderr_has(&format!(
+        "marbles: error: {}: is not a regular file (a folder, FIFO or device?); merge reads shard-K-of-N.json files",
+        fifo.display()
+    ));
+    assert!(!report.exists());
+}
+
+#[test]
+fn an_interrupted_rerun_leaves_no_old_results_file() {
+    let out = tempfile::tempdir().unwrap();
+    let set = out.path().join("set");
+    std::fs::create_dir(&set).unwrap();
+    // Far beyond any search: a 9×9 board full but for its centre, down to one peg.
+    let board: Vec<String> = (0..9)
+        .map(|r| {
+            let row: Vec<&str> = (0..9).map(|c| if (r, c) == (4, 4) { "." } else { "o" }).collect();
+            format!("  {}", row.join(" "))
+        })
+        .collect();
+    std::fs::write(
+        set.join("slow.yaml"),
+        format!("rules: peg_hop\nboard: |\n{}\n", board.join("\n")),
+    )
+    .unwrap();
+    let report = out.path().join("rep");
+    let results = report.join("shard-0-of-1.json");
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "batch",
+            set.to_str().unwrap(),
+            "-q",
+            "--shard",
+            "0/1",
+            "--report",
+            report.to_str().unwrap(),
+        ];
+        a.extend(extra);
+        a.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    // A first run that gives up quickly leaves a complete results file.
+    Test::new().args(args(&["--max-nodes", "1000"])).run().no_panic();
+    assert!(results.is_file());
+    // Its rerun, stopped part-way, must not leave that one behind for merge to take.
+    let rerun = Test::new().args(args(&["-j", "1"]));
+    let done = interrupted(&mut rerun.command(), std::time::Duration::from_millis(1500));
+    assert_eq!(
+        done.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    assert!(
+        !results.exists(),
+        "the old results file survived an interrupted rerun"
+    );
+}
+
+#[test]
+fn contradictory_shard_sources_are_refused_naming_both() {
+    let out = tempfile::tempdir().unwrap();
+    let report = out.path().join("r");
+    let report = report.to_str().unwrap();
+    let refused = |extra: &[&str], env: &[(&str, &str)], message: &str| {
+        let mut args = vec!["batch", "puzzles", "--shard"];
+        args.extend(extra);
+        args.extend(["--report", report]);
+        marbles(&args, env)
+            .status(2)
+            .stderr_has(&format!("marbles: error: {message}"));
+    };
+    let slurm = [("SLURM_ARRAY_TASK_ID", "1"), ("SLURM_ARRAY_TASK_COUNT", "3")];
+    refused(
+        &["auto"],
+        &[slurm[0], slurm[1], ("MARBLES_SHARD_COUNT", "5")],
+        "--shard auto: MARBLES_SHARD_COUNT=5 and SLURM_ARRAY_TASK_COUNT=3 disagree on the shard count",
+    );
+    refused(
+        &["auto", "--shard-count", "5"],
+        &slurm,
+        "--shard auto: --shard-count 5 and SLURM_ARRAY_TASK_COUNT=3 disagree on the shard count",
+    );
+    refused(
+        &["auto", "--shard-count", "3"],
+        &[slurm[0], slurm[1], ("JOB_COMPLETION_INDEX", "2")],
+        "--shard auto: SLURM_ARRAY_TASK_ID=1 and JOB_COMPLETION_INDEX=2 disagree; unset the one that is not this task's",
+    );
+    refused(
+        &["1/3", "--shard-count", "5"],
+        &[],
+        "--shard-count 5 goes with --shard auto only; --shard 1/3 gives the count itself",
+    );
+    // `--array=1-8`: IDs 1..8, count 8.
+    let from_one = [("SLURM_ARRAY_TASK_ID", "8"), ("SLURM_ARRAY_TASK_COUNT", "8")];
+    refused(
+        &["auto"],
+        &from_one,
+        "--shard auto: SLURM_ARRAY_TASK_ID=8 is not below the count 8: Slurm arrays must be numbered 0..N-1 (e.g. --array=0-7)",
+    );
+    refused(
+        &["auto"],
+        &[from_one[0], from_one[1], ("SLURM_ARRAY_TASK_MIN", "1")],
+        "--shard auto: SLURM_ARRAY_TASK_MIN=1: Slurm arrays must be numbered 0..N-1 (e.g. --array=0-7)",
+    );
+    assert!(!Path::new(report).join("summary.json").exists());
+}
+
+#[test]
+fn shard_specs_are_digits_only() {
+    for spec in [" 1/2", "1/ 2", "+1/2", "01/02", "-1/2", "1/2/3", "1/0"] {
+        let run = marbles(&["batch", "puzzles", "--shard", spec, "--no-report"], &[]).status(2);
+        let bad = format!("--shard {spec:?}: expected K/N with 0 <= K < N, e.g. 0/4, or auto");
+        let zero = format!("--shard {spec}: shard 1 is not below the count 0");
+        assert!(
+            run.stderr.contains(&bad) || (spec == "1/0" && run.stderr.contains(&zero)),
+            "{spec}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn merge_refuses_to_write_over_a_shards_own_folder() {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path();
+    let set = small_set(o);
+    let s0 = shard_of(&set, o, 0, 1);
+    let summary = o.join("s0/summary.json");
+    let before = std::fs::read(&summary).unwrap();
+    let into = o.join("s0/.");
+    marbles(
+        &["merge", s0.to_str().unwrap(), "--report", into.to_str().unwrap()],
+        &[],
+    )
+    .status(2)
+    .stderr_has(&format!(
+        "marbles: error: --report {}: holds {}, one of the shards merged; merging there would replace that shard's reports, so give another folder",
+        into.display(),
+        s0.display()
+    ));
+    assert_eq!(std::fs::read(&summary).unwrap(), before);
 }

@@ -249,3 +249,13 @@ impl Bounded {
         self.run.no_panic()
     }
 }
+
+/// Runs `cmd`, sends it SIGINT (Ctrl-C) `after` it started, and waits for it: stdout is
+/// dropped, stderr kept.
+pub fn interrupted(cmd: &mut Command, after: std::time::Duration) -> std::process::Output {
+    let child = cmd.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    std::thread::sleep(after);
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    child.wait_with_output().unwrap()
+}
