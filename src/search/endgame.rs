@@ -25,7 +25,12 @@ impl Endgame {
     /// `budget`'s limits with `held` bytes held by the search already (the table's growth
     /// is counted before it happens). `Ok(None)` when the goal is not one or two pegs or
     /// some move removes more than one peg.
-    pub fn build(model: &HopModel, max_positions: usize, budget: &Budget, held: u64) -> Result<Option<Self>, GaveUp> {
+    pub fn build(
+        model: &HopModel,
+        max_positions: usize,
+        budget: &Budget,
+        held: u64,
+    ) -> Result<Option<Self>, GaveUp> {
         let base = match model.goal.pegs {
             PegGoal::Count(k @ 1..=2) => k,
             _ => return Ok(None),
@@ -87,7 +92,10 @@ impl Endgame {
 
     /// Bytes the table holds.
     pub fn bytes(&self) -> u64 {
-        self.layers.iter().map(|l| table_bytes::<u128>(l.capacity())).sum()
+        self.layers
+            .iter()
+            .map(|l| table_bytes::<u128>(l.capacity()))
+            .sum()
     }
 
     /// Positions with at most this many pegs are decided by the table.
@@ -126,7 +134,13 @@ impl Endgame {
 }
 
 /// Checks the budget for a table of `layers` and a layer `next` about to take `more`.
-fn check(budget: &Budget, held: u64, layers: &[FxHashSet<u128>], next: &FxHashSet<u128>, more: usize) -> Result<(), GaveUp> {
+fn check(
+    budget: &Budget,
+    held: u64,
+    layers: &[FxHashSet<u128>],
+    next: &FxHashSet<u128>,
+    more: usize,
+) -> Result<(), GaveUp> {
     let built: u64 = layers.iter().map(|l| table_bytes::<u128>(l.capacity())).sum();
     let growing = table_peak::<u128>(next.len(), next.capacity(), more);
     budget.exceeded(held + built + growing).map_or(Ok(()), Err)

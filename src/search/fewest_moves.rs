@@ -649,10 +649,7 @@ impl<'a, W: Word> Search<'a, W> {
         self.live = ok.iter().map(set_bytes).sum();
 
         // Pass 3: the fewest moves to each feasible position, fullest layer first.
-        let estimate: u64 = ok
-            .iter()
-            .map(|l| table_peak::<(W, u32)>(0, 0, l.len()))
-            .sum();
+        let estimate: u64 = ok.iter().map(|l| table_peak::<(W, u32)>(0, 0, l.len())).sum();
         self.check(budget, estimate)?;
         let mut dist: Vec<FxHashMap<W, u32>> = ok
             .into_iter()

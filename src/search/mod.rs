@@ -132,9 +132,10 @@ impl Budget {
 
     /// The bytes tables may grow by while `held` are held: what [`Room`] hands out.
     pub fn room(&self, held: u64) -> Room {
-        let left = self.limits.max_memory.map_or(u64::MAX, |m| {
-            m.saturating_sub(self.outside).saturating_sub(held)
-        });
+        let left = self
+            .limits
+            .max_memory
+            .map_or(u64::MAX, |m| m.saturating_sub(self.outside).saturating_sub(held));
         Room {
             left: AtomicU64::new(left),
             limit: self.limits.max_memory.unwrap_or(0),
@@ -165,6 +166,12 @@ impl Budget {
         self.limits
             .max_nodes
             .map_or(next, |n| next.min(n.max(self.nodes + 1)))
+    }
+
+    /// Nodes left before the node limit (`None`: no limit). Phases before a search that are
+    /// only worth their work when they end soon (the symmetry fallback) take no more steps.
+    pub fn nodes_left(&self) -> Option<u64> {
+        self.limits.max_nodes.map(|n| n.saturating_sub(self.nodes))
     }
 
     pub fn elapsed(&self) -> Duration {
@@ -225,14 +232,18 @@ impl Room {
     /// Takes `bytes`, or returns false (taking nothing) if fewer are left.
     pub fn take(&self, bytes: u64) -> bool {
         self.left
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(bytes))
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                left.checked_sub(bytes)
+            })
             .is_ok()
     }
 
     pub fn give(&self, bytes: u64) {
         let _ = self
             .left
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| Some(left.saturating_add(bytes)));
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                Some(left.saturating_add(bytes))
+            });
     }
 
     /// The reason to give up when a take failed.
@@ -321,10 +332,16 @@ mod tests {
             if set.len() == before {
                 let peak = table_peak::<u64>(set.len(), before, 1);
                 set.insert(i);
-                assert_eq!(peak, table_bytes::<u64>(before) + table_bytes::<u64>(set.capacity()));
+                assert_eq!(
+                    peak,
+                    table_bytes::<u64>(before) + table_bytes::<u64>(set.capacity())
+                );
                 seen.push(set.capacity());
             } else {
-                assert_eq!(table_peak::<u64>(set.len(), before, 1), table_bytes::<u64>(before));
+                assert_eq!(
+                    table_peak::<u64>(set.len(), before, 1),
+                    table_bytes::<u64>(before)
+                );
                 set.insert(i);
             }
         }

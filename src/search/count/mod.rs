@@ -243,7 +243,8 @@ fn count_with<K: Word, C: Paths>(
             // Before expanding a batch, counted before it is allocated: the tables held now,
             // and the pieces at most: `room` for each (source, target) pair, and a vector
             // pushed past its room holds at most twice its successors, plus the old copy.
-            let held = kept_bytes + (pairs_held(&layer) + pending.values().map(pairs_held).sum::<u64>()) * pair_bytes;
+            let held = kept_bytes
+                + (pairs_held(&layer) + pending.values().map(pairs_held).sum::<u64>()) * pair_bytes;
             let pieces = (sources.len() * BUCKETS * room) as u64 + 3 * made.iter().sum::<u64>();
             let memory = held + pieces * pair_bytes;
             result.memory = result.memory.max(memory);
@@ -319,7 +320,8 @@ fn count_with<K: Word, C: Paths>(
         }
     }
     if feasible {
-        mark_feasible(model, movegen, sym, &kept, &mut result.layers, target, budget).map_err(Stop::GaveUp)?;
+        mark_feasible(model, movegen, sym, &kept, &mut result.layers, target, budget)
+            .map_err(Stop::GaveUp)?;
     }
     result.seconds = budget.elapsed().as_secs_f64();
     Ok(result)
@@ -446,7 +448,8 @@ fn mark_feasible<K: Word>(
                     keys.iter()
                         .copied()
                         .filter(|&s| {
-                            model.is_goal(s.wide(), target) || movegen.any(s, |ns| contains(&good, ns.canon(sym)))
+                            model.is_goal(s.wide(), target)
+                                || movegen.any(s, |ns| contains(&good, ns.canon(sym)))
                         })
                         .collect()
                 })
