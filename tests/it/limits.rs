@@ -116,8 +116,8 @@ fn deeply_nested_script_data_cannot_abort_a_batch() {
         .stdout_has("set/deep.yaml");
 }
 
-#[test]
-fn yaml_aliases_through_ratings_are_bounded_by_their_expansion() {
+/// A 370 KB puzzle whose `ratings` repeat one 300 KB string 3,000 times (~900 MB expanded).
+pub fn ratings_bomb() -> String {
     let mut yaml = format!(
         "rules: peg_hop\nboard: |\n  o o .\nratings:\n  1: &a \"{}\"\n",
         "x".repeat(300_000)
@@ -125,6 +125,12 @@ fn yaml_aliases_through_ratings_are_bounded_by_their_expansion() {
     for k in 2..3000 {
         yaml.push_str(&format!("  {k}: *a\n"));
     }
+    yaml
+}
+
+#[test]
+fn yaml_aliases_through_ratings_are_bounded_by_their_expansion() {
+    let yaml = ratings_bomb();
     assert!(yaml.len() < 400_000);
     Test::new()
         .file("bomb.yaml", &yaml)
