@@ -425,3 +425,13 @@ fn endgame_tables_are_built_under_the_time_limit() {
     let spent = v[0]["stats"]["seconds"].as_f64().unwrap();
     assert!(spent < 4.5, "stopped {spent} s after it started");
 }
+
+#[test]
+fn an_explicit_memory_limit_holds_under_an_address_space_cap() {
+    // Issue 10: 350MB under a 700 MB address-space cap aborted on one 570 MB table growth.
+    // Counted before it grows, the table gives up instead.
+    let run = count_under(Some("350MB"), Some(700 << 20))
+        .held(334 + 8)
+        .status(1);
+    assert!(run.stderr.contains("memory limit (333.8 MiB)"), "{}", run.stderr);
+}
