@@ -265,6 +265,7 @@ fn search<W: Word, G: Gen<W>>(
     let endgame_after = pruning.endgame_after.filter(|_| !fewest);
     // Built at the first check past `endgame_after` nodes (at the first node for 0).
     let mut endgame: Option<Endgame> = None;
+    let due = (endgame_after, pruning.endgame_positions);
     let cells = model.geo.cells.len();
     let mut check_at = budget.nodes + 1;
     while let Some(&mut (state, ref mut next)) = stack.last_mut() {
@@ -287,20 +288,12 @@ fn search<W: Word, G: Gen<W>>(
             let held = table_peak::<W>(failed.len(), failed.capacity(), more)
                 + vec_peak::<(W, G::Cursor)>(stack.len(), stack.capacity(), cells)
                 + vec_peak::<usize>(path.len(), path.capacity(), cells);
-            let stop = Endgame::when_due(
-                &mut endgame,
-                endgame_after,
-                model,
-                pruning.endgame_positions,
-                budget,
-                held,
-            )
-            .err();
-            let now = held + endgame.as_ref().map_or(0, Endgame::bytes);
-            memory = memory.max(now);
-            if let Some(reason) = stop.or_else(|| budget.exceeded(now)) {
-                let (end, best_path) = if fewest { best } else { (state.wide(), path) };
-                return done(Verdict::GaveUp(reason), best_path, end, budget, memory);
+            match Endgame::check(&mut endgame, due, model, budget, held) {
+                Ok(now) => memory = memory.max(now),
+                Err(reason) => {
+                    let (end, best_path) = if fewest { best } else { (state.wide(), path) };
+                    return done(Verdict::GaveUp(reason), best_path, end, budget, memory);
+                }
             }
         }
         if failed.contains(&key(ns, sym)) {

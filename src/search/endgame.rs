@@ -74,20 +74,22 @@ impl Endgame {
         Ok(Some(Endgame { base, layers }))
     }
 
-    /// Builds the table into `slot` once a search has spent `after` nodes, unless built:
-    /// how [`super::dfs`] and [`super::guided`] start using one (see [`Endgame::build`]).
-    pub fn when_due(
+    /// A search's budget check with `held` bytes of its own: builds the table into `slot`
+    /// once the search has spent `after` nodes (unless built), then checks the budget with
+    /// the table counted (of at most `max_positions`). The bytes now held, or why to stop. How [`super::dfs`] and
+    /// [`super::guided`] start using one (see [`Endgame::build`]).
+    pub fn check(
         slot: &mut Option<Endgame>,
-        after: Option<u64>,
+        (after, max_positions): (Option<u64>, usize),
         model: &HopModel,
-        max_positions: usize,
         budget: &Budget,
         held: u64,
-    ) -> Result<(), GaveUp> {
+    ) -> Result<u64, GaveUp> {
         if slot.is_none() && after.is_some_and(|n| budget.nodes >= n) {
             *slot = Endgame::build(model, max_positions, budget, held)?;
         }
-        Ok(())
+        let now = held + slot.as_ref().map_or(0, Endgame::bytes);
+        budget.exceeded(now).map_or(Ok(now), Err)
     }
 
     /// Bytes the table holds.

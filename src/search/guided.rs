@@ -106,6 +106,7 @@ pub fn solve_with(
     let endgame_after = pruning.endgame_after;
     // Built at the first check past `endgame_after` nodes (at the first node for 0).
     let mut endgame: Option<Endgame> = None;
+    let due = (endgame_after, pruning.endgame_positions);
     let cells = model.geo.cells.len();
     let mut check_at = budget.nodes + 1;
     while let Some(&(state, first)) = stack.last() {
@@ -130,19 +131,11 @@ pub fn solve_with(
                 + vec_peak::<(u128, usize)>(stack.len(), stack.capacity(), cells)
                 + vec_peak::<(u16, i64)>(kids.len(), kids.capacity(), masks.len())
                 + vec_peak::<usize>(path.len(), path.capacity(), cells);
-            let stop = Endgame::when_due(
-                &mut endgame,
-                endgame_after,
-                model,
-                pruning.endgame_positions,
-                budget,
-                held,
-            )
-            .err();
-            let now = held + endgame.as_ref().map_or(0, Endgame::bytes);
-            memory = memory.max(now);
-            if let Some(reason) = stop.or_else(|| budget.exceeded(now)) {
-                return done(Verdict::GaveUp(reason), path, state, budget, memory);
+            match Endgame::check(&mut endgame, due, model, budget, held) {
+                Ok(now) => memory = memory.max(now),
+                Err(reason) => {
+                    return done(Verdict::GaveUp(reason), path, state, budget, memory);
+                }
             }
         }
         if failed.contains(&key(ns)) {
