@@ -77,6 +77,7 @@ pub fn solve(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut i
     }
     let proven_below = |k: u32| format!("{k} pegs proven impossible");
     for k in low..reached {
+        super::release_freed();
         let mut exact = model.clone();
         exact.goal.pegs = PegGoal::Count(k);
         let r = portfolio::solve(&exact, order, budget, obs, portfolio::FIRST_CAP);
