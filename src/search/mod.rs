@@ -253,7 +253,7 @@ impl Room {
     }
 }
 
-/// Has allocations of 1 MiB and more (search tables) mapped on their own, so that each is
+/// Has allocations of 128 KiB and more (search tables and their partitions) mapped on their own, so that each is
 /// handed back to the system when freed. glibc otherwise raises that threshold after the
 /// first such free, and a table doubling through the heap leaves each smaller copy resident
 /// behind it: a tenth more than `--max-memory` on a depth-first search at 50MB.
@@ -261,7 +261,7 @@ pub fn map_large_tables() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets a tuning parameter of the allocator.
     unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 << 10);
     }
 }
 
