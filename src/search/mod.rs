@@ -126,7 +126,6 @@ impl Budget {
     /// for commands that search one puzzle. A batch shares one process between jobs, so
     /// there each puzzle's limit bounds its own tables.
     pub fn counting_process(mut self) -> Self {
-        release_freed();
         self.outside = resident_bytes();
         self
     }
