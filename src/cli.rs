@@ -380,6 +380,7 @@ impl SearchArgs {
                 max_memory: self.max_memory.map(|b| b.0),
             },
             default_max_memory: solve::default_memory_limit(jobs),
+            whole_process: true,
             script: self.script.limits(),
             order: match &self.order {
                 _ if self.shuffle => MoveOrder::Shuffle(self.seed),

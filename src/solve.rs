@@ -32,6 +32,11 @@ pub struct Options {
     pub limits: Limits,
     /// Applied when neither the command line nor the spec sets a memory limit.
     pub default_max_memory: Option<u64>,
+    /// The memory limit holds for the whole process (its code, the script engine's
+    /// leftovers, the model and the search's tables): set for commands that search one
+    /// puzzle (`solve`, `play`, `count`). A batch shares one process between jobs, so there
+    /// each puzzle's limit holds for its search's tables.
+    pub whole_process: bool,
     pub script: ScriptLimits,
     pub order: MoveOrder,
     /// Find the fewest pegs that can be left, whatever the spec's goal says.
@@ -166,6 +171,17 @@ pub fn limits_for(spec: &Spec, opts: &Options) -> Limits {
     }
 }
 
+/// The search budget for one puzzle: [`limits_for`], counting the process too if
+/// [`Options::whole_process`] says so.
+pub fn budget_for(spec: &Spec, opts: &Options) -> Budget {
+    let budget = Budget::new(limits_for(spec, opts));
+    if opts.whole_process {
+        budget.counting_process()
+    } else {
+        budget
+    }
+}
+
 /// What besides the spec and script bytes decides a puzzle's answer, in words: the goal in
 /// force (the spec's, or `--fewest`), the move order and the limits. `--resume` compares it.
 pub fn settings(spec: &Spec, opts: &Options) -> String {
@@ -223,7 +239,7 @@ pub fn solve_prepared(p: &Prepared, opts: &Options) -> Outcome {
 
 /// Searches a prepared puzzle, reporting hop search events to `obs`.
 pub fn solve_observed(p: &Prepared, opts: &Options, obs: &mut impl dfs::Observer) -> Outcome {
-    let mut budget = Budget::new(limits_for(&p.spec, opts));
+    let mut budget = budget_for(&p.spec, opts);
     let (verdict, path, memory) = match &p.model {
         Model::Hop(m) => {
             let order = move_order(m, &opts.order);
@@ -406,12 +422,19 @@ pub fn hop_search(
                 m.start.count_ones()
             )
         });
-    if let Some(why) = more.or_else(|| Invariants::find(m).refute(m)) {
+    let verdict = match more {
+        Some(why) => Some(Verdict::Unsolvable(Some(why))),
+        None => match Invariants::find_within(m, budget) {
+            Ok(inv) => inv.refute(m).map(|why| Verdict::Unsolvable(Some(why))),
+            Err(why) => Some(Verdict::GaveUp(why)),
+        },
+    };
+    if let Some(verdict) = verdict {
         return dfs::HopResult {
-            verdict: Verdict::Unsolvable(Some(why)),
+            verdict,
             path: Vec::new(),
             end: m.start,
-            nodes: 0,
+            nodes: budget.nodes,
             memory: 0,
         };
     }

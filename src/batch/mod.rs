@@ -34,7 +34,8 @@ fn is_puzzle(p: &Path) -> bool {
 }
 
 /// Walks `paths` for puzzle files (`*.yaml`, `*.yml`, `*.lisp`, `*.lsp`, `*.icpc`, `*.matrix`, in any case): hidden folders skipped, symlinks followed,
-/// loops reported rather than followed. Files named directly are taken whatever their name.
+/// loops reported rather than followed. Files named directly are taken whatever their name;
+/// so are non-regular files with a puzzle's name, to be reported as errors.
 pub fn collect(paths: &[PathBuf]) -> Found {
     let mut found = Found::default();
     for root in paths {
@@ -49,7 +50,9 @@ pub fn collect(paths: &[PathBuf]) -> Found {
             .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
         for entry in walker {
             match entry {
-                Ok(e) if e.file_type().is_file() && is_puzzle(e.path()) => found.puzzles.push(e.into_path()),
+                // A FIFO, socket or device named like a puzzle is listed too: reading it is
+                // refused from its metadata (it is never opened), which reports it by name.
+                Ok(e) if !e.file_type().is_dir() && is_puzzle(e.path()) => found.puzzles.push(e.into_path()),
                 Ok(_) => {}
                 Err(e) => {
                     let where_ = e.path().map(|p| p.display().to_string()).unwrap_or_default();

@@ -90,6 +90,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let jobs = config.jobs.min(found.puzzles.len()).min(cores).max(1);
     let options = Options {
         default_max_memory: solve::default_memory_limit(jobs),
+        whole_process: false,
         rules_roots: config.dirs.iter().filter(|d| d.is_dir()).cloned().collect(),
         ..config.options.clone()
     };

@@ -5,8 +5,8 @@ use super::{Error, ExitCode};
 use crate::diag::Diagnostic;
 use crate::model::Model;
 use crate::search::count::{self, CountResult};
+use crate::search::human_bytes;
 use crate::search::meet::{self, Counted, MeetResult, Stop};
-use crate::search::{Budget, human_bytes};
 use crate::solve::{self, Options};
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -30,7 +30,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let Model::Hop(m) = &p.model else {
         return Err(Diagnostic::new(&config.file, "count works on hop puzzles only").into());
     };
-    let mut budget = Budget::new(solve::limits_for(&p.spec, &config.options));
+    let mut budget = solve::budget_for(&p.spec, &config.options);
     let counted = if config.all || config.feasible {
         count::count(m, config.feasible, &mut budget)
             .map(Counted::All)

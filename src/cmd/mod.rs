@@ -33,9 +33,12 @@ pub enum ExitCode {
 }
 
 impl ExitCode {
-    /// The code for a set of outcomes: any error fails, else all solved or not.
+    /// The code for a set of outcomes: Ctrl-C interrupted them, else any error fails, else
+    /// all solved or not.
     pub fn of(all: &[Outcome]) -> Self {
-        if all.iter().any(|o| o.status == Status::Error) {
+        if crate::search::CANCELLED.load(std::sync::atomic::Ordering::SeqCst) {
+            ExitCode::Interrupted
+        } else if all.iter().any(|o| o.status == Status::Error) {
             ExitCode::Failed
         } else if all.iter().all(|o| o.status == Status::Solved) {
             ExitCode::Solved

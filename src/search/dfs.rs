@@ -4,7 +4,7 @@ use super::bits::{Families, Word};
 use super::endgame::Endgame;
 use super::pagoda::Pagodas;
 use super::symmetry::Symmetry;
-use super::{Budget, GaveUp, Verdict, table_bytes};
+use super::{Budget, GaveUp, Verdict, table_bytes, table_peak, vec_peak};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
 use rustc_hash::FxHashSet;
@@ -263,9 +263,10 @@ fn search<W: Word, G: Gen<W>>(
     let mut path: Vec<usize> = Vec::new();
     let mut memory = 0;
     let endgame_after = pruning.endgame_after.filter(|_| !fewest);
-    let mut endgame: Option<Endgame> = endgame_after
-        .filter(|&n| n == 0)
-        .and_then(|_| Endgame::build(model, pruning.endgame_positions));
+    // Built at the first check past `endgame_after` nodes (at the first node for 0).
+    let mut endgame: Option<Endgame> = None;
+    let due = (endgame_after, pruning.endgame_positions);
+    let cells = model.geo.cells.len();
     let mut check_at = budget.nodes + 1;
     while let Some(&mut (state, ref mut next)) = stack.last_mut() {
         let Some(i) = moves.next(state, next) else {
@@ -280,15 +281,19 @@ fn search<W: Word, G: Gen<W>>(
         budget.nodes += 1;
         if budget.nodes >= check_at {
             check_at = budget.next_check(CHECK_EVERY);
-            if endgame.is_none() && endgame_after.is_some_and(|n| budget.nodes >= n) {
-                endgame = Endgame::build(model, pruning.endgame_positions);
-            }
-            let table = endgame.as_ref().map_or(0, |e| table_bytes::<u128>(e.positions()));
-            // 32 bytes a frame: the estimate of the u128 frames, whatever the word.
-            memory = memory.max(table_bytes::<W>(failed.capacity()) + (stack.capacity() * 32) as u64 + table);
-            if let Some(reason) = budget.exceeded(memory) {
-                let (end, best_path) = if fewest { best } else { (state.wide(), path) };
-                return done(Verdict::GaveUp(reason), best_path, end, budget, memory);
+            // Until the next check the failure table takes at most one position a node and
+            // one a frame unwound; the stack is never deeper than the board has cells. Each
+            // is counted as if it grew (old and new allocations at once) when it may.
+            let more = (check_at - budget.nodes) as usize + stack.len();
+            let held = table_peak::<W>(failed.len(), failed.capacity(), more)
+                + vec_peak::<(W, G::Cursor)>(stack.len(), stack.capacity(), cells)
+                + vec_peak::<usize>(path.len(), path.capacity(), cells);
+            match Endgame::check(&mut endgame, due, model, budget, held) {
+                Ok(now) => memory = memory.max(now),
+                Err(reason) => {
+                    let (end, best_path) = if fewest { best } else { (state.wide(), path) };
+                    return done(Verdict::GaveUp(reason), best_path, end, budget, memory);
+                }
             }
         }
         if failed.contains(&key(ns, sym)) {

@@ -7,6 +7,7 @@
 //! wins, and if so finishes by walking the table down.
 
 use super::invariants::Invariants;
+use super::{Budget, GaveUp, table_bytes, table_peak};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
 use rustc_hash::FxHashSet;
@@ -20,43 +21,84 @@ pub struct Endgame {
 }
 
 impl Endgame {
-    /// Builds layers from the goal upwards until `max_positions` would be passed. `None` when
-    /// the goal is not one or two pegs or some move removes more than one peg.
-    pub fn build(model: &HopModel, max_positions: usize) -> Option<Self> {
+    /// Builds layers from the goal upwards until `max_positions` would be passed, under
+    /// `budget`'s limits with `held` bytes held by the search already (the table's growth
+    /// is counted before it happens). `Ok(None)` when the goal is not one or two pegs or
+    /// some move removes more than one peg.
+    pub fn build(
+        model: &HopModel,
+        max_positions: usize,
+        budget: &Budget,
+        held: u64,
+    ) -> Result<Option<Self>, GaveUp> {
         let base = match (model.goal.pegs, model.goal.pattern) {
             (_, Some(p)) => p.count_ones(),
             (PegGoal::Count(k @ 1..=2), None) => k,
-            _ => return None,
+            _ => return Ok(None),
         };
         if model.moves.iter().any(|m| m.over.len() != 1) {
-            return None;
+            return Ok(None);
         }
         // Only goal positions in the start's position class can ever be reached.
-        let inv = Invariants::find(model);
+        let inv = Invariants::find_within(model, budget)?;
         let class = inv.class(model.start);
-        let first: FxHashSet<u128> = goal_positions(model, base)
-            .filter(|&s| inv.class(s) == class)
-            .collect();
+        let mut first: FxHashSet<u128> = FxHashSet::default();
+        for (i, s) in goal_positions(model, base).enumerate() {
+            if i % 1024 == 0 {
+                check(budget, held, &[], &first, 1024)?;
+            }
+            if inv.class(s) == class {
+                first.insert(s);
+            }
+        }
         let mut total = first.len();
         let mut layers = vec![first];
         let full = model.geo.cells.len() as u32;
         while (layers.len() as u32) < full {
-            let last = layers.last()?;
+            let Some(last) = layers.last() else { break };
             let mut next = FxHashSet::default();
             for &s in last {
+                // Each position adds at most one predecessor a move.
+                check(budget, held, &layers, &next, model.moves.len())?;
                 for m in &model.moves {
                     if s & m.mask == m.mask ^ m.need {
                         next.insert(s ^ m.mask);
                     }
                 }
                 if total + next.len() > max_positions {
-                    return Some(Endgame { base, layers });
+                    return Ok(Some(Endgame { base, layers }));
                 }
             }
             total += next.len();
             layers.push(next);
         }
-        Some(Endgame { base, layers })
+        Ok(Some(Endgame { base, layers }))
+    }
+
+    /// A search's budget check with `held` bytes of its own: builds the table into `slot`
+    /// once the search has spent `after` nodes (unless built), then checks the budget with
+    /// the table counted (of at most `max_positions`). The bytes now held, or why to stop. How [`super::dfs`] and
+    /// [`super::guided`] start using one (see [`Endgame::build`]).
+    pub fn check(
+        slot: &mut Option<Endgame>,
+        (after, max_positions): (Option<u64>, usize),
+        model: &HopModel,
+        budget: &Budget,
+        held: u64,
+    ) -> Result<u64, GaveUp> {
+        if slot.is_none() && after.is_some_and(|n| budget.nodes >= n) {
+            *slot = Endgame::build(model, max_positions, budget, held)?;
+        }
+        let now = held + slot.as_ref().map_or(0, Endgame::bytes);
+        budget.exceeded(now).map_or(Ok(now), Err)
+    }
+
+    /// Bytes the table holds.
+    pub fn bytes(&self) -> u64 {
+        self.layers
+            .iter()
+            .map(|l| table_bytes::<u128>(l.capacity()))
+            .sum()
     }
 
     /// Positions with at most this many pegs are decided by the table.
@@ -92,6 +134,19 @@ impl Endgame {
         }
         path
     }
+}
+
+/// Checks the budget for a table of `layers` and a layer `next` about to take `more`.
+fn check(
+    budget: &Budget,
+    held: u64,
+    layers: &[FxHashSet<u128>],
+    next: &FxHashSet<u128>,
+    more: usize,
+) -> Result<(), GaveUp> {
+    let built: u64 = layers.iter().map(|l| table_bytes::<u128>(l.capacity())).sum();
+    let growing = table_peak::<u128>(next.len(), next.capacity(), more);
+    budget.exceeded(held + built + growing).map_or(Ok(()), Err)
 }
 
 /// Every position of `k` pegs (1 or 2) meeting the goal's cell, if it names one; the goal

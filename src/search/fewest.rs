@@ -20,20 +20,32 @@ use crate::spec::PegGoal;
 /// Nodes the first, plain fewest search may spend before the exact searches start.
 pub const FIRST_CAP: u64 = 1 << 20;
 
-/// The least peg count the start's position class allows (1, 2, or else 3 as a bound).
-pub fn floor(model: &HopModel) -> u32 {
-    let inv = Invariants::find(model);
+/// The least peg count the start's position class allows (1, 2, or else 3 as a bound),
+/// found under `budget`'s limits.
+pub fn floor(model: &HopModel, budget: &Budget) -> Result<u32, GaveUp> {
+    let inv = Invariants::find_within(model, budget)?;
     let class = inv.class(model.start);
-    (1..=2)
+    Ok((1..=2)
         .find(|&k| goal_positions(model, k).any(|s| inv.class(s) == class))
         .unwrap_or(3)
-        .max(u32::from(model.goal.at.is_some()))
+        .max(u32::from(model.goal.at.is_some())))
 }
 
 /// Solves a `pegs: fewest` model; see the module notes.
 pub fn solve(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Observer) -> HopResult {
-    let low = floor(model);
-    let mut plain = Pruning::for_model(model);
+    let found = floor(model, budget).and_then(|low| Ok((low, Pruning::for_model_within(model, budget)?)));
+    let (low, mut plain) = match found {
+        Ok(found) => found,
+        Err(why) => {
+            return HopResult {
+                verdict: Verdict::GaveUp(why),
+                path: Vec::new(),
+                end: model.start,
+                nodes: budget.nodes,
+                memory: 0,
+            };
+        }
+    };
     plain.floor = Some(low);
     let mut turn = budget.capped(FIRST_CAP);
     let mut best = dfs::solve_with(model, order, &mut turn, obs, &plain);
@@ -65,6 +77,7 @@ pub fn solve(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut i
     }
     let proven_below = |k: u32| format!("{k} pegs proven impossible");
     for k in low..reached {
+        super::release_freed();
         let mut exact = model.clone();
         exact.goal.pegs = PegGoal::Count(k);
         let r = portfolio::solve(&exact, order, budget, obs, portfolio::FIRST_CAP);

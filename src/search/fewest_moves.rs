@@ -22,7 +22,7 @@
 use super::dfs::HopResult;
 use super::pagoda::Pagodas;
 use super::symmetry::Symmetry;
-use super::{Budget, GaveUp, Verdict, table_bytes};
+use super::{Budget, GaveUp, Verdict, table_bytes, table_peak};
 use crate::model::{HopGoal, HopModel};
 use crate::spec::{MoveGoal, PegGoal};
 use rayon::prelude::*;
@@ -315,7 +315,8 @@ impl<'a, W: Word> Search<'a, W> {
     fn insert(&mut self, layer: &mut Layer<W>, s: W, budget: &Budget) -> Result<(), Stop> {
         let set = &mut layer.sets[bucket(s)];
         if set.len() == set.capacity() && !set.contains(&s) {
-            let grown = table_bytes::<W>((set.capacity() + 1).next_power_of_two() * 2);
+            // The new table, allocated while the old one (counted in `live`) is held.
+            let grown = table_peak::<W>(set.len(), set.capacity(), 1) - table_bytes::<W>(set.capacity());
             self.check(budget, grown)?;
             let before = table_bytes::<W>(set.capacity());
             set.reserve(1);
@@ -396,7 +397,7 @@ impl<'a, W: Word> Search<'a, W> {
                 let mut set = FxHashSet::default();
                 for c in lists.iter().flat_map(|l| &l[b]) {
                     if set.len() == set.capacity() && !set.contains(c) {
-                        let more = table_bytes::<W>((set.capacity() + 1).next_power_of_two() * 2);
+                        let more = table_peak::<W>(set.len(), set.capacity(), 1);
                         let used = this.live + listed + grown.fetch_add(more, Ordering::Relaxed) + more;
                         if let Some(why) = budget.exceeded(used) {
                             return Err((why, used));
@@ -656,10 +657,7 @@ impl<'a, W: Word> Search<'a, W> {
         self.live = ok.iter().map(set_bytes).sum();
 
         // Pass 3: the fewest moves to each feasible position, fullest layer first.
-        let estimate: u64 = ok
-            .iter()
-            .map(|l| table_bytes::<(W, u32)>(l.len() * 8 / 7 + 1))
-            .sum();
+        let estimate: u64 = ok.iter().map(|l| table_peak::<(W, u32)>(0, 0, l.len())).sum();
         self.check(budget, estimate)?;
         let mut dist: Vec<FxHashMap<W, u32>> = ok
             .into_iter()

@@ -11,7 +11,7 @@
 
 use super::dfs::{HopResult, Observer, Pruning};
 use super::endgame::Endgame;
-use super::{Budget, Verdict, table_bytes};
+use super::{Budget, Verdict, table_bytes, table_peak, vec_peak};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
 use rustc_hash::FxHashSet;
@@ -112,9 +112,11 @@ pub fn solve_with(
     push(start, &mut kids, &mut stack);
     let mut memory = 0;
     let endgame_after = pruning.endgame_after;
-    let mut endgame: Option<Endgame> = endgame_after
-        .filter(|&n| n == 0)
-        .and_then(|_| Endgame::build(model, pruning.endgame_positions));
+    // Built at the first check past `endgame_after` nodes (at the first node for 0).
+    let mut endgame: Option<Endgame> = None;
+    let due = (endgame_after, pruning.endgame_positions);
+    let cells = model.geo.cells.len();
+    let mut check_at = budget.nodes + 1;
     while let Some(&(state, first)) = stack.last() {
         if kids.len() == first {
             obs.dead_end(path.len(), state);
@@ -128,18 +130,20 @@ pub fn solve_with(
         let m = order[i];
         let ns = state ^ masks[i].0;
         budget.nodes += 1;
-        if budget.nodes.is_multiple_of(CHECK_EVERY) {
-            if endgame.is_none() && endgame_after.is_some_and(|n| budget.nodes >= n) {
-                endgame = Endgame::build(model, pruning.endgame_positions);
-            }
-            let table = endgame.as_ref().map_or(0, |e| table_bytes::<u128>(e.positions()));
-            memory = memory.max(
-                table_bytes::<u128>(failed.capacity())
-                    + (stack.capacity() * 32 + kids.capacity() * 16) as u64
-                    + table,
-            );
-            if let Some(reason) = budget.exceeded(memory) {
-                return done(Verdict::GaveUp(reason), path, state, budget, memory);
+        if budget.nodes >= check_at {
+            check_at = budget.next_check(CHECK_EVERY);
+            // As in `dfs`: the failure table's growth until the next check, counted before
+            // it happens; the children list takes at most one position's moves at a time.
+            let more = (check_at - budget.nodes) as usize + stack.len();
+            let held = table_peak::<u128>(failed.len(), failed.capacity(), more)
+                + vec_peak::<(u128, usize)>(stack.len(), stack.capacity(), cells)
+                + vec_peak::<(u16, i64)>(kids.len(), kids.capacity(), masks.len())
+                + vec_peak::<usize>(path.len(), path.capacity(), cells);
+            match Endgame::check(&mut endgame, due, model, budget, held) {
+                Ok(now) => memory = memory.max(now),
+                Err(reason) => {
+                    return done(Verdict::GaveUp(reason), path, state, budget, memory);
+                }
             }
         }
         if failed.contains(&key(ns)) {

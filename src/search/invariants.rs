@@ -6,6 +6,7 @@
 //! Two positions with different values on some invariant cannot reach each other, which
 //! refutes goals like the French board's central game before any search.
 
+use super::{Budget, GaveUp};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
 
@@ -18,10 +19,20 @@ pub struct Invariants {
 impl Invariants {
     /// Solves for the null space of the move masks over GF(2).
     pub fn find(model: &HopModel) -> Self {
+        Self::find_within(model, &Budget::new(Default::default())).expect("no limits to reach")
+    }
+
+    /// [`Invariants::find`] under `budget`'s limits (checked every 64 moves reduced).
+    pub fn find_within(model: &HopModel, budget: &Budget) -> Result<Self, GaveUp> {
         let n = model.geo.cells.len();
         // Reduced row echelon form, one row per pivot column.
         let mut rows: Vec<(usize, u128)> = Vec::new();
-        for m in &model.moves {
+        for (i, m) in model.moves.iter().enumerate() {
+            if i % 64 == 0
+                && let Some(why) = budget.exceeded(0)
+            {
+                return Err(why);
+            }
             let mut r = m.mask;
             for &(p, row) in &rows {
                 if r >> p & 1 == 1 {
@@ -49,7 +60,7 @@ impl Invariants {
                     .fold(1u128 << free, |f, &(p, _)| f | 1 << p)
             })
             .collect();
-        Invariants { basis }
+        Ok(Invariants { basis })
     }
 
     /// The functionals, each a set of cells.

@@ -23,7 +23,7 @@
 
 use super::count::{self, CountResult};
 use super::symmetry::Symmetry;
-use super::{Budget, GaveUp};
+use super::{Budget, GaveUp, Room};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
 use rayon::prelude::*;
@@ -292,8 +292,12 @@ struct Part {
 }
 
 impl Part {
+    fn slots_for(n: usize) -> usize {
+        (n + n / 4).max(16)
+    }
+
     fn with_room(n: usize) -> Self {
-        let cap = (n + n / 4).max(16);
+        let cap = Self::slots_for(n);
         Part {
             slots: vec![(EMPTY, 0); cap],
             len: 0,
@@ -309,7 +313,7 @@ impl Part {
     /// Adds `v` to `k`'s sequences, inserting it if new; `None` on overflow.
     #[inline]
     fn add(&mut self, k: u64, h: u64, v: u64) -> Option<()> {
-        if (self.len + 1) * 5 > self.slots.len() * 4 {
+        if self.full() {
             self.grow();
         }
         let cap = self.slots.len();
@@ -355,9 +359,31 @@ impl Part {
         }
     }
 
+    /// True when the next insertion makes the partition grow.
+    #[inline]
+    fn full(&self) -> bool {
+        (self.len + 1) * 5 > self.slots.len() * 4
+    }
+
+    /// Grows, taking the new slots' bytes from `room` before allocating them and giving the
+    /// old ones back after: no growth passes the memory limit.
+    fn grow_within(&mut self, room: &Room) -> Result<(), Full> {
+        let (old, new) = (self.slots.len(), Self::grown(self.slots.len()));
+        if !room.take(new as u64 * 16) {
+            return Err(Full::Memory);
+        }
+        self.grow();
+        room.give(old as u64 * 16);
+        Ok(())
+    }
+
+    fn grown(slots: usize) -> usize {
+        (slots * 3 / 2).max(16)
+    }
+
     fn grow(&mut self) {
         let old = std::mem::take(&mut self.slots);
-        let cap = (old.len() * 3 / 2).max(16);
+        let cap = Self::grown(old.len());
         self.slots = vec![(EMPTY, 0); cap];
         self.len = 0;
         for (k, v) in old {
@@ -379,6 +405,11 @@ struct Table {
 }
 
 impl Table {
+    /// The bytes [`Table::with_room`] allocates.
+    fn room_bytes(n: usize) -> u64 {
+        Part::slots_for(n / PARTS) as u64 * 16 * PARTS as u64
+    }
+
     /// Room for about `n` positions.
     fn with_room(n: usize) -> Self {
         Table {
@@ -483,7 +514,7 @@ impl<const G: usize> Run<'_, G> {
         mut fan_out: f64,
         mut held: u64,
         emit: impl Fn(&S, &mut Vec<(u64, u64)>) + Sync,
-        mut absorb: impl FnMut(&[Scattered]) -> Result<u64, Stop>,
+        mut absorb: impl FnMut(&[Scattered], &Room) -> Result<u64, Stop>,
     ) -> Result<f64, Stop> {
         let mut first = 0;
         while first < sources.len() {
@@ -514,9 +545,10 @@ impl<const G: usize> Run<'_, G> {
             }
             self.budget.nodes += positions as u64;
             let batch_bytes: u64 = self.pool.iter().map(Scattered::bytes).sum();
-            // Before the tables grow: as if a quarter of the pairs were new positions.
-            self.check(held + batch_bytes + pairs as u64 / 4 * 20)?;
-            held = absorb(&self.pool[..take])?;
+            // The tables take each growth from what is left beside the batch, before it.
+            self.check(held + batch_bytes)?;
+            let room = self.budget.room(held + batch_bytes);
+            held = absorb(&self.pool[..take], &room)?;
             self.check(held)?;
         }
         // Reused within a layer; between layers sizes change, and idle buffers are memory.
@@ -534,8 +566,10 @@ impl<const G: usize> Run<'_, G> {
             [.., a, b] if a > 0 => (b as f64 / a as f64).min(4.0),
             _ => 4.0,
         };
-        let mut next = Table::with_room((src.len() as f64 * growth * 0.9) as usize);
         let base = other + pass.bytes();
+        let room = (src.len() as f64 * growth * 0.9) as usize;
+        self.check(base + Table::room_bytes(room))?;
+        let mut next = Table::with_room(room);
         let fan_out = self.fan_out;
         self.fan_out = self.batched(
             &src.parts,
@@ -548,19 +582,21 @@ impl<const G: usize> Run<'_, G> {
                     game.each(s, |mask| buf.push((canon_after(&images, mask), t)));
                 }
             },
-            |batch| {
-                let ok = next
+            |batch, room| {
+                let merged = next
                     .parts
                     .par_iter_mut()
                     .enumerate()
-                    .all(|(p, part)| merge(part, batch, p));
-                if ok {
-                    Ok(base + next.bytes())
-                } else {
-                    Err(Stop::Overflow)
+                    .try_for_each(|(p, part)| merge(part, batch, p, room));
+                match merged {
+                    Ok(()) => Ok(base + next.bytes()),
+                    Err(Full::Overflow) => Err(Stop::Overflow),
+                    Err(Full::Memory) => Err(Stop::GaveUp(room.exhausted())),
                 }
             },
         )?;
+        // The frontier's sorted positions are made while both tables are held.
+        self.check(base + next.bytes() + src.len() as u64 * 8)?;
         let keys = pass.frontier.sorted_keys();
         pass.done.push(keys);
         pass.sizes.push(next.len() as u64);
@@ -575,6 +611,8 @@ impl<const G: usize> Run<'_, G> {
     fn meet(&mut self, from: &Table, into: &Table, held: u64) -> Result<(u128, Vec<u64>), Stop> {
         let game = self.game;
         let full = game.full;
+        let hit_bytes: u64 = into.parts.iter().map(|p| p.slots.len() as u64).sum();
+        self.check(held + hit_bytes + Filter::bits_for(into) as u64 / 8)?;
         let mut hits: Vec<Vec<bool>> = into.parts.iter().map(|p| vec![false; p.slots.len()]).collect();
         let filter = Filter::new(into);
         let held = held + filter.bytes() + hits.iter().map(|h| h.len() as u64).sum::<u64>();
@@ -606,7 +644,7 @@ impl<const G: usize> Run<'_, G> {
                     buf.truncate(kept);
                 }
             },
-            |batch| {
+            |batch, _| {
                 let sums: Vec<Option<u128>> = into
                     .parts
                     .par_iter()
@@ -676,7 +714,7 @@ impl<const G: usize> Run<'_, G> {
                         });
                     }
                 },
-                |batch| {
+                |batch, _| {
                     layer
                         .par_iter()
                         .zip(hits.par_iter_mut())
@@ -705,8 +743,16 @@ impl<const G: usize> Run<'_, G> {
     }
 }
 
-/// Adds partition `p`'s share of a batch of successors to it; false on overflow.
-fn merge(part: &mut Part, batch: &[Scattered], p: usize) -> bool {
+/// Why a partition could take no more.
+enum Full {
+    /// A sequence count outgrew 64 bits.
+    Overflow,
+    /// Its growth would pass the memory limit.
+    Memory,
+}
+
+/// Adds partition `p`'s share of a batch of successors to it, each growth taken from `room`.
+fn merge(part: &mut Part, batch: &[Scattered], p: usize, room: &Room) -> Result<(), Full> {
     const AHEAD: usize = 16;
     for b in batch {
         for group in b.part(p).chunks(AHEAD) {
@@ -718,13 +764,14 @@ fn merge(part: &mut Part, batch: &[Scattered], p: usize) -> bool {
             }
             std::hint::black_box(touch);
             for &(k, v) in group {
-                if part.add(k, mix(k), v).is_none() {
-                    return false;
+                if part.full() {
+                    part.grow_within(room)?;
                 }
+                part.add(k, mix(k), v).ok_or(Full::Overflow)?;
             }
         }
     }
-    true
+    Ok(())
 }
 
 /// One source partition's successors, grouped by the partition they belong to.
@@ -776,8 +823,12 @@ struct Filter {
 }
 
 impl Filter {
+    fn bits_for(table: &Table) -> usize {
+        (table.len() * 12).next_power_of_two().max(64)
+    }
+
     fn new(table: &Table) -> Self {
-        let bits = (table.len() * 12).next_power_of_two().max(64);
+        let bits = Self::bits_for(table);
         let words = bits / 64;
         let mut f = Filter {
             words: vec![0; words],

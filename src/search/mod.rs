@@ -17,7 +17,7 @@ pub mod portfolio;
 pub mod symmetry;
 pub mod tilt;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Set by Ctrl-C: every running search stops at its next budget check.
@@ -106,6 +106,9 @@ pub struct Budget {
     limits: Limits,
     started: Instant,
     pub nodes: u64,
+    /// Resident bytes of the process outside the search's tables, counted against the
+    /// memory limit with them (see [`Budget::counting_process`]); 0 in a batch.
+    outside: u64,
 }
 
 impl Budget {
@@ -114,6 +117,28 @@ impl Budget {
             limits,
             started: Instant::now(),
             nodes: 0,
+            outside: 0,
+        }
+    }
+
+    /// Counts what the process holds now (its code, the script engine's leftovers, the
+    /// model) against the memory limit too, so that `--max-memory` bounds the whole process:
+    /// for commands that search one puzzle. A batch shares one process between jobs, so
+    /// there each puzzle's limit bounds its own tables.
+    pub fn counting_process(mut self) -> Self {
+        self.outside = resident_bytes();
+        self
+    }
+
+    /// The bytes tables may grow by while `held` are held: what [`Room`] hands out.
+    pub fn room(&self, held: u64) -> Room {
+        let left = self
+            .limits
+            .max_memory
+            .map_or(u64::MAX, |m| m.saturating_sub(self.outside).saturating_sub(held));
+        Room {
+            left: AtomicU64::new(left),
+            limit: self.limits.max_memory.unwrap_or(0),
         }
     }
 
@@ -128,6 +153,7 @@ impl Budget {
             },
             started: self.started,
             nodes: self.nodes,
+            outside: self.outside,
         }
     }
 
@@ -140,6 +166,12 @@ impl Budget {
         self.limits
             .max_nodes
             .map_or(next, |n| next.min(n.max(self.nodes + 1)))
+    }
+
+    /// Nodes left before the node limit (`None`: no limit). Phases before a search that are
+    /// only worth their work when they end soon (the symmetry fallback) take no more steps.
+    pub fn nodes_left(&self) -> Option<u64> {
+        self.limits.max_nodes.map(|n| n.saturating_sub(self.nodes))
     }
 
     pub fn elapsed(&self) -> Duration {
@@ -158,7 +190,7 @@ impl Budget {
             return Some(GaveUp::Nodes(n));
         }
         if let Some(m) = self.limits.max_memory
-            && memory >= m
+            && memory.saturating_add(self.outside) >= m
         {
             return Some(GaveUp::Memory(m));
         }
@@ -187,9 +219,113 @@ pub fn human_bytes(n: u64) -> String {
     }
 }
 
-/// Bytes a hashbrown table of `capacity` entries of `T` holds, control bytes included.
+/// Bytes tables may still take before the memory limit, shared by the threads that fill
+/// them: a table takes the bytes of its growth *before* it grows, and gives back what it
+/// frees after (reserve, then allocate), so no growth passes the limit.
+#[derive(Debug)]
+pub struct Room {
+    left: AtomicU64,
+    limit: u64,
+}
+
+impl Room {
+    /// Takes `bytes`, or returns false (taking nothing) if fewer are left.
+    pub fn take(&self, bytes: u64) -> bool {
+        self.left
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                left.checked_sub(bytes)
+            })
+            .is_ok()
+    }
+
+    pub fn give(&self, bytes: u64) {
+        let _ = self
+            .left
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                Some(left.saturating_add(bytes))
+            });
+    }
+
+    /// The reason to give up when a take failed.
+    pub fn exhausted(&self) -> GaveUp {
+        GaveUp::Memory(self.limit)
+    }
+}
+
+/// Has allocations of 128 KiB and more (search tables and their partitions) mapped on their own, so that each is
+/// handed back to the system when freed. glibc otherwise raises that threshold after the
+/// first such free, and a table doubling through the heap leaves each smaller copy resident
+/// behind it: a tenth more than `--max-memory` on a depth-first search at 50MB.
+pub fn map_large_tables() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a tuning parameter of the allocator.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 << 10);
+    }
+}
+
+/// Hands memory freed by a finished phase back to the system. glibc keeps freed heap pages
+/// resident, so a search's later, larger tables (the next turn's, the next peg count's)
+/// would otherwise be resident on top of the last ones' in the process's peak.
+pub fn release_freed() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free memory to the system.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// The resident memory of this process, from `/proc/self/statm` (0 where it cannot be read).
+fn resident_bytes() -> u64 {
+    let pages = std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .unwrap_or(0);
+    // SAFETY: sysconf reads a constant of the system.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    pages * page.max(0) as u64
+}
+
+/// Bytes a hashbrown table holds at `capacity` (as its `capacity()` says): one bucket of `T`
+/// and one control byte per bucket (8 buckets hold 7 entries), and a group of control bytes.
 pub fn table_bytes<T>(capacity: usize) -> u64 {
-    (capacity * (std::mem::size_of::<T>() + 1)) as u64
+    let buckets = match capacity {
+        0 => return 0,
+        c if c < 8 => c + 1,
+        c => c / 7 * 8,
+    };
+    (buckets * (std::mem::size_of::<T>() + 1) + 16) as u64
+}
+
+/// The most a hash table of `T` with `len` entries and room for `capacity` holds while
+/// `more` are inserted: when they outgrow it, its old and new allocations at once (both are
+/// held while it rehashes). Searches count this at each budget check, so a table stops
+/// growing before its next growth could pass the limit.
+pub fn table_peak<T>(len: usize, capacity: usize, more: usize) -> u64 {
+    let (mut cap, mut peak) = (capacity, table_bytes::<T>(capacity));
+    while len.saturating_add(more) > cap {
+        // hashbrown doubles its buckets: 4, 8, 16, … (capacities 3, 7, 14, 28, …).
+        let next = match cap {
+            0..3 => 3,
+            3..7 => 7,
+            c => c / 7 * 8 * 2 / 8 * 7,
+        };
+        peak = table_bytes::<T>(cap) + table_bytes::<T>(next);
+        cap = next;
+    }
+    peak
+}
+
+/// [`table_peak`] for a `Vec<T>` pushed one at a time (its capacity doubles).
+pub fn vec_peak<T>(len: usize, capacity: usize, more: usize) -> u64 {
+    let size = std::mem::size_of::<T>() as u64;
+    let (mut cap, mut peak) = (capacity, capacity as u64 * size);
+    while len.saturating_add(more) > cap {
+        let next = (cap * 2).max(4);
+        peak = (cap + next) as u64 * size;
+        cap = next;
+    }
+    peak
 }
 
 #[cfg(test)]
@@ -206,5 +342,40 @@ mod tests {
         );
         assert_eq!(GaveUp::Memory(2 << 30).to_string(), "memory limit (2.0 GiB)");
         assert_eq!(GaveUp::Overflow.to_string(), "more than 2^128 jump sequences");
+    }
+
+    #[test]
+    fn table_peaks_follow_hashbrown_growth() {
+        // Measured against the table itself: the capacities it grows through, and that a
+        // table with room left counts no growth.
+        let mut set: rustc_hash::FxHashSet<u64> = Default::default();
+        let mut seen = vec![set.capacity()];
+        for i in 0..1000u64 {
+            let before = set.capacity();
+            if set.len() == before {
+                let peak = table_peak::<u64>(set.len(), before, 1);
+                set.insert(i);
+                assert_eq!(
+                    peak,
+                    table_bytes::<u64>(before) + table_bytes::<u64>(set.capacity())
+                );
+                seen.push(set.capacity());
+            } else {
+                assert_eq!(
+                    table_peak::<u64>(set.len(), before, 1),
+                    table_bytes::<u64>(before)
+                );
+                set.insert(i);
+            }
+        }
+        assert_eq!(seen, [0, 3, 7, 14, 28, 56, 112, 224, 448, 896, 1792]);
+        let room = Budget::new(Limits {
+            max_memory: Some(100),
+            ..Limits::default()
+        })
+        .room(40);
+        assert!(room.take(60) && !room.take(1));
+        room.give(10);
+        assert!(!room.take(11) && room.take(10));
     }
 }

@@ -79,6 +79,8 @@ pub fn solve(
             match budget.exceeded(r.memory) {
                 Some(why) => r.verdict = Verdict::GaveUp(why),
                 None => {
+                    drop(r);
+                    super::release_freed();
                     obs.restart(false);
                     return guided::solve_with(m, order, budget, obs, &forward);
                 }
@@ -108,8 +110,12 @@ pub fn solve(
             r.nodes = budget.nodes;
             match r.verdict {
                 Verdict::GaveUp(_) => match budget.exceeded(r.memory) {
-                    // Only this turn's cap was reached: the other direction's turn.
-                    None => continue,
+                    // Only this turn's cap was reached: the other direction's turn, its
+                    // tables in place of this one's.
+                    None => {
+                        super::release_freed();
+                        continue;
+                    }
                     Some(why) => r.verdict = Verdict::GaveUp(why),
                 },
                 Verdict::Solved if is_reversed => {

@@ -445,7 +445,8 @@ impl Backtrack<'_> {
     /// Places `order[depth..]`; false when the search must stop (too big or too long).
     fn extend(&mut self, depth: usize) -> bool {
         self.steps += 1;
-        if self.steps > MAX_STEPS {
+        // Under a node limit the fallback takes at most that many steps, then does without.
+        if self.steps > MAX_STEPS.min(self.budget.nodes_left().unwrap_or(u64::MAX)) {
             return false;
         }
         // A step can test every cell against hundreds of moves: check the budget often.

@@ -1,6 +1,6 @@
 //! Breadth-first search for tilt families: the fewest tilts that drop every marble home.
 
-use super::{Budget, Verdict, table_bytes};
+use super::{Budget, Verdict, table_peak, vec_peak};
 use crate::model::{NONE, TiltModel};
 use rustc_hash::FxHashSet;
 
@@ -88,10 +88,14 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
     let mut occ = vec![NONE; model.geo.cells.len()];
     let mut head = 0;
     let mut goal = home(&model.start).then_some(0);
-    // Each state is held twice (the queue and the set), each copy boxed.
-    let per_state = (model.start.len() * 2 + 40) as u64;
-    let used = |seen: &FxHashSet<Box<[u8]>>, n: usize| {
-        table_bytes::<Box<[u8]>>(seen.capacity()) + n as u64 * per_state
+    // Each state is boxed twice (the queue and the set): its bytes rounded up to the
+    // allocator's 16 and its 16-byte header, for each copy.
+    let boxed = (model.start.len().div_ceil(16).max(1) * 16 + 16) as u64 * 2;
+    // The queue and the set, as they may grow by `more` states: counted before they grow.
+    let used = |seen: &FxHashSet<Box<[u8]>>, states: &Vec<_>, more: usize| {
+        table_peak::<Box<[u8]>>(seen.len(), seen.capacity(), more)
+            + vec_peak::<(Box<[u8]>, u32, u32)>(states.len(), states.capacity(), more)
+            + (states.len() + more) as u64 * boxed
     };
     let mut memory = 0;
     let mut check_at = budget.nodes + 1;
@@ -99,7 +103,9 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
         budget.nodes += 1;
         if budget.nodes >= check_at {
             check_at = budget.next_check(1024);
-            memory = used(&seen, states.capacity());
+            // Each state expanded adds at most one state a direction.
+            let more = (check_at - budget.nodes + 1) as usize * model.dirs.len();
+            memory = memory.max(used(&seen, &states, more));
             if let Some(reason) = budget.exceeded(memory) {
                 return finish(
                     Verdict::GaveUp(reason),
@@ -129,7 +135,7 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
         }
         head += 1;
     }
-    memory = memory.max(used(&seen, states.capacity()));
+    memory = memory.max(used(&seen, &states, 0));
     let Some(mut i) = goal else {
         return finish(
             Verdict::Unsolvable(None),

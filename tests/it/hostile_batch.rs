@@ -117,8 +117,13 @@ fn hostile() -> Vec<(String, Vec<u8>)> {
         text("bad_key.yaml", format!("{tiny}colour: red\n")),
         text("bad_pegs.yaml", format!("{tiny}goal:\n  pegs: [1]\n")),
         text("bad_size.yaml", format!("{tiny}solve:\n  max_memory: -3\n")),
-        // Still a panic ("Crashes and lost work"), contained as this file's internal error.
+        // Once a panic: now refused at its line.
         text("nan_timeout.yaml", format!("{tiny}solve:\n  timeout: .nan\n")),
+        text("ratings_bomb.yaml", crate::limits::ratings_bomb()),
+        text(
+            "pagemap_rules.yaml",
+            "rules: /proc/self/pagemap\nboard: |\n  o o .\n".into(),
+        ),
         text("huge_hop.yaml", square(40)),
         text(
             "huge_tilt.yaml",
@@ -161,13 +166,41 @@ fn hostile() -> Vec<(String, Vec<u8>)> {
             "  let m = [];\n  m.pad(20001, #{ from: [0, 0], over: [0, 1], to: [0, 2] });\n  #{ kind: \"hop\", directions: [\"r\"], moves: m }",
         ),
         uses("table"),
-        // Left out until the other items of issue 10 land on this branch:
-        // - YAML alias expansion through `ratings` (2 GB from 309 KB): "Memory past every limit".
-        // - tilt links that form a cycle (rolls forever): "Hangs past every limit".
-        // - `sleep()`, `Fn.curry` doubling, unbounded `print`: "Hangs" and "Memory" items.
-        // - /proc/self/pagemap as a puzzle or `rules:` (trusts metadata): "Memory" items.
-        // - a FIFO named *.yaml: batch skips it (not a regular file), so it is not reported.
+        script("sleepy", "  sleep(60);\n  #{}"),
+        uses("sleepy"),
+        script(
+            "curry",
+            "  let f = Fn(\"x\");\n  for i in 0..40 { f = f.curry(f); }\n  #{}",
+        ),
+        uses("curry"),
+        script(
+            "chatty",
+            "  let s = \"\";\n  s.pad(60000, \"x\");\n  loop { print(s); debug(s); }",
+        ),
+        uses("chatty"),
+        // Tilt links in a cycle once rolled forever.
+        script(
+            "cycle",
+            "  #{ kind: \"tilt\", directions: [#{ name: \"up\", step: [-1, 0] }],\n     \
+             links: [#{ dir: \"up\", from: [0, 1], to: [0, 0] }, #{ dir: \"up\", from: [0, 0], to: [0, 1] }] }",
+        ),
+        text(
+            "cycle.yaml",
+            "rules: scripts/cycle.rhai\nsize: 3\nmarbles: [[0,0],[2,2]]\nholes: [[1,1],[2,0]]\n".into(),
+        ),
     ]
+}
+
+/// Hostile files that are no regular files, made in `dir`: a FIFO named like a puzzle
+/// (never to be opened: it would block) and a link to `/proc/self/pagemap`, a file whose
+/// metadata says 0 bytes while it holds gigabytes.
+fn special_files(dir: &std::path::Path) -> Vec<String> {
+    let fifo = dir.join("fifo.yaml");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a NUL-terminated path we own.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    std::os::unix::fs::symlink("/proc/self/pagemap", dir.join("pagemap.yaml")).unwrap();
+    vec!["set/fifo.yaml".into(), "set/pagemap.yaml".into()]
 }
 
 #[test]
@@ -215,6 +248,7 @@ fn a_hostile_batch_finishes_in_bounds_with_every_good_puzzle_solved() {
         std::fs::write(path, bytes).unwrap();
     }
     std::fs::create_dir_all(t.path("set/rules/x.rhai")).unwrap();
+    let special = special_files(&t.path("set"));
 
     let started = Instant::now();
     let run = t
@@ -238,7 +272,15 @@ fn a_hostile_batch_finishes_in_bounds_with_every_good_puzzle_solved() {
     let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
     let results = summary["results"].as_array().unwrap();
     let yamls = bad.iter().filter(|(n, _)| n.ends_with(".yaml")).count();
-    assert_eq!(results.len(), good.len() + yamls, "one row per puzzle file");
+    assert_eq!(
+        results.len(),
+        good.len() + yamls + special.len(),
+        "one row per puzzle file"
+    );
+    for file in &special {
+        let row = results.iter().find(|r| r["file"] == file.as_str()).expect(file);
+        assert_eq!(row["status"], "error", "{row}");
+    }
     let mut replayed = 0;
     for r in results {
         let file = r["file"].as_str().unwrap();

@@ -427,7 +427,10 @@ fn endgame_tables_decide_the_same_problems_with_valid_solutions() {
         }
     }
     let english = puzzle("peg_hop", ENGLISH, "{pegs: 1, at: [3, 3]}");
-    let table = marbles::search::endgame::Endgame::build(&english, 10_000).expect("one-peg goal");
+    let unlimited = Budget::new(Limits::default());
+    let table = marbles::search::endgame::Endgame::build(&english, 10_000, &unlimited, 0)
+        .expect("no limits to reach")
+        .expect("one-peg goal");
     assert!(table.max_pegs() >= 4 && table.positions() <= 10_000 + 10_000);
     assert!(table.wins(1 << english.goal.at.unwrap_or(0)));
 }

@@ -138,6 +138,11 @@ impl<K: Word, C> Layer<K, C> {
     }
 }
 
+/// The pairs a layer's buckets have room for.
+fn pairs_held<K, C>(layer: &Layer<K, C>) -> u64 {
+    layer.buckets.iter().map(|b| b.capacity() as u64).sum()
+}
+
 /// One source bucket's successors, by target bucket: (position, sequences).
 type Piece<K, C> = Vec<Vec<(K, C)>>;
 
@@ -221,29 +226,29 @@ fn count_with<K: Word, C: Paths>(
     };
     let key_bytes = size_of::<K>() as u64;
     let pair_bytes = size_of::<(K, C)>() as u64;
-    // Distinct positions per successor in the last layer expanded (1 before the first).
-    let mut distinct_ratio = 1.0f64;
+    let threads = rayon::current_num_threads() as u64;
     while let Some((_, layer)) = pending.pop_last() {
         let (mut stats, solutions, successors) = layer_stats(model, movegen, &layer, target);
         result.solutions += solutions;
         budget.nodes += layer.len() as u64;
-        // Before expanding: this layer, the layers pending, a batch of unmerged successors
-        // (with its 25 % room) and the next layer, guessed from the last layer's ratio of
-        // distinct positions to successors (checked again after every batch).
-        let in_flight: u64 = pending.values().map(|l| l.len() as u64).sum();
-        let kept_bytes: u64 = kept.iter().flatten().map(|b| b.len() as u64).sum::<u64>() * key_bytes;
-        let batch = successors * BATCH as u64 / BUCKETS as u64 * 5 / 4;
-        let next_guess = (successors as f64 * (distinct_ratio * 1.5).min(1.0)) as u64;
-        let memory = kept_bytes + (layer.len() as u64 + in_flight + batch + next_guess) * pair_bytes;
-        result.memory = result.memory.max(memory);
-        if let Some(why) = budget.exceeded(memory) {
-            return Err(Stop::GaveUp(why));
-        }
+        let kept_bytes: u64 = kept.iter().flatten().map(|b| b.capacity() as u64).sum::<u64>() * key_bytes;
+        let total: u64 = successors.iter().sum();
         // Room for each piece's share of the successors, with a margin.
-        let room = (successors as usize).div_ceil(BUCKETS * BUCKETS) * 5 / 4;
+        let room = (total as usize).div_ceil(BUCKETS * BUCKETS) * 5 / 4;
         let uniform = removed.and_then(|d| layer.pegs.checked_sub(d));
         let order = sym.order();
-        for sources in layer.buckets.chunks(BATCH) {
+        for (sources, made) in layer.buckets.chunks(BATCH).zip(successors.chunks(BATCH)) {
+            // Before expanding a batch, counted before it is allocated: the tables held now,
+            // and the pieces at most: `room` for each (source, target) pair, and a vector
+            // pushed past its room holds at most twice its successors, plus the old copy.
+            let held = kept_bytes
+                + (pairs_held(&layer) + pending.values().map(pairs_held).sum::<u64>()) * pair_bytes;
+            let pieces = (sources.len() * BUCKETS * room) as u64 + 3 * made.iter().sum::<u64>();
+            let memory = held + pieces * pair_bytes;
+            result.memory = result.memory.max(memory);
+            if let Some(why) = budget.exceeded(memory) {
+                return Err(Stop::GaveUp(why));
+            }
             // Each source bucket's successors, spread over the target buckets, with the
             // positions (Σ orbit sizes, from the images the successors need anyway) and dead
             // ends it holds.
@@ -276,6 +281,21 @@ fn count_with<K: Word, C: Paths>(
                 stats.dead_ends += dead_ends;
             }
             let unmerged: u64 = pieces.iter().flatten().map(|b| b.capacity() as u64).sum();
+            // Before merging: each thread merges one bucket at a time, holding its old
+            // pairs, the new ones sorted (twice, for the radix passes) and the merged run.
+            let widest = (0..BUCKETS)
+                .map(|b| {
+                    let new: usize = pieces.iter().map(|p| p[b].len()).sum();
+                    let old = pending.values().map(|l| l.buckets[b].len()).max().unwrap_or(0);
+                    (2 * old + 3 * new) as u64
+                })
+                .max()
+                .unwrap_or(0);
+            let memory = held + (unmerged + threads * widest) * pair_bytes;
+            result.memory = result.memory.max(memory);
+            if let Some(why) = budget.exceeded(memory) {
+                return Err(Stop::GaveUp(why));
+            }
             for (p, pieces) in by_pegs(pieces, uniform) {
                 absorb(
                     pending.entry(p).or_insert_with(|| Layer::empty(p)),
@@ -283,24 +303,10 @@ fn count_with<K: Word, C: Paths>(
                     cells,
                 )?;
             }
-            let pending_now: u64 = pending.values().map(|l| l.len() as u64).sum();
-            let memory = kept_bytes + (layer.len() as u64 + pending_now + unmerged) * pair_bytes;
-            result.memory = result.memory.max(memory);
-            if let Some(why) = budget.exceeded(memory) {
-                return Err(Stop::GaveUp(why));
-            }
         }
         result.positions += stats.positions;
         result.canonical += stats.canonical;
         result.layers.push(stats);
-        let next = pending
-            .values()
-            .map(|l| l.len() as u64)
-            .sum::<u64>()
-            .saturating_sub(in_flight);
-        if successors > 0 {
-            distinct_ratio = next as f64 / successors as f64;
-        }
         if feasible {
             kept.push(
                 layer
@@ -312,7 +318,8 @@ fn count_with<K: Word, C: Paths>(
         }
     }
     if feasible {
-        mark_feasible(model, movegen, sym, &kept, &mut result.layers, target);
+        mark_feasible(model, movegen, sym, &kept, &mut result.layers, target, budget)
+            .map_err(Stop::GaveUp)?;
     }
     result.seconds = budget.elapsed().as_secs_f64();
     Ok(result)
@@ -375,23 +382,26 @@ fn absorb<K: Word, C: Paths>(layer: &mut Layer<K, C>, pieces: &Pieces<K, C>, cel
 }
 
 /// A layer's figures so far (positions and dead ends are added as it is expanded), the
-/// sequences ending in its goal positions, and its moves.
+/// sequences ending in its goal positions, and its moves from each bucket.
 fn layer_stats<K: Word, C: Paths>(
     model: &HopModel,
     movegen: &MoveGen<K>,
     layer: &Layer<K, C>,
     target: u32,
-) -> (LayerCount, u128, u64) {
-    let (solutions, successors) = layer
+) -> (LayerCount, u128, Vec<u64>) {
+    let per_bucket: Vec<(u128, u64)> = layer
         .buckets
         .par_iter()
-        .flatten()
-        .map(|&(s, t)| {
-            // Every position of the layer has its peg count.
-            let goal = layer.pegs == target && model.is_goal(s.wide(), target);
-            (if goal { t.wide() } else { 0 }, movegen.moves(s))
+        .map(|bucket| {
+            bucket.iter().fold((0, 0), |(sols, moves), &(s, t)| {
+                // Every position of the layer has its peg count.
+                let goal = layer.pegs == target && model.is_goal(s.wide(), target);
+                (sols + if goal { t.wide() } else { 0 }, moves + movegen.moves(s))
+            })
         })
-        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        .collect();
+    let solutions = per_bucket.iter().map(|b| b.0).sum();
+    let successors = per_bucket.iter().map(|b| b.1).collect();
     let count = LayerCount {
         pegs: layer.pegs,
         positions: 0,
@@ -412,26 +422,43 @@ fn mark_feasible<K: Word>(
     kept: &[Vec<Vec<K>>],
     out: &mut [LayerCount],
     target: u32,
-) {
+    budget: &Budget,
+) -> Result<(), GaveUp> {
     let mut good: BTreeMap<u32, Vec<Vec<K>>> = BTreeMap::new();
+    let key_bytes = size_of::<K>() as u64;
+    let kept_bytes: u64 = kept.iter().flatten().map(|b| b.capacity() as u64).sum::<u64>() * key_bytes;
     let contains = |good: &BTreeMap<u32, Vec<Vec<K>>>, k: K| {
         good.get(&k.wide().count_ones())
             .is_some_and(|g| g[bucket(k)].binary_search(&k).is_ok())
     };
     for (layer, count) in kept.iter().zip(out.iter_mut()).rev() {
-        let ok: Vec<Vec<K>> = layer
+        // Before each layer: what is kept, the feasible sets so far and this layer's at most.
+        let good_bytes: u64 = good.values().flatten().map(|b| b.capacity() as u64).sum::<u64>() * key_bytes;
+        let most: u64 = layer.iter().map(|b| b.len() as u64).sum::<u64>() * key_bytes;
+        if let Some(why) = budget.exceeded(kept_bytes + good_bytes + most) {
+            return Err(why);
+        }
+        // Time and Ctrl-C are checked bucket by bucket.
+        let ok: Option<Vec<Vec<K>>> = layer
             .par_iter()
             .map(|keys| {
-                keys.iter()
-                    .copied()
-                    .filter(|&s| {
-                        model.is_goal(s.wide(), target) || movegen.any(s, |ns| contains(&good, ns.canon(sym)))
-                    })
-                    .collect()
+                budget.exceeded(0).is_none().then(|| {
+                    keys.iter()
+                        .copied()
+                        .filter(|&s| {
+                            model.is_goal(s.wide(), target)
+                                || movegen.any(s, |ns| contains(&good, ns.canon(sym)))
+                        })
+                        .collect()
+                })
             })
             .collect();
+        let Some(ok) = ok else {
+            return Err(budget.exceeded(0).unwrap_or(GaveUp::Interrupted));
+        };
         count.feasible = Some(ok.par_iter().flatten().map(|&s| s.orbit(sym)).sum());
         count.feasible_canonical = Some(ok.iter().map(Vec::len).sum::<usize>() as u64);
         good.insert(count.pegs, ok);
     }
+    Ok(())
 }
