@@ -5,8 +5,8 @@ use super::{Error, ExitCode};
 use crate::diag::Diagnostic;
 use crate::model::Model;
 use crate::search::count::{self, CountResult};
-use crate::search::human_bytes;
 use crate::search::meet::{self, Counted, MeetResult, Stop};
+use crate::search::{GaveUp, human_bytes};
 use crate::solve::{self, Options};
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -31,6 +31,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         return Err(Diagnostic::new(&config.file, "count works on hop puzzles only").into());
     };
     let mut budget = solve::budget_for(&p.spec, &config.options);
+    super::stop_on_ctrl_c();
     let counted = if config.all || config.feasible {
         count::count(m, config.feasible, &mut budget)
             .map(Counted::All)
@@ -58,12 +59,16 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         )
         .into()),
         Err(why) => {
+            let interrupted = matches!(&why, Stop::GaveUp(g) if matches!(g.stop(), GaveUp::Interrupted));
             let why = match why {
                 Stop::GaveUp(g) => g.to_string(),
                 other => format!("{other:?}"),
             };
             eprintln!("marbles: gave up counting {}: {why}", config.file.display());
-            Ok(ExitCode::Unsolved)
+            Ok(match interrupted {
+                true => ExitCode::Interrupted,
+                false => ExitCode::Unsolved,
+            })
         }
     }
 }

@@ -435,3 +435,17 @@ fn an_explicit_memory_limit_holds_under_an_address_space_cap() {
         .status(1);
     assert!(run.stderr.contains("memory limit (333.8 MiB)"), "{}", run.stderr);
 }
+
+#[test]
+fn ctrl_c_stops_a_count_and_says_so() {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_marbles"));
+    cmd.args(["count", "--all", "puzzles/peg_hop/english_edge.yaml"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    let out = crate::support::interrupted(&mut cmd, SECS(3));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.starts_with("marbles: gave up counting puzzles/peg_hop/english_edge.yaml: interrupted"),
+        "{stderr}"
+    );
+}
