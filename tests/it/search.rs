@@ -509,3 +509,85 @@ fn bench_command_runs_a_case_in_a_child_process() {
     assert!(table.contains("solved in 5 tilts"), "{table}");
     assert!(table.starts_with("| puzzle"), "{table}");
 }
+
+/// A stand-in for feschber/peg-solitaire: answers like it only when asked for
+/// `--threads N unique-paths`, else fails with exit 3.
+const FAKE_PEER: &str = "#!/bin/sh\n\
+if [ \"$1\" = --threads ] && [ \"$3\" = unique-paths ]; then\n\
+  echo 'INFO peg_solitaire] distinct move sequences:  40861647040079968' >&2; exit 0\n\
+fi\n\
+echo \"unexpected arguments: $*\" >&2; exit 3\n";
+
+fn fake_peer(t: &Test, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = t.path("peer.sh");
+    std::fs::write(&path, body).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("feschber={}", path.display())
+}
+
+#[test]
+fn bench_times_a_given_peer_and_reads_its_answer() {
+    let t = Test::new();
+    let peer = fake_peer(&t, FAKE_PEER);
+    let out = t
+        .args(["bench", "--runs", "1", "--only", "feschber", "--peer", &peer])
+        .run()
+        .status(0);
+    let line = out
+        .stdout
+        .lines()
+        .find(|l| l.contains("feschber"))
+        .unwrap_or_else(|| panic!("{}", out.stdout));
+    assert!(line.contains("40861647040079968 solutions"), "{line}");
+    assert!(line.contains(" s "), "no time: {line}");
+}
+
+#[test]
+fn bench_reports_a_failing_peer_in_its_row() {
+    let t = Test::new();
+    let peer = fake_peer(&t, "#!/bin/sh\necho 'no such board' >&2\nexit 3\n");
+    let out = t
+        .args(["bench", "--runs", "1", "--only", "feschber", "--peer", &peer])
+        .run()
+        .status(0);
+    assert!(
+        out.stdout.contains("failed (exit 3): no such board"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn bench_without_the_peer_says_how_to_get_it() {
+    let out = Test::new()
+        .args(["bench", "--runs", "1", "--only", "feschber"])
+        .run()
+        .status(0);
+    assert!(
+        out.stdout
+            .contains("not run: build it (git clone https://github.com/feschber/peg-solitaire"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn bench_refuses_an_unknown_or_missing_peer() {
+    let out = Test::new()
+        .args(["bench", "--peer", "nobody=/bin/sh"])
+        .run()
+        .status(2);
+    assert_eq!(
+        out.stderr.trim(),
+        "marbles: error: --peer nobody=/bin/sh: no peer called `nobody` (known peers: feschber)"
+    );
+    let out = Test::new()
+        .args(["bench", "--peer", "feschber=no/such/file"])
+        .run()
+        .status(2);
+    assert_eq!(
+        out.stderr.trim(),
+        "marbles: error: --peer feschber=no/such/file: no/such/file is not a file"
+    );
+}
