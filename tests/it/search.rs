@@ -341,6 +341,24 @@ fn bidirectional_counts_match_the_full_enumeration_on_squares_and_crosses() {
     assert_meet_matches_full(&puzzle("peg_hop", ELL, "{pegs: 1, at: [1, 1]}"));
 }
 
+/// The passes store only positions a pagoda cannot rule out: on the 5×5 square's centre
+/// game some forward layers hold fewer positions than are reachable, none more, and every
+/// figure still matches the full enumeration.
+#[test]
+fn bidirectional_count_stores_fewer_positions_than_are_reachable() {
+    const SQUARE: &str = "o o o o o\no o o o o\no o . o o\no o o o o\no o o o o";
+    let m = puzzle("peg_hop", SQUARE, "{pegs: 1, at: [2, 2]}");
+    let full = count(&m, false, &mut unlimited()).expect("count finishes");
+    let meet = assert_meet_matches_full(&m);
+    let reachable: HashMap<u32, u64> = full.layers.iter().map(|l| (l.pegs, l.canonical)).collect();
+    let mut fewer = 0;
+    for l in meet.layers.iter().filter(|l| l.pass == "forward") {
+        assert!(l.searched_canonical <= reachable[&l.pegs], "layer {}", l.pegs);
+        fewer += (l.searched_canonical < reachable[&l.pegs]) as usize;
+    }
+    assert!(fewer > 0, "no layer was cut: {:?}", meet.layers);
+}
+
 #[test]
 fn count_falls_back_to_the_full_enumeration_for_fewest_pegs() {
     let m = puzzle("peg_hop", "o o o o o\no o . o o\no o o o o", "{pegs: fewest}");
