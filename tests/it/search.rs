@@ -592,20 +592,18 @@ fn bench_without_the_peer_says_how_to_get_it() {
 
 #[test]
 fn bench_refuses_an_unknown_or_missing_peer() {
-    let out = Test::new()
-        .args(["bench", "--peer", "nobody=/bin/sh"])
-        .run()
-        .status(2);
-    assert_eq!(
-        out.stderr.trim(),
-        "marbles: error: --peer nobody=/bin/sh: no peer called `nobody` (known peers: feschber)"
-    );
-    let out = Test::new()
-        .args(["bench", "--peer", "feschber=no/such/file"])
-        .run()
-        .status(2);
-    assert_eq!(
-        out.stderr.trim(),
-        "marbles: error: --peer feschber=no/such/file: no/such/file is not a file"
-    );
+    for (peer, message) in [
+        (
+            "nobody=/bin/sh",
+            "no peer called `nobody` (known peers: feschber)",
+        ),
+        ("feschber=no/such/file", "no/such/file is not a file"),
+        ("feschber", "expected NAME=PATH (known peers: feschber)"),
+    ] {
+        let out = Test::new().args(["bench", "--peer", peer]).run().status(2);
+        assert_eq!(
+            out.stderr.trim(),
+            format!("marbles: error: --peer {peer}: {message}")
+        );
+    }
 }
