@@ -599,8 +599,16 @@ fn bench_refuses_an_unknown_or_missing_peer() {
         ),
         ("feschber=no/such/file", "no/such/file is not a file"),
         ("feschber", "expected NAME=PATH (known peers: feschber)"),
+        (
+            "feschber=Cargo.toml",
+            "cannot run it: Permission denied (os error 13)",
+        ),
     ] {
-        let out = Test::new().args(["bench", "--peer", peer]).run().status(2);
+        let out = Test::new()
+            .in_root()
+            .args(["bench", "--only", "feschber", "--peer", peer])
+            .run()
+            .status(2);
         assert_eq!(
             out.stderr.trim(),
             format!("marbles: error: --peer {peer}: {message}")

@@ -172,7 +172,7 @@ fn paired(
             mine.push(peer::run(cmd)?);
         }
         let run = peer::run(given.command(threads))
-            .map_err(|e| Error::Usage(format!("{}: {e}", given.exe.display())))?;
+            .map_err(|e| Error::Usage(format!("--peer {}: cannot run it: {e}", given.text)))?;
         theirs.push(run);
     }
     let summary = |ps: &[peer::Process]| {
@@ -204,7 +204,12 @@ fn paired(
                 )
             };
             let tail: Vec<&str> = last.output.trim().lines().rev().take(3).collect();
-            let mut r = row(case.name, &asked, format!("failed ({why}): {}", tail.join(" / ")));
+            let said = if tail.is_empty() {
+                "no output".to_string()
+            } else {
+                tail.join(" / ")
+            };
+            let mut r = row(case.name, &asked, format!("failed ({why}): {said}"));
             r[3] = format!("{their_time:.4} s");
             return Ok(vec![r]);
         }

@@ -32,7 +32,10 @@ pub const KNOWN: [Known; 1] = [Known {
 #[derive(Debug, Clone)]
 pub struct Given {
     pub name: String,
+    /// The path made absolute: a bare name would otherwise be looked up on `PATH`.
     pub exe: PathBuf,
+    /// `NAME=PATH` as given, for messages.
+    pub text: String,
 }
 
 impl Given {
@@ -55,9 +58,11 @@ impl Given {
         if !exe.is_file() {
             return Err(format!("--peer {text}: {path} is not a file"));
         }
+        let exe = std::path::absolute(&exe).map_err(|e| format!("--peer {text}: {e}"))?;
         Ok(Given {
             name: name.to_string(),
             exe,
+            text: text.to_string(),
         })
     }
 
