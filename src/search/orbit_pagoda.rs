@@ -16,6 +16,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 const MAX_ORBITS: usize = 8;
 const LOW: i32 = -2;
 const HIGH: i32 = 3;
+/// Boards with more pagodas than this in that range are not served: choosing among them
+/// would cost more than it saves (a board whose hops constrain little has little to cut).
+const MAX_CANDIDATES: usize = 1 << 17;
 
 /// The orbit of each cell, and how many orbits there are.
 fn orbits(n: usize, perms: &[Vec<usize>]) -> (Vec<usize>, usize) {
@@ -58,7 +61,8 @@ pub struct Candidates {
 
 impl Candidates {
     /// Every weighting with orbit weights in `LOW..=HIGH` that no hop of `model` raises;
-    /// `None` when the board has too many orbits under `perms` to try them all.
+    /// `None` when the board has too many orbits under `perms` to try them all, or more
+    /// than `MAX_CANDIDATES` such weightings.
     pub fn find(model: &HopModel, perms: &[Vec<usize>], budget: &Budget) -> Result<Option<Self>, GaveUp> {
         let n = model.geo.cells.len();
         let (of, k) = orbits(n, perms);
@@ -86,6 +90,9 @@ impl Candidates {
                 return Err(why);
             }
             if moves.iter().all(|d| dot(&w, d) <= 0) {
+                if valid.len() == MAX_CANDIDATES {
+                    return Ok(None);
+                }
                 valid.push(w.clone());
             }
             // The next weighting, as a counter in base HIGH - LOW + 1.
