@@ -192,6 +192,10 @@ pub struct BenchArgs {
     /// Run one case in this process and print its measurement as JSON (used by the parent).
     #[arg(long, hide = true, value_name = "INDEX")]
     pub case: Option<usize>,
+    /// Time another solver beside the case it pairs with, both as whole processes taking
+    /// turns, and show the ratio ours/peer (known: feschber, the English count).
+    #[arg(long, value_name = "NAME=PATH")]
+    pub peer: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -523,6 +527,7 @@ impl BenchArgs {
             only: self.only.clone(),
             markdown: self.markdown,
             case: self.case,
+            peers: self.peer.clone(),
         }
     }
 }

@@ -148,7 +148,8 @@ pub fn meet_table(r: &MeetResult) -> String {
     };
     format!(
         "{}\nfeasible: positions on some solution; searched: canonical positions a pass stored \
-         (forward: reachable from the start; backward: able to reach the goal{complemented}).\n\
+         (forward: reachable from the start; backward: able to reach the goal{complemented}; \
+         either way not ruled out by a pagoda).\n\
          The passes met between {} and {} pegs. `--all` counts every reachable position.\n\
          solutions (jump sequences to the goal): {}\nsymmetries used: {}; {:.3} s; tables ~{}\n",
         super::plain(t),

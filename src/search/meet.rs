@@ -17,11 +17,17 @@
 //! reading `B(y) = T_B(O_y)/|O_y| = T_B(O_y)·|Stab(y)|/|G|` gives every term exactly once;
 //! the division by `|G|` is done once, at the end, on the exact sum.
 //!
+//! Each pass keeps only positions that may still reach where it heads (the goal, or for the
+//! backward pass the complemented start): the pagoda constant on symmetry orbits that rules
+//! out the most positions of a sample frontier (`orbit_pagoda`) cuts the rest as they are
+//! generated — on the English board a fifth of the forward pass's largest layer.
+//!
 //! Feasible positions (on some solution) come out of the meeting: a forward position is
 //! feasible when a hop leads into a stored backward position, and going outwards layer by
 //! layer, when a hop leads to a feasible position of the next layer; likewise backwards.
 
 use super::count::{self, CountResult};
+use super::orbit_pagoda;
 use super::symmetry::Symmetry;
 use super::{Budget, GaveUp, Room};
 use crate::model::HopModel;
@@ -49,7 +55,7 @@ pub struct MeetLayer {
     pub feasible: u64,
     pub feasible_canonical: u64,
     /// Canonical positions the pass that covered this layer stored: reachable from the start
-    /// (forward) or able to reach the goal (backward).
+    /// (forward) or able to reach the goal (backward), and not ruled out by the pass's pagoda.
     pub searched_canonical: u64,
     /// `forward` or `backward`.
     pub pass: &'static str,
@@ -236,19 +242,20 @@ impl<const G: usize> Game<G> {
 
     /// Calls `f` with every hop that can be made in `s`, as the images of its mask.
     #[inline]
-    fn each(&self, s: u64, mut f: impl FnMut(&[u64; G])) {
+    fn each(&self, s: u64, mut f: impl FnMut(usize, &[u64; G])) {
         let empty = !s & self.full;
         for fam in &self.families {
             let mut froms = fam.from & s & shift_down(s, fam.over) & shift_down(empty, fam.to);
             while froms != 0 {
                 let c = froms.trailing_zeros() as usize;
                 froms &= froms - 1;
-                f(&self.masks[fam.ids[c] as usize]);
+                let id = fam.ids[c] as usize;
+                f(id, &self.masks[id]);
             }
         }
         for &(mask, need, id) in &self.rest {
             if s & mask == need {
-                f(&self.masks[id as usize]);
+                f(id as usize, &self.masks[id as usize]);
             }
         }
     }
@@ -443,6 +450,51 @@ impl Table {
     }
 }
 
+/// A pass's pagoda is chosen again on each frontier from `SAMPLE_FROM` positions (on up to
+/// [`SAMPLE`] of them) until one of `SAMPLE_AT`: the layers where most positions have no
+/// future lie deeper, and small early samples pick weak pagodas.
+const SAMPLE_FROM: usize = 64;
+const SAMPLE_AT: usize = 65536;
+const SAMPLE: usize = 8192;
+
+/// An orbit-constant pagoda as the passes use it: positions weighing less than `bar` cannot
+/// reach the pass's targets, and a hop changes the weight by a constant of the hop.
+struct Cut {
+    /// `bytes[k * 256 + byte]`: the weight of cell chunk `k` holding `byte`.
+    bytes: Vec<i32>,
+    /// `delta[id]`: what hop `id` adds to the weight.
+    delta: Vec<i32>,
+    bar: i32,
+}
+
+impl Cut {
+    fn new(model: &HopModel, weights: &[i32], bar: i32) -> Self {
+        let weigh = |s: u64| -> i32 {
+            (0..weights.len())
+                .filter(|&c| s >> c & 1 == 1)
+                .map(|c| weights[c])
+                .sum()
+        };
+        let chunks = weights.len().div_ceil(8);
+        let bytes = (0..chunks * 256)
+            .map(|i| weigh(((i % 256) as u64) << (8 * (i / 256)) & full_mask(weights.len())))
+            .collect();
+        let delta = model
+            .moves
+            .iter()
+            .map(|m| weigh((m.mask & !m.need) as u64) - weigh(m.need as u64))
+            .collect();
+        Cut { bytes, delta, bar }
+    }
+
+    #[inline]
+    fn value(&self, s: u64) -> i32 {
+        (0..self.bytes.len() / 256)
+            .map(|k| self.bytes[k * 256 + (s >> (8 * k)) as u8 as usize])
+            .sum()
+    }
+}
+
 /// One pass (forward from the start, or backward from the goal as the forward game on
 /// complements): the positions of every layer done, and the last one with its sequences.
 struct Pass {
@@ -451,10 +503,15 @@ struct Pass {
     frontier: Table,
     /// Layer sizes, by step (the frontier's included).
     sizes: Vec<u64>,
+    /// Where the pass heads: a stored position is worth keeping only if it can reach one.
+    targets: Vec<u64>,
+    /// The pagoda that rules out positions unable to reach a target, once chosen.
+    cut: Option<Cut>,
+    chosen: bool,
 }
 
 impl Pass {
-    fn new(starts: impl Iterator<Item = u64>) -> Result<Self, Stop> {
+    fn new(starts: impl Iterator<Item = u64>, targets: Vec<u64>) -> Result<Self, Stop> {
         let mut frontier = Table::with_room(0);
         for s in starts {
             // One sequence of length zero per start position: the orbit's sum is its size.
@@ -465,6 +522,9 @@ impl Pass {
             done: Vec::new(),
             frontier,
             sizes,
+            targets,
+            cut: None,
+            chosen: false,
         })
     }
 
@@ -486,6 +546,10 @@ impl Pass {
 /// Shared state of a count: the game, the budget and the peak memory estimate.
 struct Run<'a, const G: usize> {
     game: &'a Game<G>,
+    model: &'a HopModel,
+    perms: &'a [Vec<usize>],
+    /// The board's orbit-constant pagodas, found at the first choice (`Some(None)`: none).
+    pagodas: Option<Option<orbit_pagoda::Candidates>>,
     budget: &'a mut Budget,
     peak: u64,
     /// Pairs emitted per source position in the last batch (a guess before the first).
@@ -560,6 +624,27 @@ impl<const G: usize> Run<'_, G> {
     /// canonical successor. `other` is the memory the other pass holds.
     fn expand(&mut self, pass: &mut Pass, other: u64) -> Result<(), Stop> {
         let game = self.game;
+        if !pass.chosen && pass.frontier.len() >= SAMPLE_FROM {
+            pass.chosen = pass.frontier.len() >= SAMPLE_AT;
+            if self.pagodas.is_none() {
+                let found = orbit_pagoda::Candidates::find(self.model, self.perms, self.budget);
+                self.pagodas = Some(found.map_err(Stop::GaveUp)?);
+            }
+            if let Some(Some(candidates)) = &self.pagodas {
+                let sample: Vec<u64> = pass
+                    .frontier
+                    .parts
+                    .iter()
+                    .flat_map(|p| p.entries().map(|e| e.0))
+                    .take(SAMPLE)
+                    .collect();
+                let found = candidates
+                    .best(&pass.targets, &sample, self.budget)
+                    .map_err(Stop::GaveUp)?;
+                pass.cut = found.map(|(w, bar)| Cut::new(self.model, &w, bar));
+            }
+        }
+        let cut = pass.cut.as_ref();
         let src = &pass.frontier;
         // The next layer's size, guessed from the last growth (partitions grow if it is low).
         let growth = match pass.sizes[..] {
@@ -579,7 +664,13 @@ impl<const G: usize> Run<'_, G> {
             |part, buf| {
                 for (s, t) in part.entries() {
                     let images = game.images(s);
-                    game.each(s, |mask| buf.push((canon_after(&images, mask), t)));
+                    // Hops into positions the cut rules out are not made.
+                    let v = cut.map_or(0, |c| c.value(s));
+                    game.each(s, |id, mask| {
+                        if cut.is_none_or(|c| v + c.delta[id] >= c.bar) {
+                            buf.push((canon_after(&images, mask), t));
+                        }
+                    });
                 }
             },
             |batch, room| {
@@ -628,7 +719,7 @@ impl<const G: usize> Run<'_, G> {
                 for (x, t) in part.entries() {
                     let images = game.images(x);
                     let first = buf.len();
-                    game.each(x, |mask| {
+                    game.each(x, |_, mask| {
                         // The canonical form of `!y`: the complement of `y`'s greatest image.
                         let worst = (0..G).map(|g| images[g] ^ mask[g]).max().unwrap_or(0);
                         buf.push((full ^ worst, t));
@@ -708,7 +799,7 @@ impl<const G: usize> Run<'_, G> {
                         // A hop into `y` is a hop out of `!y` in the complemented game,
                         // leading to the complement of its source.
                         let images = game.images(y).map(|i| full ^ i);
-                        game.each(full ^ y, |mask| {
+                        game.each(full ^ y, |_, mask| {
                             let worst = (0..G).map(|g| images[g] ^ mask[g]).max().unwrap_or(0);
                             buf.push((full ^ worst, 0));
                         });
@@ -940,6 +1031,9 @@ fn meet_with<const G: usize>(
     let self_dual = goals == [full ^ start];
     let mut run = Run {
         game: &game,
+        model,
+        perms: sym.perms(),
+        pagodas: None,
         budget,
         peak: 0,
         fan_out: 8.0,
@@ -982,7 +1076,7 @@ fn meet_with<const G: usize>(
         result.seconds = run.budget.elapsed().as_secs_f64();
         return Ok(result);
     }
-    let mut fwd = Pass::new(std::iter::once(canon(start)))?;
+    let mut fwd = Pass::new(std::iter::once(canon(start)), goals.clone())?;
     // In a self-dual game the backward pass is the forward one: with an odd number of hops
     // both meet on the same stored layer. (With an even number the layers would differ by
     // one; the two passes then run separately.)
@@ -990,7 +1084,10 @@ fn meet_with<const G: usize>(
     let mut bwd = if shared {
         None
     } else {
-        Some(Pass::new(goals.iter().map(|&g| canon(full ^ g)))?)
+        Some(Pass::new(
+            goals.iter().map(|&g| canon(full ^ g)),
+            vec![full ^ start],
+        )?)
     };
     loop {
         let b_steps = bwd.as_ref().map_or(fwd.steps(), Pass::steps);

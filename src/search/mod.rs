@@ -12,6 +12,7 @@ pub mod fewest_moves;
 pub mod guided;
 pub mod invariants;
 pub mod meet;
+pub mod orbit_pagoda;
 pub mod pagoda;
 pub mod portfolio;
 pub mod symmetry;

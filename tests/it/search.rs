@@ -342,6 +342,24 @@ fn bidirectional_counts_match_the_full_enumeration_on_squares_and_crosses() {
     assert_meet_matches_full(&puzzle("peg_hop", ELL, "{pegs: 1, at: [1, 1]}"));
 }
 
+/// The passes store only positions a pagoda cannot rule out: on the 5×5 square's centre
+/// game some forward layers hold fewer positions than are reachable, none more, and every
+/// figure still matches the full enumeration.
+#[test]
+fn bidirectional_count_stores_fewer_positions_than_are_reachable() {
+    const SQUARE: &str = "o o o o o\no o o o o\no o . o o\no o o o o\no o o o o";
+    let m = puzzle("peg_hop", SQUARE, "{pegs: 1, at: [2, 2]}");
+    let full = count(&m, false, &mut unlimited()).expect("count finishes");
+    let meet = assert_meet_matches_full(&m);
+    let reachable: HashMap<u32, u64> = full.layers.iter().map(|l| (l.pegs, l.canonical)).collect();
+    let mut fewer = 0;
+    for l in meet.layers.iter().filter(|l| l.pass == "forward") {
+        assert!(l.searched_canonical <= reachable[&l.pegs], "layer {}", l.pegs);
+        fewer += (l.searched_canonical < reachable[&l.pegs]) as usize;
+    }
+    assert!(fewer > 0, "no layer was cut: {:?}", meet.layers);
+}
+
 #[test]
 fn count_falls_back_to_the_full_enumeration_for_fewest_pegs() {
     let m = puzzle("peg_hop", "o o o o o\no o . o o\no o o o o", "{pegs: fewest}");
@@ -597,4 +615,92 @@ fn reachable_with(m: &HopModel, pegs: u32) -> std::collections::BTreeSet<u128> {
             .collect();
     }
     layer.into_iter().collect()
+}
+
+/// A stand-in for feschber/peg-solitaire: answers like it only when asked for
+/// `--threads N unique-paths`, else fails with exit 3.
+const FAKE_PEER: &str = "#!/bin/sh\n\
+if [ \"$1\" = --threads ] && [ \"$3\" = unique-paths ]; then\n\
+  echo 'INFO peg_solitaire] distinct move sequences:  40861647040079968' >&2; exit 0\n\
+fi\n\
+echo \"unexpected arguments: $*\" >&2; exit 3\n";
+
+fn fake_peer(t: &Test, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = t.path("peer.sh");
+    std::fs::write(&path, body).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!("feschber={}", path.display())
+}
+
+#[test]
+fn bench_times_a_given_peer_and_reads_its_answer() {
+    let t = Test::new();
+    let peer = fake_peer(&t, FAKE_PEER);
+    let out = t
+        .args(["bench", "--runs", "1", "--only", "feschber", "--peer", &peer])
+        .run()
+        .status(0);
+    let line = out
+        .stdout
+        .lines()
+        .find(|l| l.contains("feschber"))
+        .unwrap_or_else(|| panic!("{}", out.stdout));
+    assert!(line.contains("40861647040079968 solutions"), "{line}");
+    assert!(line.contains(" s "), "no time: {line}");
+}
+
+#[test]
+fn bench_reports_a_failing_peer_in_its_row() {
+    let t = Test::new();
+    let peer = fake_peer(&t, "#!/bin/sh\necho 'no such board' >&2\nexit 3\n");
+    let out = t
+        .args(["bench", "--runs", "1", "--only", "feschber", "--peer", &peer])
+        .run()
+        .status(0);
+    assert!(
+        out.stdout.contains("failed (exit 3): no such board"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn bench_without_the_peer_says_how_to_get_it() {
+    let out = Test::new()
+        .args(["bench", "--runs", "1", "--only", "feschber"])
+        .run()
+        .status(0);
+    assert!(
+        out.stdout
+            .contains("not run: build it (git clone https://github.com/feschber/peg-solitaire"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn bench_refuses_an_unknown_or_missing_peer() {
+    for (peer, message) in [
+        (
+            "nobody=/bin/sh",
+            "no peer called `nobody` (known peers: feschber)",
+        ),
+        ("feschber=no/such/file", "no/such/file is not a file"),
+        ("feschber", "expected NAME=PATH (known peers: feschber)"),
+        (
+            "feschber=Cargo.toml",
+            "cannot run it: Permission denied (os error 13)",
+        ),
+    ] {
+        let out = Test::new()
+            .in_root()
+            .args(["bench", "--only", "feschber", "--peer", peer])
+            .run()
+            .status(2);
+        assert_eq!(
+            out.stderr.trim(),
+            format!("marbles: error: --peer {peer}: {message}")
+        );
+    }
 }
