@@ -554,18 +554,30 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
 
 impl Spec {
     /// Where the token of hop cell `[r, c]` stands in the file: (line, column), as far as known.
-    pub fn cell_location(&self, [r, c]: Cell) -> (Option<usize>, Option<usize>) {
-        let board_line = key_line(&self.source, "board");
-        let BoardSpec::Grid(g) = &self.board else {
-            return (board_line, None);
-        };
+    pub fn cell_location(&self, cell: Cell) -> (Option<usize>, Option<usize>) {
+        match &self.board {
+            BoardSpec::Grid(g) => self.token_location(g, key_line(&self.source, "board"), cell),
+            BoardSpec::Tilt(_) => (key_line(&self.source, "board"), None),
+        }
+    }
+
+    /// Where the goal board's token `[r, c]` stands in the file, as far as known.
+    pub fn goal_location(&self, cell: Cell) -> (Option<usize>, Option<usize>) {
+        match &self.goal.board {
+            Some(g) => self.token_location(g, self.goal.board_line, cell),
+            None => (self.goal.board_line, None),
+        }
+    }
+
+    /// Where token `[r, c]` of drawing `g`, whose key is on line `key`, stands in the file.
+    fn token_location(&self, g: &GridBoard, key: Option<usize>, [r, c]: Cell) -> (Option<usize>, Option<usize>) {
         let (r, c) = (r as usize, c as usize);
         match g.xs.get(r).and_then(|row| row.get(c)) {
             Some(&x) => {
                 let src_lines: Vec<&str> = self.source.lines().collect();
-                locate_in_block(&src_lines, board_line, r, &g.drawn_row(r), x as usize)
+                locate_in_block(&src_lines, key, r, &g.drawn_row(r), x as usize)
             }
-            None => (board_line, None),
+            None => (key, None),
         }
     }
 }
@@ -634,8 +646,9 @@ pub fn nested_key_line(source: &str, parent: &str, key: &str) -> Option<usize> {
         .map(|(i, _)| i + 1)
 }
 
-/// Reads `goal: board:`, drawn like the puzzle's board, and checks it has the board's shape:
-/// the same rows of the same lengths, `#` exactly where the board has no hole.
+/// Reads `goal: board:`, a drawing of the puzzle's board. Whether it has the board's holes
+/// is told where they stand on the family's lattice (see `model`), so it is drawn in any style
+/// the family reads.
 fn parse_goal_board(
     path: &Path,
     source: &str,
@@ -670,39 +683,6 @@ fn parse_goal_board(
             }
         }
     })?;
-    if goal.rows.len() != board.rows.len() {
-        return Err(err(format!(
-            "goal: `board:` has {} rows but the board has {}: draw the goal on the board's shape",
-            goal.rows.len(),
-            board.rows.len()
-        )));
-    }
-    // A block scalar's rows start on the line after its key; any other scalar is one line.
-    let block = line
-        .and_then(|l| source.lines().nth(l - 1))
-        .and_then(|t| t.split_once(':'))
-        .is_some_and(|(_, v)| v.trim_start().starts_with(['|', '>']));
-    for (r, (g, b)) in goal.rows.iter().zip(&board.rows).enumerate() {
-        let row_line = line.map(|l| if block { l + r + 1 } else { l });
-        for c in 0..g.len().max(b.len()) {
-            let why = match (g.get(c), b.get(c)) {
-                (Some(_), None) => format!("[{r}, {c}] is off the board (its row {r} has {} cells)", b.len()),
-                (None, Some(_)) => format!(
-                    "row {r} has {} cells but the board's row {r} has {}",
-                    g.len(),
-                    b.len()
-                ),
-                (Some(Token::Blocked), Some(Token::Peg | Token::Hole)) => {
-                    format!("[{r}, {c}] is `#` but is a hole of the board: mark it `o` or `.`")
-                }
-                (Some(Token::Peg | Token::Hole), Some(Token::Blocked)) => {
-                    format!("[{r}, {c}] is not a hole of the board: mark it `#`")
-                }
-                _ => continue,
-            };
-            return Err(Diagnostic::new(path, format!("goal: `board:` {why}")).at(row_line, None));
-        }
-    }
     if !goal.rows.iter().flatten().any(|&t| t == Token::Peg) {
         return Err(err(
             "goal: `board:` has no pegs, but a hop never takes the last one".into(),
