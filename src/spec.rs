@@ -570,7 +570,12 @@ impl Spec {
     }
 
     /// Where token `[r, c]` of drawing `g`, whose key is on line `key`, stands in the file.
-    fn token_location(&self, g: &GridBoard, key: Option<usize>, [r, c]: Cell) -> (Option<usize>, Option<usize>) {
+    fn token_location(
+        &self,
+        g: &GridBoard,
+        key: Option<usize>,
+        [r, c]: Cell,
+    ) -> (Option<usize>, Option<usize>) {
         let (r, c) = (r as usize, c as usize);
         match g.xs.get(r).and_then(|row| row.get(c)) {
             Some(&x) => {
@@ -596,12 +601,26 @@ fn check_goal_fits(path: &Path, source: &str, board: &BoardSpec, goal: &GoalSpec
         BoardSpec::Tilt(_) => return Ok(()),
         BoardSpec::Grid(g) => g,
     };
-    let Some(PegGoal::Count(want)) = goal.pegs else {
-        return Ok(());
-    };
     let count = |t: Token| grid.rows.iter().flatten().filter(|&&x| x == t).count();
-    let (pegs, holes) = (count(Token::Peg), count(Token::Peg) + count(Token::Hole));
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    // A goal board leaves its pegs, as `pegs:` would.
+    let (want, what, line) = match (goal.pegs, &goal.board) {
+        (Some(PegGoal::Count(n)), _) => (
+            n,
+            plural(n as usize, "peg") + " to leave",
+            key_line(source, "pegs"),
+        ),
+        (_, Some(b)) => {
+            let n = b.rows.iter().flatten().filter(|&&t| t == Token::Peg).count();
+            (
+                n as u32,
+                format!("`board:` has {}", plural(n, "peg")),
+                goal.board_line,
+            )
+        }
+        _ => return Ok(()),
+    };
+    let (pegs, holes) = (count(Token::Peg), count(Token::Peg) + count(Token::Hole));
     let why = if want as usize > holes {
         format!("the board holds only {}", plural(holes, "hole"))
     } else if want as usize > pegs {
@@ -612,11 +631,7 @@ fn check_goal_fits(path: &Path, source: &str, board: &BoardSpec, goal: &GoalSpec
     } else {
         return Ok(());
     };
-    Err(Diagnostic::new(
-        path,
-        format!("goal: {} to leave, but {why}", plural(want as usize, "peg")),
-    )
-    .at(key_line(source, "pegs"), None))
+    Err(Diagnostic::new(path, format!("goal: {what}, but {why}")).at(line, None))
 }
 
 /// The 1-based line where `key:` first appears as a mapping key.

@@ -233,15 +233,23 @@ fn goal_boards_are_matched_where_they_are_drawn() {
     );
     // `#` where the board has spaces is the same drawing.
     let o = outcome(&format!("{gap}    . . o # .\n"), 0);
-    assert_eq!((o["status"].as_str(), o["pegs_left"].as_u64()), (Some("solved"), Some(1)), "{o}");
+    assert_eq!(
+        (o["status"].as_str(), o["pegs_left"].as_u64()),
+        (Some("solved"), Some(1)),
+        "{o}"
+    );
     assert_eq!(o["moves"].as_array().map(Vec::len), Some(1), "{o}");
     // The corner triangle left-aligned with `#` padding, its goal drawn centred: one puzzle.
-    let padded = "rules: triangle_hop\nboard: |\n  . # # # #\n  o o # # #\n  o o o # #\n  o o o o #\n  o o o o o\n";
+    let padded =
+        "rules: triangle_hop\nboard: |\n  . # # # #\n  o o # # #\n  o o o # #\n  o o o o #\n  o o o o o\n";
     for goal in [goal_triangle(&[(4, 2)]), goal_triangle(&[(0, 0)])] {
         let (o, left) = solved_pegs(&format!("{CORNER}{goal}"));
         let p = outcome(&format!("{padded}{goal}"), 0);
         assert_eq!(p["status"], "solved", "{p}");
-        assert_eq!(replay_hops(&format!("{padded}{goal}"), &p["moves"], &TRIANGLE), left);
+        assert_eq!(
+            replay_hops(&format!("{padded}{goal}"), &p["moves"], &TRIANGLE),
+            left
+        );
         assert_eq!(p["goal"], o["goal"]);
     }
 }
@@ -271,14 +279,16 @@ fn goal_boards_are_for_hop_puzzles_and_fix_the_pegs_left() {
 }
 
 #[test]
-fn goal_boards_with_more_pegs_than_the_start_are_refuted() {
-    let o = outcome(
-        &format!("{SMALL}goal:\n  board: |\n    # o o\n    o o o\n    o o #\n"),
-        1,
+fn goal_boards_with_more_pegs_than_the_start_are_refused_like_pegs() {
+    assert_eq!(
+        refused("goal:\n  board: |\n    # o o\n    o o o\n    o o #\n"),
+        "marbles: error: p.yaml:7: goal: `board:` has 7 pegs, but the board starts with 6 pegs and a jump only \
+         removes pegs\n"
     );
     assert_eq!(
-        o["reason"],
-        "the goal board has 7 pegs but the start only 6: every hop takes pegs away"
+        refused("goal:\n  pegs: 7\n"),
+        "marbles: error: p.yaml:7: goal: 7 pegs to leave, but the board starts with 6 pegs and a jump only removes \
+         pegs\n"
     );
 }
 
