@@ -137,8 +137,14 @@ pub fn call_rules(
     let origin = &script.origin;
     let ast = engine.compile(&script.source).map_err(|e| {
         // Rhai notices a missing `}` only at the end of the file: point at the `{` instead.
+        // When the last statement is a map without `;` (as in every shipped script), what it
+        // misses there is the `;`, but the `}` left open is the fault.
+        let at_end = e
+            .position()
+            .line()
+            .is_none_or(|l| l > script.source.trim_end().lines().count());
         if let rhai::ParseErrorType::MissingToken(t, _) = e.err_type()
-            && t == "}"
+            && (t == "}" || (t == ";" && at_end))
             && let Some((line, col)) = super::locate::unclosed_brace(&script.source)
         {
             return Diagnostic::new(origin, "rule script does not compile: this `{` is never closed")

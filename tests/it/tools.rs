@@ -231,6 +231,11 @@ fn an_unclosed_brace_is_reported_where_it_opens() {
         "fn rules(board) {\n  let m = [];\n  for c in board.cells {\n    m.push(c);\n\n  #{ kind: \"hop\" }\n}\n",
         "rules/x.rhai:3:24: rule script does not compile: this `{` is never closed",
     );
+    // The last statement a map without `;`, as in the shipped scripts: Rhai asks for the `;`.
+    refused(
+        "fn rules(board) {\n    #{ kind: \"hop\", directions: [\"r\"], moves: [] }\n",
+        "rules/x.rhai:1:17: rule script does not compile: this `{` is never closed",
+    );
 }
 
 #[test]
