@@ -226,6 +226,47 @@ fn refused(script: &str, message: &str) {
 }
 
 #[test]
+fn a_script_no_puzzle_given_uses_is_checked_on_a_sample_board_saying_so() {
+    // The puzzle's `rules: triangle_hop` finds the built-in: no `rules/` folder beside it.
+    let hexagon =
+        std::fs::read_to_string(crate::support::root().join("puzzles/triangle_hop/hexagon19.yaml")).unwrap();
+    let script = std::fs::read_to_string(crate::support::root().join("rules/triangle_hop.rhai")).unwrap();
+    let r = run(
+        &[
+            ("rules/triangle_hop.rhai", &script),
+            ("puz/hexagon19.yaml", &hexagon),
+        ],
+        &["check", "rules/triangle_hop.rhai", "puz/hexagon19.yaml"],
+        0,
+    );
+    assert_eq!(
+        r.stdout,
+        "ok    rules/triangle_hop.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 78 moves, 4 symmetries\n"
+    );
+    assert_eq!(
+        r.stderr,
+        "marbles: note: none of the puzzles given use rules/triangle_hop.rhai (they use \
+         <builtin>/triangle_hop.rhai); checked on a sample board\n"
+    );
+}
+
+#[test]
+fn a_folder_of_scripts_alone_checks_its_scripts() {
+    let r = run(
+        &[
+            ("rules/chatty.rhai", CHATTY),
+            ("rules/notes.txt", "not a script\n"),
+        ],
+        &["check", "rules/"],
+        0,
+    );
+    assert_eq!(
+        r.stdout,
+        "ok    rules/chatty.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 15 moves, 2 symmetries\n"
+    );
+}
+
+#[test]
 fn an_unclosed_brace_is_reported_where_it_opens() {
     refused(
         "fn rules(board) {\n  let m = [];\n  for c in board.cells {\n    m.push(c);\n\n  #{ kind: \"hop\" }\n}\n",
