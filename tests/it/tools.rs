@@ -369,3 +369,47 @@ fn a_hop_puzzle_that_starts_at_its_goal_is_already_solved() {
         r.stdout
     );
 }
+
+#[test]
+fn the_sandbox_limits_documented_are_the_ones_a_script_meets() {
+    let r = run(
+        &[(
+            "rules/big.rhai",
+            "fn rules(board) {\n  let s = \"x\";\n  loop { s += s; }\n}\n",
+        )],
+        &["check", "rules/big.rhai"],
+        2,
+    );
+    let limits = r
+        .stderr
+        .split_once("limits: ")
+        .and_then(|(_, l)| l.split_once(')'))
+        .unwrap_or_else(|| panic!("no limits in {}", r.stderr))
+        .0;
+    assert_eq!(
+        limits,
+        "200000 array items, 100000 map entries, 262144 string bytes"
+    );
+    let docs = std::fs::read_to_string(crate::support::root().join("docs/rules.md")).unwrap();
+    let numbers: Vec<String> = limits
+        .split(", ")
+        .map(|l| {
+            let n: u64 = l.split(' ').next().unwrap().parse().unwrap();
+            // As the table writes it: 262,144.
+            let d = n.to_string();
+            let mut out = String::new();
+            for (i, ch) in d.chars().enumerate() {
+                if i > 0 && (d.len() - i).is_multiple_of(3) {
+                    out.push(',');
+                }
+                out.push(ch);
+            }
+            out
+        })
+        .collect();
+    let row = format!(
+        "| array items / map entries / string bytes, each a total over one value | {} | |",
+        numbers.join(" / ")
+    );
+    assert!(docs.contains(&row), "docs/rules.md lacks {row}");
+}
