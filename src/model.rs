@@ -329,8 +329,14 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
         && want > start.count_ones()
     {
         let plural = |n: u32| if n == 1 { "" } else { "s" };
+        // On a board of no file (`check`'s sample), the script's own default is the fault.
+        let sample = spec.path.to_string_lossy().starts_with('<') && t.default_pegs.is_some();
+        let (file, line) = match sample {
+            true => (&script.origin, crate::script::key_line(&script.source, "pegs")),
+            false => (&spec.path, crate::spec::key_line(&spec.source, "board")),
+        };
         return Err(Diagnostic::new(
-            &spec.path,
+            file,
             format!(
                 "goal: {want} peg{} to leave (rule family `{}`'s default), but the board starts \
                  with {} peg{} and a jump only removes pegs",
@@ -340,7 +346,7 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
                 plural(start.count_ones())
             ),
         )
-        .at(crate::spec::key_line(&spec.source, "board"), None));
+        .at(line, None));
     }
     let at = match spec.goal.at {
         None if pattern.is_some_and(|p| p.count_ones() == 1) => pattern.map(|p| p.trailing_zeros() as usize),

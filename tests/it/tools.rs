@@ -413,3 +413,15 @@ fn the_sandbox_limits_documented_are_the_ones_a_script_meets() {
     );
     assert!(docs.contains(&row), "docs/rules.md lacks {row}");
 }
+
+#[test]
+fn a_default_goal_the_sample_board_cannot_meet_is_the_scripts_line() {
+    let script =
+        "fn rules(board) {\n  #{ kind: \"hop\", directions: [], moves: [],\n     goal: #{ pegs: 30 } }\n}\n";
+    let r = run(&[("rules/x.rhai", script)], &["check", "rules/x.rhai"], 2);
+    assert_eq!(
+        r.stderr,
+        "marbles: error: rules/x.rhai:3: goal: 30 pegs to leave (rule family `x`'s default), but the board starts \
+         with 24 pegs and a jump only removes pegs (on a sample 5×5 board)\n"
+    );
+}
