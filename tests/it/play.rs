@@ -182,32 +182,21 @@ fn a_hint_searches_ten_seconds_unless_told_otherwise() {
         "rules: peg_hop\nboard: |\n{}goal:\n  pegs: 1\n  at: [4, 4]\n",
         rows.concat()
     );
-    let started = std::time::Instant::now();
-    let run = Test::new()
-        .file("big.yaml", &yaml)
-        .args(["play", "big.yaml"])
-        .stdin("hint\n")
-        .run()
-        .no_panic()
-        .status(1);
-    assert!(
-        run.stdout
-            .ends_with("the solver gave up from here: time limit (10.000 s)\n"),
-        "{}",
-        run.stdout
-    );
-    assert!(started.elapsed().as_secs() < 60);
-    let run = Test::new()
-        .file("big.yaml", &yaml)
-        .args(["play", "big.yaml", "--timeout", "0.5"])
-        .stdin("hint\n")
-        .run()
-        .no_panic()
-        .status(1);
-    assert!(
-        run.stdout
-            .ends_with("the solver gave up from here: time limit (0.500 s)\n"),
-        "{}",
-        run.stdout
+    let hint = |extra: &[&str]| {
+        let mut args = vec!["play", "big.yaml"];
+        args.extend(extra);
+        let run = Test::new()
+            .file("big.yaml", &yaml)
+            .args(args)
+            .stdin("hint\n")
+            .run()
+            .no_panic()
+            .status(1);
+        run.stdout.lines().last().unwrap_or_default().to_string()
+    };
+    assert_eq!(hint(&[]), "the solver gave up from here: time limit (10.000 s)");
+    assert_eq!(
+        hint(&["--timeout", "0.5"]),
+        "the solver gave up from here: time limit (0.500 s)"
     );
 }
