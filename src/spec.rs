@@ -435,11 +435,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         .goal
         .as_ref()
         .and_then(|_| nested_key_line(source, "goal", "board"));
-    // The puzzle's own `board:` is the first one that is not the goal's.
-    let board_line = (1..=source.lines().count())
-        .zip(source.lines())
-        .find(|&(n, l)| Some(n) != goal_board_line && key_line(l, "board").is_some())
-        .map(|(n, _)| n);
+    let board_line = own_board_line(source, goal_board_line);
 
     let tilt_keys = raw.size.is_some() || raw.marbles.is_some() || raw.holes.is_some() || raw.walls.is_some();
     let board = match (raw.board, tilt_keys) {
@@ -556,7 +552,10 @@ impl Spec {
     /// Where the token of hop cell `[r, c]` stands in the file: (line, column), as far as known.
     pub fn cell_location(&self, cell: Cell) -> (Option<usize>, Option<usize>) {
         match &self.board {
-            BoardSpec::Grid(g) => self.token_location(g, key_line(&self.source, "board"), cell),
+            BoardSpec::Grid(g) => {
+                let line = own_board_line(&self.source, self.goal.board_line);
+                self.token_location(g, line, cell)
+            }
             BoardSpec::Tilt(_) => (key_line(&self.source, "board"), None),
         }
     }
@@ -632,6 +631,15 @@ fn check_goal_fits(path: &Path, source: &str, board: &BoardSpec, goal: &GoalSpec
         return Ok(());
     };
     Err(Diagnostic::new(path, format!("goal: {what}, but {why}")).at(line, None))
+}
+
+/// The line of the puzzle's own `board:`: the first one that is not the goal's (on
+/// `goal_line`), which may come before it.
+fn own_board_line(source: &str, goal_line: Option<usize>) -> Option<usize> {
+    (1..=source.lines().count())
+        .zip(source.lines())
+        .find(|&(n, l)| Some(n) != goal_line && key_line(l, "board").is_some())
+        .map(|(n, _)| n)
 }
 
 /// The 1-based line where `key:` first appears as a mapping key.

@@ -261,6 +261,15 @@ fn goal_boards_anywhere_in_the_file_are_read_at_their_own_lines() {
     assert!(refused_file(yaml, &[]).contains("p.yaml:6:9: goal: unknown board token `x` at [2, 2]"));
     let yaml = "rules: peg_hop\ngoal:\n  board: |\n    # . .\n    . o .\n    . . #\nboard: |\n  # o o\n  o . y\n  o o #\n";
     assert!(refused_file(yaml, &[]).contains("p.yaml:9:7: unknown board token `y` at [1, 2]"));
+    // A board drawn off its lattice is found in the board, not in the goal before it.
+    let yaml = "rules: peg_hop\ngoal:\n  board: |\n    o . .\n     . .\nboard: |\n  o o .\n   o o\n";
+    assert!(
+        refused_file(yaml, &[]).starts_with(
+            "marbles: error: p.yaml:8:4: rule family `peg_hop`: the board fits no square lattice: hole [1, 0]"
+        ),
+        "{}",
+        refused_file(yaml, &[])
+    );
 }
 
 #[test]
