@@ -348,11 +348,20 @@ fn parse_order(s: &str) -> Result<OrderArg, String> {
 #[derive(Debug, Args, Clone)]
 pub struct ScriptArgs {
     /// Stop a rule script after this many operations.
-    #[arg(long, value_name = "N", default_value_t = ScriptLimits::default().max_operations, help_heading = "Rule script limits")]
+    #[arg(long, value_name = "N", value_parser = script_ops, default_value_t = ScriptLimits::default().max_operations, help_heading = "Rule script limits")]
     pub script_ops: u64,
     /// Stop a rule script after this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value_t = ScriptLimits::default().timeout.as_secs_f64(), help_heading = "Rule script limits")]
     pub script_timeout: f64,
+}
+
+/// An operation limit: at least 1, since Rhai reads 0 as "no limit at all".
+fn script_ops(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(0) => Err("--script-ops must be at least 1 (0 would mean no limit)".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{s}` is not a whole number of operations")),
+    }
 }
 
 /// A number of seconds that makes a time limit (see [`crate::limits::seconds`]).

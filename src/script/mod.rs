@@ -332,7 +332,9 @@ struct Reader<'a> {
 /// A value as Rhai would write it, cut short if long.
 fn shown_value(v: &Dynamic) -> String {
     const MAX: usize = 60;
-    let text = format!("{v:?}");
+    // Written out only as far as shown: a map sharing one long string many times is small
+    // to hold but enormous as text.
+    let text = sandbox::bounded(4 * MAX, format_args!("{v:?}"));
     match text.char_indices().nth(MAX) {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text,

@@ -5,6 +5,7 @@ use crate::diag::{Diagnostic, Result};
 use crate::lattice::Misfit;
 use crate::limits::MAX_RULE_MOVES;
 use rhai::{Dynamic, Engine, EvalAltResult, Position, Scope};
+use std::fmt::{self, Write as _};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -120,8 +121,59 @@ fn engine(limits: &ScriptLimits, printed: Arc<Mutex<Vec<String>>>) -> Engine {
         let at = pos.line().map(|l| format!("line {l}: ")).unwrap_or_default();
         keep(&printed_bytes, &printed, format!("{at}{s}"));
     });
+    // Rhai's `print`, `debug`, `to_string` and `to_debug` for arrays and maps (which `+` and
+    // string interpolation call too) build the whole text first: cut it under the string
+    // limit, the longest string a script may hold anyway. Registered functions come before
+    // the packages.
+    let cap = limits.max_string.saturating_sub(64);
+    for name in ["print", "debug", "to_string", "to_debug"] {
+        e.register_fn(name, move |m: rhai::Map| bounded(cap, format_args!("#{m:?}")));
+        e.register_fn(name, move |a: rhai::Array| bounded(cap, format_args!("{a:?}")));
+    }
     ScriptBoard::register(&mut e);
     e
+}
+
+/// Bytes of a script value an error message shows.
+pub const SHOWN_BYTES: usize = 1024;
+
+/// A writer that takes at most `left` more bytes, then fails, so that formatting stops
+/// early: a map holding one string many times (shared, so cheap to hold) would otherwise be
+/// written out whole, gigabytes of text, before anything could cut it.
+struct Bounded {
+    text: String,
+    left: usize,
+    cut: bool,
+}
+
+impl fmt::Write for Bounded {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        if s.len() <= self.left {
+            self.text.push_str(s);
+            self.left -= s.len();
+            return Ok(());
+        }
+        let mut end = self.left;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.text.push_str(&s[..end]);
+        self.cut = true;
+        Err(fmt::Error)
+    }
+}
+
+/// `args` written out up to `max` bytes; past that, cut and followed by "… (cut at `max` bytes)".
+pub fn bounded(max: usize, args: fmt::Arguments) -> String {
+    let mut w = Bounded {
+        text: String::new(),
+        left: max,
+        cut: false,
+    };
+    if w.write_fmt(args).is_err() && w.cut {
+        w.text.push_str(&format!("… (cut at {max} bytes)"));
+    }
+    w.text
 }
 
 /// Compiles `script` and calls its `rules(board)` once; returns the value and what it printed.
@@ -234,7 +286,7 @@ fn runtime_error(script: &Script, e: &EvalAltResult, limits: &ScriptLimits) -> D
             limits.max_array, limits.max_map, limits.max_string
         ),
         other => {
-            let text = other.to_string();
+            let text = bounded(SHOWN_BYTES, format_args!("{other}"));
             // Rhai appends "(line L, position P)"; the diagnostic carries the location itself.
             let text = text
                 .rsplit_once(" (line ")

@@ -579,3 +579,15 @@ fn asking_where_a_missing_cell_is_drawn_is_an_error() {
         "rules/nowhere.rhai:2:9: rule script failed: Runtime error: [9, 9] is not drawn on the board",
     );
 }
+
+#[test]
+fn a_zero_operation_limit_is_refused_not_read_as_none() {
+    // Rhai reads 0 as "no limit": an endless script would run to the time limit instead.
+    Test::new()
+        .file("p.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+        .args(["solve", "p.yaml", "--script-ops", "0"])
+        .run()
+        .status(2)
+        .no_panic()
+        .stderr_has("--script-ops must be at least 1");
+}

@@ -116,6 +116,60 @@ fn deeply_nested_script_data_cannot_abort_a_batch() {
         .stdout_has("set/deep.yaml");
 }
 
+/// A map of 2,000 entries sharing one 250 KB string: small to hold, ~500 MB to write out.
+const SHARED_MAP: &str =
+    "  let s = \"\";\n  s.pad(250000, \"x\");\n  let m = #{};\n  for i in 0..2000 { m[\"k\" + i] = s; }\n";
+
+#[test]
+fn script_values_are_written_out_only_up_to_a_bound() {
+    // Thrown: the error message is cut, not built whole.
+    let run = script(&format!("{SHARED_MAP}  throw m;"))
+        .args(["solve", "p.yaml", "--max-memory", "20MB"])
+        .run_bounded(SECS(30), None)
+        .held(200)
+        .status(2)
+        .stderr_has("rules/evil.rhai")
+        .stderr_has("rule script failed: Runtime error: #{")
+        .stderr_has("(cut at 1024 bytes)");
+    assert!(run.stderr.len() < 4096, "{} bytes of stderr", run.stderr.len());
+    // Printed, debugged, interpolated or returned: each text is cut at the string limit.
+    for tail in [
+        "  print(m);\n  42",
+        "  debug(m);\n  42",
+        "  let t = `${m}`;\n  42",
+        "  let t = \"\" + m;\n  42",
+        "  let a = [m, m];\n  print(a);\n  42",
+        "  #{ kind: m }",
+    ] {
+        let run = script(&format!("{SHARED_MAP}{tail}"))
+            .args(["solve", "p.yaml", "--max-memory", "20MB"])
+            .run_bounded(SECS(30), None)
+            .held(200)
+            .status(2)
+            .stderr_has("rules/evil.rhai");
+        assert!(
+            run.stderr.len() < 2 << 20,
+            "{tail}: {} bytes of stderr",
+            run.stderr.len()
+        );
+    }
+    // A batch holding such a script reports it and goes on with the others.
+    Test::new()
+        .file(
+            "set/rules/evil.rhai",
+            &format!("fn rules(board) {{\n{SHARED_MAP}  throw m;\n}}\n"),
+        )
+        .file("set/str.yaml", "rules: evil\nboard: |\n  o o .\n")
+        .file("set/good.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+        .args(["batch", "set", "--no-report", "--format", "csv", "-j", "2"])
+        .run_bounded(SECS(60), None)
+        .held(300)
+        .status(2)
+        .stdout_has("set/good.yaml")
+        .stdout_has("solved")
+        .stdout_has("set/str.yaml");
+}
+
 /// A 370 KB puzzle whose `ratings` repeat one 300 KB string 3,000 times (~900 MB expanded).
 pub fn ratings_bomb() -> String {
     let mut yaml = format!(
