@@ -52,6 +52,15 @@ impl Fit {
         [(x - self.skew * y).div_euclid(self.step), y]
     }
 
+    /// The lattice point of a drawn position, if one stands there exactly (a token drawn half a
+    /// step off a square lattice has none).
+    pub fn exact(&self, [x, y]: [i64; 2]) -> Option<[i64; 2]> {
+        (x - self.skew * y)
+            .rem_euclid(self.step)
+            .eq(&0)
+            .then(|| self.place([x, y]))
+    }
+
     /// True for a left-aligned triangular drawing, whose `#` tokens only pad rows into place.
     pub fn skewed(&self) -> bool {
         self.skew != 0

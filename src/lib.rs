@@ -50,6 +50,7 @@ use cmd::ExitCode;
 /// Runs a parsed command line: its command's config to its command, any error printed once.
 pub fn run(cli: Cli) -> ExitCode {
     search::map_large_tables();
+    solve::fit_allocator_to_rlimit();
     cmd::finish(match cli.command {
         Command::Solve(args) => cmd::solve::run(&args.config()),
         Command::Play(args) => cmd::play::run(&args.config()),

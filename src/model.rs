@@ -57,6 +57,77 @@ impl Geometry {
     }
 }
 
+/// Holes of a drawing, each with where it is drawn: `[x, y]`, character column and line.
+fn drawn_holes(b: &GridBoard) -> Vec<(Cell, [i64; 2])> {
+    let mut out = Vec::new();
+    for (r, row) in b.rows.iter().enumerate() {
+        for (c, t) in row.iter().enumerate() {
+            if *t != Token::Blocked {
+                out.push(([r as i64, c as i64], [b.xs[r][c], r as i64]));
+            }
+        }
+    }
+    out
+}
+
+/// The goal board's pegs as cells of the board `g`. Each goal token is matched to the board's
+/// hole drawn at the same place on the family's lattice, so a goal drawn in another style than
+/// the board (a hexagon centred, the board left-aligned with `#` padding) still matches it; a
+/// goal hole drawn where the board has none, or a board hole the goal leaves out, is an error
+/// at the goal's line.
+fn goal_pattern(spec: &Spec, geo: &Geometry, g: &GridBoard, goal: &GridBoard) -> Result<u128> {
+    let (holes, goal_holes) = (drawn_holes(g), drawn_holes(goal));
+    let fit = crate::lattice::fit(geo.layout, &holes).ok();
+    // The goal's own style, if it fits one; else the board's (its misplaced token then matches
+    // no hole). A board that fits no lattice is matched as drawn.
+    let goal_fit = fit.and_then(|f| crate::lattice::fit(geo.layout, &goal_holes).ok().or(Some(f)));
+    let place = |f: Option<crate::lattice::Fit>, p: [i64; 2]| f.map_or(Some(p), |f| f.exact(p));
+    let left = |f, h: &[(Cell, [i64; 2])]| h.iter().filter_map(|(_, p)| place(f, *p)).map(|q| q[0]).min();
+    // Two styles picture the same lattice shifted across: line up their leftmost holes.
+    let dx = match fit.map(|f| f.skewed()) == goal_fit.map(|f| f.skewed()) {
+        true => 0,
+        false => left(fit, &holes).unwrap_or(0) - left(goal_fit, &goal_holes).unwrap_or(0),
+    };
+    let at: HashMap<[i64; 2], Cell> = holes
+        .iter()
+        .filter_map(|(c, p)| place(fit, *p).map(|q| (q, *c)))
+        .collect();
+    let err = |msg: String, (line, col): (Option<usize>, Option<usize>)| {
+        Diagnostic::new(&spec.path, format!("goal: `board:` {msg}")).at(line.or(spec.goal.board_line), col)
+    };
+    let mut covered = std::collections::HashSet::new();
+    let mut pattern = 0u128;
+    for (gc, p) in &goal_holes {
+        let token = goal.rows[gc[0] as usize][gc[1] as usize];
+        let Some(cell) = place(goal_fit, *p).and_then(|[x, y]| at.get(&[x + dx, y])) else {
+            let what = if token == Token::Peg { "a peg" } else { "a hole" };
+            return Err(err(
+                format!(
+                    "has {what} where the board has no hole (drawn in row {}, column {} of the drawing): mark it `#` or \
+                     leave it blank",
+                    gc[0],
+                    p[0] + 1
+                ),
+                spec.goal_location(*gc),
+            ));
+        };
+        covered.insert(*cell);
+        if token == Token::Peg {
+            pattern |= 1 << geo.index[cell];
+        }
+    }
+    if let Some(([r, c], _)) = holes.iter().find(|(c, _)| !covered.contains(c)) {
+        // At the goal's row drawn on the same line as the missing hole's, if it has one.
+        let row = goal.rows.get(*r as usize).filter(|row| !row.is_empty());
+        let line = row.and_then(|_| spec.goal_location([*r, 0]).0);
+        return Err(err(
+            format!("leaves out the board's hole [{r}, {c}]: draw it `o` or `.` where the board has it"),
+            (line, None),
+        ));
+    }
+    Ok(pattern)
+}
+
 /// One compiled hop: applicable when `state & mask == need`; applying it is `state ^ mask`.
 #[derive(Debug, Clone)]
 pub struct HopMove {
@@ -242,17 +313,10 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
             dir: h.dir,
         });
     }
-    let pattern = spec.goal.board.as_ref().map(|b| {
-        let pegs = b.rows.iter().enumerate().flat_map(|(r, row)| {
-            row.iter()
-                .enumerate()
-                .filter(|(_, t)| **t == Token::Peg)
-                .map(move |(c, _)| [r as i64, c as i64])
-        });
-        // The spec checked the goal board has the board's shape: every peg is a hole here.
-        pegs.filter_map(|cell| geo.index.get(&cell))
-            .fold(0u128, |acc, &i| acc | 1 << i)
-    });
+    let pattern = match &spec.goal.board {
+        Some(goal) => Some(goal_pattern(spec, &geo, g, goal)?),
+        None => None,
+    };
     let pegs = match pattern {
         Some(p) => PegGoal::Count(p.count_ones()),
         None => spec
@@ -265,8 +329,14 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
         && want > start.count_ones()
     {
         let plural = |n: u32| if n == 1 { "" } else { "s" };
+        // On a board of no file (`check`'s sample), the script's own default is the fault.
+        let sample = spec.path.to_string_lossy().starts_with('<') && t.default_pegs.is_some();
+        let (file, line) = match sample {
+            true => (&script.origin, crate::script::key_line(&script.source, "pegs")),
+            false => (&spec.path, crate::spec::key_line(&spec.source, "board")),
+        };
         return Err(Diagnostic::new(
-            &spec.path,
+            file,
             format!(
                 "goal: {want} peg{} to leave (rule family `{}`'s default), but the board starts \
                  with {} peg{} and a jump only removes pegs",
@@ -276,7 +346,7 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
                 plural(start.count_ones())
             ),
         )
-        .at(crate::spec::key_line(&spec.source, "board"), None));
+        .at(line, None));
     }
     let at = match spec.goal.at {
         None if pattern.is_some_and(|p| p.count_ones() == 1) => pattern.map(|p| p.trailing_zeros() as usize),

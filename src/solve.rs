@@ -146,6 +146,17 @@ pub fn default_memory_limit(jobs: usize) -> Option<u64> {
     Some(tightest / jobs.max(1) as u64)
 }
 
+/// Under an address-space cap, keeps glibc from reserving a 64 MiB arena per thread (rayon
+/// workers, the Ctrl-C watcher): reservations count against `RLIMIT_AS` though they hold
+/// nothing, and three of them left a 300 MiB cap too little room for the default limit's
+/// tables. Without a cap nothing changes.
+pub fn fit_allocator_to_rlimit() {
+    if soft_rlimit(libc::RLIMIT_AS).is_some() {
+        // SAFETY: mallopt only sets an allocator parameter; called before any thread starts.
+        unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) };
+    }
+}
+
 /// A soft resource limit of this process, or `None` when unlimited.
 fn soft_rlimit(resource: libc::__rlimit_resource_t) -> Option<u64> {
     let mut r = libc::rlimit {

@@ -435,11 +435,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         .goal
         .as_ref()
         .and_then(|_| nested_key_line(source, "goal", "board"));
-    // The puzzle's own `board:` is the first one that is not the goal's.
-    let board_line = (1..=source.lines().count())
-        .zip(source.lines())
-        .find(|&(n, l)| Some(n) != goal_board_line && key_line(l, "board").is_some())
-        .map(|(n, _)| n);
+    let board_line = own_board_line(source, goal_board_line);
 
     let tilt_keys = raw.size.is_some() || raw.marbles.is_some() || raw.holes.is_some() || raw.walls.is_some();
     let board = match (raw.board, tilt_keys) {
@@ -554,18 +550,38 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
 
 impl Spec {
     /// Where the token of hop cell `[r, c]` stands in the file: (line, column), as far as known.
-    pub fn cell_location(&self, [r, c]: Cell) -> (Option<usize>, Option<usize>) {
-        let board_line = key_line(&self.source, "board");
-        let BoardSpec::Grid(g) = &self.board else {
-            return (board_line, None);
-        };
+    pub fn cell_location(&self, cell: Cell) -> (Option<usize>, Option<usize>) {
+        match &self.board {
+            BoardSpec::Grid(g) => {
+                let line = own_board_line(&self.source, self.goal.board_line);
+                self.token_location(g, line, cell)
+            }
+            BoardSpec::Tilt(_) => (key_line(&self.source, "board"), None),
+        }
+    }
+
+    /// Where the goal board's token `[r, c]` stands in the file, as far as known.
+    pub fn goal_location(&self, cell: Cell) -> (Option<usize>, Option<usize>) {
+        match &self.goal.board {
+            Some(g) => self.token_location(g, self.goal.board_line, cell),
+            None => (self.goal.board_line, None),
+        }
+    }
+
+    /// Where token `[r, c]` of drawing `g`, whose key is on line `key`, stands in the file.
+    fn token_location(
+        &self,
+        g: &GridBoard,
+        key: Option<usize>,
+        [r, c]: Cell,
+    ) -> (Option<usize>, Option<usize>) {
         let (r, c) = (r as usize, c as usize);
         match g.xs.get(r).and_then(|row| row.get(c)) {
             Some(&x) => {
                 let src_lines: Vec<&str> = self.source.lines().collect();
-                locate_in_block(&src_lines, board_line, r, &g.drawn_row(r), x as usize)
+                locate_in_block(&src_lines, key, r, &g.drawn_row(r), x as usize)
             }
-            None => (board_line, None),
+            None => (key, None),
         }
     }
 }
@@ -584,12 +600,26 @@ fn check_goal_fits(path: &Path, source: &str, board: &BoardSpec, goal: &GoalSpec
         BoardSpec::Tilt(_) => return Ok(()),
         BoardSpec::Grid(g) => g,
     };
-    let Some(PegGoal::Count(want)) = goal.pegs else {
-        return Ok(());
-    };
     let count = |t: Token| grid.rows.iter().flatten().filter(|&&x| x == t).count();
-    let (pegs, holes) = (count(Token::Peg), count(Token::Peg) + count(Token::Hole));
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    // A goal board leaves its pegs, as `pegs:` would.
+    let (want, what, line) = match (goal.pegs, &goal.board) {
+        (Some(PegGoal::Count(n)), _) => (
+            n,
+            plural(n as usize, "peg") + " to leave",
+            key_line(source, "pegs"),
+        ),
+        (_, Some(b)) => {
+            let n = b.rows.iter().flatten().filter(|&&t| t == Token::Peg).count();
+            (
+                n as u32,
+                format!("`board:` has {}", plural(n, "peg")),
+                goal.board_line,
+            )
+        }
+        _ => return Ok(()),
+    };
+    let (pegs, holes) = (count(Token::Peg), count(Token::Peg) + count(Token::Hole));
     let why = if want as usize > holes {
         format!("the board holds only {}", plural(holes, "hole"))
     } else if want as usize > pegs {
@@ -600,11 +630,16 @@ fn check_goal_fits(path: &Path, source: &str, board: &BoardSpec, goal: &GoalSpec
     } else {
         return Ok(());
     };
-    Err(Diagnostic::new(
-        path,
-        format!("goal: {} to leave, but {why}", plural(want as usize, "peg")),
-    )
-    .at(key_line(source, "pegs"), None))
+    Err(Diagnostic::new(path, format!("goal: {what}, but {why}")).at(line, None))
+}
+
+/// The line of the puzzle's own `board:`: the first one that is not the goal's (on
+/// `goal_line`), which may come before it.
+fn own_board_line(source: &str, goal_line: Option<usize>) -> Option<usize> {
+    (1..=source.lines().count())
+        .zip(source.lines())
+        .find(|&(n, l)| Some(n) != goal_line && key_line(l, "board").is_some())
+        .map(|(n, _)| n)
 }
 
 /// The 1-based line where `key:` first appears as a mapping key.
@@ -634,8 +669,9 @@ pub fn nested_key_line(source: &str, parent: &str, key: &str) -> Option<usize> {
         .map(|(i, _)| i + 1)
 }
 
-/// Reads `goal: board:`, drawn like the puzzle's board, and checks it has the board's shape:
-/// the same rows of the same lengths, `#` exactly where the board has no hole.
+/// Reads `goal: board:`, a drawing of the puzzle's board. Whether it has the board's holes
+/// is told where they stand on the family's lattice (see `model`), so it is drawn in any style
+/// the family reads.
 fn parse_goal_board(
     path: &Path,
     source: &str,
@@ -670,39 +706,6 @@ fn parse_goal_board(
             }
         }
     })?;
-    if goal.rows.len() != board.rows.len() {
-        return Err(err(format!(
-            "goal: `board:` has {} rows but the board has {}: draw the goal on the board's shape",
-            goal.rows.len(),
-            board.rows.len()
-        )));
-    }
-    // A block scalar's rows start on the line after its key; any other scalar is one line.
-    let block = line
-        .and_then(|l| source.lines().nth(l - 1))
-        .and_then(|t| t.split_once(':'))
-        .is_some_and(|(_, v)| v.trim_start().starts_with(['|', '>']));
-    for (r, (g, b)) in goal.rows.iter().zip(&board.rows).enumerate() {
-        let row_line = line.map(|l| if block { l + r + 1 } else { l });
-        for c in 0..g.len().max(b.len()) {
-            let why = match (g.get(c), b.get(c)) {
-                (Some(_), None) => format!("[{r}, {c}] is off the board (its row {r} has {} cells)", b.len()),
-                (None, Some(_)) => format!(
-                    "row {r} has {} cells but the board's row {r} has {}",
-                    g.len(),
-                    b.len()
-                ),
-                (Some(Token::Blocked), Some(Token::Peg | Token::Hole)) => {
-                    format!("[{r}, {c}] is `#` but is a hole of the board: mark it `o` or `.`")
-                }
-                (Some(Token::Peg | Token::Hole), Some(Token::Blocked)) => {
-                    format!("[{r}, {c}] is not a hole of the board: mark it `#`")
-                }
-                _ => continue,
-            };
-            return Err(Diagnostic::new(path, format!("goal: `board:` {why}")).at(row_line, None));
-        }
-    }
     if !goal.rows.iter().flatten().any(|&t| t == Token::Peg) {
         return Err(err(
             "goal: `board:` has no pegs, but a hop never takes the last one".into(),

@@ -1,6 +1,7 @@
 //! `marbles check`: read, validate and compile puzzle files and their rule scripts, without
 //! solving them. A rule script (`*.rhai`) is checked on its own: on every puzzle given that
-//! uses it, or else on a sample board.
+//! uses it, or else on a sample board (saying so when puzzles were given); a folder holding
+//! rule scripts and no puzzles checks its scripts.
 
 use super::{Error, ExitCode};
 use crate::batch;
@@ -35,7 +36,7 @@ const SAMPLE_TILT: (&str, &str) = (
 );
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
-    let (scripts, others): (Vec<PathBuf>, Vec<PathBuf>) = config
+    let (mut scripts, others): (Vec<PathBuf>, Vec<PathBuf>) = config
         .paths
         .iter()
         .cloned()
@@ -46,6 +47,20 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         rules_roots: others.iter().filter(|p| p.is_dir()).cloned().collect(),
         ..config.options.clone()
     };
+    // Folders of rule scripts and no puzzles (`marbles check rules/`): check those scripts.
+    if files.puzzles.is_empty() && files.errors.is_empty() {
+        for dir in others.iter().filter(|p| p.is_dir()) {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "rhai") && p.is_file())
+                .collect();
+            found.sort();
+            scripts.extend(found);
+        }
+    }
     if scripts.is_empty() && files.puzzles.is_empty() && files.errors.is_empty() {
         return Err(Error::Usage(
             "no puzzle files (*.yaml, *.yml, *.lisp, *.lsp, *.icpc) or rule scripts (*.rhai) found".into(),
@@ -91,11 +106,17 @@ fn check_script(out: &mut impl Write, path: &Path, puzzles: &[PathBuf], opts: &O
         },
     };
     let me = path.canonicalize().ok();
-    let uses = |spec: &Spec| {
-        script::resolve(spec, &opts.rules_roots)
-            .ok()
-            .and_then(|s| s.origin.canonicalize().ok())
-            .is_some_and(|o| Some(o) == me)
+    // The scripts the puzzles given use instead, to say so when none uses this one.
+    let mut theirs = std::collections::BTreeSet::new();
+    let mut uses = |spec: &Spec| {
+        let Ok(s) = script::resolve(spec, &opts.rules_roots) else {
+            return false;
+        };
+        let mine = s.origin.canonicalize().ok().is_some_and(|o| Some(o) == me);
+        if !mine {
+            theirs.insert(s.origin.display().to_string());
+        }
+        mine
     };
     let head = path.display().to_string();
     let mut ok = true;
@@ -118,6 +139,21 @@ fn check_script(out: &mut impl Write, path: &Path, puzzles: &[PathBuf], opts: &O
                 }
             }
         }
+    }
+    if used == 0 && !puzzles.is_empty() {
+        let they = match theirs.is_empty() {
+            true => String::new(),
+            false => format!(
+                " (they use {})",
+                theirs.into_iter().collect::<Vec<_>>().join(", ")
+            ),
+        };
+        eprintln!(
+            "{}",
+            crate::render::terminal(&format!(
+                "marbles: note: none of the puzzles given use {head}{they}; checked on a sample board"
+            ))
+        );
     }
     if used == 0 {
         let on = |(what, yaml): (&str, &str)| {

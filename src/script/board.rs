@@ -4,7 +4,7 @@ use crate::lattice::{self, Layout};
 use crate::spec::{GridBoard, TiltBoard, Token};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Position};
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// What a script may ask of the board. Cheap to clone: scripts pass it around freely.
 #[derive(Debug, Clone)]
@@ -23,6 +23,11 @@ struct Inner {
     walls: HashSet<([i64; 2], [i64; 2])>,
     rows: i64,
     cols: i64,
+    /// The lattice `lattice(..)` placed this board on, if it did.
+    placed: Option<Layout>,
+    /// A drawing that fits no lattice the script asked for: kept outside the engine, shared
+    /// by every board made from one, so a script that catches the error still fails.
+    misfit: Arc<Mutex<Option<lattice::Misfit>>>,
 }
 
 impl ScriptBoard {
@@ -71,7 +76,14 @@ impl ScriptBoard {
             walls,
             rows,
             cols,
+            placed: None,
+            misfit: Arc::default(),
         }))
+    }
+
+    /// The misfit a call of `lattice(..)` on this board, or one made from it, ran into.
+    pub fn misfit(&self) -> Option<lattice::Misfit> {
+        self.0.misfit.lock().unwrap().clone()
     }
 
     /// Coordinate `axis` (0: x, 1: y) of the drawn position of `[r, c]`.
@@ -83,12 +95,26 @@ impl ScriptBoard {
     }
 
     /// The same board with positions on `name`'s lattice in place of drawn ones, for its holes (see
-    /// [`crate::lattice`]); a drawing that fits no such lattice throws a [`lattice::Misfit`],
-    /// which the caller reports at the hole's place in the puzzle file.
+    /// [`crate::lattice`]). A drawing that fits no such lattice throws its message and keeps
+    /// the [`lattice::Misfit`], which the caller reports at the hole's place in the puzzle file
+    /// even if the script caught the error.
     fn lattice(&self, name: &str) -> Result<Self, Box<EvalAltResult>> {
         let layout = Layout::named(name).ok_or_else(|| {
             format!("board.lattice(\"{name}\"): no such lattice; use \"square\" or \"triangle\"")
         })?;
+        if let Some(placed) = self.0.placed {
+            // Its positions are lattice points already: placing them again reads them as a
+            // drawing, and blames the puzzle's for the script's second call.
+            return Err(format!(
+                "board.lattice(\"{name}\"): this board is already on the {} lattice; call `lattice` once, on \
+                 the board `rules` receives",
+                match placed {
+                    Layout::Square => "square",
+                    Layout::Triangle => "triangular",
+                }
+            )
+            .into());
+        }
         if self.0.kind == "tilt" {
             return match layout {
                 Layout::Square => Ok(self.clone()),
@@ -96,19 +122,19 @@ impl ScriptBoard {
             };
         }
         let holes: Vec<_> = self.0.cells.iter().map(|c| (*c, self.0.drawn[c])).collect();
-        let fit = lattice::fit(layout, &holes)
-            .map_err(|m| EvalAltResult::ErrorRuntime(Dynamic::from(m), Position::NONE))?;
+        let fit = lattice::fit(layout, &holes).map_err(|m| {
+            let message = m.message.clone();
+            self.0.misfit.lock().unwrap().get_or_insert(m);
+            EvalAltResult::ErrorRuntime(Dynamic::from(message), Position::NONE)
+        })?;
         // Holes only: `#` tokens have no place on the lattice (and may be many).
         let drawn = holes.iter().map(|(c, p)| (*c, fit.place(*p))).collect();
         let b = &self.0;
-        Ok(Self::new(
-            b.kind,
-            b.cells.clone(),
-            b.walls.clone(),
-            b.rows,
-            b.cols,
-            drawn,
-        ))
+        let placed = Self::new(b.kind, b.cells.clone(), b.walls.clone(), b.rows, b.cols, drawn);
+        let mut inner = Arc::into_inner(placed.0).expect("just made");
+        inner.placed = Some(layout);
+        inner.misfit = b.misfit.clone();
+        Ok(ScriptBoard(Arc::new(inner)))
     }
 
     /// Makes `board.cells`, `board.has(r, c)` and friends callable from scripts.

@@ -278,6 +278,11 @@ fn about(name: &str, source: &str) -> String {
         .to_string()
 }
 
+/// The 1-based line of a script that writes map key `key`, when exactly one line does.
+pub fn key_line(source: &str, key: &str) -> Option<usize> {
+    locate::key_line(source, key)
+}
+
 /// Runs `script` once for `spec`'s board and reads back its tables.
 pub fn run(script: &Script, spec: &Spec, limits: &ScriptLimits) -> Result<RuleTables> {
     let board = match &spec.board {

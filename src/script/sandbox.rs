@@ -137,8 +137,14 @@ pub fn call_rules(
     let origin = &script.origin;
     let ast = engine.compile(&script.source).map_err(|e| {
         // Rhai notices a missing `}` only at the end of the file: point at the `{` instead.
+        // When the last statement is a map without `;` (as in every shipped script), what it
+        // misses there is the `;`, but the `}` left open is the fault.
+        let at_end = e
+            .position()
+            .line()
+            .is_none_or(|l| l > script.source.trim_end().lines().count());
         if let rhai::ParseErrorType::MissingToken(t, _) = e.err_type()
-            && t == "}"
+            && (t == "}" || (t == ";" && at_end))
             && let Some((line, col)) = super::locate::unclosed_brace(&script.source)
         {
             return Diagnostic::new(origin, "rule script does not compile: this `{` is never closed")
@@ -158,23 +164,16 @@ pub fn call_rules(
         ));
     }
     let mut scope = Scope::new();
+    let probe = board.clone();
     let result = engine.call_fn::<Dynamic>(&mut scope, &ast, "rules", (board,));
     let printed = std::mem::take(&mut *printed.lock().unwrap());
+    // A misfit stops the run even if the script caught it: the drawing is at fault.
+    if let Some(m) = probe.misfit() {
+        return Err(misfit(&m).printed(printed));
+    }
     match result {
         Ok(v) => Ok((v, printed)),
-        Err(e) => Err(match innermost(&e) {
-            EvalAltResult::ErrorRuntime(v, _) if v.is::<Misfit>() => misfit(&v.clone_cast()),
-            _ => runtime_error(script, &e, limits),
-        }
-        .printed(printed)),
-    }
-}
-
-/// The error a chain of function calls ends in.
-fn innermost(e: &EvalAltResult) -> &EvalAltResult {
-    match e {
-        EvalAltResult::ErrorInFunctionCall(_, _, next, _) => innermost(next),
-        other => other,
+        Err(e) => Err(runtime_error(script, &e, limits).printed(printed)),
     }
 }
 

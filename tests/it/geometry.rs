@@ -99,6 +99,42 @@ fn a_drawing_off_the_lattice_is_refused_at_its_line() {
         );
 }
 
+/// `marbles check p.yaml` of `board` (block-indented by 2) with the family `rules/x.rhai`.
+fn checked_with(script: &str, board: &str) -> crate::support::Run {
+    Test::new()
+        .file("rules/x.rhai", script)
+        .file("p.yaml", &format!("rules: x\nboard: |2\n{board}"))
+        .args(["check", "p.yaml"])
+        .run()
+        .no_panic()
+}
+
+#[test]
+fn a_misfit_stops_the_script_even_when_it_is_caught() {
+    let script = "fn rules(board) {\n  let g = board;\n  try { g = board.lattice(\"square\"); } catch (e) { print(e); }\n  #{ kind: \"hop\", directions: [], moves: [] }\n}\n";
+    let r = checked_with(script, "  o o o\n   o o\n").status(2);
+    assert_eq!(
+        r.stderr,
+        // What the script caught and printed is the message, never a Rust type's name.
+        "p.yaml: the board fits no square lattice: hole [1, 0] is drawn half a step off the holes before it \
+         (draw holes one space apart with the rows lined up, `#` or spaces where there is no hole)\n\
+         marbles: error: p.yaml:4:4: rule family `x`: the board fits no square lattice: hole [1, 0] is drawn \
+         half a step off the holes before it (draw holes one space apart with the rows lined up, `#` or spaces \
+         where there is no hole)\n"
+    );
+}
+
+#[test]
+fn placing_a_board_twice_is_the_scripts_error_at_its_line() {
+    let script = "fn rules(board) {\n  let s = board.lattice(\"square\");\n  let t = s.lattice(\"square\");\n  #{ kind: \"hop\", directions: [], moves: [] }\n}\n";
+    let r = checked_with(script, "  o o .\n  o o .\n").status(2);
+    assert_eq!(
+        r.stderr,
+        "marbles: error: rules/x.rhai:3:13: rule script failed: Runtime error: board.lattice(\"square\"): this board is already on \
+         the square lattice; call `lattice` once, on the board `rules` receives\n"
+    );
+}
+
 #[test]
 fn a_tab_in_a_board_is_refused_at_its_place() {
     // An editor may show the tab as 2, 4 or 8 columns: which lattice point is meant is unknown.

@@ -171,23 +171,25 @@ fn goal_boards_of_another_shape_are_refused_at_their_line() {
     let cases = [
         (
             "goal:\n  board: |\n    # . .\n    . o .\n",
-            "p.yaml:7: goal: `board:` has 2 rows but the board has 3: draw the goal on the board's shape",
+            "p.yaml:7: goal: `board:` leaves out the board's hole [2, 0]: draw it `o` or `.` where the board has it",
         ),
         (
             "goal:\n  board: |\n    # . .\n    . o\n    . . #\n",
-            "p.yaml:9: goal: `board:` row 1 has 2 cells but the board's row 1 has 3",
+            "p.yaml:9: goal: `board:` leaves out the board's hole [1, 2]: draw it `o` or `.` where the board has it",
         ),
         (
             "goal:\n  board: |\n    o . .\n    . o .\n    . . #\n",
-            "p.yaml:8: goal: `board:` [0, 0] is not a hole of the board: mark it `#`",
+            "p.yaml:8:5: goal: `board:` has a peg where the board has no hole (drawn in row 0, column 1 of the drawing): \
+             mark it `#` or leave it blank",
         ),
         (
             "goal:\n  board: |\n    # . .\n    . o .\n    . . # o\n",
-            "p.yaml:10: goal: `board:` [2, 3] is off the board (its row 2 has 3 cells)",
+            "p.yaml:10:11: goal: `board:` has a peg where the board has no hole (drawn in row 2, column 7 of the drawing): \
+             mark it `#` or leave it blank",
         ),
         (
             "goal:\n  board: |\n    # . .\n    # o .\n    . . #\n",
-            "p.yaml:9: goal: `board:` [1, 0] is `#` but is a hole of the board: mark it `o` or `.`",
+            "p.yaml:9: goal: `board:` leaves out the board's hole [1, 0]: draw it `o` or `.` where the board has it",
         ),
         (
             "goal:\n  board: |\n    # . .\n    . . .\n    . . #\n",
@@ -220,12 +222,54 @@ fn goal_boards_of_another_shape_are_refused_at_their_line() {
 }
 
 #[test]
+fn goal_boards_are_matched_where_they_are_drawn() {
+    // Holes at columns 0, 2, 4 and 8: a goal peg drawn at column 6 stands on no hole (it was
+    // taken as the fourth token, the hole at column 8).
+    let gap = "rules: peg_hop\nboard: |\n  o o .   .\ngoal:\n  board: |\n";
+    assert_eq!(
+        refused_file(&format!("{gap}    . .   o .\n"), &[]),
+        "marbles: error: p.yaml:6:11: goal: `board:` has a peg where the board has no hole (drawn in row 0, column 7 \
+         of the drawing): mark it `#` or leave it blank\n"
+    );
+    // `#` where the board has spaces is the same drawing.
+    let o = outcome(&format!("{gap}    . . o # .\n"), 0);
+    assert_eq!(
+        (o["status"].as_str(), o["pegs_left"].as_u64()),
+        (Some("solved"), Some(1)),
+        "{o}"
+    );
+    assert_eq!(o["moves"].as_array().map(Vec::len), Some(1), "{o}");
+    // The corner triangle left-aligned with `#` padding, its goal drawn centred: one puzzle.
+    let padded =
+        "rules: triangle_hop\nboard: |\n  . # # # #\n  o o # # #\n  o o o # #\n  o o o o #\n  o o o o o\n";
+    for goal in [goal_triangle(&[(4, 2)]), goal_triangle(&[(0, 0)])] {
+        let (o, left) = solved_pegs(&format!("{CORNER}{goal}"));
+        let p = outcome(&format!("{padded}{goal}"), 0);
+        assert_eq!(p["status"], "solved", "{p}");
+        assert_eq!(
+            replay_hops(&format!("{padded}{goal}"), &p["moves"], &TRIANGLE),
+            left
+        );
+        assert_eq!(p["goal"], o["goal"]);
+    }
+}
+
+#[test]
 fn goal_boards_anywhere_in_the_file_are_read_at_their_own_lines() {
     // The goal drawn before the board: each drawing's errors point into itself.
     let yaml = "rules: peg_hop\ngoal:\n  board: |\n    # . .\n    . o .\n    . . x\nboard: |\n  # o o\n  o . o\n  o o #\n";
     assert!(refused_file(yaml, &[]).contains("p.yaml:6:9: goal: unknown board token `x` at [2, 2]"));
     let yaml = "rules: peg_hop\ngoal:\n  board: |\n    # . .\n    . o .\n    . . #\nboard: |\n  # o o\n  o . y\n  o o #\n";
     assert!(refused_file(yaml, &[]).contains("p.yaml:9:7: unknown board token `y` at [1, 2]"));
+    // A board drawn off its lattice is found in the board, not in the goal before it.
+    let yaml = "rules: peg_hop\ngoal:\n  board: |\n    o . .\n     . .\nboard: |\n  o o .\n   o o\n";
+    assert!(
+        refused_file(yaml, &[]).starts_with(
+            "marbles: error: p.yaml:8:4: rule family `peg_hop`: the board fits no square lattice: hole [1, 0]"
+        ),
+        "{}",
+        refused_file(yaml, &[])
+    );
 }
 
 #[test]
@@ -244,14 +288,16 @@ fn goal_boards_are_for_hop_puzzles_and_fix_the_pegs_left() {
 }
 
 #[test]
-fn goal_boards_with_more_pegs_than_the_start_are_refuted() {
-    let o = outcome(
-        &format!("{SMALL}goal:\n  board: |\n    # o o\n    o o o\n    o o #\n"),
-        1,
+fn goal_boards_with_more_pegs_than_the_start_are_refused_like_pegs() {
+    assert_eq!(
+        refused("goal:\n  board: |\n    # o o\n    o o o\n    o o #\n"),
+        "marbles: error: p.yaml:7: goal: `board:` has 7 pegs, but the board starts with 6 pegs and a jump only \
+         removes pegs\n"
     );
     assert_eq!(
-        o["reason"],
-        "the goal board has 7 pegs but the start only 6: every hop takes pegs away"
+        refused("goal:\n  pegs: 7\n"),
+        "marbles: error: p.yaml:7: goal: 7 pegs to leave, but the board starts with 6 pegs and a jump only removes \
+         pegs\n"
     );
 }
 

@@ -124,3 +124,79 @@ fn a_tilt_that_moves_no_marble_is_refused_not_counted() {
         "start + 5 tilts: {out}"
     );
 }
+
+#[test]
+fn a_line_that_is_not_text_is_a_bad_line_and_the_game_goes_on() {
+    let mut input = b"\xff\xfe 4 0\n".to_vec();
+    input.extend_from_slice(b"2 0 0 0\nquit\n");
+    let run = Test::new()
+        .in_dir(&root())
+        .args(["play", "puzzles/triangle_hop/corner.yaml"])
+        .stdin_bytes(&input)
+        .run()
+        .no_panic()
+        .status(1);
+    assert!(
+        run.stdout
+            .contains("that line is not text (UTF-8): write a move, or `help`\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("13 pegs"),
+        "the next line was played: {}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_long_bad_line_is_quoted_short() {
+    let garbage = "x".repeat(5 << 20);
+    let (code, out) = play("puzzles/triangle_hop/corner.yaml", &format!("{garbage}\nquit\n"));
+    assert_eq!(code, Some(1));
+    assert!(
+        out.contains(&format!(
+            "`{}…` is not a move: write `R C R2 C2` (from, to), or `help`\n",
+            "x".repeat(80)
+        )),
+        "{}",
+        &out[..out.len().min(2000)]
+    );
+    assert!(
+        out.len() < 10_000,
+        "the line is not echoed whole: {} bytes",
+        out.len()
+    );
+}
+
+#[test]
+fn a_hint_searches_ten_seconds_unless_told_otherwise() {
+    // The 9×9 square to its centre: far more than a hint's time to decide.
+    let rows: Vec<String> = (0..9)
+        .map(|r| {
+            let row: Vec<&str> = (0..9).map(|c| if (r, c) == (4, 4) { "." } else { "o" }).collect();
+            format!("  {}\n", row.join(" "))
+        })
+        .collect();
+    let yaml = format!(
+        "rules: peg_hop\nboard: |\n{}goal:\n  pegs: 1\n  at: [4, 4]\n",
+        rows.concat()
+    );
+    let hint = |extra: &[&str]| {
+        let mut args = vec!["play", "big.yaml"];
+        args.extend(extra);
+        let run = Test::new()
+            .file("big.yaml", &yaml)
+            .args(args)
+            .stdin("hint\n")
+            .run()
+            .no_panic()
+            .status(1);
+        run.stdout.lines().last().unwrap_or_default().to_string()
+    };
+    assert_eq!(hint(&[]), "the solver gave up from here: time limit (10.000 s)");
+    assert_eq!(
+        hint(&["--timeout", "0.5"]),
+        "the solver gave up from here: time limit (0.500 s)"
+    );
+}

@@ -15,7 +15,7 @@ pub struct Test {
     args: Vec<String>,
     /// Where marbles runs, if not in the test's own folder.
     cwd: Option<PathBuf>,
-    stdin: Option<String>,
+    stdin: Option<Vec<u8>>,
 }
 
 impl Test {
@@ -49,8 +49,13 @@ impl Test {
     }
 
     /// Gives marbles `input` on stdin (else stdin is empty).
-    pub fn stdin(mut self, input: &str) -> Self {
-        self.stdin = Some(input.to_string());
+    pub fn stdin(self, input: &str) -> Self {
+        self.stdin_bytes(input.as_bytes())
+    }
+
+    /// Gives marbles these bytes on stdin, text or not.
+    pub fn stdin_bytes(mut self, input: &[u8]) -> Self {
+        self.stdin = Some(input.to_vec());
         self
     }
 
@@ -88,7 +93,7 @@ impl Test {
                     .stdin
                     .take()
                     .expect("piped stdin")
-                    .write_all(input.as_bytes())
+                    .write_all(input)
                     .expect("write stdin");
                 child.wait_with_output().expect("run marbles")
             }

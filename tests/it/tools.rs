@@ -226,10 +226,56 @@ fn refused(script: &str, message: &str) {
 }
 
 #[test]
+fn a_script_no_puzzle_given_uses_is_checked_on_a_sample_board_saying_so() {
+    // The puzzle's `rules: triangle_hop` finds the built-in: no `rules/` folder beside it.
+    let hexagon =
+        std::fs::read_to_string(crate::support::root().join("puzzles/triangle_hop/hexagon19.yaml")).unwrap();
+    let script = std::fs::read_to_string(crate::support::root().join("rules/triangle_hop.rhai")).unwrap();
+    let r = run(
+        &[
+            ("rules/triangle_hop.rhai", &script),
+            ("puz/hexagon19.yaml", &hexagon),
+        ],
+        &["check", "rules/triangle_hop.rhai", "puz/hexagon19.yaml"],
+        0,
+    );
+    assert_eq!(
+        r.stdout,
+        "ok    rules/triangle_hop.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 78 moves, 4 symmetries\n"
+    );
+    assert_eq!(
+        r.stderr,
+        "marbles: note: none of the puzzles given use rules/triangle_hop.rhai (they use \
+         <builtin>/triangle_hop.rhai); checked on a sample board\n"
+    );
+}
+
+#[test]
+fn a_folder_of_scripts_alone_checks_its_scripts() {
+    let r = run(
+        &[
+            ("rules/chatty.rhai", CHATTY),
+            ("rules/notes.txt", "not a script\n"),
+        ],
+        &["check", "rules/"],
+        0,
+    );
+    assert_eq!(
+        r.stdout,
+        "ok    rules/chatty.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 15 moves, 2 symmetries\n"
+    );
+}
+
+#[test]
 fn an_unclosed_brace_is_reported_where_it_opens() {
     refused(
         "fn rules(board) {\n  let m = [];\n  for c in board.cells {\n    m.push(c);\n\n  #{ kind: \"hop\" }\n}\n",
         "rules/x.rhai:3:24: rule script does not compile: this `{` is never closed",
+    );
+    // The last statement a map without `;`, as in the shipped scripts: Rhai asks for the `;`.
+    refused(
+        "fn rules(board) {\n    #{ kind: \"hop\", directions: [\"r\"], moves: [] }\n",
+        "rules/x.rhai:1:17: rule script does not compile: this `{` is never closed",
     );
 }
 
@@ -321,5 +367,53 @@ fn a_hop_puzzle_that_starts_at_its_goal_is_already_solved() {
         ),
         "{}",
         r.stdout
+    );
+}
+
+#[test]
+fn the_sandbox_limits_documented_are_the_ones_a_script_meets() {
+    let r = run(
+        &[(
+            "rules/big.rhai",
+            "fn rules(board) {\n  let s = \"x\";\n  loop { s += s; }\n}\n",
+        )],
+        &["check", "rules/big.rhai"],
+        2,
+    );
+    let limits = r
+        .stderr
+        .split_once("limits: ")
+        .and_then(|(_, l)| l.split_once(')'))
+        .unwrap_or_else(|| panic!("no limits in {}", r.stderr))
+        .0;
+    assert_eq!(
+        limits,
+        "200000 array items, 100000 map entries, 262144 string bytes"
+    );
+    let docs = std::fs::read_to_string(crate::support::root().join("docs/rules.md")).unwrap();
+    let row = "| array items / map entries / string bytes, each a total over one value | ";
+    let documented: Vec<String> = docs
+        .lines()
+        .find_map(|l| l.strip_prefix(row))
+        .unwrap_or_else(|| panic!("docs/rules.md has no row {row}"))
+        .split(" | ")
+        .next()
+        .unwrap()
+        .split(" / ")
+        .map(|n| n.replace(',', ""))
+        .collect();
+    let met: Vec<&str> = limits.split(", ").map(|l| l.split(' ').next().unwrap()).collect();
+    assert_eq!(documented, met);
+}
+
+#[test]
+fn a_default_goal_the_sample_board_cannot_meet_is_the_scripts_line() {
+    let script =
+        "fn rules(board) {\n  #{ kind: \"hop\", directions: [], moves: [],\n     goal: #{ pegs: 30 } }\n}\n";
+    let r = run(&[("rules/x.rhai", script)], &["check", "rules/x.rhai"], 2);
+    assert_eq!(
+        r.stderr,
+        "marbles: error: rules/x.rhai:3: goal: 30 pegs to leave (rule family `x`'s default), but the board starts \
+         with 24 pegs and a jump only removes pegs (on a sample 5×5 board)\n"
     );
 }

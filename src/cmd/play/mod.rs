@@ -68,10 +68,25 @@ commands:
   moves          list the legal moves
   hint           the next move of a solution from here
   solve          let marbles finish the game from here, showing every move
+                 (hint and solve search 10 s at most, unless --timeout or the
+                 puzzle's `solve: timeout:` says otherwise)
   undo           take back the last move
   restart        back to the start
   help           this list
   quit           leave (end of input does too)";
+
+/// How long `hint` and `solve` search when neither `--timeout` nor the puzzle sets a limit:
+/// nothing else would stop them (end of piped input is read only after they answer).
+const HINT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// `opts` with [`HINT_TIMEOUT`] when they and the puzzle set no time limit.
+fn bounded(p: &Prepared, opts: &Options) -> Options {
+    let mut o = opts.clone();
+    if solve::limits_for(&p.spec, opts).timeout.is_none() {
+        o.limits.timeout = Some(HINT_TIMEOUT);
+    }
+    o
+}
 
 /// Plays `p` reading commands from `input`, writing to `out`. Returns `Solved` when the
 /// player (or `solve`) reached the goal, `Unsolved` otherwise.
@@ -92,14 +107,22 @@ pub fn play(
     writeln!(out, "{}", crate::render::terminal(&heading))?;
     show(p, history.last().unwrap(), None, &mut out)?;
     let mut won = false;
-    let mut lines = input.lines();
+    let mut input = input;
+    let mut bytes = Vec::new();
     loop {
         if prompt {
             write!(out, "> ")?;
             out.flush()?;
         }
-        let Some(line) = lines.next() else { break };
-        let line = line?;
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            break;
+        }
+        // A line that is not text is a bad line like any other: the game goes on.
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            writeln!(out, "that line is not text (UTF-8): write a move, or `help`")?;
+            continue;
+        };
         let words: Vec<&str> = line
             .split(|c: char| c.is_whitespace() || c == ',')
             .filter(|w| !w.is_empty())
@@ -128,6 +151,7 @@ pub fn play(
                 }
             }
             ["hint"] | ["solve"] => {
+                let opts = &bounded(p, opts);
                 let o = solve::solve_prepared(&from(p, &here), opts);
                 match (o.status, words[0]) {
                     (Status::Solved, _) if o.moves.is_empty() => writeln!(out, "already solved")?,
@@ -271,6 +295,16 @@ fn legal_moves(p: &Prepared, pos: &Position) -> Vec<(String, Position)> {
     }
 }
 
+/// The player's words as a message quotes them: at most 80 characters, then `…`.
+fn echo(words: &[&str]) -> String {
+    const MAX: usize = 80;
+    let text = words.join(" ");
+    match text.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text,
+    }
+}
+
 /// Reads one move; returns the new position and the cell to mark.
 fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position, Option<Cell>), String> {
     match (&p.model, pos) {
@@ -282,7 +316,7 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
                 .map_err(|_| {
                     format!(
                         "`{}` is not a move: write `R C R2 C2` (from, to), or `help`",
-                        words.join(" ")
+                        echo(words)
                     )
                 })?;
             let [r, c, r2, c2] = nums[..] else {
@@ -324,7 +358,7 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
                 let names: Vec<&str> = m.dirs.iter().map(|d| d.name.as_str()).collect();
                 format!(
                     "`{}` is not a tilt: write one of {}",
-                    words.join(" "),
+                    echo(words),
                     names.join(", ")
                 )
             })?;
