@@ -172,6 +172,7 @@ pub fn group_within(model: &HopModel, budget: &Budget) -> Result<Symmetry, GaveU
 /// Gives up (as `Err(GaveUp)`) when the budget's limits are reached.
 pub fn count(model: &HopModel, feasible: bool, budget: &mut Budget) -> Result<CountResult, GaveUp> {
     let sym = group_within(model, budget)?;
+    super::keep_heap_slack();
     let narrow = model.geo.cells.len() <= 64;
     let first = if narrow {
         count_with::<u64, u64>(model, &sym, feasible, budget)
