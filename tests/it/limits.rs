@@ -449,3 +449,23 @@ fn ctrl_c_stops_a_count_and_says_so() {
         "{stderr}"
     );
 }
+
+/// A board of one row drawn 1 MB wide: reading and drawing it once cost the square of its
+/// width (each token's column was counted from the start of the row), seconds before any
+/// budget or Ctrl-C applied.
+#[test]
+fn a_megabyte_wide_board_row_is_read_in_linear_time() {
+    let row = format!("{} o o .", vec!["#"; 510_000].join(" "));
+    // `solve` gives up at once (exit 1) under its zero time limit; `check` finds it sound.
+    for (args, code) in [
+        (&["solve", "row.yaml", "--timeout", "0"][..], 1),
+        (&["check", "row.yaml"], 0),
+    ] {
+        Test::new()
+            .file("row.yaml", &format!("rules: peg_hop\nboard: |\n  {row}\n"))
+            .args(args)
+            .run_bounded(SECS(8), None)
+            .held(1024)
+            .status(code);
+    }
+}
