@@ -70,10 +70,13 @@ impl GridBoard {
     /// Row `r` as drawn: each token at its column.
     pub fn drawn_row(&self, r: usize) -> String {
         let mut line = String::new();
+        // Every symbol and pad is one char: `width` counts them without rescanning the line.
+        let mut width = 0;
         for (t, &x) in self.rows[r].iter().zip(&self.xs[r]) {
-            let pad = (x as usize).saturating_sub(line.chars().count());
-            line.push_str(&" ".repeat(pad.max(usize::from(!line.is_empty()))));
+            let pad = (x as usize).saturating_sub(width).max(usize::from(width > 0));
+            line.extend(std::iter::repeat_n(' ', pad));
             line.push(t.symbol());
+            width += pad + 1;
         }
         line
     }
@@ -730,8 +733,12 @@ fn parse_grid(path: &Path, source: &str, text: &str, board_line: Option<usize>) 
         }
         let mut row = Vec::new();
         let mut row_xs = Vec::new();
+        // Columns counted on from the previous token, so a wide row costs linear time.
+        let (mut seen, mut col) = (0, 0);
         for (c, (offset, tok)) in tokens(line).enumerate() {
-            row_xs.push(line[..offset].chars().count() as i64);
+            col += line[seen..offset].chars().count();
+            seen = offset;
+            row_xs.push(col as i64);
             let t = match tok {
                 "o" => Token::Peg,
                 "." => Token::Hole,

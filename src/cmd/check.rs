@@ -36,6 +36,8 @@ const SAMPLE_TILT: (&str, &str) = (
 );
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
+    // A file of many cases takes a while to check: Ctrl-C stops between cases (exit 130).
+    super::stop_on_ctrl_c();
     let (mut scripts, others): (Vec<PathBuf>, Vec<PathBuf>) = config
         .paths
         .iter()
@@ -81,6 +83,10 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
     for s in &scripts {
         ok &= check_script(&mut out, s, &files.puzzles, &options)?;
+    }
+    if crate::search::CANCELLED.load(std::sync::atomic::Ordering::SeqCst) {
+        eprintln!("marbles: check interrupted: the cases above were checked");
+        return Ok(ExitCode::Interrupted);
     }
     Ok(ExitCode::Solved.or_failed(!ok))
 }

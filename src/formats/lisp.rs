@@ -87,12 +87,12 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
             format!("no board: write a triangle as a list of rows, {EXAMPLE}"),
         ));
     }
-    let count = found.len();
+    let parts = super::Parts::new(path, source, "call", found.len());
     Ok(found
         .into_iter()
         .enumerate()
         .map(|(k, (rows, trace, first, last))| {
-            let (name, source) = super::part(path, source, "call", k, count, (first, last));
+            let (name, source) = parts.get(k, (first, last));
             Spec {
                 path: path.to_path_buf(),
                 source,

@@ -265,12 +265,12 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
         )
         .at(Some(1), Some(1)));
     }
-    let count = found.len();
+    let parts = super::Parts::new(path, source, "board", found.len());
     found
         .into_iter()
         .enumerate()
         .map(|(k, m)| {
-            let (name, text) = super::part(path, source, "board", k, count, (m.first, m.last));
+            let (name, text) = parts.get(k, (m.first, m.last));
             spec(path, &m.rows, name, text)
         })
         .collect()

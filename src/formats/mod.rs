@@ -235,30 +235,50 @@ pub fn import(
     Ok(written)
 }
 
-/// The name and text of puzzle `k` (0-based) of the `count` a file at `path` holds, spanning
-/// its 1-based lines `span`: a lone puzzle is the whole file, named after it; one of several
-/// is `<stem> <word> <k+1>`, its own lines (so that each has its own hash).
-fn part(
-    path: &Path,
-    source: &str,
-    word: &str,
-    k: usize,
+/// The names and texts of the `count` puzzles a file at `path` holds: a lone puzzle is the
+/// whole file, named after it; one of several is `<stem> <word> <k+1>`, its own lines (so
+/// that each has its own hash). The file is split into lines once, not once per puzzle (a
+/// file of 100,000 matrices took minutes, quadratic, before any case was prepared).
+struct Parts<'a> {
+    stem: String,
+    source: &'a str,
+    lines: Vec<&'a str>,
+    word: &'static str,
     count: usize,
-    span: (usize, usize),
-) -> (String, String) {
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if count == 1 {
-        return (stem, source.to_string());
+}
+
+impl<'a> Parts<'a> {
+    fn new(path: &Path, source: &'a str, word: &'static str, count: usize) -> Self {
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let lines = if count == 1 {
+            Vec::new()
+        } else {
+            source.lines().collect()
+        };
+        Parts {
+            stem,
+            source,
+            lines,
+            word,
+            count,
+        }
     }
-    let lines: Vec<&str> = source.lines().collect();
-    let text = lines
-        .get(span.0 - 1..span.1)
-        .map(|ls| ls.join("\n"))
-        .unwrap_or_default();
-    (format!("{stem} {word} {}", k + 1), text)
+
+    /// The name and text of puzzle `k` (0-based), spanning the 1-based lines `span`.
+    fn get(&self, k: usize, span: (usize, usize)) -> (String, String) {
+        if self.count == 1 {
+            return (self.stem.clone(), self.source.to_string());
+        }
+        let text = self
+            .lines
+            .get(span.0 - 1..span.1)
+            .map(|ls| ls.join("\n"))
+            .unwrap_or_default();
+        (format!("{} {} {}", self.stem, self.word, k + 1), text)
+    }
 }
 
 /// A located token of a text file: 1-based line and column (in characters).

@@ -503,3 +503,50 @@ fn ctrl_c_stops_a_count_and_says_so() {
         "{stderr}"
     );
 }
+
+/// A board of one row drawn 1 MB wide: reading and drawing it once cost the square of its
+/// width (each token's column was counted from the start of the row), seconds before any
+/// budget or Ctrl-C applied.
+#[test]
+fn a_megabyte_wide_board_row_is_read_in_linear_time() {
+    let row = format!("{} o o .", vec!["#"; 510_000].join(" "));
+    // `solve` gives up at once (exit 1) under its zero time limit; `check` finds it sound.
+    for (args, code) in [
+        (&["solve", "row.yaml", "--timeout", "0"][..], 1),
+        (&["check", "row.yaml"], 0),
+    ] {
+        Test::new()
+            .file("row.yaml", &format!("rules: peg_hop\nboard: |\n  {row}\n"))
+            .args(args)
+            .run_bounded(SECS(8), None)
+            .held(1024)
+            .status(code);
+    }
+}
+
+/// Files of thousands of Lisp calls or matrices: splitting them into cases once cost the
+/// square of their length (minutes before the first case), and `check` ignored Ctrl-C.
+#[test]
+fn ctrl_c_stops_solve_and_check_while_many_cases_are_prepared() {
+    let test = Test::new()
+        .file("many.matrix", &"1 1\n1 0\n\n".repeat(111_111))
+        .file(
+            "many.lisp",
+            &"(peg-puzzle '((o) (x x) (x x x)) #f)\n".repeat(22_727),
+        );
+    for cmd in ["solve", "check"] {
+        for file in ["many.matrix", "many.lisp"] {
+            let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_marbles"));
+            c.args([cmd, file]).current_dir(test.path(""));
+            let started = std::time::Instant::now();
+            let out = crate::support::interrupted(&mut c, SECS(2));
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(130), "{cmd} {file}: {stderr}");
+            assert!(
+                started.elapsed() < SECS(8),
+                "{cmd} {file}: {:?}",
+                started.elapsed()
+            );
+        }
+    }
+}
