@@ -151,7 +151,8 @@ fn a_line_that_is_not_text_is_a_bad_line_and_the_game_goes_on() {
 
 #[test]
 fn a_long_bad_line_is_quoted_short() {
-    let garbage = "x".repeat(5 << 20);
+    // Within the longest line play reads (4096 bytes); longer ones are refused unread.
+    let garbage = "x".repeat(4000);
     let (code, out) = play("puzzles/triangle_hop/corner.yaml", &format!("{garbage}\nquit\n"));
     assert_eq!(code, Some(1));
     assert!(
@@ -163,7 +164,7 @@ fn a_long_bad_line_is_quoted_short() {
         &out[..out.len().min(2000)]
     );
     assert!(
-        out.len() < 10_000,
+        out.len() < 4_000,
         "the line is not echoed whole: {} bytes",
         out.len()
     );
@@ -198,5 +199,31 @@ fn a_hint_searches_ten_seconds_unless_told_otherwise() {
     assert_eq!(
         hint(&["--timeout", "0.5"]),
         "the solver gave up from here: time limit (0.500 s)"
+    );
+}
+
+#[test]
+fn a_line_of_any_length_is_refused_without_being_kept() {
+    let mut input = vec![b'a'; 20 << 20];
+    input.extend_from_slice(b"\nundo\nquit\n");
+    let run = Test::new()
+        .in_root()
+        .args(["play", "puzzles/peg_hop/english_central.yaml"])
+        .stdin_bytes(&input)
+        .run();
+    // Quit unsolved: exit 1, as any game left unfinished.
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("that line is too long (over 4096 bytes): write a move, or `help`\n"),
+        "{}",
+        &run.stdout[..run.stdout.len().min(2000)]
+    );
+    // The game went on after it, and nothing of the line was echoed.
+    assert!(run.stdout.contains("nothing to undo"), "{}", run.stdout.len());
+    assert!(
+        run.stdout.len() < 64 << 10,
+        "{} bytes of output",
+        run.stdout.len()
     );
 }
