@@ -424,6 +424,44 @@ fn finished(p: &Prepared, pos: &Position) -> Option<End> {
     }
 }
 
+/// The longest input line `play` reads; a move or command is a few dozen bytes.
+const MAX_LINE: usize = 4096;
+
+/// What [`read_line_at_most`] found.
+enum Line {
+    Read,
+    TooLong,
+    End,
+}
+
+/// Reads one line into `bytes`, holding at most `max` bytes of it: the rest of a longer line
+/// is skipped without being kept, so a line of any length costs no memory.
+fn read_line_at_most(input: &mut impl BufRead, bytes: &mut Vec<u8>, max: usize) -> io::Result<Line> {
+    let n = std::io::Read::take(&mut *input, max as u64 + 1).read_until(b'\n', bytes)?;
+    if n == 0 {
+        return Ok(Line::End);
+    }
+    if bytes.len() <= max || bytes.ends_with(b"\n") {
+        return Ok(Line::Read);
+    }
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(Line::TooLong);
+        }
+        match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                input.consume(i + 1);
+                return Ok(Line::TooLong);
+            }
+            None => {
+                let len = buf.len();
+                input.consume(len);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -467,43 +505,5 @@ mod tests {
         assert!(out.contains("> "), "{out}");
         let (_, out) = play_with("puzzles/triangle_hop/corner.yaml", "9 9 0 0\n", false);
         assert!(!out.contains("> "), "{out}");
-    }
-}
-
-/// The longest input line `play` reads; a move or command is a few dozen bytes.
-const MAX_LINE: usize = 4096;
-
-/// What [`read_line_at_most`] found.
-enum Line {
-    Read,
-    TooLong,
-    End,
-}
-
-/// Reads one line into `bytes`, holding at most `max` bytes of it: the rest of a longer line
-/// is skipped without being kept, so a line of any length costs no memory.
-fn read_line_at_most(input: &mut impl BufRead, bytes: &mut Vec<u8>, max: usize) -> io::Result<Line> {
-    let n = std::io::Read::take(&mut *input, max as u64 + 1).read_until(b'\n', bytes)?;
-    if n == 0 {
-        return Ok(Line::End);
-    }
-    if bytes.len() <= max || bytes.ends_with(b"\n") {
-        return Ok(Line::Read);
-    }
-    loop {
-        let buf = input.fill_buf()?;
-        if buf.is_empty() {
-            return Ok(Line::TooLong);
-        }
-        match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => {
-                input.consume(i + 1);
-                return Ok(Line::TooLong);
-            }
-            None => {
-                let len = buf.len();
-                input.consume(len);
-            }
-        }
     }
 }
