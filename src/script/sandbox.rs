@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 /// Termination tokens: which limit stopped a script from inside `on_progress`.
 const MEMORY: &str = "memory";
 const PRINTED: &str = "printed";
+const INTERRUPTED: &str = "interrupted";
 use std::time::{Duration, Instant};
 
 /// How much a rule script may do before it is stopped.
@@ -106,9 +107,13 @@ fn engine(limits: &ScriptLimits, printed: Arc<Mutex<Vec<String>>>) -> Engine {
         if over_printed.load(Ordering::Relaxed) > max_printed {
             return Some(Dynamic::from(PRINTED));
         }
-        (ops.is_multiple_of(256)
-            && (Instant::now() > deadline || crate::search::CANCELLED.load(Ordering::Relaxed)))
-        .then(|| Dynamic::from("deadline"))
+        if !ops.is_multiple_of(256) {
+            return None;
+        }
+        if crate::search::CANCELLED.load(Ordering::Relaxed) {
+            return Some(Dynamic::from(INTERRUPTED));
+        }
+        (Instant::now() > deadline).then(|| Dynamic::from("deadline"))
     });
     let keep = move |bytes: &AtomicUsize, list: &Mutex<Vec<String>>, line: String| {
         if bytes.fetch_add(line.len(), Ordering::Relaxed) + line.len() <= max_printed {
@@ -273,6 +278,9 @@ fn runtime_error(script: &Script, e: &EvalAltResult, limits: &ScriptLimits) -> D
             "rule script stopped: output limit reached (it printed more than {})",
             crate::search::human_bytes(limits.max_printed as u64)
         ),
+        EvalAltResult::ErrorTerminated(token, ..) if token.to_string() == INTERRUPTED => {
+            "rule script stopped: interrupted (Ctrl-C)".to_string()
+        }
         EvalAltResult::ErrorTerminated(..) => format!(
             "rule script stopped: time limit reached ({:.1} s; an endless loop?)",
             limits.timeout.as_secs_f64()

@@ -550,3 +550,23 @@ fn ctrl_c_stops_solve_and_check_while_many_cases_are_prepared() {
         }
     }
 }
+
+#[test]
+fn ctrl_c_in_a_script_is_called_an_interruption_not_a_time_limit() {
+    let test = Test::new()
+        .file(
+            "rules/spin.rhai",
+            "fn rules(board) {\n  let n = 0;\n  loop { n += 1; }\n}\n",
+        )
+        .file("p.yaml", "rules: spin\nboard: |\n  o o .\n");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_marbles"));
+    cmd.args(["solve", "p.yaml", "--script-timeout", "30"])
+        .current_dir(test.path(""));
+    let out = crate::support::interrupted(&mut cmd, SECS(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert_eq!(
+        stderr,
+        "marbles: error: rules/spin.rhai:1: rule script stopped: interrupted (Ctrl-C)\n"
+    );
+}
