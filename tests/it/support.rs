@@ -262,5 +262,26 @@ pub fn interrupted(cmd: &mut Command, after: std::time::Duration) -> std::proces
     std::thread::sleep(after);
     // SAFETY: signalling our own child.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    child.wait_with_output().unwrap()
+    // A child that ignores the signal fails the test instead of stalling it.
+    let id = child.id() as i32;
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watch = done.clone();
+    std::thread::spawn(move || {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while std::time::Instant::now() < deadline {
+            if watch.load(std::sync::atomic::Ordering::SeqCst) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        // SAFETY: killing our own child, which has not been reaped (`done` is unset).
+        unsafe { libc::kill(id, libc::SIGKILL) };
+    });
+    let out = child.wait_with_output().unwrap();
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    assert!(
+        out.status.code().is_some(),
+        "the child was ended by a signal: it did not handle Ctrl-C, or ignored it for 60 s and was killed"
+    );
+    out
 }
