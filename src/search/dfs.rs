@@ -311,16 +311,7 @@ fn search<W: Word, G: Gen<W>>(
                 obs.pruned(path.len() + 1, m, ns);
                 continue;
             }
-            // The finishing line may reuse move `m`: each of its moves applies to the last end.
-            let mut end = ns;
-            path.push(m);
-            obs.advance(path.len(), m, end);
-            for i in e.finish(model, order, ns) {
-                end ^= model.moves[i].mask;
-                path.push(i);
-                obs.advance(path.len(), i, end);
-            }
-            obs.goal(path.len(), end);
+            let end = finish_line(e, model, order, m, ns, &mut path, obs);
             return done(Verdict::Solved, path, end, budget, memory);
         }
         path.push(m);
@@ -348,4 +339,28 @@ fn search<W: Word, G: Gen<W>>(
         return done(Verdict::Solved, p, end, budget, memory);
     }
     done(Verdict::Unsolvable(None), Vec::new(), start, budget, memory)
+}
+
+/// Plays hop `m` into `ns`, then the endgame table's finishing line from there, onto `path`,
+/// telling `obs`; returns the position it ends on. The line may reuse move `m`: each of its
+/// moves applies to the last end.
+pub(super) fn finish_line(
+    e: &Endgame,
+    model: &HopModel,
+    order: &[usize],
+    m: usize,
+    ns: u128,
+    path: &mut Vec<usize>,
+    obs: &mut impl Observer,
+) -> u128 {
+    let mut end = ns;
+    path.push(m);
+    obs.advance(path.len(), m, end);
+    for i in e.finish(model, order, ns) {
+        end ^= model.moves[i].mask;
+        path.push(i);
+        obs.advance(path.len(), i, end);
+    }
+    obs.goal(path.len(), end);
+    end
 }

@@ -160,15 +160,7 @@ pub fn solve_with(
                 obs.pruned(path.len() + 1, m, ns);
                 continue;
             }
-            let mut end = ns;
-            path.push(m);
-            obs.advance(path.len(), m, ns);
-            for j in e.finish(model, order, ns) {
-                end ^= model.moves[j].mask;
-                path.push(j);
-                obs.advance(path.len(), j, end);
-            }
-            obs.goal(path.len(), end);
+            let end = super::dfs::finish_line(e, model, order, m, ns, &mut path, obs);
             return done(Verdict::Solved, path, end, budget, memory);
         }
         path.push(m);
