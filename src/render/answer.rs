@@ -55,11 +55,12 @@ impl Answer {
     }
 }
 
-/// Writes answers as puzzles are solved: each at once, or for JSON all of them at the end.
+/// Writes answers as puzzles are solved, each at once (JSON as the elements of one array).
 pub struct Answers<W: Write> {
     out: W,
     answer: Answer,
-    json: Vec<Outcome>,
+    /// JSON answers written so far.
+    written: usize,
 }
 
 impl<W: Write> Answers<W> {
@@ -67,7 +68,7 @@ impl<W: Write> Answers<W> {
         Answers {
             out,
             answer,
-            json: Vec::new(),
+            written: 0,
         }
     }
 
@@ -77,7 +78,16 @@ impl<W: Write> Answers<W> {
         let out = &mut self.out;
         match self.answer {
             Answer::Json => {
-                self.json.push(without_replay(o.clone()));
+                // The array is written an element at a time, indented as `to_writer_pretty`
+                // indents it (JSON strings hold no raw newline), so a file of 20,000 cases
+                // holds no answers back.
+                let text = serde_json::to_string_pretty(&without_replay(o.clone()))?;
+                out.write_all(if self.written == 0 { b"[\n" } else { b",\n" })?;
+                for (i, line) in text.lines().enumerate() {
+                    let sep = if i == 0 { "" } else { "\n" };
+                    write!(out, "{sep}  {line}")?;
+                }
+                self.written += 1;
                 Ok(())
             }
             Answer::Text if style == Style::Lisp => writeln!(out, "{}", lisp_text(o)),
@@ -92,8 +102,8 @@ impl<W: Write> Answers<W> {
     /// Ends the answers: the JSON array, if that was asked for.
     pub fn finish(mut self) -> io::Result<()> {
         if self.answer == Answer::Json {
-            serde_json::to_writer_pretty(&mut self.out, &self.json)?;
-            writeln!(self.out)?;
+            let end: &[u8] = if self.written == 0 { b"[]\n" } else { b"\n]\n" };
+            self.out.write_all(end)?;
         }
         self.out.flush()
     }
