@@ -42,11 +42,29 @@ impl Answer {
             Answer::Matrix => "matrix",
             _ => return Ok(p),
         };
-        if matches!(p.model, crate::model::Model::Tilt(_)) {
+        let hop = match &p.model {
+            crate::model::Model::Tilt(_) => {
+                return Err(Diagnostic::new(
+                    &p.spec.path,
+                    format!(
+                        "`{}` is a tilt puzzle; `--format {format}` writes hop boards (use text, json, icpc or moves)",
+                        p.spec.name
+                    ),
+                ));
+            }
+            crate::model::Model::Hop(m) => m,
+        };
+        // A matrix holds a square grid, or a triangle as rows of 1, 2, 3, … entries: the
+        // other boards of the triangle lattice (a hexagon) have no matrix that reads back.
+        let triangle = match &p.spec.board {
+            crate::spec::BoardSpec::Grid(g) => g.rows.iter().enumerate().all(|(r, row)| row.len() == r + 1),
+            crate::spec::BoardSpec::Tilt(_) => false,
+        };
+        if self == Answer::Matrix && hop.geo.layout == crate::lattice::Layout::Triangle && !triangle {
             return Err(Diagnostic::new(
                 &p.spec.path,
                 format!(
-                    "`{}` is a tilt puzzle; `--format {format}` writes hop boards (use text, json, icpc or moves)",
+                    "`{}` is drawn on the triangle lattice but is not a triangle; `--format matrix` writes square grids and triangles (rows of 1, 2, 3, … entries) — use text, json or moves",
                     p.spec.name
                 ),
             ));
@@ -199,10 +217,23 @@ fn matrix_answer(o: &Outcome) -> String {
             blocked: '-',
             moved: '1',
         };
+        // On a square grid a row drawn short ends in holes that are not there: -1 to the
+        // widest row, so that every state is a rectangle that reads back the same.
+        let square = matches!(
+            o.replay,
+            Some(Replay::Hop {
+                layout: crate::lattice::Layout::Square,
+                ..
+            })
+        );
+        let width = widths.iter().copied().max().unwrap_or(0);
         for frame in frames {
             let bits = frame.as_bytes();
             out.push('\n');
-            for row in symbols.rows(widths, cells, |k| bits[k] == b'1', None) {
+            for mut row in symbols.rows(widths, cells, |k| bits[k] == b'1', None) {
+                if square {
+                    row.resize(width, '-');
+                }
                 let entries: Vec<&str> = row
                     .iter()
                     .map(|&c| match c {
