@@ -122,9 +122,17 @@ const SHARED_MAP: &str =
 
 #[test]
 fn script_values_are_written_out_only_up_to_a_bound() {
-    // Thrown: the error message is cut, not built whole.
+    // Thrown: the error message is cut, not built whole. (Building the map takes ~0.3 s; the
+    // script gets 20 s so that a loaded machine does not turn the answer into a time limit.)
     let run = script(&format!("{SHARED_MAP}  throw m;"))
-        .args(["solve", "p.yaml", "--max-memory", "20MB"])
+        .args([
+            "solve",
+            "p.yaml",
+            "--max-memory",
+            "20MB",
+            "--script-timeout",
+            "20",
+        ])
         .run_bounded(SECS(30), None)
         .held(200)
         .status(2)
@@ -142,7 +150,14 @@ fn script_values_are_written_out_only_up_to_a_bound() {
         "  #{ kind: m }",
     ] {
         let run = script(&format!("{SHARED_MAP}{tail}"))
-            .args(["solve", "p.yaml", "--max-memory", "20MB"])
+            .args([
+                "solve",
+                "p.yaml",
+                "--max-memory",
+                "20MB",
+                "--script-timeout",
+                "20",
+            ])
             .run_bounded(SECS(30), None)
             .held(200)
             .status(2)
