@@ -106,6 +106,49 @@ impl Symbols {
     }
 }
 
+impl Symbols {
+    /// Frame `i` of a hop replay as rows of symbols for the list notations (matrix, Lisp): a
+    /// square board as the grid it is pictured on — a hole drawn past spaces sits in its
+    /// column, short rows are filled out with [`Symbols::blocked`] — and a triangle as its
+    /// rows of tokens. `mark` is a cell drawn as [`Symbols::moved`].
+    pub fn hop_rows(&self, replay: &Replay, i: usize, mark: Option<Cell>) -> Vec<Vec<char>> {
+        let Replay::Hop {
+            layout,
+            widths,
+            cells,
+            frames,
+            ..
+        } = replay
+        else {
+            return Vec::new();
+        };
+        let bits = frames[i].as_bytes();
+        let symbol = |k: usize| match () {
+            _ if mark == Some(cells[k]) => self.moved,
+            _ if bits[k] == b'1' => self.peg,
+            _ => self.hole,
+        };
+        let picture = hop_picture(replay).filter(|(holes, _)| !holes.is_empty());
+        let (Layout::Square, Some((holes, blocked))) = (layout, picture) else {
+            return self.rows(widths, cells, |k| bits[k] == b'1', mark);
+        };
+        let all = || holes.iter().chain(&blocked);
+        let (x0, y0) = (
+            all().map(|p| p[0]).min().unwrap_or(0),
+            all().map(|p| p[1]).min().unwrap_or(0),
+        );
+        let at = |[x, y]: [i64; 2]| ((y - y0) as usize, ((x - x0) / 2) as usize);
+        let height = holes.iter().map(|&p| at(p).0 + 1).max().unwrap_or(0);
+        let width = holes.iter().map(|&p| at(p).1 + 1).max().unwrap_or(0);
+        let mut grid = vec![vec![self.blocked; width]; height];
+        for (k, &p) in holes.iter().enumerate() {
+            let (r, c) = at(p);
+            grid[r][c] = symbol(k);
+        }
+        grid
+    }
+}
+
 /// The most text one board's picture takes: a drawing far apart or far right is cut there.
 pub const MAX_PICTURE_BYTES: usize = 2 << 20;
 

@@ -276,6 +276,23 @@ fn a_matrix_answer_is_a_rectangle_and_a_hexagon_has_none() {
         v.as_array().unwrap().iter().all(|o| o["status"] != "error"),
         "{v}"
     );
+    // Holes drawn past spaces sit in their own columns (they were written left-packed, so
+    // the states showed jumps no rule makes): the English board drawn with spaces reads back
+    // with one puzzle per state, each one move shorter than the last.
+    let gap = "rules: peg_hop\nboard: |\n  o o o o\n  o     o\n  o o . o\n  o o o o\ngoal:\n  pegs: fewest\n";
+    let r = run("gap.yaml", gap, &["solve", "gap.yaml", "--format", "matrix"]).status(0);
+    let first = r.stdout.split("\n\n").nth(1).unwrap();
+    assert_eq!(first, " 1  1  1  1\n 1 -1 -1  1\n 1  1  0  1\n 1  1  1  1");
+    let english = "rules: peg_hop\nboard: |2\n      o o o\n      o o o\n  o o o o o o o\n  o o o . o o o\n  o o o o o o o\n      o o o\n      o o o\n";
+    let r = run("sp.yaml", english, &["solve", "sp.yaml", "--format", "matrix"]).status(0);
+    let back = r
+        .test
+        .file("sp.matrix", &r.stdout)
+        .args(["solve", "sp.matrix", "--format", "moves"])
+        .run()
+        .status(0);
+    let want: Vec<String> = (0..=31).rev().map(|n| format!("{n} moves")).collect();
+    assert_eq!(back.stdout.lines().collect::<Vec<_>>(), want);
     // A hexagon lies on the triangle lattice but is no triangle: no matrix reads back as it.
     let hexagon = "rules: triangle_hop\nboard: |2\n    o o o\n   o o o o\n  o o . o o\n   o o o o\n    o o o\ngoal:\n  pegs: 2\n";
     let r = run("hex.yaml", hexagon, &["solve", "hex.yaml", "--format", "matrix"]).status(2);
