@@ -36,6 +36,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         for o in solve_reporting(file, notation, config) {
             if o.status == Status::Error && config.answer != Answer::Json {
                 super::report(&o.error.as_deref().unwrap_or(""));
+                answers.failed()?;
             } else {
                 answers.write(&o, statuses.len() + 1, super::style(notation))?;
             }

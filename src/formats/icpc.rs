@@ -150,6 +150,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
             limits: LimitSpec::default(),
             ratings: Default::default(),
             trace: false,
+            line: Some(n_pos.line),
         });
     }
     if specs.is_empty() {

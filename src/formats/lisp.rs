@@ -87,6 +87,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
         ));
     }
     let parts = super::Parts::new(path, source, "call", found.len());
+    let found_len = found.len();
     Ok(found
         .into_iter()
         .enumerate()
@@ -102,6 +103,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
                 limits: LimitSpec::default(),
                 ratings: ratings(),
                 trace,
+                line: (found_len > 1).then_some(first),
             }
         })
         .collect())

@@ -266,12 +266,15 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
         .at(Some(1), Some(1)));
     }
     let parts = super::Parts::new(path, source, "board", found.len());
+    let count = found.len();
     found
         .into_iter()
         .enumerate()
         .map(|(k, m)| {
             let (name, text) = parts.get(k, (m.first, m.last));
-            spec(path, &m.rows, name, text)
+            let mut s = spec(path, &m.rows, name, text)?;
+            s.line = (count > 1).then_some(m.first);
+            Ok(s)
         })
         .collect()
 }
@@ -341,6 +344,7 @@ fn spec(path: &Path, rows: &[(Pos, Vec<i8>)], name: String, source: String) -> R
         limits: LimitSpec::default(),
         ratings: Default::default(),
         trace: false,
+        line: None,
     })
 }
 

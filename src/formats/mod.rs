@@ -107,8 +107,29 @@ fn prepare_each(specs: Vec<Spec>, opts: &Options) -> Cases<'_> {
         specs
             .into_iter()
             .take_while(|_| !crate::search::CANCELLED.load(std::sync::atomic::Ordering::Relaxed))
-            .map(move |s| solve::prepare_spec(s, opts)),
+            .map(move |s| {
+                let (path, name, line) = (s.path.clone(), s.name.clone(), s.line);
+                solve::prepare_spec(s, opts).map_err(|d| locate(d, &path, &name, line))
+            }),
     )
+}
+
+/// An error found compiling one puzzle of a file holding several (at `line`): one in the
+/// puzzle itself is put at its line, one in its rule script names the puzzle, so that a
+/// message among thousands leads back to its case.
+fn locate(d: Diagnostic, path: &Path, name: &str, line: Option<usize>) -> Diagnostic {
+    let Some(line) = line else {
+        return d;
+    };
+    if d.file == path && d.line.is_none() {
+        let message = format!("{name}: {}", d.message);
+        Diagnostic { message, ..d }.at(Some(line), None)
+    } else if d.file != path {
+        let message = format!("{} (compiling {name}, {}:{line})", d.message, path.display());
+        Diagnostic { message, ..d }
+    } else {
+        d
+    }
 }
 
 /// [`prepare`] on `text`, the bytes of `path` already read: what is solved is exactly what

@@ -117,6 +117,16 @@ impl<W: Write> Answers<W> {
         }
     }
 
+    /// Holds the place of a puzzle that could not be read or compiled (its message goes to
+    /// stderr) in the answers of one line each, so that line k stays puzzle k.
+    pub fn failed(&mut self) -> io::Result<()> {
+        match self.answer {
+            Answer::Moves => writeln!(self.out, "error"),
+            Answer::Lisp => writeln!(self.out, "; error (see the message on stderr)"),
+            _ => Ok(()),
+        }
+    }
+
     /// Ends the answers: the JSON array, if that was asked for.
     pub fn finish(mut self) -> io::Result<()> {
         if self.answer == Answer::Json {
@@ -170,7 +180,14 @@ fn frame_rows(replay: &Replay, i: usize, mark: Option<Cell>) -> Vec<Vec<char>> {
 fn lisp_answer(o: &Outcome) -> String {
     let Some(replay @ Replay::Hop { frames, .. }) = o.replay.as_ref().filter(|_| o.status == Status::Solved)
     else {
-        return "#f".into();
+        return match (o.status, o.reason.as_deref()) {
+            // `#f` says there is no solution: a search that stopped proved nothing.
+            (Status::GaveUp, why) => format!(
+                "; gave up ({}): not solved, not proven impossible",
+                why.unwrap_or("a limit was reached")
+            ),
+            _ => "#f".into(),
+        };
     };
     let states: Vec<Vec<String>> = (0..frames.len())
         .map(|i| state_lines(&frame_rows(replay, i, None)))

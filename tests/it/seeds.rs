@@ -372,3 +372,41 @@ fn malformed_matrices_name_file_line_and_column() {
         assert_eq!(r.stderr, format!("marbles: error: {message}\n"), "{text:?}");
     }
 }
+
+#[test]
+fn a_broken_case_among_many_keeps_its_place_and_its_line() {
+    // Case 3 starts with no peg: its goal cannot be met. Its message names its line and
+    // case, its line of `--format moves` says `error`, and the cases around it are solved.
+    let file = "((o) (x x) (x x x) (x x x x) (x x x x x))\n((x))\n((o))\n((x))\n";
+    let r = run("many.lisp", file, &["solve", "many.lisp", "--format", "moves"]).status(2);
+    assert_eq!(r.stdout, "13 moves\n0 moves\nerror\n0 moves\n");
+    assert!(
+        r.stderr
+            .starts_with("marbles: error: many.lisp:3: many call 3: goal: 1 peg to leave"),
+        "{}",
+        r.stderr
+    );
+    let r = run("many.lisp", file, &["solve", "many.lisp", "--format", "lisp"]).status(2);
+    assert_eq!(
+        r.stdout
+            .lines()
+            .filter(|l| l.starts_with(';'))
+            .collect::<Vec<_>>(),
+        ["; error (see the message on stderr)"]
+    );
+}
+
+#[test]
+fn a_lisp_answer_that_gave_up_is_not_false() {
+    // `#f` is the notation's "no solution"; a search stopped by its node limit proved nothing.
+    let r = run(
+        "c.lisp",
+        CALL,
+        &["solve", "c.lisp", "--format", "lisp", "--max-nodes", "1"],
+    )
+    .status(1);
+    assert_eq!(
+        r.stdout,
+        "; gave up (node limit (1 nodes)): not solved, not proven impossible\n"
+    );
+}
