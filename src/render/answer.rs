@@ -64,7 +64,7 @@ impl Answer {
             return Err(Diagnostic::new(
                 &p.spec.path,
                 format!(
-                    "`{}` is drawn on the triangle lattice but is not a triangle; `--format matrix` writes square grids and triangles (rows of 1, 2, 3, … entries) — use text, json or moves",
+                    "`{}` is drawn on the triangle lattice but its rows are not 1, 2, 3, … holes or `#` from the top; `--format matrix` writes square grids and such triangles only — use text, json or moves",
                     p.spec.name
                 ),
             ));
@@ -211,7 +211,11 @@ fn lisp_answer(o: &Outcome) -> String {
 /// `# name: N moves` and, when solved, each state from start to goal as a matrix, numbers
 /// right-aligned in columns, a blank line before each.
 fn matrix_answer(o: &Outcome) -> String {
-    let mut out = format!("# {}: {}", o.puzzle, verdict_words(o, "no solution"));
+    let mut out = format!(
+        "# {}: {}",
+        super::one_line(&o.puzzle),
+        verdict_words(o, "no solution")
+    );
     if let Some(replay @ Replay::Hop { frames, .. }) =
         o.replay.as_ref().filter(|_| o.status == Status::Solved)
     {

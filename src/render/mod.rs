@@ -17,8 +17,19 @@ use std::fmt::Write;
 /// control characters, which could move the cursor, retitle the window or hide text, and
 /// bidirectional overrides are written as `\u{1b}` escapes. Line breaks are kept.
 pub fn terminal(s: &str) -> Cow<'_, str> {
+    escaped(s, true)
+}
+
+/// [`terminal`], with line breaks escaped too: for a name or path set in a line of its own
+/// (a heading, a matrix answer's `#` line), where a line break would start a line that
+/// readers take for something else.
+pub fn one_line(s: &str) -> Cow<'_, str> {
+    escaped(s, false)
+}
+
+fn escaped(s: &str, keep_newlines: bool) -> Cow<'_, str> {
     let unsafe_char = |c: char| {
-        (c.is_control() && c != '\n')
+        (c.is_control() && !(keep_newlines && c == '\n'))
             || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
     };
     if !s.contains(unsafe_char) {
@@ -361,7 +372,12 @@ pub const MAX_ANSWER_BOARD_BYTES: usize = 256 * 1024;
 /// [`solution`] with boards drawn by `draw(replay, frame, marked cell)`, for other notations.
 pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) -> String) -> String {
     let rules = o.script.as_deref().unwrap_or(&o.rules);
-    let mut heading = format!("{} ({}, {rules})\n{}\n", o.puzzle, o.file, verdict(o));
+    let mut heading = format!(
+        "{} ({}, {rules})\n{}\n",
+        one_line(&o.puzzle),
+        one_line(&o.file),
+        verdict(o)
+    );
     if let Some(goal) = &o.goal {
         let _ = writeln!(heading, "goal: {goal}");
     }

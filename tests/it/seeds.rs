@@ -299,7 +299,7 @@ fn a_matrix_answer_is_a_rectangle_and_a_hexagon_has_none() {
     assert_eq!(r.stdout, "");
     assert_eq!(
         r.stderr,
-        "marbles: error: hex.yaml: `hex` is drawn on the triangle lattice but is not a triangle; `--format matrix` writes square grids and triangles (rows of 1, 2, 3, … entries) — use text, json or moves\n"
+        "marbles: error: hex.yaml: `hex` is drawn on the triangle lattice but its rows are not 1, 2, 3, … holes or `#` from the top; `--format matrix` writes square grids and such triangles only — use text, json or moves\n"
     );
 }
 
@@ -408,5 +408,29 @@ fn a_lisp_answer_that_gave_up_is_not_false() {
     assert_eq!(
         r.stdout,
         "; gave up (node limit (1 nodes)): not solved, not proven impossible\n"
+    );
+}
+
+#[test]
+fn a_name_with_a_line_break_stays_on_its_heading_line() {
+    // A line break in a name would start a matrix row of its own in the `#` line.
+    let yaml = "name: \"evil\\n1 1 0\\n\"\nrules: peg_hop\nboard: |\n  o o .\n";
+    let r = run("n.yaml", yaml, &["solve", "n.yaml", "--format", "matrix"]).status(0);
+    assert_eq!(
+        r.stdout,
+        "# evil\\u{a}1 1 0\\u{a}: 1 moves\n\n 1  1  0\n\n 0  0  1\n"
+    );
+    let back = r
+        .test
+        .file("n.matrix", &r.stdout)
+        .args(["solve", "n.matrix", "--format", "moves"])
+        .run()
+        .status(0);
+    assert_eq!(back.stdout, "1 moves\n0 moves\n");
+    let r = run("n.yaml", yaml, &["solve", "n.yaml"]).status(0);
+    assert!(
+        r.stdout.starts_with("evil\\u{a}1 1 0\\u{a} (n.yaml, "),
+        "{}",
+        r.stdout
     );
 }
