@@ -397,6 +397,20 @@ fn a_broken_case_among_many_keeps_its_place_and_its_line() {
 }
 
 #[test]
+fn a_case_that_does_not_parse_keeps_the_answers_before_it() {
+    // Cases are read one at a time as they are solved: an unclosed last case ends the run
+    // with its line and column, after the two cases before it were answered.
+    let file = "((o) (x x) (x x x) (x x x x) (x x x x x))\n((x))\n((x x)\n";
+    let r = run("end.lisp", file, &["solve", "end.lisp", "--format", "moves"]);
+    assert_eq!(r.stdout, "13 moves\n0 moves\nerror\n");
+    assert!(
+        r.stderr.starts_with("marbles: error: end.lisp:3:2: row 1 has 2 entries"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
 fn a_lisp_answer_that_gave_up_is_not_false() {
     // `#f` is the notation's "no solution"; a search stopped by its node limit proved nothing.
     let r = run(
