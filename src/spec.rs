@@ -26,6 +26,9 @@ pub struct Spec {
     pub ratings: BTreeMap<u32, String>,
     /// The file asks for the search to be traced, as `--trace` does (a Lisp call's `#t`).
     pub trace: bool,
+    /// The line the puzzle starts on, in a file holding several (Lisp, matrix, ICPC): errors
+    /// found after reading (its goal, its rule script) name it there.
+    pub line: Option<usize>,
 }
 
 /// The board in one of the two shapes families take.
@@ -548,6 +551,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         limits,
         ratings: raw.ratings.unwrap_or_default(),
         trace: false,
+        line: None,
     })
 }
 

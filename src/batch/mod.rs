@@ -82,12 +82,17 @@ pub fn solve_contained(path: &Path, opts: &Options) -> Vec<Outcome> {
     let hash = text.as_deref().ok().map(solve::hash);
     let solve_all = || match &text {
         Err(d) => vec![Outcome::error(&file, d.to_string())],
-        Ok(text) => formats::prepare_text(path, Notation::of(path, None), text, opts)
-            .map(|p| match p {
-                Ok(p) => solve::solve_prepared(&p, opts),
-                Err(d) => Outcome::error(&file, d.to_string()),
-            })
-            .collect::<Vec<_>>(),
+        Ok(text) => {
+            let mut outcomes = Vec::new();
+            formats::prepare_text(path, Notation::of(path, None), text, opts, &mut |p| {
+                outcomes.push(match p {
+                    Ok(p) => solve::solve_prepared(&p, opts),
+                    Err(d) => Outcome::error(&file, d.to_string()),
+                });
+                std::ops::ControlFlow::Continue(())
+            });
+            outcomes
+        }
     };
     let mut outcomes = catch_unwind(AssertUnwindSafe(solve_all)).unwrap_or_else(|panic| {
         let msg = panic

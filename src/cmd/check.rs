@@ -76,9 +76,15 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
     if scripts.is_empty() {
         for f in &files.puzzles {
-            for p in formats::prepare(f, Notation::of(f, None), &options) {
-                ok &= show(&mut out, &f.display().to_string(), "", p, &options)?;
-            }
+            let mut written = Ok(());
+            formats::prepare(f, Notation::of(f, None), &options, &mut |p| {
+                written = show(&mut out, &f.display().to_string(), "", p, &options).map(|good| ok &= good);
+                match written {
+                    Ok(()) => std::ops::ControlFlow::Continue(()),
+                    Err(_) => std::ops::ControlFlow::Break(()),
+                }
+            });
+            written?;
         }
     }
     for s in &scripts {

@@ -9,6 +9,7 @@ use crate::render::progress::Progress;
 use crate::render::trace;
 use crate::solve::{self, Options};
 use std::io::{self, IsTerminal};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 /// What to solve and how to answer.
@@ -33,14 +34,22 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let mut answers = Answers::new(io::stdout().lock(), config.answer);
     for file in &config.files {
         let notation = Notation::of(file, config.notation);
-        for o in solve_reporting(file, notation, config) {
-            if o.status == Status::Error && config.answer != Answer::Json {
+        let mut written = Ok(());
+        solve_reporting(file, notation, config, &mut |o| {
+            written = if o.status == Status::Error && config.answer != Answer::Json {
                 super::report(&o.error.as_deref().unwrap_or(""));
+                answers.failed()
             } else {
-                answers.write(&o, statuses.len() + 1, super::style(notation))?;
-            }
+                answers.write(&o, statuses.len() + 1, super::style(notation))
+            };
             statuses.push(o.status);
-        }
+            if written.is_ok() {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        });
+        written?;
     }
     answers.finish()?;
     Ok(ExitCode::of_statuses(&statuses))
@@ -48,14 +57,14 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
 
 /// Solves every puzzle in one file (ICPC files hold several), showing on stderr what their
 /// rule scripts printed and, with a trace, the search.
-fn solve_reporting<'a>(
-    file: &'a Path,
+fn solve_reporting(
+    file: &Path,
     notation: Notation,
-    config: &'a Config,
-) -> impl Iterator<Item = Outcome> + 'a {
+    config: &Config,
+    each: &mut dyn FnMut(Outcome) -> ControlFlow<()>,
+) {
     let opts = &config.options;
-    let solve_one = move |p: crate::diag::Result<solve::Prepared>| match p.and_then(|p| config.answer.fits(p))
-    {
+    let solve_one = |p: crate::diag::Result<solve::Prepared>| match p.and_then(|p| config.answer.fits(p)) {
         Err(d) => {
             super::show_lines(&d.file, &d.printed);
             let mut o = Outcome::error(&file.display().to_string(), d.to_string());
@@ -81,5 +90,5 @@ fn solve_reporting<'a>(
             }
         }
     };
-    formats::prepare(file, notation, opts).map(solve_one)
+    formats::prepare(file, notation, opts, &mut |p| each(solve_one(p)));
 }

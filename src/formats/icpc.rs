@@ -14,6 +14,7 @@ use super::Pos;
 use crate::diag::{Diagnostic, Result};
 use crate::limits::{TiltPart, check_tilt};
 use crate::spec::{BoardSpec, Cell, GoalSpec, LimitSpec, Spec, TiltBoard};
+use std::ops::ControlFlow;
 use std::path::Path;
 
 /// Reads the numbers of a file in order, with their positions.
@@ -80,6 +81,11 @@ impl Numbers<'_> {
 
 /// Reads every case of an ICPC "Marble Game" file into a `tilt_roll` spec.
 pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
+    super::parse(path, super::Notation::Icpc, source)
+}
+
+/// [`parse`], handing each spec to `emit` as it is read (see [`super::parse_each`]).
+pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> ControlFlow<()>) -> Result<()> {
     let mut nums = Numbers {
         path,
         toks: super::tokens(source),
@@ -91,9 +97,9 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let lines: Vec<&str> = source.lines().collect();
-    let mut specs = Vec::new();
+    let mut cases = 0;
     while nums.toks.peek().is_some() {
-        let case = specs.len() + 1;
+        let case = cases + 1;
         let (n, n_pos) = nums.next(&format!("the board size N of case {case}"))?;
         let (m, m_pos) = nums.next(&format!("the number of marbles M of case {case}"))?;
         let (w, w_pos) = nums.next(&format!("the number of walls W of case {case}"))?;
@@ -135,7 +141,8 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
             .get(n_pos.line - 1..nums.last_line)
             .map(|ls| ls.join("\n"))
             .unwrap_or_default();
-        specs.push(Spec {
+        cases += 1;
+        let read = emit(Spec {
             path: path.to_path_buf(),
             source: text,
             name: format!("{stem} case {case}"),
@@ -150,16 +157,20 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
             limits: LimitSpec::default(),
             ratings: Default::default(),
             trace: false,
+            line: Some(n_pos.line),
         });
+        if read.is_break() {
+            return Ok(());
+        }
     }
-    if specs.is_empty() {
+    if cases == 0 {
         return Err(Diagnostic::new(
             path,
             "no cases: an ICPC Marble Game file starts with `N M W` (board size, marbles, walls)",
         )
         .at(Some(1), Some(1)));
     }
-    Ok(specs)
+    Ok(())
 }
 
 #[cfg(test)]

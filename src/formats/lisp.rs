@@ -12,6 +12,7 @@ use crate::diag::Result;
 use crate::limits::MAX_HOP_CELLS;
 use crate::spec::{BoardSpec, GoalSpec, GridBoard, LimitSpec, Spec, Token};
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 use std::path::Path;
 
 /// The most rows a triangle may have: its holes must fit a hop bitboard.
@@ -38,61 +39,23 @@ const EXAMPLE: &str = "e.g. ((o) (x x) (x x x)), x a peg and o an empty hole";
 /// Reads every puzzle of a Lisp file, in order: bare boards `'((o) (x x) …)` and calls
 /// `(peg-puzzle '((o) (x x) …) #f)`, each a `triangle_hop` spec; a call's `#t` asks for a trace.
 pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
+    super::parse(path, super::Notation::Lisp, source)
+}
+
+/// [`parse`], handing each spec to `emit` as it is read (see [`super::parse_each`]).
+pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> ControlFlow<()>) -> Result<()> {
     let mut it = super::tokens(source);
-    let err = |pos: Pos, msg: String| pos.error(path, msg);
-    // (rows, trace, first line, last line) of each puzzle.
-    let mut found: Vec<(Vec<Vec<Token>>, bool, usize, usize)> = Vec::new();
-    loop {
-        let quote = it.next_if(|(_, t)| *t == "'").map(|(p, _)| p);
-        let open = match it.next() {
-            Some((pos, "(")) => pos,
-            None => match quote {
-                Some(q) => return Err(err(q, "this `'` quotes nothing".into())),
-                None => break,
-            },
-            Some((pos, t)) if !found.is_empty() => {
-                return Err(err(
-                    pos,
-                    format!(
-                        "unexpected `{t}` after the board's closing `)`: a file holds boards and (peg-puzzle '… #f) calls"
-                    ),
-                ));
-            }
-            Some((pos, t)) => {
-                return Err(err(
-                    pos,
-                    format!(
-                        "expected `(` to start the board, found `{t}`: {EXAMPLE}, or a call (peg-puzzle '((o) (x x) (x x x)) #f)"
-                    ),
-                ));
-            }
-        };
-        let call = quote.is_none()
-            && it
-                .next_if(|(_, t)| t.eq_ignore_ascii_case("peg-puzzle"))
-                .is_some();
-        let (rows, trace) = if call {
-            call_args(path, &mut it, open)?
-        } else {
-            (board(path, &mut it, open)?, false)
-        };
-        // The puzzle's closing `)` is the last token read.
-        let last = it.last.line;
-        found.push((rows, trace, open.line, last));
-    }
-    if found.is_empty() {
-        return Err(err(
-            Pos { line: 1, col: 1 },
-            format!("no board: write a triangle as a list of rows, {EXAMPLE}"),
-        ));
-    }
-    let parts = super::Parts::new(path, source, "call", found.len());
-    Ok(found
-        .into_iter()
-        .enumerate()
-        .map(|(k, (rows, trace, first, last))| {
-            let (name, source) = parts.get(k, (first, last));
-            Spec {
+    let parts = super::Parts::new(path, source, "call");
+    let mut any = false;
+    super::stream(
+        || {
+            let found = next_puzzle(path, &mut it, any)?;
+            any = true;
+            Ok(found)
+        },
+        |k, (rows, trace, first, last), several| {
+            let (name, source) = parts.get(k, (first, last), several);
+            Ok(emit(Spec {
                 path: path.to_path_buf(),
                 source,
                 name,
@@ -102,9 +65,59 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
                 limits: LimitSpec::default(),
                 ratings: ratings(),
                 trace,
-            }
-        })
-        .collect())
+                line: several.then_some(first),
+            }))
+        },
+        || {
+            Pos { line: 1, col: 1 }.error(
+                path,
+                format!("no board: write a triangle as a list of rows, {EXAMPLE}"),
+            )
+        },
+    )
+}
+
+/// One puzzle read: its rows, its trace flag, and its first and last lines.
+type Found = (Vec<Vec<Token>>, bool, usize, usize);
+
+/// The next puzzle of the file, or `None` at its end; `after` when one was read before.
+fn next_puzzle(path: &Path, it: &mut Tokens, after: bool) -> Result<Option<Found>> {
+    let err = |pos: Pos, msg: String| pos.error(path, msg);
+    let quote = it.next_if(|(_, t)| *t == "'").map(|(p, _)| p);
+    let open = match it.next() {
+        Some((pos, "(")) => pos,
+        None => match quote {
+            Some(q) => return Err(err(q, "this `'` quotes nothing".into())),
+            None => return Ok(None),
+        },
+        Some((pos, t)) if after => {
+            return Err(err(
+                pos,
+                format!(
+                    "unexpected `{t}` after the board's closing `)`: a file holds boards and (peg-puzzle '… #f) calls"
+                ),
+            ));
+        }
+        Some((pos, t)) => {
+            return Err(err(
+                pos,
+                format!(
+                    "expected `(` to start the board, found `{t}`: {EXAMPLE}, or a call (peg-puzzle '((o) (x x) (x x x)) #f)"
+                ),
+            ));
+        }
+    };
+    let call = quote.is_none()
+        && it
+            .next_if(|(_, t)| t.eq_ignore_ascii_case("peg-puzzle"))
+            .is_some();
+    let (rows, trace) = if call {
+        call_args(path, it, open)?
+    } else {
+        (board(path, it, open)?, false)
+    };
+    // The puzzle's closing `)` is the last token read.
+    Ok(Some((rows, trace, open.line, it.last.line)))
 }
 
 type Tokens<'a> = super::Lexer<'a>;

@@ -13,6 +13,7 @@ use super::Pos;
 use crate::diag::{Diagnostic, Result};
 use crate::limits::MAX_HOP_CELLS;
 use crate::spec::{BoardSpec, GoalSpec, GridBoard, LimitSpec, Spec, Token};
+use std::ops::ControlFlow;
 use std::path::Path;
 
 const ENTRIES: &str = "1 (a peg), 0 (an empty hole) or -1 (no hole)";
@@ -247,33 +248,40 @@ impl Reader<'_> {
 /// Reads every matrix of a file into a `peg_hop` (square grid) or `triangle_hop` (rows of 1,
 /// 2, 3, … entries) spec.
 pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
+    super::parse(path, super::Notation::Matrix, source)
+}
+
+/// [`parse`], handing each spec to `emit` as it is read (see [`super::parse_each`]).
+pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> ControlFlow<()>) -> Result<()> {
     let mut reader = Reader {
         path,
         toks: tokens(path, source)?,
         at: 0,
     };
-    let mut found = Vec::new();
-    while let Some(m) = reader.matrix()? {
-        if !m.rows.is_empty() {
-            found.push(m);
-        }
-    }
-    if found.is_empty() {
-        return Err(Diagnostic::new(
-            path,
-            format!("no board: write a matrix of {ENTRIES}, one row per line"),
-        )
-        .at(Some(1), Some(1)));
-    }
-    let parts = super::Parts::new(path, source, "board", found.len());
-    found
-        .into_iter()
-        .enumerate()
-        .map(|(k, m)| {
-            let (name, text) = parts.get(k, (m.first, m.last));
-            spec(path, &m.rows, name, text)
-        })
-        .collect()
+    let parts = super::Parts::new(path, source, "board");
+    super::stream(
+        || {
+            while let Some(m) = reader.matrix()? {
+                if !m.rows.is_empty() {
+                    return Ok(Some(m));
+                }
+            }
+            Ok(None)
+        },
+        |k, m, several| {
+            let (name, text) = parts.get(k, (m.first, m.last), several);
+            let mut s = spec(path, &m.rows, name, text)?;
+            s.line = several.then_some(m.first);
+            Ok(emit(s))
+        },
+        || {
+            Diagnostic::new(
+                path,
+                format!("no board: write a matrix of {ENTRIES}, one row per line"),
+            )
+            .at(Some(1), Some(1))
+        },
+    )
 }
 
 /// One matrix as a spec, its shape checked: every row as long as the first (a square grid),
@@ -341,6 +349,7 @@ fn spec(path: &Path, rows: &[(Pos, Vec<i8>)], name: String, source: String) -> R
         limits: LimitSpec::default(),
         ratings: Default::default(),
         trace: false,
+        line: None,
     })
 }
 

@@ -15,6 +15,7 @@ use crate::solve::{self, Options, Prepared};
 use crate::spec::{BoardSpec, Cell, Spec, TiltBoard};
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 /// The notation a puzzle file is written in.
@@ -55,36 +56,122 @@ pub fn read(path: &Path, notation: Notation) -> Result<Vec<Spec>> {
 
 /// The specs in `text`, the contents of `path` in `notation`.
 pub fn parse(path: &Path, notation: Notation, text: &str) -> Result<Vec<Spec>> {
+    let mut specs = Vec::new();
+    parse_each(path, notation, text, &mut |s| {
+        specs.push(s);
+        ControlFlow::Continue(())
+    })?;
+    Ok(specs)
+}
+
+/// Reads the specs in `text` one at a time, handing each to `emit` as soon as it is read (and
+/// the next one begun, for its name): a file of 300,000 cases never holds more than one, and
+/// the cases before a broken one are handed on before its error. `emit` may stop the reading.
+pub fn parse_each(
+    path: &Path,
+    notation: Notation,
+    text: &str,
+    emit: &mut dyn FnMut(Spec) -> ControlFlow<()>,
+) -> Result<()> {
     // Editors on some systems start a file with a byte-order mark; it is not part of the board.
     let source = text.strip_prefix('\u{feff}').unwrap_or(text);
     match notation {
-        Notation::Lisp => lisp::parse(path, source),
-        Notation::Matrix => matrix::parse(path, source),
-        Notation::Icpc => icpc::parse(path, source),
-        Notation::Yaml => crate::spec::parse(path, source).map(|s| vec![s]),
+        Notation::Lisp => lisp::parse_each(path, source, emit),
+        Notation::Matrix => matrix::parse_each(path, source, emit),
+        Notation::Icpc => icpc::parse_each(path, source, emit),
+        Notation::Yaml => {
+            let _ = emit(crate::spec::parse(path, source)?);
+            Ok(())
+        }
     }
 }
 
-/// Every puzzle of a file, compiled one at a time as it is taken: a file of 20,000 cases
-/// holds one compiled puzzle (its script's tables, its model) at a time, not all of them,
-/// so a memory limit covers the case being solved and not the ones before or after it.
-pub type Cases<'a> = Box<dyn Iterator<Item = Result<Prepared>> + 'a>;
-
-/// Reads a file and compiles its puzzles as they are taken: one for YAML, one per call,
-/// matrix or case for the others.
-/// A file that cannot be read at all gives a single error.
-pub fn prepare<'a>(path: &'a Path, notation: Notation, opts: &'a Options) -> Cases<'a> {
-    if notation == Notation::Yaml {
-        return Box::new(std::iter::once_with(move || solve::prepare(path, opts)));
+/// Reads puzzles from `next` and hands each to `send` (its index, it, and whether the file
+/// holds more than one) once the next has been read or the file has ended: a puzzle's name
+/// says "call k" only in a file of several. A read error hands on the puzzle before it first.
+/// `none` is the error for a file of no puzzle at all.
+fn stream<T>(
+    mut next: impl FnMut() -> Result<Option<T>>,
+    mut send: impl FnMut(usize, T, bool) -> Result<ControlFlow<()>>,
+    none: impl FnOnce() -> Diagnostic,
+) -> Result<()> {
+    let mut pending: Option<T> = None;
+    let mut k = 0;
+    loop {
+        let item = match next() {
+            Ok(Some(t)) => t,
+            Ok(None) => break,
+            Err(e) => {
+                if let Some(p) = pending.take() {
+                    let _ = send(k, p, true)?;
+                }
+                return Err(e);
+            }
+        };
+        if let Some(p) = pending.replace(item) {
+            if send(k, p, true)?.is_break() {
+                return Ok(());
+            }
+            k += 1;
+        }
     }
-    match read(path, notation) {
-        Err(d) => Box::new(std::iter::once(Err(d))),
-        Ok(specs) => prepare_each(specs, opts),
+    match pending {
+        None => Err(none()),
+        Some(p) => send(k, p, k > 0).map(|_| ()),
+    }
+}
+
+/// Reads a file and compiles its puzzles one at a time, handing each to `f` as it is ready:
+/// one for YAML, one per call, matrix or case for the others. A file of 20,000 cases holds
+/// one compiled puzzle (its script's tables, its model) and one read case at a time, so a
+/// memory limit covers the case being solved and not the ones before or after it. A file that
+/// cannot be read at all, or a case that cannot be read, gives an error in its turn. Ctrl-C
+/// stops between any two cases; so does `f`.
+pub fn prepare(
+    path: &Path,
+    notation: Notation,
+    opts: &Options,
+    f: &mut dyn FnMut(Result<Prepared>) -> ControlFlow<()>,
+) {
+    if notation == Notation::Yaml {
+        let _ = f(solve::prepare(path, opts));
+        return;
+    }
+    match crate::spec::read_text(path) {
+        Err(d) => {
+            let _ = f(Err(d));
+        }
+        Ok(text) => prepare_text(path, notation, &text, opts, f),
+    }
+}
+
+/// [`prepare`] on `text`, the bytes of `path` already read: what is solved is exactly what
+/// was read (and hashed), whatever happens to the file meanwhile.
+pub fn prepare_text(
+    path: &Path,
+    notation: Notation,
+    text: &str,
+    opts: &Options,
+    f: &mut dyn FnMut(Result<Prepared>) -> ControlFlow<()>,
+) {
+    let cancelled = || crate::search::CANCELLED.load(std::sync::atomic::Ordering::Relaxed);
+    let read = parse_each(path, notation, text, &mut |s| {
+        if cancelled() {
+            return ControlFlow::Break(());
+        }
+        let (file, name, line) = (s.path.clone(), s.name.clone(), s.line);
+        f(solve::prepare_spec(s, opts).map_err(|d| locate(d, &file, &name, line)))
+    });
+    if let Err(d) = read
+        && !cancelled()
+    {
+        let _ = f(Err(d));
     }
 }
 
 /// The `case`-th puzzle of a file (from 1), compiled alone, beside the number of puzzles
-/// the file holds; `None` when it holds fewer.
+/// read: all of them, or, when a later case cannot be read, those before it. `None` when the
+/// file holds fewer; an error when it cannot be read up to that case.
 pub fn prepare_case(
     path: &Path,
     notation: Notation,
@@ -94,33 +181,36 @@ pub fn prepare_case(
     if notation == Notation::Yaml {
         return Ok((1, (case == 1).then(|| solve::prepare(path, opts))));
     }
-    let specs = read(path, notation)?;
-    let count = specs.len();
-    let spec = case.checked_sub(1).and_then(|i| specs.into_iter().nth(i));
-    Ok((count, spec.map(|s| solve::prepare_spec(s, opts))))
+    let text = crate::spec::read_text(path)?;
+    let (mut count, mut chosen) = (0, None);
+    let read = parse_each(path, notation, &text, &mut |s| {
+        count += 1;
+        if count == case {
+            chosen = Some(s);
+        }
+        ControlFlow::Continue(())
+    });
+    match (read, chosen) {
+        (Err(d), None) => Err(d),
+        (_, spec) => Ok((count, spec.map(|s| solve::prepare_spec(s, opts)))),
+    }
 }
 
-/// Compiles each spec of a file as it is taken. A file may hold tens of thousands of cases:
-/// Ctrl-C stops between any two of them.
-fn prepare_each(specs: Vec<Spec>, opts: &Options) -> Cases<'_> {
-    Box::new(
-        specs
-            .into_iter()
-            .take_while(|_| !crate::search::CANCELLED.load(std::sync::atomic::Ordering::Relaxed))
-            .map(move |s| solve::prepare_spec(s, opts)),
-    )
-}
-
-/// [`prepare`] on `text`, the bytes of `path` already read: what is solved is exactly what
-/// was read (and hashed), whatever happens to the file meanwhile.
-pub fn prepare_text<'a>(path: &Path, notation: Notation, text: &str, opts: &'a Options) -> Cases<'a> {
-    let specs = match notation {
-        Notation::Yaml => crate::spec::parse(path, text).map(|s| vec![s]),
-        _ => parse(path, notation, text),
+/// An error found compiling one puzzle of a file holding several (at `line`): one in the
+/// puzzle itself is put at its line, one in its rule script names the puzzle, so that a
+/// message among thousands leads back to its case.
+fn locate(d: Diagnostic, path: &Path, name: &str, line: Option<usize>) -> Diagnostic {
+    let Some(line) = line else {
+        return d;
     };
-    match specs {
-        Err(d) => Box::new(std::iter::once(Err(d))),
-        Ok(specs) => prepare_each(specs, opts),
+    if d.file == path && d.line.is_none() {
+        let message = format!("{name}: {}", d.message);
+        Diagnostic { message, ..d }.at(Some(line), None)
+    } else if d.file != path {
+        let message = format!("{} (compiling {name}, {}:{line})", d.message, path.display());
+        Diagnostic { message, ..d }
+    } else {
+        d
     }
 }
 
@@ -265,38 +355,34 @@ pub fn import(
 struct Parts<'a> {
     stem: String,
     source: &'a str,
-    lines: Vec<&'a str>,
+    /// The source's lines, split when a file turns out to hold several puzzles.
+    lines: std::cell::OnceCell<Vec<&'a str>>,
     word: &'static str,
-    count: usize,
 }
 
 impl<'a> Parts<'a> {
-    fn new(path: &Path, source: &'a str, word: &'static str, count: usize) -> Self {
+    fn new(path: &Path, source: &'a str, word: &'static str) -> Self {
         let stem = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let lines = if count == 1 {
-            Vec::new()
-        } else {
-            source.lines().collect()
-        };
         Parts {
             stem,
             source,
-            lines,
+            lines: std::cell::OnceCell::new(),
             word,
-            count,
         }
     }
 
-    /// The name and text of puzzle `k` (0-based), spanning the 1-based lines `span`.
-    fn get(&self, k: usize, span: (usize, usize)) -> (String, String) {
-        if self.count == 1 {
+    /// The name and text of puzzle `k` (0-based), spanning the 1-based lines `span`, in a
+    /// file holding `several` puzzles or just this one.
+    fn get(&self, k: usize, span: (usize, usize), several: bool) -> (String, String) {
+        if !several {
             return (self.stem.clone(), self.source.to_string());
         }
         let text = self
             .lines
+            .get_or_init(|| self.source.lines().collect())
             .get(span.0 - 1..span.1)
             .map(|ls| ls.join("\n"))
             .unwrap_or_default();

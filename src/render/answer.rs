@@ -64,7 +64,7 @@ impl Answer {
             return Err(Diagnostic::new(
                 &p.spec.path,
                 format!(
-                    "`{}` is drawn on the triangle lattice but is not a triangle; `--format matrix` writes square grids and triangles (rows of 1, 2, 3, … entries) — use text, json or moves",
+                    "`{}` is drawn on the triangle lattice but its rows are not 1, 2, 3, … holes or `#` from the top; `--format matrix` writes square grids and such triangles only — use text, json or moves",
                     p.spec.name
                 ),
             ));
@@ -117,6 +117,16 @@ impl<W: Write> Answers<W> {
         }
     }
 
+    /// Holds the place of a puzzle that could not be read or compiled (its message goes to
+    /// stderr) in the answers of one line each, so that line k stays puzzle k.
+    pub fn failed(&mut self) -> io::Result<()> {
+        match self.answer {
+            Answer::Moves => writeln!(self.out, "error"),
+            Answer::Lisp => writeln!(self.out, "; error (see the message on stderr)"),
+            _ => Ok(()),
+        }
+    }
+
     /// Ends the answers: the JSON array, if that was asked for.
     pub fn finish(mut self) -> io::Result<()> {
         if self.answer == Answer::Json {
@@ -162,27 +172,25 @@ fn state_lines(rows: &[Vec<char>]) -> Vec<String> {
 }
 
 /// Frame `i` of a hop replay in Lisp letters, with `mark` drawn as `X`.
-fn frame_rows(widths: &[usize], cells: &[Cell], frame: &str, mark: Option<Cell>) -> Vec<Vec<char>> {
-    let bits = frame.as_bytes();
-    Style::Lisp
-        .symbols()
-        .rows(widths, cells, |k| bits[k] == b'1', mark)
+fn frame_rows(replay: &Replay, i: usize, mark: Option<Cell>) -> Vec<Vec<char>> {
+    Style::Lisp.symbols().hop_rows(replay, i, mark)
 }
 
 /// The assignment's answer: the list of states from start to goal, pretty-printed, or `#f`.
 fn lisp_answer(o: &Outcome) -> String {
-    let Some(Replay::Hop {
-        widths,
-        cells,
-        frames,
-        ..
-    }) = o.replay.as_ref().filter(|_| o.status == Status::Solved)
+    let Some(replay @ Replay::Hop { frames, .. }) = o.replay.as_ref().filter(|_| o.status == Status::Solved)
     else {
-        return "#f".into();
+        return match (o.status, o.reason.as_deref()) {
+            // `#f` says there is no solution: a search that stopped proved nothing.
+            (Status::GaveUp, why) => format!(
+                "; gave up ({}): not solved, not proven impossible",
+                why.unwrap_or("a limit was reached")
+            ),
+            _ => "#f".into(),
+        };
     };
-    let states: Vec<Vec<String>> = frames
-        .iter()
-        .map(|f| state_lines(&frame_rows(widths, cells, f, None)))
+    let states: Vec<Vec<String>> = (0..frames.len())
+        .map(|i| state_lines(&frame_rows(replay, i, None)))
         .collect();
     let mut lines: Vec<String> = states
         .iter()
@@ -203,13 +211,13 @@ fn lisp_answer(o: &Outcome) -> String {
 /// `# name: N moves` and, when solved, each state from start to goal as a matrix, numbers
 /// right-aligned in columns, a blank line before each.
 fn matrix_answer(o: &Outcome) -> String {
-    let mut out = format!("# {}: {}", o.puzzle, verdict_words(o, "no solution"));
-    if let Some(Replay::Hop {
-        widths,
-        cells,
-        frames,
-        ..
-    }) = o.replay.as_ref().filter(|_| o.status == Status::Solved)
+    let mut out = format!(
+        "# {}: {}",
+        super::one_line(&o.puzzle),
+        verdict_words(o, "no solution")
+    );
+    if let Some(replay @ Replay::Hop { frames, .. }) =
+        o.replay.as_ref().filter(|_| o.status == Status::Solved)
     {
         let symbols = super::Symbols {
             peg: '1',
@@ -217,23 +225,9 @@ fn matrix_answer(o: &Outcome) -> String {
             blocked: '-',
             moved: '1',
         };
-        // On a square grid a row drawn short ends in holes that are not there: -1 to the
-        // widest row, so that every state is a rectangle that reads back the same.
-        let square = matches!(
-            o.replay,
-            Some(Replay::Hop {
-                layout: crate::lattice::Layout::Square,
-                ..
-            })
-        );
-        let width = widths.iter().copied().max().unwrap_or(0);
-        for frame in frames {
-            let bits = frame.as_bytes();
+        for i in 0..frames.len() {
             out.push('\n');
-            for mut row in symbols.rows(widths, cells, |k| bits[k] == b'1', None) {
-                if square {
-                    row.resize(width, '-');
-                }
+            for row in symbols.hop_rows(replay, i, None) {
                 let entries: Vec<&str> = row
                     .iter()
                     .map(|&c| match c {
@@ -253,13 +247,8 @@ fn matrix_answer(o: &Outcome) -> String {
 /// The human-readable answer with every board as Lisp rows and the peg that moved as `X`.
 fn lisp_text(o: &Outcome) -> String {
     super::solution_with(o, |replay, i, mark| match replay {
-        Replay::Hop {
-            widths,
-            cells,
-            frames,
-            ..
-        } => {
-            let mut s = state_lines(&frame_rows(widths, cells, &frames[i], mark)).join("\n");
+        Replay::Hop { .. } => {
+            let mut s = state_lines(&frame_rows(replay, i, mark)).join("\n");
             s.push('\n');
             s
         }

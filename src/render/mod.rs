@@ -17,8 +17,19 @@ use std::fmt::Write;
 /// control characters, which could move the cursor, retitle the window or hide text, and
 /// bidirectional overrides are written as `\u{1b}` escapes. Line breaks are kept.
 pub fn terminal(s: &str) -> Cow<'_, str> {
+    escaped(s, true)
+}
+
+/// [`terminal`], with line breaks escaped too: for a name or path set in a line of its own
+/// (a heading, a matrix answer's `#` line), where a line break would start a line that
+/// readers take for something else.
+pub fn one_line(s: &str) -> Cow<'_, str> {
+    escaped(s, false)
+}
+
+fn escaped(s: &str, keep_newlines: bool) -> Cow<'_, str> {
     let unsafe_char = |c: char| {
-        (c.is_control() && c != '\n')
+        (c.is_control() && !(keep_newlines && c == '\n'))
             || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
     };
     if !s.contains(unsafe_char) {
@@ -103,6 +114,49 @@ impl Symbols {
                     .collect()
             })
             .collect()
+    }
+}
+
+impl Symbols {
+    /// Frame `i` of a hop replay as rows of symbols for the list notations (matrix, Lisp): a
+    /// square board as the grid it is pictured on — a hole drawn past spaces sits in its
+    /// column, short rows are filled out with [`Symbols::blocked`] — and a triangle as its
+    /// rows of tokens. `mark` is a cell drawn as [`Symbols::moved`].
+    pub fn hop_rows(&self, replay: &Replay, i: usize, mark: Option<Cell>) -> Vec<Vec<char>> {
+        let Replay::Hop {
+            layout,
+            widths,
+            cells,
+            frames,
+            ..
+        } = replay
+        else {
+            return Vec::new();
+        };
+        let bits = frames[i].as_bytes();
+        let symbol = |k: usize| match () {
+            _ if mark == Some(cells[k]) => self.moved,
+            _ if bits[k] == b'1' => self.peg,
+            _ => self.hole,
+        };
+        let picture = hop_picture(replay).filter(|(holes, _)| !holes.is_empty());
+        let (Layout::Square, Some((holes, blocked))) = (layout, picture) else {
+            return self.rows(widths, cells, |k| bits[k] == b'1', mark);
+        };
+        let all = || holes.iter().chain(&blocked);
+        let (x0, y0) = (
+            all().map(|p| p[0]).min().unwrap_or(0),
+            all().map(|p| p[1]).min().unwrap_or(0),
+        );
+        let at = |[x, y]: [i64; 2]| ((y - y0) as usize, ((x - x0) / 2) as usize);
+        let height = holes.iter().map(|&p| at(p).0 + 1).max().unwrap_or(0);
+        let width = holes.iter().map(|&p| at(p).1 + 1).max().unwrap_or(0);
+        let mut grid = vec![vec![self.blocked; width]; height];
+        for (k, &p) in holes.iter().enumerate() {
+            let (r, c) = at(p);
+            grid[r][c] = symbol(k);
+        }
+        grid
     }
 }
 
@@ -318,7 +372,12 @@ pub const MAX_ANSWER_BOARD_BYTES: usize = 256 * 1024;
 /// [`solution`] with boards drawn by `draw(replay, frame, marked cell)`, for other notations.
 pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) -> String) -> String {
     let rules = o.script.as_deref().unwrap_or(&o.rules);
-    let mut heading = format!("{} ({}, {rules})\n{}\n", o.puzzle, o.file, verdict(o));
+    let mut heading = format!(
+        "{} ({}, {rules})\n{}\n",
+        one_line(&o.puzzle),
+        one_line(&o.file),
+        verdict(o)
+    );
     if let Some(goal) = &o.goal {
         let _ = writeln!(heading, "goal: {goal}");
     }

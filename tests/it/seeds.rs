@@ -276,13 +276,30 @@ fn a_matrix_answer_is_a_rectangle_and_a_hexagon_has_none() {
         v.as_array().unwrap().iter().all(|o| o["status"] != "error"),
         "{v}"
     );
+    // Holes drawn past spaces sit in their own columns (they were written left-packed, so
+    // the states showed jumps no rule makes): the English board drawn with spaces reads back
+    // with one puzzle per state, each one move shorter than the last.
+    let gap = "rules: peg_hop\nboard: |\n  o o o o\n  o     o\n  o o . o\n  o o o o\ngoal:\n  pegs: fewest\n";
+    let r = run("gap.yaml", gap, &["solve", "gap.yaml", "--format", "matrix"]).status(0);
+    let first = r.stdout.split("\n\n").nth(1).unwrap();
+    assert_eq!(first, " 1  1  1  1\n 1 -1 -1  1\n 1  1  0  1\n 1  1  1  1");
+    let english = "rules: peg_hop\nboard: |2\n      o o o\n      o o o\n  o o o o o o o\n  o o o . o o o\n  o o o o o o o\n      o o o\n      o o o\n";
+    let r = run("sp.yaml", english, &["solve", "sp.yaml", "--format", "matrix"]).status(0);
+    let back = r
+        .test
+        .file("sp.matrix", &r.stdout)
+        .args(["solve", "sp.matrix", "--format", "moves"])
+        .run()
+        .status(0);
+    let want: Vec<String> = (0..=31).rev().map(|n| format!("{n} moves")).collect();
+    assert_eq!(back.stdout.lines().collect::<Vec<_>>(), want);
     // A hexagon lies on the triangle lattice but is no triangle: no matrix reads back as it.
     let hexagon = "rules: triangle_hop\nboard: |2\n    o o o\n   o o o o\n  o o . o o\n   o o o o\n    o o o\ngoal:\n  pegs: 2\n";
     let r = run("hex.yaml", hexagon, &["solve", "hex.yaml", "--format", "matrix"]).status(2);
     assert_eq!(r.stdout, "");
     assert_eq!(
         r.stderr,
-        "marbles: error: hex.yaml: `hex` is drawn on the triangle lattice but is not a triangle; `--format matrix` writes square grids and triangles (rows of 1, 2, 3, … entries) — use text, json or moves\n"
+        "marbles: error: hex.yaml: `hex` is drawn on the triangle lattice but its rows are not 1, 2, 3, … holes or `#` from the top; `--format matrix` writes square grids and such triangles only — use text, json or moves\n"
     );
 }
 
@@ -354,4 +371,80 @@ fn malformed_matrices_name_file_line_and_column() {
         let r = run("m.matrix", text, &["solve", "m.matrix"]).status(2);
         assert_eq!(r.stderr, format!("marbles: error: {message}\n"), "{text:?}");
     }
+}
+
+#[test]
+fn a_broken_case_among_many_keeps_its_place_and_its_line() {
+    // Case 3 starts with no peg: its goal cannot be met. Its message names its line and
+    // case, its line of `--format moves` says `error`, and the cases around it are solved.
+    let file = "((o) (x x) (x x x) (x x x x) (x x x x x))\n((x))\n((o))\n((x))\n";
+    let r = run("many.lisp", file, &["solve", "many.lisp", "--format", "moves"]).status(2);
+    assert_eq!(r.stdout, "13 moves\n0 moves\nerror\n0 moves\n");
+    assert!(
+        r.stderr
+            .starts_with("marbles: error: many.lisp:3: many call 3: goal: 1 peg to leave"),
+        "{}",
+        r.stderr
+    );
+    let r = run("many.lisp", file, &["solve", "many.lisp", "--format", "lisp"]).status(2);
+    assert_eq!(
+        r.stdout
+            .lines()
+            .filter(|l| l.starts_with(';'))
+            .collect::<Vec<_>>(),
+        ["; error (see the message on stderr)"]
+    );
+}
+
+#[test]
+fn a_case_that_does_not_parse_keeps_the_answers_before_it() {
+    // Cases are read one at a time as they are solved: an unclosed last case ends the run
+    // with its line and column, after the two cases before it were answered.
+    let file = "((o) (x x) (x x x) (x x x x) (x x x x x))\n((x))\n((x x)\n";
+    let r = run("end.lisp", file, &["solve", "end.lisp", "--format", "moves"]);
+    assert_eq!(r.stdout, "13 moves\n0 moves\nerror\n");
+    assert!(
+        r.stderr.starts_with("marbles: error: end.lisp:3:2: row 1 has 2 entries"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_lisp_answer_that_gave_up_is_not_false() {
+    // `#f` is the notation's "no solution"; a search stopped by its node limit proved nothing.
+    let r = run(
+        "c.lisp",
+        CALL,
+        &["solve", "c.lisp", "--format", "lisp", "--max-nodes", "1"],
+    )
+    .status(1);
+    assert_eq!(
+        r.stdout,
+        "; gave up (node limit (1 nodes)): not solved, not proven impossible\n"
+    );
+}
+
+#[test]
+fn a_name_with_a_line_break_stays_on_its_heading_line() {
+    // A line break in a name would start a matrix row of its own in the `#` line.
+    let yaml = "name: \"evil\\n1 1 0\\n\"\nrules: peg_hop\nboard: |\n  o o .\n";
+    let r = run("n.yaml", yaml, &["solve", "n.yaml", "--format", "matrix"]).status(0);
+    assert_eq!(
+        r.stdout,
+        "# evil\\u{a}1 1 0\\u{a}: 1 moves\n\n 1  1  0\n\n 0  0  1\n"
+    );
+    let back = r
+        .test
+        .file("n.matrix", &r.stdout)
+        .args(["solve", "n.matrix", "--format", "moves"])
+        .run()
+        .status(0);
+    assert_eq!(back.stdout, "1 moves\n0 moves\n");
+    let r = run("n.yaml", yaml, &["solve", "n.yaml"]).status(0);
+    assert!(
+        r.stdout.starts_with("evil\\u{a}1 1 0\\u{a} (n.yaml, "),
+        "{}",
+        r.stdout
+    );
 }
