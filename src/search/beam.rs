@@ -85,9 +85,13 @@ pub fn find(
                 budget.nodes += 1;
                 if budget.nodes >= check_at {
                     check_at = budget.next_check(CHECK_EVERY);
+                    // Until the next check each node adds at most one candidate; the layer
+                    // kept from them (and its ranks) is counted before it is allocated.
                     let more = (check_at - budget.nodes) as usize;
+                    let keeping = next.len().saturating_add(more).min(width) as u64;
                     let held = kept_bytes
                         + vec_peak::<i64>(ranks.len(), ranks.capacity(), 0)
+                        + keeping * (size_of::<Kept>() + size_of::<i64>()) as u64
                         + table_peak::<u128>(seen.len(), seen.capacity(), more)
                         + vec_peak::<Candidate>(next.len(), next.capacity(), more);
                     if let Some(why) = budget.exceeded(held) {

@@ -200,14 +200,10 @@ fn a_beam_finds_a_french_solution_and_stops_at_every_limit() {
 #[test]
 fn a_node_limit_inside_the_beam_is_reported_as_the_limit() {
     // The first depth-first turn ends at 2^20 nodes; the beam runs next and meets the limit.
-    let run = Test::new()
+    Test::new()
         .file("p.yaml", &problem(&FRENCH, (3, 4), (6, 2)))
         .args(["solve", "p.yaml", "--max-nodes", "1100000"])
         .run()
-        .status(1);
-    assert!(
-        run.stdout.contains("node limit (1100000 nodes)"),
-        "{}",
-        run.stdout
-    );
+        .status(1)
+        .stdout_has("node limit (1100000 nodes)");
 }
