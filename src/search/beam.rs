@@ -43,7 +43,7 @@ pub fn find(
     let PegGoal::Count(target) = model.goal.pegs else {
         return Ok(None);
     };
-    if order.len() > usize::from(u16::MAX) || width == 0 || width > u32::MAX as usize {
+    if model.moves.len() > usize::from(u16::MAX) || width == 0 || width > u32::MAX as usize {
         return Ok(None);
     }
     let sym = pruning.symmetry.as_ref();

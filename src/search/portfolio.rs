@@ -9,7 +9,10 @@
 //! other, so after the forward search has run `first_cap` nodes without an answer the two
 //! take turns, each restarted with four times the nodes of its previous turn. Every turn
 //! after the first uses [`super::guided`]'s heuristic order instead of the fixed one: easy
-//! puzzles keep their usual first solution, hard ones get the order that finds them.
+//! puzzles keep their usual first solution, hard ones get the order that finds them. Before
+//! each reversed turn a [`super::beam`] search (1,000 positions a move, four times as many
+//! each round) looks for a solution: on the French board's fixed-finish problems it finds one
+//! in ~250 k nodes where the depth-first turns need 2-60+ M.
 
 use super::dfs::{self, HopResult, Observer, Pruning};
 use super::{Budget, GaveUp, Verdict};
