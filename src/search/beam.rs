@@ -10,7 +10,7 @@
 //! one, forward and reversed; `portfolio` starts at [`FIRST_WIDTH`].
 
 use super::dfs::{HopResult, Observer, Pruning};
-use super::{Budget, GaveUp, Verdict, table_peak, vec_peak};
+use super::{Budget, Verdict, table_peak, vec_peak};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
 use rustc_hash::FxHashSet;
@@ -30,8 +30,9 @@ type Kept = (u128, u32, u16);
 type Candidate = ((i64, u32), Kept);
 
 /// Searches `model` layer by layer with at most `width` positions a layer, moves generated in
-/// `order`. `Ok(Some(solved))` with the solution's moves, `Ok(None)` when the beam emptied
-/// without one (nothing proven), `Err` when a limit of `budget` was reached first.
+/// `order`: solved with the solution's moves, or given up when a limit of `budget` came first
+/// (with the bytes held then); `None` when the beam emptied without a solution (nothing
+/// proven).
 pub fn find(
     model: &HopModel,
     order: &[usize],
@@ -39,12 +40,12 @@ pub fn find(
     budget: &mut Budget,
     obs: &mut impl Observer,
     pruning: &Pruning,
-) -> Result<Option<HopResult>, GaveUp> {
+) -> Option<HopResult> {
     let PegGoal::Count(target) = model.goal.pegs else {
-        return Ok(None);
+        return None;
     };
     if model.moves.len() > usize::from(u16::MAX) || width == 0 || width > u32::MAX as usize {
-        return Ok(None);
+        return None;
     }
     let sym = pruning.symmetry.as_ref();
     let weights = super::guided::spread_weights(model);
@@ -71,10 +72,9 @@ pub fn find(
     let mut next: Vec<Candidate> = Vec::new();
     let mut check_at = budget.nodes + 1;
     let mut kept_bytes = 0u64;
+    let mut memory = 0u64;
     loop {
-        let Some(layer) = layers.last() else {
-            return Ok(None);
-        };
+        let layer = layers.last()?;
         seen.clear();
         next.clear();
         for (p, &(s, _, _)) in layer.iter().enumerate() {
@@ -94,9 +94,17 @@ pub fn find(
                         + keeping * (size_of::<Kept>() + size_of::<i64>()) as u64
                         + table_peak::<u128>(seen.len(), seen.capacity(), more)
                         + vec_peak::<Candidate>(next.len(), next.capacity(), more);
+                    // What it may hold until the next check, once that has passed the limits.
                     if let Some(why) = budget.exceeded(held) {
-                        return Err(why);
+                        return Some(HopResult {
+                            verdict: Verdict::GaveUp(why),
+                            path: Vec::new(),
+                            end: start,
+                            nodes: budget.nodes,
+                            memory,
+                        });
                     }
+                    memory = memory.max(held);
                 }
                 let ns = s ^ mask;
                 if pruning.pagodas.cuts(ns) || !seen.insert(sym.map_or(ns, |g| g.canon(ns))) {
@@ -111,13 +119,13 @@ pub fn find(
                         obs.advance(depth + 1, i, end);
                     }
                     obs.goal(path.len(), end);
-                    return Ok(Some(HopResult {
+                    return Some(HopResult {
                         verdict: Verdict::Solved,
                         path,
                         end,
                         nodes: budget.nodes,
-                        memory: kept_bytes,
-                    }));
+                        memory: memory.max(kept_bytes),
+                    });
                 }
                 if ns.count_ones() <= target {
                     // Every move takes pegs away: below the target there is no way back up.
@@ -128,7 +136,7 @@ pub fn find(
             }
         }
         if next.is_empty() {
-            return Ok(None);
+            return None;
         }
         if next.len() > width {
             next.select_nth_unstable_by_key(width, |c| c.0);

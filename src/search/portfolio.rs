@@ -161,13 +161,13 @@ fn beam_turn(
     let found = beam::find(m, order, width, &mut turn, obs, pruning);
     budget.nodes = turn.nodes;
     super::release_freed();
-    match found {
-        Ok(Some(r)) => Some(r),
-        Ok(None) => None,
+    let mut r = found?;
+    r.nodes = budget.nodes;
+    if let Verdict::GaveUp(GaveUp::Nodes(_)) = r.verdict {
         // Only the turn's cap, unless the whole search's node limit came with it.
-        Err(GaveUp::Nodes(_)) => budget.exceeded(0).map(|why| stopped(m, why, budget)),
-        Err(why) => Some(stopped(m, why, budget)),
+        r.verdict = Verdict::GaveUp(budget.exceeded(r.memory)?);
     }
+    Some(r)
 }
 
 /// The result of a search stopped by `why` before an answer.

@@ -4,8 +4,9 @@
 
 use crate::cli::{SQUARE, replay_hops};
 use crate::support::Test;
+use marbles::search::dfs::HopResult;
 use marbles::search::dfs::{Pruning, Quiet};
-use marbles::search::{Budget, GaveUp, Limits, beam};
+use marbles::search::{Budget, GaveUp, Limits, Verdict, beam};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -154,6 +155,14 @@ fn french_hard() -> marbles::model::HopModel {
     }
 }
 
+/// Why a beam stopped, when a limit stopped it.
+fn gave_up(r: Option<HopResult>) -> GaveUp {
+    match r.map(|r| r.verdict) {
+        Some(Verdict::GaveUp(why)) => why,
+        other => panic!("{other:?}"),
+    }
+}
+
 #[test]
 fn a_beam_finds_a_french_solution_and_stops_at_every_limit() {
     let m = french_hard();
@@ -165,7 +174,8 @@ fn a_beam_finds_a_french_solution_and_stops_at_every_limit() {
         (r, budget.nodes)
     };
     let (r, nodes) = find(Limits::default(), beam::FIRST_WIDTH);
-    let r = r.unwrap().expect("a solution");
+    let r = r.expect("a solution");
+    assert_eq!(r.verdict, Verdict::Solved);
     let end = marbles::solve::hop_end(&m, &r.path).unwrap();
     assert!(m.is_goal(end, 1) && r.end == end && r.path.len() == 35);
     assert!(nodes < 1_000_000, "{nodes}");
@@ -177,7 +187,7 @@ fn a_beam_finds_a_french_solution_and_stops_at_every_limit() {
         },
         beam::FIRST_WIDTH,
     );
-    assert_eq!((r.unwrap_err(), nodes), (GaveUp::Nodes(5_000), 5_000));
+    assert_eq!((gave_up(r), nodes), (GaveUp::Nodes(5_000), 5_000));
     let (r, nodes) = find(
         Limits {
             timeout: Some(Duration::ZERO),
@@ -185,7 +195,7 @@ fn a_beam_finds_a_french_solution_and_stops_at_every_limit() {
         },
         beam::FIRST_WIDTH,
     );
-    assert_eq!((r.unwrap_err(), nodes), (GaveUp::Time(Duration::ZERO), 1));
+    assert_eq!((gave_up(r), nodes), (GaveUp::Time(Duration::ZERO), 1));
     // A wide beam's layers outgrow a 1 MB limit: it stops before they pass it.
     let (r, _) = find(
         Limits {
@@ -194,7 +204,9 @@ fn a_beam_finds_a_french_solution_and_stops_at_every_limit() {
         },
         1 << 20,
     );
-    assert_eq!(r.unwrap_err(), GaveUp::Memory(1 << 20));
+    let r = r.expect("a limit");
+    assert!(r.memory < 1 << 20, "{}", r.memory);
+    assert_eq!(gave_up(Some(r)), GaveUp::Memory(1 << 20));
 }
 
 #[test]
