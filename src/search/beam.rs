@@ -1,0 +1,227 @@
+//! Beam search down to an endgame table: a quick way to *find* a finish with few pegs when a
+//! depth-first search wanders, for [`super::fewest`].
+//!
+//! The table ([`Endgame`]) holds every position with few pegs that can still reach a
+//! `target`-peg finish in the start's position class, built backwards from those finishes.
+//! The beam goes forwards one move (one peg) at a time, keeping of each layer's children
+//! (one per symmetry orbit) the `width` least spread out (the sum of the squared distances of
+//! the pegs to the goal cell or the middle, as in [`super::guided`]); once a layer has few
+//! enough pegs for the table, a child in it finishes by walking the table down. A beam proves
+//! nothing when it misses: it is tried at a few widths, each four times the last, and the
+//! exact searches decide the rest. On Diamond 41 (centre vacant) a beam of 1,024 leaves two
+//! pegs in a few hundred thousand nodes, where depth-first search ran for minutes.
+//!
+//! Every child counts as a node of the [`Budget`]; the table, the layers kept for the way back
+//! and the children being chosen are counted against the memory limit before they grow.
+
+use super::endgame::Endgame;
+use super::guided::spread_weights;
+use super::symmetry::Symmetry;
+use super::{Budget, GaveUp, table_peak, vec_peak};
+use crate::model::HopModel;
+use crate::spec::PegGoal;
+use rustc_hash::FxHashSet;
+
+/// The beam widths tried, in turn.
+pub const WIDTHS: [usize; 4] = [1 << 10, 1 << 12, 1 << 14, 1 << 16];
+/// The endgame table's size: on Diamond 41, every position of up to 7 pegs that can still
+/// leave 2 (127 K); built in a few hundredths of a second.
+pub const TABLE_POSITIONS: usize = 1 << 18;
+/// How often (in nodes) the budget is checked.
+const CHECK_EVERY: u64 = 1 << 12;
+
+/// A way from the start: the moves (indices into the model's moves) and where they end.
+pub type Line = (Vec<usize>, u128);
+
+/// What the beams found.
+#[derive(Debug, Clone)]
+pub struct Probe {
+    /// A way to a position of exactly the target's pegs, when a beam met the table.
+    pub hit: Option<Line>,
+    /// The position with the fewest pegs (meeting the goal's cell) any beam reached.
+    pub best: Line,
+}
+
+/// Beams from `model`'s start towards a finish of `target` pegs (1 or 2, or the goal board),
+/// widths [`WIDTHS`] in turn until one meets the endgame table; `Ok(None)` when no table can
+/// be built for the target (see [`Endgame::build`]). `sym` merges children that are images
+/// of each other under symmetries fixing the goal; `held` is what the caller holds already.
+pub fn probe(
+    model: &HopModel,
+    order: &[usize],
+    target: u32,
+    sym: Option<&Symmetry>,
+    budget: &mut Budget,
+    obs: &mut impl super::dfs::Observer,
+    held: u64,
+) -> Result<Option<Probe>, GaveUp> {
+    let mut exact = model.clone();
+    exact.goal.pegs = PegGoal::Count(target);
+    let Some(table) = Endgame::build(&exact, TABLE_POSITIONS, budget, held)? else {
+        return Ok(None);
+    };
+    let beam = Beam {
+        model,
+        order,
+        table: &table,
+        sym,
+        weights: spread_weights(model),
+        at: model.goal_cells(),
+        held: held + table.bytes(),
+    };
+    let mut best = (Vec::new(), model.start);
+    for width in WIDTHS {
+        let (hit, reached) = beam.run(width, budget, obs)?;
+        if reached.1.count_ones() < best.1.count_ones() {
+            best = reached;
+        }
+        if let Some(line) = hit {
+            obs.goal(line.0.len(), line.1);
+            return Ok(Some(Probe {
+                hit: Some(line),
+                best,
+            }));
+        }
+    }
+    Ok(Some(Probe { hit: None, best }))
+}
+
+/// One beam's fixed inputs.
+struct Beam<'a> {
+    model: &'a HopModel,
+    order: &'a [usize],
+    table: &'a Endgame,
+    sym: Option<&'a Symmetry>,
+    weights: Vec<i64>,
+    /// The goal's cells: a position counts as reached only when it holds them.
+    at: u128,
+    /// Bytes held outside this beam (the caller's, and the table).
+    held: u64,
+}
+
+/// A kept position's way back: the index of its parent in the layer before, and its move.
+type Back = (u32, u32);
+
+impl Beam<'_> {
+    /// One beam of `width`: the way to a target finish if it met the table, and the way to
+    /// the position of fewest pegs it reached (meeting the goal cells).
+    fn run(
+        &self,
+        width: usize,
+        budget: &mut Budget,
+        obs: &mut impl super::dfs::Observer,
+    ) -> Result<(Option<Line>, Line), GaveUp> {
+        let (model, at) = (self.model, self.at);
+        let mut layer: Vec<u128> = vec![model.start];
+        let mut backs: Vec<Vec<Back>> = vec![vec![(0, 0)]];
+        let mut best = (0usize, 0usize);
+        let mut check_at = budget.nodes + 1;
+        let mut history = 0u64;
+        loop {
+            let depth = backs.len() - 1;
+            if layer[0].count_ones() <= self.table.max_pegs()
+                && let Some(j) = layer.iter().position(|&s| self.table.wins(s))
+            {
+                let mut path = self.way_back(&backs, j);
+                path.extend(self.table.finish(model, self.order, layer[j]));
+                let end = path.iter().fold(model.start, |s, &m| s ^ model.moves[m].mask);
+                let reached = self.way_to(&backs, best);
+                return Ok((Some((path, end)), reached));
+            }
+            // Children, least spread first once chosen: (spread, position, parent, move).
+            let mut kids: Vec<(i64, u128, u32, u32)> = Vec::new();
+            let mut seen: FxHashSet<u128> = FxHashSet::default();
+            for (j, &s) in layer.iter().enumerate() {
+                for &m in self.order {
+                    let mv = &model.moves[m];
+                    if s & mv.mask != mv.need {
+                        continue;
+                    }
+                    let c = s ^ mv.mask;
+                    budget.nodes += 1;
+                    if budget.nodes >= check_at {
+                        check_at = budget.next_check(CHECK_EVERY);
+                        let more = (check_at - budget.nodes) as usize;
+                        let now = self.held
+                            + history
+                            + vec_peak::<u128>(layer.len(), layer.capacity(), 0)
+                            + table_peak::<u128>(seen.len(), seen.capacity(), more)
+                            + vec_peak::<(i64, u128, u32, u32)>(kids.len(), kids.capacity(), more);
+                        if let Some(why) = budget.exceeded(now) {
+                            return Err(why);
+                        }
+                    }
+                    if !seen.insert(self.sym.map_or(c, |g| g.canon(c))) {
+                        continue;
+                    }
+                    obs.advance(depth + 1, m, c);
+                    kids.push((self.spread(c), c, j as u32, m as u32));
+                }
+                if kids.len() >= 4 * width {
+                    keep_least(&mut kids, width);
+                }
+            }
+            if kids.is_empty() {
+                return Ok((None, self.way_to(&backs, best)));
+            }
+            keep_least(&mut kids, width);
+            kids.sort_unstable_by_key(rank);
+            drop(seen);
+            layer = kids.iter().map(|k| k.1).collect();
+            if let Some(j) = layer.iter().position(|&s| s & at == at) {
+                best = (backs.len(), j);
+            }
+            let back: Vec<Back> = kids.iter().map(|k| (k.2, k.3)).collect();
+            history += vec_peak::<Back>(back.len(), back.capacity(), 0);
+            backs.push(back);
+        }
+    }
+
+    fn spread(&self, s: u128) -> i64 {
+        let mut rest = s;
+        let mut sum = 0;
+        while rest != 0 {
+            sum += self.weights[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        sum
+    }
+
+    /// The moves to the `j`th position of the last layer of `backs`.
+    fn way_back(&self, backs: &[Vec<Back>], j: usize) -> Vec<usize> {
+        self.walk(backs, backs.len() - 1, j)
+    }
+
+    /// The way to the `j`th position of layer `depth`, and where it ends.
+    fn way_to(&self, backs: &[Vec<Back>], (depth, j): (usize, usize)) -> Line {
+        let path = self.walk(backs, depth, j);
+        let end = path
+            .iter()
+            .fold(self.model.start, |s, &m| s ^ self.model.moves[m].mask);
+        (path, end)
+    }
+
+    fn walk(&self, backs: &[Vec<Back>], depth: usize, mut j: usize) -> Vec<usize> {
+        let mut path = Vec::with_capacity(depth);
+        for d in (1..=depth).rev() {
+            let (parent, m) = backs[d][j];
+            path.push(m as usize);
+            j = parent as usize;
+        }
+        path.reverse();
+        path
+    }
+}
+
+/// A child's rank: least spread first, ties by its parent's rank, then by its move.
+fn rank(k: &(i64, u128, u32, u32)) -> (i64, u32, u32) {
+    (k.0, k.2, k.3)
+}
+
+/// Keeps the `width` children of least [`rank`] (in no particular order).
+fn keep_least(kids: &mut Vec<(i64, u128, u32, u32)>, width: usize) {
+    if kids.len() > width {
+        kids.select_nth_unstable_by_key(width, rank);
+        kids.truncate(width);
+    }
+}
