@@ -33,19 +33,14 @@ const CHECK_EVERY: u64 = 1 << 12;
 /// A way from the start: the moves (indices into the model's moves) and where they end.
 pub type Line = (Vec<usize>, u128);
 
-/// What the beams found.
-#[derive(Debug, Clone)]
-pub struct Probe {
-    /// A way to a position of exactly the target's pegs, when a beam met the table.
-    pub hit: Option<Line>,
-    /// The position with the fewest pegs (meeting the goal's cell) any beam reached.
-    pub best: Line,
-}
-
 /// Beams from `model`'s start towards a finish of `target` pegs (1 or 2, or the goal board),
-/// widths [`WIDTHS`] in turn until one meets the endgame table; `Ok(None)` when no table can
-/// be built for the target (see [`Endgame::build`]). `sym` merges children that are images
-/// of each other under symmetries fixing the goal; `held` is what the caller holds already.
+/// widths [`WIDTHS`] in turn until one meets the endgame table. `best` is the way to the
+/// fewest pegs found so far (meeting the goal's cells): every beam that goes further
+/// replaces it at once, so that a limit or Ctrl-C keeps it, and a hit leaves the way to
+/// `target` pegs there. `Ok(false)` when no table can be built for the target (see
+/// [`Endgame::build`]), and no beam ran. `sym` merges children that are images of each other
+/// under symmetries fixing the goal; `held` is what the caller holds already.
+#[allow(clippy::too_many_arguments)]
 pub fn probe(
     model: &HopModel,
     order: &[usize],
@@ -54,11 +49,12 @@ pub fn probe(
     budget: &mut Budget,
     obs: &mut impl super::dfs::Observer,
     held: u64,
-) -> Result<Option<Probe>, GaveUp> {
+    best: &mut Line,
+) -> Result<bool, GaveUp> {
     let mut exact = model.clone();
     exact.goal.pegs = PegGoal::Count(target);
     let Some(table) = Endgame::build(&exact, TABLE_POSITIONS, budget, held)? else {
-        return Ok(None);
+        return Ok(false);
     };
     let beam = Beam {
         model,
@@ -69,21 +65,13 @@ pub fn probe(
         at: model.goal_cells(),
         held: held + table.bytes(),
     };
-    let mut best = (Vec::new(), model.start);
     for width in WIDTHS {
-        let (hit, reached) = beam.run(width, budget, obs)?;
-        if reached.1.count_ones() < best.1.count_ones() {
-            best = reached;
-        }
-        if let Some(line) = hit {
-            obs.goal(line.0.len(), line.1);
-            return Ok(Some(Probe {
-                hit: Some(line),
-                best,
-            }));
+        if beam.run(width, budget, obs, best)? {
+            obs.goal(best.0.len(), best.1);
+            break;
         }
     }
-    Ok(Some(Probe { hit: None, best }))
+    Ok(true)
 }
 
 /// One beam's fixed inputs.
@@ -103,18 +91,19 @@ struct Beam<'a> {
 type Back = (u32, u32);
 
 impl Beam<'_> {
-    /// One beam of `width`: the way to a target finish if it met the table, and the way to
-    /// the position of fewest pegs it reached (meeting the goal cells).
+    /// One beam of `width`; true when it met the table, with the way to the target's finish
+    /// left in `best`. Each layer with fewer pegs than `best` that meets the goal's cells
+    /// replaces it with the way to its first position.
     fn run(
         &self,
         width: usize,
         budget: &mut Budget,
         obs: &mut impl super::dfs::Observer,
-    ) -> Result<(Option<Line>, Line), GaveUp> {
+        best: &mut Line,
+    ) -> Result<bool, GaveUp> {
         let (model, at) = (self.model, self.at);
         let mut layer: Vec<u128> = vec![model.start];
         let mut backs: Vec<Vec<Back>> = vec![vec![(0, 0)]];
-        let mut best = (0usize, 0usize);
         let mut check_at = budget.nodes + 1;
         let mut history = 0u64;
         loop {
@@ -122,11 +111,10 @@ impl Beam<'_> {
             if layer[0].count_ones() <= self.table.max_pegs()
                 && let Some(j) = layer.iter().position(|&s| self.table.wins(s))
             {
-                let mut path = self.way_back(&backs, j);
+                let mut path = self.walk(&backs, j);
                 path.extend(self.table.finish(model, self.order, layer[j]));
-                let end = path.iter().fold(model.start, |s, &m| s ^ model.moves[m].mask);
-                let reached = self.way_to(&backs, best);
-                return Ok((Some((path, end)), reached));
+                *best = self.ending(path);
+                return Ok(true);
             }
             // Children, least spread first once chosen: (spread, position, parent, move).
             let mut kids: Vec<(i64, u128, u32, u32)> = Vec::new();
@@ -142,8 +130,11 @@ impl Beam<'_> {
                     if budget.nodes >= check_at {
                         check_at = budget.next_check(CHECK_EVERY);
                         let more = (check_at - budget.nodes) as usize;
+                        // The next layer and its way back are made from the children kept.
+                        let next = vec_peak::<u128>(0, 0, width) + vec_peak::<Back>(0, 0, width);
                         let now = self.held
                             + history
+                            + next
                             + vec_peak::<u128>(layer.len(), layer.capacity(), 0)
                             + table_peak::<u128>(seen.len(), seen.capacity(), more)
                             + vec_peak::<(i64, u128, u32, u32)>(kids.len(), kids.capacity(), more);
@@ -162,18 +153,20 @@ impl Beam<'_> {
                 }
             }
             if kids.is_empty() {
-                return Ok((None, self.way_to(&backs, best)));
+                return Ok(false);
             }
             keep_least(&mut kids, width);
             kids.sort_unstable_by_key(rank);
             drop(seen);
             layer = kids.iter().map(|k| k.1).collect();
-            if let Some(j) = layer.iter().position(|&s| s & at == at) {
-                best = (backs.len(), j);
-            }
             let back: Vec<Back> = kids.iter().map(|k| (k.2, k.3)).collect();
             history += vec_peak::<Back>(back.len(), back.capacity(), 0);
             backs.push(back);
+            if layer[0].count_ones() < best.1.count_ones()
+                && let Some(j) = layer.iter().position(|&s| s & at == at)
+            {
+                *best = self.ending(self.walk(&backs, j));
+            }
         }
     }
 
@@ -188,28 +181,23 @@ impl Beam<'_> {
     }
 
     /// The moves to the `j`th position of the last layer of `backs`.
-    fn way_back(&self, backs: &[Vec<Back>], j: usize) -> Vec<usize> {
-        self.walk(backs, backs.len() - 1, j)
-    }
-
-    /// The way to the `j`th position of layer `depth`, and where it ends.
-    fn way_to(&self, backs: &[Vec<Back>], (depth, j): (usize, usize)) -> Line {
-        let path = self.walk(backs, depth, j);
-        let end = path
-            .iter()
-            .fold(self.model.start, |s, &m| s ^ self.model.moves[m].mask);
-        (path, end)
-    }
-
-    fn walk(&self, backs: &[Vec<Back>], depth: usize, mut j: usize) -> Vec<usize> {
-        let mut path = Vec::with_capacity(depth);
-        for d in (1..=depth).rev() {
-            let (parent, m) = backs[d][j];
+    fn walk(&self, backs: &[Vec<Back>], mut j: usize) -> Vec<usize> {
+        let mut path = Vec::with_capacity(backs.len());
+        for back in backs[1..].iter().rev() {
+            let (parent, m) = back[j];
             path.push(m as usize);
             j = parent as usize;
         }
         path.reverse();
         path
+    }
+
+    /// `path` and the position it ends on.
+    fn ending(&self, path: Vec<usize>) -> Line {
+        let end = path
+            .iter()
+            .fold(self.model.start, |s, &m| s ^ self.model.moves[m].mask);
+        (path, end)
     }
 }
 

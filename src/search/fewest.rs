@@ -53,7 +53,7 @@ pub fn solve(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut i
     let mut best = dfs::solve_with(model, order, &mut turn, obs, &plain);
     budget.nodes = turn.nodes;
     best.nodes = budget.nodes;
-    let mut reached = best.end.count_ones();
+    let reached = best.end.count_ones();
     let mut why = (low > 1).then(|| {
         format!(
             "position class: no {}-peg position shares the start's class",
@@ -79,27 +79,27 @@ pub fn solve(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut i
     }
     // Beams may find a better answer than the capped search, from the floor up: a finish at
     // the floor needs no exact search.
+    let mut line = (std::mem::take(&mut best.path), best.end);
     let mut k = low;
-    while k < reached {
+    let stopped = loop {
+        if k >= line.1.count_ones() {
+            break None;
+        }
         super::release_freed();
         let sym = plain.symmetry.as_ref();
-        match beam::probe(model, order, k, sym, budget, obs, 0) {
-            Err(stop) => {
-                best.nodes = budget.nodes;
-                best.verdict = unproven(&stop, reached, &why);
-                return best;
-            }
+        match beam::probe(model, order, k, sym, budget, obs, 0, &mut line) {
+            Err(stop) => break Some(stop),
             // No table for this many pegs, nor for more.
-            Ok(None) => break,
-            Ok(Some(probe)) => {
-                let better = probe.best.1.count_ones() < reached;
-                if let Some(line) = probe.hit.or(better.then_some(probe.best)) {
-                    reached = line.1.count_ones();
-                    (best.path, best.end) = line;
-                }
-            }
+            Ok(false) => break None,
+            Ok(true) => k += 1,
         }
-        k += 1;
+    };
+    (best.path, best.end) = line;
+    let reached = best.end.count_ones();
+    if let Some(stop) = stopped {
+        best.nodes = budget.nodes;
+        best.verdict = unproven(&stop, reached, &why);
+        return best;
     }
     best.nodes = budget.nodes;
     let proven_below = |k: u32| format!("{k} pegs proven impossible");
