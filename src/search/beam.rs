@@ -29,6 +29,8 @@ pub const WIDTHS: [usize; 4] = [1 << 10, 1 << 12, 1 << 14, 1 << 16];
 pub const TABLE_POSITIONS: usize = 1 << 18;
 /// How often (in nodes) the budget is checked.
 const CHECK_EVERY: u64 = 1 << 12;
+/// How often (in positions expanded) the budget is checked, nodes or not.
+const CHECK_STATES: usize = 1 << 8;
 
 /// A way from the start: the moves (indices into the model's moves) and where they end.
 pub type Line = (Vec<usize>, u128);
@@ -89,6 +91,8 @@ struct Beam<'a> {
 
 /// A kept position's way back: the index of its parent in the layer before, and its move.
 type Back = (u32, u32);
+/// A child: its spread, the position, its parent's index in the layer and its move.
+type Kid = (i64, u128, u32, u32);
 
 impl Beam<'_> {
     /// One beam of `width`; true when it met the table, with the way to the target's finish
@@ -116,10 +120,27 @@ impl Beam<'_> {
                 *best = self.ending(path);
                 return Ok(true);
             }
-            // Children, least spread first once chosen: (spread, position, parent, move).
-            let mut kids: Vec<(i64, u128, u32, u32)> = Vec::new();
+            let mut kids: Vec<Kid> = Vec::new();
             let mut seen: FxHashSet<u128> = FxHashSet::default();
+            // What is held at a check with `more` children to come before the next: the
+            // next layer and its way back are made from the children kept.
+            let next = vec_peak::<u128>(0, 0, width) + vec_peak::<Back>(0, 0, width);
+            let held = |more: usize, seen: &FxHashSet<u128>, kids: &Vec<Kid>| {
+                self.held
+                    + history
+                    + next
+                    + vec_peak::<u128>(layer.len(), layer.capacity(), 0)
+                    + table_peak::<u128>(seen.len(), seen.capacity(), more)
+                    + vec_peak::<Kid>(kids.len(), kids.capacity(), more)
+            };
             for (j, &s) in layer.iter().enumerate() {
+                // Positions with few moves among many scanned make few nodes: the clock and
+                // Ctrl-C are checked every `CHECK_STATES` positions too.
+                if j % CHECK_STATES == CHECK_STATES - 1
+                    && let Some(why) = budget.exceeded(held(self.order.len(), &seen, &kids))
+                {
+                    return Err(why);
+                }
                 for &m in self.order {
                     let mv = &model.moves[m];
                     if s & mv.mask != mv.need {
@@ -130,15 +151,7 @@ impl Beam<'_> {
                     if budget.nodes >= check_at {
                         check_at = budget.next_check(CHECK_EVERY);
                         let more = (check_at - budget.nodes) as usize;
-                        // The next layer and its way back are made from the children kept.
-                        let next = vec_peak::<u128>(0, 0, width) + vec_peak::<Back>(0, 0, width);
-                        let now = self.held
-                            + history
-                            + next
-                            + vec_peak::<u128>(layer.len(), layer.capacity(), 0)
-                            + table_peak::<u128>(seen.len(), seen.capacity(), more)
-                            + vec_peak::<(i64, u128, u32, u32)>(kids.len(), kids.capacity(), more);
-                        if let Some(why) = budget.exceeded(now) {
+                        if let Some(why) = budget.exceeded(held(more, &seen, &kids)) {
                             return Err(why);
                         }
                     }
@@ -202,12 +215,12 @@ impl Beam<'_> {
 }
 
 /// A child's rank: least spread first, ties by its parent's rank, then by its move.
-fn rank(k: &(i64, u128, u32, u32)) -> (i64, u32, u32) {
+fn rank(k: &Kid) -> (i64, u32, u32) {
     (k.0, k.2, k.3)
 }
 
 /// Keeps the `width` children of least [`rank`] (in no particular order).
-fn keep_least(kids: &mut Vec<(i64, u128, u32, u32)>, width: usize) {
+fn keep_least(kids: &mut Vec<Kid>, width: usize) {
     if kids.len() > width {
         kids.select_nth_unstable_by_key(width, rank);
         kids.truncate(width);
