@@ -39,8 +39,8 @@ pub type Line = (Vec<usize>, u128);
 /// widths [`WIDTHS`] in turn until one meets the endgame table. `best` is the way to the
 /// fewest pegs found so far (meeting the goal's cells): every beam that goes further
 /// replaces it at once, so that a limit or Ctrl-C keeps it, and a hit leaves the way to
-/// `target` pegs there. `Ok(false)` when no table can be built for the target (see
-/// [`Endgame::build`]), and no beam ran. `sym` merges children that are images of each other
+/// `target` pegs there. The peak bytes the beams held (the table included), or `Ok(None)`
+/// when no table can be built for the target (see [`Endgame::build`]) and no beam ran. `sym` merges children that are images of each other
 /// under symmetries fixing the goal; `held` is what the caller holds already.
 #[allow(clippy::too_many_arguments)]
 pub fn probe(
@@ -52,11 +52,11 @@ pub fn probe(
     obs: &mut impl super::dfs::Observer,
     held: u64,
     best: &mut Line,
-) -> Result<bool, GaveUp> {
+) -> Result<Option<u64>, GaveUp> {
     let mut exact = model.clone();
     exact.goal.pegs = PegGoal::Count(target);
     let Some(table) = Endgame::build(&exact, TABLE_POSITIONS, budget, held)? else {
-        return Ok(false);
+        return Ok(None);
     };
     let beam = Beam {
         model,
@@ -67,13 +67,16 @@ pub fn probe(
         at: model.goal_cells(),
         held: held + table.bytes(),
     };
+    let mut peak = beam.held;
     for width in WIDTHS {
-        if beam.run(width, budget, obs, best)? {
+        let (hit, bytes) = beam.run(width, budget, obs, best)?;
+        peak = peak.max(bytes);
+        if hit {
             obs.goal(best.0.len(), best.1);
             break;
         }
     }
-    Ok(true)
+    Ok(Some(peak))
 }
 
 /// One beam's fixed inputs.
@@ -95,8 +98,8 @@ type Back = (u32, u32);
 type Kid = (i64, u128, u32, u32);
 
 impl Beam<'_> {
-    /// One beam of `width`; true when it met the table, with the way to the target's finish
-    /// left in `best`. Each layer with fewer pegs than `best` that meets the goal's cells
+    /// One beam of `width`: true when it met the table, with the way to the target's finish
+    /// left in `best`, and the peak bytes held at its checks. Each layer with fewer pegs than `best` that meets the goal's cells
     /// replaces it with the way to its first position.
     fn run(
         &self,
@@ -104,12 +107,13 @@ impl Beam<'_> {
         budget: &mut Budget,
         obs: &mut impl super::dfs::Observer,
         best: &mut Line,
-    ) -> Result<bool, GaveUp> {
+    ) -> Result<(bool, u64), GaveUp> {
         let (model, at) = (self.model, self.at);
         let mut layer: Vec<u128> = vec![model.start];
         let mut backs: Vec<Vec<Back>> = vec![vec![(0, 0)]];
         let mut check_at = budget.nodes + 1;
         let mut history = 0u64;
+        let mut peak = 0;
         loop {
             let depth = backs.len() - 1;
             if layer[0].count_ones() <= self.table.max_pegs()
@@ -118,7 +122,7 @@ impl Beam<'_> {
                 let mut path = self.walk(&backs, j);
                 path.extend(self.table.finish(model, self.order, layer[j]));
                 *best = self.ending(path);
-                return Ok(true);
+                return Ok((true, peak));
             }
             let mut kids: Vec<Kid> = Vec::new();
             let mut seen: FxHashSet<u128> = FxHashSet::default();
@@ -151,7 +155,9 @@ impl Beam<'_> {
                     if budget.nodes >= check_at {
                         check_at = budget.next_check(CHECK_EVERY);
                         let more = (check_at - budget.nodes) as usize;
-                        if let Some(why) = budget.exceeded(held(more, &seen, &kids)) {
+                        let now = held(more, &seen, &kids);
+                        peak = peak.max(now);
+                        if let Some(why) = budget.exceeded(now) {
                             return Err(why);
                         }
                     }
@@ -166,7 +172,7 @@ impl Beam<'_> {
                 }
             }
             if kids.is_empty() {
-                return Ok(false);
+                return Ok((false, peak));
             }
             keep_least(&mut kids, width);
             kids.sort_unstable_by_key(rank);

@@ -90,8 +90,11 @@ pub fn solve(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut i
         match beam::probe(model, order, k, sym, budget, obs, 0, &mut line) {
             Err(stop) => break Some(stop),
             // No table for this many pegs, nor for more.
-            Ok(false) => break None,
-            Ok(true) => k += 1,
+            Ok(None) => break None,
+            Ok(Some(bytes)) => {
+                best.memory = best.memory.max(bytes);
+                k += 1;
+            }
         }
     };
     (best.path, best.end) = line;
