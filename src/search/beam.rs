@@ -14,10 +14,11 @@
 //! Every child counts as a node of the [`Budget`]; the table, the layers kept for the way back
 //! and the children being chosen are counted against the memory limit before they grow.
 
+use super::dfs::{HopResult, Observer};
 use super::endgame::Endgame;
 use super::guided::spread_weights;
 use super::symmetry::Symmetry;
-use super::{Budget, GaveUp, table_peak, vec_peak};
+use super::{Budget, GaveUp, Verdict, portfolio, table_peak, vec_peak};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
 use rustc_hash::FxHashSet;
@@ -49,7 +50,7 @@ pub fn probe(
     target: u32,
     sym: Option<&Symmetry>,
     budget: &mut Budget,
-    obs: &mut impl super::dfs::Observer,
+    obs: &mut impl Observer,
     held: u64,
     best: &mut Line,
 ) -> Result<Option<u64>, GaveUp> {
@@ -79,6 +80,59 @@ pub fn probe(
     Ok(Some(peak))
 }
 
+/// Solves a goal of 1 or 2 pegs anywhere (no cell, no goal board): the usual searches
+/// ([`portfolio`]) for their first [`portfolio::FIRST_CAP`] nodes, so that easy puzzles keep
+/// their first solution; then beams towards the table of the goal's finishes, which leave 2
+/// pegs on Diamond 41 where depth-first search never did; then the usual searches again with
+/// the rest of the budget, to find or refute what the beams missed.
+pub fn solve_count(
+    model: &HopModel,
+    order: &[usize],
+    budget: &mut Budget,
+    obs: &mut impl Observer,
+) -> HopResult {
+    let first = portfolio::FIRST_CAP;
+    let mut turn = budget.capped(first);
+    let r = portfolio::solve(model, order, &mut turn, obs, first);
+    budget.nodes = turn.nodes;
+    let (Verdict::GaveUp(_), None, PegGoal::Count(k)) =
+        (&r.verdict, budget.exceeded(r.memory), model.goal.pegs)
+    else {
+        return HopResult {
+            nodes: budget.nodes,
+            ..r
+        };
+    };
+    drop(r);
+    super::release_freed();
+    let mut line = (Vec::new(), model.start);
+    let found = Symmetry::for_goal_within(model, budget).and_then(|sym| {
+        let sym = (sym.order() > 1).then_some(sym);
+        probe(model, order, k, sym.as_ref(), budget, obs, 0, &mut line)
+    });
+    match found {
+        Err(why) => HopResult {
+            verdict: Verdict::GaveUp(why),
+            path: Vec::new(),
+            end: model.start,
+            nodes: budget.nodes,
+            memory: 0,
+        },
+        Ok(Some(memory)) if model.is_goal(line.1, k) => HopResult {
+            verdict: Verdict::Solved,
+            path: line.0,
+            end: line.1,
+            nodes: budget.nodes,
+            memory,
+        },
+        Ok(_) => {
+            super::release_freed();
+            obs.restart(false);
+            portfolio::solve(model, order, budget, obs, first)
+        }
+    }
+}
+
 /// One beam's fixed inputs.
 struct Beam<'a> {
     model: &'a HopModel,
@@ -105,7 +159,7 @@ impl Beam<'_> {
         &self,
         width: usize,
         budget: &mut Budget,
-        obs: &mut impl super::dfs::Observer,
+        obs: &mut impl Observer,
         best: &mut Line,
     ) -> Result<(bool, u64), GaveUp> {
         let (model, at) = (self.model, self.at);
