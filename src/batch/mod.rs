@@ -83,7 +83,6 @@ pub fn solve_contained(path: &Path, opts: &Options) -> Vec<Outcome> {
     let solve_all = || match &text {
         Err(d) => vec![Outcome::error(&file, d.to_string())],
         Ok(text) => formats::prepare_text(path, Notation::of(path, None), text, opts)
-            .into_iter()
             .map(|p| match p {
                 Ok(p) => solve::solve_prepared(&p, opts),
                 Err(d) => Outcome::error(&file, d.to_string()),

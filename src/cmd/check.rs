@@ -216,7 +216,45 @@ fn show(
         format!("ok    {head}  {on}: {what}")
     };
     writeln!(out, "{}", crate::render::terminal(&line))?;
+    if let Model::Hop(m) = &p.model
+        && let Some(warning) = idle_holes(m)
+    {
+        writeln!(
+            out,
+            "{}",
+            crate::render::terminal(&format!("warn  {head}  {warning}"))
+        )?;
+    }
     Ok(true)
+}
+
+/// The holes no move jumps from, over or into, if any, as a warning: such a hole keeps its
+/// peg (or its vacancy) for the whole game, which is seldom what a board's author meant — a
+/// row drawn one column off, or a hole beyond the reach of the rule family's jumps.
+fn idle_holes(m: &HopModel) -> Option<String> {
+    let touched = m.moves.iter().fold(0u128, |acc, mv| acc | mv.mask);
+    let idle: Vec<String> = (0..m.geo.cells.len())
+        .filter(|&i| touched >> i & 1 == 0)
+        .map(|i| format!("[{}, {}]", m.geo.cells[i][0], m.geo.cells[i][1]))
+        .collect();
+    if idle.is_empty() || m.geo.cells.len() == 1 {
+        return None;
+    }
+    if m.moves.is_empty() {
+        return Some("the rules make no move on this board: no peg can ever move".into());
+    }
+    let more = match idle.len() {
+        n if n > 8 => format!(" and {} more", n - 8),
+        _ => String::new(),
+    };
+    Some(format!(
+        "{} no part in any move: {}{more} (a peg there can never move or be taken: is a row drawn a column off?)",
+        match idle.len() {
+            1 => "1 hole takes".to_string(),
+            n => format!("{n} holes take"),
+        },
+        idle[..idle.len().min(8)].join(", "),
+    ))
 }
 
 fn report_on(d: &Diagnostic, on: &str) {

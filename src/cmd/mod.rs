@@ -36,11 +36,16 @@ impl ExitCode {
     /// The code for a set of outcomes: Ctrl-C interrupted them, else any error fails, else
     /// all solved or not.
     pub fn of(all: &[Outcome]) -> Self {
+        Self::of_statuses(&all.iter().map(|o| o.status).collect::<Vec<_>>())
+    }
+
+    /// [`ExitCode::of`] from the verdicts alone.
+    pub fn of_statuses(all: &[Status]) -> Self {
         if crate::search::CANCELLED.load(std::sync::atomic::Ordering::SeqCst) {
             ExitCode::Interrupted
-        } else if all.iter().any(|o| o.status == Status::Error) {
+        } else if all.contains(&Status::Error) {
             ExitCode::Failed
-        } else if all.iter().all(|o| o.status == Status::Solved) {
+        } else if all.iter().all(|&s| s == Status::Solved) {
             ExitCode::Solved
         } else {
             ExitCode::Unsolved

@@ -27,7 +27,9 @@ pub struct Config {
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
     super::stop_on_ctrl_c();
-    let mut outcomes = Vec::new();
+    // Each answer is written as soon as its puzzle is solved, and only its verdict is kept:
+    // a file of 20,000 cases holds one case's tables and answer at a time.
+    let mut statuses = Vec::new();
     let mut answers = Answers::new(io::stdout().lock(), config.answer);
     for file in &config.files {
         let notation = Notation::of(file, config.notation);
@@ -35,20 +37,25 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             if o.status == Status::Error && config.answer != Answer::Json {
                 super::report(&o.error.as_deref().unwrap_or(""));
             } else {
-                answers.write(&o, outcomes.len() + 1, super::style(notation))?;
+                answers.write(&o, statuses.len() + 1, super::style(notation))?;
             }
-            outcomes.push(o);
+            statuses.push(o.status);
         }
     }
     answers.finish()?;
-    Ok(ExitCode::of(&outcomes))
+    Ok(ExitCode::of_statuses(&statuses))
 }
 
 /// Solves every puzzle in one file (ICPC files hold several), showing on stderr what their
 /// rule scripts printed and, with a trace, the search.
-fn solve_reporting(file: &Path, notation: Notation, config: &Config) -> Vec<Outcome> {
+fn solve_reporting<'a>(
+    file: &'a Path,
+    notation: Notation,
+    config: &'a Config,
+) -> impl Iterator<Item = Outcome> + 'a {
     let opts = &config.options;
-    let solve_one = |p: crate::diag::Result<solve::Prepared>| match p.and_then(|p| config.answer.fits(p)) {
+    let solve_one = move |p: crate::diag::Result<solve::Prepared>| match p.and_then(|p| config.answer.fits(p))
+    {
         Err(d) => {
             super::show_lines(&d.file, &d.printed);
             let mut o = Outcome::error(&file.display().to_string(), d.to_string());
@@ -74,8 +81,5 @@ fn solve_reporting(file: &Path, notation: Notation, config: &Config) -> Vec<Outc
             }
         }
     };
-    formats::prepare(file, notation, opts)
-        .into_iter()
-        .map(solve_one)
-        .collect()
+    formats::prepare(file, notation, opts).map(solve_one)
 }

@@ -19,7 +19,7 @@ use std::path::Path;
 /// Reads the numbers of a file in order, with their positions.
 struct Numbers<'a> {
     path: &'a Path,
-    toks: std::iter::Peekable<std::vec::IntoIter<(Pos, &'a str)>>,
+    toks: super::Lexer<'a>,
     end: Pos,
     /// The line of the last number read.
     last_line: usize,
@@ -82,7 +82,7 @@ impl Numbers<'_> {
 pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
     let mut nums = Numbers {
         path,
-        toks: super::tokens(source).into_iter().peekable(),
+        toks: super::tokens(source),
         end: super::end_pos(source),
         last_line: 1,
     };

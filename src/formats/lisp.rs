@@ -38,8 +38,7 @@ const EXAMPLE: &str = "e.g. ((o) (x x) (x x x)), x a peg and o an empty hole";
 /// Reads every puzzle of a Lisp file, in order: bare boards `'((o) (x x) …)` and calls
 /// `(peg-puzzle '((o) (x x) …) #f)`, each a `triangle_hop` spec; a call's `#t` asks for a trace.
 pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
-    let toks = super::tokens(source);
-    let mut it = toks.iter().copied().peekable();
+    let mut it = super::tokens(source);
     let err = |pos: Pos, msg: String| pos.error(path, msg);
     // (rows, trace, first line, last line) of each puzzle.
     let mut found: Vec<(Vec<Vec<Token>>, bool, usize, usize)> = Vec::new();
@@ -78,7 +77,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
             (board(path, &mut it, open)?, false)
         };
         // The puzzle's closing `)` is the last token read.
-        let last = toks[toks.len() - it.len() - 1].0.line;
+        let last = it.last.line;
         found.push((rows, trace, open.line, last));
     }
     if found.is_empty() {
@@ -108,7 +107,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
         .collect())
 }
 
-type Tokens<'a, 'b> = std::iter::Peekable<std::iter::Copied<std::slice::Iter<'b, (Pos, &'a str)>>>;
+type Tokens<'a> = super::Lexer<'a>;
 
 /// The arguments of a `(peg-puzzle` call opened at `open`, up to its closing `)`: the board
 /// (quoted or not) and the trace flag, `#t` or `#f` (`#f` if left out).

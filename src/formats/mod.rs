@@ -65,39 +65,62 @@ pub fn parse(path: &Path, notation: Notation, text: &str) -> Result<Vec<Spec>> {
     }
 }
 
-/// Reads and compiles every puzzle in a file: one for YAML, one per call, matrix or case for
-/// the others.
+/// Every puzzle of a file, compiled one at a time as it is taken: a file of 20,000 cases
+/// holds one compiled puzzle (its script's tables, its model) at a time, not all of them,
+/// so a memory limit covers the case being solved and not the ones before or after it.
+pub type Cases<'a> = Box<dyn Iterator<Item = Result<Prepared>> + 'a>;
+
+/// Reads a file and compiles its puzzles as they are taken: one for YAML, one per call,
+/// matrix or case for the others.
 /// A file that cannot be read at all gives a single error.
-pub fn prepare(path: &Path, notation: Notation, opts: &Options) -> Vec<Result<Prepared>> {
+pub fn prepare<'a>(path: &'a Path, notation: Notation, opts: &'a Options) -> Cases<'a> {
     if notation == Notation::Yaml {
-        return vec![solve::prepare(path, opts)];
+        return Box::new(std::iter::once_with(move || solve::prepare(path, opts)));
     }
     match read(path, notation) {
-        Err(d) => vec![Err(d)],
-        Ok(specs) => prepare_all(specs, opts),
+        Err(d) => Box::new(std::iter::once(Err(d))),
+        Ok(specs) => prepare_each(specs, opts),
     }
 }
 
-/// Compiles each spec of a file. A file may hold tens of thousands of cases: Ctrl-C stops
-/// between any two of them.
-fn prepare_all(specs: Vec<Spec>, opts: &Options) -> Vec<Result<Prepared>> {
-    specs
-        .into_iter()
-        .take_while(|_| !crate::search::CANCELLED.load(std::sync::atomic::Ordering::Relaxed))
-        .map(|s| solve::prepare_spec(s, opts))
-        .collect()
+/// The `case`-th puzzle of a file (from 1), compiled alone, beside the number of puzzles
+/// the file holds; `None` when it holds fewer.
+pub fn prepare_case(
+    path: &Path,
+    notation: Notation,
+    opts: &Options,
+    case: usize,
+) -> Result<(usize, Option<Result<Prepared>>)> {
+    if notation == Notation::Yaml {
+        return Ok((1, (case == 1).then(|| solve::prepare(path, opts))));
+    }
+    let specs = read(path, notation)?;
+    let count = specs.len();
+    let spec = case.checked_sub(1).and_then(|i| specs.into_iter().nth(i));
+    Ok((count, spec.map(|s| solve::prepare_spec(s, opts))))
+}
+
+/// Compiles each spec of a file as it is taken. A file may hold tens of thousands of cases:
+/// Ctrl-C stops between any two of them.
+fn prepare_each(specs: Vec<Spec>, opts: &Options) -> Cases<'_> {
+    Box::new(
+        specs
+            .into_iter()
+            .take_while(|_| !crate::search::CANCELLED.load(std::sync::atomic::Ordering::Relaxed))
+            .map(move |s| solve::prepare_spec(s, opts)),
+    )
 }
 
 /// [`prepare`] on `text`, the bytes of `path` already read: what is solved is exactly what
 /// was read (and hashed), whatever happens to the file meanwhile.
-pub fn prepare_text(path: &Path, notation: Notation, text: &str, opts: &Options) -> Vec<Result<Prepared>> {
+pub fn prepare_text<'a>(path: &Path, notation: Notation, text: &str, opts: &'a Options) -> Cases<'a> {
     let specs = match notation {
         Notation::Yaml => crate::spec::parse(path, text).map(|s| vec![s]),
         _ => parse(path, notation, text),
     };
     match specs {
-        Err(d) => vec![Err(d)],
-        Ok(specs) => prepare_all(specs, opts),
+        Err(d) => Box::new(std::iter::once(Err(d))),
+        Ok(specs) => prepare_each(specs, opts),
     }
 }
 
@@ -296,33 +319,106 @@ impl Pos {
 }
 
 /// Splits text into tokens with their positions: `(` and `)` alone, a `;` comment skipped to
-/// the end of its line, everything else at whitespace and parentheses.
-pub fn tokens(source: &str) -> Vec<(Pos, &str)> {
-    let mut out = Vec::new();
-    for (l, line) in source.lines().enumerate() {
-        let mut start: Option<(usize, usize)> = None; // (byte, column) of the token being read
-        let mut push = |from: usize, to: usize, col: usize| {
-            out.push((Pos { line: l + 1, col }, &line[from..to]));
-        };
-        for (col, (i, ch)) in line.char_indices().enumerate() {
-            let boundary = ch.is_whitespace() || matches!(ch, '(' | ')' | ';');
-            if boundary && let Some((b, c)) = start.take() {
-                push(b, i, c + 1);
-            }
+/// the end of its line, everything else at whitespace and parentheses. Tokens are read as
+/// they are taken, so a file of a million tokens never holds them all at once.
+pub fn tokens(source: &str) -> Lexer<'_> {
+    Lexer {
+        rest: source,
+        line: 1,
+        col: 0,
+        peeked: None,
+        last: Pos { line: 1, col: 1 },
+    }
+}
+
+/// The tokens of a text, read lazily, with one token of look-ahead.
+pub struct Lexer<'a> {
+    /// The text not yet read.
+    rest: &'a str,
+    line: usize,
+    /// Characters of the current line already read.
+    col: usize,
+    peeked: Option<Option<(Pos, &'a str)>>,
+    /// Where the last token taken (not merely peeked at) starts.
+    pub last: Pos,
+}
+
+impl<'a> Lexer<'a> {
+    fn advance(&mut self, bytes: usize, chars: usize) {
+        self.rest = &self.rest[bytes..];
+        self.col += chars;
+    }
+
+    fn scan(&mut self) -> Option<(Pos, &'a str)> {
+        loop {
+            let ch = self.rest.chars().next()?;
+            let pos = Pos {
+                line: self.line,
+                col: self.col + 1,
+            };
             match ch {
-                ';' => break,
-                '(' | ')' => push(i, i + 1, col + 1),
-                _ if boundary => {}
+                '\n' => {
+                    self.rest = &self.rest[1..];
+                    self.line += 1;
+                    self.col = 0;
+                }
+                ';' => {
+                    let end = self.rest.find('\n').unwrap_or(self.rest.len());
+                    self.rest = &self.rest[end..];
+                }
+                '(' | ')' => {
+                    let tok = &self.rest[..1];
+                    self.advance(1, 1);
+                    return Some((pos, tok));
+                }
+                c if c.is_whitespace() => self.advance(c.len_utf8(), 1),
                 _ => {
-                    start.get_or_insert((i, col));
+                    let (mut bytes, mut chars) = (0, 0);
+                    for c in self.rest.chars() {
+                        if c.is_whitespace() || matches!(c, '(' | ')' | ';') {
+                            break;
+                        }
+                        bytes += c.len_utf8();
+                        chars += 1;
+                    }
+                    let tok = &self.rest[..bytes];
+                    self.advance(bytes, chars);
+                    return Some((pos, tok));
                 }
             }
         }
-        if let Some((b, c)) = start.take() {
-            push(b, line.len(), c + 1);
+    }
+
+    /// The next token, left to be taken.
+    pub fn peek(&mut self) -> Option<&(Pos, &'a str)> {
+        if self.peeked.is_none() {
+            self.peeked = Some(self.scan());
+        }
+        self.peeked.as_ref().and_then(Option::as_ref)
+    }
+
+    /// The next token if `pred` holds of it.
+    pub fn next_if(&mut self, pred: impl FnOnce(&(Pos, &'a str)) -> bool) -> Option<(Pos, &'a str)> {
+        match self.peek() {
+            Some(t) if pred(t) => self.next(),
+            _ => None,
         }
     }
-    out
+}
+
+impl<'a> Iterator for Lexer<'a> {
+    type Item = (Pos, &'a str);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let t = match self.peeked.take() {
+            Some(t) => t,
+            None => self.scan(),
+        };
+        if let Some((pos, _)) = t {
+            self.last = pos;
+        }
+        t
+    }
 }
 
 /// The position just past the end of the text, for "ends early" errors.

@@ -42,11 +42,29 @@ impl Answer {
             Answer::Matrix => "matrix",
             _ => return Ok(p),
         };
-        if matches!(p.model, crate::model::Model::Tilt(_)) {
+        let hop = match &p.model {
+            crate::model::Model::Tilt(_) => {
+                return Err(Diagnostic::new(
+                    &p.spec.path,
+                    format!(
+                        "`{}` is a tilt puzzle; `--format {format}` writes hop boards (use text, json, icpc or moves)",
+                        p.spec.name
+                    ),
+                ));
+            }
+            crate::model::Model::Hop(m) => m,
+        };
+        // A matrix holds a square grid, or a triangle as rows of 1, 2, 3, … entries: the
+        // other boards of the triangle lattice (a hexagon) have no matrix that reads back.
+        let triangle = match &p.spec.board {
+            crate::spec::BoardSpec::Grid(g) => g.rows.iter().enumerate().all(|(r, row)| row.len() == r + 1),
+            crate::spec::BoardSpec::Tilt(_) => false,
+        };
+        if self == Answer::Matrix && hop.geo.layout == crate::lattice::Layout::Triangle && !triangle {
             return Err(Diagnostic::new(
                 &p.spec.path,
                 format!(
-                    "`{}` is a tilt puzzle; `--format {format}` writes hop boards (use text, json, icpc or moves)",
+                    "`{}` is drawn on the triangle lattice but is not a triangle; `--format matrix` writes square grids and triangles (rows of 1, 2, 3, … entries) — use text, json or moves",
                     p.spec.name
                 ),
             ));
@@ -55,11 +73,12 @@ impl Answer {
     }
 }
 
-/// Writes answers as puzzles are solved: each at once, or for JSON all of them at the end.
+/// Writes answers as puzzles are solved, each at once (JSON as the elements of one array).
 pub struct Answers<W: Write> {
     out: W,
     answer: Answer,
-    json: Vec<Outcome>,
+    /// JSON answers written so far.
+    written: usize,
 }
 
 impl<W: Write> Answers<W> {
@@ -67,7 +86,7 @@ impl<W: Write> Answers<W> {
         Answers {
             out,
             answer,
-            json: Vec::new(),
+            written: 0,
         }
     }
 
@@ -77,7 +96,16 @@ impl<W: Write> Answers<W> {
         let out = &mut self.out;
         match self.answer {
             Answer::Json => {
-                self.json.push(without_replay(o.clone()));
+                // The array is written an element at a time, indented as `to_writer_pretty`
+                // indents it (JSON strings hold no raw newline), so a file of 20,000 cases
+                // holds no answers back.
+                let text = serde_json::to_string_pretty(&without_replay(o.clone()))?;
+                out.write_all(if self.written == 0 { b"[\n" } else { b",\n" })?;
+                for (i, line) in text.lines().enumerate() {
+                    let sep = if i == 0 { "" } else { "\n" };
+                    write!(out, "{sep}  {line}")?;
+                }
+                self.written += 1;
                 Ok(())
             }
             Answer::Text if style == Style::Lisp => writeln!(out, "{}", lisp_text(o)),
@@ -92,8 +120,8 @@ impl<W: Write> Answers<W> {
     /// Ends the answers: the JSON array, if that was asked for.
     pub fn finish(mut self) -> io::Result<()> {
         if self.answer == Answer::Json {
-            serde_json::to_writer_pretty(&mut self.out, &self.json)?;
-            writeln!(self.out)?;
+            let end: &[u8] = if self.written == 0 { b"[]\n" } else { b"\n]\n" };
+            self.out.write_all(end)?;
         }
         self.out.flush()
     }
@@ -189,10 +217,23 @@ fn matrix_answer(o: &Outcome) -> String {
             blocked: '-',
             moved: '1',
         };
+        // On a square grid a row drawn short ends in holes that are not there: -1 to the
+        // widest row, so that every state is a rectangle that reads back the same.
+        let square = matches!(
+            o.replay,
+            Some(Replay::Hop {
+                layout: crate::lattice::Layout::Square,
+                ..
+            })
+        );
+        let width = widths.iter().copied().max().unwrap_or(0);
         for frame in frames {
             let bits = frame.as_bytes();
             out.push('\n');
-            for row in symbols.rows(widths, cells, |k| bits[k] == b'1', None) {
+            for mut row in symbols.rows(widths, cells, |k| bits[k] == b'1', None) {
+                if square {
+                    row.resize(width, '-');
+                }
                 let entries: Vec<&str> = row
                     .iter()
                     .map(|&c| match c {

@@ -494,7 +494,23 @@ fn check_validates_without_solving() {
         .run()
         .status(0)
         .stdout_has("ok    puzzles/peg_hop/english_central.yaml  (peg_hop: 33 holes, 32 pegs, 76 moves, 8 symmetries)")
-        .stdout_has("ok    puzzles/tilt_roll/four_by_four.yaml  (tilt_roll: 4×4 board, 3 marbles)");
+        .stdout_has("ok    puzzles/tilt_roll/four_by_four.yaml  (tilt_roll: 4×4 board, 3 marbles)")
+        .stdout_lacks("warn");
+}
+
+#[test]
+fn check_warns_of_holes_no_move_reaches() {
+    // The last column is cut off by the `#` column: no jump of two steps reaches it.
+    let run = Test::new()
+        .file("p.yaml", "rules: peg_hop\nboard: |\n  o o . # o\n  o o o # .\n")
+        .args(["check", "p.yaml"])
+        .run()
+        .status(0);
+    assert_eq!(
+        run.stdout,
+        "ok    p.yaml  (peg_hop: 8 holes, 6 pegs, 4 moves, 2 symmetries)\n\
+         warn  p.yaml  2 holes take no part in any move: [0, 4], [1, 4] (a peg there can never move or be taken: is a row drawn a column off?)\n"
+    );
 }
 
 const BOTTOM_ROW: &str = "rules: triangle_hop

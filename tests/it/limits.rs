@@ -122,9 +122,17 @@ const SHARED_MAP: &str =
 
 #[test]
 fn script_values_are_written_out_only_up_to_a_bound() {
-    // Thrown: the error message is cut, not built whole.
+    // Thrown: the error message is cut, not built whole. (Building the map takes ~0.3 s; the
+    // script gets 20 s so that a loaded machine does not turn the answer into a time limit.)
     let run = script(&format!("{SHARED_MAP}  throw m;"))
-        .args(["solve", "p.yaml", "--max-memory", "20MB"])
+        .args([
+            "solve",
+            "p.yaml",
+            "--max-memory",
+            "20MB",
+            "--script-timeout",
+            "20",
+        ])
         .run_bounded(SECS(30), None)
         .held(200)
         .status(2)
@@ -142,7 +150,14 @@ fn script_values_are_written_out_only_up_to_a_bound() {
         "  #{ kind: m }",
     ] {
         let run = script(&format!("{SHARED_MAP}{tail}"))
-            .args(["solve", "p.yaml", "--max-memory", "20MB"])
+            .args([
+                "solve",
+                "p.yaml",
+                "--max-memory",
+                "20MB",
+                "--script-timeout",
+                "20",
+            ])
             .run_bounded(SECS(30), None)
             .held(200)
             .status(2)
@@ -576,6 +591,44 @@ fn ctrl_c_in_a_script_is_called_an_interruption_not_a_time_limit() {
         stderr,
         "marbles: error: rules/spin.rhai:1: rule script stopped: interrupted (Ctrl-C)\n"
     );
+}
+
+#[test]
+fn each_case_of_a_many_case_file_is_solved_under_the_memory_limit() {
+    // A file of 700 triangles: each case is compiled when its turn comes and dropped after, so
+    // the limit covers the case being solved. When every case was compiled up front, their
+    // tables together (~18 KiB each) pushed the process past the limit before the first
+    // search, and all 700 trivial cases gave up on memory.
+    let idle = Test::new()
+        .args(["--version"])
+        .run_bounded(SECS(30), None)
+        .peak_kib
+        / 1024;
+    let cases: String = (0..700)
+        .map(|i| {
+            let hole = i % 15;
+            let mut cells = vec!["x"; 15];
+            cells[hole] = "o";
+            let rows: Vec<String> = (1..=5)
+                .map(|n| format!("({})", cells[n * (n - 1) / 2..n * (n + 1) / 2].join(" ")))
+                .collect();
+            format!("({})\n", rows.join(" "))
+        })
+        .collect();
+    let limit = format!("{}MiB", idle + 16);
+    let run = Test::new()
+        .file("many.lisp", &cases)
+        .args(["solve", "many.lisp", "--format", "json", "--max-memory", &limit])
+        .run_bounded(SECS(300), None)
+        .held(idle + 16)
+        .status(0);
+    let v = run.json();
+    let all = v.as_array().expect("one answer per case");
+    assert_eq!(all.len(), 700);
+    for (i, o) in all.iter().enumerate() {
+        assert_eq!(o["status"], "solved", "case {}: {o}", i + 1);
+        assert_eq!(o["pegs_left"], 1, "case {}: {o}", i + 1);
+    }
 }
 
 /// Diamond 41, centre empty, the fewest pegs with one of them at `[1, 4]`: pagodas rule out

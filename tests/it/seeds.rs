@@ -249,6 +249,44 @@ fn matrix_answers_read_back_one_puzzle_per_state() {
 }
 
 #[test]
+fn a_matrix_answer_is_a_rectangle_and_a_hexagon_has_none() {
+    // The middle row is drawn short: its missing holes are written -1, so each state is a
+    // rectangle, and the states read back as the same board.
+    let ragged = "rules: peg_hop\nboard: |\n  o o . o\n  o o\n  . o o o\ngoal:\n  pegs: 4\n";
+    let r = run("rag.yaml", ragged, &["solve", "rag.yaml", "--format", "matrix"]).status(0);
+    let (_, states) = r
+        .stdout
+        .split_once("\n\n")
+        .expect("a blank line after the verdict");
+    let first = states.split("\n\n").next().unwrap();
+    assert_eq!(first, " 1  1  0  1\n 1  1 -1 -1\n 0  1  1  1");
+    let back = r
+        .test
+        .file("back.matrix", &r.stdout)
+        .args(["solve", "back.matrix", "--format", "json"])
+        .run()
+        .no_panic();
+    let v = back.json();
+    assert_eq!(
+        v.as_array().unwrap().len(),
+        5,
+        "the start and a state after each of 4 moves"
+    );
+    assert!(
+        v.as_array().unwrap().iter().all(|o| o["status"] != "error"),
+        "{v}"
+    );
+    // A hexagon lies on the triangle lattice but is no triangle: no matrix reads back as it.
+    let hexagon = "rules: triangle_hop\nboard: |2\n    o o o\n   o o o o\n  o o . o o\n   o o o o\n    o o o\ngoal:\n  pegs: 2\n";
+    let r = run("hex.yaml", hexagon, &["solve", "hex.yaml", "--format", "matrix"]).status(2);
+    assert_eq!(r.stdout, "");
+    assert_eq!(
+        r.stderr,
+        "marbles: error: hex.yaml: `hex` is drawn on the triangle lattice but is not a triangle; `--format matrix` writes square grids and triangles (rows of 1, 2, 3, … entries) — use text, json or moves\n"
+    );
+}
+
+#[test]
 fn matrix_files_import_to_yaml_and_existing_specs_are_kept_unless_forced() {
     let r = Test::new()
         .file("english.matrix", ENGLISH)

@@ -148,6 +148,15 @@ impl Run {
         self
     }
 
+    pub fn stdout_lacks(self, text: &str) -> Self {
+        assert!(
+            !self.stdout.contains(text),
+            "stdout has {text:?}:\n{}",
+            self.stdout
+        );
+        self
+    }
+
     #[track_caller]
     pub fn no_panic(self) -> Self {
         assert!(!self.stderr.contains("panicked"), "panic:\n{}", self.stderr);

@@ -114,7 +114,8 @@ fn rules_and_check_show_a_script_s_words_without_terminal_controls() {
     let r = run(&files, &["check", "rules/evil\u{1b}.rhai"], 0);
     assert_eq!(
         r.stdout,
-        "ok    rules/evil\\u{1b}.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 0 moves, 8 symmetries\n"
+        "ok    rules/evil\\u{1b}.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 0 moves, 8 symmetries\n\
+         warn  rules/evil\\u{1b}.rhai  the rules make no move on this board: no peg can ever move\n"
     );
 }
 

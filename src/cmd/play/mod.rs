@@ -29,16 +29,15 @@ pub struct Config {
 /// Plays on the terminal: commands from stdin, the board on stdout.
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let notation = Notation::of(&config.file, config.notation);
-    let mut puzzles = formats::prepare(&config.file, notation, &config.options);
-    let count = puzzles.len();
-    if config.case == 0 || config.case > count {
+    let (count, chosen) = formats::prepare_case(&config.file, notation, &config.options, config.case)?;
+    let Some(p) = chosen else {
         return Err(Error::Usage(format!(
             "{}: there is no case {} (it holds {count})",
             config.file.display(),
             config.case
         )));
-    }
-    let p = puzzles.swap_remove(config.case - 1)?;
+    };
+    let p = p?;
     if io::stdin().is_terminal() && io::stdout().is_terminal() {
         return Ok(tui::run(&p, &config.options)?);
     }
