@@ -671,6 +671,16 @@ fn a_stopped_fewest_search_returns_its_best_marked_not_proven() {
         .held(512)
         .status(1);
     best_not_proven(&plain, &run.json(), "node limit (1100000 nodes)", None);
+    // The same beams serve `pegs: 2`, under the same limit, to the node.
+    let run = Test::new()
+        .file("p.yaml", &plain.replace("pegs: fewest", "pegs: 2"))
+        .args(["solve", "p.yaml", "--format", "json", "--max-nodes", "1100000"])
+        .run_bounded(SECS(60), None)
+        .held(512)
+        .status(1);
+    let v = run.json();
+    assert_eq!(v[0]["reason"], "node limit (1100000 nodes)", "{v}");
+    assert_eq!(v[0]["stats"]["nodes"], 1100000, "{v}");
     // Ctrl-C, and the memory limit, wherever they find the search.
     let yaml = diamond_fewest_at_1_4();
     let test = Test::new()
