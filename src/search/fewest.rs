@@ -4,7 +4,7 @@
 //! A plain depth-first search for "fewest" must exhaust the whole game to prove its answer,
 //! which on a board like Diamond 41 never ends. Instead: position classes give a floor (the
 //! least `k` for which some `k`-peg position shares the start's class, or meets the goal cell);
-//! a capped fewest search gives a first answer `b` and its moves; beams ([`super::beam_probe`])
+//! a capped fewest search gives a first answer `b` and its moves; beams ([`super::beam`])
 //! towards an endgame table of the `k`-peg finishes, from the floor up, may find a better one
 //! fast (a finish at the floor is proven at once); then for `k` from the floor up to `b - 1`,
 //! an exact "leave `k` pegs" search (with symmetry and endgame tables) either finds a solution
@@ -15,7 +15,7 @@
 use super::dfs::{self, HopResult, Observer, Pruning};
 use super::endgame::goal_positions;
 use super::invariants::Invariants;
-use super::{Budget, GaveUp, Verdict, beam_probe, portfolio};
+use super::{Budget, GaveUp, Verdict, beam, portfolio};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
 
@@ -87,7 +87,7 @@ pub fn solve(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut i
         }
         super::release_freed();
         let sym = plain.symmetry.as_ref();
-        match beam_probe::probe(model, order, k, sym, budget, obs, 0, &mut line) {
+        match beam::probe(model, order, k, sym, budget, obs, 0, &mut line) {
             Err(stop) => break Some(stop),
             // No table for this many pegs, nor for more.
             Ok(None) => break None,

@@ -4,7 +4,6 @@
 //! spends a [`Budget`] so that wall time, node and memory limits end it as `gave_up`.
 
 pub mod beam;
-pub mod beam_probe;
 mod bits;
 pub mod count;
 pub mod dfs;
