@@ -5,7 +5,7 @@ use crate::model::{self, HopModel, Model, NONE, TiltModel};
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Stats, Status};
 use crate::script::{self, RuleTables, Script, ScriptLimits};
 use crate::search::invariants::Invariants;
-use crate::search::{Budget, Limits, Verdict, dfs, fewest, fewest_moves, portfolio, tilt};
+use crate::search::{Budget, Limits, Verdict, beam, dfs, fewest, fewest_moves, portfolio, tilt};
 use crate::spec::{self, BoardSpec, MoveGoal, PegGoal, Spec};
 use sha2::{Digest, Sha256};
 use std::path::Path;
@@ -448,6 +448,9 @@ pub fn hop_search(
             nodes: budget.nodes,
             memory: 0,
         };
+    }
+    if matches!(m.goal.pegs, PegGoal::Count(1..=2)) && m.goal_cells() == 0 {
+        return beam::solve_count(m, order, budget, obs);
     }
     portfolio::solve(m, order, budget, obs, portfolio::FIRST_CAP)
 }

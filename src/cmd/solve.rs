@@ -80,7 +80,7 @@ fn solve_reporting(
                 match &p.model {
                     // A long single solve shows its progress, on a terminal only.
                     Model::Hop(m) if io::stderr().is_terminal() => {
-                        let mut progress = Progress::new(m.start.count_ones());
+                        let mut progress = Progress::new(m.start.count_ones()).holding(m.goal_cells());
                         let o = solve::solve_observed(&p, opts, &mut progress);
                         progress.finish();
                         o

@@ -24,6 +24,8 @@ pub struct Progress {
     drawn: bool,
     reversed: bool,
     restarts: u32,
+    /// The goal's cells: a position counts for `best` only when it holds them.
+    cells: u128,
 }
 
 impl Progress {
@@ -39,7 +41,15 @@ impl Progress {
             drawn: false,
             reversed: false,
             restarts: 0,
+            cells: 0,
         }
+    }
+
+    /// Counts only positions holding pegs on `cells` (the goal's) as the fewest so far: a
+    /// position with fewer pegs elsewhere is no answer.
+    pub fn holding(mut self, cells: u128) -> Self {
+        self.cells = cells;
+        self
     }
 
     #[inline]
@@ -86,7 +96,9 @@ impl Observer for Progress {
     #[inline]
     fn advance(&mut self, depth: usize, _mv: usize, state: u128) {
         self.depth = depth;
-        self.best = self.best.min(state.count_ones());
+        if state & self.cells == self.cells {
+            self.best = self.best.min(state.count_ones());
+        }
         self.tick();
     }
     #[inline]

@@ -113,6 +113,12 @@ impl<W: Write> Observer for Tracer<'_, W> {
         });
     }
 
+    fn beam(&mut self, width: usize) {
+        self.say(0, |_| {
+            format!("beam search: each move, the {width} positions with pegs nearest the goal")
+        });
+    }
+
     fn dead_end(&mut self, depth: usize, _state: u128) {
         self.say(depth + 1, |_| match depth {
             0 => "dead end at the start: every move has been tried".to_string(),

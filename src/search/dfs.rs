@@ -25,6 +25,9 @@ pub trait Observer {
     /// The search starts again from scratch, on the reversed problem (hole and finishing cell
     /// swapped) when `reversed`; see [`super::portfolio`].
     fn restart(&mut self, _reversed: bool) {}
+    /// A beam search of `width` positions a move starts (see [`super::beam`]); if it finds
+    /// a solution, its moves follow as `advance`s from the start, then `goal`.
+    fn beam(&mut self, _width: usize) {}
 }
 
 /// The observer that observes nothing.

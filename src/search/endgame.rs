@@ -87,6 +87,11 @@ impl Endgame {
         held: u64,
     ) -> Result<u64, GaveUp> {
         if slot.is_none() && after.is_some_and(|n| budget.nodes >= n) {
+            // Not for a search about to stop: a turn of a portfolio ends at its node cap, and
+            // would otherwise pay for a table only the next turn's search could use.
+            if let Some(why) = budget.exceeded(held) {
+                return Err(why);
+            }
             *slot = Endgame::build(model, max_positions, budget, held)?;
         }
         let now = held + slot.as_ref().map_or(0, Endgame::bytes);

@@ -4,16 +4,18 @@
 //! A plain depth-first search for "fewest" must exhaust the whole game to prove its answer,
 //! which on a board like Diamond 41 never ends. Instead: position classes give a floor (the
 //! least `k` for which some `k`-peg position shares the start's class, or meets the goal cell);
-//! a capped fewest search gives a first answer `b` and its moves; then for `k` from the floor
-//! up to `b - 1`, an exact "leave `k` pegs" search (with symmetry and endgame tables) either
-//! finds a solution — the answer, proven, since every count below it failed or was ruled out —
-//! or proves `k` impossible. If a limit or Ctrl-C stops it first, the best found so far is
-//! returned as gave-up, with the reason saying it is not proven optimal.
+//! a capped fewest search gives a first answer `b` and its moves; beams ([`super::beam`])
+//! towards an endgame table of the `k`-peg finishes, from the floor up, may find a better one
+//! fast (a finish at the floor is proven at once); then for `k` from the floor up to `b - 1`,
+//! an exact "leave `k` pegs" search (with symmetry and endgame tables) either finds a solution
+//! — the answer, proven, since every count below it failed or was ruled out — or proves `k`
+//! impossible. If a limit or Ctrl-C stops it first, the best found so far is returned as
+//! gave-up, with the reason saying it is not proven optimal.
 
 use super::dfs::{self, HopResult, Observer, Pruning};
 use super::endgame::goal_positions;
 use super::invariants::Invariants;
-use super::{Budget, GaveUp, Verdict, portfolio};
+use super::{Budget, GaveUp, Verdict, beam, portfolio};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
 
@@ -75,6 +77,34 @@ pub fn solve(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut i
             }
         }
     }
+    // Beams may find a better answer than the capped search, from the floor up: a finish at
+    // the floor needs no exact search.
+    let mut line = (std::mem::take(&mut best.path), best.end);
+    let mut k = low;
+    let stopped = loop {
+        if k >= line.1.count_ones() {
+            break None;
+        }
+        super::release_freed();
+        let sym = plain.symmetry.as_ref();
+        match beam::probe(model, order, k, sym, budget, obs, 0, &mut line) {
+            Err(stop) => break Some(stop),
+            // No table for this many pegs, nor for more.
+            Ok(None) => break None,
+            Ok(Some(bytes)) => {
+                best.memory = best.memory.max(bytes);
+                k += 1;
+            }
+        }
+    };
+    (best.path, best.end) = line;
+    let reached = best.end.count_ones();
+    if let Some(stop) = stopped {
+        best.nodes = budget.nodes;
+        best.verdict = unproven(&stop, reached, &why);
+        return best;
+    }
+    best.nodes = budget.nodes;
     let proven_below = |k: u32| format!("{k} pegs proven impossible");
     for k in low..reached {
         super::release_freed();

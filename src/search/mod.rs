@@ -3,6 +3,7 @@
 //! Every search runs on a [`crate::model`] value alone and never calls a script. Each one
 //! spends a [`Budget`] so that wall time, node and memory limits end it as `gave_up`.
 
+pub mod beam;
 mod bits;
 pub mod count;
 pub mod dfs;

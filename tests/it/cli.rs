@@ -552,6 +552,56 @@ fn fewest_finds_the_best_position_when_one_peg_is_impossible() {
     }
 }
 
+/// A square board of `rows` × `cols` holes, `empty` empty, with `goal` (YAML lines).
+fn square(rows: usize, cols: usize, empty: (usize, usize), goal: &str) -> String {
+    let line = |r| {
+        let holes: Vec<&str> = (0..cols)
+            .map(|c| if (r, c) == empty { "." } else { "o" })
+            .collect();
+        format!("  {}\n", holes.join(" "))
+    };
+    let board: String = (0..rows).map(line).collect();
+    format!("rules: peg_hop\nboard: |\n{board}goal:\n{goal}")
+}
+
+#[test]
+fn fewest_proves_two_pegs_where_the_position_class_rules_out_one() {
+    // The 5×5 square and the 41-hole diamond, centre empty: no single peg shares the start's
+    // position class, so two pegs left is the optimum once found. On the diamond depth-first
+    // search never found two (5 pegs after 10 s, nothing better in minutes); beams towards
+    // the table of positions that can still leave two find them.
+    let diamond = std::fs::read_to_string(root().join("benches/diamond41.yaml")).unwrap();
+    for yaml in [square(5, 5, (2, 2), "  pegs: fewest\n"), diamond] {
+        let one = yaml.replace("pegs: fewest", "pegs: 1");
+        let run = Test::new()
+            .file("one.yaml", &one)
+            .args(["solve", "one.yaml", "--format", "json"])
+            .run()
+            .status(1);
+        let refuted = &run.json()[0];
+        assert_eq!(refuted["status"], "unsolvable");
+        assert!(
+            refuted["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("position class: no single peg is in the class of the start"),
+            "{refuted}"
+        );
+        // Asked for the fewest, or for exactly two (beams serve that goal too).
+        for yaml in [yaml.clone(), yaml.replace("pegs: fewest", "pegs: 2")] {
+            let run = Test::new()
+                .file("p.yaml", &yaml)
+                .args(["solve", "p.yaml", "--format", "json", "--timeout", "60"])
+                .run()
+                .status(0);
+            let o = &run.json()[0];
+            assert_eq!(o["status"], "solved", "{o}");
+            assert_eq!(o["pegs_left"], 2);
+            assert_eq!(replay_hops(&yaml, &o["moves"], &SQUARE).len(), 2);
+        }
+    }
+}
+
 #[test]
 fn scripts_read_where_each_cell_is_drawn() {
     // Hops down-left as drawn: one line down and one character column left, twice.

@@ -18,5 +18,6 @@ mod search;
 mod seeds;
 mod shard;
 mod support;
+mod tables;
 mod tools;
 mod tui;

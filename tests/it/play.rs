@@ -172,17 +172,16 @@ fn a_long_bad_line_is_quoted_short() {
 
 #[test]
 fn a_hint_searches_ten_seconds_unless_told_otherwise() {
-    // The 9×9 square to its centre: far more than a hint's time to decide.
+    // The 9×9 square, centre empty, to one peg anywhere: far more than a hint's time to
+    // decide (release: no answer in 20 s). To one peg at the centre the beam search finds
+    // it in 0.35 s.
     let rows: Vec<String> = (0..9)
         .map(|r| {
             let row: Vec<&str> = (0..9).map(|c| if (r, c) == (4, 4) { "." } else { "o" }).collect();
             format!("  {}\n", row.join(" "))
         })
         .collect();
-    let yaml = format!(
-        "rules: peg_hop\nboard: |\n{}goal:\n  pegs: 1\n  at: [4, 4]\n",
-        rows.concat()
-    );
+    let yaml = format!("rules: peg_hop\nboard: |\n{}goal:\n  pegs: 1\n", rows.concat());
     let hint = |extra: &[&str]| {
         let mut args = vec!["play", "big.yaml"];
         args.extend(extra);

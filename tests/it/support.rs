@@ -264,10 +264,10 @@ impl Bounded {
     }
 }
 
-/// Runs `cmd`, sends it SIGINT (Ctrl-C) `after` it started, and waits for it: stdout is
-/// dropped, stderr kept.
+/// Runs `cmd`, sends it SIGINT (Ctrl-C) `after` it started, and waits for it, keeping
+/// stdout and stderr.
 pub fn interrupted(cmd: &mut Command, after: std::time::Duration) -> std::process::Output {
-    let child = cmd.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     std::thread::sleep(after);
     // SAFETY: signalling our own child.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };

@@ -33,15 +33,21 @@ fn wait_for(socket: &str, text: &str) -> String {
 /// Plays `puzzle` in a tmux session of its own and hands its socket to `body`; the session
 /// goes however `body` ends. Skipped, saying so, where tmux is absent.
 fn in_terminal(puzzle: &str, body: impl FnOnce(&str) + std::panic::UnwindSafe) {
+    in_terminal_running(&format!("play {puzzle}"), body)
+}
+
+/// Runs `marbles ARGS` (a shell line: redirections work) from the crate root in a tmux
+/// session of its own, then as [`in_terminal`].
+fn in_terminal_running(args: &str, body: impl FnOnce(&str) + std::panic::UnwindSafe) {
     if Command::new("tmux").arg("-V").output().is_err() {
-        println!("note: tmux is not installed; the terminal run of `marbles play` was skipped");
+        println!("note: tmux is not installed; the terminal run of `marbles {args}` was skipped");
         return;
     }
     static SESSIONS: AtomicUsize = AtomicUsize::new(0);
     let n = SESSIONS.fetch_add(1, Ordering::Relaxed);
     let socket = format!("marbles-test-{}-{n}", std::process::id());
     let cmd = format!(
-        "cd {} && {} play {puzzle}; echo exit=$?; sleep 30",
+        "cd {} && {} {args}; echo exit=$?; sleep 30",
         root().display(),
         env!("CARGO_BIN_EXE_marbles")
     );
@@ -101,4 +107,46 @@ fn ctrl_c_stops_a_long_hint_then_quits() {
         let pane = wait_for(socket, "exit=");
         assert!(pane.contains("exit=1"), "{pane}");
     });
+}
+
+#[test]
+fn a_long_fewest_solve_shows_the_best_so_far_on_the_terminal() {
+    // Diamond 41, centre empty, the fewest pegs with one at [1, 4]: beams find 3, then the
+    // search for 2 (impossible there) runs to the time limit. The answer goes to a file;
+    // stderr, the terminal, shows the progress line, counting only positions with a peg at
+    // [1, 4] (others reach 2).
+    let dir = tempfile::tempdir().unwrap();
+    let plain = std::fs::read_to_string(root().join("benches/diamond41.yaml")).unwrap();
+    let yaml = dir.path().join("p.yaml");
+    let fewest = plain.replace("  pegs: fewest\n", "  pegs: fewest\n  at: [1, 4]\n");
+    std::fs::write(&yaml, fewest).unwrap();
+    let out = dir.path().join("out.txt");
+    let args = format!("solve {} --timeout 12 > {}", yaml.display(), out.display());
+    in_terminal_running(&args, |socket| {
+        let pane = wait_for(socket, "fewest pegs so far 3");
+        assert!(pane.contains(" M nodes ("), "{pane}");
+        assert!(pane.contains("fewest pegs so far 3"), "{pane}");
+        // Until the end, never 2: those positions have no peg at [1, 4].
+        let started = Instant::now();
+        let pane = loop {
+            let pane = tmux(socket, &["capture-pane", "-p", "-t", "play"]);
+            assert!(!pane.contains("so far 2"), "{pane}");
+            if pane.contains("exit=") || started.elapsed() > Duration::from_secs(30) {
+                break pane;
+            }
+            sleep(Duration::from_millis(100));
+        };
+        assert!(pane.contains("exit=1"), "{pane}");
+        assert!(
+            !pane.contains("fewest pegs so far"),
+            "the line is erased at the end: {pane}"
+        );
+    });
+    let answer = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        answer.contains(
+            "gave up, 3 pegs left: time limit (12.000 s); best found so far 3 pegs, not proven optimal"
+        ),
+        "{answer}"
+    );
 }

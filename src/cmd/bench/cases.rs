@@ -108,6 +108,11 @@ pub fn cases() -> Vec<Case> {
             run: french_table,
         },
         Case {
+            name: "French, 37×37 problems",
+            asked: "the same as 1,369 YAML files, `marbles batch --timeout 1`",
+            run: french_table_files,
+        },
+        Case {
             name: "Wiegleb 45, centre",
             asked: "first solution, 1 peg at the centre",
             run: wiegleb,
@@ -320,7 +325,8 @@ fn diamond_fewest() -> Result<Run, String> {
 }
 
 /// Every (vacancy, finishing hole) pair of the French board, each under a 1 s limit: the
-/// counts, the solvable starts, and the slowest problem.
+/// counts, the solvable starts, and the slowest problem. A solution counts only once its
+/// moves, replayed from the start, leave the one peg on the finishing hole.
 fn french_table() -> Result<Run, String> {
     let base = solve::hop_model("peg_hop", &FRENCH, "{pegs: 1, at: [3, 3]}")?;
     let n = base.geo.cells.len();
@@ -339,7 +345,12 @@ fn french_table() -> Result<Run, String> {
             });
             let t = Instant::now();
             let r = solve::hop_search(&m, &order, &mut b, &mut Quiet);
-            (r.verdict, b.nodes, t.elapsed().as_secs_f64())
+            let replayed = solve::hop_end(&m, &r.path).is_ok_and(|end| m.is_goal(end, 1));
+            let verdict = match r.verdict {
+                Verdict::Solved if !replayed => Verdict::Unsolvable(Some("wrong solution".into())),
+                v => v,
+            };
+            (verdict, b.nodes, t.elapsed().as_secs_f64())
         })
         .collect();
     let solved: Vec<(usize, usize)> = problems
@@ -348,7 +359,6 @@ fn french_table() -> Result<Run, String> {
         .filter(|(_, r)| r.0 == Verdict::Solved)
         .map(|(&p, _)| p)
         .collect();
-    let starts: std::collections::BTreeSet<usize> = solved.iter().map(|p| p.0).collect();
     let unsolvable = results
         .iter()
         .filter(|r| matches!(r.0, Verdict::Unsolvable(_)))
@@ -357,13 +367,100 @@ fn french_table() -> Result<Run, String> {
     Ok(Run {
         nodes: results.iter().map(|r| r.1).sum(),
         result: format!(
-            "{} problems: {} solved ({} starts), {unsolvable} unsolvable, {} gave up; slowest {slowest:.2} s",
+            "{} problems: {} solved ({}), {unsolvable} unsolvable, {} gave up; slowest {slowest:.2} s",
             problems.len(),
             solved.len(),
-            starts.len(),
+            starts_by_finishes(&solved),
             problems.len() - solved.len() - unsolvable
         ),
     })
+}
+
+/// The French table as files: each problem written as YAML into a temporary folder, then
+/// solved the way `marbles batch DIR --timeout 1` solves them (one job per core), every
+/// solution replayed into its outcome.
+fn french_table_files() -> Result<Run, String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let cells: Vec<(usize, usize)> = (0..7)
+        .flat_map(|r| (0..7).map(move |c| (r, c)))
+        .filter(|&(r, c)| FRENCH[r].as_bytes()[c] == b'o')
+        .collect();
+    for &(vr, vc) in &cells {
+        for &(fr, fc) in &cells {
+            let board: String = with_vacancy(&FRENCH, vr, vc)
+                .iter()
+                .map(|row| {
+                    format!(
+                        "  {}\n",
+                        row.chars().map(String::from).collect::<Vec<_>>().join(" ")
+                    )
+                })
+                .collect();
+            let yaml = format!("rules: peg_hop\nboard: |\n{board}goal:\n  pegs: 1\n  at: [{fr}, {fc}]\n");
+            std::fs::write(dir.path().join(format!("v{vr}{vc}-f{fr}{fc}.yaml")), yaml)
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    let found = crate::batch::collect(&[dir.path().to_path_buf()]);
+    let opts = Options {
+        limits: Limits {
+            timeout: Some(Duration::from_secs(1)),
+            ..Limits::default()
+        },
+        rules_roots: vec![dir.path().to_path_buf()],
+        ..Options::default()
+    };
+    let jobs = std::thread::available_parallelism().map_or(1, usize::from);
+    let bar = indicatif::ProgressBar::hidden();
+    let outcomes: Vec<_> =
+        crate::batch::solve_all(&found.puzzles, &opts, jobs, &Default::default(), None, &bar)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .flatten()
+            .flatten()
+            .collect();
+    let name = |o: &crate::outcome::Outcome| -> Option<(usize, usize)> {
+        let stem = Path::new(&o.file).file_stem()?.to_str()?.as_bytes();
+        let cell = |r: u8, c: u8| {
+            cells
+                .iter()
+                .position(|&x| x == (usize::from(r - b'0'), usize::from(c - b'0')))
+        };
+        Some((cell(stem[1], stem[2])?, cell(stem[5], stem[6])?))
+    };
+    let solved: Vec<(usize, usize)> = outcomes
+        .iter()
+        .filter(|o| o.status == Status::Solved && o.pegs_left == Some(1))
+        .filter_map(name)
+        .collect();
+    let unsolvable = outcomes.iter().filter(|o| o.status == Status::Unsolvable).count();
+    let slowest = outcomes.iter().map(|o| o.stats.seconds).fold(0.0, f64::max);
+    Ok(Run {
+        nodes: outcomes.iter().map(|o| o.stats.nodes).sum(),
+        result: format!(
+            "{} files: {} solved ({}), {unsolvable} unsolvable, {} other; slowest {slowest:.2} s",
+            outcomes.len(),
+            solved.len(),
+            starts_by_finishes(&solved),
+            outcomes.len() - solved.len() - unsolvable
+        ),
+    })
+}
+
+/// `16 starts × 4 finishes` when every solvable start has the same number of finishes, else
+/// `16 starts, 3-5 finishes each`.
+fn starts_by_finishes(solved: &[(usize, usize)]) -> String {
+    let mut per: std::collections::BTreeMap<usize, usize> = Default::default();
+    for &(v, _) in solved {
+        *per.entry(v).or_default() += 1;
+    }
+    let lo = per.values().min().copied().unwrap_or(0);
+    let hi = per.values().max().copied().unwrap_or(0);
+    if lo == hi {
+        format!("{} starts × {lo} finishes", per.len())
+    } else {
+        format!("{} starts, {lo}-{hi} finishes each", per.len())
+    }
 }
 
 /// Board rows with the hole at `(r, c)` emptied.
