@@ -325,13 +325,24 @@ fn count_keyed<K: Word>(
     options: &Options,
     budget: &mut Budget,
 ) -> Result<CountResult, GaveUp> {
-    let movegen = MoveGen::<K>::new(model, sym);
+    let movegen = &MoveGen::<K>::new(model, sym);
     if !options.sequences {
-        let mut c = Counter::<K, NoPaths>::new(model, sym, &movegen, options, budget)?;
+        let mut c = Counter::<K, NoPaths>::new(model, sym, movegen, options, budget)?;
         c.run(budget)?;
         return c.finish(budget);
     }
-    let mut narrow = Counter::<K, u64>::new(model, sym, &movegen, options, budget)?;
+    count_sequences::<K, u64>(model, sym, movegen, options, budget)
+}
+
+/// A count of sequences in `N` first, widened in place to [`Wide`] if a layer needs it.
+fn count_sequences<K: Word, N: Paths>(
+    model: &HopModel,
+    sym: &Symmetry,
+    movegen: &MoveGen<K>,
+    options: &Options,
+    budget: &mut Budget,
+) -> Result<CountResult, GaveUp> {
+    let mut narrow = Counter::<K, N>::new(model, sym, movegen, options, budget)?;
     match narrow.run(budget)? {
         Step::Done => narrow.finish(budget),
         Step::Widen => {
@@ -706,12 +717,12 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
     }
 }
 
-impl<'a, K: Word> Counter<'a, K, u64> {
+impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
     /// The same count with 128-bit sequence counts: the layer to expand next and the layers
     /// being built converted one partition at a time, counted before they are.
     fn widen(mut self, budget: &Budget) -> Result<Counter<'a, K, Wide>, GaveUp> {
         self.jobs.clear();
-        let grown = size_of::<(K, Wide)>() as u64 / size_of::<(K, u64)>() as u64 + 1;
+        let grown = size_of::<(K, Wide)>() as u64 / size_of::<(K, C)>() as u64 + 1;
         self.check(budget, self.held() * grown)?;
         let current = self.current.map(|r| Ready {
             pegs: r.pegs,
@@ -815,4 +826,45 @@ fn mark_feasible<K: Word>(
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve;
+
+    /// Sequence counts in 8 bits: a layer of the 15-hole triangle soon needs more.
+    #[derive(Debug, Clone, Copy, Default)]
+    struct Tiny(u8);
+
+    impl Paths for Tiny {
+        const ONE: Self = Tiny(1);
+        const MAX: u128 = u8::MAX as u128;
+        fn add(self, other: Self) -> Option<Self> {
+            self.0.checked_add(other.0).map(Tiny)
+        }
+        fn wide(self) -> u128 {
+            self.0 as u128
+        }
+        fn from_wide(n: u128) -> Self {
+            Tiny(n as u8)
+        }
+    }
+
+    /// Started in 8 bits, the count widens in place before a layer could pass 255 (else a
+    /// table would refuse the addition and the count give up) and ends with the 29,760
+    /// sequences the `u64` count finds, layer for layer the same.
+    #[test]
+    fn a_count_widens_in_place_before_a_layer_could_overflow() {
+        let rows = ["    .", "   oo", "  ooo", " oooo", "ooooo"];
+        let m = solve::hop_model("triangle_hop", &rows, "{pegs: 1}").unwrap();
+        let sym = group(&m);
+        let movegen = MoveGen::<u64>::new(&m, &sym);
+        let mut budget = Budget::new(Default::default());
+        let widened =
+            count_sequences::<u64, Tiny>(&m, &sym, &movegen, &Options::default(), &mut budget).unwrap();
+        let plain = count(&m, false, &mut Budget::new(Default::default())).unwrap();
+        assert_eq!(widened.solutions, 29_760);
+        assert_eq!(widened.layers, plain.layers);
+    }
 }
