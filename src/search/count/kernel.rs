@@ -323,7 +323,7 @@ mod tests {
         let input: Vec<(u128, Wide)> = (0..4000)
             .map(|_| {
                 // Keys past 64 bits, 100 of them, so that equal keys are common.
-                let k = ((rng.next() % 50) as u128) << 64 | (rng.next() % 2) as u128 + 1;
+                let k = (((rng.next() % 50) as u128) << 64) | ((rng.next() % 2) as u128 + 1);
                 (k, Wide::from_wide(u64::MAX as u128 + rng.next() as u128 % 7))
             })
             .collect();
