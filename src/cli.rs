@@ -193,6 +193,9 @@ pub struct BenchArgs {
     /// Print the table as Markdown.
     #[arg(long)]
     pub markdown: bool,
+    /// Also run the cases that take minutes (marked "(long)": the French count).
+    #[arg(long)]
+    pub long: bool,
     /// Run one case in this process and print its measurement as JSON (used by the parent).
     #[arg(long, hide = true, value_name = "INDEX")]
     pub case: Option<usize>,
@@ -540,6 +543,7 @@ impl BenchArgs {
             runs: self.runs,
             only: self.only.clone(),
             markdown: self.markdown,
+            long: self.long,
             case: self.case,
             peers: self.peer.clone(),
         }

@@ -183,6 +183,23 @@ impl<K: Word, C: Paths> Table<K, C> {
         }
     }
 
+    /// Asks the cache for the slot hash `h` probes first, so that adding a position a few
+    /// steps later does not wait on memory: a round adds a few thousand positions into a
+    /// table of as many slots, most of them not in cache yet.
+    #[inline(always)]
+    pub fn prefetch(&self, h: u64, bits: u32) {
+        if let Some(s) = self.slots.get(slot(h, bits, self.shift)) {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: a prefetch is only a hint; the address is a slot of this table.
+            unsafe {
+                use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+                _mm_prefetch::<_MM_HINT_T0>((s as *const (K, C)).cast());
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = s;
+        }
+    }
+
     /// Doubles the slots (to at least `hint`, a guess at the positions to come), rehashing
     /// what is held.
     pub fn grow(&mut self, bits: u32, hint: usize) {

@@ -274,6 +274,9 @@ fn jobs<K, C>() -> Vec<Job<K, C>> {
         .collect()
 }
 
+/// Positions a table is asked to fetch ahead of the one being added.
+const PREFETCH: usize = 8;
+
 /// What a count does next after a layer.
 enum Step {
     Done,
@@ -674,7 +677,11 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
                 .enumerate()
                 .try_for_each(|(p, table)| {
                     for job in jobs {
-                        for &(k, t) in &job.streams[offset + p] {
+                        let stream = &job.streams[offset + p];
+                        for (i, &(k, t)) in stream.iter().enumerate() {
+                            if let Some(&(ahead, _)) = stream.get(i + PREFETCH) {
+                                table.prefetch(hash(ahead), bits);
+                            }
                             loop {
                                 match table.add(k, hash(k), t, bits) {
                                     Ok(()) => break,
