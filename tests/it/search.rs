@@ -303,7 +303,7 @@ fn counts_in_tiny_rounds_and_positions_only_match_brute_force() {
         for sequences in [true, false] {
             let options = counting::Options {
                 sequences,
-                round: 1,
+                round: Some(1),
                 ..counting::Options::default()
             };
             let r = counting::count_with(&m, &options, &mut unlimited()).expect("count finishes");
