@@ -188,6 +188,10 @@ impl<K: Word, C: Paths> Table<K, C> {
     /// table of as many slots, most of them not in cache yet.
     #[inline(always)]
     pub fn prefetch(&self, h: u64, bits: u32) {
+        // A table yet to be allocated has no slot to fetch (and no slot bits to shift by).
+        if self.slots.is_empty() {
+            return;
+        }
         if let Some(s) = self.slots.get(slot(h, bits, self.shift)) {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a prefetch is only a hint; the address is a slot of this table.
@@ -216,10 +220,18 @@ impl<K: Word, C: Paths> Table<K, C> {
         }
     }
 
-    /// The slots: the positions held, in no particular order, and empty slots (key zero)
-    /// between them.
-    pub fn into_slots(self) -> Vec<(K, C)> {
-        self.slots
+    /// The positions held, in no particular order, in a vector of their size (the slots,
+    /// compacted in place without a branch: slots are full or empty at random).
+    pub fn into_pairs(self) -> Vec<(K, C)> {
+        let mut v = self.slots;
+        let mut w = 0;
+        for r in 0..v.len() {
+            v[w] = v[r];
+            w += (v[r].0 != K::ZERO) as usize;
+        }
+        v.truncate(w);
+        v.shrink_to_fit();
+        v
     }
 
     /// Every count held, converted to another type (which must hold them).
@@ -283,12 +295,7 @@ mod tests {
             }
         }
         let len = t.len();
-        let mut v: Vec<(K, u128)> = t
-            .into_slots()
-            .into_iter()
-            .filter(|p| p.0 != K::ZERO)
-            .map(|(k, c)| (k, c.wide()))
-            .collect();
+        let mut v: Vec<(K, u128)> = t.into_pairs().into_iter().map(|(k, c)| (k, c.wide())).collect();
         assert_eq!(v.len(), len);
         v.sort();
         Ok(v)

@@ -212,9 +212,8 @@ impl<K: Word, C: Paths> Building<K, C> {
 /// One partition's positions, each with its sequences.
 type Pairs<K, C> = Vec<(K, C)>;
 
-/// A layer ready to expand: its positions by partition, each with its sequences (the slots
-/// of the tables it was built in: key zero is an empty slot), and what was learnt while
-/// gathering them.
+/// A layer ready to expand: its positions by partition, each with its sequences, and what
+/// was learnt while gathering them.
 struct Ready<K, C> {
     pegs: u32,
     bits: u32,
@@ -436,8 +435,7 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
         budget.exceeded(memory).map_or(Ok(()), Err)
     }
 
-    /// A layer's positions made ready to expand: each partition's table compacted to its
-    /// positions, the sequences ending in goal positions, and a bound on the sums the layer
+    /// A layer's positions made ready to expand: the sequences ending in goal positions, and a bound on the sums the layer
     /// can make (its sequences times the most moves a position has, or counted move by move
     /// when that crude bound would call for a wider type).
     fn gather(
@@ -450,15 +448,7 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
         let (model, movegen, target) = (self.model, self.movegen, self.target);
         let per_part: Vec<(Pairs<K, C>, u128, u128)> = parts
             .into_par_iter()
-            .map(|mut part| {
-                // Without a branch: slots are full or empty at random.
-                let mut w = 0;
-                for r in 0..part.len() {
-                    part[w] = part[r];
-                    w += (part[r].0 != K::ZERO) as usize;
-                }
-                part.truncate(w);
-                part.shrink_to_fit();
+            .map(|part| {
                 let (mut sols, mut sum) = (0u128, 0u128);
                 for &(s, t) in &part {
                     // Every position of the layer has its peg count.
@@ -515,7 +505,7 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
                 self.ratio = len as f64 / building.pushed.max(1) as f64;
                 self.check(budget, 0)?;
                 let bits = building.bits;
-                let parts = building.tables.into_iter().map(Table::into_slots).collect();
+                let parts = building.tables.into_par_iter().map(Table::into_pairs).collect();
                 self.current = Some(self.gather(pegs, bits, parts, budget)?);
             }
             let layer = self.current.as_ref().expect("gathered");
