@@ -172,6 +172,10 @@ pub struct CountArgs {
     /// With --all: also count the positions that can still reach the goal (keeps every layer in memory).
     #[arg(long)]
     pub feasible: bool,
+    /// Count positions only, not jump sequences (implies --all): 8 bytes a position instead
+    /// of 16 to 24, for the largest boards.
+    #[arg(long)]
+    pub positions_only: bool,
     #[arg(long, value_enum, default_value = "text")]
     pub format: CountFormat,
     #[command(flatten)]
@@ -189,6 +193,9 @@ pub struct BenchArgs {
     /// Print the table as Markdown.
     #[arg(long)]
     pub markdown: bool,
+    /// Also run the cases that take minutes (marked "(long)": the French count).
+    #[arg(long)]
+    pub long: bool,
     /// Run one case in this process and print its measurement as JSON (used by the parent).
     #[arg(long, hide = true, value_name = "INDEX")]
     pub case: Option<usize>,
@@ -523,6 +530,7 @@ impl CountArgs {
             file: self.file.clone(),
             all: self.all,
             feasible: self.feasible,
+            positions_only: self.positions_only,
             json: self.format == CountFormat::Json,
             options: self.search.options(1),
         }
@@ -535,6 +543,7 @@ impl BenchArgs {
             runs: self.runs,
             only: self.only.clone(),
             markdown: self.markdown,
+            long: self.long,
             case: self.case,
             peers: self.peer.clone(),
         }

@@ -20,6 +20,8 @@ pub struct Config {
     pub all: bool,
     /// Also count the positions that can still reach the goal (implies `all`).
     pub feasible: bool,
+    /// Count positions only, not jump sequences (implies `all`).
+    pub positions_only: bool,
     /// The figures as one JSON object instead of a table.
     pub json: bool,
     pub options: Options,
@@ -32,8 +34,13 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     };
     let mut budget = solve::budget_for(&p.spec, &config.options);
     super::stop_on_ctrl_c();
-    let counted = if config.all || config.feasible {
-        count::count(m, config.feasible, &mut budget)
+    let counted = if config.all || config.feasible || config.positions_only {
+        let options = count::Options {
+            feasible: config.feasible,
+            sequences: !config.positions_only,
+            ..count::Options::default()
+        };
+        count::count_with(m, &options, &mut budget)
             .map(Counted::All)
             .map_err(Stop::GaveUp)
     } else {
@@ -112,7 +119,10 @@ pub fn table(r: &CountResult) -> String {
     format!(
         "{}\nsolutions (jump sequences to the goal): {}\nsymmetries used: {}; {:.3} s; tables ~{}\n",
         super::plain(t),
-        r.solutions,
+        match r.positions_only {
+            true => "not counted (--positions-only)".to_string(),
+            false => r.solutions.to_string(),
+        },
         r.symmetries,
         r.seconds,
         human_bytes(r.memory)

@@ -43,6 +43,13 @@ pub trait Word:
     /// Every image under `sym`, the first `sym.order()` of the array, the identity first.
     fn images(self, sym: &Symmetry) -> [Self; MAX_ORDER];
 
+    /// `f` of every image under `sym`, the identity first: what [`Word::images`] gives,
+    /// without copying the whole array where the group's order is known to the compiler.
+    #[inline(always)]
+    fn with_images<R>(self, sym: &Symmetry, f: impl FnOnce(&[Self]) -> R) -> R {
+        f(&self.images(sym)[..sym.order()])
+    }
+
     /// The number of distinct images under `sym` (the orbit's size).
     fn orbit(self, sym: &Symmetry) -> u64 {
         orbit_size(&self.images(sym)[..sym.order()], self)
@@ -105,6 +112,11 @@ impl Word for u64 {
     #[inline]
     fn images(self, sym: &Symmetry) -> [Self; MAX_ORDER] {
         sym.images64(self)
+    }
+    /// Unrolled for the common group orders, like [`Symmetry::canon64`].
+    #[inline(always)]
+    fn with_images<R>(self, sym: &Symmetry, f: impl FnOnce(&[Self]) -> R) -> R {
+        sym.with_images64(self, f)
     }
     /// Unrolled for the common group orders, like [`Symmetry::canon64`].
     #[inline]

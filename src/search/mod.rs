@@ -248,6 +248,11 @@ impl Room {
             });
     }
 
+    /// The bytes still left to take.
+    pub fn left(&self) -> u64 {
+        self.left.load(Ordering::Relaxed)
+    }
+
     /// The reason to give up when a take failed.
     pub fn exhausted(&self) -> GaveUp {
         GaveUp::Memory(self.limit)

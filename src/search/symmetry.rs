@@ -189,6 +189,23 @@ impl Symmetry {
         Self::from_perms(self.perms[0].len(), keep)
     }
 
+    /// The same group on `size` cells, cell `c` renamed `map[c]`; cells no `c` is renamed
+    /// to are fixed by every permutation.
+    pub fn relabeled(&self, map: &[usize], size: usize) -> Self {
+        let perms = self
+            .perms
+            .iter()
+            .map(|p| {
+                let mut q: Vec<usize> = (0..size).collect();
+                for (c, &to) in p.iter().enumerate() {
+                    q[map[c]] = map[to];
+                }
+                q
+            })
+            .collect();
+        Self::from_perms(size, perms)
+    }
+
     /// The number of permutations, the identity included.
     pub fn order(&self) -> usize {
         self.perms.len()

@@ -465,6 +465,36 @@ fn max_memory_is_held_by_the_whole_process() {
 }
 
 #[test]
+fn a_positions_only_count_stops_at_each_limit() {
+    // English edge: far more positions than a debug build counts in a second or in 30 MB.
+    let edge = "puzzles/peg_hop/english_edge.yaml";
+    for (limit, said) in [
+        (["--timeout", "1"], "time limit (1.000 s)"),
+        (["--max-memory", "30MB"], "memory limit (28.6 MiB)"),
+        (["--max-nodes", "1000"], "node limit (1000 nodes)"),
+    ] {
+        let run = Test::new()
+            .in_root()
+            .args(["count", "--positions-only", edge].iter().chain(&limit))
+            .run_bounded(SECS(60), None)
+            .held(1024)
+            .status(1);
+        assert!(run.stderr.contains(said), "{limit:?}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{limit:?}");
+    }
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_marbles"));
+    cmd.args(["count", "--positions-only", edge])
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    let out = crate::support::interrupted(&mut cmd, SECS(3));
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
 fn the_default_memory_limit_respects_the_address_space_cap() {
     // Under a 300 MiB address-space cap the default limit must keep the search inside it:
     // it gives up on memory instead of aborting on a failed allocation.

@@ -3,7 +3,7 @@
 
 use crate::support::Test;
 use marbles::model::{HopModel, Model};
-use marbles::search::count::count;
+use marbles::search::count::{self as counting, count};
 use marbles::search::dfs::{self, Pruning, Quiet};
 use marbles::search::invariants::Invariants;
 use marbles::search::symmetry::Symmetry;
@@ -284,6 +284,39 @@ fn counts_match_brute_force_on_small_boards() {
     assert_eq!(Symmetry::find(&hexagon).order(), 12);
 }
 
+/// A count taken one partition a round (each layer's successors added into its tables in
+/// as many rounds as it has partitions), with and without sequences, against brute force.
+#[test]
+fn counts_in_tiny_rounds_and_positions_only_match_brute_force() {
+    for m in [
+        puzzle("peg_hop", "o o o o o\no o . o o\no o o o o", "{pegs: 1}"),
+        puzzle("peg_hop", ELL, "{pegs: 1, at: [1, 1]}"),
+        puzzle("triangle_hop", &triangle((2, 0)), "{pegs: 1}"),
+        puzzle(
+            "peg_hop",
+            "# o o o #\no o o o o\no o . o o\no o o o o\n# o o o #",
+            "{pegs: 1, at: [2, 2]}",
+        ),
+    ] {
+        let (per_layer, solutions) = brute_force(&m);
+        let whole = count(&m, false, &mut unlimited()).expect("count finishes");
+        for sequences in [true, false] {
+            let options = counting::Options {
+                sequences,
+                round: Some(1),
+                ..counting::Options::default()
+            };
+            let r = counting::count_with(&m, &options, &mut unlimited()).expect("count finishes");
+            for l in &r.layers {
+                assert_eq!(Some(&l.positions), per_layer.get(&l.pegs), "layer {}", l.pegs);
+            }
+            assert_eq!(r.layers, whole.layers);
+            assert_eq!(r.positions_only, !sequences);
+            assert_eq!(r.solutions, if sequences { solutions } else { 0 });
+        }
+    }
+}
+
 /// The bidirectional count (forced, no fallback) against the full enumeration with its
 /// feasible pass: the same solutions and, layer by layer, the same feasible positions.
 fn assert_meet_matches_full(m: &HopModel) -> marbles::search::meet::MeetResult {
@@ -409,6 +442,31 @@ fn count_command_prints_json() {
         .status(0);
     let v = out.json();
     assert_eq!(v["solutions"], serde_json::json!(29760));
+}
+
+#[test]
+fn positions_only_counts_the_same_positions_and_says_sequences_were_not() {
+    let count = |args: &[&str]| {
+        Test::new()
+            .in_root()
+            .args(
+                ["count"]
+                    .iter()
+                    .chain(args)
+                    .chain(&["puzzles/triangle_hop/corner.yaml"]),
+            )
+            .run()
+            .status(0)
+    };
+    let all = count(&["--all", "--format", "json"]).json();
+    let only = count(&["--positions-only", "--format", "json"]).json();
+    assert_eq!(only["layers"], all["layers"]);
+    assert_eq!(only["canonical"], all["canonical"]);
+    assert_eq!(only["positions_only"], serde_json::json!(true));
+    assert_eq!(all.get("positions_only"), None);
+    assert_eq!(all["solutions"], serde_json::json!(29760));
+    count(&["--positions-only"])
+        .stdout_has("solutions (jump sequences to the goal): not counted (--positions-only)");
 }
 
 /// Replays `path` from the start: every move legal, ending in a goal position.

@@ -26,6 +26,14 @@ pub const FRENCH: [&str; 7] = [
 /// Every case gives up after this long, so a slow machine still finishes.
 const CASE_TIMEOUT: Duration = Duration::from_secs(120);
 
+/// A case that takes minutes ([`is_long`]) gives up after this long.
+const LONG_TIMEOUT: Duration = Duration::from_secs(900);
+
+/// A case that takes minutes, run only with `bench --long`: its question ends in "(long)".
+pub fn is_long(case: &Case) -> bool {
+    case.asked.ends_with("(long)")
+}
+
 /// What one run of a case did: the work in nodes and a one-line result.
 #[derive(Debug, Clone)]
 pub struct Run {
@@ -81,6 +89,11 @@ pub fn cases() -> Vec<Case> {
             name: "French central",
             asked: "prove impossible",
             run: french_central,
+        },
+        Case {
+            name: "French central",
+            asked: "count --positions-only: every reachable position (long)",
+            run: french_count,
         },
         Case {
             name: "French, hole (2,6) empty",
@@ -253,6 +266,30 @@ fn english_count() -> Result<Run, String> {
 
 fn english_count_feasible() -> Result<Run, String> {
     english_count_with(true)
+}
+
+/// Every position reachable in the French central game: 374,349,517 canonical,
+/// 2,993,979,754 in all, the emptiest with 2 pegs (Amend's count).
+fn french_count() -> Result<Run, String> {
+    let m = solve::hop_model("peg_hop", &with_vacancy(&FRENCH, 3, 3), "{pegs: 1, at: [3, 3]}")?;
+    let mut b = Budget::new(Limits {
+        timeout: Some(LONG_TIMEOUT),
+        ..Limits::default()
+    });
+    let options = crate::search::count::Options {
+        sequences: false,
+        ..Default::default()
+    };
+    let r =
+        crate::search::count::count_with(&m, &options, &mut b).map_err(|why| format!("gave up: {why}"))?;
+    let fewest = r.layers.iter().map(|l| l.pegs).min().unwrap_or(0);
+    Ok(Run {
+        nodes: r.canonical,
+        result: format!(
+            "{} positions ({} canonical); fewest pegs reached {fewest}",
+            r.positions, r.canonical
+        ),
+    })
 }
 
 fn french_central() -> Result<Run, String> {

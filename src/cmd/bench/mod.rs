@@ -22,6 +22,8 @@ pub struct Config {
     pub only: Option<String>,
     /// The table as Markdown.
     pub markdown: bool,
+    /// Also run the cases that take minutes ([`cases::is_long`]).
+    pub long: bool,
     /// Run this one case here and print its measurement as JSON (what a child does).
     pub case: Option<usize>,
     /// Other solvers to time beside the cases they pair with, each as `NAME=PATH`.
@@ -62,7 +64,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         table.push_record(row);
     };
     for (i, case) in cases::cases().iter().enumerate() {
-        let ours = wanted(case.name) || wanted(case.asked);
+        let ours = (wanted(case.name) || wanted(case.asked)) && (config.long || !cases::is_long(case));
         let known = peer::KNOWN.iter().find(|k| k.pairs_with == case.asked);
         let given = known.and_then(|k| peers.iter().find(|g| g.name == k.name));
         let theirs = known.is_some_and(|k| ours || wanted(k.asked) || wanted(k.name));

@@ -1,171 +1,269 @@
-//! The sort/merge kernel of a count: successors sorted by position (radix or quicksort) and
-//! merged into a layer's sorted run, with the sequences of equal positions added up.
+//! The kernel of a count: what a position's number of jump sequences is stored in (`u64`, a
+//! 128-bit pair, or nothing for a positions-only count), and the open-addressing table that
+//! adds up the sequences of equal positions, one hash partition of a layer at a time.
 //!
-//! Apart from the driver so that it can be tested alone against `sort` and `dedup`.
+//! Apart from the driver so that it can be tested alone against a `HashMap`.
 
 use crate::search::bits::Word;
 
-/// A number of jump sequences: `u64` first, `u128` if that overflows.
+/// A number of jump sequences: `u64` first, [`Wide`] once a layer could outgrow it, or
+/// [`NoPaths`] when only positions are counted.
 pub trait Paths: Copy + Send + Sync + Default {
     const ONE: Self;
+    /// The largest count this type holds (0: it counts nothing).
+    const MAX: u128;
     fn add(self, other: Self) -> Option<Self>;
     fn wide(self) -> u128;
+    /// `n` if it fits (the driver widens only to a type `n` fits).
+    fn from_wide(n: u128) -> Self;
 }
 
 impl Paths for u64 {
     const ONE: Self = 1;
+    const MAX: u128 = u64::MAX as u128;
+    #[inline(always)]
     fn add(self, other: Self) -> Option<Self> {
         self.checked_add(other)
     }
+    #[inline(always)]
     fn wide(self) -> u128 {
         self as u128
     }
+    fn from_wide(n: u128) -> Self {
+        n as u64
+    }
 }
 
-impl Paths for u128 {
-    const ONE: Self = 1;
+/// A 128-bit count as two `u64` halves: aligned to 8 bytes, so a pair with a `u64` key
+/// takes 24 bytes, not the 32 of `(u64, u128)`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Wide {
+    lo: u64,
+    hi: u64,
+}
+
+impl Paths for Wide {
+    const ONE: Self = Wide { lo: 1, hi: 0 };
+    const MAX: u128 = u128::MAX;
+    #[inline(always)]
     fn add(self, other: Self) -> Option<Self> {
-        self.checked_add(other)
+        self.wide().checked_add(other.wide()).map(Self::from_wide)
     }
+    #[inline(always)]
     fn wide(self) -> u128 {
-        self
+        (self.hi as u128) << 64 | self.lo as u128
+    }
+    #[inline(always)]
+    fn from_wide(n: u128) -> Self {
+        Wide {
+            lo: n as u64,
+            hi: (n >> 64) as u64,
+        }
     }
 }
 
-/// Bits per radix-sort pass.
-const RADIX_BITS: u32 = 11;
-/// Boards up to this many cells are radix-sorted (4 passes); larger ones compare-sort.
-const RADIX_MAX_CELLS: u32 = 4 * RADIX_BITS;
-const RADIX_PASSES: usize = RADIX_MAX_CELLS.div_ceil(RADIX_BITS) as usize;
+/// No count at all: a positions-only count stores 8-byte keys and nothing beside them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NoPaths;
 
-/// The pairs of `runs` in one `Vec`, sorted by position: an LSD radix sort over the board's
-/// `cells` bits when that takes few passes (passes where every key has the same digit are
-/// skipped), else a quicksort. The first pass scatters straight out of the runs, and every
-/// pass's digit counts are taken in one read.
-pub fn sort_pieces<'a, K: Word + 'a, C: Paths + 'a>(
-    runs: impl Iterator<Item = &'a [(K, C)]> + Clone,
-    cells: u32,
-) -> Vec<(K, C)> {
-    let n: usize = runs.clone().map(<[_]>::len).sum();
-    if cells > RADIX_MAX_CELLS || n < 256 {
-        let mut v: Vec<(K, C)> = Vec::with_capacity(n);
-        for r in runs {
-            v.extend_from_slice(r);
-        }
-        v.sort_unstable_by_key(|p| p.0);
-        return v;
+impl Paths for NoPaths {
+    const ONE: Self = NoPaths;
+    const MAX: u128 = 0;
+    #[inline(always)]
+    fn add(self, _: Self) -> Option<Self> {
+        Some(NoPaths)
     }
-    let passes = cells.div_ceil(RADIX_BITS) as usize;
-    let mask = (1u64 << RADIX_BITS) - 1;
-    let digit = |k: K, pass: usize| ((k.wide() >> (pass as u32 * RADIX_BITS)) as u64 & mask) as usize;
-    let mut counts = vec![[0usize; 1 << RADIX_BITS]; passes];
-    for r in runs.clone() {
-        for p in r {
-            for (pass, c) in counts.iter_mut().enumerate() {
-                c[digit(p.0, pass)] += 1;
+    #[inline(always)]
+    fn wide(self) -> u128 {
+        0
+    }
+    fn from_wide(_: u128) -> Self {
+        NoPaths
+    }
+}
+
+/// The hash a position's partition and slot are taken from: Fibonacci hashing, whose high
+/// bits are well mixed.
+#[inline(always)]
+pub fn hash<K: Word>(k: K) -> u64 {
+    k.fold64().wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The partition of a hash among `1 << bits` (its top bits).
+#[inline(always)]
+pub fn partition(h: u64, bits: u32) -> usize {
+    (h >> 1 >> (63 - bits)) as usize
+}
+
+/// Slots a table starts with.
+const MIN_SLOTS: usize = 16;
+
+/// One partition of a layer being built: open addressing with linear probing, the slot
+/// taken from the hash bits below the partition's. Key zero marks an empty slot: no hop
+/// leaves an empty board (every move fills its `to` cell).
+#[derive(Debug, Clone)]
+pub struct Table<K, C> {
+    slots: Vec<(K, C)>,
+    len: usize,
+    /// 64 less the slot index's bits.
+    shift: u32,
+}
+
+impl<K, C> Default for Table<K, C> {
+    fn default() -> Self {
+        Table {
+            slots: Vec::new(),
+            len: 0,
+            shift: 64,
+        }
+    }
+}
+
+/// Why an insertion could not be made.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// The table must grow first.
+    Full,
+    /// A sequence count outgrew its type.
+    Overflow,
+}
+
+impl<K: Word, C: Paths> Table<K, C> {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> u64 {
+        (self.slots.capacity() * size_of::<(K, C)>()) as u64
+    }
+
+    /// The slots after the next growth: twice as many, and at least `hint`.
+    fn grown(&self, hint: usize) -> usize {
+        (self.slots.len() * 2)
+            .max(hint)
+            .max(MIN_SLOTS)
+            .next_power_of_two()
+    }
+
+    /// Bytes held after the next growth ([`Table::grow`] with the same `hint`).
+    pub fn grown_bytes(&self, hint: usize) -> u64 {
+        (self.grown(hint) * size_of::<(K, C)>()) as u64
+    }
+
+    /// True when one more position could pass the load limit (3/4).
+    #[inline(always)]
+    fn full(&self) -> bool {
+        4 * (self.len + 1) > 3 * self.slots.len()
+    }
+
+    /// Adds `paths` sequences to position `k` (hashing to `h`, in a partition of `bits`
+    /// bits), unless the table must grow first: then nothing changes and the caller grows it
+    /// ([`Table::grow`]) after counting the bytes.
+    #[inline(always)]
+    pub fn add(&mut self, k: K, h: u64, paths: C, bits: u32) -> Result<(), Refused> {
+        debug_assert!(k != K::ZERO, "no move leaves an empty board");
+        if self.full() {
+            return Err(Refused::Full);
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = slot(h, bits, self.shift);
+        loop {
+            let s = &mut self.slots[i];
+            if s.0 == k {
+                s.1 = s.1.add(paths).ok_or(Refused::Overflow)?;
+                return Ok(());
             }
+            if s.0 == K::ZERO {
+                *s = (k, paths);
+                self.len += 1;
+                return Ok(());
+            }
+            i = (i + 1) & mask;
         }
     }
-    let mut todo = [false; RADIX_PASSES];
-    for (pass, c) in counts.iter_mut().enumerate() {
-        todo[pass] = !c.contains(&n);
-        let mut sum = 0;
-        for s in c.iter_mut() {
-            let x = *s;
-            *s = sum;
-            sum += x;
+
+    /// Asks the cache for the slot hash `h` probes first, so that adding a position a few
+    /// steps later does not wait on memory: a round adds a few thousand positions into a
+    /// table of as many slots, most of them not in cache yet.
+    #[inline(always)]
+    pub fn prefetch(&self, h: u64, bits: u32) {
+        // A table yet to be allocated has no slot to fetch (and no slot bits to shift by).
+        if self.slots.is_empty() {
+            return;
+        }
+        if let Some(s) = self.slots.get(slot(h, bits, self.shift)) {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: a prefetch is only a hint; the address is a slot of this table.
+            unsafe {
+                use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+                _mm_prefetch::<_MM_HINT_T0>((s as *const (K, C)).cast());
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = s;
         }
     }
-    let mut v: Vec<(K, C)> = vec![(K::ZERO, C::default()); n];
-    let Some(first) = todo.iter().position(|&t| t) else {
-        // Every key is the same: any order is sorted.
+
+    /// Doubles the slots (to at least `hint`, a guess at the positions to come), rehashing
+    /// what is held.
+    pub fn grow(&mut self, bits: u32, hint: usize) {
+        let n = self.grown(hint);
+        let old = std::mem::replace(&mut self.slots, vec![(K::ZERO, C::default()); n]);
+        let mask = n - 1;
+        self.shift = 64 - n.trailing_zeros();
+        for (k, c) in old.into_iter().filter(|p| p.0 != K::ZERO) {
+            let mut i = slot(hash(k), bits, self.shift);
+            while self.slots[i].0 != K::ZERO {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = (k, c);
+        }
+    }
+
+    /// The positions held, in no particular order, in a vector of their size (the slots,
+    /// compacted in place without a branch: slots are full or empty at random).
+    pub fn into_pairs(self) -> Vec<(K, C)> {
+        let mut v = self.slots;
         let mut w = 0;
-        for r in runs {
-            v[w..w + r.len()].copy_from_slice(r);
-            w += r.len();
-        }
-        return v;
-    };
-    {
-        let starts = &mut counts[first];
-        for r in runs {
-            for p in r {
-                let d = digit(p.0, first);
-                v[starts[d]] = *p;
-                starts[d] += 1;
-            }
-        }
-    }
-    let mut buf: Vec<(K, C)> = Vec::new();
-    for pass in first + 1..passes {
-        if !todo[pass] {
-            continue;
-        }
-        if buf.is_empty() {
-            buf = vec![(K::ZERO, C::default()); n];
-        }
-        let starts = &mut counts[pass];
-        for p in v.iter() {
-            let d = digit(p.0, pass);
-            buf[starts[d]] = *p;
-            starts[d] += 1;
-        }
-        std::mem::swap(&mut v, &mut buf);
-    }
-    v
-}
-
-/// Merges two sorted runs into one with distinct positions, adding the sequences of equal
-/// ones; `None` on overflow.
-pub fn merge_sorted<K: Word, C: Paths>(a: Vec<(K, C)>, b: Vec<(K, C)>) -> Option<Vec<(K, C)>> {
-    let mut out: Vec<(K, C)> = Vec::with_capacity(a.len() + b.len());
-    let push = |out: &mut Vec<(K, C)>, (k, t): (K, C)| -> Option<()> {
-        match out.last_mut() {
-            Some(last) if last.0 == k => last.1 = last.1.add(t)?,
-            _ => out.push((k, t)),
-        }
-        Some(())
-    };
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if a[i].0 <= b[j].0 {
-            push(&mut out, a[i])?;
-            i += 1;
-        } else {
-            push(&mut out, b[j])?;
-            j += 1;
-        }
-    }
-    for &p in a[i..].iter().chain(&b[j..]) {
-        push(&mut out, p)?;
-    }
-    drop((a, b));
-    out.shrink_to_fit();
-    Some(out)
-}
-
-/// Merges equal neighbours of a sorted run in place, adding their sequences; `None` on
-/// overflow.
-pub fn dedup_sorted<K: Word, C: Paths>(v: &mut Vec<(K, C)>) -> Option<()> {
-    let mut w = 0;
-    for r in 0..v.len() {
-        if w > 0 && v[w - 1].0 == v[r].0 {
-            v[w - 1].1 = v[w - 1].1.add(v[r].1)?;
-        } else {
+        for r in 0..v.len() {
             v[w] = v[r];
-            w += 1;
+            w += (v[r].0 != K::ZERO) as usize;
+        }
+        v.truncate(w);
+        v.shrink_to_fit();
+        v
+    }
+
+    /// Every count held, converted to another type (which must hold them).
+    pub fn convert<D: Paths>(self) -> Table<K, D> {
+        Table {
+            slots: self
+                .slots
+                .into_iter()
+                .map(|(k, c)| (k, D::from_wide(c.wide())))
+                .collect(),
+            len: self.len,
+            shift: self.shift,
         }
     }
-    v.truncate(w);
-    if v.capacity() > w + w / 4 {
-        v.shrink_to_fit();
+
+    /// The largest count held.
+    pub fn max_paths(&self) -> u128 {
+        self.slots.iter().map(|p| p.1.wide()).max().unwrap_or(0)
     }
-    Some(())
+}
+
+/// The slot of hash `h` in a table of `1 << (64 - shift)` slots: the hash bits just below
+/// the partition's `bits`.
+#[inline(always)]
+fn slot(h: u64, bits: u32, shift: u32) -> usize {
+    ((h << bits) >> shift) as usize
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     /// SplitMix64: reproducible keys without a dependency.
     struct Rng(u64);
@@ -179,117 +277,125 @@ mod tests {
         }
     }
 
-    /// `runs` runs of `len` pairs whose keys are drawn from `distinct` random `cells`-bit
-    /// words (so that equal keys are common), each with a small sequence count.
-    fn runs(seed: u64, runs: usize, len: usize, distinct: usize, cells: u32) -> Vec<Vec<(u64, u64)>> {
-        let mut rng = Rng(seed);
-        let keep = if cells >= 64 { u64::MAX } else { (1 << cells) - 1 };
-        let pool: Vec<u64> = (0..distinct).map(|_| rng.next() & keep).collect();
-        (0..runs)
-            .map(|_| {
-                (0..len)
-                    .map(|_| (pool[rng.next() as usize % distinct], rng.next() % 1000 + 1))
-                    .collect()
-            })
-            .collect()
+    /// Fills one table the way the driver does (growing when refused) and returns its pairs
+    /// sorted.
+    fn fill<K: Word, C: Paths>(pairs: &[(K, C)], bits: u32, hint: usize) -> Result<Vec<(K, u128)>, Refused> {
+        let mut t = Table::<K, C>::default();
+        for &(k, c) in pairs {
+            loop {
+                match t.add(k, hash(k), c, bits) {
+                    Ok(()) => break,
+                    Err(Refused::Full) => {
+                        let bytes = t.grown_bytes(hint);
+                        t.grow(bits, hint);
+                        assert_eq!(t.bytes(), bytes);
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        let len = t.len();
+        let mut v: Vec<(K, u128)> = t.into_pairs().into_iter().map(|(k, c)| (k, c.wide())).collect();
+        assert_eq!(v.len(), len);
+        v.sort();
+        Ok(v)
     }
 
-    /// What the kernel must agree with: the standard library's `sort`, then `dedup` adding
-    /// the sequences of equal positions.
-    fn reference<K: Word, C: Paths>(pairs: impl IntoIterator<Item = (K, C)>) -> Vec<(K, C)> {
-        let mut v: Vec<(K, C)> = pairs.into_iter().collect();
-        v.sort_by_key(|p| p.0);
-        v.dedup_by(|next, kept| kept.0 == next.0 && kept.1.add(next.1).map(|s| kept.1 = s).is_some());
+    fn reference<K: Word>(pairs: impl IntoIterator<Item = (K, u128)>) -> Vec<(K, u128)> {
+        let mut m: HashMap<K, u128> = HashMap::new();
+        for (k, c) in pairs {
+            *m.entry(k).or_default() += c;
+        }
+        let mut v: Vec<_> = m.into_iter().collect();
+        v.sort();
         v
     }
 
-    fn sorted(runs: &[Vec<(u64, u64)>], cells: u32) -> Vec<(u64, u64)> {
-        sort_pieces(runs.iter().map(Vec::as_slice), cells)
+    /// `n` pairs whose keys are drawn from `distinct` random nonzero `cells`-bit words (so
+    /// that equal keys are common), each with a small sequence count.
+    fn pairs(seed: u64, n: usize, distinct: usize, cells: u32) -> Vec<(u64, u64)> {
+        let mut rng = Rng(seed);
+        let keep = if cells >= 64 { u64::MAX } else { (1 << cells) - 1 };
+        let pool: Vec<u64> = (0..distinct).map(|_| (rng.next() & keep).max(1)).collect();
+        (0..n)
+            .map(|_| (pool[rng.next() as usize % distinct], rng.next() % 1000 + 1))
+            .collect()
     }
 
-    /// Sorting keeps every pair and orders them by key, on each of the kernel's paths: few
-    /// pairs (quicksort), a radix sort with some passes skipped (narrow keys), a full radix
-    /// sort, a board too wide to radix-sort, and keys all equal.
+    /// A table adds up equal positions like a `HashMap`, through many growths, whatever the
+    /// partition bits the slot is taken below.
     #[test]
-    fn sort_pieces_sorts_like_sort() {
-        for (seed, runs_n, len, distinct, cells) in [
-            (1, 3, 50, 40, 33),
-            (2, 8, 500, 300, 12),
-            (3, 8, 500, 1500, 33),
-            (4, 5, 400, 2000, 44),
-            (5, 5, 400, 2000, 60),
-            (6, 4, 300, 1, 33),
-            (7, 0, 0, 1, 33),
+    fn tables_add_like_a_hash_map() {
+        for (seed, n, distinct, cells, bits, hint) in [
+            (1, 50, 40, 33, 1, 0),
+            (2, 5000, 300, 12, 4, 0),
+            (3, 20000, 15000, 33, 10, 0),
+            (4, 20000, 20000, 60, 12, 1 << 15),
+            (5, 3000, 1, 33, 1, 100),
+            (6, 0, 1, 33, 1, 0),
         ] {
-            let input = runs(seed, runs_n, len, distinct, cells);
-            let got = sorted(&input, cells);
-            assert!(got.is_sorted_by_key(|p| p.0), "seed {seed}: not sorted");
-            let mut want: Vec<(u64, u64)> = input.concat();
-            want.sort();
-            let mut got_all = got.clone();
-            got_all.sort();
-            assert_eq!(got_all, want, "seed {seed}: pairs lost or changed");
-        }
-        // Keys whose low 22 bits are all clear: the first two radix passes are skipped.
-        let high: Vec<Vec<(u64, u64)>> = runs(8, 4, 300, 500, 11)
-            .into_iter()
-            .map(|r| r.into_iter().map(|(k, c)| (k << 22, c)).collect())
-            .collect();
-        let mut got = sorted(&high, 33);
-        dedup_sorted(&mut got).unwrap();
-        assert_eq!(got, reference(high.concat()));
-    }
-
-    #[test]
-    fn sort_then_dedup_matches_sort_and_dedup() {
-        for (seed, distinct, cells) in [(10, 100, 33), (11, 5000, 33), (12, 5000, 60), (13, 1, 20)] {
-            let input = runs(seed, 6, 700, distinct, cells);
-            let mut got = sorted(&input, cells);
-            dedup_sorted(&mut got).unwrap();
-            assert_eq!(got, reference(input.concat()), "seed {seed}");
+            let input = pairs(seed, n, distinct, cells);
+            let got = fill(&input, bits, hint).unwrap();
+            let want = reference(input.iter().map(|&(k, c)| (k, c as u128)));
+            assert_eq!(got, want, "seed {seed}");
         }
     }
 
     #[test]
-    fn merge_matches_sort_and_dedup_of_both() {
-        for (seed, cells) in [(20, 33), (21, 60)] {
-            let a = runs(seed, 4, 600, 1000, cells);
-            let b = runs(seed + 100, 4, 600, 1000, cells);
-            let acc = reference(a.concat());
-            // The merge adds equal neighbours itself: `b` is only sorted, not deduplicated.
-            let got = merge_sorted(acc, sorted(&b, cells)).unwrap();
-            assert_eq!(
-                got,
-                reference(a.concat().into_iter().chain(b.concat())),
-                "seed {seed}"
-            );
-        }
-        assert_eq!(merge_sorted::<u64, u64>(Vec::new(), Vec::new()), Some(Vec::new()));
-    }
-
-    #[test]
-    fn wide_keys_sort_and_merge_too() {
+    fn wide_keys_and_wide_counts_add_too() {
         let mut rng = Rng(30);
-        let pairs: Vec<(u128, u128)> = (0..2000)
-            .map(|_| ((rng.next() as u128) << 64 | (rng.next() % 50) as u128, 1))
+        let input: Vec<(u128, Wide)> = (0..4000)
+            .map(|_| {
+                // Keys past 64 bits, 100 of them, so that equal keys are common.
+                let k = (((rng.next() % 50) as u128) << 64) | ((rng.next() % 2) as u128 + 1);
+                (k, Wide::from_wide(u64::MAX as u128 + rng.next() as u128 % 7))
+            })
             .collect();
-        let mut got = sort_pieces(pairs.chunks(300), 128);
-        dedup_sorted(&mut got).unwrap();
-        assert_eq!(got, reference(pairs.iter().copied()));
-        let merged = merge_sorted(got.clone(), got.clone()).unwrap();
-        let doubled: Vec<(u128, u128)> = got.iter().map(|&(k, c)| (k, 2 * c)).collect();
-        assert_eq!(merged, doubled);
+        let got = fill(&input, 3, 0).unwrap();
+        assert_eq!(got, reference(input.iter().map(|&(k, c)| (k, c.wide()))));
+        assert!(
+            got.iter().any(|p| p.1 > 2 * u64::MAX as u128),
+            "sums past 2^64 kept"
+        );
     }
 
-    /// Overflow of the sequence count is reported, not wrapped: the driver counts again wider.
+    /// A positions-only table keeps distinct keys, 8 bytes each.
     #[test]
-    fn overflow_is_none() {
-        let mut v = vec![(1u64, u64::MAX), (1, 1)];
-        assert_eq!(dedup_sorted(&mut v), None);
-        assert_eq!(merge_sorted(vec![(1u64, u64::MAX)], vec![(1, 1)]), None);
+    fn positions_only_tables_keep_keys() {
+        assert_eq!(size_of::<(u64, NoPaths)>(), 8);
+        assert_eq!(size_of::<(u64, Wide)>(), 24);
+        let input: Vec<(u64, NoPaths)> = pairs(40, 3000, 700, 33)
+            .into_iter()
+            .map(|p| (p.0, NoPaths))
+            .collect();
+        let got = fill(&input, 2, 5000).unwrap();
+        let mut want: Vec<u64> = input.iter().map(|p| p.0).collect();
+        want.sort();
+        want.dedup();
+        assert_eq!(got.into_iter().map(|p| p.0).collect::<Vec<_>>(), want);
+    }
+
+    /// Overflow of the sequence count is reported, not wrapped, and the table is unchanged.
+    #[test]
+    fn overflow_is_refused() {
+        assert_eq!(fill(&[(1u64, u64::MAX), (1, 1)], 1, 0), Err(Refused::Overflow));
         assert_eq!(
-            merge_sorted(vec![(1u64, u64::MAX)], vec![(2, 1)]),
-            Some(vec![(1, u64::MAX), (2, 1)])
+            fill(&[(1u64, u64::MAX), (2, 1)], 1, 0),
+            Ok(vec![(1, u64::MAX as u128), (2, 1)])
         );
+        let max = Wide::from_wide(u128::MAX);
+        assert_eq!(max.add(Wide::ONE), None);
+        assert_eq!(
+            Wide::from_wide(u64::MAX as u128).add(Wide::ONE).map(Wide::wide),
+            Some(1 << 64)
+        );
+    }
+
+    #[test]
+    fn partitions_are_the_top_bits() {
+        assert_eq!(partition(u64::MAX, 1), 1);
+        assert_eq!(partition(u64::MAX >> 1, 1), 0);
+        assert_eq!(partition(u64::MAX, 12), 4095);
+        assert_eq!(partition(0xABC0 << 48, 12), 0xABC);
     }
 }
