@@ -404,7 +404,8 @@ fn a_case_that_does_not_parse_keeps_the_answers_before_it() {
     let r = run("end.lisp", file, &["solve", "end.lisp", "--format", "moves"]);
     assert_eq!(r.stdout, "13 moves\n0 moves\nerror\n");
     assert!(
-        r.stderr.starts_with("marbles: error: end.lisp:3:2: row 1 has 2 entries"),
+        r.stderr
+            .starts_with("marbles: error: end.lisp:3:2: row 1 has 2 entries"),
         "{}",
         r.stderr
     );
