@@ -423,6 +423,16 @@ fn ctrl_c_stops_the_symmetry_phase() {
     assert!(sent.elapsed() < SECS(3), "took {:?} after Ctrl-C", sent.elapsed());
 }
 
+/// What this very binary holds doing nothing, in MiB (its code: ~4 MiB in a release build,
+/// ~10 MiB in a debug one): measured memory figures allow for it.
+fn idle_mib() -> i64 {
+    Test::new()
+        .args(["--version"])
+        .run_bounded(SECS(30), None)
+        .peak_kib
+        / 1024
+}
+
 /// `count` on the English edge board reaches every position: far more than these limits.
 fn count_under(limit: Option<&str>, rlimit_as: Option<u64>) -> crate::support::Bounded {
     let mut args = vec!["count", "puzzles/peg_hop/english_edge.yaml", "--timeout", "120"];
@@ -441,11 +451,7 @@ fn max_memory_is_held_by_the_whole_process() {
     // binary holds doing nothing (its code: ~4 MiB in a release build, ~10 MiB in a debug
     // one) and 2 MiB of allocator slack. Both counting searches, the bidirectional one
     // (`count`) and the layer by layer one (`count --all`).
-    let idle = Test::new()
-        .args(["--version"])
-        .run_bounded(SECS(30), None)
-        .peak_kib
-        / 1024;
+    let idle = idle_mib();
     let allowed = 48 + idle + 2;
     let run = count_under(Some("50MB"), None).held(allowed).status(1);
     assert!(run.stderr.contains("memory limit (47.7 MiB)"), "{}", run.stderr);
@@ -624,11 +630,7 @@ fn each_case_of_a_many_case_file_is_solved_under_the_memory_limit() {
     // the limit covers the case being solved. When every case was compiled up front, their
     // tables together (~18 KiB each) pushed the process past the limit before the first
     // search, and all 700 trivial cases gave up on memory.
-    let idle = Test::new()
-        .args(["--version"])
-        .run_bounded(SECS(30), None)
-        .peak_kib
-        / 1024;
+    let idle = idle_mib();
     let cases: String = (0..700)
         .map(|i| {
             let hole = i % 15;
@@ -714,11 +716,7 @@ fn a_stopped_fewest_search_returns_its_best_marked_not_proven() {
     let out = crate::support::interrupted(&mut test.command(), SECS(2));
     let json = serde_json::from_slice(&out.stdout).unwrap();
     best_not_proven(&yaml, &json, "interrupted", Some((1, 4)));
-    let idle = Test::new()
-        .args(["--version"])
-        .run_bounded(SECS(30), None)
-        .peak_kib
-        / 1024;
+    let idle = idle_mib();
     let run = Test::new()
         .file("p.yaml", &yaml)
         .args(["solve", "p.yaml", "--format", "json", "--max-memory", "50MB"])
