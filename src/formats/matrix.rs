@@ -40,56 +40,54 @@ fn entry(t: &str) -> Option<i8> {
     [-1i8, 0, 1].into_iter().find(|&n| x == f64::from(n))
 }
 
-fn tokens(path: &Path, source: &str) -> Result<Vec<(Pos, Tok)>> {
-    let mut out = Vec::new();
-    for (l, line) in source.lines().enumerate() {
-        let content = line.split('#').next().unwrap_or("");
-        if content.trim().is_empty() {
-            if content.len() == line.len() {
-                out.push((Pos { line: l + 1, col: 1 }, Tok::Blank));
-            }
-            continue;
+/// Appends the tokens of line `l` (0-based) to `out`.
+fn line_tokens(path: &Path, l: usize, line: &str, out: &mut Vec<(Pos, Tok)>) -> Result<()> {
+    let content = line.split('#').next().unwrap_or("");
+    if content.trim().is_empty() {
+        if content.len() == line.len() {
+            out.push((Pos { line: l + 1, col: 1 }, Tok::Blank));
         }
-        let mut word: Option<(usize, usize)> = None; // (byte, column) of the entry being read
-        let chars = content.char_indices().chain([(content.len(), ' ')]);
-        for (col, (i, ch)) in chars.enumerate() {
-            let pos = Pos {
-                line: l + 1,
-                col: col + 1,
-            };
-            let punct = match ch {
-                '[' => Some(Tok::Open),
-                ']' => Some(Tok::Close),
-                ';' => Some(Tok::Semi),
-                _ => None,
-            };
-            if (punct.is_some() || ch == ',' || ch.is_whitespace())
-                && let Some((b, c)) = word.take()
-            {
-                let t = &content[b..i];
-                let at = Pos {
-                    line: l + 1,
-                    col: c + 1,
-                };
-                let n = entry(t)
-                    .ok_or_else(|| at.error(path, format!("`{t}` is not a matrix entry: write {ENTRIES}")))?;
-                out.push((at, Tok::Num(n)));
-            }
-            match punct {
-                Some(p) => out.push((pos, p)),
-                None if ch == ',' || ch.is_whitespace() => {}
-                None => {
-                    word.get_or_insert((i, col));
-                }
-            }
-        }
-        let end = Pos {
-            line: l + 1,
-            col: line.chars().count() + 1,
-        };
-        out.push((end, Tok::Newline));
+        return Ok(());
     }
-    Ok(out)
+    let mut word: Option<(usize, usize)> = None; // (byte, column) of the entry being read
+    let chars = content.char_indices().chain([(content.len(), ' ')]);
+    for (col, (i, ch)) in chars.enumerate() {
+        let pos = Pos {
+            line: l + 1,
+            col: col + 1,
+        };
+        let punct = match ch {
+            '[' => Some(Tok::Open),
+            ']' => Some(Tok::Close),
+            ';' => Some(Tok::Semi),
+            _ => None,
+        };
+        if (punct.is_some() || ch == ',' || ch.is_whitespace())
+            && let Some((b, c)) = word.take()
+        {
+            let t = &content[b..i];
+            let at = Pos {
+                line: l + 1,
+                col: c + 1,
+            };
+            let n = entry(t)
+                .ok_or_else(|| at.error(path, format!("`{t}` is not a matrix entry: write {ENTRIES}")))?;
+            out.push((at, Tok::Num(n)));
+        }
+        match punct {
+            Some(p) => out.push((pos, p)),
+            None if ch == ',' || ch.is_whitespace() => {}
+            None => {
+                word.get_or_insert((i, col));
+            }
+        }
+    }
+    let end = Pos {
+        line: l + 1,
+        col: line.chars().count() + 1,
+    };
+    out.push((end, Tok::Newline));
+    Ok(())
 }
 
 /// One matrix as read: each row's position and entries, and the lines it spans.
@@ -99,42 +97,71 @@ struct Matrix {
     last: usize,
 }
 
-/// Reads the matrices of a token list in order.
+/// Reads the matrices of a file in order, its lines read into tokens only as far as needed:
+/// an entry that is not one in a later matrix is an error in its turn, after the matrices
+/// before it, and the tokens of matrices already read are let go.
 struct Reader<'a> {
     path: &'a Path,
+    lines: std::iter::Enumerate<std::str::Lines<'a>>,
+    /// The tokens read and not yet let go; `at` indexes them.
     toks: Vec<(Pos, Tok)>,
     at: usize,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    fn new(path: &'a Path, source: &'a str) -> Self {
+        Reader {
+            path,
+            lines: source.lines().enumerate(),
+            toks: Vec::new(),
+            at: 0,
+        }
+    }
+
     fn err(&self, pos: Pos, msg: String) -> Diagnostic {
         pos.error(self.path, msg)
     }
 
-    fn peek_past_breaks(&self) -> Option<Tok> {
-        self.toks[self.at..]
-            .iter()
-            .map(|t| t.1)
-            .find(|t| !matches!(t, Tok::Newline | Tok::Blank))
+    /// The token at `i`, reading lines until there is one (`None` at the end of the file).
+    fn get(&mut self, i: usize) -> Result<Option<(Pos, Tok)>> {
+        while self.toks.len() <= i {
+            let Some((l, line)) = self.lines.next() else {
+                return Ok(None);
+            };
+            line_tokens(self.path, l, line, &mut self.toks)?;
+        }
+        Ok(Some(self.toks[i]))
+    }
+
+    fn peek_past_breaks(&mut self) -> Result<Option<Tok>> {
+        let mut i = self.at;
+        while let Some((_, t)) = self.get(i)? {
+            if !matches!(t, Tok::Newline | Tok::Blank) {
+                return Ok(Some(t));
+            }
+            i += 1;
+        }
+        Ok(None)
     }
 
     /// The next matrix, if any is left.
     fn matrix(&mut self) -> Result<Option<Matrix>> {
+        self.toks.drain(..self.at);
+        self.at = 0;
         while self
-            .toks
-            .get(self.at)
+            .get(self.at)?
             .is_some_and(|t| matches!(t.1, Tok::Newline | Tok::Blank | Tok::Semi))
         {
             self.at += 1;
         }
-        let Some(&(pos, tok)) = self.toks.get(self.at) else {
+        let Some((pos, tok)) = self.get(self.at)? else {
             return Ok(None);
         };
         let rows = match tok {
             Tok::Close => return Err(self.err(pos, "this `]` closes nothing".into())),
             Tok::Open => {
                 self.at += 1;
-                if self.peek_past_breaks() == Some(Tok::Open) {
+                if self.peek_past_breaks()? == Some(Tok::Open) {
                     self.nested(pos)?
                 } else {
                     self.at -= 1;
@@ -155,7 +182,7 @@ impl Reader<'_> {
     fn nested(&mut self, open: Pos) -> Result<Vec<(Pos, Vec<i8>)>> {
         let mut rows = Vec::new();
         loop {
-            let Some(&(pos, tok)) = self.toks.get(self.at) else {
+            let Some((pos, tok)) = self.get(self.at)? else {
                 return Err(self.err(open, "this `[` opening the matrix is never closed".into()));
             };
             self.at += 1;
@@ -183,7 +210,7 @@ impl Reader<'_> {
     fn bracketed_row(&mut self, open: Pos, k: usize) -> Result<Vec<i8>> {
         let mut row = Vec::new();
         loop {
-            let Some(&(pos, tok)) = self.toks.get(self.at) else {
+            let Some((pos, tok)) = self.get(self.at)? else {
                 return Err(self.err(open, format!("row {k}'s `[` is never closed")));
             };
             self.at += 1;
@@ -209,7 +236,7 @@ impl Reader<'_> {
         let mut rows: Vec<(Pos, Vec<i8>)> = Vec::new();
         let mut row: Option<(Pos, Vec<i8>)> = None;
         let mut group: Option<Pos> = None; // the `[` of the group being read
-        while let Some(&(pos, tok)) = self.toks.get(self.at) {
+        while let Some((pos, tok)) = self.get(self.at)? {
             if tok == Tok::Blank && group.is_none() {
                 break;
             }
@@ -253,11 +280,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
 
 /// [`parse`], handing each spec to `emit` as it is read (see [`super::parse_each`]).
 pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> ControlFlow<()>) -> Result<()> {
-    let mut reader = Reader {
-        path,
-        toks: tokens(path, source)?,
-        at: 0,
-    };
+    let mut reader = Reader::new(path, source);
     let parts = super::Parts::new(path, source, "board");
     super::stream(
         || {
@@ -445,6 +468,28 @@ mod tests {
         assert_eq!(
             msg(&big),
             "t.matrix:1:1: row 1: more than 128 holes; hop boards may have at most 128"
+        );
+    }
+
+    #[test]
+    fn a_bad_entry_in_a_later_matrix_comes_after_the_ones_before_it() {
+        // Lines are read into entries only as the matrices are: the first two boards are
+        // handed on before the third's `x` is an error.
+        let mut read = 0;
+        let err = parse_each(
+            Path::new("t.matrix"),
+            "1 1 0\n\n0 1 1\n\n1 1 x\n",
+            &mut |_| {
+                read += 1;
+                ControlFlow::Continue(())
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(read, 2);
+        assert_eq!(
+            err,
+            "t.matrix:5:5: `x` is not a matrix entry: write 1 (a peg), 0 (an empty hole) or -1 (no hole)"
         );
     }
 }
