@@ -476,14 +476,10 @@ mod tests {
         // Lines are read into entries only as the matrices are: the first two boards are
         // handed on before the third's `x` is an error.
         let mut read = 0;
-        let err = parse_each(
-            Path::new("t.matrix"),
-            "1 1 0\n\n0 1 1\n\n1 1 x\n",
-            &mut |_| {
-                read += 1;
-                ControlFlow::Continue(())
-            },
-        )
+        let err = parse_each(Path::new("t.matrix"), "1 1 0\n\n0 1 1\n\n1 1 x\n", &mut |_| {
+            read += 1;
+            ControlFlow::Continue(())
+        })
         .unwrap_err()
         .to_string();
         assert_eq!(read, 2);

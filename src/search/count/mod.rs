@@ -278,6 +278,8 @@ fn jobs<K, C>() -> Vec<Job<K, C>> {
 
 /// Positions a table is asked to fetch ahead of the one being added.
 const PREFETCH: usize = 8;
+/// How many positions a job expands between two checks of the budget within a round.
+const ROUND_CHECK: u32 = 1 << 12;
 
 /// What a count does next after a layer.
 enum Step {
@@ -428,9 +430,15 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
         current + pending + kept + (jobs * size_of::<(K, C)>()) as u64
     }
 
+    /// [`Counter::held`], or what the process has grown by if more: the streams' small
+    /// buffers leave freed pieces behind them as they grow, which the allocator keeps.
+    fn held_now(&self, budget: &Budget) -> u64 {
+        self.held().max(budget.resident_growth())
+    }
+
     /// Checks the budget with `more` bytes about to be taken, noting the peak.
     fn check(&mut self, budget: &Budget, more: u64) -> Result<(), GaveUp> {
-        let memory = self.held() + more;
+        let memory = self.held_now(budget) + more;
         self.result.memory = self.result.memory.max(memory);
         budget.exceeded(memory).map_or(Ok(()), Err)
     }
@@ -576,7 +584,7 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
         while first < n {
             // A round: partitions whose successors fit the round, at least one, fewer when
             // the memory limit leaves less room (buffers of twice the pairs, as they grow).
-            let room = budget.room(self.held()).left() / (4 * pair.max(1));
+            let room = budget.room(self.held_now(budget)).left() / (4 * pair.max(1));
             let round = self.options.round.unwrap_or(ROUND_BYTES / pair.max(1));
             let limit = round.min(room).max(1);
             let mut end = first;
@@ -586,7 +594,8 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
                 end += 1;
             }
             self.check(budget, 2 * sum * pair)?;
-            self.expand_round(layer, first..end, sum, &targets);
+            let held = self.held_now(budget);
+            self.expand_round(layer, first..end, sum, &targets, budget, held)?;
             self.check(budget, 0)?;
             self.flush(&targets, budget)?;
             first = end;
@@ -613,14 +622,19 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
     }
 
     /// Expands the positions of `parts` into the jobs' streams, each job a run of
-    /// partitions with about the same number of successors.
+    /// partitions with about the same number of successors. Every [`ROUND_CHECK`] positions
+    /// a job checks the budget (Ctrl-C, the clock, and the process's growth beyond `held`
+    /// against the memory limit): a round's successors are only guessed beforehand, and on a
+    /// board of many moves one partition's took seconds and gigabytes more than guessed.
     fn expand_round(
         &mut self,
         layer: &Ready<K, C>,
         parts: std::ops::Range<usize>,
         sum: u64,
         targets: &[Option<(u32, u32, usize)>],
-    ) {
+        budget: &Budget,
+        held: u64,
+    ) -> Result<(), GaveUp> {
         let jobs = self.jobs.len() as u64;
         let mut slices = vec![parts.start..parts.start; jobs as usize];
         let mut before = 0;
@@ -633,10 +647,24 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
             before += layer.successors[p];
         }
         let (model, sym, movegen, target) = (self.model, self.sym, self.movegen, self.target);
+        let stopped = std::sync::Mutex::new(None);
         self.jobs.par_iter_mut().zip(slices).for_each(|(job, slice)| {
             job.streams.iter_mut().for_each(Vec::clear);
+            let mut since = 0;
             for part in &layer.parts[slice] {
                 for &(s, t) in part {
+                    since += 1;
+                    if since == ROUND_CHECK {
+                        since = 0;
+                        let why = budget.exceeded(held.max(budget.resident_growth()));
+                        let mut first = stopped.lock().unwrap_or_else(|e| e.into_inner());
+                        if first.is_none() {
+                            *first = why;
+                        }
+                        if first.is_some() {
+                            return;
+                        }
+                    }
                     s.with_images(sym, |images| {
                         let orbit = orbit_size(images, s);
                         job.positions += orbit;
@@ -655,12 +683,16 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
                 }
             }
         });
+        stopped
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .map_or(Ok(()), Err)
     }
 
     /// Adds the jobs' streams into the target layers' tables, partition by partition in
     /// parallel; a table takes the bytes of its growth from the budget's room first.
     fn flush(&mut self, targets: &[Option<(u32, u32, usize)>], budget: &Budget) -> Result<(), GaveUp> {
-        let room = budget.room(self.held());
+        let room = budget.room(self.held_now(budget));
         let jobs = &self.jobs;
         for &(pegs, bits, offset) in targets.iter().flatten() {
             let building = self.pending.get_mut(&pegs).expect("target made before the round");
@@ -670,6 +702,10 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
                 .par_iter_mut()
                 .enumerate()
                 .try_for_each(|(p, table)| {
+                    // Ctrl-C and the clock, at each partition and before each growth (a
+                    // large table's takes a while): a round's additions took seconds on a
+                    // board of many moves.
+                    budget.exceeded(0).map_or(Ok(()), Err)?;
                     for job in jobs {
                         let stream = &job.streams[offset + p];
                         for (i, &(k, t)) in stream.iter().enumerate() {
@@ -680,6 +716,7 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
                                 match table.add(k, hash(k), t, bits) {
                                     Ok(()) => break,
                                     Err(Refused::Full) => {
+                                        budget.exceeded(0).map_or(Ok(()), Err)?;
                                         if !room.take(table.grown_bytes(hint)) {
                                             return Err(room.exhausted());
                                         }
