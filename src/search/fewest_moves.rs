@@ -305,7 +305,7 @@ impl<'a, W: Word> Search<'a, W> {
     /// Checks the budget against the live tables plus `extra` bytes about to be allocated.
     fn check(&mut self, budget: &Budget, extra: u64) -> Result<(), Stop> {
         self.peak = self.peak.max(self.live + extra);
-        match budget.exceeded(self.live + extra) {
+        match budget.exceeded((self.live + extra).max(budget.resident_growth())) {
             Some(why) => Err(Stop::GaveUp(why, self.peak)),
             None => Ok(()),
         }
@@ -353,7 +353,9 @@ impl<'a, W: Word> Search<'a, W> {
             let mut b = budget.capped(u64::MAX);
             b.nodes = base + nodes.fetch_add(n, Ordering::Relaxed) + n;
             let used = this.live + bytes.fetch_add(extra, Ordering::Relaxed) + extra;
-            b.exceeded(used).map(|why| (why, used))
+            // The lists' pieces freed as they grow stay with the allocator: the process's
+            // growth counts when it is more.
+            b.exceeded(used.max(b.resident_growth())).map(|why| (why, used))
         };
         const GROUP: usize = BUCKETS / 16;
         let lists: Vec<Vec<Vec<W>>> = layer
@@ -399,7 +401,7 @@ impl<'a, W: Word> Search<'a, W> {
                     if set.len() == set.capacity() && !set.contains(c) {
                         let more = table_peak::<W>(set.len(), set.capacity(), 1);
                         let used = this.live + listed + grown.fetch_add(more, Ordering::Relaxed) + more;
-                        if let Some(why) = budget.exceeded(used) {
+                        if let Some(why) = budget.exceeded(used.max(budget.resident_growth())) {
                             return Err((why, used));
                         }
                     }
