@@ -72,6 +72,17 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                 other => format!("{other:?}"),
             };
             eprintln!("marbles: gave up counting {}: {why}", config.file.display());
+            if config.json {
+                // A reader of the JSON gets the verdict too, not an empty stream.
+                let gave_up = serde_json::json!({
+                    "file": config.file.display().to_string(),
+                    "status": "gave_up",
+                    "reason": why,
+                });
+                let mut stdout = io::stdout().lock();
+                serde_json::to_writer_pretty(&mut stdout, &gave_up)?;
+                writeln!(stdout)?;
+            }
             Ok(match interrupted {
                 true => ExitCode::Interrupted,
                 false => ExitCode::Unsolved,

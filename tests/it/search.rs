@@ -445,6 +445,26 @@ fn count_command_prints_json() {
 }
 
 #[test]
+fn a_count_that_gives_up_says_so_in_its_json_too() {
+    // The reason was on stderr only: a reader of the JSON got an empty stream.
+    let out = Test::new()
+        .in_root()
+        .args([
+            "count",
+            "--format",
+            "json",
+            "--max-nodes",
+            "1",
+            "puzzles/peg_hop/english_central.yaml",
+        ])
+        .run()
+        .status(1);
+    let v = out.json();
+    assert_eq!(v["status"], "gave_up");
+    assert_eq!(v["reason"], "node limit (1 nodes)", "{v}");
+}
+
+#[test]
 fn positions_only_counts_the_same_positions_and_says_sequences_were_not() {
     let count = |args: &[&str]| {
         Test::new()
