@@ -306,8 +306,9 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
             out.moves = path.iter().map(|&i| hop_move(m, i)).collect();
             out.replay = Some(hop_replay(&p.spec, m, path));
             // Pegs left describe an end position: only a solution has one, or a `fewest` search
-            // stopped early (its best so far, marked not proven in the reason).
-            let best_so_far = m.goal.pegs == PegGoal::Fewest && !path.is_empty();
+            // stopped early (its best so far, marked not proven in the reason; the start
+            // itself when no move was kept, as the reason says).
+            let best_so_far = m.goal.pegs == PegGoal::Fewest && matches!(verdict, Verdict::GaveUp(_));
             out.pegs_left = (solved || best_so_far).then(|| end.count_ones());
             out.move_count = m
                 .goal

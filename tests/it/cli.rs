@@ -565,6 +565,32 @@ fn square(rows: usize, cols: usize, empty: (usize, usize), goal: &str) -> String
 }
 
 #[test]
+fn a_fewest_search_stopped_before_its_first_move_reports_the_start_as_its_best() {
+    // The reason said "best found so far 40 pegs" while the answer had no pegs left at all.
+    let out = Test::new()
+        .in_root()
+        .args([
+            "solve",
+            "benches/diamond41.yaml",
+            "--fewest",
+            "--max-nodes",
+            "1",
+            "--format",
+            "json",
+        ])
+        .run()
+        .status(1);
+    let v = out.json();
+    assert_eq!(v[0]["pegs_left"], 40, "{v}");
+    assert!(
+        v[0]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("best found so far 40 pegs, not proven optimal")),
+        "{v}"
+    );
+}
+
+#[test]
 fn fewest_proves_two_pegs_where_the_position_class_rules_out_one() {
     // The 5×5 square and the 41-hole diamond, centre empty: no single peg shares the start's
     // position class, so two pegs left is the optimum once found. On the diamond depth-first
