@@ -1,7 +1,8 @@
 //! ICPC World Finals 2007 "Marble Game" files: cases of `N M W`, M marble lines `r c`, M hole lines `r c`, W wall lines `r1 c1 r2 c2`, ended by `0 0 0`.
 //!
-//! Each case becomes a `tilt_roll` puzzle. A file holding a single case may leave out the
-//! closing `0 0 0` (the classroom version of the problem does). Boards may be up to
+//! Each case becomes a `tilt_roll` puzzle. A file may leave out the closing `0 0 0` (the
+//! classroom version of the problem does; cases are read one at a time, so a missing end is
+//! known only after the last case). Boards may be up to
 //! [`crate::limits::MAX_TILT_SIZE`] wide, beyond the contest's limit (the same check as YAML boards, see
 //! [`crate::limits`]). Answers in the judge's and the classroom's words are written by
 //! `render::answer`.
