@@ -3,7 +3,7 @@
 //! wanders for tens of millions. It finds but proves nothing; the exact searches decide the
 //! rest.
 //!
-//! One engine ([`Beam::run`]) serves two callers, which differ only in where a beam stops:
+//! One engine (`Beam::run`) serves two callers, which differ only in where a beam stops:
 //!
 //! * [`find`], for [`super::portfolio`]: a beam stops at the first child that is a goal
 //!   position (children with no more pegs than the goal's count are dropped: every move takes
@@ -23,7 +23,7 @@
 //! position remembers its parent and move, to walk the way back. Every child counts as a node
 //! of the [`Budget`]; the layers kept for the way back, the children being chosen and their
 //! seen set (and the caller's table) are counted against the memory limit before they grow,
-//! and the clock and Ctrl-C are checked every [`CHECK_STATES`] positions too.
+//! and the clock and Ctrl-C are checked every `CHECK_STATES` positions too.
 
 use super::dfs::{HopResult, Observer, Pruning};
 use super::endgame::Endgame;
