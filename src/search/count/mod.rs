@@ -336,6 +336,7 @@ pub fn count(model: &HopModel, feasible: bool, budget: &mut Budget) -> Result<Co
 /// [`count`] as `options` say: with or without sequences, in rounds of at most
 /// `options.round` successors.
 pub fn count_with(model: &HopModel, options: &Options, budget: &mut Budget) -> Result<CountResult, GaveUp> {
+    super::keep_heap_slack();
     let sym = group_within(model, budget)?;
     let grid = grid::regrid(model, &sym);
     let (model, sym) = grid.as_ref().map_or((model, &sym), |(m, s)| (m, s));
