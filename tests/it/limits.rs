@@ -120,19 +120,22 @@ fn deeply_nested_script_data_cannot_abort_a_batch() {
 const SHARED_MAP: &str =
     "  let s = \"\";\n  s.pad(250000, \"x\");\n  let m = #{};\n  for i in 0..2000 { m[\"k\" + i] = s; }\n";
 
+/// Solving with [`SHARED_MAP`]'s script: 20 MB, and 20 s for the script (building the map takes
+/// ~0.3 s; a loaded machine must not turn the answer into a time limit).
+const SHARED_MAP_ARGS: [&str; 6] = [
+    "solve",
+    "p.yaml",
+    "--max-memory",
+    "20MB",
+    "--script-timeout",
+    "20",
+];
+
 #[test]
 fn script_values_are_written_out_only_up_to_a_bound() {
-    // Thrown: the error message is cut, not built whole. (Building the map takes ~0.3 s; the
-    // script gets 20 s so that a loaded machine does not turn the answer into a time limit.)
+    // Thrown: the error message is cut, not built whole.
     let run = script(&format!("{SHARED_MAP}  throw m;"))
-        .args([
-            "solve",
-            "p.yaml",
-            "--max-memory",
-            "20MB",
-            "--script-timeout",
-            "20",
-        ])
+        .args(SHARED_MAP_ARGS)
         .run_bounded(SECS(30), None)
         .held(200)
         .status(2)
@@ -150,14 +153,7 @@ fn script_values_are_written_out_only_up_to_a_bound() {
         "  #{ kind: m }",
     ] {
         let run = script(&format!("{SHARED_MAP}{tail}"))
-            .args([
-                "solve",
-                "p.yaml",
-                "--max-memory",
-                "20MB",
-                "--script-timeout",
-                "20",
-            ])
+            .args(SHARED_MAP_ARGS)
             .run_bounded(SECS(30), None)
             .held(200)
             .status(2)
