@@ -305,7 +305,7 @@ impl<'a, W: Word> Search<'a, W> {
     /// Checks the budget against the live tables plus `extra` bytes about to be allocated.
     fn check(&mut self, budget: &Budget, extra: u64) -> Result<(), Stop> {
         self.peak = self.peak.max(self.live + extra);
-        match budget.exceeded((self.live + extra).max(budget.resident_growth())) {
+        match budget.exceeded_or_grown(self.live + extra) {
             Some(why) => Err(Stop::GaveUp(why, self.peak)),
             None => Ok(()),
         }
@@ -355,7 +355,7 @@ impl<'a, W: Word> Search<'a, W> {
             let used = this.live + bytes.fetch_add(extra, Ordering::Relaxed) + extra;
             // The lists' pieces freed as they grow stay with the allocator: the process's
             // growth counts when it is more.
-            b.exceeded(used.max(b.resident_growth())).map(|why| (why, used))
+            b.exceeded_or_grown(used).map(|why| (why, used))
         };
         const GROUP: usize = BUCKETS / 16;
         let lists: Vec<Vec<Vec<W>>> = layer
@@ -401,7 +401,7 @@ impl<'a, W: Word> Search<'a, W> {
                     if set.len() == set.capacity() && !set.contains(c) {
                         let more = table_peak::<W>(set.len(), set.capacity(), 1);
                         let used = this.live + listed + grown.fetch_add(more, Ordering::Relaxed) + more;
-                        if let Some(why) = budget.exceeded(used.max(budget.resident_growth())) {
+                        if let Some(why) = budget.exceeded_or_grown(used) {
                             return Err((why, used));
                         }
                     }

@@ -679,7 +679,7 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
                     since += 1;
                     if since == ROUND_CHECK {
                         since = 0;
-                        let why = budget.exceeded(held.max(budget.resident_growth()));
+                        let why = budget.exceeded_or_grown(held);
                         let mut first = stopped.lock().unwrap_or_else(|e| e.into_inner());
                         if first.is_none() {
                             *first = why;
