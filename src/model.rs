@@ -404,6 +404,7 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
             }
         })
         .collect();
+    let walled = crate::script::ScriptBoard::walls(&spec.board);
     for l in &t.links {
         let (Some(from), Some(to)) = (id(&l.from), id(&l.to)) else {
             return Err(Diagnostic::new(
@@ -418,7 +419,12 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
                 ),
             ));
         };
-        dirs[l.dir].next[from as usize] = to;
+        // A wall between two cells cuts any link between them, whatever the script said:
+        // so a family's links need not depend on the walls, and one run of its script
+        // serves every wall layout of a size (see `script::cache`).
+        if !walled.contains(&[l.from.min(l.to), l.from.max(l.to)]) {
+            dirs[l.dir].next[from as usize] = to;
+        }
     }
     for d in &dirs {
         if let Some(cycle) = find_cycle(&d.next) {

@@ -52,7 +52,7 @@ pub struct Options {
 pub struct Prepared {
     pub spec: Spec,
     pub script: Script,
-    pub tables: RuleTables,
+    pub tables: std::sync::Arc<RuleTables>,
     pub model: Model,
 }
 
@@ -292,7 +292,7 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
         stats,
         limits: None,
         spec_hash: Some(hash(&p.spec.source)),
-        script_hash: Some(hash(&p.script.source)),
+        script_hash: Some(p.script.hash.clone()),
         settings: Some(settings(&p.spec, opts)),
         replay: None,
         gave_up: None,

@@ -134,7 +134,7 @@ fn reusable(prev: &[Outcome], path: &Path, opts: &Options) -> bool {
         && specs.iter().zip(prev).all(|(spec, p)| {
             p.settings.as_deref() == Some(solve::settings(spec, opts).as_str())
                 && crate::script::resolve(spec, &opts.rules_roots)
-                    .is_ok_and(|s| p.script_hash.as_deref() == Some(solve::hash(&s.source).as_str()))
+                    .is_ok_and(|s| p.script_hash.as_deref() == Some(s.hash.as_str()))
         })
 }
 

@@ -108,14 +108,13 @@ fn check_script(out: &mut impl Write, path: &Path, puzzles: &[PathBuf], opts: &O
             super::report(&d);
             return Ok(false);
         }
-        Ok(source) => Script {
-            name: path
-                .file_stem()
+        Ok(source) => Script::new(
+            path.file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default(),
-            origin: path.to_path_buf(),
+            path.to_path_buf(),
             source,
-        },
+        ),
     };
     let me = path.canonicalize().ok();
     // The scripts the puzzles given use instead, to say so when none uses this one.

@@ -155,12 +155,21 @@ pub fn prepare_text(
     f: &mut dyn FnMut(Result<Prepared>) -> ControlFlow<()>,
 ) {
     let cancelled = || crate::search::CANCELLED.load(std::sync::atomic::Ordering::Relaxed);
+    // The cases of one file name their rules alike: found once, not once a case.
+    let mut found: Option<(String, crate::script::Script)> = None;
     let read = parse_each(path, notation, text, &mut |s| {
         if cancelled() {
             return ControlFlow::Break(());
         }
         let (file, name, line) = (s.path.clone(), s.name.clone(), s.line);
-        f(solve::prepare_spec(s, opts).map_err(|d| locate(d, &file, &name, line)))
+        let script = match &found {
+            Some((rules, script)) if *rules == s.rules => Ok(script.clone()),
+            _ => crate::script::resolve(&s, &opts.rules_roots).inspect(|script| {
+                found = Some((s.rules.clone(), script.clone()));
+            }),
+        };
+        let prepared = script.and_then(|script| solve::prepare_with(s, script, opts));
+        f(prepared.map_err(|d| locate(d, &file, &name, line)))
     });
     if let Err(d) = read
         && !cancelled()

@@ -1,9 +1,10 @@
 //! The `board` value a rule script receives: the puzzle's cells and walls, read-only.
 
 use crate::lattice::{self, Layout};
-use crate::spec::{GridBoard, TiltBoard, Token};
+use crate::spec::{BoardSpec, GridBoard, TiltBoard, Token};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Position};
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// What a script may ask of the board. Cheap to clone: scripts pass it around freely.
@@ -28,6 +29,9 @@ struct Inner {
     /// A drawing that fits no lattice the script asked for: kept outside the engine, shared
     /// by every board made from one, so a script that catches the error still fails.
     misfit: Arc<Mutex<Option<lattice::Misfit>>>,
+    /// Whether the script asked about walls, shared the same way: a script that never does
+    /// gives one table for every wall layout of a board's shape (see [`super::cache`]).
+    read_walls: Arc<AtomicBool>,
 }
 
 impl ScriptBoard {
@@ -45,6 +49,38 @@ impl ScriptBoard {
         }
         let cols = g.rows.iter().map(|r| r.len()).max().unwrap_or(0) as i64;
         Self::new("grid", cells, HashSet::new(), g.rows.len() as i64, cols, drawn)
+    }
+
+    /// Everything [`ScriptBoard::grid`] and [`ScriptBoard::tilt`] read of a board but its
+    /// walls, as numbers: two boards of one shape look the same to a script that asks
+    /// nothing of walls. (A hop board's pegs are not part of it: scripts never see them.)
+    pub fn shape(board: &BoardSpec) -> Vec<i64> {
+        match board {
+            BoardSpec::Grid(g) => {
+                let mut key = Vec::with_capacity(2 + 3 * g.rows.iter().map(Vec::len).sum::<usize>());
+                key.push(0);
+                for (row, xs) in g.rows.iter().zip(&g.xs) {
+                    key.push(row.len() as i64);
+                    for (t, x) in row.iter().zip(xs) {
+                        key.extend([i64::from(*t == Token::Blocked), *x]);
+                    }
+                }
+                key
+            }
+            BoardSpec::Tilt(t) => vec![1, t.size as i64],
+        }
+    }
+
+    /// A board's walls as a script sees them (`wall` answers for either order of its
+    /// cells), in one canonical list.
+    pub fn walls(board: &BoardSpec) -> Vec<[[i64; 2]; 2]> {
+        let BoardSpec::Tilt(t) = board else {
+            return Vec::new();
+        };
+        let mut walls: Vec<_> = t.walls.iter().map(|&[a, b]| [a.min(b), a.max(b)]).collect();
+        walls.sort_unstable();
+        walls.dedup();
+        walls
     }
 
     pub fn tilt(t: &TiltBoard) -> Self {
@@ -78,12 +114,18 @@ impl ScriptBoard {
             cols,
             placed: None,
             misfit: Arc::default(),
+            read_walls: Arc::default(),
         }))
     }
 
     /// The misfit a call of `lattice(..)` on this board, or one made from it, ran into.
     pub fn misfit(&self) -> Option<lattice::Misfit> {
         self.0.misfit.lock().unwrap().clone()
+    }
+
+    /// Whether the script asked `wall(..)` of this board, or of one made from it.
+    pub fn read_walls(&self) -> bool {
+        self.0.read_walls.load(Ordering::Relaxed)
     }
 
     /// Coordinate `axis` (0: x, 1: y) of the drawn position of `[r, c]`.
@@ -134,6 +176,7 @@ impl ScriptBoard {
         let mut inner = Arc::into_inner(placed.0).expect("just made");
         inner.placed = Some(layout);
         inner.misfit = b.misfit.clone();
+        inner.read_walls = b.read_walls.clone();
         Ok(ScriptBoard(Arc::new(inner)))
     }
 
@@ -165,6 +208,7 @@ impl ScriptBoard {
             .register_fn(
                 "wall",
                 |b: &mut ScriptBoard, r1: i64, c1: i64, r2: i64, c2: i64| {
+                    b.0.read_walls.store(true, Ordering::Relaxed);
                     b.0.walls.contains(&([r1, c1], [r2, c2]))
                 },
             );

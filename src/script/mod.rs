@@ -6,8 +6,10 @@
 
 pub mod alloc;
 mod board;
+pub mod cache;
 mod locate;
 mod sandbox;
+mod worker;
 
 pub use board::ScriptBoard;
 pub use sandbox::ScriptLimits;
@@ -16,6 +18,7 @@ use crate::diag::{Diagnostic, Result};
 use crate::spec::{BoardSpec, Cell, Spec};
 use rhai::{Array, Dynamic, Map};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The rule scripts shipped with marbles, built in so the binary works from any folder.
 pub const BUILTIN: &[(&str, &str)] = &[
@@ -33,6 +36,20 @@ pub struct Script {
     /// Where it was read, or `<builtin>/NAME.rhai`.
     pub origin: PathBuf,
     pub source: String,
+    /// The SHA-256 of `source`, in hex: answers name it, and `--resume` compares it.
+    pub hash: String,
+}
+
+impl Script {
+    pub fn new(name: String, origin: PathBuf, source: String) -> Self {
+        let hash = crate::solve::hash(&source);
+        Script {
+            name,
+            origin,
+            source,
+            hash,
+        }
+    }
 }
 
 /// Which kind of search a family needs.
@@ -96,12 +113,49 @@ fn shown(path: PathBuf) -> PathBuf {
         .unwrap_or(path)
 }
 
+/// Scripts found by [`resolve`], by the folder of the spec as written, the name asked for and
+/// the root in force: a batch reads each rule script once, not once per puzzle (finding it
+/// took a dozen system calls, and reading it was most of a small puzzle's time). Cleared
+/// when it holds [`MAX_FOUND`].
+type Found = std::collections::HashMap<(PathBuf, String, Option<PathBuf>), Script>;
+static FOUND: std::sync::Mutex<Option<Found>> = std::sync::Mutex::new(None);
+const MAX_FOUND: usize = 1024;
+
+/// The script a spec names, as [`find`] finds it; found once per process for each folder,
+/// name and root, then kept: a script edited while marbles runs is read again only by the
+/// next run.
+pub fn resolve(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
+    let root = roots
+        .iter()
+        .filter(|r| spec.path.starts_with(r))
+        .max_by_key(|r| r.as_os_str().len());
+    // Files of one folder find the same scripts, unless a file is a link to another folder.
+    let linked = std::fs::symlink_metadata(&spec.path).is_ok_and(|m| m.file_type().is_symlink());
+    let place = match linked {
+        true => spec.path.clone(),
+        false => spec.path.parent().map(Path::to_path_buf).unwrap_or_default(),
+    };
+    let key = (place, spec.rules.trim().to_string(), root.cloned());
+    let lock = || FOUND.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(s) = lock().as_ref().and_then(|f| f.get(&key)) {
+        return Ok(s.clone());
+    }
+    let script = find(spec, roots)?;
+    let mut found = lock();
+    let found = found.get_or_insert_with(Found::default);
+    if found.len() >= MAX_FOUND {
+        found.clear();
+    }
+    found.insert(key, script.clone());
+    Ok(script)
+}
+
 /// Finds the script a spec names: a path relative to the spec, or by name `NAME.rhai` in a
 /// `rules/` folder beside the spec's real location or above it, up to the first boundary
 /// (a folder of `roots` holding the spec, as `batch` is given, or a folder holding
 /// `marbles.toml` or `.git`), else a built-in family. How the spec's path is spelled and where marbles runs from do not
 /// matter; without a boundary above the spec only the `rules/` folder beside it is searched.
-pub fn resolve(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
+fn find(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
     let root = roots
         .iter()
         .filter(|r| spec.path.starts_with(r))
@@ -117,11 +171,7 @@ pub fn resolve(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        return Ok(Script {
-            name: stem,
-            origin: shown(path),
-            source,
-        });
+        return Ok(Script::new(stem, shown(path), source));
     }
     let dirs = rule_dirs(&base, root.map(PathBuf::as_path));
     for dir in &dirs {
@@ -138,19 +188,15 @@ pub fn resolve(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
         }
         if path.is_file() {
             let source = crate::spec::read_text(&path)?;
-            return Ok(Script {
-                name: name.to_string(),
-                origin: shown(path),
-                source,
-            });
+            return Ok(Script::new(name.to_string(), shown(path), source));
         }
     }
     if let Some((n, src)) = BUILTIN.iter().find(|(n, _)| *n == name) {
-        return Ok(Script {
-            name: n.to_string(),
-            origin: PathBuf::from(format!("<builtin>/{n}.rhai")),
-            source: src.to_string(),
-        });
+        return Ok(Script::new(
+            n.to_string(),
+            PathBuf::from(format!("<builtin>/{n}.rhai")),
+            src.to_string(),
+        ));
     }
     let known = known_families(&dirs);
     let hint = crate::diag::did_you_mean(name, &known);
@@ -283,44 +329,44 @@ pub fn key_line(source: &str, key: &str) -> Option<usize> {
     locate::key_line(source, key)
 }
 
-/// Runs `script` once for `spec`'s board and reads back its tables.
-pub fn run(script: &Script, spec: &Spec, limits: &ScriptLimits) -> Result<RuleTables> {
+/// The tables `script` gives for `spec`'s board: kept from an earlier run that saw the same
+/// inputs (see [`cache`]), or from running the script now, once, in its sandbox.
+pub fn run(script: &Script, spec: &Spec, limits: &ScriptLimits) -> Result<Arc<RuleTables>> {
+    let shape = ScriptBoard::shape(&spec.board);
+    let walls = ScriptBoard::walls(&spec.board);
+    if let Some(tables) = cache::get(&script.source, limits, &shape, &walls) {
+        return Ok(tables);
+    }
     let board = match &spec.board {
         BoardSpec::Grid(g) => ScriptBoard::grid(g),
         BoardSpec::Tilt(t) => ScriptBoard::tilt(t),
     };
-    // The script, and everything it built, lives and dies on a thread of its own: one
-    // metered by the counting allocator, with a stack that data nested as deep as the
-    // sandbox allows can be walked and dropped on (a rayon worker's 2 MiB could not).
-    std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .name("rule script".into())
-            .stack_size(sandbox::STACK_BYTES)
-            .spawn_scoped(s, || {
-                let metered = alloc::Metered::start();
-                let misfit = |m: &crate::lattice::Misfit| {
-                    let (line, column) = spec.cell_location(m.cell);
-                    Diagnostic::new(
-                        &spec.path,
-                        format!("rule family `{}`: {}", script.name, m.message),
-                    )
-                    .at(line, column)
-                };
-                let (value, printed) = sandbox::call_rules(script, board, limits, &misfit)?;
-                let out = Reader { script };
-                let tables = out.tables(value, printed.clone()).map_err(|d| d.printed(printed));
-                drop(metered);
-                tables
-            })
-            .map_err(|e| Diagnostic::new(&script.origin, format!("cannot start the rule script: {e}")))?
-            .join()
-            .unwrap_or_else(|_| {
-                Err(Diagnostic::new(
-                    &script.origin,
-                    "the rule script's thread panicked",
-                ))
-            })
-    })
+    let probe = board.clone();
+    match worker::run(script, board, limits) {
+        Ok(tables) => {
+            let tables = Arc::new(tables);
+            let read = probe.read_walls().then_some(walls);
+            cache::put(&script.source, limits, shape, read, tables.clone());
+            Ok(tables)
+        }
+        Err(sandbox::Failed::Script(d)) => Err(d),
+        Err(sandbox::Failed::Misfit(m, printed)) => {
+            let (line, column) = spec.cell_location(m.cell);
+            Err(Diagnostic::new(
+                &spec.path,
+                format!("rule family `{}`: {}", script.name, m.message),
+            )
+            .at(line, column)
+            .printed(printed))
+        }
+    }
+}
+
+/// Runs a script and reads back its tables; done on the script thread (see [`worker`]).
+fn run_here(script: &Script, board: ScriptBoard, limits: &ScriptLimits) -> std::result::Result<RuleTables, sandbox::Failed> {
+    let (value, printed) = sandbox::call_rules(script, board, limits)?;
+    let out = Reader { script };
+    Ok(out.tables(value, printed.clone()).map_err(|d| d.printed(printed))?)
 }
 
 /// Turns the script's returned map into tables, with errors naming the script, the line that

@@ -4,7 +4,9 @@ use super::{Script, ScriptBoard};
 use crate::diag::{Diagnostic, Result};
 use crate::lattice::Misfit;
 use crate::limits::MAX_RULE_MOVES;
-use rhai::{Dynamic, Engine, EvalAltResult, Position, Scope};
+use rhai::{AST, Dynamic, Engine, EvalAltResult, Position, Scope};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -16,7 +18,7 @@ const INTERRUPTED: &str = "interrupted";
 use std::time::{Duration, Instant};
 
 /// How much a rule script may do before it is stopped.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ScriptLimits {
     /// Rhai operations (roughly: expressions evaluated).
     pub max_operations: u64,
@@ -57,7 +59,31 @@ impl Default for ScriptLimits {
     }
 }
 
-fn engine(limits: &ScriptLimits, printed: Arc<Mutex<Vec<String>>>) -> Engine {
+/// What one run of a script has used so far, read by the engine's callbacks: an engine is
+/// built once per thread and serves every run on it, so each run resets this.
+struct Run {
+    deadline: Mutex<Instant>,
+    printed: Mutex<Vec<String>>,
+    printed_bytes: AtomicUsize,
+}
+
+impl Run {
+    fn new() -> Self {
+        Run {
+            deadline: Mutex::new(Instant::now()),
+            printed: Mutex::new(Vec::new()),
+            printed_bytes: AtomicUsize::new(0),
+        }
+    }
+
+    fn start(&self, timeout: Duration) {
+        *self.deadline.lock().unwrap() = Instant::now() + timeout;
+        self.printed.lock().unwrap().clear();
+        self.printed_bytes.store(0, Ordering::Relaxed);
+    }
+}
+
+fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
     let mut e = Engine::new();
     e.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
     e.disable_symbol("eval");
@@ -92,11 +118,9 @@ fn engine(limits: &ScriptLimits, printed: Arc<Mutex<Vec<String>>>) -> Engine {
             },
         );
     }
-    let deadline = Instant::now() + limits.timeout;
     let max_bytes = limits.max_bytes;
-    let printed_bytes = Arc::new(AtomicUsize::new(0));
     let max_printed = limits.max_printed;
-    let over_printed = printed_bytes.clone();
+    let progress = run.clone();
     // Reading the clock on every operation cost ~12 % of a small puzzle's whole run: look
     // every 256 operations, which is still far under a millisecond. The byte count is a
     // thread-local read: every operation.
@@ -104,7 +128,7 @@ fn engine(limits: &ScriptLimits, printed: Arc<Mutex<Vec<String>>>) -> Engine {
         if super::alloc::held() > max_bytes {
             return Some(Dynamic::from(MEMORY));
         }
-        if over_printed.load(Ordering::Relaxed) > max_printed {
+        if progress.printed_bytes.load(Ordering::Relaxed) > max_printed {
             return Some(Dynamic::from(PRINTED));
         }
         if !ops.is_multiple_of(256) {
@@ -113,18 +137,18 @@ fn engine(limits: &ScriptLimits, printed: Arc<Mutex<Vec<String>>>) -> Engine {
         if crate::search::CANCELLED.load(Ordering::Relaxed) {
             return Some(Dynamic::from(INTERRUPTED));
         }
-        (Instant::now() > deadline).then(|| Dynamic::from("deadline"))
+        (Instant::now() > *progress.deadline.lock().unwrap()).then(|| Dynamic::from("deadline"))
     });
-    let keep = move |bytes: &AtomicUsize, list: &Mutex<Vec<String>>, line: String| {
-        if bytes.fetch_add(line.len(), Ordering::Relaxed) + line.len() <= max_printed {
-            list.lock().unwrap().push(line);
+    let keep = move |run: &Run, line: String| {
+        if run.printed_bytes.fetch_add(line.len(), Ordering::Relaxed) + line.len() <= max_printed {
+            run.printed.lock().unwrap().push(line);
         }
     };
-    let (p, pb) = (printed.clone(), printed_bytes.clone());
-    e.on_print(move |s| keep(&pb, &p, s.to_string()));
+    let p = run.clone();
+    e.on_print(move |s| keep(&p, s.to_string()));
     e.on_debug(move |s, _src, pos| {
         let at = pos.line().map(|l| format!("line {l}: ")).unwrap_or_default();
-        keep(&printed_bytes, &printed, format!("{at}{s}"));
+        keep(&run, format!("{at}{s}"));
     });
     // Rhai's `print`, `debug`, `to_string` and `to_debug` for arrays and maps (which `+` and
     // string interpolation call too) build the whole text first: cut it under the string
@@ -137,6 +161,24 @@ fn engine(limits: &ScriptLimits, printed: Arc<Mutex<Vec<String>>>) -> Engine {
     }
     ScriptBoard::register(&mut e);
     e
+}
+
+/// A thread's engine, built for one set of limits, and the scripts it has compiled.
+/// Building an engine (registering every built-in function) took ~1 ms, nearly all of a
+/// small puzzle's time when it was done for each one.
+struct Engines {
+    limits: ScriptLimits,
+    engine: Engine,
+    run: Arc<Run>,
+    /// Compiled scripts by their text; cleared when it holds [`MAX_COMPILED`].
+    compiled: HashMap<String, Arc<AST>>,
+}
+
+/// Scripts a thread keeps compiled.
+const MAX_COMPILED: usize = 64;
+
+thread_local! {
+    static ENGINES: RefCell<Option<Engines>> = const { RefCell::new(None) };
 }
 
 /// Bytes of a script value an error message shows.
@@ -181,16 +223,71 @@ pub fn bounded(max: usize, args: fmt::Arguments) -> String {
     w.text
 }
 
-/// Compiles `script` and calls its `rules(board)` once; returns the value and what it printed.
-/// `misfit` reports a board drawing that fits no lattice the script asked for.
+/// Why a script's run gave no value.
+pub enum Failed {
+    /// The board's drawing fits no lattice the script asked for (the puzzle's fault), with
+    /// what the script printed.
+    Misfit(Misfit, Vec<String>),
+    Script(Diagnostic),
+}
+
+impl From<Diagnostic> for Failed {
+    fn from(d: Diagnostic) -> Self {
+        Failed::Script(d)
+    }
+}
+
+/// Calls `script`'s `rules(board)` once, on this thread's engine (built on first use, or
+/// again when the limits change), compiling the script only the first time this thread sees
+/// its text; returns the value and what it printed.
 pub fn call_rules(
     script: &Script,
     board: ScriptBoard,
     limits: &ScriptLimits,
-    misfit: &dyn Fn(&Misfit) -> Diagnostic,
-) -> Result<(Dynamic, Vec<String>)> {
-    let printed = Arc::new(Mutex::new(Vec::new()));
-    let engine = engine(limits, printed.clone());
+) -> std::result::Result<(Dynamic, Vec<String>), Failed> {
+    ENGINES.with_borrow_mut(|slot| {
+        if slot.as_ref().is_none_or(|e| e.limits != *limits) {
+            let run = Arc::new(Run::new());
+            *slot = Some(Engines {
+                limits: limits.clone(),
+                engine: engine(limits, run.clone()),
+                run,
+                compiled: HashMap::new(),
+            });
+        }
+        let e = slot.as_mut().expect("just built");
+        let ast = match e.compiled.get(&script.source) {
+            Some(ast) => ast.clone(),
+            None => {
+                let ast = Arc::new(compile(&e.engine, script)?);
+                if e.compiled.len() >= MAX_COMPILED {
+                    e.compiled.clear();
+                }
+                e.compiled.insert(script.source.clone(), ast.clone());
+                ast
+            }
+        };
+        e.run.start(limits.timeout);
+        let mut scope = Scope::new();
+        let probe = board.clone();
+        // Only what the run itself allocates counts: not the engine, nor compiled scripts.
+        let metered = super::alloc::Metered::start();
+        let result = e.engine.call_fn::<Dynamic>(&mut scope, &ast, "rules", (board,));
+        drop(metered);
+        let printed = std::mem::take(&mut *e.run.printed.lock().unwrap());
+        // A misfit stops the run even if the script caught it: the drawing is at fault.
+        if let Some(m) = probe.misfit() {
+            return Err(Failed::Misfit(m, printed));
+        }
+        match result {
+            Ok(v) => Ok((v, printed)),
+            Err(err) => Err(runtime_error(script, &err, limits).printed(printed).into()),
+        }
+    })
+}
+
+/// Compiles a script and checks that it defines `fn rules(board)`.
+fn compile(engine: &Engine, script: &Script) -> Result<AST> {
     let origin = &script.origin;
     let ast = engine.compile(&script.source).map_err(|e| {
         // Rhai notices a missing `}` only at the end of the file: point at the `{` instead.
@@ -220,18 +317,7 @@ pub fn call_rules(
             "rule script defines no `fn rules(board)`: it must return the family's tables (see docs/rules.md)",
         ));
     }
-    let mut scope = Scope::new();
-    let probe = board.clone();
-    let result = engine.call_fn::<Dynamic>(&mut scope, &ast, "rules", (board,));
-    let printed = std::mem::take(&mut *printed.lock().unwrap());
-    // A misfit stops the run even if the script caught it: the drawing is at fault.
-    if let Some(m) = probe.misfit() {
-        return Err(misfit(&m).printed(printed));
-    }
-    match result {
-        Ok(v) => Ok((v, printed)),
-        Err(e) => Err(runtime_error(script, &e, limits).printed(printed)),
-    }
+    Ok(ast)
 }
 
 fn runtime_error(script: &Script, e: &EvalAltResult, limits: &ScriptLimits) -> Diagnostic {
