@@ -75,7 +75,13 @@ pub fn get(source: &str, limits: &ScriptLimits, shape: &[i64], walls: &Walls) ->
 
 /// Keeps the tables of a run of `source` on a board of `shape`; `walls` are the board's walls
 /// if the run asked about them.
-pub fn put(source: &str, limits: &ScriptLimits, shape: Vec<i64>, walls: Option<Walls>, tables: Arc<RuleTables>) {
+pub fn put(
+    source: &str,
+    limits: &ScriptLimits,
+    shape: Vec<i64>,
+    walls: Option<Walls>,
+    tables: Arc<RuleTables>,
+) {
     let mut guard = CACHE.lock().unwrap_or_else(|p| p.into_inner());
     let cache = guard.get_or_insert_with(Cache::default);
     let rules = tables.hops.len() + tables.links.len();
@@ -85,7 +91,10 @@ pub fn put(source: &str, limits: &ScriptLimits, shape: Vec<i64>, walls: Option<W
     cache.entries += 1;
     cache.rules += rules;
     let same = cache.scripts.entry(fingerprint(source, limits)).or_default();
-    let at = match same.iter().position(|s| s.source == source && s.limits == *limits) {
+    let at = match same
+        .iter()
+        .position(|s| s.source == source && s.limits == *limits)
+    {
         Some(at) => at,
         None => {
             same.push(Script {
@@ -96,7 +105,11 @@ pub fn put(source: &str, limits: &ScriptLimits, shape: Vec<i64>, walls: Option<W
             same.len() - 1
         }
     };
-    same[at].shapes.entry(shape).or_default().push(Entry { walls, tables });
+    same[at]
+        .shapes
+        .entry(shape)
+        .or_default()
+        .push(Entry { walls, tables });
 }
 
 /// Forgets every table kept (tests compare cached and uncached runs in one process).

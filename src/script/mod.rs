@@ -363,10 +363,16 @@ pub fn run(script: &Script, spec: &Spec, limits: &ScriptLimits) -> Result<Arc<Ru
 }
 
 /// Runs a script and reads back its tables; done on the script thread (see [`worker`]).
-fn run_here(script: &Script, board: ScriptBoard, limits: &ScriptLimits) -> std::result::Result<RuleTables, sandbox::Failed> {
+fn run_here(
+    script: &Script,
+    board: ScriptBoard,
+    limits: &ScriptLimits,
+) -> std::result::Result<RuleTables, sandbox::Failed> {
     let (value, printed) = sandbox::call_rules(script, board, limits)?;
     let out = Reader { script };
-    Ok(out.tables(value, printed.clone()).map_err(|d| d.printed(printed))?)
+    Ok(out
+        .tables(value, printed.clone())
+        .map_err(|d| d.printed(printed))?)
 }
 
 /// Turns the script's returned map into tables, with errors naming the script, the line that

@@ -15,6 +15,7 @@ use crate::lattice::Layout;
 use crate::model::HopModel;
 use crate::spec::Cell;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::{Arc, Mutex};
 
 /// The largest group the fast 64-bit tables serve (the lattice candidates number 20 at most),
 /// and so the length of every array of images.
@@ -59,16 +60,41 @@ fn closure(gens: &[Linear]) -> Vec<Linear> {
 
 /// A group of cell permutations with lookup tables that apply one to a position in a few
 /// table reads: one table per 8-cell chunk maps the chunk's byte to the permuted bits.
+/// Cheap to clone: the tables are shared.
 #[derive(Debug, Clone)]
 pub struct Symmetry {
     /// `perms[g][cell]`: the image of `cell`; `perms[0]` is the identity.
-    perms: Vec<Vec<usize>>,
+    perms: Arc<Vec<Vec<usize>>>,
     /// `tables[(g * chunks + k) * 256 + byte]`.
-    tables: Vec<u128>,
+    tables: Arc<[u128]>,
     /// For boards of at most 64 cells (else empty): `tables64[(k * 256 + byte) * order + g]`,
     /// so that one cache line gives a chunk's contribution to every image.
-    tables64: Vec<u64>,
+    tables64: Arc<[u64]>,
     chunks: usize,
+}
+
+/// Groups found for goals of boards already seen, by everything [`Symmetry::for_goal_within`]
+/// reads of a model (cells, their pictured places, the moves, the goal's cells), found with no
+/// node limit (one may cut the fallback search short): a batch of
+/// a thousand boards of one shape finds the group once (finding it and building its tables
+/// was a quarter of a 5×5 board's whole solve). Cleared when it holds [`MAX_KEPT`].
+static KEPT: Mutex<Option<FxHashMap<Vec<u128>, Symmetry>>> = Mutex::new(None);
+const MAX_KEPT: usize = 256;
+
+/// What the group of `model`'s goal depends on, as numbers.
+fn group_key(model: &HopModel) -> Vec<u128> {
+    let g = &model.geo;
+    let mut key = Vec::with_capacity(2 + 4 * g.cells.len() + 2 * model.moves.len());
+    key.push(g.cells.len() as u128);
+    for (c, p) in g.cells.iter().zip(&g.pictured) {
+        key.extend([c[0], c[1], p[0], p[1]].map(|v| v as u128));
+    }
+    key.push(matches!(g.layout, Layout::Triangle) as u128);
+    for m in &model.moves {
+        key.extend([m.need, m.mask]);
+    }
+    key.push(model.goal_cells());
+    key
 }
 
 impl Symmetry {
@@ -106,9 +132,9 @@ impl Symmetry {
             }
         }
         Symmetry {
-            perms,
-            tables,
-            tables64,
+            perms: Arc::new(perms),
+            tables: tables.into(),
+            tables64: tables64.into(),
             chunks,
         }
     }
@@ -166,9 +192,26 @@ impl Symmetry {
         Self::find(model).fixing_goal(model)
     }
 
-    /// [`Symmetry::for_goal`] under a search's budget.
+    /// [`Symmetry::for_goal`] under a search's budget; a group found before for the same
+    /// board, moves and goal cells is served again (see [`KEPT`]).
     pub fn for_goal_within(model: &HopModel, budget: &Budget) -> Result<Self, GaveUp> {
-        Ok(Self::find_within(model, budget)?.fixing_goal(model))
+        let key = group_key(model);
+        let kept = || KEPT.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(s) = kept().as_ref().and_then(|k| k.get(&key)) {
+            return Ok(s.clone());
+        }
+        let found = Self::find_within(model, budget)?.fixing_goal(model);
+        // Under a node limit the fallback may stop early and do without: not kept.
+        if budget.nodes_left().is_some() {
+            return Ok(found);
+        }
+        let mut guard = kept();
+        let map = guard.get_or_insert_with(FxHashMap::default);
+        if map.len() >= MAX_KEPT {
+            map.clear();
+        }
+        map.insert(key, found.clone());
+        Ok(found)
     }
 
     /// The subgroup that maps the goal's cells (its board's pegs, or its `at:` cell) onto
