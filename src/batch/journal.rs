@@ -1,12 +1,23 @@
 //! What a batch keeps on disk: report files written as one set (a generation folder swapped
 //! in by one rename), and the journal of finished puzzles that lets an interrupted batch resume.
+//!
+//! Every result goes to the journal, `.journal.jsonl`, as soon as its file is finished: one
+//! JSON object a line, an outcome with where it stands (`index`, its file's place in path
+//! order; `case` and `cases`, its place among its file's results). At the end the journal's
+//! records are copied in path order into `results.jsonl` beside the other reports, and the
+//! journal is removed. A batch so holds no result in memory beyond what its summary needs
+//! (see `report::tally`), and a kill at any moment loses no finished file: `--resume` reads
+//! `results.jsonl` and the journal, keeping of each only a small index, and reads back the
+//! records of the files it reuses.
 
-use crate::outcome::Outcome;
-use crate::report;
-use std::collections::HashMap;
-use std::io::Write;
+use crate::outcome::{Outcome, Status};
+use crate::report::{self, Finished};
+use rustc_hash::FxHashMap;
+use sha2::{Digest, Sha256};
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 /// Creates the report folder `dir`.
 fn create_dir(dir: &Path) -> anyhow::Result<()> {
@@ -19,12 +30,17 @@ const CURRENT: &str = "current";
 /// Generation folders are named `.gen-<pid>-<nanoseconds>`.
 const GEN_PREFIX: &str = ".gen-";
 
-/// Writes every report format into `dir` as one set: the files go into a fresh generation
-/// folder, then one rename swaps the `current` link to it, so a reader (or a kill at any
-/// moment) sees the whole old set or the whole new one, never a mix. `dir/summary.json` and
-/// the others are links into `current/`, at the paths users know; older generations and
-/// ones a kill left half written are removed after the swap.
-pub fn write_reports(dir: &Path, outcomes: &[Outcome]) -> anyhow::Result<()> {
+/// Writes every report into `dir` as one set: `results.jsonl` (written by `results`, every
+/// result a line) and each format of [`report::formats`] from `finished`. The files go into a
+/// fresh generation folder, then one rename swaps the `current` link to it, so a reader (or a
+/// kill at any moment) sees the whole old set or the whole new one, never a mix.
+/// `dir/summary.json` and the others are links into `current/`, at the paths users know;
+/// older generations and ones a kill left half written are removed after the swap.
+pub fn write_reports(
+    dir: &Path,
+    finished: &Finished,
+    results: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
     create_dir(dir)?;
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -33,18 +49,31 @@ pub fn write_reports(dir: &Path, outcomes: &[Outcome]) -> anyhow::Result<()> {
     let gen_dir = dir.join(&gen_name);
     let cannot = |p: &Path, e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", p.display());
     std::fs::create_dir(&gen_dir).map_err(|e| cannot(&gen_dir, e))?;
-    for f in report::formats() {
+    let path = gen_dir.join(report::RESULTS_FILE);
+    File::create(&path)
+        .and_then(|f| {
+            let mut w = BufWriter::with_capacity(1 << 20, f);
+            results(&mut w)?;
+            w.into_inner().map_err(|e| e.into_error())?.sync_all()
+        })
+        .map_err(|e| cannot(&path, e))?;
+    let formats = report::formats();
+    for f in &formats {
         let path = gen_dir.join(f.file_name());
-        let mut file = std::fs::File::create(&path).map_err(|e| cannot(&path, e))?;
-        file.write_all(f.render(outcomes)?.as_bytes())
+        let mut file = File::create(&path).map_err(|e| cannot(&path, e))?;
+        file.write_all(f.write(finished)?.as_bytes())
             .and_then(|_| file.sync_all())
             .map_err(|e| cannot(&path, e))?;
     }
     link(dir, CURRENT, Path::new(&gen_name))?;
-    for f in report::formats() {
-        let target = Path::new(CURRENT).join(f.file_name());
-        if std::fs::read_link(dir.join(f.file_name())).ok().as_deref() != Some(&target) {
-            link(dir, f.file_name(), &target)?;
+    let names = formats
+        .iter()
+        .map(|f| f.file_name())
+        .chain([report::RESULTS_FILE]);
+    for name in names {
+        let target = Path::new(CURRENT).join(name);
+        if std::fs::read_link(dir.join(name)).ok().as_deref() != Some(&target) {
+            link(dir, name, &target)?;
         }
     }
     if let Ok(entries) = std::fs::read_dir(dir) {
@@ -56,6 +85,26 @@ pub fn write_reports(dir: &Path, outcomes: &[Outcome]) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// [`write_reports`] of results held in memory (`marbles merge`), in their order.
+pub fn write_reports_of(dir: &Path, outcomes: Vec<Outcome>) -> anyhow::Result<()> {
+    let mut lines = Vec::new();
+    for (i, o) in outcomes.iter().enumerate() {
+        lines.extend(line(i, 1, 1, o)?);
+    }
+    let finished = Finished::of(outcomes);
+    write_reports(dir, &finished, &mut |w| w.write_all(&lines))
+}
+
+/// One record: `o` as a JSON object led by where it stands, and a newline.
+fn line(index: usize, case: usize, cases: usize, o: &Outcome) -> serde_json::Result<Vec<u8>> {
+    let json = serde_json::to_vec(o)?;
+    // An outcome is an object with fields: `{"file":…}` becomes `{"index":…,"file":…}`.
+    let mut out = format!("{{\"index\":{index},\"case\":{case},\"cases\":{cases},").into_bytes();
+    out.extend_from_slice(&json[1..]);
+    out.push(b'\n');
+    Ok(out)
 }
 
 /// Writes `contents` to `path` so that a reader sees the old file or the whole new one: a
@@ -91,43 +140,190 @@ fn link(dir: &Path, name: &str, target: &Path) -> anyhow::Result<()> {
 
 const JOURNAL: &str = ".journal.jsonl";
 
-/// Results of the last run in `dir` by file: summary.json, then anything journalled after it
-/// (a later record of a file replaces an earlier one).
-pub fn read_previous(dir: &Path) -> HashMap<String, Vec<Outcome>> {
-    let mut by_file: HashMap<String, Vec<Outcome>> = HashMap::new();
-    if let Ok(text) = std::fs::read_to_string(dir.join(report::JSON_FILE))
-        && let Some(results) = report::read_json(&text)
-    {
-        for o in results {
-            by_file.entry(o.file.clone()).or_default().push(o);
-        }
+/// What `--resume` keeps of an earlier run's results for one file: where they are, and what
+/// they were made from.
+#[derive(Debug, Clone, Copy)]
+struct Earlier {
+    /// Which of [`Previous::files`] holds them, from which byte, how many bytes.
+    source: usize,
+    offset: u64,
+    len: u32,
+    /// [`digest`] of the hashes and settings they were made under.
+    made: [u8; 16],
+    /// One of them is an error: solved again.
+    failed: bool,
+}
+
+/// A digest of what a file's results were made from: its bytes' hash, and each result's
+/// script hash and settings, in order.
+pub fn digest<'a>(spec_hash: &str, each: impl Iterator<Item = (&'a str, &'a str)>) -> [u8; 16] {
+    let mut h = Sha256::new();
+    h.update(spec_hash.as_bytes());
+    for (script, settings) in each {
+        h.update([0]);
+        h.update(script.as_bytes());
+        h.update([1]);
+        h.update(settings.as_bytes());
     }
-    if let Ok(text) = std::fs::read_to_string(dir.join(JOURNAL)) {
-        // One line per file; a line cut short by a kill is simply not a result.
-        for group in text
-            .lines()
-            .filter_map(|l| serde_json::from_str::<Vec<Outcome>>(l).ok())
-        {
-            if let Some(first) = group.first() {
-                by_file.insert(first.file.clone(), group);
+    let mut out = [0; 16];
+    out.copy_from_slice(&h.finalize()[..16]);
+    out
+}
+
+/// The fields of a record the index needs.
+#[derive(serde::Deserialize)]
+struct Brief<'a> {
+    #[serde(borrow)]
+    file: std::borrow::Cow<'a, str>,
+    case: usize,
+    cases: usize,
+    status: Status,
+    #[serde(default, borrow)]
+    spec_hash: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default, borrow)]
+    script_hash: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default, borrow)]
+    settings: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// The results of the last run in a report folder, for `--resume`: an index of each file's
+/// records in `results.jsonl` and, after a kill, the journal (a later record of a file
+/// replaces an earlier one). Records are read back only for the files reused.
+#[derive(Default)]
+pub struct Previous {
+    files: Vec<File>,
+    /// By a hash of the file's path as outcomes name it.
+    by_file: FxHashMap<u64, Earlier>,
+}
+
+fn path_key(file: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    file.hash(&mut h);
+    h.finish()
+}
+
+impl Previous {
+    /// Reads the index of `dir`'s results and journal; what cannot be read is not reused.
+    pub fn read(dir: &Path) -> Self {
+        let mut p = Previous::default();
+        for name in [report::RESULTS_FILE, JOURNAL] {
+            if let Ok(f) = File::open(dir.join(name)) {
+                let source = p.files.len();
+                p.index(source, &f);
+                p.files.push(f);
+            }
+        }
+        p
+    }
+
+    /// Indexes the whole groups of records in `f`: a line that does not parse (torn by a
+    /// kill) or a group cut short is no result.
+    fn index(&mut self, source: usize, f: &File) {
+        let mut reader = BufReader::with_capacity(1 << 20, f);
+        let mut buf = Vec::new();
+        let mut at = 0u64;
+        // The group being read: its file, where it starts, its digest's inputs so far.
+        let mut open: Option<(String, u64, usize, String, Vec<(String, String)>, bool)> = None;
+        loop {
+            buf.clear();
+            let Ok(n) = reader.read_until(b'\n', &mut buf) else {
+                break;
+            };
+            if n == 0 {
+                break;
+            }
+            let start = at;
+            at += n as u64;
+            let Ok(b) = serde_json::from_slice::<Brief>(&buf) else {
+                open = None;
+                continue;
+            };
+            if b.case == 1 {
+                open = Some((
+                    b.file.to_string(),
+                    start,
+                    b.cases,
+                    b.spec_hash.as_deref().unwrap_or("").to_string(),
+                    Vec::new(),
+                    false,
+                ));
+            }
+            let Some(g) = open
+                .as_mut()
+                .filter(|g| g.0 == b.file && g.2 == b.cases && g.4.len() + 1 == b.case)
+            else {
+                open = None;
+                continue;
+            };
+            g.4.push((
+                b.script_hash.as_deref().unwrap_or("").to_string(),
+                b.settings.as_deref().unwrap_or("").to_string(),
+            ));
+            g.5 |= b.status == Status::Error;
+            if b.case == b.cases {
+                let (file, offset, _, spec, each, failed) = open.take().expect("open");
+                let made = digest(&spec, each.iter().map(|(a, b)| (a.as_str(), b.as_str())));
+                let len = u32::try_from(at - offset).unwrap_or(u32::MAX);
+                self.by_file.insert(
+                    path_key(&file),
+                    Earlier {
+                        source,
+                        offset,
+                        len,
+                        made,
+                        failed,
+                    },
+                );
             }
         }
     }
-    by_file
+
+    /// Whether results for `file` were kept, none an error, and made from what `made` says.
+    pub fn has(&self, file: &str, made: &[u8; 16]) -> bool {
+        self.by_file
+            .get(&path_key(file))
+            .is_some_and(|e| !e.failed && e.made == *made)
+    }
+
+    /// Whether any results for `file` were kept.
+    pub fn knows(&self, file: &str) -> bool {
+        self.by_file.contains_key(&path_key(file))
+    }
+
+    /// The results kept for `file`, read back.
+    pub fn load(&self, file: &str) -> Option<Vec<Outcome>> {
+        let e = self.by_file.get(&path_key(file))?;
+        let mut bytes = vec![0; e.len as usize];
+        self.files[e.source].read_exact_at(&mut bytes, e.offset).ok()?;
+        let outcomes: Vec<Outcome> = bytes
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(serde_json::from_slice)
+            .collect::<Result<_, _>>()
+            .ok()?;
+        outcomes.iter().all(|o| o.file == file).then_some(outcomes)
+    }
 }
 
-/// An append-only record of each finished puzzle, so a killed batch loses nothing it finished.
-/// Each record is one line of its own: after a torn write (a kill, a full disk) the next
-/// record starts on a new line, so only the torn one is lost.
+/// An append-only record of each finished file's results, so a killed batch loses nothing it
+/// finished. Each record is one line of its own: after a torn write (a kill, a full disk) the
+/// next record starts on a new line, so only the torn one is lost.
 pub struct Journal {
     path: PathBuf,
-    /// The file, and whether it ends in a newline (a record may start right there).
-    file: Mutex<(std::fs::File, bool)>,
+    file: File,
+    /// Its length, and whether it ends in a newline (a record may start right there).
+    len: u64,
+    clean: bool,
+    /// Where this run wrote each file's records (by the file's place in path order):
+    /// offset and length, or `None`.
+    written: Vec<Option<(u64, u32)>>,
 }
 
 impl Journal {
-    /// Opens the journal in `dir`, keeping earlier records only when resuming.
-    pub fn open(dir: &Path, resume: bool) -> anyhow::Result<Self> {
+    /// Opens the journal in `dir` for a run over `files` puzzle files, keeping earlier records
+    /// only when resuming (they are indexed by [`Previous::read`] first).
+    pub fn open(dir: &Path, resume: bool, files: usize) -> anyhow::Result<Self> {
         create_dir(dir)?;
         let path = dir.join(JOURNAL);
         let cannot = |e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", path.display());
@@ -142,21 +338,59 @@ impl Journal {
             file.set_len(0).map_err(cannot)?;
         }
         let clean = ends_in_newline(&mut file).map_err(cannot)?;
+        let len = file.metadata().map_err(cannot)?.len();
         Ok(Journal {
             path,
-            file: Mutex::new((file, clean)),
+            file,
+            len,
+            clean,
+            written: vec![None; files],
         })
     }
 
-    /// Records one file's outcomes as one line, on a line of its own.
-    pub fn record(&self, outcomes: &[Outcome]) {
-        if let Ok(json) = serde_json::to_string(outcomes) {
-            let mut guard = self.file.lock().unwrap_or_else(|p| p.into_inner());
-            let (f, clean) = &mut *guard;
-            let line = format!("{}{json}\n", if *clean { "" } else { "\n" });
-            // One write per line: a kill leaves at most one partial line, which readers skip.
-            *clean = f.write_all(line.as_bytes()).is_ok();
+    /// Records the results of the `index`-th file as one write.
+    pub fn record(&mut self, index: usize, outcomes: &[Outcome]) -> anyhow::Result<()> {
+        let mut bytes = Vec::new();
+        if !self.clean {
+            bytes.push(b'\n');
         }
+        let start = self.len + bytes.len() as u64;
+        for (k, o) in outcomes.iter().enumerate() {
+            bytes.extend(line(index, k + 1, outcomes.len(), o)?);
+        }
+        // One write per file: a kill leaves at most one partial group, which readers skip.
+        let wrote = self.file.write_all(&bytes);
+        self.clean = wrote.is_ok();
+        wrote.map_err(|e| anyhow::anyhow!("cannot write {}: {e}", self.path.display()))?;
+        self.len += bytes.len() as u64;
+        let len = u32::try_from(self.len - start)
+            .map_err(|_| anyhow::anyhow!("one file's results passed 4 GiB"))?;
+        if let Some(slot) = self.written.get_mut(index) {
+            *slot = Some((start, len));
+        }
+        Ok(())
+    }
+
+    /// Writes this run's records into `w` in path order: `results.jsonl`.
+    pub fn copy_in_order(&self, w: &mut dyn Write) -> std::io::Result<()> {
+        let mut buf = Vec::new();
+        for &(offset, len) in self.written.iter().flatten() {
+            buf.resize(len as usize, 0);
+            self.file.read_exact_at(&mut buf, offset)?;
+            w.write_all(&buf)?;
+        }
+        Ok(())
+    }
+
+    /// This run's results, in path order, read back (a shard's results file holds them all).
+    pub fn outcomes(&self) -> anyhow::Result<Vec<Outcome>> {
+        let mut bytes = Vec::new();
+        self.copy_in_order(&mut bytes)?;
+        bytes
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).map_err(anyhow::Error::from))
+            .collect()
     }
 
     /// The reports now hold everything: the journal is no longer needed.

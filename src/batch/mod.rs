@@ -6,16 +6,15 @@ pub mod lock;
 pub mod shard;
 
 use crate::formats::{self, Notation};
-use crate::outcome::{Outcome, Status};
+use crate::outcome::Outcome;
 use crate::search::{CANCELLED, GaveUp};
 use crate::solve::{self, Options};
 use indicatif::ProgressBar;
-use journal::Journal;
-use rayon::prelude::*;
-use std::collections::HashMap;
+use journal::Previous;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 
 /// Puzzle files found under some paths, in path order, and what could not be walked.
 #[derive(Debug, Default)]
@@ -112,72 +111,98 @@ pub fn solve_contained(path: &Path, opts: &Options) -> Vec<Outcome> {
     outcomes
 }
 
-/// Previous outcomes are reusable when none failed, the file and every rule script it uses
-/// are byte-for-byte unchanged, and each was made under the settings (goal in force, move
-/// order, limits) that would apply now.
-fn reusable(prev: &[Outcome], path: &Path, opts: &Options) -> bool {
-    // (An interrupted search is never recorded, so it cannot be among them.)
-    if prev.is_empty() || prev.iter().any(|p| p.status == Status::Error) {
-        return false;
-    }
-    let Ok(text) = crate::spec::read_text(path) else {
-        return false;
-    };
-    let hash = Some(solve::hash(&text));
-    if prev.iter().any(|p| p.spec_hash != hash) {
-        return false;
-    }
-    let Ok(specs) = formats::parse(path, Notation::of(path, None), &text) else {
-        return false;
-    };
-    specs.len() == prev.len()
-        && specs.iter().zip(prev).all(|(spec, p)| {
-            p.settings.as_deref() == Some(solve::settings(spec, opts).as_str())
-                && crate::script::resolve(spec, &opts.rules_roots)
-                    .is_ok_and(|s| p.script_hash.as_deref() == Some(s.hash.as_str()))
+/// What a file's results would be made from now, as [`journal::digest`] puts it, if the file
+/// can be read and split into its puzzles: its bytes' hash and each puzzle's script hash and
+/// settings (goal in force, move order, limits).
+fn made_now(path: &Path, opts: &Options) -> Option<[u8; 16]> {
+    let text = crate::spec::read_text(path).ok()?;
+    let specs = formats::parse(path, Notation::of(path, None), &text).ok()?;
+    let each: Vec<(String, String)> = specs
+        .iter()
+        .map(|spec| {
+            Some((
+                crate::script::resolve(spec, &opts.rules_roots).ok()?.hash,
+                solve::settings(spec, opts),
+            ))
         })
+        .collect::<Option<_>>()?;
+    Some(journal::digest(
+        &solve::hash(&text),
+        each.iter().map(|(a, b)| (a.as_str(), b.as_str())),
+    ))
+}
+
+/// An earlier run's results for `path`, if none failed, the file and every rule script it uses
+/// are byte-for-byte unchanged, and each was made under the settings that would apply now.
+fn reused(previous: &Previous, path: &Path, opts: &Options) -> Option<Vec<Outcome>> {
+    // (An interrupted search is never recorded, so it cannot be among them.)
+    let file = path.display().to_string();
+    if !previous.knows(&file) {
+        return None;
+    }
+    let made = made_now(path, opts)?;
+    previous.has(&file, &made).then(|| previous.load(&file)).flatten()
 }
 
 /// Solves every file in `puzzles` on `jobs` threads, reusing `previous` results that are
-/// still good and recording each finished file in `journal`. A file cut short by Ctrl-C (see
-/// [`CANCELLED`]) is `None`, and is neither recorded nor reported.
+/// still good, and hands each file's results to `sink` (its place in `puzzles`, its results)
+/// on the calling thread as soon as it is finished. Files are taken in path order, so results
+/// come nearly in that order. A file cut short by Ctrl-C (see [`CANCELLED`]) is not handed on;
+/// neither is anything after `sink` fails, which stops the run with its error. Returns the
+/// number of files handed on.
 pub fn solve_all(
     puzzles: &[PathBuf],
     opts: &Options,
     jobs: usize,
-    previous: &HashMap<String, Vec<Outcome>>,
-    journal: Option<&Journal>,
+    previous: &Previous,
     bar: &ProgressBar,
-) -> anyhow::Result<Vec<Option<Vec<Outcome>>>> {
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
-    Ok(pool.install(|| {
-        puzzles
-            .par_iter()
-            .map(|path| {
-                let key = path.display().to_string();
-                if let Some(p) = previous.get(&key).filter(|p| reusable(p, path, opts)) {
-                    bar.inc(1);
-                    return Some(p.clone());
+    sink: &mut dyn FnMut(usize, Vec<Outcome>) -> anyhow::Result<()>,
+) -> anyhow::Result<usize> {
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::sync_channel::<(usize, Vec<Outcome>)>(256);
+    let work = |tx: mpsc::SyncSender<(usize, Vec<Outcome>)>| {
+        while !stop.load(Ordering::Relaxed) && !CANCELLED.load(Ordering::Relaxed) {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(path) = puzzles.get(i) else { break };
+            let outcomes = match reused(previous, path, opts) {
+                Some(o) => o,
+                None => {
+                    bar.set_message(crate::render::terminal(&path.display().to_string()).into_owned());
+                    let outcomes = solve_contained(path, opts);
+                    // Cases left unprepared after Ctrl-C leave no trace but the flag.
+                    if CANCELLED.load(Ordering::SeqCst)
+                        || outcomes
+                            .iter()
+                            .any(|o| o.gave_up.as_ref().map(GaveUp::stop) == Some(&GaveUp::Interrupted))
+                    {
+                        break;
+                    }
+                    outcomes
                 }
-                if CANCELLED.load(Ordering::Relaxed) {
-                    return None;
-                }
-                bar.set_message(crate::render::terminal(&key).into_owned());
-                let outcomes = solve_contained(path, opts);
-                bar.inc(1);
-                // Cases left unprepared after Ctrl-C leave no trace but the flag.
-                if CANCELLED.load(Ordering::SeqCst)
-                    || outcomes
-                        .iter()
-                        .any(|o| o.gave_up.as_ref().map(GaveUp::stop) == Some(&GaveUp::Interrupted))
-                {
-                    return None;
-                }
-                if let Some(j) = journal {
-                    j.record(&outcomes);
-                }
-                Some(outcomes)
-            })
-            .collect()
-    }))
+            };
+            if tx.send((i, outcomes)).is_err() {
+                break;
+            }
+        }
+    };
+    std::thread::scope(|s| {
+        for w in 0..jobs {
+            let tx = tx.clone();
+            std::thread::Builder::new()
+                .name(format!("batch {w}"))
+                .spawn_scoped(s, || work(tx))?;
+        }
+        drop(tx);
+        let mut finished = 0;
+        for (i, outcomes) in rx {
+            if let Err(e) = sink(i, outcomes) {
+                stop.store(true, Ordering::Relaxed);
+                return Err(e);
+            }
+            finished += 1;
+            bar.inc(1);
+        }
+        Ok(finished)
+    })
 }

@@ -5,11 +5,10 @@ use super::{Error, ExitCode};
 use crate::batch::shard::{self, Shard};
 use crate::batch::{self, journal};
 use crate::outcome::Outcome;
-use crate::report::{self, Summary};
+use crate::report::{self, Summary, Tally};
 use crate::search::CANCELLED;
 use crate::solve::{self, Options};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -96,35 +95,44 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     };
 
     let prev = match &config.report {
-        Some(dir) if config.resume => journal::read_previous(dir),
-        _ => HashMap::new(),
+        Some(dir) if config.resume => journal::Previous::read(dir),
+        _ => journal::Previous::default(),
     };
-    let journal = config
+    let mut journal = config
         .report
         .as_ref()
-        .map(|dir| journal::Journal::open(dir, config.resume))
+        .map(|dir| journal::Journal::open(dir, config.resume, found.puzzles.len()))
         .transpose()?;
 
+    // Results stream from the workers into the journal (on disk at once) and the tally (what
+    // the summary needs): memory does not grow with the number of puzzles.
     let bar = progress(found.puzzles.len() as u64, config.quiet);
-    let results = batch::solve_all(&found.puzzles, &options, jobs, &prev, journal.as_ref(), &bar)?;
+    let mut tally = Tally::new();
+    let finished = batch::solve_all(&found.puzzles, &options, jobs, &prev, &bar, &mut |i, outcomes| {
+        if let Some(j) = &mut journal {
+            j.record(i, &outcomes)?;
+        }
+        for (k, o) in outcomes.into_iter().enumerate() {
+            tally.add(i, k + 1, o);
+        }
+        Ok(())
+    })?;
     bar.finish_and_clear();
+    drop(prev);
     let interrupted = CANCELLED.load(Ordering::SeqCst);
-    let finished = results.iter().flatten().count();
-    let outcomes: Vec<Outcome> = results.into_iter().flatten().flatten().collect();
+    let results = tally.finish();
 
     let mut stdout = std::io::stdout().lock();
-    let printed = report::summary(config.summary, &outcomes)?;
+    let printed = report::summary_of(config.summary, &results)?;
     stdout.write_all(printed.as_bytes())?;
     stdout.flush()?;
-    if let Some(dir) = &config.report {
-        journal::write_reports(dir, &outcomes)?;
+    if let (Some(dir), Some(j)) = (&config.report, journal) {
+        journal::write_reports(dir, &results, &mut |w| j.copy_in_order(w))?;
         // An interrupted shard is not whole: it leaves no results file for merge to take.
         if let Some(s) = shard.filter(|_| !interrupted) {
-            write_shard(dir, s, config, (owned, &listing), &outcomes)?;
+            write_shard(dir, s, config, (owned, &listing), j.outcomes()?)?;
         }
-        if let Some(j) = journal {
-            j.finish();
-        }
+        j.finish();
         if !config.quiet {
             eprintln!("reports written to {}", dir.display());
         }
@@ -137,7 +145,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         );
         return Ok(ExitCode::Interrupted);
     }
-    Ok(ExitCode::of(&outcomes).or_failed(!found.errors.is_empty()))
+    Ok(ExitCode::of_statuses(&results.statuses()).or_failed(!found.errors.is_empty()))
 }
 
 /// Leaves `shard-K-of-N.json` in `dir` for `marbles merge`.
@@ -146,7 +154,7 @@ fn write_shard(
     s: Shard,
     config: &Config,
     (files, listing): (Vec<String>, &[String]),
-    outcomes: &[Outcome],
+    outcomes: Vec<Outcome>,
 ) -> Result<(), Error> {
     let results = shard::Results {
         sha256: String::new(),
@@ -157,7 +165,7 @@ fn write_shard(
         folder_files: listing.len(),
         folder_sha256: shard::listing_hash(listing),
         files,
-        results: outcomes.to_vec(),
+        results: outcomes,
     };
     let path = dir.join(s.file_name());
     journal::write_atomic(&path, results.seal()?.as_bytes())

@@ -41,7 +41,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(report::summary(config.summary, &outcomes)?.as_bytes())?;
     stdout.flush()?;
-    journal::write_reports(&config.report, &outcomes)?;
+    journal::write_reports_of(&config.report, outcomes.clone())?;
     Ok(ExitCode::of(&outcomes))
 }
 

@@ -1,6 +1,6 @@
-//! summary.csv: one row per puzzle.
+//! summary.csv: one row per puzzle; for a batch too large to list, one row per family and status.
 
-use super::{Format, moves_compact, note};
+use super::{Finished, Format, moves_compact, note};
 use crate::outcome::Outcome;
 
 pub struct Csv;
@@ -51,6 +51,25 @@ impl Format for Csv {
                     note(o),
                     moves_compact(o),
                     super::script(o).to_string(),
+                ]
+                .map(spreadsheet_safe),
+            )?;
+        }
+        Ok(String::from_utf8(w.into_inner()?)?)
+    }
+
+    fn summarise(&self, results: &Finished) -> anyhow::Result<String> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(["family", "status", "puzzles", "seconds", "max_seconds", "nodes"])?;
+        for g in &results.groups {
+            w.write_record(
+                [
+                    g.family.clone(),
+                    g.status.map(|s| s.as_str().to_string()).unwrap_or_default(),
+                    g.puzzles.to_string(),
+                    format!("{:.6}", g.seconds),
+                    format!("{:.6}", g.max_seconds),
+                    g.nodes.to_string(),
                 ]
                 .map(spreadsheet_safe),
             )?;

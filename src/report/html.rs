@@ -5,7 +5,11 @@
 //! (`html/report.js`) only switches classes and positions to step through a solution, using
 //! the frames embedded as JSON. Nothing is fetched: no fonts, images or external scripts.
 
-use super::{Format, MAX_DRAWN_BYTES, Totals, left_out_note, moves_cell, table::seconds};
+use super::tally::Brief;
+use super::{
+    Finished, Format, MAX_DRAWN_BYTES, Totals, left_out_note, moves_cell, summarised_note, table::seconds,
+    thousands,
+};
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Status};
 use crate::render;
 use crate::script::Layout;
@@ -27,7 +31,11 @@ impl Format for Html {
     }
 
     fn render(&self, outcomes: &[Outcome]) -> anyhow::Result<String> {
-        page(outcomes)
+        page(outcomes, None)
+    }
+
+    fn summarise(&self, results: &Finished) -> anyhow::Result<String> {
+        page(&results.sample, Some(results))
     }
 }
 
@@ -70,18 +78,6 @@ fn num(x: f64) -> String {
 }
 
 /// `1110348` → `1,110,348`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
 fn bytes(n: u64) -> String {
     match n {
         n if n < 1024 * 1024 => format!("{:.1} KB", n as f64 / 1024.0),
@@ -186,9 +182,10 @@ fn arrow(dir: &str) -> &'static str {
     }
 }
 
-/// The whole page.
-fn page(outcomes: &[Outcome]) -> anyhow::Result<String> {
-    let totals = Totals::of(outcomes);
+/// The whole page: every puzzle of `outcomes`, or, for a batch too large to list, the
+/// `summary` of its results and `outcomes` as a sample.
+fn page(outcomes: &[Outcome], summary: Option<&Finished>) -> anyhow::Result<String> {
+    let totals = summary.map_or_else(|| Totals::of(outcomes), |f| f.totals);
 
     let mut s = String::new();
     s.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
@@ -199,7 +196,7 @@ fn page(outcomes: &[Outcome]) -> anyhow::Result<String> {
     s.push_str("</style>\n</head>\n<body>\n");
 
     // Heading and totals.
-    let total = outcomes.len();
+    let total = summary.map_or(outcomes.len(), Finished::count);
     let _ = write!(
         s,
         "<header class=\"top\">\n<div class=\"wrap\">\n<h1>marbles <span>report</span></h1>\n\
@@ -225,7 +222,10 @@ fn page(outcomes: &[Outcome]) -> anyhow::Result<String> {
     // Table rows until they take a quarter of MAX_DRAWN_BYTES; then cards, and each card's
     // frames for the script (`null` for a card not drawn), until all take MAX_DRAWN_BYTES.
     let start = s.len();
-    summary_table(&mut s, outcomes, &totals);
+    match summary {
+        None => summary_table(&mut s, outcomes, &totals),
+        Some(f) => summary_sections(&mut s, f),
+    }
     let mut players = vec!["null".to_string(); outcomes.len()];
     let mut data = 0;
     s.push_str("<div class=\"grid\">\n");
@@ -255,6 +255,106 @@ fn page(outcomes: &[Outcome]) -> anyhow::Result<String> {
         JS
     );
     Ok(s)
+}
+
+/// A histogram as an SVG bar chart: one bar a bin, its count above it, its label below.
+fn chart(s: &mut String, title: &str, bins: &[u64], label: impl Fn(usize) -> String) {
+    const W: usize = 64;
+    const H: u64 = 120;
+    let max = bins.iter().copied().max().unwrap_or(0).max(1);
+    let width = W * bins.len();
+    let _ = write!(
+        s,
+        "<figure class=\"chart\"><figcaption>{}</figcaption>\n<svg viewBox=\"0 0 {width} {}\" \
+         width=\"{width}\" role=\"img\" aria-label=\"{}\">\n",
+        escape(title),
+        H + 40,
+        escape(title)
+    );
+    for (b, &n) in bins.iter().enumerate() {
+        let h = (n * H).div_ceil(max);
+        let x = b * W;
+        let _ = writeln!(
+            s,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{h}\" fill=\"currentColor\" opacity=\"0.55\"><title>{}: {}</title></rect>\
+             <text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\" fill=\"currentColor\">{}</text>\
+             <text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\" fill=\"currentColor\">{}</text>",
+            x + 6,
+            H + 14 - h,
+            W - 12,
+            escape(&label(b)),
+            thousands(n),
+            x + W / 2,
+            H + 10 - h,
+            thousands(n),
+            x + W / 2,
+            H + 30,
+            escape(&label(b)),
+        );
+    }
+    s.push_str("</svg></figure>\n");
+}
+
+/// Briefs as an HTML table.
+fn brief_table(s: &mut String, title: &str, list: &[Brief]) {
+    let _ = write!(
+        s,
+        "<h3>{}</h3>\n<div class=\"scroll\">\n<table>\n<thead><tr><th>puzzle</th><th>file</th>\
+         <th>family</th><th>status</th><th class=\"n\">nodes</th><th class=\"n\">time</th><th>note</th></tr></thead>\n<tbody>\n",
+        escape(title)
+    );
+    for b in list {
+        let _ = writeln!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+            escape(&b.puzzle),
+            escape(&b.file),
+            escape(&b.rules),
+            badge(b.status),
+            thousands(b.nodes),
+            seconds(b.seconds),
+            escape(&b.note)
+        );
+    }
+    s.push_str("</tbody>\n</table>\n</div>\n");
+}
+
+/// The summary of a batch too large to list: counts by family and status, charts of time and
+/// nodes, the slowest and the failed, before the sample's cards.
+fn summary_sections(s: &mut String, f: &Finished) {
+    let _ = write!(
+        s,
+        "<section class=\"summary\">\n<h2>Summary</h2>\n<p class=\"note\">{}</p>\n<div class=\"scroll\">\n<table>\n\
+         <thead><tr><th>family</th><th>status</th><th class=\"n\">puzzles</th><th class=\"n\">time</th>\
+         <th class=\"n\">slowest</th><th class=\"n\">nodes</th></tr></thead>\n<tbody>\n",
+        escape(&summarised_note(f))
+    );
+    for g in &f.groups {
+        let _ = writeln!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            escape(&g.family),
+            g.status.map(badge).unwrap_or_default(),
+            thousands(g.puzzles),
+            seconds(g.seconds),
+            seconds(g.max_seconds),
+            thousands(g.nodes)
+        );
+    }
+    s.push_str("</tbody>\n</table>\n</div>\n");
+    chart(s, "Time per puzzle", &f.time_bins, Finished::time_edge);
+    chart(s, "Nodes per puzzle", &f.node_bins, Finished::node_edge);
+    brief_table(s, &format!("The slowest {}", f.slowest.len()), &f.slowest);
+    let failed = f.totals.errors + f.totals.gave_up;
+    if failed > 0 {
+        let title = format!(
+            "Failed: {} (errors and give-ups; the first {} listed)",
+            thousands(failed as u64),
+            f.failed.len()
+        );
+        brief_table(s, &title, &f.failed);
+    }
+    let _ = writeln!(s, "<h3>The first {} puzzles</h3>\n</section>", f.sample.len());
 }
 
 fn summary_table(s: &mut String, outcomes: &[Outcome], totals: &Totals) {

@@ -1,6 +1,7 @@
-//! summary.json: `{"results": [...]}`, one object per puzzle, drawing data included.
+//! summary.json: `{"results": [...]}`, one object per puzzle, drawing data included; for a
+//! batch too large to list, `{"results_file": "results.jsonl", "summary": {...}}` instead.
 
-use super::Format;
+use super::{Finished, Format};
 use crate::outcome::Outcome;
 use serde::{Deserialize, Serialize};
 
@@ -22,6 +23,26 @@ impl Format for Json {
     fn render(&self, outcomes: &[Outcome]) -> anyhow::Result<String> {
         let doc = Summary {
             results: outcomes.to_vec(),
+        };
+        Ok(serde_json::to_string_pretty(&doc)? + "\n")
+    }
+
+    fn summarise(&self, results: &Finished) -> anyhow::Result<String> {
+        Json::summarised(results)
+    }
+}
+
+impl Json {
+    /// The summary of a large batch, pointing at the file of every result.
+    fn summarised(results: &Finished) -> anyhow::Result<String> {
+        #[derive(Serialize)]
+        struct Summarised<'a> {
+            results_file: &'static str,
+            summary: &'a Finished,
+        }
+        let doc = Summarised {
+            results_file: super::RESULTS_FILE,
+            summary: results,
         };
         Ok(serde_json::to_string_pretty(&doc)? + "\n")
     }

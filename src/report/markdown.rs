@@ -1,6 +1,10 @@
 //! summary.md: the table, the totals, then each puzzle's start board and solution as boards.
 
-use super::{Format, MAX_DRAWN_BYTES, Totals, left_out_note, moves_cell, note, table::seconds};
+use super::tally::Brief;
+use super::{
+    Finished, Format, MAX_DRAWN_BYTES, Totals, left_out_note, moves_cell, note, summarised_note,
+    table::seconds, thousands,
+};
 use crate::outcome::{MoveOut, Outcome};
 use crate::render;
 use std::fmt::Write;
@@ -78,35 +82,125 @@ impl Format for Markdown {
     fn render(&self, outcomes: &[Outcome]) -> anyhow::Result<String> {
         let mut s = String::from("# marbles report\n\n");
         s.push_str(&table(outcomes));
-        let start = s.len();
-        let full = |s: &String| s.len() - start > MAX_DRAWN_BYTES;
-        for (k, o) in outcomes.iter().enumerate() {
-            if full(&s) {
-                let _ = writeln!(s, "\n{}", left_out_note(outcomes.len() - k, self.file_name()));
-                break;
-            }
-            let _ = write!(
-                s,
-                "\n## {}\n\n{} · {} · **{}**\n",
-                text(&o.puzzle),
-                code(&o.file),
-                text(super::script(o)),
-                text(&render::verdict(o))
-            );
-            let Some(replay) = &o.replay else { continue };
-            s.push_str("\nStart:\n\n```\n");
-            s.push_str(&render::board(replay, 0, None));
-            s.push_str("```\n");
-            for (i, m) in o.moves.iter().enumerate() {
-                if full(&s) {
-                    let _ = writeln!(s, "\n… the boards after move {i} are not drawn");
-                    break;
-                }
-                let _ = write!(s, "\n{}. {}\n\n```\n", i + 1, move_words(m));
-                s.push_str(&render::board(replay, i + 1, render::landing(m)));
-                s.push_str("```\n");
-            }
-        }
+        sections(&mut s, outcomes, outcomes.len(), self.file_name());
         Ok(s)
     }
+
+    fn summarise(&self, results: &Finished) -> anyhow::Result<String> {
+        let mut s = String::from("# marbles report\n\n");
+        s.push_str(&summary_tables(results));
+        let shown = results.sample.len();
+        let _ = writeln!(s, "\n## The first {shown} puzzles\n");
+        sections(&mut s, &results.sample, shown, self.file_name());
+        Ok(s)
+    }
+}
+
+/// Each puzzle's heading, start board and boards after each move, until the report takes
+/// [`MAX_DRAWN_BYTES`]; `of` puzzles in all.
+fn sections(s: &mut String, outcomes: &[Outcome], of: usize, file_name: &str) {
+    let start = s.len();
+    let full = |s: &String| s.len() - start > MAX_DRAWN_BYTES;
+    for (k, o) in outcomes.iter().enumerate() {
+        if full(s) {
+            let _ = writeln!(s, "\n{}", left_out_note(of - k, file_name));
+            break;
+        }
+        let _ = write!(
+            s,
+            "\n## {}\n\n{} · {} · **{}**\n",
+            text(&o.puzzle),
+            code(&o.file),
+            text(super::script(o)),
+            text(&render::verdict(o))
+        );
+        let Some(replay) = &o.replay else { continue };
+        s.push_str("\nStart:\n\n```\n");
+        s.push_str(&render::board(replay, 0, None));
+        s.push_str("```\n");
+        for (i, m) in o.moves.iter().enumerate() {
+            if full(s) {
+                let _ = writeln!(s, "\n… the boards after move {i} are not drawn");
+                break;
+            }
+            let _ = write!(s, "\n{}. {}\n\n```\n", i + 1, move_words(m));
+            s.push_str(&render::board(replay, i + 1, render::landing(m)));
+            s.push_str("```\n");
+        }
+    }
+}
+
+/// A bar of `n` against the largest `max`, in at most 30 blocks.
+fn bar(n: u64, max: u64) -> String {
+    let len = if max == 0 {
+        0
+    } else {
+        (n * 30).div_ceil(max) as usize
+    };
+    "█".repeat(len)
+}
+
+/// A histogram as a Markdown table: each bin's label, count and bar.
+fn histogram(s: &mut String, title: &str, bins: &[u64], label: impl Fn(usize) -> String) {
+    let max = bins.iter().copied().max().unwrap_or(0);
+    let _ = write!(s, "\n## {title}\n\n| | puzzles | |\n|---|--:|---|\n");
+    for (b, &n) in bins.iter().enumerate() {
+        let _ = writeln!(s, "| {} | {} | {} |", label(b), thousands(n), bar(n, max));
+    }
+}
+
+/// Briefs as a Markdown table.
+fn briefs(s: &mut String, list: &[Brief]) {
+    s.push_str("| puzzle | file | family | status | nodes | time | note |\n|---|---|---|---|--:|--:|---|\n");
+    for b in list {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            text(&b.puzzle),
+            code(&b.file),
+            text(&b.rules),
+            b.status.as_str(),
+            thousands(b.nodes),
+            seconds(b.seconds),
+            text(&b.note)
+        );
+    }
+}
+
+/// The summary of a batch too large to list: counts, charts, the slowest and the failed.
+pub fn summary_tables(results: &Finished) -> String {
+    let mut s = format!("> {}\n\n{}\n", summarised_note(results), results.totals.line());
+    s.push_str("\n## By family and status\n\n| family | status | puzzles | time | slowest | nodes |\n|---|---|--:|--:|--:|--:|\n");
+    for g in &results.groups {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} |",
+            text(&g.family),
+            g.status.map_or("", |st| st.as_str()),
+            thousands(g.puzzles),
+            seconds(g.seconds),
+            seconds(g.max_seconds),
+            thousands(g.nodes)
+        );
+    }
+    histogram(&mut s, "Time per puzzle", &results.time_bins, Finished::time_edge);
+    histogram(
+        &mut s,
+        "Nodes per puzzle",
+        &results.node_bins,
+        Finished::node_edge,
+    );
+    let _ = writeln!(s, "\n## The slowest {}\n", results.slowest.len());
+    briefs(&mut s, &results.slowest);
+    let failed = results.totals.errors + results.totals.gave_up;
+    if failed > 0 {
+        let _ = writeln!(
+            s,
+            "\n## Failed: {} (errors and give-ups; the first {} listed)\n",
+            thousands(failed as u64),
+            results.failed.len()
+        );
+        briefs(&mut s, &results.failed);
+    }
+    s
 }

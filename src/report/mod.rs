@@ -7,8 +7,10 @@ mod html;
 mod json;
 mod markdown;
 mod table;
+pub mod tally;
 
 use crate::outcome::{MoveOut, Outcome, Status};
+pub use tally::{Finished, Tally};
 
 /// The file summary.json is written to, and read back from to resume.
 pub use json::FILE as JSON_FILE;
@@ -31,7 +33,46 @@ pub fn left_out_note(left_out: usize, file: &str) -> String {
 pub trait Format {
     /// The file this format is written to in a report folder.
     fn file_name(&self) -> &'static str;
+    /// Every outcome, in full.
     fn render(&self, outcomes: &[Outcome]) -> anyhow::Result<String>;
+    /// A batch too large to list (see [`tally`]): its counts, charts, slowest and failed
+    /// puzzles, and a sample; every result is in `results.jsonl`.
+    fn summarise(&self, results: &Finished) -> anyhow::Result<String>;
+    /// [`Format::render`] for a batch small enough, else [`Format::summarise`].
+    fn write(&self, results: &Finished) -> anyhow::Result<String> {
+        match &results.every {
+            Some(all) => self.render(all),
+            None => self.summarise(results),
+        }
+    }
+}
+
+/// The file every result of a batch is in, one JSON object a line, in path order.
+pub const RESULTS_FILE: &str = "results.jsonl";
+
+/// The note heading a summarised report.
+pub fn summarised_note(results: &Finished) -> String {
+    format!(
+        "{} results are too many to list here (more than {}): this report counts them, charts \
+         their times and nodes, lists the slowest and the failed, and draws the first {}; \
+         every result is in {RESULTS_FILE}, one JSON object a line",
+        thousands(results.count() as u64),
+        thousands(tally::SMALL_BATCH as u64),
+        results.sample.len()
+    )
+}
+
+/// `1110348` → `1,110,348`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
 }
 
 /// Every report file, in the order they are written.
@@ -65,6 +106,19 @@ pub fn summary(format: Summary, outcomes: &[Outcome]) -> anyhow::Result<String> 
     }
 }
 
+/// [`summary`] of a batch's results: every puzzle for a small batch, else a summary of them.
+pub fn summary_of(format: Summary, results: &Finished) -> anyhow::Result<String> {
+    let Some(all) = &results.every else {
+        return match format {
+            Summary::Table => Ok(table::summarise(results)),
+            Summary::Markdown => Ok(markdown::summary_tables(results)),
+            Summary::Csv => csv::Csv.summarise(results),
+            Summary::Json => json::Json.summarise(results),
+        };
+    };
+    summary(format, all)
+}
+
 /// The outcomes in a summary.json's text, if it is one.
 pub fn read_json(text: &str) -> Option<Vec<Outcome>> {
     serde_json::from_str::<json::Summary>(text)
@@ -73,7 +127,7 @@ pub fn read_json(text: &str) -> Option<Vec<Outcome>> {
 }
 
 /// Counts by status, for the totals line.
-#[derive(Debug, Default, Clone, Copy, PartialEq)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Totals {
     pub solved: usize,
     pub unsolvable: usize,
@@ -86,15 +140,19 @@ impl Totals {
     pub fn of(outcomes: &[Outcome]) -> Self {
         let mut t = Totals::default();
         for o in outcomes {
-            match o.status {
-                Status::Solved => t.solved += 1,
-                Status::Unsolvable => t.unsolvable += 1,
-                Status::GaveUp => t.gave_up += 1,
-                Status::Error => t.errors += 1,
-            }
-            t.seconds += o.stats.seconds;
+            t.add(o);
         }
         t
+    }
+
+    pub fn add(&mut self, o: &Outcome) {
+        match o.status {
+            Status::Solved => self.solved += 1,
+            Status::Unsolvable => self.unsolvable += 1,
+            Status::GaveUp => self.gave_up += 1,
+            Status::Error => self.errors += 1,
+        }
+        self.seconds += o.stats.seconds;
     }
 
     pub fn line(&self) -> String {

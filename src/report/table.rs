@@ -1,8 +1,9 @@
 //! The terminal table printed by `marbles batch`: fits 80 columns.
 
-use super::{Totals, moves_cell};
+use super::{Finished, Totals, moves_cell, thousands};
 use crate::outcome::Outcome;
 use crate::render;
+use std::fmt::Write as _;
 use tabled::settings::peaker::Priority;
 use tabled::settings::{Alignment, Modify, Style, Width, object::Columns};
 
@@ -40,6 +41,66 @@ pub fn render(outcomes: &[Outcome]) -> String {
         }
     }
     out.push_str(&Totals::of(outcomes).line());
+    out.push('\n');
+    out
+}
+
+/// The summary of a batch too large to list: counts by family and status, the slowest, the
+/// first failed ones, then the totals.
+pub fn summarise(results: &Finished) -> String {
+    let mut b = tabled::builder::Builder::default();
+    b.push_record(["family", "status", "puzzles", "time", "slowest", "nodes"]);
+    for g in &results.groups {
+        b.push_record([
+            render::terminal(&g.family).into_owned(),
+            g.status.map_or("", |s| s.as_str()).to_string(),
+            thousands(g.puzzles),
+            seconds(g.seconds),
+            seconds(g.max_seconds),
+            thousands(g.nodes),
+        ]);
+    }
+    let mut t = b.build();
+    t.with(Style::psql())
+        .with(Modify::new(Columns::new(2..)).with(Alignment::right()))
+        .with(Width::truncate(80).suffix("…").priority(Priority::max(true)));
+    let opts = textwrap::Options::new(80).subsequent_indent("    ");
+    let mut out = String::new();
+    let para = |out: &mut String, text: &str| {
+        for line in textwrap::wrap(&render::terminal(text), &opts) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    };
+    out.push_str(&t.to_string());
+    out.push('\n');
+    out.push_str("slowest:\n");
+    for s in results.slowest.iter().take(5) {
+        para(
+            &mut out,
+            &format!(
+                "  {} ({}) {} nodes, {}",
+                s.puzzle,
+                s.file,
+                thousands(s.nodes),
+                seconds(s.seconds)
+            ),
+        );
+    }
+    let failed = results.totals.errors + results.totals.gave_up;
+    if failed > 0 {
+        let _ = writeln!(
+            out,
+            "failed: {} (the first {} in the reports)",
+            thousands(failed as u64),
+            results.failed.len()
+        );
+        for f in results.failed.iter().take(10) {
+            para(&mut out, &format!("  {}: {}", f.puzzle, f.note));
+        }
+    }
+    para(&mut out, &super::summarised_note(results));
+    out.push_str(&results.totals.line());
     out.push('\n');
     out
 }

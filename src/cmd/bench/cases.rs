@@ -449,13 +449,19 @@ fn french_table_files() -> Result<Run, String> {
     };
     let jobs = std::thread::available_parallelism().map_or(1, usize::from);
     let bar = indicatif::ProgressBar::hidden();
-    let outcomes: Vec<_> =
-        crate::batch::solve_all(&found.puzzles, &opts, jobs, &Default::default(), None, &bar)
-            .map_err(|e| e.to_string())?
-            .into_iter()
-            .flatten()
-            .flatten()
-            .collect();
+    let mut outcomes = Vec::new();
+    crate::batch::solve_all(
+        &found.puzzles,
+        &opts,
+        jobs,
+        &Default::default(),
+        &bar,
+        &mut |_, o| {
+            outcomes.extend(o);
+            Ok(())
+        },
+    )
+    .map_err(|e| e.to_string())?;
     let name = |o: &crate::outcome::Outcome| -> Option<(usize, usize)> {
         let stem = Path::new(&o.file).file_stem()?.to_str()?.as_bytes();
         let cell = |r: u8, c: u8| {

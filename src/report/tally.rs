@@ -1,0 +1,282 @@
+//! What a batch's reports need of its results, gathered as they stream past: bounded memory, whatever the count.
+//!
+//! A batch of a million puzzles cannot hold a million outcomes (each carries its moves and
+//! boards). [`Tally`] keeps counts by family and status, histograms of time and nodes, the
+//! slowest and the failed puzzles (a few of each, in brief), and a sample of whole outcomes
+//! (the first by path) to draw. While a batch stays small ([`SMALL_BATCH`] results) it also
+//! keeps every outcome, and the reports list every puzzle as they always did; past that they
+//! summarise (see [`super::Format::summarise`]), and every result is in `results.jsonl`.
+
+use super::{Totals, note};
+use crate::outcome::{Outcome, Status};
+use serde::Serialize;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+
+/// Results a batch may have and still report every puzzle in full.
+pub const SMALL_BATCH: usize = 2_000;
+/// The slowest puzzles, and the failed ones, a summary lists.
+pub const LISTED: usize = 20;
+/// Failed puzzles a summary lists by name (all are counted).
+pub const FAILED_LISTED: usize = 100;
+/// Whole outcomes a summary draws.
+pub const SAMPLE: usize = 12;
+/// Histogram bins: powers of ten from 10 µs (time) or 10 nodes, the last open-ended.
+pub const BINS: usize = 9;
+
+/// A result in brief, for the lists of a summary.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Brief {
+    pub file: String,
+    pub puzzle: String,
+    pub rules: String,
+    pub status: Status,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub note: String,
+    /// Where it stands among the batch's results: its file's place in path order, and its
+    /// case in that file (from 1).
+    #[serde(skip)]
+    pub place: (usize, usize),
+}
+
+/// Results of one family with one status.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Group {
+    pub family: String,
+    pub status: Option<Status>,
+    pub puzzles: u64,
+    pub seconds: f64,
+    pub nodes: u64,
+    pub max_seconds: f64,
+}
+
+/// `f64` seconds ordered for the heap of the slowest (they are never NaN).
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+struct Secs(f64);
+impl Eq for Secs {}
+impl Ord for Secs {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// An item of a bounded heap, ordered by its key alone.
+#[derive(Debug)]
+struct Keyed<K, V>(K, V);
+impl<K: PartialEq, V> PartialEq for Keyed<K, V> {
+    fn eq(&self, o: &Self) -> bool {
+        self.0 == o.0
+    }
+}
+impl<K: Eq, V> Eq for Keyed<K, V> {}
+impl<K: Ord, V> PartialOrd for Keyed<K, V> {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl<K: Ord, V> Ord for Keyed<K, V> {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.0.cmp(&o.0)
+    }
+}
+
+/// Pushes onto a max-heap of at most `cap` items, dropping the greatest.
+fn keep_least<T: Ord>(heap: &mut BinaryHeap<T>, item: T, cap: usize) {
+    if heap.len() < cap {
+        heap.push(item);
+    } else if heap.peek().is_some_and(|top| item < *top) {
+        heap.pop();
+        heap.push(item);
+    }
+}
+
+/// The gathering itself; see the module notes.
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub totals: Totals,
+    pub nodes: u64,
+    groups: BTreeMap<(String, &'static str), Group>,
+    time_bins: [u64; BINS],
+    node_bins: [u64; BINS],
+    /// Least-first heap on seconds: its top is the fastest of the slowest kept.
+    slowest: BinaryHeap<Reverse<Keyed<(Secs, Reverse<(usize, usize)>), Brief>>>,
+    failed: BinaryHeap<Keyed<(usize, usize), Brief>>,
+    sample: BinaryHeap<Keyed<(usize, usize), Outcome>>,
+    /// Every outcome, by place, while there are at most [`SMALL_BATCH`].
+    every: Option<Vec<((usize, usize), Outcome)>>,
+}
+
+/// The bin of `x` among powers of ten from `first`.
+fn bin(x: f64, first: f64) -> usize {
+    let mut edge = first;
+    for b in 0..BINS - 1 {
+        if x < edge {
+            return b;
+        }
+        edge *= 10.0;
+    }
+    BINS - 1
+}
+
+impl Tally {
+    pub fn new() -> Self {
+        Tally {
+            every: Some(Vec::new()),
+            ..Tally::default()
+        }
+    }
+
+    /// Results counted so far.
+    pub fn count(&self) -> usize {
+        self.totals.solved + self.totals.unsolvable + self.totals.gave_up + self.totals.errors
+    }
+
+    /// Counts `o`, the `case`-th result (from 1) of the `index`-th file in path order.
+    pub fn add(&mut self, index: usize, case: usize, o: Outcome) {
+        let place = (index, case);
+        self.totals.add(&o);
+        self.nodes += o.stats.nodes;
+        let g = self
+            .groups
+            .entry((o.rules.clone(), o.status.as_str()))
+            .or_insert_with(|| Group {
+                family: o.rules.clone(),
+                status: Some(o.status),
+                ..Group::default()
+            });
+        g.puzzles += 1;
+        g.seconds += o.stats.seconds;
+        g.nodes += o.stats.nodes;
+        g.max_seconds = g.max_seconds.max(o.stats.seconds);
+        self.time_bins[bin(o.stats.seconds, 1e-5)] += 1;
+        self.node_bins[bin(o.stats.nodes as f64, 10.0)] += 1;
+        let brief = || Brief {
+            file: o.file.clone(),
+            puzzle: o.puzzle.clone(),
+            rules: o.rules.clone(),
+            status: o.status,
+            nodes: o.stats.nodes,
+            seconds: o.stats.seconds,
+            note: note(&o),
+            place,
+        };
+        let key = (Secs(o.stats.seconds), Reverse(place));
+        if self.slowest.len() < LISTED || self.slowest.peek().is_some_and(|Reverse(top)| key > top.0) {
+            keep_least(&mut self.slowest, Reverse(Keyed(key, brief())), LISTED);
+        }
+        if matches!(o.status, Status::Error | Status::GaveUp)
+            && (self.failed.len() < FAILED_LISTED || self.failed.peek().is_some_and(|top| place < top.0))
+        {
+            keep_least(&mut self.failed, Keyed(place, brief()), FAILED_LISTED);
+        }
+        if self.sample.len() < SAMPLE || self.sample.peek().is_some_and(|top| place < top.0) {
+            keep_least(&mut self.sample, Keyed(place, o.clone()), SAMPLE);
+        }
+        if let Some(every) = &mut self.every {
+            if every.len() < SMALL_BATCH {
+                every.push((place, o));
+            } else {
+                self.every = None;
+            }
+        }
+    }
+
+    /// What the reports are written from.
+    pub fn finish(self) -> Finished {
+        let ordered = |mut v: Vec<((usize, usize), Outcome)>| {
+            v.sort_by_key(|(place, _)| *place);
+            v.into_iter().map(|(_, o)| o).collect::<Vec<_>>()
+        };
+        let mut slowest: Vec<Brief> = self.slowest.into_iter().map(|Reverse(k)| k.1).collect();
+        slowest.sort_by(|a, b| b.seconds.total_cmp(&a.seconds).then(a.place.cmp(&b.place)));
+        let mut failed: Vec<Brief> = self.failed.into_iter().map(|k| k.1).collect();
+        failed.sort_by_key(|b| b.place);
+        Finished {
+            totals: self.totals,
+            nodes: self.nodes,
+            groups: self.groups.into_values().collect(),
+            time_bins: self.time_bins,
+            node_bins: self.node_bins,
+            slowest,
+            failed,
+            sample: ordered(self.sample.into_iter().map(|k| (k.0, k.1)).collect()),
+            every: self.every.map(ordered),
+        }
+    }
+}
+
+/// A batch's results as the reports need them.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finished {
+    pub totals: Totals,
+    pub nodes: u64,
+    /// By family, then status.
+    pub groups: Vec<Group>,
+    /// Results taking under 10 µs, 100 µs, …, 1,000 s, and more.
+    pub time_bins: [u64; BINS],
+    /// Results of under 10 nodes, 100, …, 10^8, and more.
+    pub node_bins: [u64; BINS],
+    /// The slowest [`LISTED`], slowest first.
+    pub slowest: Vec<Brief>,
+    /// The first [`FAILED_LISTED`] errors and give-ups, in path order.
+    pub failed: Vec<Brief>,
+    /// The first [`SAMPLE`] results in path order, whole.
+    #[serde(skip)]
+    pub sample: Vec<Outcome>,
+    /// Every result in path order, for a batch of at most [`SMALL_BATCH`].
+    #[serde(skip)]
+    pub every: Option<Vec<Outcome>>,
+}
+
+impl Finished {
+    /// The results, whole, of a batch small enough to list them.
+    pub fn of(outcomes: Vec<Outcome>) -> Self {
+        let mut t = Tally::new();
+        for (i, o) in outcomes.into_iter().enumerate() {
+            t.add(i, 1, o);
+        }
+        t.finish()
+    }
+
+    /// The statuses for the exit code: one of each kind seen.
+    pub fn statuses(&self) -> Vec<Status> {
+        let t = &self.totals;
+        [
+            (t.solved, Status::Solved),
+            (t.unsolvable, Status::Unsolvable),
+            (t.gave_up, Status::GaveUp),
+            (t.errors, Status::Error),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(_, s)| s)
+        .collect()
+    }
+
+    pub fn count(&self) -> usize {
+        let t = &self.totals;
+        t.solved + t.unsolvable + t.gave_up + t.errors
+    }
+
+    /// The upper edge of time bin `b`, in words: `10µs` … `1000s`, `more`.
+    pub fn time_edge(b: usize) -> String {
+        if b + 1 == BINS {
+            return "more".into();
+        }
+        let secs = 1e-5 * 10f64.powi(b as i32);
+        match secs {
+            s if s < 1e-3 => format!("< {:.0}µs", s * 1e6),
+            s if s < 1.0 => format!("< {:.0}ms", s * 1e3),
+            s => format!("< {s:.0}s"),
+        }
+    }
+
+    /// The upper edge of node bin `b`, in words: `< 10`, `< 100`, …, `more`.
+    pub fn node_edge(b: usize) -> String {
+        if b + 1 == BINS {
+            return "more".into();
+        }
+        format!("< {}", super::thousands(10u64.pow(b as u32 + 1)))
+    }
+}
