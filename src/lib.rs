@@ -16,7 +16,7 @@
 //!            └───────────┬─────────┘
 //!                      solve               one puzzle end to end
 //!                        │
-//!                     outcome → search/ → model → script/ → lattice, spec → limits, diag
+//!                     outcome → search/ → model → script/ → lattice, spec → limits, diag, memo
 //! ```
 //!
 //! The flow of one puzzle is `spec` (YAML) → `script` (run once) → `model` (native tables) →
@@ -30,6 +30,7 @@ pub mod formats;
 pub mod io_limits;
 pub mod lattice;
 pub mod limits;
+pub mod memo;
 pub mod model;
 pub mod outcome;
 pub mod render;

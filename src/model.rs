@@ -12,7 +12,7 @@ pub use crate::limits::{MAX_HOP_CELLS, MAX_TILT_MARBLES, MAX_TILT_SIZE};
 pub struct Geometry {
     pub layout: Layout,
     pub cells: Vec<Cell>,
-    pub index: HashMap<Cell, usize>,
+    pub index: rustc_hash::FxHashMap<Cell, usize>,
     /// Where each cell is pictured, `[x, y]` in half steps across and rows down from the top
     /// left: its place on the layout's lattice (see [`crate::lattice`]), or where it is drawn
     /// when the drawing fits no such lattice. Text answers, reports and symmetry all use it.

@@ -157,6 +157,12 @@ pub fn fit_allocator_to_rlimit() {
     }
 }
 
+/// Whether this process's address space is capped (`RLIMIT_AS`): then every thread's stack
+/// reservation counts against it, touched or not.
+pub fn address_space_capped() -> bool {
+    soft_rlimit(libc::RLIMIT_AS).is_some()
+}
+
 /// A soft resource limit of this process, or `None` when unlimited.
 fn soft_rlimit(resource: libc::__rlimit_resource_t) -> Option<u64> {
     let mut r = libc::rlimit {

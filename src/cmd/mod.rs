@@ -120,20 +120,26 @@ pub fn finish(result: Result<ExitCode, Error>) -> ExitCode {
 
 /// Shows on stderr what a puzzle's rule script printed, each line after the script's path.
 fn show_printed(p: &crate::solve::Prepared) {
-    show_lines(&p.script.origin, &p.tables.printed);
+    let _ = show_lines(&mut std::io::stderr(), &p.script.origin, &p.tables.printed);
 }
 
 /// Shows what a rule script printed before it failed (`d`), then the error in words.
 fn report_printed(d: &crate::diag::Diagnostic, message: &dyn Display) {
-    show_lines(&d.file, &d.printed);
+    let _ = show_lines(&mut std::io::stderr(), &d.file, &d.printed);
     report(message);
 }
 
-fn show_lines(origin: &std::path::Path, printed: &[String]) {
+/// What a rule script printed, each line after the script's name, into `out` (stderr).
+fn show_lines(
+    out: &mut dyn std::io::Write,
+    origin: &std::path::Path,
+    printed: &[String],
+) -> std::io::Result<()> {
     for line in printed {
         let line = format!("{}: {line}", origin.display());
-        eprintln!("{}", crate::render::terminal(&line));
+        writeln!(out, "{}", crate::render::terminal(&line))?;
     }
+    Ok(())
 }
 
 /// How boards are drawn for a puzzle read in `notation`: Lisp files get Lisp letters.

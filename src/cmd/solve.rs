@@ -8,7 +8,7 @@ use crate::render::answer::{Answer, Answers};
 use crate::render::progress::Progress;
 use crate::render::trace;
 use crate::solve::{self, Options};
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
@@ -31,7 +31,11 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     // Each answer is written as soon as its puzzle is solved, and only its verdict is kept:
     // a file of 20,000 cases holds one case's tables and answer at a time.
     let mut statuses = Vec::new();
-    let mut answers = Answers::new(io::stdout().lock(), config.answer);
+    // Buffered: a file of 20,000 cases wrote (and flushed) a line at a time. Answers are still
+    // handed on as they come: at once on a terminal, else at least every tenth of a second.
+    let terminal = io::stdout().is_terminal();
+    let mut flushed = std::time::Instant::now();
+    let mut answers = Answers::new(io::BufWriter::new(io::stdout().lock()), config.answer);
     for file in &config.files {
         let notation = Notation::of(file, config.notation);
         let mut written = Ok(());
@@ -43,6 +47,10 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                 answers.write(&o, statuses.len() + 1, super::style(notation))
             };
             statuses.push(o.status);
+            if written.is_ok() && (terminal || flushed.elapsed().as_millis() >= 100) {
+                written = answers.flush();
+                flushed = std::time::Instant::now();
+            }
             if written.is_ok() {
                 ControlFlow::Continue(())
             } else {
@@ -56,8 +64,64 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
 }
 
 /// Solves every puzzle in one file (ICPC files hold several), showing on stderr what their
-/// rule scripts printed and, with a trace, the search.
+/// rule scripts printed and, with a trace, the search. The cases of a many-case file are
+/// solved on every core, unless `--max-memory` is given: that limit holds for the whole
+/// process, so its cases are solved one at a time.
 fn solve_reporting(
+    file: &Path,
+    notation: Notation,
+    config: &Config,
+    each: &mut dyn FnMut(Outcome) -> ControlFlow<()>,
+) {
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if notation == Notation::Yaml || jobs == 1 || config.options.limits.max_memory.is_some() {
+        return solve_one_by_one(file, notation, config, each);
+    }
+    let text = match crate::spec::read_text(file) {
+        Ok(text) => text,
+        Err(d) => {
+            let _ = each(failed(file, &d, &mut io::stderr()));
+            return;
+        }
+    };
+    // As in a batch: each case's limit bounds its own search, the default split between jobs.
+    let opts = Options {
+        whole_process: false,
+        default_max_memory: solve::default_memory_limit(jobs),
+        ..config.options.clone()
+    };
+    // What each case writes on stderr is kept with its answer and shown in file order.
+    let solve_one = |p: crate::diag::Result<solve::Prepared>| {
+        let mut err = Vec::new();
+        let o = match p.and_then(|p| config.answer.fits(p)) {
+            Err(d) => failed(file, &d, &mut err),
+            Ok(p) => {
+                let _ = super::show_lines(&mut err, &p.script.origin, &p.tables.printed);
+                if config.trace || p.spec.trace {
+                    trace::solve_traced(&p, &opts, super::style(notation), config.trace_limit, &mut err)
+                } else {
+                    solve::solve_prepared(&p, &opts)
+                }
+            }
+        };
+        (o, err)
+    };
+    formats::solve_text_parallel(file, notation, &text, &opts, jobs, &solve_one, &mut |(o, err)| {
+        let _ = io::stderr().write_all(&err);
+        each(o)
+    });
+}
+
+/// The error outcome of a case that could not be compiled, after what its script printed.
+fn failed(file: &Path, d: &crate::diag::Diagnostic, err: &mut dyn Write) -> Outcome {
+    let _ = super::show_lines(err, &d.file, &d.printed);
+    let mut o = Outcome::error(&file.display().to_string(), d.to_string());
+    o.spec_hash = solve::file_hash(file);
+    o
+}
+
+/// [`solve_reporting`] one case at a time, each answer shown as soon as it is found.
+fn solve_one_by_one(
     file: &Path,
     notation: Notation,
     config: &Config,
@@ -65,12 +129,7 @@ fn solve_reporting(
 ) {
     let opts = &config.options;
     let solve_one = |p: crate::diag::Result<solve::Prepared>| match p.and_then(|p| config.answer.fits(p)) {
-        Err(d) => {
-            super::show_lines(&d.file, &d.printed);
-            let mut o = Outcome::error(&file.display().to_string(), d.to_string());
-            o.spec_hash = solve::file_hash(file);
-            o
-        }
+        Err(d) => failed(file, &d, &mut io::stderr()),
         Ok(p) => {
             super::show_printed(&p);
             if config.trace || p.spec.trace {

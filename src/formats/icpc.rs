@@ -28,29 +28,35 @@ struct Numbers<'a> {
 }
 
 impl Numbers<'_> {
-    fn next(&mut self, what: &str) -> Result<(i64, Pos)> {
+    /// The next number; `what` says what it should be, in words, for the error if it is not
+    /// (written only then: a file of 20,000 cases reads 200,000 numbers).
+    fn next(&mut self, what: impl Fn() -> String) -> Result<(i64, Pos)> {
         match self.toks.next() {
             None => Err(self
                 .end
-                .error(self.path, format!("the file ends early: expected {what}"))),
+                .error(self.path, format!("the file ends early: expected {}", what()))),
             Some((pos, t)) => {
                 self.last_line = pos.line;
                 t.parse().map(|n| (n, pos)).map_err(|_| {
-                    pos.error(self.path, format!("expected {what}, a whole number, found `{t}`"))
+                    pos.error(
+                        self.path,
+                        format!("expected {}, a whole number, found `{t}`", what()),
+                    )
                 })
             }
         }
     }
 
     /// A cell `r c` on an `n`×`n` board.
-    fn cell(&mut self, n: i64, case: usize, what: &str) -> Result<(Cell, Pos)> {
-        let (r, pos) = self.next(&format!("the row of {what} (case {case})"))?;
-        let (c, _) = self.next(&format!("the column of {what} (case {case})"))?;
+    fn cell(&mut self, n: i64, case: usize, what: &dyn Fn() -> String) -> Result<(Cell, Pos)> {
+        let (r, pos) = self.next(|| format!("the row of {} (case {case})", what()))?;
+        let (c, _) = self.next(|| format!("the column of {} (case {case})", what()))?;
         if !(0..n).contains(&r) || !(0..n).contains(&c) {
             return Err(pos.error(
                 self.path,
                 format!(
-                    "case {case}: {what} at ({r}, {c}) is off the {n}×{n} board (rows and columns run 0 to {})",
+                    "case {case}: {} at ({r}, {c}) is off the {n}×{n} board (rows and columns run 0 to {})",
+                    what(),
                     n - 1
                 ),
             ));
@@ -62,7 +68,7 @@ impl Numbers<'_> {
     fn cells(&mut self, n: i64, case: usize, count: i64, noun: &str) -> Result<Vec<Cell>> {
         let mut out: Vec<Cell> = Vec::new();
         for k in 1..=count {
-            let (cell, pos) = self.cell(n, case, &format!("{noun} {k}"))?;
+            let (cell, pos) = self.cell(n, case, &|| format!("{noun} {k}"))?;
             if let Some(j) = out.iter().position(|c| *c == cell) {
                 return Err(pos.error(
                     self.path,
@@ -101,9 +107,9 @@ pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> Contr
     let mut cases = 0;
     while nums.toks.peek().is_some() {
         let case = cases + 1;
-        let (n, n_pos) = nums.next(&format!("the board size N of case {case}"))?;
-        let (m, m_pos) = nums.next(&format!("the number of marbles M of case {case}"))?;
-        let (w, w_pos) = nums.next(&format!("the number of walls W of case {case}"))?;
+        let (n, n_pos) = nums.next(|| format!("the board size N of case {case}"))?;
+        let (m, m_pos) = nums.next(|| format!("the number of marbles M of case {case}"))?;
+        let (w, w_pos) = nums.next(|| format!("the number of walls W of case {case}"))?;
         if (n, m, w) == (0, 0, 0) {
             if let Some((pos, t)) = nums.toks.next() {
                 return Err(pos.error(path, format!("unexpected `{t}` after the closing `0 0 0`")));
@@ -124,15 +130,19 @@ pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> Contr
         let holes = nums.cells(n, case, m, "hole")?;
         let mut walls = Vec::new();
         for k in 1..=w {
-            let what = format!("wall {k}");
-            let (a, pos) = nums.cell(n, case, &format!("the first square of {what}"))?;
-            let (b, _) = nums.cell(n, case, &format!("the second square of {what}"))?;
+            let what = || format!("wall {k}");
+            let (a, pos) = nums.cell(n, case, &|| format!("the first square of {}", what()))?;
+            let (b, _) = nums.cell(n, case, &|| format!("the second square of {}", what()))?;
             if (a[0] - b[0]).abs() + (a[1] - b[1]).abs() != 1 {
                 return bad(
                     pos,
                     format!(
-                        "{what} stands between ({}, {}) and ({}, {}), which are not side by side",
-                        a[0], a[1], b[0], b[1]
+                        "{} stands between ({}, {}) and ({}, {}), which are not side by side",
+                        what(),
+                        a[0],
+                        a[1],
+                        b[0],
+                        b[1]
                     ),
                 );
             }

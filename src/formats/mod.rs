@@ -154,27 +154,121 @@ pub fn prepare_text(
     opts: &Options,
     f: &mut dyn FnMut(Result<Prepared>) -> ControlFlow<()>,
 ) {
-    let cancelled = || crate::search::CANCELLED.load(std::sync::atomic::Ordering::Relaxed);
-    // The cases of one file name their rules alike: found once, not once a case.
-    let mut found: Option<(String, crate::script::Script)> = None;
+    let mut scripts = Scripts::default();
     let read = parse_each(path, notation, text, &mut |s| {
         if cancelled() {
             return ControlFlow::Break(());
         }
-        let (file, name, line) = (s.path.clone(), s.name.clone(), s.line);
-        let script = match &found {
-            Some((rules, script)) if *rules == s.rules => Ok(script.clone()),
-            _ => crate::script::resolve(&s, &opts.rules_roots).inspect(|script| {
-                found = Some((s.rules.clone(), script.clone()));
-            }),
-        };
-        let prepared = script.and_then(|script| solve::prepare_with(s, script, opts));
-        f(prepared.map_err(|d| locate(d, &file, &name, line)))
+        f(scripts.prepare(s, opts))
     });
     if let Err(d) = read
         && !cancelled()
     {
         let _ = f(Err(d));
+    }
+}
+
+fn cancelled() -> bool {
+    crate::search::CANCELLED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The rule scripts the cases of one file name: found once, not once a case (every case of
+/// a file names its rules alike, and finding one takes system calls).
+#[derive(Default)]
+struct Scripts(Option<(String, crate::script::Script)>);
+
+impl Scripts {
+    /// A case's spec and its script, found; an error put at the case's line.
+    fn find(&mut self, s: Spec, opts: &Options) -> Result<(Spec, crate::script::Script)> {
+        let script = match &self.0 {
+            Some((rules, script)) if *rules == s.rules => script.clone(),
+            _ => {
+                let script = crate::script::resolve(&s, &opts.rules_roots).map_err(|d| locate_in(d, &s))?;
+                self.0 = Some((s.rules.clone(), script.clone()));
+                script
+            }
+        };
+        Ok((s, script))
+    }
+
+    fn prepare(&mut self, s: Spec, opts: &Options) -> Result<Prepared> {
+        self.find(s, opts)
+            .and_then(|(s, script)| compile(s, script, opts))
+    }
+}
+
+/// A case compiled with its script, an error put at the case's line.
+fn compile(s: Spec, script: crate::script::Script, opts: &Options) -> Result<Prepared> {
+    let (file, name, line) = (s.path.clone(), s.name.clone(), s.line);
+    solve::prepare_with(s, script, opts).map_err(|d| locate(d, &file, &name, line))
+}
+
+fn locate_in(d: Diagnostic, s: &Spec) -> Diagnostic {
+    locate(d, &s.path, &s.name, s.line)
+}
+
+/// Cases read ahead and solved at once by [`solve_text_parallel`].
+const CHUNK: usize = 256;
+
+/// Compiles and solves the puzzles of `text` (the bytes of `path`) on `jobs` threads,
+/// `solve` turning each compiled case (or its error) into a `T`, and hands each `T` to `emit`
+/// in file order, as [`prepare_text`] would hand on the cases. Cases are read a chunk of
+/// [`CHUNK`] at a time, so memory holds one chunk's cases and answers whatever the file's
+/// size. Ctrl-C stops between chunks; so does `emit`.
+pub fn solve_text_parallel<T: Send>(
+    path: &Path,
+    notation: Notation,
+    text: &str,
+    opts: &Options,
+    jobs: usize,
+    solve: &(dyn Fn(Result<Prepared>) -> T + Sync),
+    emit: &mut dyn FnMut(T) -> ControlFlow<()>,
+) {
+    use rayon::prelude::*;
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(jobs).build() {
+        Ok(pool) => pool,
+        Err(_) => return prepare_text(path, notation, text, opts, &mut |p| emit(solve(p))),
+    };
+    let mut scripts = Scripts::default();
+    let mut chunk: Vec<Result<(Spec, crate::script::Script)>> = Vec::with_capacity(CHUNK);
+    let mut run = |chunk: &mut Vec<Result<(Spec, crate::script::Script)>>| {
+        let answers: Vec<T> = pool.install(|| {
+            std::mem::take(chunk)
+                .into_par_iter()
+                .map(|c| solve(c.and_then(|(s, script)| compile(s, script, opts))))
+                .collect()
+        });
+        for a in answers {
+            if emit(a).is_break() {
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    };
+    let mut stopped = false;
+    let read = parse_each(path, notation, text, &mut |s| {
+        if cancelled() {
+            return ControlFlow::Break(());
+        }
+        chunk.push(scripts.find(s, opts));
+        if chunk.len() == CHUNK {
+            stopped = run(&mut chunk).is_break();
+            if stopped {
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    });
+    if stopped || cancelled() {
+        return;
+    }
+    if run(&mut chunk).is_break() {
+        return;
+    }
+    if let Err(d) = read
+        && !cancelled()
+    {
+        let _ = emit(solve(Err(d)));
     }
 }
 

@@ -2,7 +2,7 @@
 //!
 //! A script sees only the board it is given (see [`super::ScriptBoard`]): its shape (the
 //! holes, where they are drawn, the size) and, if it asks, its walls. So its tables are a
-//! function of the script's text, the sandbox's limits, the board's shape and, only for a
+//! function of the script's text (named here by its SHA-256, `source`), the sandbox's limits, the board's shape and, only for a
 //! script that called `wall(..)` during its run, the walls. Each entry remembers whether its
 //! run asked about walls: one that did serves only boards with the same walls; one that did
 //! not serves every wall layout of that shape. Failures are never kept: a bad script or
@@ -31,6 +31,7 @@ struct Entry {
 
 /// One script's tables, by board shape.
 struct Script {
+    /// The SHA-256 of its text: the text itself, for keeping.
     source: String,
     limits: ScriptLimits,
     shapes: HashMap<Vec<i64>, Vec<Entry>>,
@@ -110,9 +111,4 @@ pub fn put(
         .entry(shape)
         .or_default()
         .push(Entry { walls, tables });
-}
-
-/// Forgets every table kept (tests compare cached and uncached runs in one process).
-pub fn clear() {
-    *CACHE.lock().unwrap_or_else(|p| p.into_inner()) = None;
 }

@@ -35,8 +35,10 @@ pub struct Script {
     pub name: String,
     /// Where it was read, or `<builtin>/NAME.rhai`.
     pub origin: PathBuf,
-    pub source: String,
-    /// The SHA-256 of `source`, in hex: answers name it, and `--resume` compares it.
+    /// Shared: every case of a file, every puzzle of a folder, holds the same text.
+    pub source: Arc<str>,
+    /// The SHA-256 of `source`, in hex: answers name it, `--resume` compares it, and the
+    /// tables it gives are kept by it (see [`cache`]).
     pub hash: String,
 }
 
@@ -46,7 +48,7 @@ impl Script {
         Script {
             name,
             origin,
-            source,
+            source: source.into(),
             hash,
         }
     }
@@ -125,6 +127,9 @@ const MAX_FOUND: usize = 1024;
 /// name and root, then kept: a script edited while marbles runs is read again only by the
 /// next run.
 pub fn resolve(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
+    if !crate::memo::enabled() {
+        return find(spec, roots);
+    }
     let root = roots
         .iter()
         .filter(|r| spec.path.starts_with(r))
@@ -334,7 +339,8 @@ pub fn key_line(source: &str, key: &str) -> Option<usize> {
 pub fn run(script: &Script, spec: &Spec, limits: &ScriptLimits) -> Result<Arc<RuleTables>> {
     let shape = ScriptBoard::shape(&spec.board);
     let walls = ScriptBoard::walls(&spec.board);
-    if let Some(tables) = cache::get(&script.source, limits, &shape, &walls) {
+    if let Some(tables) = cache::get(&script.hash, limits, &shape, &walls).filter(|_| crate::memo::enabled())
+    {
         return Ok(tables);
     }
     let board = match &spec.board {
@@ -346,7 +352,7 @@ pub fn run(script: &Script, spec: &Spec, limits: &ScriptLimits) -> Result<Arc<Ru
         Ok(tables) => {
             let tables = Arc::new(tables);
             let read = probe.read_walls().then_some(walls);
-            cache::put(&script.source, limits, shape, read, tables.clone());
+            cache::put(&script.hash, limits, shape, read, tables.clone());
             Ok(tables)
         }
         Err(sandbox::Failed::Script(d)) => Err(d),

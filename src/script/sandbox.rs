@@ -170,7 +170,7 @@ struct Engines {
     limits: ScriptLimits,
     engine: Engine,
     run: Arc<Run>,
-    /// Compiled scripts by their text; cleared when it holds [`MAX_COMPILED`].
+    /// Compiled scripts by the SHA-256 of their text; cleared when it holds [`MAX_COMPILED`].
     compiled: HashMap<String, Arc<AST>>,
 }
 
@@ -256,14 +256,14 @@ pub fn call_rules(
             });
         }
         let e = slot.as_mut().expect("just built");
-        let ast = match e.compiled.get(&script.source) {
+        let ast = match e.compiled.get(&script.hash) {
             Some(ast) => ast.clone(),
             None => {
                 let ast = Arc::new(compile(&e.engine, script)?);
                 if e.compiled.len() >= MAX_COMPILED {
                     e.compiled.clear();
                 }
-                e.compiled.insert(script.source.clone(), ast.clone());
+                e.compiled.insert(script.hash.clone(), ast.clone());
                 ast
             }
         };

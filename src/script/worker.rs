@@ -41,9 +41,23 @@ fn start() -> std::io::Result<mpsc::Sender<Job>> {
     Ok(tx)
 }
 
-/// Runs `script` on `board` on this thread's script thread, starting it if need be.
+/// Runs `script` on `board` on this thread's script thread, starting it if need be. Under
+/// an address-space cap the thread is not kept: its stack's reservation would stay counted
+/// against the cap while the search runs (a 300 MiB cap left the search too little), so each
+/// run gets a thread of its own, gone before the search starts.
 pub fn run(script: &Script, board: ScriptBoard, limits: &ScriptLimits) -> Result<RuleTables, Failed> {
     let failed = |why: String| Failed::Script(Diagnostic::new(&script.origin, why));
+    if crate::solve::address_space_capped() {
+        return std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .name("rule script".into())
+                .stack_size(sandbox::STACK_BYTES)
+                .spawn_scoped(s, || super::run_here(script, board, limits))
+                .map_err(|e| failed(format!("cannot start the rule script: {e}")))?
+                .join()
+                .unwrap_or_else(|_| Err(failed("the rule script's thread panicked".into())))
+        });
+    }
     WORKER.with_borrow_mut(|slot| {
         let sender = match slot {
             Some(s) => s,

@@ -195,6 +195,9 @@ impl Symmetry {
     /// [`Symmetry::for_goal`] under a search's budget; a group found before for the same
     /// board, moves and goal cells is served again (see [`KEPT`]).
     pub fn for_goal_within(model: &HopModel, budget: &Budget) -> Result<Self, GaveUp> {
+        if !crate::memo::enabled() {
+            return Ok(Self::find_within(model, budget)?.fixing_goal(model));
+        }
         let key = group_key(model);
         let kept = || KEPT.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(s) = kept().as_ref().and_then(|k| k.get(&key)) {

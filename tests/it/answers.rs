@@ -341,7 +341,7 @@ fn a_torn_journal_line_does_not_swallow_the_next_record() {
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect();
     assert_eq!(records.len(), 1, "a's record is a line of its own:\n{text}");
-    assert_eq!(records[0][0]["file"], "set/a.yaml");
+    assert_eq!(records[0]["file"], "set/a.yaml");
 }
 
 #[test]

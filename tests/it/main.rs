@@ -12,6 +12,7 @@ mod hostile_batch;
 mod html;
 mod library;
 mod limits;
+mod many;
 mod messages;
 mod play;
 mod search;

@@ -1,0 +1,373 @@
+//! Many small puzzles: rule tables kept between puzzles answer as fresh runs do, results stream
+//! to `results.jsonl`, large batches get summarised reports, many-case files use every core.
+
+use crate::support::{Test, root};
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// A reproducible stream of numbers (xorshift64).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+
+    /// `k` distinct cells of an `n`×`n` board.
+    fn cells(&mut self, n: u64, k: usize) -> Vec<[u64; 2]> {
+        let mut out: Vec<[u64; 2]> = Vec::new();
+        while out.len() < k {
+            let c = [self.below(n), self.below(n)];
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// Walls between side-by-side squares, as `[[r1, c1], [r2, c2]]` pairs.
+    fn walls(&mut self, n: u64) -> Vec<[[u64; 2]; 2]> {
+        let mut walls = Vec::new();
+        for _ in 0..self.below(4) {
+            let (r, c) = (self.below(n), self.below(n));
+            let down = self.below(2) == 0;
+            let other = if down { [r + 1, c] } else { [r, c + 1] };
+            if other[0] < n && other[1] < n && !walls.contains(&[[r, c], other]) {
+                walls.push([[r, c], other]);
+            }
+        }
+        walls
+    }
+}
+
+fn list(cells: &[[u64; 2]]) -> String {
+    let items: Vec<String> = cells.iter().map(|c| format!("[{}, {}]", c[0], c[1])).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// `count` small puzzles: tilt mazes of 2 to 4 squares a side with walls, and 4×4 or 5×5 peg
+/// boards, some asked for the fewest pegs.
+fn generated(dir: &Path, count: usize, seed: u64) {
+    let mut rng = Rng(seed);
+    std::fs::create_dir_all(dir).unwrap();
+    for k in 0..count {
+        let text = if k % 3 == 0 {
+            let n = 4 + rng.below(2);
+            let rows: Vec<String> = (0..n)
+                .map(|_| {
+                    let toks: Vec<&str> = (0..n).map(|_| ["o", "o", "."][rng.below(3) as usize]).collect();
+                    format!("  {}\n", toks.join(" "))
+                })
+                .collect();
+            let goal = if rng.below(2) == 0 {
+                "  pegs: fewest\n"
+            } else {
+                "  pegs: 2\n"
+            };
+            format!("rules: peg_hop\nboard: |\n{}goal:\n{goal}", rows.concat())
+        } else {
+            let n = 2 + rng.below(3);
+            let m = 1 + rng.below((n * n / 2).min(3)) as usize;
+            let cells = rng.cells(n, 2 * m);
+            let walls: Vec<String> = rng.walls(n).iter().map(|w| list(w)).collect();
+            format!(
+                "rules: tilt_roll\nsize: {n}\nmarbles: {}\nholes: {}\nwalls: [{}]\n",
+                list(&cells[..m]),
+                list(&cells[m..]),
+                walls.join(", ")
+            )
+        };
+        std::fs::write(dir.join(format!("g{k:05}.yaml")), text).unwrap();
+    }
+}
+
+/// A batch's `results.jsonl` with the time each took left out (all else must agree).
+fn results(report: &Path) -> Vec<Value> {
+    std::fs::read_to_string(report.join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            v["stats"]["seconds"] = Value::Null;
+            v
+        })
+        .collect()
+}
+
+fn batch(folder: &Path, report: &Path, cached: bool) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_marbles"));
+    cmd.args(["batch", "--quiet", "--format", "csv", "--report"])
+        .arg(report)
+        .arg(folder)
+        .current_dir(root())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    if !cached {
+        cmd.env("MARBLES_NO_CACHE", "1");
+    }
+    cmd
+}
+
+#[test]
+fn rule_tables_kept_between_puzzles_answer_as_fresh_runs_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("set");
+    generated(&set.join("generated"), 2_000, 0x9E37_79B9_7F4A_7C15);
+    let copy = |from: &Path, to: &Path| {
+        for e in walkdir::WalkDir::new(from).into_iter().flatten() {
+            let rel = e.path().strip_prefix(from).unwrap();
+            if e.file_type().is_dir() {
+                std::fs::create_dir_all(to.join(rel)).unwrap();
+            } else {
+                std::fs::copy(e.path(), to.join(rel)).unwrap();
+            }
+        }
+    };
+    copy(&root().join("puzzles"), &set.join("shipped"));
+    let (kept, fresh) = (dir.path().join("kept"), dir.path().join("fresh"));
+    for (report, cached) in [(&kept, true), (&fresh, false)] {
+        let status = batch(&set, report, cached).status().unwrap();
+        assert_eq!(
+            status.code(),
+            Some(1),
+            "some shipped tilt puzzles have no solution"
+        );
+    }
+    let (kept, fresh) = (results(&kept), results(&fresh));
+    assert_eq!(kept.len(), 2_030, "2,000 generated and the 30 shipped");
+    assert_eq!(kept.len(), fresh.len());
+    for (k, f) in kept.iter().zip(&fresh) {
+        assert_eq!(k, f, "a kept table answered otherwise than a fresh run");
+    }
+    // The answers are real: every generated peg board asked for two pegs that is solved leaves two.
+    let solved_two = kept
+        .iter()
+        .filter(|r| {
+            r["status"] == "solved"
+                && r["settings"]
+                    .as_str()
+                    .is_some_and(|s| s.starts_with("goal: 2 pegs"))
+        })
+        .inspect(|r| assert_eq!(r["pegs_left"], 2, "{r}"))
+        .count();
+    assert!(solved_two > 50, "{solved_two}");
+}
+
+/// A tilt family whose links depend on the walls: a wall between the top-left squares stops
+/// every marble rolling left or right.
+const STICKY: &str = r#"// sticky: tilt, but a wall between [0, 0] and [0, 1] stops all sideways rolling.
+fn rules(board) {
+    let directions = [
+        #{ name: "up",    step: [-1, 0] },
+        #{ name: "down",  step: [1, 0] },
+        #{ name: "left",  step: [0, -1] },
+        #{ name: "right", step: [0, 1] },
+    ];
+    let sticky = board.wall(0, 0, 0, 1);
+    let links = [];
+    for d in directions {
+        if sticky && d.step[0] == 0 {
+            continue;
+        }
+        for cell in board.cells {
+            let next = [cell[0] + d.step[0], cell[1] + d.step[1]];
+            if board.has(next[0], next[1]) {
+                links.push(#{ dir: d.name, from: cell, to: next });
+            }
+        }
+    }
+    #{ kind: "tilt", directions: directions, links: links }
+}
+"#;
+
+#[test]
+fn a_table_made_from_walls_is_not_served_to_a_board_with_other_walls() {
+    // Two boards of one shape: the first (run first, its table kept) has no walls and is
+    // solved by one tilt left; the second's wall makes the family stop sideways rolling.
+    let maze = |walls: &str| {
+        format!("rules: sticky\nsize: 3\nmarbles: [[1, 2]]\nholes: [[1, 0]]\nwalls: [{walls}]\n")
+    };
+    let t = Test::new()
+        .file("set/rules/sticky.rhai", STICKY)
+        .file("set/a_open.yaml", &maze(""))
+        .file("set/b_walled.yaml", &maze("[[0, 0], [0, 1]]"))
+        .file("set/c_open_again.yaml", &maze("[[2, 1], [2, 2]]"))
+        .args(["batch", "set", "--report", "rep", "--quiet", "-j", "1"])
+        .run()
+        .status(1);
+    let rows = results(&t.test.path("rep"));
+    let got: Vec<(&str, &str, usize)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["puzzle"].as_str().unwrap(),
+                r["status"].as_str().unwrap(),
+                r["moves"].as_array().unwrap().len(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("a_open", "solved", 1),
+            ("b_walled", "unsolvable", 0),
+            ("c_open_again", "solved", 1)
+        ]
+    );
+    assert_eq!(rows[0]["moves"][0]["tilt"], "left");
+}
+
+/// An ICPC "Marble Game" file of `cases` random cases, walls included.
+fn icpc_cases(cases: usize, seed: u64) -> String {
+    let mut rng = Rng(seed);
+    let mut out = String::new();
+    for _ in 0..cases {
+        let n = 2 + rng.below(3);
+        let m = 1 + rng.below((n * n / 2).min(3)) as usize;
+        let cells = rng.cells(n, 2 * m);
+        let walls = rng.walls(n);
+        let _ = writeln!(out, "{n} {m} {}", walls.len());
+        for c in &cells {
+            let _ = writeln!(out, "{} {}", c[0], c[1]);
+        }
+        for [a, b] in &walls {
+            let _ = writeln!(out, "{} {} {} {}", a[0], a[1], b[0], b[1]);
+        }
+    }
+    out.push_str("0 0 0\n");
+    out
+}
+
+#[test]
+fn a_many_case_file_answers_alike_on_every_core_and_one_case_at_a_time() {
+    let t = Test::new().file("big.icpc", &icpc_cases(3_000, 7));
+    let run = |extra: &[&str]| {
+        let mut args = vec!["solve", "big.icpc", "--format", "icpc"];
+        args.extend(extra);
+        let out = Test::new().in_dir(&t.path("")).args(args).run();
+        (out.code, out.stdout)
+    };
+    // `--max-memory` holds for the whole process, so its cases are solved one at a time.
+    let (every_core, one_by_one) = (run(&[]), run(&["--max-memory", "2GB"]));
+    assert_eq!(every_core.0, Some(1), "some random cases are impossible");
+    assert_eq!(every_core, one_by_one);
+    let answers: Vec<&str> = every_core.1.lines().filter(|l| l.starts_with("Case ")).collect();
+    assert_eq!(answers.len(), 3_000);
+    assert_eq!(answers[2_999].split(':').next(), Some("Case 3000"));
+    assert!(answers.iter().any(|a| a.ends_with("impossible")));
+    assert!(answers.iter().any(|a| a.ends_with(" moves")));
+}
+
+#[test]
+fn a_large_batch_lists_every_result_in_results_jsonl_and_summarises_its_reports() {
+    // 3,000 results from 30 files of 100 cases: past the 2,000 a report lists in full.
+    let t = Test::new();
+    for f in 0..30 {
+        std::fs::create_dir_all(t.path("set")).unwrap();
+        std::fs::write(t.path(&format!("set/f{f:02}.icpc")), icpc_cases(100, 11 + f)).unwrap();
+    }
+    let run = t.args(["batch", "set", "--report", "rep"]).run().status(1);
+    let rep = run.test.path("rep");
+    let rows = results(&rep);
+    assert_eq!(rows.len(), 3_000);
+    for (i, r) in rows.iter().enumerate() {
+        assert_eq!(
+            (r["index"].as_u64(), r["case"].as_u64()),
+            (Some(i as u64 / 100), Some(i as u64 % 100 + 1))
+        );
+    }
+    let count = |status: &str| rows.iter().filter(|r| r["status"] == status).count();
+    let (solved, unsolvable) = (count("solved"), count("unsolvable"));
+    assert_eq!(solved + unsolvable, 3_000);
+    // The stdout table counts by family and status.
+    assert!(
+        run.stdout
+            .contains(&format!("3000 puzzles: {solved} solved, {unsolvable} unsolvable")),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("too many to list here"), "{}", run.stdout);
+    let csv = std::fs::read_to_string(rep.join("summary.csv")).unwrap();
+    let thousands = |n: usize| {
+        let s = n.to_string();
+        if s.len() > 3 {
+            format!("{},{}", &s[..s.len() - 3], &s[s.len() - 3..])
+        } else {
+            s
+        }
+    };
+    assert!(
+        csv.starts_with("family,status,puzzles,seconds,max_seconds,nodes\n"),
+        "{csv}"
+    );
+    assert!(csv.contains(&format!("tilt_roll,solved,{solved},")), "{csv}");
+    assert!(
+        csv.contains(&format!("tilt_roll,unsolvable,{unsolvable},")),
+        "{csv}"
+    );
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(rep.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(json["results_file"], "results.jsonl");
+    assert_eq!(json["summary"]["totals"]["solved"], solved);
+    let bins: u64 = json["summary"]["time_bins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_u64().unwrap())
+        .sum();
+    assert_eq!(bins, 3_000);
+    let md = std::fs::read_to_string(rep.join("summary.md")).unwrap();
+    assert!(
+        md.contains(&format!("| tilt\\_roll | solved | {} |", thousands(solved))),
+        "{md}"
+    );
+    assert!(md.contains("## The first 12 puzzles"), "{md}");
+    let html = std::fs::read_to_string(rep.join("index.html")).unwrap();
+    assert_eq!(
+        html.matches("<svg viewBox=\"0 0 576 160\"").count(),
+        2,
+        "two charts"
+    );
+    assert!(html.contains(&format!("<b>{solved}</b><span>solved</span>")));
+}
+
+#[test]
+fn a_large_batch_killed_and_resumed_lists_every_result_as_if_never_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("set");
+    std::fs::create_dir_all(&set).unwrap();
+    for f in 0..24 {
+        std::fs::write(set.join(format!("f{f:02}.icpc")), icpc_cases(100, 101 + f)).unwrap();
+    }
+    generated(&set.join("yaml"), 300, 5);
+    let whole = dir.path().join("whole");
+    assert_eq!(batch(&set, &whole, true).status().unwrap().code(), Some(1));
+    let expected = results(&whole);
+    assert_eq!(expected.len(), 2_700);
+
+    let killed = dir.path().join("killed");
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    for round in 0..4 {
+        let mut cmd = batch(&set, &killed, true);
+        if round > 0 {
+            cmd.arg("--resume");
+        }
+        let mut child = cmd.spawn().unwrap();
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        std::thread::sleep(Duration::from_millis(20 + seed % 400));
+        // SAFETY: signalling our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
+        let _ = child.wait();
+    }
+    let status = batch(&set, &killed, true).arg("--resume").status().unwrap();
+    assert_eq!(status.code(), Some(1));
+    assert_eq!(results(&killed), expected);
+}
