@@ -186,6 +186,17 @@ struct Brief<'a> {
     settings: Option<std::borrow::Cow<'a, str>>,
 }
 
+/// A file's group of records being read by [`Previous::index`]: its file, where it starts,
+/// its results' count, and its digest's inputs so far.
+struct Group {
+    file: String,
+    offset: u64,
+    cases: usize,
+    spec_hash: String,
+    each: Vec<(String, String)>,
+    failed: bool,
+}
+
 /// The results of the last run in a report folder, for `--resume`: an index of each file's
 /// records in `results.jsonl` and, after a kill, the journal (a later record of a file
 /// replaces an earlier one). Records are read back only for the files reused.
@@ -223,8 +234,7 @@ impl Previous {
         let mut reader = BufReader::with_capacity(1 << 20, f);
         let mut buf = Vec::new();
         let mut at = 0u64;
-        // The group being read: its file, where it starts, its digest's inputs so far.
-        let mut open: Option<(String, u64, usize, String, Vec<(String, String)>, bool)> = None;
+        let mut open: Option<Group> = None;
         loop {
             buf.clear();
             let Ok(n) = reader.read_until(b'\n', &mut buf) else {
@@ -240,41 +250,40 @@ impl Previous {
                 continue;
             };
             if b.case == 1 {
-                open = Some((
-                    b.file.to_string(),
-                    start,
-                    b.cases,
-                    b.spec_hash.as_deref().unwrap_or("").to_string(),
-                    Vec::new(),
-                    false,
-                ));
+                open = Some(Group {
+                    file: b.file.to_string(),
+                    offset: start,
+                    cases: b.cases,
+                    spec_hash: b.spec_hash.as_deref().unwrap_or("").to_string(),
+                    each: Vec::new(),
+                    failed: false,
+                });
             }
             let Some(g) = open
                 .as_mut()
-                .filter(|g| g.0 == b.file && g.2 == b.cases && g.4.len() + 1 == b.case)
+                .filter(|g| g.file == b.file && g.cases == b.cases && g.each.len() + 1 == b.case)
             else {
                 open = None;
                 continue;
             };
-            g.4.push((
+            g.each.push((
                 b.script_hash.as_deref().unwrap_or("").to_string(),
                 b.settings.as_deref().unwrap_or("").to_string(),
             ));
-            g.5 |= b.status == Status::Error;
-            if b.case == b.cases {
-                let (file, offset, _, spec, each, failed) = open.take().expect("open");
-                let made = digest(&spec, each.iter().map(|(a, b)| (a.as_str(), b.as_str())));
-                let len = u32::try_from(at - offset).unwrap_or(u32::MAX);
-                self.by_file.insert(
-                    path_key(&file),
-                    Earlier {
-                        source,
-                        offset,
-                        len,
-                        made,
-                        failed,
-                    },
-                );
+            g.failed |= b.status == Status::Error;
+            if b.case == b.cases
+                && let Some(g) = open.take()
+            {
+                let made = digest(&g.spec_hash, g.each.iter().map(|(a, b)| (a.as_str(), b.as_str())));
+                let len = u32::try_from(at - g.offset).unwrap_or(u32::MAX);
+                let e = Earlier {
+                    source,
+                    offset: g.offset,
+                    len,
+                    made,
+                    failed: g.failed,
+                };
+                self.by_file.insert(path_key(&g.file), e);
             }
         }
     }

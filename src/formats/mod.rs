@@ -213,7 +213,8 @@ const CHUNK: usize = 256;
 /// Compiles and solves the puzzles of `text` (the bytes of `path`) on `jobs` threads,
 /// `solve` turning each compiled case (or its error) into a `T`, and hands each `T` to `emit`
 /// in file order, as [`prepare_text`] would hand on the cases. Cases are read a chunk of
-/// [`CHUNK`] at a time, so memory holds one chunk's cases and answers whatever the file's
+/// [`CHUNK`] at a time, the next chunk read (and the last one's answers handed on) while one
+/// is solved, so memory holds at most three chunks' cases and answers whatever the file's
 /// size. Ctrl-C stops between chunks; so does `emit`.
 pub fn solve_text_parallel<T: Send>(
     path: &Path,
@@ -225,51 +226,76 @@ pub fn solve_text_parallel<T: Send>(
     emit: &mut dyn FnMut(T) -> ControlFlow<()>,
 ) {
     use rayon::prelude::*;
+    use std::sync::mpsc;
+    type Chunk = Vec<Result<(Spec, crate::script::Script)>>;
     let pool = match rayon::ThreadPoolBuilder::new().num_threads(jobs).build() {
         Ok(pool) => pool,
         Err(_) => return prepare_text(path, notation, text, opts, &mut |p| emit(solve(p))),
     };
-    let mut scripts = Scripts::default();
-    let mut chunk: Vec<Result<(Spec, crate::script::Script)>> = Vec::with_capacity(CHUNK);
-    let mut run = |chunk: &mut Vec<Result<(Spec, crate::script::Script)>>| {
-        let answers: Vec<T> = pool.install(|| {
-            std::mem::take(chunk)
-                .into_par_iter()
-                .map(|c| solve(c.and_then(|(s, script)| compile(s, script, opts))))
-                .collect()
+    std::thread::scope(|s| {
+        let (chunks, to_solve) = mpsc::sync_channel::<Chunk>(2);
+        let (answered, answers) = mpsc::sync_channel::<Vec<T>>(2);
+        s.spawn(move || {
+            for chunk in to_solve {
+                let out: Vec<T> = pool.install(|| {
+                    chunk
+                        .into_par_iter()
+                        .map(|c| solve(c.and_then(|(s, script)| compile(s, script, opts))))
+                        .collect()
+                });
+                if answered.send(out).is_err() {
+                    break;
+                }
+            }
         });
-        for a in answers {
-            if emit(a).is_break() {
+        // Chunks sent and not yet answered: at most two, one solving and one waiting.
+        let mut in_flight = 0;
+        let mut stopped = false;
+        let mut hand_on = |answers: Vec<T>, stopped: &mut bool| {
+            for a in answers {
+                if !*stopped && emit(a).is_break() {
+                    *stopped = true;
+                }
+            }
+        };
+        let mut send = |chunk: Chunk, in_flight: &mut usize, stopped: &mut bool| {
+            if *in_flight == 2
+                && let Ok(a) = answers.recv()
+            {
+                *in_flight -= 1;
+                hand_on(a, stopped);
+            }
+            if !*stopped && chunks.send(chunk).is_ok() {
+                *in_flight += 1;
+            }
+        };
+        let mut scripts = Scripts::default();
+        let mut chunk: Chunk = Vec::with_capacity(CHUNK);
+        let read = parse_each(path, notation, text, &mut |s| {
+            if cancelled() || stopped {
                 return ControlFlow::Break(());
             }
-        }
-        ControlFlow::Continue(())
-    };
-    let mut stopped = false;
-    let read = parse_each(path, notation, text, &mut |s| {
-        if cancelled() {
-            return ControlFlow::Break(());
-        }
-        chunk.push(scripts.find(s, opts));
-        if chunk.len() == CHUNK {
-            stopped = run(&mut chunk).is_break();
-            if stopped {
-                return ControlFlow::Break(());
+            chunk.push(scripts.find(s, opts));
+            if chunk.len() == CHUNK {
+                send(std::mem::take(&mut chunk), &mut in_flight, &mut stopped);
             }
+            ControlFlow::Continue(())
+        });
+        if !chunk.is_empty() && !cancelled() {
+            send(chunk, &mut in_flight, &mut stopped);
         }
-        ControlFlow::Continue(())
+        let _ = send;
+        drop(chunks);
+        for a in answers.iter().take(in_flight) {
+            hand_on(a, &mut stopped);
+        }
+        if let Err(d) = read
+            && !cancelled()
+            && !stopped
+        {
+            let _ = emit(solve(Err(d)));
+        }
     });
-    if stopped || cancelled() {
-        return;
-    }
-    if run(&mut chunk).is_break() {
-        return;
-    }
-    if let Err(d) = read
-        && !cancelled()
-    {
-        let _ = emit(solve(Err(d)));
-    }
 }
 
 /// The `case`-th puzzle of a file (from 1), compiled alone, beside the number of puzzles

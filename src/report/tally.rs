@@ -37,7 +37,7 @@ pub struct Brief {
     /// Where it stands among the batch's results: its file's place in path order, and its
     /// case in that file (from 1).
     #[serde(skip)]
-    pub place: (usize, usize),
+    pub place: Place,
 }
 
 /// Results of one family with one status.
@@ -52,14 +52,24 @@ pub struct Group {
 }
 
 /// `f64` seconds ordered for the heap of the slowest (they are never NaN).
-#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 struct Secs(f64);
 impl Eq for Secs {}
+impl PartialOrd for Secs {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 impl Ord for Secs {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         self.0.total_cmp(&other.0)
     }
 }
+
+/// Where a result stands: its file's place in path order, its case in that file.
+type Place = (usize, usize);
+/// The slowest kept: a least-first heap on seconds (ties: the later place first out).
+type Slowest = BinaryHeap<Reverse<Keyed<(Secs, Reverse<Place>), Brief>>>;
 
 /// An item of a bounded heap, ordered by its key alone.
 #[derive(Debug)]
@@ -99,12 +109,11 @@ pub struct Tally {
     groups: BTreeMap<(String, &'static str), Group>,
     time_bins: [u64; BINS],
     node_bins: [u64; BINS],
-    /// Least-first heap on seconds: its top is the fastest of the slowest kept.
-    slowest: BinaryHeap<Reverse<Keyed<(Secs, Reverse<(usize, usize)>), Brief>>>,
-    failed: BinaryHeap<Keyed<(usize, usize), Brief>>,
-    sample: BinaryHeap<Keyed<(usize, usize), Outcome>>,
+    slowest: Slowest,
+    failed: BinaryHeap<Keyed<Place, Brief>>,
+    sample: BinaryHeap<Keyed<Place, Outcome>>,
     /// Every outcome, by place, while there are at most [`SMALL_BATCH`].
-    every: Option<Vec<((usize, usize), Outcome)>>,
+    every: Option<Vec<(Place, Outcome)>>,
 }
 
 /// The bin of `x` among powers of ten from `first`.
@@ -184,7 +193,7 @@ impl Tally {
 
     /// What the reports are written from.
     pub fn finish(self) -> Finished {
-        let ordered = |mut v: Vec<((usize, usize), Outcome)>| {
+        let ordered = |mut v: Vec<(Place, Outcome)>| {
             v.sort_by_key(|(place, _)| *place);
             v.into_iter().map(|(_, o)| o).collect::<Vec<_>>()
         };
