@@ -213,7 +213,7 @@ const CHUNK: usize = 256;
 /// Compiles and solves the puzzles of `text` (the bytes of `path`) on `jobs` threads,
 /// `solve` turning each compiled case (or its error) into a `T`, and hands each `T` to `emit`
 /// in file order, as [`prepare_text`] would hand on the cases. Cases are read a chunk of
-/// [`CHUNK`] at a time, the next chunk read (and the last one's answers handed on) while one
+/// `CHUNK` (256) at a time, the next chunk read (and the last one's answers handed on) while one
 /// is solved, so memory holds at most three chunks' cases and answers whatever the file's
 /// size. Ctrl-C stops between chunks; so does `emit`.
 pub fn solve_text_parallel<T: Send>(

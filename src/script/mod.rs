@@ -123,7 +123,7 @@ type Found = std::collections::HashMap<(PathBuf, String, Option<PathBuf>), Scrip
 static FOUND: std::sync::Mutex<Option<Found>> = std::sync::Mutex::new(None);
 const MAX_FOUND: usize = 1024;
 
-/// The script a spec names, as [`find`] finds it; found once per process for each folder,
+/// The script a spec names, as `find` finds it; found once per process for each folder,
 /// name and root, then kept: a script edited while marbles runs is read again only by the
 /// next run.
 pub fn resolve(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {

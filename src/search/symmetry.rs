@@ -193,7 +193,7 @@ impl Symmetry {
     }
 
     /// [`Symmetry::for_goal`] under a search's budget; a group found before for the same
-    /// board, moves and goal cells is served again (see [`KEPT`]).
+    /// board, moves and goal cells is served again (see `KEPT`).
     pub fn for_goal_within(model: &HopModel, budget: &Budget) -> Result<Self, GaveUp> {
         if !crate::memo::enabled() {
             return Ok(Self::find_within(model, budget)?.fixing_goal(model));
