@@ -243,8 +243,17 @@ pub fn settings(spec: &Spec, opts: &Options) -> String {
         Some(goal) => format!("; moves: {goal:?}"),
         None => String::new(),
     };
+    // Script limits change what a script may do before it fails: said when not the default.
+    let script = match &opts.script {
+        l if *l == ScriptLimits::default() => String::new(),
+        l => format!(
+            "; script limits: {} operations, {} s",
+            l.max_operations,
+            l.timeout.as_secs_f64()
+        ),
+    };
     format!(
-        "goal: {pegs} pegs{at}{moves}; order: {order}; limits: {}",
+        "goal: {pegs} pegs{at}{moves}; order: {order}; limits: {}{script}",
         limits_for(spec, opts).describe()
     )
 }

@@ -87,11 +87,14 @@ pub fn write_reports(
     Ok(())
 }
 
-/// [`write_reports`] of results held in memory (`marbles merge`), in their order.
+/// [`write_reports`] of results held in memory (`marbles merge`), in path order: each run
+/// of results from one file is that file's, numbered as a batch numbers them.
 pub fn write_reports_of(dir: &Path, outcomes: Vec<Outcome>) -> anyhow::Result<()> {
     let mut lines = Vec::new();
-    for (i, o) in outcomes.iter().enumerate() {
-        lines.extend(line(i, 1, 1, o)?);
+    for (index, group) in outcomes.chunk_by(|a, b| a.file == b.file).enumerate() {
+        for (k, o) in group.iter().enumerate() {
+            lines.extend(line(index, k + 1, group.len(), o)?);
+        }
     }
     let finished = Finished::of(outcomes);
     write_reports(dir, &finished, &mut |w| w.write_all(&lines))
@@ -155,15 +158,15 @@ struct Earlier {
 }
 
 /// A digest of what a file's results were made from: its bytes' hash, and each result's
-/// script hash and settings, in order.
-pub fn digest<'a>(spec_hash: &str, each: impl Iterator<Item = (&'a str, &'a str)>) -> [u8; 16] {
+/// script (where it was found, and its hash) and settings, in order.
+pub fn digest<'a>(spec_hash: &str, each: impl Iterator<Item = [&'a str; 3]>) -> [u8; 16] {
     let mut h = Sha256::new();
     h.update(spec_hash.as_bytes());
-    for (script, settings) in each {
-        h.update([0]);
-        h.update(script.as_bytes());
-        h.update([1]);
-        h.update(settings.as_bytes());
+    for parts in each {
+        for (k, part) in parts.iter().enumerate() {
+            h.update([k as u8]);
+            h.update(part.as_bytes());
+        }
     }
     let mut out = [0; 16];
     out.copy_from_slice(&h.finalize()[..16]);
@@ -181,6 +184,8 @@ struct Brief<'a> {
     #[serde(default, borrow)]
     spec_hash: Option<std::borrow::Cow<'a, str>>,
     #[serde(default, borrow)]
+    script: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default, borrow)]
     script_hash: Option<std::borrow::Cow<'a, str>>,
     #[serde(default, borrow)]
     settings: Option<std::borrow::Cow<'a, str>>,
@@ -193,7 +198,7 @@ struct Group {
     offset: u64,
     cases: usize,
     spec_hash: String,
-    each: Vec<(String, String)>,
+    each: Vec<[String; 3]>,
     failed: bool,
 }
 
@@ -266,15 +271,17 @@ impl Previous {
                 open = None;
                 continue;
             };
-            g.each.push((
-                b.script_hash.as_deref().unwrap_or("").to_string(),
-                b.settings.as_deref().unwrap_or("").to_string(),
-            ));
+            let field = |f: &Option<std::borrow::Cow<str>>| f.as_deref().unwrap_or("").to_string();
+            g.each
+                .push([field(&b.script), field(&b.script_hash), field(&b.settings)]);
             g.failed |= b.status == Status::Error;
             if b.case == b.cases
                 && let Some(g) = open.take()
             {
-                let made = digest(&g.spec_hash, g.each.iter().map(|(a, b)| (a.as_str(), b.as_str())));
+                let made = digest(
+                    &g.spec_hash,
+                    g.each.iter().map(|p| p.each_ref().map(String::as_str)),
+                );
                 let len = u32::try_from(at - g.offset).unwrap_or(u32::MAX);
                 let e = Earlier {
                     source,

@@ -117,18 +117,20 @@ pub fn solve_contained(path: &Path, opts: &Options) -> Vec<Outcome> {
 fn made_now(path: &Path, opts: &Options) -> Option<[u8; 16]> {
     let text = crate::spec::read_text(path).ok()?;
     let specs = formats::parse(path, Notation::of(path, None), &text).ok()?;
-    let each: Vec<(String, String)> = specs
+    let each: Vec<[String; 3]> = specs
         .iter()
         .map(|spec| {
-            Some((
-                crate::script::resolve(spec, &opts.rules_roots).ok()?.hash,
+            let script = crate::script::resolve(spec, &opts.rules_roots).ok()?;
+            Some([
+                script.origin.display().to_string(),
+                script.hash,
                 solve::settings(spec, opts),
-            ))
+            ])
         })
         .collect::<Option<_>>()?;
     Some(journal::digest(
         &solve::hash(&text),
-        each.iter().map(|(a, b)| (a.as_str(), b.as_str())),
+        each.iter().map(|p| p.each_ref().map(String::as_str)),
     ))
 }
 

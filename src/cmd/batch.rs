@@ -120,12 +120,10 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     bar.finish_and_clear();
     drop(prev);
     let interrupted = CANCELLED.load(Ordering::SeqCst);
-    let results = tally.finish();
+    let mut results = tally.finish();
+    results.listed = config.report.is_some();
 
-    let mut stdout = std::io::stdout().lock();
-    let printed = report::summary_of(config.summary, &results)?;
-    stdout.write_all(printed.as_bytes())?;
-    stdout.flush()?;
+    // The reports first: a closed or full stdout must not lose them.
     if let (Some(dir), Some(j)) = (&config.report, journal) {
         journal::write_reports(dir, &results, &mut |w| j.copy_in_order(w))?;
         // An interrupted shard is not whole: it leaves no results file for merge to take.
@@ -133,9 +131,20 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             write_shard(dir, s, config, (owned, &listing), j.outcomes()?)?;
         }
         j.finish();
-        if !config.quiet {
-            eprintln!("reports written to {}", dir.display());
-        }
+    }
+    let printed = report::summary_of(config.summary, &results)?;
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(printed.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::BrokenPipe => Error::Io(e),
+            _ => Error::Other(anyhow::anyhow!(
+                "cannot write the summary to standard output: {e}"
+            )),
+        })?;
+    if let Some(dir) = config.report.as_ref().filter(|_| !config.quiet) {
+        eprintln!("reports written to {}", dir.display());
     }
     if interrupted {
         eprintln!(

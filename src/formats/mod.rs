@@ -234,13 +234,17 @@ pub fn solve_text_parallel<T: Send>(
     };
     std::thread::scope(|s| {
         let (chunks, to_solve) = mpsc::sync_channel::<Chunk>(2);
-        let (answered, answers) = mpsc::sync_channel::<Vec<T>>(2);
+        let (answered, answers) = mpsc::sync_channel::<Vec<Option<T>>>(2);
         s.spawn(move || {
             for chunk in to_solve {
-                let out: Vec<T> = pool.install(|| {
+                // After Ctrl-C a case not yet begun is not begun (`None`): what was answered
+                // is handed on up to the first of those, as one case at a time would.
+                let out: Vec<Option<T>> = pool.install(|| {
                     chunk
                         .into_par_iter()
-                        .map(|c| solve(c.and_then(|(s, script)| compile(s, script, opts))))
+                        .map(|c| {
+                            (!cancelled()).then(|| solve(c.and_then(|(s, script)| compile(s, script, opts))))
+                        })
                         .collect()
                 });
                 if answered.send(out).is_err() {
@@ -251,10 +255,11 @@ pub fn solve_text_parallel<T: Send>(
         // Chunks sent and not yet answered: at most two, one solving and one waiting.
         let mut in_flight = 0;
         let mut stopped = false;
-        let mut hand_on = |answers: Vec<T>, stopped: &mut bool| {
+        let mut hand_on = |answers: Vec<Option<T>>, stopped: &mut bool| {
             for a in answers {
-                if !*stopped && emit(a).is_break() {
-                    *stopped = true;
+                match a {
+                    Some(a) if !*stopped => *stopped = emit(a).is_break(),
+                    _ => *stopped = true,
                 }
             }
         };

@@ -37,11 +37,11 @@ impl Json {
     fn summarised(results: &Finished) -> anyhow::Result<String> {
         #[derive(Serialize)]
         struct Summarised<'a> {
-            results_file: &'static str,
+            results_file: Option<&'static str>,
             summary: &'a Finished,
         }
         let doc = Summarised {
-            results_file: super::RESULTS_FILE,
+            results_file: results.listed.then_some(super::RESULTS_FILE),
             summary: results,
         };
         Ok(serde_json::to_string_pretty(&doc)? + "\n")

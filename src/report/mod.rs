@@ -52,10 +52,15 @@ pub const RESULTS_FILE: &str = "results.jsonl";
 
 /// The note heading a summarised report.
 pub fn summarised_note(results: &Finished) -> String {
+    let every = match results.listed {
+        true => format!("every result is in {RESULTS_FILE}, one JSON object a line"),
+        false => "with a report folder (`--report DIR`, not `--no-report`) every result would be in \
+                  results.jsonl there"
+            .to_string(),
+    };
     format!(
         "{} results are too many to list here (more than {}): this report counts them, charts \
-         their times and nodes, lists the slowest and the failed, and draws the first {}; \
-         every result is in {RESULTS_FILE}, one JSON object a line",
+         their times and nodes, lists the slowest and the failed, and draws the first {}; {every}",
         thousands(results.count() as u64),
         thousands(tally::SMALL_BATCH as u64),
         results.sample.len()

@@ -110,7 +110,8 @@ pub struct Tally {
     time_bins: [u64; BINS],
     node_bins: [u64; BINS],
     slowest: Slowest,
-    failed: BinaryHeap<Keyed<Place, Brief>>,
+    /// Errors first, then give-ups, each in path order.
+    failed: BinaryHeap<Keyed<(bool, Place), Brief>>,
     sample: BinaryHeap<Keyed<Place, Outcome>>,
     /// Every outcome, by place, while there are at most [`SMALL_BATCH`].
     every: Option<Vec<(Place, Outcome)>>,
@@ -174,10 +175,11 @@ impl Tally {
         if self.slowest.len() < LISTED || self.slowest.peek().is_some_and(|Reverse(top)| key > top.0) {
             keep_least(&mut self.slowest, Reverse(Keyed(key, brief())), LISTED);
         }
+        let failed = (o.status == Status::GaveUp, place);
         if matches!(o.status, Status::Error | Status::GaveUp)
-            && (self.failed.len() < FAILED_LISTED || self.failed.peek().is_some_and(|top| place < top.0))
+            && (self.failed.len() < FAILED_LISTED || self.failed.peek().is_some_and(|top| failed < top.0))
         {
-            keep_least(&mut self.failed, Keyed(place, brief()), FAILED_LISTED);
+            keep_least(&mut self.failed, Keyed(failed, brief()), FAILED_LISTED);
         }
         if self.sample.len() < SAMPLE || self.sample.peek().is_some_and(|top| place < top.0) {
             keep_least(&mut self.sample, Keyed(place, o.clone()), SAMPLE);
@@ -199,8 +201,9 @@ impl Tally {
         };
         let mut slowest: Vec<Brief> = self.slowest.into_iter().map(|Reverse(k)| k.1).collect();
         slowest.sort_by(|a, b| b.seconds.total_cmp(&a.seconds).then(a.place.cmp(&b.place)));
-        let mut failed: Vec<Brief> = self.failed.into_iter().map(|k| k.1).collect();
-        failed.sort_by_key(|b| b.place);
+        let mut failed: Vec<Keyed<(bool, Place), Brief>> = self.failed.into_vec();
+        failed.sort_by_key(|k| k.0);
+        let failed = failed.into_iter().map(|k| k.1).collect();
         Finished {
             totals: self.totals,
             nodes: self.nodes,
@@ -211,6 +214,7 @@ impl Tally {
             failed,
             sample: ordered(self.sample.into_iter().map(|k| (k.0, k.1)).collect()),
             every: self.every.map(ordered),
+            listed: true,
         }
     }
 }
@@ -228,7 +232,7 @@ pub struct Finished {
     pub node_bins: [u64; BINS],
     /// The slowest [`LISTED`], slowest first.
     pub slowest: Vec<Brief>,
-    /// The first [`FAILED_LISTED`] errors and give-ups, in path order.
+    /// The first [`FAILED_LISTED`] errors, then give-ups, each in path order.
     pub failed: Vec<Brief>,
     /// The first [`SAMPLE`] results in path order, whole.
     #[serde(skip)]
@@ -236,6 +240,9 @@ pub struct Finished {
     /// Every result in path order, for a batch of at most [`SMALL_BATCH`].
     #[serde(skip)]
     pub every: Option<Vec<Outcome>>,
+    /// Whether every result is written to `results.jsonl` (a batch with a report folder).
+    #[serde(skip)]
+    pub listed: bool,
 }
 
 impl Finished {

@@ -328,6 +328,13 @@ fn a_large_batch_lists_every_result_in_results_jsonl_and_summarises_its_reports(
         "{md}"
     );
     assert!(md.contains("## The first 12 puzzles"), "{md}");
+    // Without a report folder there is no results.jsonl, and the summary says so.
+    let quiet = Test::new()
+        .in_dir(&run.test.path(""))
+        .args(["batch", "set", "--no-report", "--format", "json"])
+        .run()
+        .status(1);
+    assert_eq!(quiet.json()["results_file"], Value::Null);
     let html = std::fs::read_to_string(rep.join("index.html")).unwrap();
     assert_eq!(
         html.matches("<svg viewBox=\"0 0 576 160\"").count(),
@@ -370,4 +377,97 @@ fn a_large_batch_killed_and_resumed_lists_every_result_as_if_never_killed() {
     let status = batch(&set, &killed, true).arg("--resume").status().unwrap();
     assert_eq!(status.code(), Some(1));
     assert_eq!(results(&killed), expected);
+}
+
+#[test]
+fn ctrl_c_in_a_many_case_file_reports_no_case_it_never_began() {
+    let t = Test::new()
+        .file("big.icpc", &icpc_cases(30_000, 3))
+        .args(["solve", "big.icpc", "--format", "icpc"]);
+    let out = crate::support::interrupted(&mut t.command(), Duration::from_millis(700));
+    assert_eq!(out.status.code(), Some(130));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let answers: Vec<&str> = stdout.lines().filter(|l| l.starts_with("Case ")).collect();
+    assert!(answers.len() < 30_000, "Ctrl-C came too late to test anything");
+    // Answers are a prefix of the file's cases; only cases under way when Ctrl-C came (one a
+    // core at most) say they were interrupted.
+    for (k, a) in answers.iter().enumerate() {
+        assert!(a.starts_with(&format!("Case {}: ", k + 1)), "{a}");
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let interrupted = answers.iter().filter(|a| a.contains("interrupted")).count();
+    assert!(
+        interrupted <= cores,
+        "{interrupted} cases said interrupted:\n{stdout}"
+    );
+}
+
+#[test]
+fn resume_solves_again_under_other_script_limits() {
+    let maze = std::fs::read_to_string(root().join("puzzles/tilt_roll/four_by_four.yaml")).unwrap();
+    let t = Test::new()
+        .file("set/maze.yaml", &maze)
+        .args(["batch", "set", "--report", "rep", "--quiet"])
+        .run()
+        .status(0);
+    Test::new()
+        .in_dir(&t.test.path(""))
+        .args([
+            "batch",
+            "set",
+            "--report",
+            "rep",
+            "--quiet",
+            "--resume",
+            "--script-ops",
+            "10",
+        ])
+        .run()
+        .status(2);
+    let rows = results(&t.test.path("rep"));
+    assert_eq!(rows.len(), 1);
+    assert!(
+        rows[0]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("operation limit reached")),
+        "{}",
+        rows[0]
+    );
+}
+
+#[test]
+fn merged_shards_list_every_result_as_one_batch_does() {
+    let t = Test::new();
+    let set = t.path("set");
+    for e in walkdir::WalkDir::new(root().join("puzzles"))
+        .into_iter()
+        .flatten()
+    {
+        let rel = e.path().strip_prefix(root().join("puzzles")).unwrap();
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(set.join(rel)).unwrap();
+        } else {
+            std::fs::copy(e.path(), set.join(rel)).unwrap();
+        }
+    }
+    let run = |args: &[&str]| {
+        Test::new().in_dir(&t.path("")).args(args).run();
+    };
+    run(&["batch", "set", "--report", "s0", "--quiet", "--shard", "0/2"]);
+    run(&["batch", "set", "--report", "s1", "--quiet", "--shard", "1/2"]);
+    run(&[
+        "merge",
+        "s0/shard-0-of-2.json",
+        "s1/shard-1-of-2.json",
+        "--report",
+        "merged",
+    ]);
+    run(&["batch", "set", "--report", "whole", "--quiet"]);
+    let (merged, whole) = (results(&t.path("merged")), results(&t.path("whole")));
+    assert_eq!(whole.len(), 30);
+    assert!(
+        whole.iter().any(|r| r["cases"] == 2),
+        "the ICPC sample's two cases"
+    );
+    assert_eq!(merged, whole);
 }
