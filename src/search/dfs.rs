@@ -8,6 +8,7 @@ use super::{Budget, GaveUp, Verdict, table_bytes, table_peak, vec_peak};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
 use rustc_hash::FxHashSet;
+use std::sync::Arc;
 
 /// Events a search reports as it goes, for traces. The default methods do nothing, so a
 /// search without an observer compiles to the bare loop.
@@ -51,6 +52,80 @@ pub struct HopResult {
 #[inline(always)]
 fn key<W: Word>(s: W, g: Option<&Symmetry>) -> W {
     g.map_or(s, |g| s.canon(g))
+}
+
+/// How many images of its position a frame of the search keeps: every element of a square
+/// board's symmetry group.
+const IMAGES: usize = 8;
+
+/// The failure table's keys. Under a group of 2 to [`IMAGES`] elements each frame keeps every
+/// image of its position (the identity's first, repeated past the group's order), and a
+/// child's images are its parent's with the move's images XORed in, since a hop toggles the
+/// images of its cells in each: a key is then 8 XORs and a minimum where [`key`] reads a table
+/// row per 8 cells (a quarter of a 5×5 board's search). Other groups take [`key`] afresh.
+struct Keys<'a, W> {
+    sym: Option<&'a Symmetry>,
+    /// `moves[i]`: the images of the mask of move `i` of the search order; empty when frames
+    /// keep no images.
+    moves: Vec<[W; IMAGES]>,
+}
+
+impl<'a, W: Word> Keys<'a, W> {
+    fn new(sym: Option<&'a Symmetry>, moves: &impl Gen<W>, count: usize) -> Self {
+        let moves = sym
+            .filter(|g| (2..=IMAGES).contains(&g.order()))
+            .map_or_else(Vec::new, |g| {
+                (0..count).map(|i| images(g, moves.mask(i))).collect()
+            });
+        Keys { sym, moves }
+    }
+
+    /// The images a frame keeps for `s`.
+    fn start(&self, s: W) -> [W; IMAGES] {
+        match self.sym {
+            Some(g) if !self.moves.is_empty() => images(g, s),
+            _ => [W::ZERO; IMAGES],
+        }
+    }
+
+    /// The images a frame keeps for the position move `i` leads to from a frame's `images`.
+    #[inline(always)]
+    fn child(&self, images: &[W; IMAGES], i: usize) -> [W; IMAGES] {
+        match self.moves.get(i) {
+            Some(mv) => std::array::from_fn(|g| images[g] ^ mv[g]),
+            None => [W::ZERO; IMAGES],
+        }
+    }
+
+    /// The failure table's key for `s`, whose frame keeps `images`.
+    #[inline(always)]
+    fn key(&self, s: W, images: &[W; IMAGES]) -> W {
+        if self.moves.is_empty() {
+            key(s, self.sym)
+        } else {
+            images.iter().copied().fold(s, W::min)
+        }
+    }
+}
+
+/// Every image of `s` under `g` (of at most [`IMAGES`] elements), then `s` again.
+fn images<W: Word>(g: &Symmetry, s: W) -> [W; IMAGES] {
+    std::array::from_fn(|k| {
+        if k < g.order() {
+            W::narrow(g.apply(k, s.wide()))
+        } else {
+            s
+        }
+    })
+}
+
+/// One position on the search's stack.
+struct Frame<W, C> {
+    state: W,
+    /// The next move to try from it.
+    next: C,
+    /// Its images ([`Keys`]).
+    images: [W; IMAGES],
 }
 
 /// How a search finds the moves it can make from a position, in search order: each frame of
@@ -153,6 +228,14 @@ pub struct Pruning {
     /// search stops, proven, once it reaches it.
     pub floor: Option<u32>,
 }
+
+/// For `fewest`: the nodes a search spends before it takes a table of the floor's finishes
+/// (see [`floor_finishes`]); most boards are done sooner.
+const FINISHES_AFTER: u64 = 1 << 12;
+/// The size of that table, shared by every board of the same moves, goal and start class:
+/// on 1,000 5×5 boards (one table per class and floor) 2^15 positions cut a sixth of the
+/// nodes, 2^18 half, but cost more to build than they saved.
+const FINISH_POSITIONS: usize = 1 << 15;
 
 /// The endgame table is built once a search has run this long: easy puzzles never pay for it.
 pub const ENDGAME_AFTER: u64 = 1 << 20;
@@ -262,7 +345,13 @@ fn search<W: Word, G: Gen<W>>(
     }
     let mut failed: FxHashSet<W> = FxHashSet::default();
     // Each frame: a position and the next index into `order` to try from it.
-    let mut stack: Vec<(W, G::Cursor)> = vec![(W::narrow(start), moves.start(W::narrow(start)))];
+    let keys = Keys::new(sym, moves, order.len());
+    let start_w = W::narrow(start);
+    let mut stack: Vec<Frame<W, G::Cursor>> = vec![Frame {
+        state: start_w,
+        next: moves.start(start_w),
+        images: keys.start(start_w),
+    }];
     let mut path: Vec<usize> = Vec::new();
     let mut memory = 0;
     let endgame_after = pruning.endgame_after.filter(|_| !fewest);
@@ -270,15 +359,24 @@ fn search<W: Word, G: Gen<W>>(
     let mut endgame: Option<Endgame> = None;
     let due = (endgame_after, pruning.endgame_positions);
     let cells = model.geo.cells.len();
+    // For `fewest`, once the best found is one peg above the floor: the positions of few
+    // pegs that can still reach the floor. Any other cannot beat the best, nor can anything
+    // after it, so it is cut: the search keeps its answer, its moves and the order of
+    // everything else it visits.
+    let mut finishes: Option<Arc<Endgame>> = None;
+    let mut finishes_due = fewest && target <= 2;
+    let finishes_at = budget.nodes.saturating_add(FINISHES_AFTER);
     let mut check_at = budget.nodes + 1;
-    while let Some(&mut (state, ref mut next)) = stack.last_mut() {
-        let Some(i) = moves.next(state, next) else {
+    while let Some(top) = stack.last_mut() {
+        let state = top.state;
+        let Some(i) = moves.next(state, &mut top.next) else {
             obs.dead_end(path.len(), state.wide());
-            failed.insert(key(state, sym));
+            failed.insert(keys.key(state, &top.images));
             stack.pop();
             path.pop();
             continue;
         };
+        let images = keys.child(&top.images, i);
         let m = order[i];
         let ns = state ^ moves.mask(i);
         budget.nodes += 1;
@@ -288,9 +386,22 @@ fn search<W: Word, G: Gen<W>>(
             // one a frame unwound; the stack is never deeper than the board has cells. Each
             // is counted as if it grew (old and new allocations at once) when it may.
             let more = (check_at - budget.nodes) as usize + stack.len();
-            let held = table_peak::<W>(failed.len(), failed.capacity(), more)
-                + vec_peak::<(W, G::Cursor)>(stack.len(), stack.capacity(), cells)
+            let mut held = table_peak::<W>(failed.len(), failed.capacity(), more)
+                + vec_peak::<Frame<W, G::Cursor>>(stack.len(), stack.capacity(), cells)
                 + vec_peak::<usize>(path.len(), path.capacity(), cells);
+            if finishes_due && best_pegs == target + 1 && budget.nodes >= finishes_at {
+                finishes_due = false;
+                // Only a shortcut: a limit reached while building it is left for the check
+                // below to report.
+                finishes = floor_finishes(model, target, budget, held).ok().flatten();
+            }
+            // Nor is it kept when it alone would pass the memory limit.
+            let with = held + finishes.as_ref().map_or(0, |e| e.bytes());
+            if with > held && budget.exceeded(with).is_some() && budget.exceeded(held).is_none() {
+                finishes = None;
+            } else {
+                held = with;
+            }
             match Endgame::check(&mut endgame, due, model, budget, held) {
                 Ok(now) => memory = memory.max(now),
                 Err(reason) => {
@@ -299,15 +410,19 @@ fn search<W: Word, G: Gen<W>>(
                 }
             }
         }
-        if failed.contains(&key(ns, sym)) {
+        let ns_key = keys.key(ns, &images);
+        let pegs = ns.pegs();
+        // A position the table of finishes decides needs no lookup: one that can reach the
+        // floor never fails, and one that cannot is cut below.
+        let decided = finishes.as_ref().filter(|e| pegs <= e.max_pegs());
+        if decided.is_none() && failed.contains(&ns_key) {
             obs.known_failure(path.len() + 1, m, ns.wide());
             continue;
         }
-        if pagodas.is_some_and(|p| p.cuts(ns.wide())) {
+        if pagodas.is_some_and(|p| p.cuts(ns.wide())) || decided.is_some_and(|e| !e.wins(ns.wide())) {
             obs.pruned(path.len() + 1, m, ns.wide());
             continue;
         }
-        let pegs = ns.pegs();
         if let Some(e) = endgame.as_ref().filter(|e| pegs <= e.max_pegs()) {
             let ns = ns.wide();
             if !e.wins(ns) {
@@ -330,11 +445,15 @@ fn search<W: Word, G: Gen<W>>(
         if pegs <= target {
             // Every move removes a peg: below the target there is no way back up.
             obs.dead_end(path.len(), ns.wide());
-            failed.insert(key(ns, sym));
+            failed.insert(ns_key);
             path.pop();
             continue;
         }
-        stack.push((ns, moves.start(ns)));
+        stack.push(Frame {
+            state: ns,
+            next: moves.start(ns),
+            images,
+        });
     }
     memory = memory.max(table_bytes::<W>(failed.capacity()));
     if fewest && eligible(W::narrow(best.0)) {
@@ -342,6 +461,22 @@ fn search<W: Word, G: Gen<W>>(
         return done(Verdict::Solved, p, end, budget, memory);
     }
     done(Verdict::Unsolvable(None), Vec::new(), start, budget, memory)
+}
+
+/// The endgame table of `model`'s finishes with `floor` pegs (one or two), shared between
+/// searches of the same moves, goal cells and start class ([`Endgame::shared`]).
+fn floor_finishes(
+    model: &HopModel,
+    floor: u32,
+    budget: &Budget,
+    held: u64,
+) -> Result<Option<Arc<Endgame>>, GaveUp> {
+    if !(1..=2).contains(&floor) {
+        return Ok(None);
+    }
+    let mut exact = model.clone();
+    exact.goal.pegs = PegGoal::Count(floor);
+    Endgame::shared(&exact, FINISH_POSITIONS, budget, held)
 }
 
 /// Plays hop `m` into `ns`, then the endgame table's finishing line from there, onto `path`,

@@ -10,7 +10,17 @@ use super::invariants::Invariants;
 use super::{Budget, GaveUp, table_bytes, table_peak};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::{Arc, Mutex};
+
+/// What a table depends on: the moves, the goal's cells, its peg count, the start's
+/// position class, and the size asked for.
+type SharedKey = (Vec<u128>, u128, u32, u128, usize);
+
+/// Tables built by [`Endgame::shared`]: a batch of boards of one shape builds one per position
+/// class and peg count. Cleared when it holds [`MAX_SHARED`].
+static SHARED: Mutex<Option<FxHashMap<SharedKey, Arc<Endgame>>>> = Mutex::new(None);
+const MAX_SHARED: usize = 32;
 
 #[derive(Debug, Clone)]
 pub struct Endgame {
@@ -73,6 +83,45 @@ impl Endgame {
             layers.push(next);
         }
         Ok(Some(Endgame { base, layers }))
+    }
+
+    /// [`Endgame::build`], served again for a model of the same moves, goal and start class
+    /// (the table reads nothing else of it; see [`SHARED`]). A table that a limit cut short
+    /// is not kept.
+    pub fn shared(
+        model: &HopModel,
+        max_positions: usize,
+        budget: &Budget,
+        held: u64,
+    ) -> Result<Option<Arc<Self>>, GaveUp> {
+        let (base, pattern) = (model.goal.pegs, model.goal.pattern);
+        let base = match (base, pattern) {
+            (_, Some(p)) => p.count_ones(),
+            (PegGoal::Count(k), None) => k,
+            (PegGoal::Fewest, None) => return Ok(None),
+        };
+        let class = Invariants::find_within(model, budget)?.class(model.start);
+        let mut moves = Vec::with_capacity(2 * model.moves.len() + 1);
+        moves.push(model.geo.cells.len() as u128);
+        for m in &model.moves {
+            moves.extend([m.need, m.mask]);
+        }
+        let key = (moves, model.goal_cells(), base, class, max_positions);
+        let kept = || SHARED.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(t) = kept().as_ref().and_then(|k| k.get(&key)) {
+            return Ok(Some(t.clone()));
+        }
+        let Some(table) = Self::build(model, max_positions, budget, held)? else {
+            return Ok(None);
+        };
+        let table = Arc::new(table);
+        let mut guard = kept();
+        let map = guard.get_or_insert_with(FxHashMap::default);
+        if map.len() >= MAX_SHARED {
+            map.clear();
+        }
+        map.insert(key, table.clone());
+        Ok(Some(table))
     }
 
     /// A search's budget check with `held` bytes of its own: builds the table into `slot`

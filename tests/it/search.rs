@@ -782,3 +782,54 @@ fn bench_refuses_an_unknown_or_missing_peer() {
         );
     }
 }
+
+/// Random 5×5 boards (each hole empty with chance 1/3, from a fixed generator), as drawn.
+fn random_5x5_boards(count: usize) -> Vec<String> {
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut random = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    (0..count)
+        .map(|_| {
+            (0..5)
+                .map(|_| {
+                    let row: Vec<&str> = (0..5)
+                        .map(|_| if random() % 3 == 0 { "." } else { "o" })
+                        .collect();
+                    row.join(" ") + "\n"
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn fewest_pegs_match_brute_force_on_random_5x5_boards() {
+    // The long searches are where the fewest search cuts positions by a table of the floor's
+    // finishes, shared between boards of one start class: their answers are checked against
+    // every reachable position, and every answer is replayed.
+    let (mut long, mut checked) = (0, 0);
+    for (i, board) in random_5x5_boards(300).iter().enumerate() {
+        let m = puzzle("peg_hop", board, "{pegs: fewest}");
+        let order: Vec<usize> = (0..m.moves.len()).collect();
+        let mut budget = unlimited();
+        let r = solve::hop_search(&m, &order, &mut budget, &mut Quiet);
+        assert_eq!(r.verdict, Verdict::Solved, "board {i}:\n{board}");
+        assert_eq!(solve::hop_end(&m, &r.path), Ok(r.end), "board {i}:\n{board}");
+        let is_long = budget.nodes > 4096;
+        long += usize::from(is_long);
+        if is_long || i % 10 == 0 {
+            let (layers, _) = brute_force(&m);
+            let fewest = layers.keys().min().copied();
+            assert_eq!(Some(r.end.count_ones()), fewest, "board {i}:\n{board}");
+            checked += 1;
+        }
+    }
+    assert!(
+        long >= 10 && checked >= 40,
+        "{long} long searches, {checked} checked"
+    );
+}

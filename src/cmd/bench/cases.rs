@@ -136,6 +136,11 @@ pub fn cases() -> Vec<Case> {
             run: diamond_fewest,
         },
         Case {
+            name: "5×5 boards, 1,000 random",
+            asked: "fewest pegs, each board on its own",
+            run: small_fewest,
+        },
+        Case {
             name: "Triangle 15, every start",
             asked: "first solution, 1 peg anywhere",
             run: || triangle_starts(5),
@@ -358,6 +363,44 @@ fn diamond_fewest() -> Result<Run, String> {
             Verdict::Solved => format!("{pegs} pegs, proven fewest"),
             other => format!("{pegs} pegs, not proven ({})", verdict_word(&other)),
         },
+    })
+}
+
+/// 1,000 small 5×5 boards, each hole empty with chance 1/3 (from a fixed generator, so every
+/// run solves the same boards), each asked for the fewest pegs: a batch of many small puzzles,
+/// where most searches take a few thousand nodes and the few of a few hundred thousand
+/// take most of the time. The board is compiled once and each start set on it, so the time
+/// is the searches'. The result counts the boards by the pegs they leave.
+fn small_fewest() -> Result<Run, String> {
+    let board = ["ooooo"; 5];
+    let base = solve::hop_model("peg_hop", &board, "{pegs: fewest}")?;
+    let order = solve::move_order(&base, &MoveOrder::Script);
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut random = move || {
+        // xorshift64
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut nodes, mut left) = (0, std::collections::BTreeMap::new());
+    for _ in 0..1000 {
+        let mut m = base.clone();
+        m.start = (0..25)
+            .filter(|_| random() % 3 != 0)
+            .fold(0, |s, c| s | 1u128 << c);
+        let mut b = budget();
+        let r = solve::hop_search(&m, &order, &mut b, &mut Quiet);
+        if r.verdict != Verdict::Solved {
+            return Err(format!("start {:#x}: {}", m.start, verdict_word(&r.verdict)));
+        }
+        nodes += b.nodes;
+        *left.entry(r.end.count_ones()).or_insert(0) += 1;
+    }
+    let counts: Vec<String> = left.iter().map(|(pegs, n)| format!("{n} × {pegs}")).collect();
+    Ok(Run {
+        nodes,
+        result: format!("1000 proven fewest: boards × pegs {}", counts.join(", ")),
     })
 }
 
