@@ -149,6 +149,18 @@ impl Budget {
         self.exceeded(memory.max(self.resident_growth()))
     }
 
+    /// What the process holds now beyond `memory` (a search's own figure for its tables)
+    /// and what it held when the search started: thread stacks and arenas, the small tables
+    /// a search does not count, heap the allocator keeps. Read fresh from `/proc`, so for
+    /// phase boundaries, not every check; 0 where the limit does not bound the whole process
+    /// ([`Budget::counting_process`]).
+    pub fn untracked(&self, memory: u64) -> u64 {
+        if self.outside == 0 {
+            return 0;
+        }
+        resident_bytes().saturating_sub(self.outside.saturating_add(memory))
+    }
+
     /// The bytes tables may grow by while `held` are held: what [`Room`] hands out.
     pub fn room(&self, held: u64) -> Room {
         let left = self
