@@ -7,7 +7,8 @@
 //! ends an unbracketed matrix, so a file may hold several, each its own puzzle (this is how
 //! `--format matrix` writes an answer's states). Rows all as long make a square-grid `peg_hop`
 //! puzzle; rows of 1, 2, 3, … entries (a lower-triangular matrix) a `triangle_hop` one; either
-//! way the goal is one peg. `1.0`-style entries (NumPy float arrays) are read too.
+//! way the goal is one peg. An entry is written `1`, `0` or `-1` exactly: `+1`, `1.0` and an
+//! empty entry (`1,,1`) are refused at their line and column, not guessed at.
 
 use super::Pos;
 use crate::diag::{Diagnostic, Result};
@@ -31,13 +32,14 @@ enum Tok {
     Num(i8),
 }
 
-/// The entry `t` stands for, if it is one of -1, 0, 1.
+/// The entry `t` stands for, if it is written `-1`, `0` or `1`.
 fn entry(t: &str) -> Option<i8> {
-    if let Ok(n) = t.parse::<i64>() {
-        return (-1..=1).contains(&n).then_some(n as i8);
+    match t {
+        "-1" => Some(-1),
+        "0" => Some(0),
+        "1" => Some(1),
+        _ => None,
     }
-    let x: f64 = t.parse().ok().filter(|_| t.contains('.'))?;
-    [-1i8, 0, 1].into_iter().find(|&n| x == f64::from(n))
 }
 
 /// Appends the tokens of line `l` (0-based) to `out`.
@@ -50,6 +52,9 @@ fn line_tokens(path: &Path, l: usize, line: &str, out: &mut Vec<(Pos, Tok)>) -> 
         return Ok(());
     }
     let mut word: Option<(usize, usize)> = None; // (byte, column) of the entry being read
+    // Whether an entry may be missing before a comma here: at the line's start, after `[`,
+    // `;` or another comma (`1,,1`).
+    let mut bare = true;
     let chars = content.char_indices().chain([(content.len(), ' ')]);
     for (col, (i, ch)) in chars.enumerate() {
         let pos = Pos {
@@ -73,10 +78,23 @@ fn line_tokens(path: &Path, l: usize, line: &str, out: &mut Vec<(Pos, Tok)>) -> 
             let n = entry(t)
                 .ok_or_else(|| at.error(path, format!("`{t}` is not a matrix entry: write {ENTRIES}")))?;
             out.push((at, Tok::Num(n)));
+            bare = false;
         }
         match punct {
-            Some(p) => out.push((pos, p)),
-            None if ch == ',' || ch.is_whitespace() => {}
+            Some(p) => {
+                out.push((pos, p));
+                bare = p != Tok::Close;
+            }
+            None if ch == ',' => {
+                if bare {
+                    return Err(pos.error(
+                        path,
+                        format!("an entry is missing before this `,`: write {ENTRIES}"),
+                    ));
+                }
+                bare = true;
+            }
+            None if ch.is_whitespace() => {}
             None => {
                 word.get_or_insert((i, col));
             }
@@ -403,7 +421,7 @@ mod tests {
             "[[-1 1 0]\n [1 1 1]]\n",
             "[\n  [\n    -1,\n    1,\n    0\n  ],\n  [1, 1, 1]\n]\n",
             "[-1 1 0; 1 1 1]",
-            "[-1. 1. 0.\n 1.0 1 1]",
+            "[-1 1 0;\n 1 1 1]",
         ] {
             assert_eq!(rows(src), want, "{src:?}");
         }

@@ -19,6 +19,7 @@ pub mod portfolio;
 pub mod symmetry;
 pub mod tilt;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -111,6 +112,9 @@ pub struct Budget {
     /// Resident bytes of the process outside the search's tables, counted against the
     /// memory limit with them (see [`Budget::counting_process`]); 0 in a batch.
     outside: u64,
+    /// The largest memory figure a check passed: what the search's tables reached. Shared
+    /// with the [`Budget::capped`] budgets of its turns.
+    peak: Arc<AtomicU64>,
 }
 
 impl Budget {
@@ -120,6 +124,7 @@ impl Budget {
             started: Instant::now(),
             nodes: 0,
             outside: 0,
+            peak: Arc::default(),
         }
     }
 
@@ -185,6 +190,7 @@ impl Budget {
             started: self.started,
             nodes: self.nodes,
             outside: self.outside,
+            peak: Arc::clone(&self.peak),
         }
     }
 
@@ -205,6 +211,13 @@ impl Budget {
         self.limits.max_nodes.map(|n| n.saturating_sub(self.nodes))
     }
 
+    /// The most memory the search's tables reached by its own figures: the largest one a
+    /// check passed (a figure over the limit was never allocated). Searches that stop on a
+    /// limit return no figure of their own; this one still says how far they got.
+    pub fn peak_memory(&self) -> u64 {
+        self.peak.load(Ordering::Relaxed)
+    }
+
     pub fn elapsed(&self) -> Duration {
         self.started.elapsed()
     }
@@ -212,6 +225,13 @@ impl Budget {
     /// Checks every limit; `memory` is the search's current estimate of its own tables.
     /// Cheap enough to call every few thousand nodes, not every node.
     pub fn exceeded(&self, memory: u64) -> Option<GaveUp> {
+        let over = self
+            .limits
+            .max_memory
+            .is_some_and(|m| memory.saturating_add(self.outside) >= m);
+        if !over {
+            self.peak.fetch_max(memory, Ordering::Relaxed);
+        }
         if CANCELLED.load(Ordering::Relaxed) {
             return Some(GaveUp::Interrupted);
         }
@@ -221,7 +241,7 @@ impl Budget {
             return Some(GaveUp::Nodes(n));
         }
         if let Some(m) = self.limits.max_memory
-            && memory.saturating_add(self.outside) >= m
+            && over
         {
             return Some(GaveUp::Memory(m));
         }

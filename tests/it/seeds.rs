@@ -366,6 +366,24 @@ fn malformed_matrices_name_file_line_and_column() {
             "\n\n",
             "m.matrix:1:1: no board: write a matrix of 1 (a peg), 0 (an empty hole) or -1 (no hole), one row per line",
         ),
+        // Entries are written 1, 0 or -1 exactly: nothing is guessed for an empty one, a
+        // float or a sign.
+        (
+            "1 0 1\n1,,1\n",
+            "m.matrix:2:3: an entry is missing before this `,`: write 1 (a peg), 0 (an empty hole) or -1 (no hole)",
+        ),
+        (
+            "[[1, 0], [0, 1.0]]\n",
+            "m.matrix:1:14: `1.0` is not a matrix entry: write 1 (a peg), 0 (an empty hole) or -1 (no hole)",
+        ),
+        (
+            "1 0\n0 +1\n",
+            "m.matrix:2:3: `+1` is not a matrix entry: write 1 (a peg), 0 (an empty hole) or -1 (no hole)",
+        ),
+        (
+            "[,1, 0]\n",
+            "m.matrix:1:2: an entry is missing before this `,`: write 1 (a peg), 0 (an empty hole) or -1 (no hole)",
+        ),
     ];
     for (text, message) in cases {
         let r = run("m.matrix", text, &["solve", "m.matrix"]).status(2);
