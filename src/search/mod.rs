@@ -308,6 +308,19 @@ impl Room {
     }
 }
 
+/// The bytes an allocation of `bytes` makes resident: glibc maps one of 128 KiB or more
+/// ([`map_large_tables`]) on its own, with a 16-byte header, in whole 4 KiB pages, so a table
+/// of a power of two bytes takes a page more than its slots; smaller ones carry the header.
+/// Across the 512 partitions of a layer that page was 2 MiB the layer-by-layer count did not
+/// count (`--positions-only` at 336MB peaked 2.1–3.3 MiB over the limit).
+pub fn allocated(bytes: u64) -> u64 {
+    match bytes {
+        0 => 0,
+        b if b >= 128 << 10 => (b + 16).next_multiple_of(4096),
+        b => b + 16,
+    }
+}
+
 /// Has allocations of 128 KiB and more (search tables and their partitions) mapped on their own, so that each is
 /// handed back to the system when freed. glibc otherwise raises that threshold after the
 /// first such free, and a table doubling through the heap leaves each smaller copy resident
