@@ -311,8 +311,8 @@ impl Room {
 /// The bytes an allocation of `bytes` makes resident: glibc maps one of 128 KiB or more
 /// ([`map_large_tables`]) on its own, with a 16-byte header, in whole 4 KiB pages, so a table
 /// of a power of two bytes takes a page more than its slots; smaller ones carry the header.
-/// Across the 512 partitions of a layer that page was 2 MiB the layer-by-layer count did not
-/// count (`--positions-only` at 336MB peaked 2.1–3.3 MiB over the limit).
+/// Over a layer's partitions (up to 4,096) those pages were the 2.2 MiB by which the
+/// layer-by-layer count passed its limit (`--positions-only` at 336MB: 2.1–3.3 MiB over).
 pub fn allocated(bytes: u64) -> u64 {
     match bytes {
         0 => 0,
