@@ -63,8 +63,13 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Count(args) => cmd::count::run(&args.config()),
         Command::Bench(args) => cmd::bench::run(&args.config()),
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "marbles", &mut std::io::stdout());
-            Ok(ExitCode::Solved)
+            // Written whole here, not by `generate`, which panics when stdout is closed: a
+            // closed pipe ends every command quietly with success (`cmd::finish`).
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "marbles", &mut text);
+            std::io::Write::write_all(&mut std::io::stdout().lock(), &text)
+                .map(|()| ExitCode::Solved)
+                .map_err(cmd::Error::from)
         }
     })
 }

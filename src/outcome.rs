@@ -54,7 +54,8 @@ pub struct Stats {
     /// Moves tried (hop) or positions expanded (tilt).
     pub nodes: u64,
     pub seconds: f64,
-    /// Peak size of the search's tables, estimated.
+    /// Peak size of the search's tables, estimated; for a search stopped by a limit, the
+    /// largest figure its budget checks passed (never 0 for one that gave up on memory).
     #[serde(default)]
     pub memory_bytes: u64,
 }

@@ -291,7 +291,8 @@ pub fn solve_observed(p: &Prepared, opts: &Options, obs: &mut impl dfs::Observer
     let stats = Stats {
         nodes: budget.nodes,
         seconds: budget.elapsed().as_secs_f64(),
-        memory_bytes: memory,
+        // A search stopped by a limit returns no figure of its own: the budget saw it.
+        memory_bytes: memory.max(budget.peak_memory()),
     };
     outcome(p, opts, verdict, &path, stats)
 }

@@ -78,6 +78,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                     "file": config.file.display().to_string(),
                     "status": "gave_up",
                     "reason": why,
+                    "memory_bytes": budget.peak_memory(),
                 });
                 let mut stdout = io::stdout().lock();
                 serde_json::to_writer_pretty(&mut stdout, &gave_up)?;

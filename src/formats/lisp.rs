@@ -5,7 +5,9 @@
 //! asks for a trace of the search (as `--trace` does). Mind the letters: in this notation `o`
 //! is a *hole*, the reverse of YAML boards, where `o` is a peg. Uppercase `X`/`O` and
 //! `PEG-PUZZLE` are read too, a `'` (a quoted list) is allowed, and `;` starts a comment.
-//! Answers in this notation are written by `render::answer`.
+//! Answers in this notation are written by `render::answer`, and read back here: rows all
+//! as long are a square board (`peg_hop`), `-` a place with no hole, and a list of boards
+//! (`(((x o x)) ((o x o)))`, an answer's states) is one puzzle per board.
 
 use super::Pos;
 use crate::diag::Result;
@@ -47,20 +49,26 @@ pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> Contr
     let mut it = super::tokens(source);
     let parts = super::Parts::new(path, source, "call");
     let mut any = false;
+    let mut answer = None;
     super::stream(
         || {
-            let found = next_puzzle(path, &mut it, any)?;
+            let found = next_puzzle(path, &mut it, any, &mut answer)?;
             any = true;
             Ok(found)
         },
         |k, (rows, trace, first, last), several| {
             let (name, source) = parts.get(k, (first, last), several);
+            let triangle = is_triangle(&rows);
             Ok(emit(Spec {
                 path: path.to_path_buf(),
                 source,
                 name,
-                rules: "triangle_hop".into(),
-                board: BoardSpec::Grid(GridBoard::triangle(rows)),
+                rules: if triangle { "triangle_hop" } else { "peg_hop" }.into(),
+                board: BoardSpec::Grid(if triangle {
+                    GridBoard::triangle(rows)
+                } else {
+                    GridBoard::aligned(rows)
+                }),
                 goal: GoalSpec::default(),
                 limits: LimitSpec::default(),
                 ratings: ratings(),
@@ -80,9 +88,37 @@ pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> Contr
 /// One puzzle read: its rows, its trace flag, and its first and last lines.
 type Found = (Vec<Vec<Token>>, bool, usize, usize);
 
+/// A first row of one entry starts a triangle (rows of 1, 2, 3, … entries, the assignment's
+/// boards); any other a square board.
+fn is_triangle(rows: &[Vec<Token>]) -> bool {
+    rows.first().is_some_and(|r| r.len() == 1)
+}
+
 /// The next puzzle of the file, or `None` at its end; `after` when one was read before.
-fn next_puzzle(path: &Path, it: &mut Tokens, after: bool) -> Result<Option<Found>> {
+/// `answer` holds the `(` of a list of boards being read (an answer's states), one a call.
+fn next_puzzle(path: &Path, it: &mut Tokens, after: bool, answer: &mut Option<Pos>) -> Result<Option<Found>> {
     let err = |pos: Pos, msg: String| pos.error(path, msg);
+    if let Some(outer) = *answer {
+        match it.next() {
+            Some((_, ")")) => *answer = None,
+            Some((pos, "(")) => {
+                let rows = board(path, it, pos, None)?;
+                return Ok(Some((rows, false, pos.line, it.last.line)));
+            }
+            Some((pos, t)) => {
+                return Err(err(
+                    pos,
+                    format!("expected `(` to start the next board of the list, found `{t}`"),
+                ));
+            }
+            None => {
+                return Err(err(
+                    outer,
+                    "this `(` opening a list of boards is never closed".into(),
+                ));
+            }
+        }
+    }
     let quote = it.next_if(|(_, t)| *t == "'").map(|(p, _)| p);
     let open = match it.next() {
         Some((pos, "(")) => pos,
@@ -114,7 +150,15 @@ fn next_puzzle(path: &Path, it: &mut Tokens, after: bool) -> Result<Option<Found
     let (rows, trace) = if call {
         call_args(path, it, open)?
     } else {
-        (board(path, it, open)?, false)
+        match it.next_if(|(_, t)| *t == "(") {
+            // `(((`: a list of boards, as `--format lisp` answers; its first board opens second.
+            Some(second) if it.peek().is_some_and(|(_, t)| *t == "(") => {
+                *answer = Some(open);
+                let rows = board(path, it, second.0, None)?;
+                return Ok(Some((rows, false, second.0.line, it.last.line)));
+            }
+            first_row => (board(path, it, open, first_row.map(|t| t.0))?, false),
+        }
     };
     // The puzzle's closing `)` is the last token read.
     Ok(Some((rows, trace, open.line, it.last.line)))
@@ -128,7 +172,7 @@ fn call_args(path: &Path, it: &mut Tokens, open: Pos) -> Result<(Vec<Vec<Token>>
     let err = |pos: Pos, msg: String| pos.error(path, msg);
     it.next_if(|(_, t)| *t == "'");
     let rows = match it.next() {
-        Some((pos, "(")) => board(path, it, pos)?,
+        Some((pos, "(")) => board(path, it, pos, None)?,
         Some((pos, t)) => {
             return Err(err(
                 pos,
@@ -159,13 +203,16 @@ fn call_args(path: &Path, it: &mut Tokens, open: Pos) -> Result<(Vec<Vec<Token>>
     }
 }
 
-/// The rows of a board whose `(` at `open` has been read, up to its closing `)`.
-fn board(path: &Path, it: &mut Tokens, open: Pos) -> Result<Vec<Vec<Token>>> {
+/// The rows of a board whose `(` at `open` has been read, up to its closing `)`; `first_row`
+/// is the `(` of its first row when that has been read too. Rows of 1, 2, 3, … entries are a
+/// triangle, rows all as long as the first a square board.
+fn board(path: &Path, it: &mut Tokens, open: Pos, mut first_row: Option<Pos>) -> Result<Vec<Vec<Token>>> {
     let err = |pos: Pos, msg: String| pos.error(path, msg);
     let mut rows: Vec<Vec<Token>> = Vec::new();
+    let mut holes = 0;
     loop {
         let n = rows.len() + 1;
-        let row_open = match it.next() {
+        let row_open = match first_row.take().map(|p| (p, "(")).or_else(|| it.next()) {
             Some((_, ")")) => break,
             Some((pos, "(")) => pos,
             Some((pos, t)) => {
@@ -176,7 +223,7 @@ fn board(path: &Path, it: &mut Tokens, open: Pos) -> Result<Vec<Vec<Token>>> {
             }
             None => return Err(err(open, "this `(` opening the board is never closed".into())),
         };
-        if n > MAX_ROWS {
+        if n > MAX_ROWS && is_triangle(&rows) {
             return Err(err(
                 row_open,
                 format!(
@@ -189,28 +236,54 @@ fn board(path: &Path, it: &mut Tokens, open: Pos) -> Result<Vec<Vec<Token>>> {
             match it.next() {
                 Some((_, ")")) => break,
                 Some((pos, "(")) => {
-                    return Err(err(pos, format!("row {n} holds a list: rows hold only x and o")));
+                    return Err(err(
+                        pos,
+                        format!("row {n} holds a list: rows hold only x, o and -"),
+                    ));
                 }
                 Some((pos, t)) => row.push(match t {
                     "x" | "X" => Token::Peg,
                     "o" | "O" => Token::Hole,
+                    "-" => Token::Blocked,
                     _ => {
                         return Err(err(
                             pos,
-                            format!("`{t}` in row {n} is neither x (a peg) nor o (an empty hole)"),
+                            format!(
+                                "`{t}` in row {n} is neither x (a peg), o (an empty hole) nor - (no hole)"
+                            ),
                         ));
                     }
                 }),
                 None => return Err(err(row_open, format!("row {n}'s `(` is never closed"))),
             }
         }
-        if row.len() != n {
+        let entries = if row.len() == 1 { "entry" } else { "entries" };
+        let square = !rows.is_empty() && !is_triangle(&rows);
+        if n > 1 && !square && row.len() != n {
             return Err(err(
                 row_open,
                 format!(
-                    "row {n} has {} entr{}; row {n} of a triangle has {n}",
+                    "row {n} has {} {entries}; row {n} of a triangle has {n}",
+                    row.len()
+                ),
+            ));
+        }
+        if square && row.len() != rows[0].len() {
+            return Err(err(
+                row_open,
+                format!(
+                    "row {n} has {} {entries}; row 1 has {}, and a square board's rows are all as long",
                     row.len(),
-                    if row.len() == 1 { "y" } else { "ies" }
+                    rows[0].len()
+                ),
+            ));
+        }
+        holes += row.iter().filter(|&&t| t != Token::Blocked).count();
+        if holes > MAX_HOP_CELLS {
+            return Err(err(
+                row_open,
+                format!(
+                    "row {n}: more than {MAX_HOP_CELLS} holes; hop boards may have at most {MAX_HOP_CELLS}"
                 ),
             ));
         }
@@ -294,7 +367,7 @@ mod tests {
         );
         assert_eq!(
             msg("((o)\n (x y))"),
-            "t.lisp:2:5: `y` in row 2 is neither x (a peg) nor o (an empty hole)"
+            "t.lisp:2:5: `y` in row 2 is neither x (a peg), o (an empty hole) nor - (no hole)"
         );
         assert_eq!(
             msg("((o) (x x)"),
@@ -308,6 +381,34 @@ mod tests {
         assert!(msg("").starts_with("t.lisp:1:1: no board"));
         assert!(msg("()").contains("no rows"));
         assert!(msg("(o)").starts_with("t.lisp:1:2: expected `(` to start row 1"));
+    }
+
+    #[test]
+    fn square_boards_and_lists_of_boards_read_back() {
+        // A square board's rows are all as long, `-` where there is no hole.
+        let s = p("((- x x)\n (x o x))").unwrap();
+        assert_eq!(s.rules, "peg_hop");
+        let BoardSpec::Grid(g) = &s.board else { panic!() };
+        assert_eq!(g.rows[0], vec![Token::Blocked, Token::Peg, Token::Peg]);
+        // An answer, a list of boards: one puzzle per board, in order.
+        let v = all("(((x o x x))\n ((x x o o))\n ((o o x o)))\n").unwrap();
+        assert_eq!(v.len(), 3);
+        assert_eq!(v[2].rules, "peg_hop");
+        let v = all("(((o) (x x))\n ((x) (o o)))").unwrap();
+        assert_eq!((v.len(), v[1].rules.as_str()), (2, "triangle_hop"));
+        let msg = |src: &str| p(src).unwrap_err().to_string();
+        assert_eq!(
+            msg("((x o x)\n (x x))"),
+            "t.lisp:2:2: row 2 has 2 entries; row 1 has 3, and a square board's rows are all as long"
+        );
+        assert_eq!(
+            msg("(((x o)) ((o x)) x)"),
+            "t.lisp:1:18: expected `(` to start the next board of the list, found `x`"
+        );
+        assert_eq!(
+            msg("(((x o)) ((o x))"),
+            "t.lisp:1:1: this `(` opening a list of boards is never closed"
+        );
     }
 
     #[test]

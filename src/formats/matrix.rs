@@ -7,7 +7,10 @@
 //! ends an unbracketed matrix, so a file may hold several, each its own puzzle (this is how
 //! `--format matrix` writes an answer's states). Rows all as long make a square-grid `peg_hop`
 //! puzzle; rows of 1, 2, 3, … entries (a lower-triangular matrix) a `triangle_hop` one; either
-//! way the goal is one peg. `1.0`-style entries (NumPy float arrays) are read too.
+//! way the goal is one peg. A comment line `# rules: NAME` names the rule family of the
+//! matrices that start after it (as `--format matrix` writes for families other than those two,
+//! so that an answer reads back as its puzzle). An entry is written `1`, `0` or `-1` exactly: `+1`, `1.0` and an
+//! empty entry (`1,,1`) are refused at their line and column, not guessed at.
 
 use super::Pos;
 use crate::diag::{Diagnostic, Result};
@@ -31,13 +34,24 @@ enum Tok {
     Num(i8),
 }
 
-/// The entry `t` stands for, if it is one of -1, 0, 1.
+/// The entry `t` stands for, if it is written `-1`, `0` or `1`.
 fn entry(t: &str) -> Option<i8> {
-    if let Ok(n) = t.parse::<i64>() {
-        return (-1..=1).contains(&n).then_some(n as i8);
+    match t {
+        "-1" => Some(-1),
+        "0" => Some(0),
+        "1" => Some(1),
+        _ => None,
     }
-    let x: f64 = t.parse().ok().filter(|_| t.contains('.'))?;
-    [-1i8, 0, 1].into_iter().find(|&n| x == f64::from(n))
+}
+
+/// The family a `# rules: NAME` comment line names.
+fn rules_line(line: &str) -> Option<&str> {
+    let rest = line
+        .trim()
+        .strip_prefix('#')?
+        .trim_start()
+        .strip_prefix("rules:")?;
+    Some(rest.trim()).filter(|name| !name.is_empty())
 }
 
 /// Appends the tokens of line `l` (0-based) to `out`.
@@ -50,6 +64,9 @@ fn line_tokens(path: &Path, l: usize, line: &str, out: &mut Vec<(Pos, Tok)>) -> 
         return Ok(());
     }
     let mut word: Option<(usize, usize)> = None; // (byte, column) of the entry being read
+    // Whether an entry may be missing before a comma here: at the line's start, after `[`,
+    // `;` or another comma (`1,,1`).
+    let mut bare = true;
     let chars = content.char_indices().chain([(content.len(), ' ')]);
     for (col, (i, ch)) in chars.enumerate() {
         let pos = Pos {
@@ -73,10 +90,23 @@ fn line_tokens(path: &Path, l: usize, line: &str, out: &mut Vec<(Pos, Tok)>) -> 
             let n = entry(t)
                 .ok_or_else(|| at.error(path, format!("`{t}` is not a matrix entry: write {ENTRIES}")))?;
             out.push((at, Tok::Num(n)));
+            bare = false;
         }
         match punct {
-            Some(p) => out.push((pos, p)),
-            None if ch == ',' || ch.is_whitespace() => {}
+            Some(p) => {
+                out.push((pos, p));
+                bare = p != Tok::Close;
+            }
+            None if ch == ',' => {
+                if bare {
+                    return Err(pos.error(
+                        path,
+                        format!("an entry is missing before this `,`: write {ENTRIES}"),
+                    ));
+                }
+                bare = true;
+            }
+            None if ch.is_whitespace() => {}
             None => {
                 word.get_or_insert((i, col));
             }
@@ -95,6 +125,8 @@ struct Matrix {
     rows: Vec<(Pos, Vec<i8>)>,
     first: usize,
     last: usize,
+    /// The family a `# rules:` line before it names.
+    rules: Option<String>,
 }
 
 /// Reads the matrices of a file in order, its lines read into tokens only as far as needed:
@@ -106,6 +138,9 @@ struct Reader<'a> {
     /// The tokens read and not yet let go; `at` indexes them.
     toks: Vec<(Pos, Tok)>,
     at: usize,
+    /// The `# rules: NAME` lines read so far: (1-based line, name), the last one kept for
+    /// each line read before the next matrix starts.
+    rules: Vec<(usize, &'a str)>,
 }
 
 impl<'a> Reader<'a> {
@@ -115,6 +150,7 @@ impl<'a> Reader<'a> {
             lines: source.lines().enumerate(),
             toks: Vec::new(),
             at: 0,
+            rules: Vec::new(),
         }
     }
 
@@ -128,6 +164,9 @@ impl<'a> Reader<'a> {
             let Some((l, line)) = self.lines.next() else {
                 return Ok(None);
             };
+            if let Some(name) = rules_line(line) {
+                self.rules.push((l + 1, name));
+            }
             line_tokens(self.path, l, line, &mut self.toks)?;
         }
         Ok(Some(self.toks[i]))
@@ -142,6 +181,14 @@ impl<'a> Reader<'a> {
             i += 1;
         }
         Ok(None)
+    }
+
+    /// The family named by the last `# rules:` line before line `first`, if any; the ones
+    /// before it are let go.
+    fn rules_before(&mut self, first: usize) -> Option<String> {
+        let k = self.rules.iter().rposition(|&(l, _)| l < first)?;
+        self.rules.drain(..k);
+        Some(self.rules[0].1.to_string())
     }
 
     /// The next matrix, if any is left.
@@ -175,6 +222,7 @@ impl<'a> Reader<'a> {
             rows,
             first: pos.line,
             last,
+            rules: self.rules_before(pos.line),
         }))
     }
 
@@ -294,6 +342,9 @@ pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> Contr
         |k, m, several| {
             let (name, text) = parts.get(k, (m.first, m.last), several);
             let mut s = spec(path, &m.rows, name, text)?;
+            if let Some(rules) = m.rules {
+                s.rules = rules;
+            }
             s.line = several.then_some(m.first);
             Ok(emit(s))
         },
@@ -403,7 +454,7 @@ mod tests {
             "[[-1 1 0]\n [1 1 1]]\n",
             "[\n  [\n    -1,\n    1,\n    0\n  ],\n  [1, 1, 1]\n]\n",
             "[-1 1 0; 1 1 1]",
-            "[-1. 1. 0.\n 1.0 1 1]",
+            "[-1 1 0;\n 1 1 1]",
         ] {
             assert_eq!(rows(src), want, "{src:?}");
         }

@@ -213,24 +213,36 @@ fn lisp_answer(o: &Outcome) -> String {
     lines.join("\n")
 }
 
-/// `# name: N moves` and, when solved, each state from start to goal as a matrix, numbers
-/// right-aligned in columns, a blank line before each.
+/// `# name: N moves`, `# rules: NAME` when the family is not the one the matrix's shape
+/// reads back as (`peg_hop` for a square grid, `triangle_hop` for a triangle), then each state
+/// from start to goal as a matrix, numbers right-aligned in columns, a blank line before each;
+/// when not solved, the start alone. Every answer thus reads back as its puzzle.
 fn matrix_answer(o: &Outcome) -> String {
     let mut out = format!(
         "# {}: {}",
         super::one_line(&o.puzzle),
         verdict_words(o, "no solution")
     );
-    if let Some(replay @ Replay::Hop { frames, .. }) =
-        o.replay.as_ref().filter(|_| o.status == Status::Solved)
-    {
+    if let Some(replay @ Replay::Hop { frames, layout, .. }) = o.replay.as_ref() {
+        let read_as = match layout {
+            crate::script::Layout::Triangle => "triangle_hop",
+            _ => "peg_hop",
+        };
+        if o.rules != read_as {
+            out.push_str(&format!("\n# rules: {}", super::one_line(&o.rules)));
+        }
+        let states = if o.status == Status::Solved {
+            frames.len()
+        } else {
+            frames.len().min(1)
+        };
         let symbols = super::Symbols {
             peg: '1',
             hole: '0',
             blocked: '-',
             moved: '1',
         };
-        for i in 0..frames.len() {
+        for i in 0..states {
             out.push('\n');
             for row in symbols.hop_rows(replay, i, None) {
                 let entries: Vec<&str> = row

@@ -191,6 +191,21 @@ fn find(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
             )
             .at(line, None));
         }
+        // A FIFO, socket or device named like a script is said to be one (never opened:
+        // reading a FIFO would wait for a writer), not passed over as if it were absent.
+        if let Ok(meta) = std::fs::metadata(&path)
+            && !meta.is_file()
+        {
+            return Err(Diagnostic::new(
+                &spec.path,
+                format!(
+                    "rule family `{name}`: {} is {}, not a rule script (not opened)",
+                    shown(path).display(),
+                    special_kind(&meta.file_type())
+                ),
+            )
+            .at(line, None));
+        }
         if path.is_file() {
             let source = crate::spec::read_text(&path)?;
             return Ok(Script::new(name.to_string(), shown(path), source));
@@ -215,6 +230,25 @@ fn find(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
         ),
     )
     .at(line, None))
+}
+
+/// What a file that is neither a regular file nor a folder is, in words: `a FIFO`, ….
+fn special_kind(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return "a device";
+        }
+    }
+    let _ = kind;
+    "not a regular file"
 }
 
 /// The folder a file really sits in: symlinks and `..` resolved, so that every spelling of

@@ -35,6 +35,14 @@ use crate::spec::PegGoal;
 use rayon::prelude::*;
 use serde::Serialize;
 
+/// Whether `MARBLES_MEMORY_TRACE` is set: each budget check of the count then prints its
+/// figure for its tables beside what the process has grown by, on stderr (how the estimates
+/// are checked against the resident memory they stand for).
+fn trace_memory() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("MARBLES_MEMORY_TRACE").is_some())
+}
+
 /// Goal sets larger than this are not enumerated: the full enumeration counts instead.
 const MAX_GOAL_POSITIONS: u64 = 1 << 20;
 
@@ -442,7 +450,10 @@ impl Table {
         self.parts
             .par_iter()
             .map(|p| {
-                let mut keys: Vec<u64> = p.entries().map(|e| e.0).collect();
+                // Exactly as long as the partition: collected from a filter, the vector
+                // would double its way there (up to twice the bytes, old and new at once).
+                let mut keys = Vec::with_capacity(p.len);
+                keys.extend(p.entries().map(|e| e.0));
                 keys.sort_unstable();
                 keys
             })
@@ -556,15 +567,43 @@ struct Run<'a, const G: usize> {
     fan_out: f64,
     /// Batch buffers, one per source, kept for the next batch.
     pool: Vec<Scattered>,
+    /// What the process held beyond the count's own figures at the last phase boundary
+    /// ([`Run::settle`]): counted with them at every check.
+    untracked: u64,
 }
 
 impl<const G: usize> Run<'_, G> {
+    #[track_caller]
     fn check(&mut self, memory: u64) -> Result<(), Stop> {
         self.peak = self.peak.max(memory);
-        match self.budget.exceeded(memory) {
+        if trace_memory() {
+            let mib = |b: u64| b as f64 / f64::from(1 << 20);
+            eprintln!(
+                "meet.rs:{}: tables {:.1} MiB + untracked {:.1} MiB; grown by {:.1} MiB",
+                std::panic::Location::caller().line(),
+                mib(memory),
+                mib(self.untracked),
+                mib(self.budget.untracked(0)),
+            );
+        }
+        match self.budget.exceeded(memory + self.untracked) {
             Some(why) => Err(Stop::GaveUp(why)),
             None => Ok(()),
         }
+    }
+
+    /// At a phase boundary, where `memory` is all the count's tables hold: hands what the
+    /// phase freed back to the system and measures what the process holds beyond `memory`.
+    ///
+    /// Without this the count passed its limit by up to a fifth (English edge at 95MB:
+    /// 106.7 MiB). A layer's partitions, the batch buffers and the sorted keys of each
+    /// partition are mostly under the 128 KiB at which allocations are mapped on their own,
+    /// so glibc keeps them in its heaps when freed: after each layer the process held
+    /// 12-25 MiB more than its tables, and the next layer's table, counted against the
+    /// tables alone, was allocated on top of that.
+    fn settle(&mut self, memory: u64) {
+        super::release_freed();
+        self.untracked = self.budget.untracked(memory);
     }
 
     /// Runs `emit` over `sources` (each of `size` positions) in batches of about
@@ -617,6 +656,7 @@ impl<const G: usize> Run<'_, G> {
         }
         // Reused within a layer; between layers sizes change, and idle buffers are memory.
         self.pool.clear();
+        self.settle(held);
         Ok(fan_out)
     }
 
@@ -693,6 +733,7 @@ impl<const G: usize> Run<'_, G> {
         pass.sizes.push(next.len() as u64);
         pass.frontier = next;
         let memory = other + pass.bytes();
+        self.settle(memory);
         self.check(memory)
     }
 
@@ -703,6 +744,8 @@ impl<const G: usize> Run<'_, G> {
         let game = self.game;
         let full = game.full;
         let hit_bytes: u64 = into.parts.iter().map(|p| p.slots.len() as u64).sum();
+        // What the last phase freed (the other meeting's flags and filter) goes first.
+        self.settle(held);
         self.check(held + hit_bytes + Filter::bits_for(into) as u64 / 8)?;
         let mut hits: Vec<Vec<bool>> = into.parts.iter().map(|p| vec![false; p.slots.len()]).collect();
         let filter = Filter::new(into);
@@ -762,12 +805,18 @@ impl<const G: usize> Run<'_, G> {
                 Ok(held)
             },
         )?;
-        let feasible = into
-            .parts
-            .iter()
-            .zip(&hits)
-            .flat_map(|(part, hit)| part.slots.iter().zip(hit).filter(|e| *e.1).map(|e| e.0.0))
-            .collect();
+        let met = hits
+            .par_iter()
+            .map(|h| h.iter().filter(|&&b| b).count())
+            .sum::<usize>();
+        self.check(held + met as u64 * 8)?;
+        let mut feasible = Vec::with_capacity(met);
+        feasible.extend(
+            into.parts
+                .iter()
+                .zip(&hits)
+                .flat_map(|(part, hit)| part.slots.iter().zip(hit).filter(|e| *e.1).map(|e| e.0.0)),
+        );
         Ok((sum, feasible))
     }
 
@@ -786,9 +835,14 @@ impl<const G: usize> Run<'_, G> {
         let mut out = vec![(orbits(&last), last.len() as u64)];
         let mut good = last;
         for layer in pass.done.iter().rev() {
+            // The last layer's flags and feasible positions are freed by now.
+            let good_bytes = good.capacity() as u64 * 8;
+            self.settle(held + good_bytes);
+            let hit_bytes = layer.iter().map(|p| p.len() as u64).sum::<u64>();
+            self.check(held + good_bytes + hit_bytes)?;
             let mut hits: Vec<Vec<bool>> = layer.iter().map(|p| vec![false; p.len()]).collect();
             let chunks: Vec<&[u64]> = good.chunks(4096).collect();
-            let held = held + good.len() as u64 * 8 + hits.iter().map(|h| h.len() as u64).sum::<u64>();
+            let held = held + good_bytes + hit_bytes;
             self.batched(
                 &chunks,
                 |c| c.len(),
@@ -822,11 +876,19 @@ impl<const G: usize> Run<'_, G> {
                     Ok(held)
                 },
             )?;
-            good = layer
-                .iter()
-                .zip(&hits)
-                .flat_map(|(keys, hit)| keys.iter().zip(hit).filter(|e| *e.1).map(|e| *e.0))
-                .collect();
+            let met = hits
+                .par_iter()
+                .map(|h| h.iter().filter(|&&b| b).count())
+                .sum::<usize>();
+            self.check(held + met as u64 * 8)?;
+            let mut next = Vec::with_capacity(met);
+            next.extend(
+                layer
+                    .iter()
+                    .zip(&hits)
+                    .flat_map(|(keys, hit)| keys.iter().zip(hit).filter(|e| *e.1).map(|e| *e.0)),
+            );
+            good = next;
             out.push((orbits(&good), good.len() as u64));
         }
         out.reverse();
@@ -1038,6 +1100,7 @@ fn meet_with<const G: usize>(
         peak: 0,
         fan_out: 8.0,
         pool: Vec::new(),
+        untracked: 0,
     };
     let mut result = MeetResult {
         method: "bidirectional",
@@ -1115,21 +1178,24 @@ fn meet_with<const G: usize>(
         return Err(Stop::Internal(format!("{sum} is not a multiple of {G}")));
     }
     result.solutions = sum / G as u128;
-    let f_meet = match &bwd {
+    // Each meeting's feasible positions are held until their own outward pass: counted with
+    // the tables meanwhile (in a self-dual game the one list serves both sides).
+    let bytes_of = |v: &Vec<u64>| v.capacity() as u64 * 8;
+    let (f_meet, b_meet) = match &bwd {
         Some(b) => {
-            let (check, feasible) = run.meet(&b.frontier, &fwd.frontier, held)?;
+            let (check, feasible) = run.meet(&b.frontier, &fwd.frontier, held + bytes_of(&b_meet))?;
             if check != sum {
                 return Err(Stop::Internal(format!("the passes disagree ({sum} / {check})")));
             }
-            feasible
+            (feasible, Some(b_meet))
         }
-        None => b_meet.clone(),
+        None => (b_meet, None),
     };
-    let f_counts = run.outwards(&fwd, f_meet, held)?;
-    let b_counts = match &bwd {
-        Some(b) => run.outwards(b, b_meet, held)?,
+    let f_counts = run.outwards(&fwd, f_meet, held + b_meet.as_ref().map_or(0, bytes_of))?;
+    let b_counts = match (&bwd, b_meet) {
+        (Some(b), Some(b_meet)) => run.outwards(b, b_meet, held)?,
         // Self-dual: the feasible positions are closed under complement, layer for layer.
-        None => f_counts.clone(),
+        _ => f_counts.clone(),
     };
     for (step, &(feasible, canonical)) in f_counts.iter().enumerate() {
         result.layers.push(MeetLayer {

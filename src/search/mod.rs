@@ -19,6 +19,7 @@ pub mod portfolio;
 pub mod symmetry;
 pub mod tilt;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -111,6 +112,9 @@ pub struct Budget {
     /// Resident bytes of the process outside the search's tables, counted against the
     /// memory limit with them (see [`Budget::counting_process`]); 0 in a batch.
     outside: u64,
+    /// The largest memory figure a check passed: what the search's tables reached. Shared
+    /// with the [`Budget::capped`] budgets of its turns.
+    peak: Arc<AtomicU64>,
 }
 
 impl Budget {
@@ -120,6 +124,7 @@ impl Budget {
             started: Instant::now(),
             nodes: 0,
             outside: 0,
+            peak: Arc::default(),
         }
     }
 
@@ -151,6 +156,18 @@ impl Budget {
         self.exceeded(memory.max(self.resident_growth()))
     }
 
+    /// What the process holds now beyond `memory` (a search's own figure for its tables)
+    /// and what it held when the search started: thread stacks and arenas, the small tables
+    /// a search does not count, heap the allocator keeps. Read fresh from `/proc`, so for
+    /// phase boundaries, not every check; 0 where the limit does not bound the whole process
+    /// ([`Budget::counting_process`]).
+    pub fn untracked(&self, memory: u64) -> u64 {
+        if self.outside == 0 {
+            return 0;
+        }
+        resident_bytes().saturating_sub(self.outside.saturating_add(memory))
+    }
+
     /// The bytes tables may grow by while `held` are held: what [`Room`] hands out.
     pub fn room(&self, held: u64) -> Room {
         let left = self
@@ -175,6 +192,7 @@ impl Budget {
             started: self.started,
             nodes: self.nodes,
             outside: self.outside,
+            peak: Arc::clone(&self.peak),
         }
     }
 
@@ -195,6 +213,13 @@ impl Budget {
         self.limits.max_nodes.map(|n| n.saturating_sub(self.nodes))
     }
 
+    /// The most memory the search's tables reached by its own figures: the largest one a
+    /// check passed (a figure over the limit was never allocated). Searches that stop on a
+    /// limit return no figure of their own; this one still says how far they got.
+    pub fn peak_memory(&self) -> u64 {
+        self.peak.load(Ordering::Relaxed)
+    }
+
     pub fn elapsed(&self) -> Duration {
         self.started.elapsed()
     }
@@ -202,6 +227,13 @@ impl Budget {
     /// Checks every limit; `memory` is the search's current estimate of its own tables.
     /// Cheap enough to call every few thousand nodes, not every node.
     pub fn exceeded(&self, memory: u64) -> Option<GaveUp> {
+        let over = self
+            .limits
+            .max_memory
+            .is_some_and(|m| memory.saturating_add(self.outside) >= m);
+        if !over {
+            self.peak.fetch_max(memory, Ordering::Relaxed);
+        }
         if CANCELLED.load(Ordering::Relaxed) {
             return Some(GaveUp::Interrupted);
         }
@@ -211,7 +243,7 @@ impl Budget {
             return Some(GaveUp::Nodes(n));
         }
         if let Some(m) = self.limits.max_memory
-            && memory.saturating_add(self.outside) >= m
+            && over
         {
             return Some(GaveUp::Memory(m));
         }
@@ -275,6 +307,19 @@ impl Room {
     /// The reason to give up when a take failed.
     pub fn exhausted(&self) -> GaveUp {
         GaveUp::Memory(self.limit)
+    }
+}
+
+/// The bytes an allocation of `bytes` makes resident: glibc maps one of 128 KiB or more
+/// ([`map_large_tables`]) on its own, with a 16-byte header, in whole 4 KiB pages, so a table
+/// of a power of two bytes takes a page more than its slots; smaller ones carry the header.
+/// Over a layer's partitions (up to 4,096) those pages were the 2.2 MiB by which the
+/// layer-by-layer count passed its limit (`--positions-only` at 336MB: 2.1–3.3 MiB over).
+pub fn allocated(bytes: u64) -> u64 {
+    match bytes {
+        0 => 0,
+        b if b >= 128 << 10 => (b + 16).next_multiple_of(4096),
+        b => b + 16,
     }
 }
 

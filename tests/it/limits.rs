@@ -495,6 +495,65 @@ fn max_memory_is_held_by_the_whole_process() {
 }
 
 #[test]
+fn the_default_count_holds_each_limit_within_two_mib() {
+    // The bidirectional count passed 95MB (90.6 MiB) at 106.7 MiB and 60MB at 62.6: after
+    // each layer glibc kept the freed partitions and batch buffers resident, and the next
+    // layer's table was counted against the tables alone. The whole process's peak now stays
+    // within 2 MiB of the limit, and the answer says how far the tables got.
+    for (limit, said) in [("60MB", "57.2 MiB"), ("95MB", "90.6 MiB")] {
+        let bytes: i64 = limit.trim_end_matches("MB").parse::<i64>().unwrap() * 1_000_000;
+        let bounded = Test::new()
+            .in_root()
+            .args([
+                "count",
+                "puzzles/peg_hop/english_edge.yaml",
+                "--max-memory",
+                limit,
+                "--format",
+                "json",
+            ])
+            .run_bounded(SECS(180), None);
+        let peak = bounded.peak_kib * 1024;
+        let run = bounded.held(1024).status(1);
+        assert_eq!(
+            run.stderr,
+            format!("marbles: gave up counting puzzles/peg_hop/english_edge.yaml: memory limit ({said})\n")
+        );
+        assert!(
+            peak <= bytes + (2 << 20),
+            "{limit}: peak {:.1} MiB, limit {said}",
+            peak as f64 / f64::from(1 << 20)
+        );
+        let json = run.json();
+        assert_eq!(json["status"], "gave_up");
+        let memory = json["memory_bytes"].as_i64().unwrap();
+        assert!(memory > bytes / 4 && memory < bytes, "{limit}: {json}");
+    }
+}
+
+#[test]
+fn an_answer_that_gave_up_on_memory_says_what_its_tables_reached() {
+    // A depth-first search stopped by a limit returned no figure of its own: 0 bytes.
+    let run = Test::new()
+        .in_root()
+        .args([
+            "solve",
+            "puzzles/peg_hop/french_solvable.yaml",
+            "--max-memory",
+            "24MB",
+            "--format",
+            "json",
+        ])
+        .run_bounded(SECS(120), None)
+        .held(1024)
+        .status(1);
+    let answer = &run.json()[0];
+    assert_eq!(answer["reason"], "memory limit (22.9 MiB)", "{answer}");
+    let memory = answer["stats"]["memory_bytes"].as_u64().unwrap();
+    assert!(memory > 0 && memory < 24_000_000, "{answer}");
+}
+
+#[test]
 fn a_positions_only_count_stops_at_each_limit() {
     // English edge: far more positions than a debug build counts in a second or in 30 MB.
     let edge = "puzzles/peg_hop/english_edge.yaml";

@@ -104,6 +104,66 @@ fn a_folder_named_like_a_script_is_called_a_folder() {
 }
 
 #[test]
+fn a_fifo_named_like_a_script_is_called_a_fifo_and_never_opened() {
+    // It was passed over as absent: "unknown rule family `x`", with `x` right there.
+    for args in [["solve", "p.yaml"], ["check", "p.yaml"]] {
+        let t = Test::new().file("p.yaml", "rules: x\nboard: |\n  o o .\n");
+        std::fs::create_dir_all(t.path("rules")).unwrap();
+        let fifo = std::ffi::CString::new(t.path("rules/x.rhai").to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo reads a NUL-terminated path we own.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        // Opening the FIFO would wait for a writer: the deadline turns that into a failure.
+        let run = t
+            .args(args)
+            .run_bounded(std::time::Duration::from_secs(20), None)
+            .held(512)
+            .status(2);
+        assert_eq!(
+            run.stderr,
+            "marbles: error: p.yaml:1: rule family `x`: rules/x.rhai is a FIFO (named pipe), not a rule script (not opened)\n",
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn a_closed_stdout_ends_every_command_quietly_with_success() {
+    // As ripgrep does: the reader (`| head -1`) chose to stop reading; that is no failure to
+    // report, and no panic. The pipe's read end is closed before marbles starts, so its very
+    // first write fails.
+    let root = crate::support::root();
+    let corner = root.join("puzzles/triangle_hop/corner.yaml");
+    let lisp = root.join("puzzles/classic/peg_puzzle.lisp");
+    let corner = corner.to_str().unwrap();
+    let lisp = lisp.to_str().unwrap();
+    let folder = root.join("puzzles/triangle_hop");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["solve", corner],
+        vec!["solve", lisp, "--format", "lisp"],
+        vec!["solve", corner, "--format", "json"],
+        vec!["count", corner],
+        vec!["count", "--all", corner],
+        vec!["check", corner],
+        vec!["rules"],
+        vec!["batch", folder.to_str().unwrap(), "--no-report"],
+        vec!["completions", "bash"],
+    ];
+    for args in cases {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Test::new()
+            .args(&args)
+            .command()
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!((out.status.code(), stderr.as_ref()), (Some(0), ""), "{args:?}");
+    }
+}
+
+#[test]
 fn an_oversized_script_is_called_a_script() {
     let big = format!("// {}\nfn rules(board) {{ #{{}} }}\n", "x".repeat(1 << 20));
     let run = Test::new()

@@ -208,7 +208,10 @@ impl<K: Word, C: Paths> Building<K, C> {
     }
 
     fn bytes(&self) -> u64 {
-        self.tables.iter().map(Table::bytes).sum()
+        self.tables
+            .iter()
+            .map(|t| crate::search::allocated(t.bytes()))
+            .sum()
     }
 }
 
@@ -742,10 +745,11 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
                                     Ok(()) => break,
                                     Err(Refused::Full) => {
                                         budget.exceeded(0).map_or(Ok(()), Err)?;
-                                        if !room.take(table.grown_bytes(hint)) {
+                                        let grown = crate::search::allocated(table.grown_bytes(hint));
+                                        if !room.take(grown) {
                                             return Err(room.exhausted());
                                         }
-                                        let old = table.bytes();
+                                        let old = crate::search::allocated(table.bytes());
                                         table.grow(bits, hint);
                                         room.give(old);
                                     }
