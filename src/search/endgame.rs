@@ -86,7 +86,7 @@ impl Endgame {
     }
 
     /// [`Endgame::build`], served again for a model of the same moves, goal and start class
-    /// (the table reads nothing else of it; see [`SHARED`]). A table that a limit cut short
+    /// (the table reads nothing else of it; see `SHARED`). A table that a limit cut short
     /// is not kept.
     pub fn shared(
         model: &HopModel,
