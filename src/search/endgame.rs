@@ -108,7 +108,11 @@ impl Endgame {
         }
         let key = (moves, model.goal_cells(), base, class, max_positions);
         let kept = || SHARED.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(t) = kept().as_ref().and_then(|k| k.get(&key)) {
+        if let Some(t) = kept()
+            .as_ref()
+            .and_then(|k| k.get(&key))
+            .filter(|_| crate::memo::enabled())
+        {
             return Ok(Some(t.clone()));
         }
         let Some(table) = Self::build(model, max_positions, budget, held)? else {
