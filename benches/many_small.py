@@ -131,7 +131,9 @@ def main():
             old.append(bench(a.before))
             new.append(bench(m))
         for key in new[0]:
-            o = statistics.median(r[key] for r in old if key in r)
+            if not all(key in r for r in old):
+                continue  # a case the old binary does not have
+            o = statistics.median(r[key] for r in old)
             n = statistics.median(r[key] for r in new if key in r)
             rows.append((f"{key[0]}: {key[1]}", f"{n:.4f} s", "", f"before {o:.4f} s", f"{n / o:.2f}×", ""))
 
