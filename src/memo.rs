@@ -16,3 +16,45 @@ pub fn enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
     *ON.get_or_init(|| std::env::var_os("MARBLES_NO_CACHE").is_none())
 }
+
+/// A bounded table of what earlier puzzles computed, shared by every thread: served only
+/// while [`enabled`], started afresh once it holds `max` entries (so it stays small whatever
+/// the number of puzzles).
+pub struct Kept<K, V> {
+    map: std::sync::Mutex<Option<rustc_hash::FxHashMap<K, V>>>,
+    max: usize,
+}
+
+impl<K: std::hash::Hash + Eq, V: Clone> Kept<K, V> {
+    pub const fn new(max: usize) -> Self {
+        Kept {
+            map: std::sync::Mutex::new(None),
+            max,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<rustc_hash::FxHashMap<K, V>>> {
+        self.map.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The value kept for `key`, if any (never while caching is off).
+    pub fn get(&self, key: &K) -> Option<V> {
+        if !enabled() {
+            return None;
+        }
+        self.lock().as_ref()?.get(key).cloned()
+    }
+
+    /// Keeps `value` for `key` (nothing while caching is off).
+    pub fn put(&self, key: K, value: V) {
+        if !enabled() {
+            return;
+        }
+        let mut guard = self.lock();
+        let map = guard.get_or_insert_with(Default::default);
+        if map.len() >= self.max {
+            map.clear();
+        }
+        map.insert(key, value);
+    }
+}

@@ -118,10 +118,8 @@ fn shown(path: PathBuf) -> PathBuf {
 /// Scripts found by [`resolve`], by the folder of the spec as written, the name asked for and
 /// the root in force: a batch reads each rule script once, not once per puzzle (finding it
 /// took a dozen system calls, and reading it was most of a small puzzle's time). Cleared
-/// when it holds [`MAX_FOUND`].
-type Found = std::collections::HashMap<(PathBuf, String, Option<PathBuf>), Script>;
-static FOUND: std::sync::Mutex<Option<Found>> = std::sync::Mutex::new(None);
-const MAX_FOUND: usize = 1024;
+/// when it holds 1,024.
+static FOUND: crate::memo::Kept<(PathBuf, String, Option<PathBuf>), Script> = crate::memo::Kept::new(1024);
 
 /// The script a spec names, as `find` finds it; found once per process for each folder,
 /// name and root, then kept: a script edited while marbles runs is read again only by the
@@ -141,17 +139,11 @@ pub fn resolve(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
         false => spec.path.parent().map(Path::to_path_buf).unwrap_or_default(),
     };
     let key = (place, spec.rules.trim().to_string(), root.cloned());
-    let lock = || FOUND.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(s) = lock().as_ref().and_then(|f| f.get(&key)) {
-        return Ok(s.clone());
+    if let Some(s) = FOUND.get(&key) {
+        return Ok(s);
     }
     let script = find(spec, roots)?;
-    let mut found = lock();
-    let found = found.get_or_insert_with(Found::default);
-    if found.len() >= MAX_FOUND {
-        found.clear();
-    }
-    found.insert(key, script.clone());
+    FOUND.put(key, script.clone());
     Ok(script)
 }
 

@@ -10,17 +10,16 @@ use super::invariants::Invariants;
 use super::{Budget, GaveUp, table_bytes, table_peak};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
-use rustc_hash::{FxHashMap, FxHashSet};
-use std::sync::{Arc, Mutex};
+use rustc_hash::FxHashSet;
+use std::sync::Arc;
 
 /// What a table depends on: the moves, the goal's cells, its peg count, the start's
 /// position class, and the size asked for.
 type SharedKey = (Vec<u128>, u128, u32, u128, usize);
 
 /// Tables built by [`Endgame::shared`]: a batch of boards of one shape builds one per position
-/// class and peg count. Cleared when it holds [`MAX_SHARED`].
-static SHARED: Mutex<Option<FxHashMap<SharedKey, Arc<Endgame>>>> = Mutex::new(None);
-const MAX_SHARED: usize = 32;
+/// class and peg count. Cleared when it holds 32.
+static SHARED: crate::memo::Kept<SharedKey, Arc<Endgame>> = crate::memo::Kept::new(32);
 
 #[derive(Debug, Clone)]
 pub struct Endgame {
@@ -107,24 +106,14 @@ impl Endgame {
             moves.extend([m.need, m.mask]);
         }
         let key = (moves, model.goal_cells(), base, class, max_positions);
-        let kept = || SHARED.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(t) = kept()
-            .as_ref()
-            .and_then(|k| k.get(&key))
-            .filter(|_| crate::memo::enabled())
-        {
-            return Ok(Some(t.clone()));
+        if let Some(t) = SHARED.get(&key) {
+            return Ok(Some(t));
         }
         let Some(table) = Self::build(model, max_positions, budget, held)? else {
             return Ok(None);
         };
         let table = Arc::new(table);
-        let mut guard = kept();
-        let map = guard.get_or_insert_with(FxHashMap::default);
-        if map.len() >= MAX_SHARED {
-            map.clear();
-        }
-        map.insert(key, table.clone());
+        SHARED.put(key, table.clone());
         Ok(Some(table))
     }
 

@@ -15,7 +15,7 @@ use crate::lattice::Layout;
 use crate::model::HopModel;
 use crate::spec::Cell;
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// The largest group the fast 64-bit tables serve (the lattice candidates number 20 at most),
 /// and so the length of every array of images.
@@ -77,9 +77,8 @@ pub struct Symmetry {
 /// reads of a model (cells, their pictured places, the moves, the goal's cells), found with no
 /// node limit (one may cut the fallback search short): a batch of
 /// a thousand boards of one shape finds the group once (finding it and building its tables
-/// was a quarter of a 5×5 board's whole solve). Cleared when it holds [`MAX_KEPT`].
-static KEPT: Mutex<Option<FxHashMap<Vec<u128>, Symmetry>>> = Mutex::new(None);
-const MAX_KEPT: usize = 256;
+/// was a quarter of a 5×5 board's whole solve). Cleared when it holds 256.
+static KEPT: crate::memo::Kept<Vec<u128>, Symmetry> = crate::memo::Kept::new(256);
 
 /// What the group of `model`'s goal depends on, as numbers.
 fn group_key(model: &HopModel) -> Vec<u128> {
@@ -199,21 +198,15 @@ impl Symmetry {
             return Ok(Self::find_within(model, budget)?.fixing_goal(model));
         }
         let key = group_key(model);
-        let kept = || KEPT.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(s) = kept().as_ref().and_then(|k| k.get(&key)) {
-            return Ok(s.clone());
+        if let Some(s) = KEPT.get(&key) {
+            return Ok(s);
         }
         let found = Self::find_within(model, budget)?.fixing_goal(model);
         // Under a node limit the fallback may stop early and do without: not kept.
         if budget.nodes_left().is_some() {
             return Ok(found);
         }
-        let mut guard = kept();
-        let map = guard.get_or_insert_with(FxHashMap::default);
-        if map.len() >= MAX_KEPT {
-            map.clear();
-        }
-        map.insert(key, found.clone());
+        KEPT.put(key, found.clone());
         Ok(found)
     }
 

@@ -304,14 +304,8 @@ fn a_batch_killed_ten_times_and_resumed_reports_as_if_never_killed() {
     let killed = dir.path().join("killed");
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
     for round in 0..10 {
-        let mut child = batch(&set, &killed, round > 0).spawn().unwrap();
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        std::thread::sleep(Duration::from_millis(5 + seed % 150));
-        // SAFETY: signalling our own child.
-        unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
-        let _ = child.wait();
+        let child = batch(&set, &killed, round > 0).spawn().unwrap();
+        crate::support::kill_after(child, &mut seed, 5, 150);
     }
     let status = batch(&set, &killed, true).status().unwrap();
     assert_eq!(status.code(), Some(1));

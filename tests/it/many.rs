@@ -369,14 +369,7 @@ fn a_large_batch_killed_and_resumed_lists_every_result_as_if_never_killed() {
         if round > 0 {
             cmd.arg("--resume");
         }
-        let mut child = cmd.spawn().unwrap();
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        std::thread::sleep(Duration::from_millis(20 + seed % 400));
-        // SAFETY: signalling our own child.
-        unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
-        let _ = child.wait();
+        crate::support::kill_after(cmd.spawn().unwrap(), &mut seed, 20, 400);
     }
     let status = batch(&set, &killed, true).arg("--resume").status().unwrap();
     assert_eq!(status.code(), Some(1));

@@ -313,3 +313,16 @@ pub fn diamond41_rows(vacant: (usize, usize)) -> String {
     }
     rows
 }
+
+/// Kills `child` with SIGKILL after a reproducible pause of `from` to `from + spread`
+/// milliseconds (xorshift64 of `seed`, which it advances), and reaps it: a kill at a
+/// random moment, as a power cut or the OOM killer would.
+pub fn kill_after(mut child: std::process::Child, seed: &mut u64, from: u64, spread: u64) {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    std::thread::sleep(std::time::Duration::from_millis(from + *seed % spread));
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
+    let _ = child.wait();
+}
