@@ -15,6 +15,7 @@ use std::ops::{BitAnd, BitOr, BitXor, Not};
 /// tables see `u128` whatever the word.
 pub trait Word:
     Copy
+    + 'static
     + Eq
     + Ord
     + Hash

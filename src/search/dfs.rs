@@ -3,11 +3,11 @@
 use super::bits::{Families, Word};
 use super::endgame::Endgame;
 use super::pagoda::Pagodas;
+use super::spare::Failed;
 use super::symmetry::Symmetry;
 use super::{Budget, GaveUp, Verdict, table_bytes, table_peak, vec_peak};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
-use rustc_hash::FxHashSet;
 use std::sync::Arc;
 
 /// Events a search reports as it goes, for traces. The default methods do nothing, so a
@@ -343,7 +343,7 @@ fn search<W: Word, G: Gen<W>>(
         obs.goal(0, start);
         return done(super::Verdict::Solved, Vec::new(), start, budget, 0);
     }
-    let mut failed: FxHashSet<W> = FxHashSet::default();
+    let mut failed: Failed<W> = Failed::new();
     // Each frame: a position and the next index into `order` to try from it.
     let keys = Keys::new(sym, moves, order.len());
     let start_w = W::narrow(start);

@@ -11,10 +11,10 @@
 
 use super::dfs::{HopResult, Observer, Pruning};
 use super::endgame::Endgame;
+use super::spare::Failed;
 use super::{Budget, Verdict, table_bytes, table_peak, vec_peak};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
-use rustc_hash::FxHashSet;
 
 /// How often (in nodes) the budget is checked.
 const CHECK_EVERY: u64 = 1 << 12;
@@ -91,7 +91,7 @@ pub fn solve_with(
         obs.goal(0, start);
         return done(Verdict::Solved, Vec::new(), start, budget, 0);
     }
-    let mut failed: FxHashSet<u128> = FxHashSet::default();
+    let mut failed: Failed<u128> = Failed::new();
     // Children of every open frame, best last: (search-order index, spread change).
     let mut kids: Vec<(u16, i64)> = Vec::new();
     // Each frame: its position and where its children start in `kids`.

@@ -16,6 +16,7 @@ pub mod meet;
 pub mod orbit_pagoda;
 pub mod pagoda;
 pub mod portfolio;
+mod spare;
 pub mod symmetry;
 pub mod tilt;
 
@@ -402,6 +403,16 @@ pub fn table_bytes<T>(capacity: usize) -> u64 {
     (buckets * (std::mem::size_of::<T>() + 1) + 16) as u64
 }
 
+/// The capacity a hash table of `capacity` grows to when it is full: hashbrown doubles its
+/// buckets, 4, 8, 16, … (capacities 3, 7, 14, 28, …).
+pub fn grown_capacity(capacity: usize) -> usize {
+    match capacity {
+        0..3 => 3,
+        3..7 => 7,
+        c => c / 7 * 8 * 2 / 8 * 7,
+    }
+}
+
 /// The most a hash table of `T` with `len` entries and room for `capacity` holds while
 /// `more` are inserted: when they outgrow it, its old and new allocations at once (both are
 /// held while it rehashes). Searches count this at each budget check, so a table stops
@@ -409,12 +420,7 @@ pub fn table_bytes<T>(capacity: usize) -> u64 {
 pub fn table_peak<T>(len: usize, capacity: usize, more: usize) -> u64 {
     let (mut cap, mut peak) = (capacity, table_bytes::<T>(capacity));
     while len.saturating_add(more) > cap {
-        // hashbrown doubles its buckets: 4, 8, 16, … (capacities 3, 7, 14, 28, …).
-        let next = match cap {
-            0..3 => 3,
-            3..7 => 7,
-            c => c / 7 * 8 * 2 / 8 * 7,
-        };
+        let next = grown_capacity(cap);
         peak = table_bytes::<T>(cap) + table_bytes::<T>(next);
         cap = next;
     }
