@@ -9,7 +9,7 @@ use crate::render::answer::Answer;
 use crate::report::Summary;
 use crate::script::ScriptLimits;
 use crate::search::Limits;
-use crate::solve::{self, MoveOrder, Options};
+use crate::solve::{MoveOrder, Options};
 use crate::spec::ByteSize;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -399,7 +399,7 @@ impl SearchArgs {
                 max_nodes: self.max_nodes,
                 max_memory: self.max_memory.map(|b| b.0),
             },
-            default_max_memory: solve::default_memory_limit(jobs),
+            default_max_memory: crate::process::default_memory_limit(jobs),
             whole_process: true,
             script: self.script.limits(),
             order: match &self.order {

@@ -17,7 +17,13 @@
 //!                      solve               one puzzle end to end
 //!                        │
 //!                     outcome → search/ → model → script/ → lattice, spec → limits, diag, memo
+//!                                                              │
+//!                                          process, fingerprint   the ground floor: Ctrl-C flag,
+//!                                                                 allocator knobs, SHA-256
 //! ```
+//!
+//! Inside `search/` one module, `search::plan`, chooses which search runs; the imports there
+//! run one way too (`docs/architecture.md`).
 //!
 //! The flow of one puzzle is `spec` (YAML) → `script` (run once) → `model` (native tables) →
 //! `search` → `outcome` → `render` or `report`. [`run`] is what the binary calls.
@@ -26,6 +32,7 @@ pub mod batch;
 pub mod cli;
 pub mod cmd;
 pub mod diag;
+pub mod fingerprint;
 pub mod formats;
 pub mod io_limits;
 pub mod lattice;
@@ -33,6 +40,7 @@ pub mod limits;
 pub mod memo;
 pub mod model;
 pub mod outcome;
+pub mod process;
 pub mod render;
 pub mod report;
 pub mod script;
@@ -50,8 +58,8 @@ use cmd::ExitCode;
 
 /// Runs a parsed command line: its command's config to its command, any error printed once.
 pub fn run(cli: Cli) -> ExitCode {
-    search::map_large_tables();
-    solve::fit_allocator_to_rlimit();
+    process::map_large_tables();
+    process::fit_allocator_to_rlimit();
     cmd::finish(match cli.command {
         Command::Solve(args) => cmd::solve::run(&args.config()),
         Command::Play(args) => cmd::play::run(&args.config()),

@@ -4,10 +4,8 @@ use crate::diag::Result;
 use crate::model::{self, HopModel, Model, NONE, TiltModel};
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Stats, Status};
 use crate::script::{self, RuleTables, Script, ScriptLimits};
-use crate::search::invariants::Invariants;
-use crate::search::{Budget, Limits, Verdict, beam, dfs, fewest, fewest_moves, portfolio, tilt};
+use crate::search::{Budget, Limits, Verdict, dfs, fewest_moves, plan, tilt};
 use crate::spec::{self, BoardSpec, MoveGoal, PegGoal, Spec};
-use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::time::Duration;
 
@@ -98,19 +96,6 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
     })
 }
 
-/// The SHA-256 of `text`, in hex: how specs and scripts are fingerprinted for `--resume`.
-pub fn hash(text: &str) -> String {
-    hex_of(Sha256::digest(text.as_bytes()).into())
-}
-
-/// A SHA-256 in hex, written a slice at a time (`hex::encode` goes a `char` at a time: a
-/// twentieth of a tiny ICPC case's time, hashed for every answer).
-fn hex_of(digest: [u8; 32]) -> String {
-    let mut out = [0u8; 64];
-    hex::encode_to_slice(digest, &mut out).expect("64 bytes hold 32 in hex");
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 /// The SHA-256 of a spec file's bytes, or `None` if it is not a readable puzzle-sized file
 /// (a FIFO would block a plain read forever).
 pub fn file_hash(path: &Path) -> Option<String> {
@@ -121,65 +106,7 @@ pub fn file_hash(path: &Path) -> Option<String> {
     crate::io_limits::read_at_most(path, spec::MAX_SPEC_BYTES)
         .ok()
         .flatten()
-        .map(|b| hex_of(Sha256::digest(&b).into()))
-}
-
-/// The default memory limit per puzzle, split between jobs: a quarter of the machine's
-/// memory, or half of a tighter cgroup limit or `RLIMIT_AS`/`RLIMIT_DATA` cap (the process
-/// needs room beyond its tables: code, stacks, the allocator's slack).
-pub fn default_memory_limit(jobs: usize) -> Option<u64> {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let kb: u64 = meminfo
-        .lines()
-        .find(|l| l.starts_with("MemTotal:"))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()?;
-    let cgroup = [
-        "/sys/fs/cgroup/memory.max",
-        "/sys/fs/cgroup/memory/memory.limit_in_bytes",
-    ]
-    .iter()
-    .filter_map(|f| std::fs::read_to_string(f).ok()?.trim().parse::<u64>().ok())
-    .min();
-    let rlimit = [soft_rlimit(libc::RLIMIT_AS), soft_rlimit(libc::RLIMIT_DATA)]
-        .into_iter()
-        .flatten()
-        .min();
-    let tightest = [Some(kb * 1024 / 4), cgroup.map(|c| c / 2), rlimit.map(|r| r / 2)]
-        .into_iter()
-        .flatten()
-        .min()?;
-    Some(tightest / jobs.max(1) as u64)
-}
-
-/// Under an address-space cap, keeps glibc from reserving a 64 MiB arena per thread (rayon
-/// workers, the Ctrl-C watcher): reservations count against `RLIMIT_AS` though they hold
-/// nothing, and three of them left a 300 MiB cap too little room for the default limit's
-/// tables. Without a cap nothing changes.
-pub fn fit_allocator_to_rlimit() {
-    if soft_rlimit(libc::RLIMIT_AS).is_some() {
-        // SAFETY: mallopt only sets an allocator parameter; called before any thread starts.
-        unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) };
-    }
-}
-
-/// Whether this process's address space is capped (`RLIMIT_AS`): then every thread's stack
-/// reservation counts against it, touched or not.
-pub fn address_space_capped() -> bool {
-    soft_rlimit(libc::RLIMIT_AS).is_some()
-}
-
-/// A soft resource limit of this process, or `None` when unlimited.
-fn soft_rlimit(resource: libc::__rlimit_resource_t) -> Option<u64> {
-    let mut r = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes one struct we own.
-    let ok = unsafe { libc::getrlimit(resource, &mut r) } == 0;
-    (ok && r.rlim_cur != libc::RLIM_INFINITY).then_some(r.rlim_cur)
+        .map(|b| crate::fingerprint::hash_bytes(&b))
 }
 
 /// The limits for one puzzle: command line, then spec, then defaults.
@@ -274,27 +201,14 @@ pub fn solve_prepared(p: &Prepared, opts: &Options) -> Outcome {
 /// Searches a prepared puzzle, reporting hop search events to `obs`.
 pub fn solve_observed(p: &Prepared, opts: &Options, obs: &mut impl dfs::Observer) -> Outcome {
     let mut budget = budget_for(&p.spec, opts);
-    let (verdict, path, memory) = match &p.model {
-        Model::Hop(m) => {
-            let order = move_order(m, &opts.order);
-            let r = match m.goal.moves {
-                Some(goal) => fewest_moves::solve(m, goal, &mut budget),
-                None => hop_search(m, &order, &mut budget, obs),
-            };
-            (r.verdict, r.path, r.memory)
-        }
-        Model::Tilt(m) => {
-            let r = tilt::solve(m, &mut budget);
-            (r.verdict, r.path, r.memory)
-        }
-    };
+    let found = plan::solve(&p.model, |m| move_order(m, &opts.order), &mut budget, obs);
     let stats = Stats {
         nodes: budget.nodes,
         seconds: budget.elapsed().as_secs_f64(),
         // A search stopped by a limit returns no figure of its own: the budget saw it.
-        memory_bytes: memory.max(budget.peak_memory()),
+        memory_bytes: found.memory.max(budget.peak_memory()),
     };
-    outcome(p, opts, verdict, &path, stats)
+    outcome(p, opts, found.verdict, &found.path, stats)
 }
 
 /// The outcome of a search that ended in `verdict` with `path` (move or tilt indices). Every
@@ -315,7 +229,7 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
         error: None,
         stats,
         limits: None,
-        spec_hash: Some(hash(&p.spec.source)),
+        spec_hash: Some(crate::fingerprint::hash(&p.spec.source)),
         script_hash: Some(p.script.hash.clone()),
         settings: Some(settings(&p.spec, opts)),
         replay: None,
@@ -435,49 +349,6 @@ pub fn tilt_states(m: &TiltModel, path: &[usize]) -> std::result::Result<Vec<Vec
         }
     }
     Ok(states)
-}
-
-/// Refutes the goal by position classes when it can, else searches with every pruning found.
-pub fn hop_search(
-    m: &HopModel,
-    order: &[usize],
-    budget: &mut Budget,
-    obs: &mut impl dfs::Observer,
-) -> dfs::HopResult {
-    if m.goal.pegs == PegGoal::Fewest {
-        return fewest::solve(m, order, budget, obs);
-    }
-    let more = m
-        .goal
-        .pattern
-        .filter(|p| p.count_ones() > m.start.count_ones())
-        .map(|p| {
-            format!(
-                "the goal board has {} pegs but the start only {}: every hop takes pegs away",
-                p.count_ones(),
-                m.start.count_ones()
-            )
-        });
-    let verdict = match more {
-        Some(why) => Some(Verdict::Unsolvable(Some(why))),
-        None => match Invariants::find_within(m, budget) {
-            Ok(inv) => inv.refute(m).map(|why| Verdict::Unsolvable(Some(why))),
-            Err(why) => Some(Verdict::GaveUp(why)),
-        },
-    };
-    if let Some(verdict) = verdict {
-        return dfs::HopResult {
-            verdict,
-            path: Vec::new(),
-            end: m.start,
-            nodes: budget.nodes,
-            memory: 0,
-        };
-    }
-    if matches!(m.goal.pegs, PegGoal::Count(1..=2)) && m.goal_cells() == 0 {
-        return beam::solve_count(m, order, budget, obs);
-    }
-    portfolio::solve(m, order, budget, obs, portfolio::FIRST_CAP)
 }
 
 /// The rating words for `pegs` left: the entry with the largest count not above it.

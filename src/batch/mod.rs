@@ -7,7 +7,8 @@ pub mod shard;
 
 use crate::formats::{self, Notation};
 use crate::outcome::Outcome;
-use crate::search::{CANCELLED, GaveUp};
+use crate::process::CANCELLED;
+use crate::search::GaveUp;
 use crate::solve::{self, Options};
 use indicatif::ProgressBar;
 use journal::Previous;
@@ -78,7 +79,7 @@ pub fn collect(paths: &[PathBuf]) -> Found {
 pub fn solve_contained(path: &Path, opts: &Options) -> Vec<Outcome> {
     let file = path.display().to_string();
     let text = crate::spec::read_text(path);
-    let hash = text.as_deref().ok().map(solve::hash);
+    let hash = text.as_deref().ok().map(crate::fingerprint::hash);
     let solve_all = || match &text {
         Err(d) => vec![Outcome::error(&file, d.to_string())],
         Ok(text) => {
@@ -129,7 +130,7 @@ fn made_now(path: &Path, opts: &Options) -> Option<[u8; 16]> {
         })
         .collect::<Option<_>>()?;
     Some(journal::digest(
-        &solve::hash(&text),
+        &crate::fingerprint::hash(&text),
         each.iter().map(|p| p.each_ref().map(String::as_str)),
     ))
 }

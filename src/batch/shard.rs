@@ -256,7 +256,7 @@ pub struct Results {
 pub fn listing_hash(rels: &[String]) -> String {
     let mut sorted: Vec<&str> = rels.iter().map(String::as_str).collect();
     sorted.sort_unstable();
-    crate::solve::hash(&(sorted.join("\n") + "\n"))
+    crate::fingerprint::hash(&(sorted.join("\n") + "\n"))
 }
 
 /// How the seal line starts in the pretty-printed file: the first top-level field.
@@ -274,7 +274,7 @@ impl Results {
     pub fn seal(mut self) -> serde_json::Result<String> {
         self.sha256 = String::new();
         let text = serde_json::to_string_pretty(&self)? + "\n";
-        let digest = crate::solve::hash(&unsealed(&text).expect("the seal line is the first field"));
+        let digest = crate::fingerprint::hash(&unsealed(&text).expect("the seal line is the first field"));
         Ok(text.replacen("\"sha256\": \"\"", &format!("\"sha256\": \"{digest}\""), 1))
     }
 
@@ -318,7 +318,7 @@ impl Results {
                 _ => {}
             }
         }
-        if unsealed(text).map(|t| crate::solve::hash(&t)).as_deref() != Some(r.sha256.as_str()) {
+        if unsealed(text).map(|t| crate::fingerprint::hash(&t)).as_deref() != Some(r.sha256.as_str()) {
             return Err(format!(
                 "{name} was changed after marbles wrote it (its sha256 no longer matches); rerun shard {} to make it again",
                 r.shard

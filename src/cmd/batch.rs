@@ -5,9 +5,9 @@ use super::{Error, ExitCode};
 use crate::batch::shard::{self, Shard};
 use crate::batch::{self, journal};
 use crate::outcome::Outcome;
+use crate::process::CANCELLED;
 use crate::report::{self, Summary, Tally};
-use crate::search::CANCELLED;
-use crate::solve::{self, Options};
+use crate::solve::Options;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -88,7 +88,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = config.jobs.min(found.puzzles.len()).min(cores).max(1);
     let options = Options {
-        default_max_memory: solve::default_memory_limit(jobs),
+        default_max_memory: crate::process::default_memory_limit(jobs),
         whole_process: false,
         rules_roots: config.dirs.iter().filter(|d| d.is_dir()).cloned().collect(),
         ..config.options.clone()

@@ -90,7 +90,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     for s in &scripts {
         ok &= check_script(&mut out, s, &files.puzzles, &options)?;
     }
-    if crate::search::CANCELLED.load(std::sync::atomic::Ordering::SeqCst) {
+    if crate::process::CANCELLED.load(std::sync::atomic::Ordering::SeqCst) {
         eprintln!("marbles: check interrupted: the cases above were checked");
         return Ok(ExitCode::Interrupted);
     }

@@ -4,9 +4,10 @@
 use super::{Error, ExitCode};
 use crate::diag::Diagnostic;
 use crate::model::Model;
+use crate::process::human_bytes;
+use crate::search::GaveUp;
 use crate::search::count::{self, CountResult};
 use crate::search::meet::{self, Counted, MeetResult, Stop};
-use crate::search::{GaveUp, human_bytes};
 use crate::solve::{self, Options};
 use std::io::{self, Write};
 use std::path::PathBuf;

@@ -41,7 +41,7 @@ impl ExitCode {
 
     /// [`ExitCode::of`] from the verdicts alone.
     pub fn of_statuses(all: &[Status]) -> Self {
-        if crate::search::CANCELLED.load(std::sync::atomic::Ordering::SeqCst) {
+        if crate::process::CANCELLED.load(std::sync::atomic::Ordering::SeqCst) {
             ExitCode::Interrupted
         } else if all.contains(&Status::Error) {
             ExitCode::Failed
@@ -162,5 +162,5 @@ fn plain(mut table: tabled::Table) -> String {
 /// Ctrl-C stops every running search at its next budget check, so what finished (and the
 /// best found so far) is still reported.
 fn stop_on_ctrl_c() {
-    let _ = ctrlc::set_handler(|| crate::search::CANCELLED.store(true, std::sync::atomic::Ordering::SeqCst));
+    let _ = ctrlc::set_handler(|| crate::process::CANCELLED.store(true, std::sync::atomic::Ordering::SeqCst));
 }

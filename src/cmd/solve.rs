@@ -87,7 +87,7 @@ fn solve_reporting(
     // As in a batch: each case's limit bounds its own search, the default split between jobs.
     let opts = Options {
         whole_process: false,
-        default_max_memory: solve::default_memory_limit(jobs),
+        default_max_memory: crate::process::default_memory_limit(jobs),
         ..config.options.clone()
     };
     // What each case writes on stderr is kept with its answer and shown in file order.

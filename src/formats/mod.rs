@@ -169,7 +169,7 @@ pub fn prepare_text(
 }
 
 fn cancelled() -> bool {
-    crate::search::CANCELLED.load(std::sync::atomic::Ordering::Relaxed)
+    crate::process::CANCELLED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// The rule scripts the cases of one file name: found once, not once a case (every case of

@@ -44,7 +44,7 @@ pub struct Script {
 
 impl Script {
     pub fn new(name: String, origin: PathBuf, source: String) -> Self {
-        let hash = crate::solve::hash(&source);
+        let hash = crate::fingerprint::hash(&source);
         Script {
             name,
             origin,

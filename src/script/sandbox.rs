@@ -134,7 +134,7 @@ fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
         if !ops.is_multiple_of(256) {
             return None;
         }
-        if crate::search::CANCELLED.load(Ordering::Relaxed) {
+        if crate::process::CANCELLED.load(Ordering::Relaxed) {
             return Some(Dynamic::from(INTERRUPTED));
         }
         (Instant::now() > *progress.deadline.lock().unwrap()).then(|| Dynamic::from("deadline"))
@@ -358,11 +358,11 @@ fn runtime_error(script: &Script, e: &EvalAltResult, limits: &ScriptLimits) -> D
         ),
         EvalAltResult::ErrorTerminated(token, ..) if token.to_string() == MEMORY => format!(
             "rule script stopped: memory limit reached (it held more than {})",
-            crate::search::human_bytes(limits.max_bytes)
+            crate::process::human_bytes(limits.max_bytes)
         ),
         EvalAltResult::ErrorTerminated(token, ..) if token.to_string() == PRINTED => format!(
             "rule script stopped: output limit reached (it printed more than {})",
-            crate::search::human_bytes(limits.max_printed as u64)
+            crate::process::human_bytes(limits.max_printed as u64)
         ),
         EvalAltResult::ErrorTerminated(token, ..) if token.to_string() == INTERRUPTED => {
             "rule script stopped: interrupted (Ctrl-C)".to_string()

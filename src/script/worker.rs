@@ -47,7 +47,7 @@ fn start() -> std::io::Result<mpsc::Sender<Job>> {
 /// run gets a thread of its own, gone before the search starts.
 pub fn run(script: &Script, board: ScriptBoard, limits: &ScriptLimits) -> Result<RuleTables, Failed> {
     let failed = |why: String| Failed::Script(Diagnostic::new(&script.origin, why));
-    if crate::solve::address_space_capped() {
+    if crate::process::address_space_capped() {
         return std::thread::scope(|s| {
             std::thread::Builder::new()
                 .name("rule script".into())

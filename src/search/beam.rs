@@ -10,7 +10,7 @@
 //!   pegs away). On the French board's 64 solvable one-vacancy → one-fixed-peg problems a
 //!   width of 300 finds every one, forward and reversed; `portfolio` starts at
 //!   [`FIRST_WIDTH`].
-//! * [`probe`], for [`super::fewest`] (and [`solve_count`]): a beam stops at the first layer
+//! * [`probe`], for [`super::plan`]'s `fewest` and `count` plans: a beam stops at the first layer
 //!   holding a position of an endgame table ([`Endgame`]) of every position with few pegs that
 //!   can still reach a `target`-peg finish in the start's position class, and walks the table
 //!   down; on the way it keeps the best line found so far, so that a limit or Ctrl-C returns
@@ -30,7 +30,7 @@ use super::endgame::Endgame;
 use super::guided::spread_weights;
 use super::pagoda::Pagodas;
 use super::symmetry::Symmetry;
-use super::{Budget, GaveUp, Verdict, portfolio, table_peak, vec_peak};
+use super::{Budget, GaveUp, Verdict, table_peak, vec_peak};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
 use rustc_hash::FxHashSet;
@@ -138,60 +138,6 @@ pub fn probe(
         }
     }
     Ok(Some(peak))
-}
-
-/// Solves a goal of 1 or 2 pegs anywhere (no cell, no goal board): the usual searches
-/// ([`portfolio`]) for their first [`portfolio::FIRST_CAP`] nodes, so that easy puzzles keep
-/// their first solution; then [`probe`]'s beams towards the table of the goal's finishes,
-/// which leave 2 pegs on Diamond 41 where depth-first search never did (the portfolio's own
-/// beams run only before its reversed turns, on fixed finishes); then the usual searches
-/// again with the rest of the budget, to find or refute what the beams missed.
-pub fn solve_count(
-    model: &HopModel,
-    order: &[usize],
-    budget: &mut Budget,
-    obs: &mut impl Observer,
-) -> HopResult {
-    let first = portfolio::FIRST_CAP;
-    let mut turn = budget.capped(first);
-    let r = portfolio::solve(model, order, &mut turn, obs, first);
-    budget.nodes = turn.nodes;
-    let (Verdict::GaveUp(_), None, PegGoal::Count(k)) =
-        (&r.verdict, budget.exceeded(r.memory), model.goal.pegs)
-    else {
-        return HopResult {
-            nodes: budget.nodes,
-            ..r
-        };
-    };
-    drop(r);
-    super::release_freed();
-    let mut line = (Vec::new(), model.start);
-    let found = Symmetry::for_goal_within(model, budget).and_then(|sym| {
-        let sym = (sym.order() > 1).then_some(sym);
-        probe(model, order, k, sym.as_ref(), budget, obs, 0, &mut line)
-    });
-    match found {
-        Err(why) => HopResult {
-            verdict: Verdict::GaveUp(why),
-            path: Vec::new(),
-            end: model.start,
-            nodes: budget.nodes,
-            memory: 0,
-        },
-        Ok(Some(memory)) if model.is_goal(line.1, k) => HopResult {
-            verdict: Verdict::Solved,
-            path: line.0,
-            end: line.1,
-            nodes: budget.nodes,
-            memory,
-        },
-        Ok(_) => {
-            super::release_freed();
-            obs.restart(false);
-            portfolio::solve(model, order, budget, obs, first)
-        }
-    }
 }
 
 /// Where a beam stops.

@@ -224,7 +224,7 @@ pub struct Pruning {
     /// of at most `endgame_positions` positions and decide positions with few pegs by it.
     pub endgame_after: Option<u64>,
     pub endgame_positions: usize,
-    /// For `fewest`: a peg count known to be the least possible (see [`super::fewest`]); the
+    /// For `fewest`: a peg count known to be the least possible (see [`super::plan`]); the
     /// search stops, proven, once it reaches it.
     pub floor: Option<u32>,
 }

@@ -602,7 +602,7 @@ impl<const G: usize> Run<'_, G> {
     /// 12-25 MiB more than its tables, and the next layer's table, counted against the
     /// tables alone, was allocated on top of that.
     fn settle(&mut self, memory: u64) {
-        super::release_freed();
+        crate::process::release_freed();
         self.untracked = self.budget.untracked(memory);
     }
 

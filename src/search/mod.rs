@@ -8,24 +8,24 @@ mod bits;
 pub mod count;
 pub mod dfs;
 pub mod endgame;
-pub mod fewest;
+
 pub mod fewest_moves;
 pub mod guided;
 pub mod invariants;
 pub mod meet;
 pub mod orbit_pagoda;
 pub mod pagoda;
+pub mod plan;
 pub mod portfolio;
 mod spare;
 pub mod symmetry;
 pub mod tilt;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// Set by Ctrl-C: every running search stops at its next budget check.
-pub static CANCELLED: AtomicBool = AtomicBool::new(false);
+use crate::process::{CANCELLED, human_bytes, resident_bytes, resident_recent};
 
 /// Limits for one puzzle's search; `None` means unlimited.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -257,22 +257,6 @@ impl Budget {
     }
 }
 
-/// `1536` → `1.5 KiB`.
-pub fn human_bytes(n: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = n as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u < UNITS.len() - 1 {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{n} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
-    }
-}
-
 /// Bytes tables may still take before the memory limit, shared by the threads that fill
 /// them: a table takes the bytes of its growth *before* it grows, and gives back what it
 /// frees after (reserve, then allocate), so no growth passes the limit.
@@ -309,87 +293,6 @@ impl Room {
     pub fn exhausted(&self) -> GaveUp {
         GaveUp::Memory(self.limit)
     }
-}
-
-/// The bytes an allocation of `bytes` makes resident: glibc maps one of 128 KiB or more
-/// ([`map_large_tables`]) on its own, with a 16-byte header, in whole 4 KiB pages, so a table
-/// of a power of two bytes takes a page more than its slots; smaller ones carry the header.
-/// Over a layer's partitions (up to 4,096) those pages were the 2.2 MiB by which the
-/// layer-by-layer count passed its limit (`--positions-only` at 336MB: 2.1–3.3 MiB over).
-pub fn allocated(bytes: u64) -> u64 {
-    match bytes {
-        0 => 0,
-        b if b >= 128 << 10 => (b + 16).next_multiple_of(4096),
-        b => b + 16,
-    }
-}
-
-/// Has allocations of 128 KiB and more (search tables and their partitions) mapped on their own, so that each is
-/// handed back to the system when freed. glibc otherwise raises that threshold after the
-/// first such free, and a table doubling through the heap leaves each smaller copy resident
-/// behind it: a tenth more than `--max-memory` on a depth-first search at 50MB.
-pub fn map_large_tables() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets a tuning parameter of the allocator.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 << 10);
-    }
-}
-
-/// Has glibc keep 64 MiB of freed heap above each arena's top instead of handing it back at
-/// once (the default keeps 128 KiB). A count frees a layer's partitions and grows the next
-/// one's tables and successor streams straight after, many vectors per thread; without the
-/// slack the heap shrinks and faults the same pages back in (English `count --all`: system
-/// time ~1.4–2.4 s without, ~0.8–1.4 s with, 3 interleaved runs). Costs at most 64 MiB per
-/// arena of resident memory; large tables are still mapped on their own (see
-/// [`map_large_tables`]).
-pub fn keep_heap_slack() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets a tuning parameter of the allocator.
-    unsafe {
-        libc::mallopt(libc::M_TOP_PAD, 64 << 20);
-    }
-}
-
-/// Hands memory freed by a finished phase back to the system. glibc keeps freed heap pages
-/// resident, so a search's later, larger tables (the next turn's, the next peg count's)
-/// would otherwise be resident on top of the last ones' in the process's peak.
-pub fn release_freed() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only returns free memory to the system.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}
-
-/// [`resident_bytes`] as read at most a millisecond ago: searches ask at every budget check
-/// and every table growth, and reading `/proc` each time cost the fewest-moves search 51,000
-/// reads (~1 s of 8) on the English board. In a millisecond the process grows by a few MB at
-/// most, within the limit's allowance.
-fn resident_recent() -> u64 {
-    static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    static READ_AT: AtomicU64 = AtomicU64::new(u64::MAX);
-    static VALUE: AtomicU64 = AtomicU64::new(0);
-    let now = EPOCH.get_or_init(Instant::now).elapsed().as_micros() as u64;
-    let at = READ_AT.load(Ordering::Relaxed);
-    if at != u64::MAX && now.saturating_sub(at) < 1000 {
-        return VALUE.load(Ordering::Relaxed);
-    }
-    let bytes = resident_bytes();
-    VALUE.store(bytes, Ordering::Relaxed);
-    READ_AT.store(now, Ordering::Relaxed);
-    bytes
-}
-
-/// The resident memory of this process, from `/proc/self/statm` (0 where it cannot be read).
-fn resident_bytes() -> u64 {
-    let pages = std::fs::read_to_string("/proc/self/statm")
-        .ok()
-        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
-        .unwrap_or(0);
-    // SAFETY: sysconf reads a constant of the system.
-    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    pages * page.max(0) as u64
 }
 
 /// Bytes a hashbrown table holds at `capacity` (as its `capacity()` says): one bucket of `T`

@@ -76,7 +76,7 @@ pub fn solve(
                 Some(why) => r.verdict = Verdict::GaveUp(why),
                 None => {
                     drop(r);
-                    super::release_freed();
+                    crate::process::release_freed();
                     let cap = first_cap.saturating_mul(4).max(1);
                     if let Some(r) = beam_turn(m, order, beam::FIRST_WIDTH, cap, budget, obs, &forward) {
                         return r;
@@ -114,7 +114,7 @@ pub fn solve(
                     // Only this turn's cap was reached: the other direction's turn, its
                     // tables in place of this one's.
                     None => {
-                        super::release_freed();
+                        crate::process::release_freed();
                         if !is_reversed {
                             // A beam before the reversed turn: it finds most solutions the
                             // depth-first turns miss, in a fraction of their nodes.
@@ -160,7 +160,7 @@ fn beam_turn(
     let mut turn = budget.capped(cap);
     let found = beam::find(m, order, width, &mut turn, obs, pruning);
     budget.nodes = turn.nodes;
-    super::release_freed();
+    crate::process::release_freed();
     let mut r = found?;
     r.nodes = budget.nodes;
     if let Verdict::GaveUp(GaveUp::Nodes(_)) = r.verdict {

@@ -816,7 +816,7 @@ fn fewest_pegs_match_brute_force_on_random_5x5_boards() {
         let m = puzzle("peg_hop", board, "{pegs: fewest}");
         let order: Vec<usize> = (0..m.moves.len()).collect();
         let mut budget = unlimited();
-        let r = solve::hop_search(&m, &order, &mut budget, &mut Quiet);
+        let r = marbles::search::plan::hop(&m, &order, &mut budget, &mut Quiet);
         assert_eq!(r.verdict, Verdict::Solved, "board {i}:\n{board}");
         assert_eq!(solve::hop_end(&m, &r.path), Ok(r.end), "board {i}:\n{board}");
         let is_long = budget.nodes > 4096;

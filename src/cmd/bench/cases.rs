@@ -174,7 +174,7 @@ fn budget() -> Budget {
 fn solve_model(m: &HopModel) -> (Verdict, u64) {
     let order = solve::move_order(m, &MoveOrder::Script);
     let mut b = budget();
-    let r = solve::hop_search(m, &order, &mut b, &mut Quiet);
+    let r = crate::search::plan::hop(m, &order, &mut b, &mut Quiet);
     (r.verdict, b.nodes)
 }
 
@@ -355,7 +355,7 @@ fn diamond_fewest() -> Result<Run, String> {
         timeout: Some(Duration::from_secs(10)),
         ..Limits::default()
     });
-    let r = solve::hop_search(&m, &order, &mut b, &mut Quiet);
+    let r = crate::search::plan::hop(&m, &order, &mut b, &mut Quiet);
     let pegs = r.end.count_ones();
     Ok(Run {
         nodes: b.nodes,
@@ -390,7 +390,7 @@ fn small_fewest() -> Result<Run, String> {
             .filter(|_| random() % 3 != 0)
             .fold(0, |s, c| s | 1u128 << c);
         let mut b = budget();
-        let r = solve::hop_search(&m, &order, &mut b, &mut Quiet);
+        let r = crate::search::plan::hop(&m, &order, &mut b, &mut Quiet);
         if r.verdict != Verdict::Solved {
             return Err(format!("start {:#x}: {}", m.start, verdict_word(&r.verdict)));
         }
@@ -424,7 +424,7 @@ fn french_table() -> Result<Run, String> {
                 ..Limits::default()
             });
             let t = Instant::now();
-            let r = solve::hop_search(&m, &order, &mut b, &mut Quiet);
+            let r = crate::search::plan::hop(&m, &order, &mut b, &mut Quiet);
             let replayed = solve::hop_end(&m, &r.path).is_ok_and(|end| m.is_goal(end, 1));
             let verdict = match r.verdict {
                 Verdict::Solved if !replayed => Verdict::Unsolvable(Some("wrong solution".into())),

@@ -7,7 +7,7 @@ pub mod cases;
 pub mod peer;
 
 use super::{Error, ExitCode};
-use crate::search::human_bytes;
+use crate::process::human_bytes;
 use std::io::{self, Write};
 use std::path::Path;
 use std::process::Command;

@@ -542,7 +542,7 @@ fn input_of(e: Event) -> Option<Input> {
 /// stop the search (in raw mode Ctrl-C sends no signal), and the game goes on.
 fn ask_stoppably(app: &mut App, input: Input) -> io::Result<()> {
     use std::sync::atomic::Ordering;
-    let stop = || crate::search::CANCELLED.store(true, Ordering::SeqCst);
+    let stop = || crate::process::CANCELLED.store(true, Ordering::SeqCst);
     let key = || -> io::Result<Option<Input>> {
         match event::poll(Duration::from_millis(50))? {
             true => Ok(input_of(event::read()?)),
@@ -569,7 +569,7 @@ fn ask_stoppably(app: &mut App, input: Input) -> io::Result<()> {
             .map_err(|_| io::Error::other("the solver's thread panicked"));
         failed.and(joined)
     });
-    crate::search::CANCELLED.store(false, Ordering::SeqCst);
+    crate::process::CANCELLED.store(false, Ordering::SeqCst);
     polled
 }
 

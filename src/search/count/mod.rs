@@ -210,7 +210,7 @@ impl<K: Word, C: Paths> Building<K, C> {
     fn bytes(&self) -> u64 {
         self.tables
             .iter()
-            .map(|t| crate::search::allocated(t.bytes()))
+            .map(|t| crate::process::allocated(t.bytes()))
             .sum()
     }
 }
@@ -341,7 +341,7 @@ pub fn count(model: &HopModel, feasible: bool, budget: &mut Budget) -> Result<Co
 /// [`count`] as `options` say: with or without sequences, in rounds of at most
 /// `options.round` successors.
 pub fn count_with(model: &HopModel, options: &Options, budget: &mut Budget) -> Result<CountResult, GaveUp> {
-    super::keep_heap_slack();
+    crate::process::keep_heap_slack();
     let sym = group_within(model, budget)?;
     let grid = grid::regrid(model, &sym);
     let (model, sym) = grid.as_ref().map_or((model, &sym), |(m, s)| (m, s));
@@ -745,11 +745,11 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
                                     Ok(()) => break,
                                     Err(Refused::Full) => {
                                         budget.exceeded(0).map_or(Ok(()), Err)?;
-                                        let grown = crate::search::allocated(table.grown_bytes(hint));
+                                        let grown = crate::process::allocated(table.grown_bytes(hint));
                                         if !room.take(grown) {
                                             return Err(room.exhausted());
                                         }
-                                        let old = crate::search::allocated(table.bytes());
+                                        let old = crate::process::allocated(table.bytes());
                                         table.grow(bits, hint);
                                         room.give(old);
                                     }

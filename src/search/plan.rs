@@ -1,0 +1,269 @@
+//! Which search runs: the one place that looks at a model and its goal and picks the searches,
+//! in order. `solve` asks it once a puzzle; everything below it is a search or a table.
+//!
+//! | model and goal | what runs |
+//! |---|---|
+//! | tilt | [`tilt::solve`]: breadth-first over tilts |
+//! | hop, `moves: fewest` | [`fewest_moves::solve`] |
+//! | hop, more goal pegs than the start has, or a goal the position classes refute | nothing: unsolvable, with the reason |
+//! | hop, `pegs: fewest` | `fewest`: see below |
+//! | hop, 1 or 2 pegs anywhere (no cell, no goal board) | `count`: [`portfolio`], beams towards the finishes, [`portfolio`] again |
+//! | hop, any other goal | [`portfolio`]: depth-first and guided turns on the problem and its reverse |
+//!
+//! **`fewest`.** A plain depth-first search for "fewest" must exhaust the whole game to prove
+//! its answer, which on a board like Diamond 41 never ends. Instead: position classes give a
+//! floor ([`floor`]: the least `k` for which some `k`-peg position shares the start's class,
+//! or meets the goal cell); a capped fewest search gives a first answer `b` and its moves;
+//! beams ([`beam::probe`]) towards an endgame table of the `k`-peg finishes, from the floor
+//! up, may find a better one fast (a finish at the floor is proven at once); then for `k` from
+//! the floor up to `b - 1`, an exact "leave `k` pegs" search ([`portfolio`], with symmetry and
+//! endgame tables) either finds a solution — the answer, proven, since every count below it
+//! failed or was ruled out — or proves `k` impossible. If a limit or Ctrl-C stops it first,
+//! the best found so far is returned as gave-up, with the reason saying it is not proven
+//! optimal.
+
+use super::dfs::{self, HopResult, Observer, Pruning};
+use super::endgame::goal_positions;
+use super::invariants::Invariants;
+use super::symmetry::Symmetry;
+use super::{Budget, GaveUp, Verdict, beam, fewest_moves, portfolio, tilt};
+use crate::model::{HopModel, Model};
+use crate::spec::PegGoal;
+
+/// What a search found: its verdict, its moves (hop indices or tilt directions, first first)
+/// and the peak of its tables' memory.
+#[derive(Debug)]
+pub struct Found {
+    pub verdict: Verdict,
+    pub path: Vec<usize>,
+    pub memory: u64,
+}
+
+/// Solves `model` under `budget`; `order` gives a hop model's move order (indices into its
+/// moves), reporting hop search events to `obs`.
+pub fn solve(
+    model: &Model,
+    order: impl FnOnce(&HopModel) -> Vec<usize>,
+    budget: &mut Budget,
+    obs: &mut impl Observer,
+) -> Found {
+    let (verdict, path, memory) = match model {
+        Model::Hop(m) => {
+            let r = match m.goal.moves {
+                Some(goal) => fewest_moves::solve(m, goal, budget),
+                None => hop(m, &order(m), budget, obs),
+            };
+            (r.verdict, r.path, r.memory)
+        }
+        Model::Tilt(m) => {
+            let r = tilt::solve(m, budget);
+            (r.verdict, r.path, r.memory)
+        }
+    };
+    Found {
+        verdict,
+        path,
+        memory,
+    }
+}
+
+/// Refutes the goal by position classes when it can, else searches with every pruning found.
+pub fn hop(m: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Observer) -> HopResult {
+    if m.goal.pegs == PegGoal::Fewest {
+        return fewest(m, order, budget, obs);
+    }
+    let more = m
+        .goal
+        .pattern
+        .filter(|p| p.count_ones() > m.start.count_ones())
+        .map(|p| {
+            format!(
+                "the goal board has {} pegs but the start only {}: every hop takes pegs away",
+                p.count_ones(),
+                m.start.count_ones()
+            )
+        });
+    let verdict = match more {
+        Some(why) => Some(Verdict::Unsolvable(Some(why))),
+        None => match Invariants::find_within(m, budget) {
+            Ok(inv) => inv.refute(m).map(|why| Verdict::Unsolvable(Some(why))),
+            Err(why) => Some(Verdict::GaveUp(why)),
+        },
+    };
+    if let Some(verdict) = verdict {
+        return HopResult {
+            verdict,
+            path: Vec::new(),
+            end: m.start,
+            nodes: budget.nodes,
+            memory: 0,
+        };
+    }
+    if matches!(m.goal.pegs, PegGoal::Count(1..=2)) && m.goal_cells() == 0 {
+        return count(m, order, budget, obs);
+    }
+    portfolio::solve(m, order, budget, obs, portfolio::FIRST_CAP)
+}
+
+/// Solves a goal of 1 or 2 pegs anywhere (no cell, no goal board): the usual searches
+/// ([`portfolio`]) for their first [`portfolio::FIRST_CAP`] nodes, so that easy puzzles keep
+/// their first solution; then [`beam::probe`]'s beams towards the table of the goal's finishes,
+/// which leave 2 pegs on Diamond 41 where depth-first search never did (the portfolio's own
+/// beams run only before its reversed turns, on fixed finishes); then the usual searches
+/// again with the rest of the budget, to find or refute what the beams missed.
+fn count(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Observer) -> HopResult {
+    let first = portfolio::FIRST_CAP;
+    let mut turn = budget.capped(first);
+    let r = portfolio::solve(model, order, &mut turn, obs, first);
+    budget.nodes = turn.nodes;
+    let (Verdict::GaveUp(_), None, PegGoal::Count(k)) =
+        (&r.verdict, budget.exceeded(r.memory), model.goal.pegs)
+    else {
+        return HopResult {
+            nodes: budget.nodes,
+            ..r
+        };
+    };
+    drop(r);
+    crate::process::release_freed();
+    let mut line = (Vec::new(), model.start);
+    let found = Symmetry::for_goal_within(model, budget).and_then(|sym| {
+        let sym = (sym.order() > 1).then_some(sym);
+        beam::probe(model, order, k, sym.as_ref(), budget, obs, 0, &mut line)
+    });
+    match found {
+        Err(why) => HopResult {
+            verdict: Verdict::GaveUp(why),
+            path: Vec::new(),
+            end: model.start,
+            nodes: budget.nodes,
+            memory: 0,
+        },
+        Ok(Some(memory)) if model.is_goal(line.1, k) => HopResult {
+            verdict: Verdict::Solved,
+            path: line.0,
+            end: line.1,
+            nodes: budget.nodes,
+            memory,
+        },
+        Ok(_) => {
+            crate::process::release_freed();
+            obs.restart(false);
+            portfolio::solve(model, order, budget, obs, first)
+        }
+    }
+}
+
+/// Nodes the first, plain fewest search may spend before the exact searches start.
+const FEWEST_CAP: u64 = 1 << 20;
+
+/// The least peg count the start's position class allows (1, 2, or else 3 as a bound),
+/// found under `budget`'s limits.
+pub fn floor(model: &HopModel, budget: &Budget) -> Result<u32, GaveUp> {
+    let inv = Invariants::find_within(model, budget)?;
+    let class = inv.class(model.start);
+    Ok((1..=2)
+        .find(|&k| goal_positions(model, k).any(|s| inv.class(s) == class))
+        .unwrap_or(3)
+        .max(u32::from(model.goal.at.is_some())))
+}
+
+/// Solves a `pegs: fewest` model: a floor from position classes, a quick first answer, then
+/// exact searches for each peg count below it (see `fewest` in the module notes).
+fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Observer) -> HopResult {
+    let found = floor(model, budget).and_then(|low| Ok((low, Pruning::for_model_within(model, budget)?)));
+    let (low, mut plain) = match found {
+        Ok(found) => found,
+        Err(why) => {
+            return HopResult {
+                verdict: Verdict::GaveUp(why),
+                path: Vec::new(),
+                end: model.start,
+                nodes: budget.nodes,
+                memory: 0,
+            };
+        }
+    };
+    plain.floor = Some(low);
+    let mut turn = budget.capped(FEWEST_CAP);
+    let mut best = dfs::solve_with(model, order, &mut turn, obs, &plain);
+    budget.nodes = turn.nodes;
+    best.nodes = budget.nodes;
+    let reached = best.end.count_ones();
+    let mut why = (low > 1).then(|| {
+        format!(
+            "position class: no {}-peg position shares the start's class",
+            low - 1
+        )
+    });
+    let unproven = |stop: &GaveUp, best: u32, known: &Option<String>| {
+        Verdict::GaveUp(GaveUp::Unproven {
+            stop: Box::new(stop.clone()),
+            best,
+            known: known.clone(),
+        })
+    };
+    match &best.verdict {
+        // Exhausted, or reached the floor: proven.
+        Verdict::Solved | Verdict::Unsolvable(_) => return best,
+        Verdict::GaveUp(stop) => {
+            if budget.exceeded(best.memory).is_some() {
+                best.verdict = unproven(stop, reached, &why);
+                return best;
+            }
+        }
+    }
+    // Beams may find a better answer than the capped search, from the floor up: a finish at
+    // the floor needs no exact search.
+    let mut line = (std::mem::take(&mut best.path), best.end);
+    let mut k = low;
+    let stopped = loop {
+        if k >= line.1.count_ones() {
+            break None;
+        }
+        crate::process::release_freed();
+        let sym = plain.symmetry.as_ref();
+        match beam::probe(model, order, k, sym, budget, obs, 0, &mut line) {
+            Err(stop) => break Some(stop),
+            // No table for this many pegs, nor for more.
+            Ok(None) => break None,
+            Ok(Some(bytes)) => {
+                best.memory = best.memory.max(bytes);
+                k += 1;
+            }
+        }
+    };
+    (best.path, best.end) = line;
+    let reached = best.end.count_ones();
+    if let Some(stop) = stopped {
+        best.nodes = budget.nodes;
+        best.verdict = unproven(&stop, reached, &why);
+        return best;
+    }
+    best.nodes = budget.nodes;
+    let proven_below = |k: u32| format!("{k} pegs proven impossible");
+    for k in low..reached {
+        crate::process::release_freed();
+        let mut exact = model.clone();
+        exact.goal.pegs = PegGoal::Count(k);
+        let r = portfolio::solve(&exact, order, budget, obs, portfolio::FIRST_CAP);
+        best.nodes = budget.nodes;
+        best.memory = best.memory.max(r.memory);
+        match r.verdict {
+            Verdict::Solved => {
+                return HopResult {
+                    nodes: budget.nodes,
+                    ..r
+                };
+            }
+            Verdict::Unsolvable(_) => why = Some(proven_below(k)),
+            Verdict::GaveUp(stop) => {
+                best.verdict = unproven(&stop, reached, &why);
+                return best;
+            }
+        }
+    }
+    // Every count below the one reached is impossible.
+    best.verdict = Verdict::Solved;
+    best
+}
