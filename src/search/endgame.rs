@@ -119,8 +119,8 @@ impl Endgame {
 
     /// A search's budget check with `held` bytes of its own: builds the table into `slot`
     /// once the search has spent `after` nodes (unless built), then checks the budget with
-    /// the table counted (of at most `max_positions`). The bytes now held, or why to stop. How [`super::dfs`] and
-    /// [`super::guided`] start using one (see [`Endgame::build`]).
+    /// the table counted (of at most `max_positions`). The bytes now held, or why to stop.
+    /// How [`super::dfs`] starts using one (see [`Endgame::build`]).
     pub fn check(
         slot: &mut Option<Endgame>,
         (after, max_positions): (Option<u64>, usize),

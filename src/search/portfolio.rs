@@ -82,7 +82,7 @@ pub fn solve(
                         return r;
                     }
                     obs.restart(false);
-                    return guided::solve_with(m, order, budget, obs, &forward);
+                    return dfs::solve_with(m, &guided::spread_order(m, order), budget, obs, &forward);
                 }
             }
         }
@@ -92,21 +92,27 @@ pub fn solve(
         Ok(p) => p,
         Err(why) => return stopped(m, why, budget),
     };
+    // The guided turns' orders, one a direction.
+    let spread = [guided::spread_order(m, order), guided::spread_order(&rev, order)];
     let mut cap = first_cap.max(1);
     let mut width = beam::FIRST_WIDTH;
     let mut first = true;
     loop {
-        for (model, pruning, is_reversed) in [(m, &forward, false), (&rev, &backward, true)] {
+        for (model, pruning, is_reversed, spread) in [
+            (m, &forward, false, &spread[0]),
+            (&rev, &backward, true, &spread[1]),
+        ] {
             if !first {
                 obs.restart(is_reversed);
             }
             first = false;
             let mut turn = budget.capped(cap);
-            let mut r = if cap == first_cap.max(1) && !is_reversed {
-                dfs::solve_with(model, order, &mut turn, obs, pruning)
+            let turn_order = if cap == first_cap.max(1) && !is_reversed {
+                order
             } else {
-                guided::solve_with(model, order, &mut turn, obs, pruning)
+                spread
             };
+            let mut r = dfs::solve_with(model, turn_order, &mut turn, obs, pruning);
             budget.nodes = turn.nodes;
             r.nodes = budget.nodes;
             match r.verdict {
