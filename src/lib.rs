@@ -27,7 +27,6 @@ pub mod cli;
 pub mod cmd;
 pub mod diag;
 pub mod formats;
-pub mod io_limits;
 pub mod lattice;
 pub mod limits;
 pub mod memo;

@@ -118,7 +118,7 @@ pub fn file_hash(path: &Path) -> Option<String> {
     if !meta.is_file() || meta.len() > spec::MAX_SPEC_BYTES {
         return None;
     }
-    crate::io_limits::read_at_most(path, spec::MAX_SPEC_BYTES)
+    crate::spec::input::read_at_most(path, spec::MAX_SPEC_BYTES)
         .ok()
         .flatten()
         .map(|b| hex_of(Sha256::digest(&b).into()))
