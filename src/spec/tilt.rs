@@ -41,6 +41,11 @@ impl TiltChecks {
         check_tilt(size, marbles).map(|()| TiltChecks { size })
     }
 
+    /// The board's width (and height).
+    pub fn size(self) -> i64 {
+        self.size
+    }
+
     /// Whether `[r, c]` is on the board: both run from 0 to size − 1.
     pub fn on_board(self, [r, c]: Cell) -> bool {
         (0..self.size).contains(&r) && (0..self.size).contains(&c)
@@ -70,8 +75,8 @@ impl TiltChecks {
     }
 }
 
-/// Whether two cells share a side (a wall stands only between such cells).
-pub fn side_by_side(a: Cell, b: Cell) -> bool {
+/// Whether two cells on the board share a side (a wall stands only between such cells).
+fn side_by_side(a: Cell, b: Cell) -> bool {
     (a[0] - b[0]).abs() + (a[1] - b[1]).abs() == 1
 }
 
