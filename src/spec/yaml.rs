@@ -65,6 +65,28 @@ impl<'de> Deserialize<'de> for RawPegs {
     }
 }
 
+/// A goal's `pegs:` or `moves:` (its `key`): a number (`count`) or the word `fewest`; any
+/// other word is an error at the key's line.
+fn count_or_fewest<T>(
+    path: &Path,
+    source: &str,
+    raw: Option<RawPegs>,
+    key: &str,
+    count: fn(u32) -> T,
+    fewest: T,
+) -> Result<Option<T>> {
+    match raw {
+        None => Ok(None),
+        Some(RawPegs::Count(n)) => Ok(Some(count(n))),
+        Some(RawPegs::Word(w)) if w == "fewest" => Ok(Some(fewest)),
+        Some(RawPegs::Word(w)) => Err(Diagnostic::new(
+            path,
+            format!("goal {key} `{w}` is neither a number nor `fewest`"),
+        )
+        .at(key_line(source, key), None)),
+    }
+}
+
 /// How deep `[` and `{` may nest. The YAML parser refuses documents nested past 128 levels, but
 /// its scanner spends time quadratic in the depth before it gets there (a 1 MB file of `[`
 /// took minutes), so depth is measured first, in one pass over the text.
@@ -177,30 +199,8 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
     let goal = match raw.goal {
         None => GoalSpec::default(),
         Some(g) => {
-            let pegs = match g.pegs {
-                None => None,
-                Some(RawPegs::Count(n)) => Some(PegGoal::Count(n)),
-                Some(RawPegs::Word(w)) if w == "fewest" => Some(PegGoal::Fewest),
-                Some(RawPegs::Word(w)) => {
-                    return Err(Diagnostic::new(
-                        path,
-                        format!("goal pegs `{w}` is neither a number nor `fewest`"),
-                    )
-                    .at(key_line(source, "pegs"), None));
-                }
-            };
-            let moves = match g.moves {
-                None => None,
-                Some(RawPegs::Count(n)) => Some(MoveGoal::Within(n)),
-                Some(RawPegs::Word(w)) if w == "fewest" => Some(MoveGoal::Fewest),
-                Some(RawPegs::Word(w)) => {
-                    return Err(Diagnostic::new(
-                        path,
-                        format!("goal moves `{w}` is neither a number nor `fewest`"),
-                    )
-                    .at(key_line(source, "moves"), None));
-                }
-            };
+            let pegs = count_or_fewest(path, source, g.pegs, "pegs", PegGoal::Count, PegGoal::Fewest)?;
+            let moves = count_or_fewest(path, source, g.moves, "moves", MoveGoal::Within, MoveGoal::Fewest)?;
             let board = match g.board {
                 None if goal_board_line.is_some() => {
                     return Err(Diagnostic::new(
