@@ -16,11 +16,13 @@
 //!            └───────────┬─────────┘
 //!                      solve               one puzzle end to end
 //!                        │
-//!                     outcome → search/ → model → script/ → lattice, spec → limits, diag, memo
+//!                     outcome → search/ → model → script/ → lattice, spec/ → limits, diag, memo
 //! ```
 //!
 //! The flow of one puzzle is `spec` (YAML) → `script` (run once) → `model` (native tables) →
-//! `search` → `outcome` → `render` or `report`. [`run`] is what the binary calls.
+//! `search` → `outcome` → `render` or `report`. [`run`] is what the binary calls. The files
+//! users hand marbles (puzzles, rule scripts, Lisp, matrix, ICPC and shard files) are read
+//! through [`spec::input`], bounded.
 
 pub mod batch;
 pub mod cli;

@@ -1,14 +1,15 @@
-//! Safe input: every file marbles reads from users is read here, bounded whatever the file
-//! claims or holds (this was `io_limits`, beside the spec reader that is its main caller).
+//! Safe input: the files users hand marbles (puzzles, rule scripts, Lisp, matrix, ICPC and
+//! shard files) are read here, bounded whatever the file claims or holds (this was
+//! `io_limits`, now beside the spec reader that is its main caller).
 //!
 //! [`read_text`] is the way in for text (puzzles, rule scripts, Lisp, matrix and ICPC files):
 //! it refuses directories, FIFOs, sockets and devices from their metadata, files over
 //! [`MAX_SPEC_BYTES`], and bytes that are not UTF-8 (located at their line). Underneath it,
-//! [`read_at_most`] is the bounded read itself, also used alone for the bytes a batch hashes
-//! and for shard files. A file's size in its metadata is a claim, not a limit. `/proc` files report a size of 0
-//! whatever they hold (`/proc/self/pagemap` holds gigabytes), and a file may grow between
-//! `stat` and `read`. (What a YAML text may expand to once read is bounded in `yaml` and
-//! `expansion`.)
+//! [`read_at_most`] is the bounded read itself, also used alone for shard files and for the
+//! bytes a batch hashes. A file's size in its metadata is a claim, not a limit: `/proc` files
+//! report a size of 0 whatever they hold (`/proc/self/pagemap` holds gigabytes), and a file
+//! may grow between `stat` and `read`. (What a YAML text may expand to once read is bounded
+//! in `yaml` and `expansion`.)
 
 use crate::diag::{Diagnostic, Result};
 use std::io::Read;
