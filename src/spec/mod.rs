@@ -3,7 +3,7 @@
 //! The folder, along its seams (everything callers use is re-exported here):
 //!
 //! - `types`: the values, [`Spec`] and its board, goal and limits;
-//! - [`input`]: safe input, the bounded reads every user file goes through ([`read_text`]);
+//! - [`input`]: safe input, the bounded reads of the files users hand marbles ([`read_text`]);
 //! - `yaml`: YAML text into a [`Spec`] ([`parse`]), with `expansion`, the bound on what its
 //!   aliases expand to;
 //! - `board`: hop boards, goal boards, whether a goal fits, tilt boards from their keys;
