@@ -16,7 +16,7 @@
 //!            └───────────┬─────────┘
 //!                      solve               one puzzle end to end
 //!                        │
-//!                     outcome → search/ → model → script/ → lattice, spec → limits, diag, memo
+//!                     outcome → search/ → model → script/ → lattice, spec/ → limits, diag, memo
 //!                                                              │
 //!                                          process, fingerprint   the ground floor: Ctrl-C flag,
 //!                                                                 allocator knobs, SHA-256
@@ -26,7 +26,9 @@
 //! run one way too (`docs/architecture.md`).
 //!
 //! The flow of one puzzle is `spec` (YAML) → `script` (run once) → `model` (native tables) →
-//! `search` → `outcome` → `render` or `report`. [`run`] is what the binary calls.
+//! `search` → `outcome` → `render` or `report`. [`run`] is what the binary calls. The files
+//! users hand marbles (puzzles, rule scripts, Lisp, matrix, ICPC and shard files) are read
+//! through [`spec::input`], bounded.
 
 pub mod batch;
 pub mod cli;
@@ -34,7 +36,6 @@ pub mod cmd;
 pub mod diag;
 pub mod fingerprint;
 pub mod formats;
-pub mod io_limits;
 pub mod lattice;
 pub mod limits;
 pub mod memo;

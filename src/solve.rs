@@ -103,7 +103,7 @@ pub fn file_hash(path: &Path) -> Option<String> {
     if !meta.is_file() || meta.len() > spec::MAX_SPEC_BYTES {
         return None;
     }
-    crate::io_limits::read_at_most(path, spec::MAX_SPEC_BYTES)
+    crate::spec::input::read_at_most(path, spec::MAX_SPEC_BYTES)
         .ok()
         .flatten()
         .map(|b| crate::fingerprint::hash_bytes(&b))

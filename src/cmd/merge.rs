@@ -55,7 +55,7 @@ fn read(f: &Path) -> Result<String, Error> {
             "is not a regular file (a folder, FIFO or device?); merge reads shard-K-of-N.json files".into(),
         ));
     }
-    let text = crate::io_limits::read_at_most(f, MAX_SHARD_BYTES)
+    let text = crate::spec::input::read_at_most(f, MAX_SHARD_BYTES)
         .map_err(|e| usage(format!("cannot read: {e}")))?
         .ok_or_else(|| {
             usage(format!(

@@ -3,9 +3,12 @@
 //! Each case becomes a `tilt_roll` puzzle. A file may leave out the closing `0 0 0` (the
 //! classroom version of the problem does; cases are read one at a time, so a missing end is
 //! known only after the last case). Boards may be up to
-//! [`crate::limits::MAX_TILT_SIZE`] wide, beyond the contest's limit (the same check as YAML boards, see
-//! [`crate::limits`]). Answers in the judge's and the classroom's words are written by
-//! `render::answer`.
+//! [`crate::limits::MAX_TILT_SIZE`] wide, beyond the contest's limit. Each case passes the
+//! checks YAML tilt boards pass ([`crate::spec::tilt`]: size and marble count, each marble and
+//! hole on the board and on a cell of its own, each wall between side-by-side cells), fed in
+//! reading order so that the first fault is the one reported, in this file's words (`(r, c)`,
+//! the case, the line it was read on). Answers in the judge's and the classroom's words are
+//! written by `render::answer`.
 //!
 //! The official sample (two cases, the second impossible: hole 2 is walled off from above and
 //! from the right) is kept in tests/it/classic.rs; it was checked against the problem statement
@@ -13,7 +16,8 @@
 
 use super::Pos;
 use crate::diag::{Diagnostic, Result};
-use crate::limits::{TiltPart, check_tilt};
+use crate::limits::TiltPart;
+use crate::spec::tilt::{ItemFault, TiltChecks};
 use crate::spec::{BoardSpec, Cell, GoalSpec, LimitSpec, Spec, TiltBoard};
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -47,43 +51,65 @@ impl Numbers<'_> {
         }
     }
 
-    /// A cell `r c` on an `n`×`n` board.
-    fn cell(&mut self, n: i64, case: usize, what: &dyn Fn() -> String) -> Result<(Cell, Pos)> {
+    /// A cell `r c` of `what` (in case `case`), with where its row was read.
+    fn cell(&mut self, case: usize, what: &dyn Fn() -> String) -> Result<(Cell, Pos)> {
         let (r, pos) = self.next(|| format!("the row of {} (case {case})", what()))?;
         let (c, _) = self.next(|| format!("the column of {} (case {case})", what()))?;
-        if !(0..n).contains(&r) || !(0..n).contains(&c) {
-            return Err(pos.error(
-                self.path,
-                format!(
-                    "case {case}: {} at ({r}, {c}) is off the {n}×{n} board (rows and columns run 0 to {})",
-                    what(),
-                    n - 1
-                ),
-            ));
-        }
         Ok(([r, c], pos))
     }
 
+    /// A cell of `what` that must be on the board `checks` knows: its error is at its row.
+    fn cell_on_board(
+        &mut self,
+        checks: TiltChecks,
+        case: usize,
+        what: &dyn Fn() -> String,
+    ) -> Result<(Cell, Pos)> {
+        let (cell, pos) = self.cell(case, what)?;
+        match checks.on_board(cell) {
+            true => Ok((cell, pos)),
+            false => Err(off_board(self.path, pos, checks, case, &what(), cell)),
+        }
+    }
+
     /// `count` cells, none of them shared: `noun` 1, `noun` 2, …
-    fn cells(&mut self, n: i64, case: usize, count: i64, noun: &str) -> Result<Vec<Cell>> {
+    fn cells(&mut self, checks: TiltChecks, case: usize, count: i64, noun: &str) -> Result<Vec<Cell>> {
         let mut out: Vec<Cell> = Vec::new();
         for k in 1..=count {
-            let (cell, pos) = self.cell(n, case, &|| format!("{noun} {k}"))?;
-            if let Some(j) = out.iter().position(|c| *c == cell) {
-                return Err(pos.error(
-                    self.path,
-                    format!(
-                        "case {case}: {noun}s {} and {k} share the cell ({}, {})",
-                        j + 1,
-                        cell[0],
-                        cell[1]
-                    ),
-                ));
+            let what = || format!("{noun} {k}");
+            let (cell, pos) = self.cell(case, &what)?;
+            match checks.item(&out, cell) {
+                Ok(()) => out.push(cell),
+                Err(ItemFault::OffBoard) => {
+                    return Err(off_board(self.path, pos, checks, case, &what(), cell));
+                }
+                Err(ItemFault::Shared(j)) => {
+                    return Err(pos.error(
+                        self.path,
+                        format!(
+                            "case {case}: {noun}s {} and {k} share the cell ({}, {})",
+                            j + 1,
+                            cell[0],
+                            cell[1]
+                        ),
+                    ));
+                }
             }
-            out.push(cell);
         }
         Ok(out)
     }
+}
+
+/// The error for `what` at `cell`, off the board of case `case`, at `pos`.
+fn off_board(path: &Path, pos: Pos, checks: TiltChecks, case: usize, what: &str, [r, c]: Cell) -> Diagnostic {
+    let n = checks.size();
+    pos.error(
+        path,
+        format!(
+            "case {case}: {what} at ({r}, {c}) is off the {n}×{n} board (rows and columns run 0 to {})",
+            n - 1
+        ),
+    )
 }
 
 /// Reads every case of an ICPC "Marble Game" file into a `tilt_roll` spec.
@@ -117,23 +143,25 @@ pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> Contr
             break;
         }
         let bad = |pos: Pos, msg: String| Err(pos.error(path, format!("case {case}: {msg}")));
-        if let Err((part, why)) = check_tilt(n, m) {
-            return bad(if part == TiltPart::Size { n_pos } else { m_pos }, why);
-        }
+        let checks = match TiltChecks::new(n, m) {
+            Ok(checks) => checks,
+            Err((part, why)) => return bad(if part == TiltPart::Size { n_pos } else { m_pos }, why),
+        };
         if w < 0 {
             return bad(
                 w_pos,
                 format!("{w} walls: the number of walls cannot be negative"),
             );
         }
-        let marbles = nums.cells(n, case, m, "marble")?;
-        let holes = nums.cells(n, case, m, "hole")?;
+        let marbles = nums.cells(checks, case, m, "marble")?;
+        let holes = nums.cells(checks, case, m, "hole")?;
         let mut walls = Vec::new();
         for k in 1..=w {
             let what = || format!("wall {k}");
-            let (a, pos) = nums.cell(n, case, &|| format!("the first square of {}", what()))?;
-            let (b, _) = nums.cell(n, case, &|| format!("the second square of {}", what()))?;
-            if (a[0] - b[0]).abs() + (a[1] - b[1]).abs() != 1 {
+            let (a, pos) = nums.cell_on_board(checks, case, &|| format!("the first square of {}", what()))?;
+            let (b, _) = nums.cell_on_board(checks, case, &|| format!("the second square of {}", what()))?;
+            // Each square was checked as it was read, so what is left to fail is the side.
+            if checks.wall([a, b]).is_err() {
                 return bad(
                     pos,
                     format!(

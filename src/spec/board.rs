@@ -1,0 +1,255 @@
+//! Boards and goals, from the text YAML gave them: a hop board's drawing (rows of `o . #`,
+//! each token where it is drawn), a goal board drawn on its shape, a goal the board can meet,
+//! and a tilt board's lists (checked by `tilt`). Every error is located in the file.
+
+use super::locate::{key_line, locate_in_block};
+use super::tilt::{ItemFault, TiltChecks, WallFault};
+use super::{BoardSpec, Cell, GoalSpec, GridBoard, PegGoal, TiltBoard, Token};
+use crate::diag::{Diagnostic, Result};
+use std::path::Path;
+
+/// A goal the board can meet at all: none on a tilt puzzle (its goal is fixed), and no more
+/// pegs than a hop board starts with (a jump only removes pegs).
+pub(super) fn check_goal_fits(path: &Path, source: &str, board: &BoardSpec, goal: &GoalSpec) -> Result<()> {
+    let grid = match board {
+        BoardSpec::Tilt(_) if goal != &GoalSpec::default() || key_line(source, "goal").is_some() => {
+            return Err(Diagnostic::new(
+                path,
+                "a tilt puzzle takes no `goal:`: it is always every marble in its own hole",
+            )
+            .at(key_line(source, "goal"), None));
+        }
+        BoardSpec::Tilt(_) => return Ok(()),
+        BoardSpec::Grid(g) => g,
+    };
+    let count = |t: Token| grid.rows.iter().flatten().filter(|&&x| x == t).count();
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    // A goal board leaves its pegs, as `pegs:` would.
+    let (want, what, line) = match (goal.pegs, &goal.board) {
+        (Some(PegGoal::Count(n)), _) => (
+            n,
+            plural(n as usize, "peg") + " to leave",
+            key_line(source, "pegs"),
+        ),
+        (_, Some(b)) => {
+            let n = b.rows.iter().flatten().filter(|&&t| t == Token::Peg).count();
+            (
+                n as u32,
+                format!("`board:` has {}", plural(n, "peg")),
+                goal.board_line,
+            )
+        }
+        _ => return Ok(()),
+    };
+    let (pegs, holes) = (count(Token::Peg), count(Token::Peg) + count(Token::Hole));
+    let why = if want as usize > holes {
+        format!("the board holds only {}", plural(holes, "hole"))
+    } else if want as usize > pegs {
+        format!(
+            "the board starts with {} and a jump only removes pegs",
+            plural(pegs, "peg")
+        )
+    } else {
+        return Ok(());
+    };
+    Err(Diagnostic::new(path, format!("goal: {what}, but {why}")).at(line, None))
+}
+
+/// Reads `goal: board:`, a drawing of the puzzle's board. Whether it has the board's holes
+/// is told where they stand on the family's lattice (see `model`), so it is drawn in any style
+/// the family reads.
+pub(super) fn parse_goal_board(
+    path: &Path,
+    source: &str,
+    text: &str,
+    line: Option<usize>,
+    board: &BoardSpec,
+) -> Result<GridBoard> {
+    let BoardSpec::Grid(board) = board else {
+        return Err(Diagnostic::new(
+            path,
+            "goal: `board:` is for hop puzzles; a tilt puzzle's goal is every marble in its own hole",
+        )
+        .at(line, None));
+    };
+    let err = |msg: String| Diagnostic::new(path, msg).at(line, None);
+    let goal = parse_grid(path, source, text, line).map_err(|e| {
+        // A drawing of no holes at all is a shape error, not a board of no holes.
+        if e.message == "the board has no holes" {
+            err(format!(
+                "goal: `board:` has no holes, but the board has {}: draw the goal on the board's shape",
+                board
+                    .rows
+                    .iter()
+                    .flatten()
+                    .filter(|&&t| t != Token::Blocked)
+                    .count()
+            ))
+        } else {
+            Diagnostic {
+                message: format!("goal: {}", e.message),
+                ..e
+            }
+        }
+    })?;
+    if !goal.rows.iter().flatten().any(|&t| t == Token::Peg) {
+        return Err(err(
+            "goal: `board:` has no pegs, but a hop never takes the last one".into(),
+        ));
+    }
+    Ok(goal)
+}
+
+/// A hop board's drawing: a token per `o`, `.` or `#`, kept with the column it is drawn in;
+/// `board_line` is the line of its key, where errors are located.
+pub(super) fn parse_grid(
+    path: &Path,
+    source: &str,
+    text: &str,
+    board_line: Option<usize>,
+) -> Result<GridBoard> {
+    let src_lines: Vec<&str> = source.lines().collect();
+    let mut rows = Vec::new();
+    let mut xs = Vec::new();
+    for (r, line) in text.lines().enumerate() {
+        // Where a token is drawn decides the board; a tab has no one width.
+        if let Some(at) = line.trim_end().find('\t') {
+            let (l, col) = locate_in_block(&src_lines, board_line, r, line, at);
+            return Err(Diagnostic::new(
+                path,
+                "a tab in the board: draw it with spaces (where each token stands decides the board)",
+            )
+            .at(l, col));
+        }
+        let mut row = Vec::new();
+        let mut row_xs = Vec::new();
+        // Columns counted on from the previous token, so a wide row costs linear time.
+        let (mut seen, mut col) = (0, 0);
+        for (c, (offset, tok)) in tokens(line).enumerate() {
+            col += line[seen..offset].chars().count();
+            seen = offset;
+            row_xs.push(col as i64);
+            let t = match tok {
+                "o" => Token::Peg,
+                "." => Token::Hole,
+                "#" => Token::Blocked,
+                other => {
+                    let (l, col) = locate_in_block(&src_lines, board_line, r, line, offset);
+                    return Err(Diagnostic::new(
+                        path,
+                        format!(
+                            "unknown board token `{other}` at [{r}, {c}]: use `o` for a peg, `.` for an empty hole, `#` for no hole"
+                        ),
+                    )
+                    .at(l, col));
+                }
+            };
+            row.push(t);
+        }
+        rows.push(row);
+        xs.push(row_xs);
+    }
+    while rows.last().is_some_and(|r: &Vec<Token>| r.is_empty()) {
+        rows.pop();
+        xs.pop();
+    }
+    let holes = rows.iter().flatten().filter(|&&t| t != Token::Blocked).count();
+    if holes == 0 {
+        return Err(Diagnostic::new(path, "the board has no holes").at(board_line, None));
+    }
+    crate::limits::check_hop(holes).map_err(|why| Diagnostic::new(path, why).at(board_line, None))?;
+    Ok(GridBoard { rows, xs })
+}
+
+/// Whitespace-separated tokens with their byte offsets in the line.
+fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    line.split_whitespace()
+        .map(move |t| (t.as_ptr() as usize - line.as_ptr() as usize, t))
+}
+
+/// A tilt board from its YAML keys, each part checked by [`TiltChecks`]; an error is at the
+/// line of the key that gives the part.
+pub(super) fn parse_tilt(
+    path: &Path,
+    source: &str,
+    size: Option<i64>,
+    marbles: Option<Vec<Cell>>,
+    holes: Option<Vec<Cell>>,
+    walls: Option<Vec<[Cell; 2]>>,
+) -> Result<TiltBoard> {
+    let err = |key: &str, msg: String| Diagnostic::new(path, msg).at(key_line(source, key), None);
+    let size = size.ok_or_else(|| {
+        err(
+            "marbles",
+            "a tilt puzzle needs `size:` (the board is size × size)".into(),
+        )
+    })?;
+    let marbles = marbles.ok_or_else(|| {
+        err(
+            "size",
+            "a tilt puzzle needs `marbles:`, a list of [row, col]".into(),
+        )
+    })?;
+    let holes = holes.ok_or_else(|| {
+        err(
+            "size",
+            "a tilt puzzle needs `holes:`, a list of [row, col]".into(),
+        )
+    })?;
+    let walls = walls.unwrap_or_default();
+    let checks = TiltChecks::new(size, marbles.len() as i64).map_err(|(part, why)| err(part.key(), why))?;
+    if marbles.len() != holes.len() {
+        return Err(err(
+            "holes",
+            format!(
+                "{} marble{} but {} hole{}: hole k takes marble k, so the counts must match",
+                marbles.len(),
+                if marbles.len() == 1 { "" } else { "s" },
+                holes.len(),
+                if holes.len() == 1 { "" } else { "s" },
+            ),
+        ));
+    }
+    for (key, list) in [("marbles", &marbles), ("holes", &holes)] {
+        for (k, &cell) in list.iter().enumerate() {
+            let why = match checks.item(&list[..k], cell) {
+                Ok(()) => continue,
+                Err(ItemFault::OffBoard) => format!(
+                    "{} {} at [{}, {}] is off the {size}×{size} board",
+                    &key[..key.len() - 1],
+                    k + 1,
+                    cell[0],
+                    cell[1]
+                ),
+                Err(ItemFault::Shared(j)) => format!(
+                    "{key} {} and {} share the cell [{}, {}]",
+                    j + 1,
+                    k + 1,
+                    cell[0],
+                    cell[1]
+                ),
+            };
+            return Err(err(key, why));
+        }
+    }
+    for &[a, b] in &walls {
+        let why = match checks.wall([a, b]) {
+            Ok(()) => continue,
+            Err(WallFault::OffBoard) => format!(
+                "the wall between [{}, {}] and [{}, {}] is off the {size}×{size} board",
+                a[0], a[1], b[0], b[1]
+            ),
+            Err(WallFault::NotSideBySide) => format!(
+                "a wall stands between two side-by-side cells; [{}, {}] and [{}, {}] are not side by side",
+                a[0], a[1], b[0], b[1]
+            ),
+        };
+        return Err(err("walls", why));
+    }
+    Ok(TiltBoard {
+        size: size as usize,
+        marbles,
+        holes,
+        walls,
+    })
+}

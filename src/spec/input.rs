@@ -1,0 +1,133 @@
+//! Safe input: the files users hand marbles (puzzles, rule scripts, Lisp, matrix, ICPC and
+//! shard files) are read here, bounded whatever the file claims or holds (this was
+//! `io_limits`, now beside the spec reader that is its main caller).
+//!
+//! [`read_text`] is the way in for text (puzzles, rule scripts, Lisp, matrix and ICPC files):
+//! it refuses directories, FIFOs, sockets and devices from their metadata, files over
+//! [`MAX_SPEC_BYTES`], and bytes that are not UTF-8 (located at their line). Underneath it,
+//! [`read_at_most`] is the bounded read itself, also used alone for shard files and for the
+//! bytes a batch hashes. A file's size in its metadata is a claim, not a limit: `/proc` files
+//! report a size of 0 whatever they hold (`/proc/self/pagemap` holds gigabytes), and a file
+//! may grow between `stat` and `read`. (What a YAML text may expand to once read is bounded
+//! in `yaml` and `expansion`.)
+
+use crate::diag::{Diagnostic, Result};
+use std::io::Read;
+use std::path::Path;
+
+/// Specs larger than this are refused before parsing: no real puzzle comes near it.
+pub const MAX_SPEC_BYTES: u64 = 1 << 20;
+
+/// What a file read by [`read_text`] is, for its messages: scripts are read the same way.
+fn kind_of(path: &Path) -> &'static str {
+    match path.extension().is_some_and(|e| e.eq_ignore_ascii_case("rhai")) {
+        true => "rule script",
+        false => "puzzle file",
+    }
+}
+
+/// Reads a small UTF-8 text file, refusing directories, FIFOs, huge files and bad bytes.
+pub fn read_text(path: &Path) -> Result<String> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Diagnostic::new(path, format!("cannot read: {}", io_reason(&e))))?;
+    if meta.is_dir() {
+        return Err(Diagnostic::new(
+            path,
+            "is a directory, not a puzzle file (use `marbles batch` for folders)",
+        ));
+    }
+    if !meta.is_file() {
+        return Err(Diagnostic::new(
+            path,
+            "is not a regular file (a FIFO, socket or device?); marbles reads puzzle files only",
+        ));
+    }
+    if meta.len() > MAX_SPEC_BYTES {
+        return Err(Diagnostic::new(
+            path,
+            format!(
+                "is {} bytes; {}s are limited to {} bytes",
+                meta.len(),
+                kind_of(path),
+                MAX_SPEC_BYTES
+            ),
+        ));
+    }
+    let bytes = read_at_most(path, MAX_SPEC_BYTES)
+        .map_err(|e| Diagnostic::new(path, format!("cannot read: {}", io_reason(&e))))?
+        .ok_or_else(|| {
+            Diagnostic::new(
+                path,
+                format!(
+                    "holds more than its size says ({} bytes): files are limited to {MAX_SPEC_BYTES} bytes",
+                    meta.len()
+                ),
+            )
+        })?;
+    String::from_utf8(bytes).map_err(|e| {
+        let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;
+        Diagnostic::new(path, "is not valid UTF-8 text").at(Some(line), None)
+    })
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// The file's bytes, or `Ok(None)` when it holds more than `max` bytes: at most `max` bytes
+/// and one 8 KiB chunk are ever read, whatever the file claims or holds.
+///
+/// Callers look at the metadata first to refuse FIFOs and devices with a clear message; the
+/// file is then opened without blocking and asked again, so a FIFO swapped in between the
+/// two is refused here instead of blocking the read forever.
+pub fn read_at_most(path: &Path, max: u64) -> std::io::Result<Option<Vec<u8>>> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other(
+            "is not a regular file (it was replaced while being read?)",
+        ));
+    }
+    let mut bytes = Vec::new();
+    // Whole 8 KiB reads: some kernel files (pagemap) refuse reads of other sizes.
+    let mut chunk = [0u8; 8192];
+    while bytes.len() as u64 <= max {
+        match file.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((bytes.len() as u64 <= max).then_some(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A FIFO with no writer would block a plain open or read forever; it is refused at once,
+    /// even when the caller's own metadata check was passed by a regular file since swapped.
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let dir = std::env::temp_dir().join(format!("marbles-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("p.yaml");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let err = read_at_most(&fifo, 1024).unwrap_err();
+        assert!(err.to_string().contains("is not a regular file"), "{err}");
+        std::fs::write(dir.join("q.yaml"), "abc").unwrap();
+        assert_eq!(read_at_most(&dir.join("q.yaml"), 1024).unwrap().unwrap(), b"abc");
+        assert_eq!(read_at_most(&dir.join("q.yaml"), 2).unwrap(), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

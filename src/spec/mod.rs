@@ -1,0 +1,95 @@
+//! Puzzle specs: a YAML file read into a typed, validated value whose every error is located.
+//!
+//! The folder, along its seams (everything callers use is re-exported here):
+//!
+//! - `types`: the values, [`Spec`] and its board, goal and limits;
+//! - [`input`]: safe input, the bounded reads of the files users hand marbles ([`read_text`]);
+//! - `yaml`: YAML text into a [`Spec`] ([`parse`]), with `expansion`, the bound on what its
+//!   aliases expand to;
+//! - `board`: hop boards, goal boards, whether a goal fits, tilt boards from their keys;
+//! - [`tilt`]: the checks of a tilt board's marbles, holes and walls, which the ICPC reader
+//!   (`formats::icpc`) calls too;
+//! - `locate`: the line of a key and the line and column of a board token ([`key_line`]).
+
+mod board;
+mod expansion;
+pub mod input;
+mod locate;
+pub mod tilt;
+mod types;
+mod yaml;
+
+pub use input::{MAX_SPEC_BYTES, read_text};
+pub use locate::{key_line, nested_key_line};
+pub use types::{
+    BoardSpec, ByteSize, Cell, GoalSpec, GridBoard, LimitSpec, MoveGoal, PegGoal, Spec, TiltBoard, Token,
+};
+pub use yaml::{MAX_FLOW_DEPTH, parse};
+
+use crate::diag::Result;
+use std::path::Path;
+
+/// Reads and validates the spec at `path`.
+pub fn load(path: &Path) -> Result<Spec> {
+    let source = read_text(path)?;
+    parse(path, &source)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(src: &str) -> Result<Spec> {
+        parse(Path::new("t.yaml"), src)
+    }
+
+    #[test]
+    fn reads_a_grid_board_with_rows_of_any_length() {
+        let s = p("rules: triangle_hop\nboard: |2\n    .\n   o o\n  o o o\n").unwrap();
+        let BoardSpec::Grid(g) = s.board else { panic!() };
+        assert_eq!(g.rows.iter().map(|r| r.len()).collect::<Vec<_>>(), vec![1, 2, 3]);
+        assert_eq!(g.rows[0][0], Token::Hole);
+        assert_eq!(g.xs, vec![vec![2], vec![1, 3], vec![0, 2, 4]]);
+        assert_eq!(s.name, "t");
+    }
+
+    #[test]
+    fn unknown_token_is_located() {
+        let e = p("rules: peg_hop\nboard: |\n  o o\n  o x\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:4:5: unknown board token `x` at [1, 1]: use `o` for a peg, `.` for an empty hole, `#` for no hole"
+        );
+    }
+
+    #[test]
+    fn malformed_yaml_is_located() {
+        let e = p("rules: peg_hop\nboard: [\n").unwrap_err();
+        assert_eq!(e.line, Some(2));
+        assert!(e.message.starts_with("invalid puzzle YAML"), "{e}");
+    }
+
+    #[test]
+    fn tilt_counts_must_match() {
+        let e = p("rules: tilt_roll\nsize: 4\nmarbles: [[0,1]]\nholes: [[1,1],[2,2]]\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:4: 1 marble but 2 holes: hole k takes marble k, so the counts must match"
+        );
+    }
+
+    #[test]
+    fn walls_must_join_neighbours() {
+        let e = p("rules: tilt_roll\nsize: 4\nmarbles: [[0,1]]\nholes: [[1,1]]\nwalls: [[[0,0],[1,1]]]\n")
+            .unwrap_err();
+        assert!(e.message.contains("not side by side"), "{e}");
+        assert_eq!(e.line, Some(5));
+    }
+
+    #[test]
+    fn sizes_parse_with_units() {
+        assert_eq!("512MB".parse::<ByteSize>().unwrap(), ByteSize(512_000_000));
+        assert_eq!("2GiB".parse::<ByteSize>().unwrap(), ByteSize(2 << 30));
+        assert!("12 parsecs".parse::<ByteSize>().is_err());
+    }
+}

@@ -1,0 +1,239 @@
+//! The spec itself: one puzzle as its file describes it ([`Spec`]), its board (hop rows or a
+//! tilt box), its goal and its limits. Only plain values and their small helpers live here;
+//! reading and checking them is `yaml`, `board` and `tilt`.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// A cell as the user writes it: `[row, col]`.
+pub type Cell = [i64; 2];
+
+/// One puzzle, as its YAML file describes it.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    pub path: PathBuf,
+    pub source: String,
+    pub name: String,
+    /// The `rules:` value as written.
+    pub rules: String,
+    pub board: BoardSpec,
+    pub goal: GoalSpec,
+    pub limits: LimitSpec,
+    /// Pegs left → the words for it, e.g. 1 → "genius".
+    pub ratings: BTreeMap<u32, String>,
+    /// The file asks for the search to be traced, as `--trace` does (a Lisp call's `#t`).
+    pub trace: bool,
+    /// The line the puzzle starts on, in a file holding several (Lisp, matrix, ICPC): errors
+    /// found after reading (its goal, its rule script) name it there.
+    pub line: Option<usize>,
+}
+
+/// The board in one of the two shapes families take.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BoardSpec {
+    /// Hop families: rows of tokens.
+    Grid(GridBoard),
+    /// Tilt families: an N×N box of numbered marbles, holes and walls.
+    Tilt(TiltBoard),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct GridBoard {
+    /// `rows[r][c]`: the token at `[r, c]`.
+    pub rows: Vec<Vec<Token>>,
+    /// `xs[r][c]`: the character column where the token at `[r, c]` is drawn, leading
+    /// spaces included; row `r` is drawn on the board's line `r`.
+    pub xs: Vec<Vec<i64>>,
+}
+
+impl GridBoard {
+    /// Rows of 1, 2, 3, … tokens drawn as a triangle: centred, one space between tokens.
+    pub fn triangle(rows: Vec<Vec<Token>>) -> Self {
+        let height = rows.len() as i64;
+        let xs = (0..height)
+            .zip(&rows)
+            .map(|(r, row)| (0..row.len() as i64).map(|c| height - r - 1 + 2 * c).collect())
+            .collect();
+        GridBoard { rows, xs }
+    }
+
+    /// Rows drawn left-aligned, one space between tokens (a square grid, or a triangle in the
+    /// skewed convention the hop families also read).
+    pub fn aligned(rows: Vec<Vec<Token>>) -> Self {
+        let xs = rows
+            .iter()
+            .map(|row| (0..row.len() as i64).map(|c| 2 * c).collect())
+            .collect();
+        GridBoard { rows, xs }
+    }
+
+    /// Row `r` as drawn: each token at its column.
+    pub fn drawn_row(&self, r: usize) -> String {
+        let mut line = String::new();
+        // Every symbol and pad is one char: `width` counts them without rescanning the line.
+        let mut width = 0;
+        for (t, &x) in self.rows[r].iter().zip(&self.xs[r]) {
+            let pad = (x as usize).saturating_sub(width).max(usize::from(width > 0));
+            line.extend(std::iter::repeat_n(' ', pad));
+            line.push(t.symbol());
+            width += pad + 1;
+        }
+        line
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Token {
+    Peg,
+    Hole,
+    Blocked,
+}
+
+impl Token {
+    pub fn symbol(self) -> char {
+        match self {
+            Token::Peg => 'o',
+            Token::Hole => '.',
+            Token::Blocked => '#',
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TiltBoard {
+    pub size: usize,
+    pub marbles: Vec<Cell>,
+    pub holes: Vec<Cell>,
+    pub walls: Vec<[Cell; 2]>,
+}
+
+/// What counts as solved.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GoalSpec {
+    pub pegs: Option<PegGoal>,
+    pub at: Option<Cell>,
+    /// `moves:`, a limit on moves, each one peg's chain of jumps.
+    pub moves: Option<MoveGoal>,
+    /// 1-based line of the `at:` key, for errors found once the geometry is known.
+    pub at_line: Option<usize>,
+    /// `board:`, a drawing of where pegs must stand at the end: the goal is exactly it.
+    pub board: Option<GridBoard>,
+    /// 1-based line of the goal's `board:` key.
+    pub board_line: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PegGoal {
+    Count(u32),
+    Fewest,
+}
+
+/// A goal on moves, where a move is one peg's chain of consecutive jumps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveGoal {
+    /// As few moves as possible.
+    Fewest,
+    /// At most this many moves.
+    Within(u32),
+}
+
+/// Per-puzzle limits from the spec's `solve:` section; the command line may override them.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a map of `timeout:`, `max_nodes:`, `max_memory:`"
+)]
+pub struct LimitSpec {
+    /// Seconds of wall time.
+    pub timeout: Option<f64>,
+    pub max_nodes: Option<u64>,
+    /// Bytes, or a size such as `512MB`.
+    pub max_memory: Option<ByteSize>,
+}
+
+/// A byte count written as a number or with a unit (`64KB`, `1.5GiB`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ByteSize(pub u64);
+
+impl std::str::FromStr for ByteSize {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        let t = s.trim();
+        let split = t
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(t.len());
+        let (num, unit) = t.split_at(split);
+        let n: f64 = num
+            .parse()
+            .map_err(|_| format!("`{s}` is not a size: write a number of bytes or e.g. 512MB, 2GiB"))?;
+        let mult: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+            "" | "b" => 1.0,
+            "k" | "kb" => 1e3,
+            "kib" => 1024.0,
+            "m" | "mb" => 1e6,
+            "mib" => 1024.0 * 1024.0,
+            "g" | "gb" => 1e9,
+            "gib" => 1024.0 * 1024.0 * 1024.0,
+            other => {
+                return Err(format!(
+                    "unknown size unit `{other}` in `{s}`: use B, KB, MB, GB, KiB, MiB or GiB"
+                ));
+            }
+        };
+        Ok(ByteSize((n * mult) as u64))
+    }
+}
+
+impl<'de> Deserialize<'de> for ByteSize {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        number_or_text(
+            d,
+            "a size: a number of bytes or e.g. 512MB",
+            |n| Ok(ByteSize(n)),
+            str::parse,
+        )
+    }
+}
+
+/// Reads a value written either as a whole number or as text, with errors in the user's
+/// terms (`expecting`) rather than serde's (an untagged enum's "did not match any variant").
+pub(super) fn number_or_text<'de, D, T>(
+    d: D,
+    expecting: &'static str,
+    number: fn(u64) -> std::result::Result<T, String>,
+    text: fn(&str) -> std::result::Result<T, String>,
+) -> std::result::Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::de::{Error, Unexpected, Visitor};
+    struct V<T> {
+        expecting: &'static str,
+        number: fn(u64) -> std::result::Result<T, String>,
+        text: fn(&str) -> std::result::Result<T, String>,
+    }
+    impl<T> Visitor<'_> for V<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str(self.expecting)
+        }
+        fn visit_u64<E: Error>(self, n: u64) -> std::result::Result<T, E> {
+            (self.number)(n).map_err(E::custom)
+        }
+        fn visit_i64<E: Error>(self, n: i64) -> std::result::Result<T, E> {
+            match u64::try_from(n) {
+                Ok(n) => self.visit_u64(n),
+                Err(_) => Err(E::invalid_value(Unexpected::Signed(n), &self)),
+            }
+        }
+        fn visit_str<E: Error>(self, s: &str) -> std::result::Result<T, E> {
+            (self.text)(s).map_err(E::custom)
+        }
+    }
+    d.deserialize_any(V {
+        expecting,
+        number,
+        text,
+    })
+}

@@ -1,0 +1,262 @@
+//! YAML text read into a [`Spec`]: serde's raw shapes of the file (`RawSpec`, `RawGoal`),
+//! two bounds measured before the parser builds anything (bracket nesting here, alias
+//! expansion in `expansion`), then [`parse`], which turns the raw shapes into checked values
+//! (`board` reads the boards and goals) with each error at its key's line.
+
+use super::board::{check_goal_fits, parse_goal_board, parse_grid, parse_tilt};
+use super::expansion;
+use super::locate::{key_line, nested_key_line, own_board_line};
+use super::types::number_or_text;
+use super::{BoardSpec, Cell, GoalSpec, LimitSpec, MoveGoal, PegGoal, Spec};
+use crate::diag::{Diagnostic, Result};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a puzzle: a map with `rules:` and `board:` (or `size:`, `marbles:`, `holes:`)"
+)]
+struct RawSpec {
+    name: Option<String>,
+    #[serde(default)]
+    description: Option<String>,
+    rules: String,
+    board: Option<String>,
+    size: Option<i64>,
+    marbles: Option<Vec<Cell>>,
+    holes: Option<Vec<Cell>>,
+    walls: Option<Vec<[Cell; 2]>>,
+    goal: Option<RawGoal>,
+    solve: Option<LimitSpec>,
+    ratings: Option<BTreeMap<u32, String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a map with `pegs:` and optionally `at:` and `moves:`, or `board:`"
+)]
+struct RawGoal {
+    pegs: Option<RawPegs>,
+    at: Option<Cell>,
+    moves: Option<RawPegs>,
+    board: Option<String>,
+}
+
+enum RawPegs {
+    Count(u32),
+    Word(String),
+}
+
+impl<'de> Deserialize<'de> for RawPegs {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        number_or_text(
+            d,
+            "a number of pegs or `fewest`",
+            |n| {
+                u32::try_from(n)
+                    .map(RawPegs::Count)
+                    .map_err(|_| format!("{n} pegs is more than any board holds"))
+            },
+            |w| Ok(RawPegs::Word(w.to_string())),
+        )
+    }
+}
+
+/// A goal's `pegs:` or `moves:` (its `key`): a number (`count`) or the word `fewest`; any
+/// other word is an error at the key's line.
+fn count_or_fewest<T>(
+    path: &Path,
+    source: &str,
+    raw: Option<RawPegs>,
+    key: &str,
+    count: fn(u32) -> T,
+    fewest: T,
+) -> Result<Option<T>> {
+    match raw {
+        None => Ok(None),
+        Some(RawPegs::Count(n)) => Ok(Some(count(n))),
+        Some(RawPegs::Word(w)) if w == "fewest" => Ok(Some(fewest)),
+        Some(RawPegs::Word(w)) => Err(Diagnostic::new(
+            path,
+            format!("goal {key} `{w}` is neither a number nor `fewest`"),
+        )
+        .at(key_line(source, key), None)),
+    }
+}
+
+/// How deep `[` and `{` may nest. The YAML parser refuses documents nested past 128 levels, but
+/// its scanner spends time quadratic in the depth before it gets there (a 1 MB file of `[`
+/// took minutes), so depth is measured first, in one pass over the text.
+pub const MAX_FLOW_DEPTH: usize = 256;
+
+/// `Err(line)` (1-based) where brackets first nest past [`MAX_FLOW_DEPTH`]. Brackets inside
+/// quotes or comments count too: the bound is far above anything a puzzle holds, so counting
+/// them can only refuse text that is hundreds of brackets deep anyway.
+fn check_nesting(source: &str) -> std::result::Result<(), usize> {
+    let mut depth = 0usize;
+    let mut line = 1;
+    for b in source.bytes() {
+        match b {
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_FLOW_DEPTH {
+                    return Err(line);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\n' => line += 1,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Parses spec text; `path` is used for messages and to resolve relative rule paths.
+pub fn parse(path: &Path, source: &str) -> Result<Spec> {
+    // Editors on Windows start UTF-8 files with a byte-order mark; it is not content.
+    let source = source.strip_prefix('\u{feff}').unwrap_or(source);
+    check_nesting(source).map_err(|line| {
+        Diagnostic::new(
+            path,
+            format!(
+                "invalid puzzle YAML: brackets nested more than {MAX_FLOW_DEPTH} deep (a puzzle needs a few)"
+            ),
+        )
+        .at(Some(line), None)
+    })?;
+    expansion::check(source).map_err(|line| {
+        Diagnostic::new(
+            path,
+            format!(
+                "invalid puzzle YAML: its aliases expand to more than {} bytes (puzzles are limited to that, \
+                 expanded)",
+                expansion::MAX_EXPANDED_BYTES
+            ),
+        )
+        .at(line, None)
+    })?;
+    let raw: RawSpec = serde_yaml::from_str(source).map_err(|e| {
+        let loc = e.location();
+        let msg = e.to_string();
+        // The location is ours to print; drop serde_yaml's " at line X column Y" suffix.
+        let msg = match msg.find(" at line ") {
+            Some(i) => msg[..i].to_string(),
+            None => msg,
+        };
+        Diagnostic::new(path, format!("invalid puzzle YAML: {msg}"))
+            .at(loc.as_ref().map(|l| l.line()), loc.as_ref().map(|l| l.column()))
+    })?;
+    let _ = raw.description;
+    let here = |key: &str| key_line(source, key);
+    let err = |key: &str, msg: String| Diagnostic::new(path, msg).at(here(key), Some(1));
+
+    let name = raw.name.unwrap_or_else(|| {
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    });
+    if raw.rules.trim().is_empty() {
+        return Err(err(
+            "rules",
+            "`rules:` is empty: name a rule family such as peg_hop".into(),
+        ));
+    }
+
+    let goal_board_line = raw
+        .goal
+        .as_ref()
+        .and_then(|_| nested_key_line(source, "goal", "board"));
+    let board_line = own_board_line(source, goal_board_line);
+
+    let tilt_keys = raw.size.is_some() || raw.marbles.is_some() || raw.holes.is_some() || raw.walls.is_some();
+    let board = match (raw.board, tilt_keys) {
+        (Some(_), true) => {
+            return Err(err(
+                "board",
+                "a puzzle has either `board:` (hop families) or `size:`/`marbles:`/`holes:` (tilt families), not both".into(),
+            ));
+        }
+        (Some(text), false) => BoardSpec::Grid(parse_grid(path, source, &text, board_line)?),
+        (None, true) => BoardSpec::Tilt(parse_tilt(
+            path,
+            source,
+            raw.size,
+            raw.marbles,
+            raw.holes,
+            raw.walls,
+        )?),
+        (None, false) => {
+            return Err(Diagnostic::new(
+                path,
+                "no board: give `board:` (rows of o . #) or, for tilt puzzles, `size:`, `marbles:` and `holes:`",
+            ));
+        }
+    };
+
+    let goal = match raw.goal {
+        None => GoalSpec::default(),
+        Some(g) => {
+            let pegs = count_or_fewest(path, source, g.pegs, "pegs", PegGoal::Count, PegGoal::Fewest)?;
+            let moves = count_or_fewest(path, source, g.moves, "moves", MoveGoal::Within, MoveGoal::Fewest)?;
+            let board = match g.board {
+                None if goal_board_line.is_some() => {
+                    return Err(Diagnostic::new(
+                        path,
+                        "goal: `board:` is empty: draw the end position on the board's shape",
+                    )
+                    .at(goal_board_line, None));
+                }
+                None => None,
+                Some(text) => Some(parse_goal_board(path, source, &text, goal_board_line, &board)?),
+            };
+            if board.is_some() {
+                let clash = [("pegs", pegs.is_some()), ("at", g.at.is_some())];
+                if let Some((key, _)) = clash.iter().find(|(_, given)| *given) {
+                    return Err(Diagnostic::new(
+                        path,
+                        format!(
+                            "goal: `{key}:` and `board:` together: the goal board already says how many pegs \
+                             are left and where; drop `{key}:`"
+                        ),
+                    )
+                    .at(nested_key_line(source, "goal", key), None));
+                }
+            }
+            GoalSpec {
+                pegs,
+                at: g.at,
+                moves,
+                at_line: g.at.and_then(|_| key_line(source, "at")),
+                board,
+                board_line: goal_board_line,
+            }
+        }
+    };
+    if let Some(PegGoal::Count(0)) = goal.pegs {
+        return Err(Diagnostic::new(path, "goal pegs must be at least 1").at(key_line(source, "pegs"), None));
+    }
+    check_goal_fits(path, source, &board, &goal)?;
+
+    let limits = raw.solve.unwrap_or_default();
+    if let Some(Err(why)) = limits.timeout.map(crate::limits::seconds) {
+        return Err(
+            Diagnostic::new(path, format!("solve: timeout: {why}")).at(key_line(source, "timeout"), None)
+        );
+    }
+
+    Ok(Spec {
+        path: path.to_path_buf(),
+        source: source.to_string(),
+        name,
+        rules: raw.rules,
+        board,
+        goal,
+        limits,
+        ratings: raw.ratings.unwrap_or_default(),
+        trace: false,
+        line: None,
+    })
+}
