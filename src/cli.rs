@@ -5,12 +5,13 @@
 use crate::batch::shard;
 use crate::cmd;
 use crate::formats::Notation;
-use crate::render::answer::Answer;
+use crate::render::answer::{self, Answer};
 use crate::report::Summary;
 use crate::script::ScriptLimits;
 use crate::search::Limits;
 use crate::solve::{self, MoveOrder, Options};
 use crate::spec::ByteSize;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -101,30 +102,14 @@ impl From<NotationArg> for Notation {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SolveFormat {
-    /// Verdict, moves and the board after each move.
-    Text,
-    /// A JSON array, one object per puzzle.
-    Json,
-    /// The Lisp assignment's answer: the list of states from start to goal, or #f.
-    Lisp,
-    /// The ICPC judge's output: `Case k: N moves` or `Case k: impossible`, a blank line after each.
-    Icpc,
-    /// The classroom's output: `N moves` or `No Solution`, one line per puzzle.
-    Moves,
-    /// Each state of the answer as a matrix of 1 (peg), 0 (hole), -1 (no hole), blank lines between.
-    Matrix,
-}
-
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// Puzzle files: YAML, Lisp peg lists or calls (.lisp, .lsp), matrices (.matrix) or ICPC
     /// Marble Game files (.icpc).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: SolveFormat,
+    #[arg(long, value_parser = answer_format(), default_value = "text")]
+    pub format: Answer,
     /// Read every FILE in this notation (default: by extension; anything else is YAML).
     #[arg(long, value_enum, value_name = "NOTATION")]
     pub from: Option<NotationArg>,
@@ -327,6 +312,14 @@ pub struct SearchArgs {
     pub script: ScriptArgs,
 }
 
+/// `--format`'s values: the answer formats of [`answer::FORMATS`], each with its help.
+fn answer_format() -> impl TypedValueParser<Value = Answer> {
+    let values = answer::FORMATS
+        .iter()
+        .map(|f| PossibleValue::new(f.name).help(f.about));
+    PossibleValuesParser::new(values).map(|name| Answer::named(&name).expect("one of the possible values"))
+}
+
 /// `--order`: `script`, `reverse`, or direction names separated by commas.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OrderArg {
@@ -415,19 +408,6 @@ impl SearchArgs {
     }
 }
 
-impl From<SolveFormat> for Answer {
-    fn from(f: SolveFormat) -> Self {
-        match f {
-            SolveFormat::Text => Answer::Text,
-            SolveFormat::Json => Answer::Json,
-            SolveFormat::Lisp => Answer::Lisp,
-            SolveFormat::Icpc => Answer::Icpc,
-            SolveFormat::Moves => Answer::Moves,
-            SolveFormat::Matrix => Answer::Matrix,
-        }
-    }
-}
-
 impl From<TableFormat> for Summary {
     fn from(f: TableFormat) -> Self {
         match f {
@@ -443,7 +423,7 @@ impl SolveArgs {
     pub fn config(&self) -> cmd::solve::Config {
         cmd::solve::Config {
             files: self.files.clone(),
-            answer: self.format.into(),
+            answer: self.format,
             notation: self.from.map(Into::into),
             trace: self.trace,
             trace_limit: self.trace_limit,
