@@ -301,6 +301,7 @@ impl Results {
             };
         }
         for f in &r.files {
+            let notation = Notation::of(Path::new(f), None);
             match seen.get(f.as_str()).copied().unwrap_or(0) {
                 0 => {
                     return Err(format!(
@@ -308,11 +309,11 @@ impl Results {
                         r.shard
                     ));
                 }
-                // Only the other notations hold several puzzles in a file.
-                n if n > 1 && Notation::of(Path::new(f), None) == Notation::Yaml => {
+                // A file of one puzzle (YAML) holds one result.
+                n if n > 1 && notation.several.is_none() => {
                     return Err(format!(
-                        "{name}: shard {} holds {n} results for {f}, a YAML file of one puzzle",
-                        r.shard
+                        "{name}: shard {} holds {n} results for {f}, a {} file of one puzzle",
+                        r.shard, notation.label
                     ));
                 }
                 _ => {}
