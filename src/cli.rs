@@ -55,7 +55,8 @@ pub enum Command {
     Rules(RulesArgs),
     /// Solve every puzzle under folders in parallel; print a table and write reports.
     Batch(BatchArgs),
-    /// Combine shard results files (from `batch --shard`) into the reports a single run writes.
+    /// Combine shard results (from `batch --shard`: the files, or the shards' report folders)
+    /// into the reports a single run writes.
     Merge(MergeArgs),
     #[command(about = import_about())]
     Import(ImportArgs),
@@ -234,7 +235,8 @@ pub struct BatchArgs {
 
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// shard-K-of-N.json files, one per shard.
+    /// shard-K-of-N.json files, one per shard, or folders holding them (each shard's report
+    /// folder; only the folder itself is searched, not its subfolders).
     #[arg(required = true, value_name = "RESULTS")]
     pub files: Vec<PathBuf>,
     /// Where to write summary.json, summary.csv, summary.md and index.html.
