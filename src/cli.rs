@@ -4,13 +4,15 @@
 
 use crate::batch::shard;
 use crate::cmd;
-use crate::formats::Notation;
-use crate::render::answer::Answer;
+use crate::diag::listed;
+use crate::formats::{self, Notation};
+use crate::render::answer::{self, Answer};
 use crate::report::Summary;
 use crate::script::ScriptLimits;
 use crate::search::Limits;
 use crate::solve::{MoveOrder, Options};
 use crate::spec::ByteSize;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -53,9 +55,10 @@ pub enum Command {
     Rules(RulesArgs),
     /// Solve every puzzle under folders in parallel; print a table and write reports.
     Batch(BatchArgs),
-    /// Combine shard results files (from `batch --shard`) into the reports a single run writes.
+    /// Combine shard results (from `batch --shard`: the files, or the shards' report folders)
+    /// into the reports a single run writes.
     Merge(MergeArgs),
-    /// Turn Lisp peg lists, matrices and ICPC Marble Game files into YAML puzzle specs.
+    #[command(about = import_about())]
     Import(ImportArgs),
     /// Enumerate every position reachable from a hop puzzle's start, layer by layer, and count
     /// the jump sequences that reach its goal.
@@ -77,57 +80,15 @@ pub enum CountFormat {
     Json,
 }
 
-/// The notation a puzzle file is written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum NotationArg {
-    /// marbles' own YAML specs.
-    Yaml,
-    /// A triangle as a list of rows, `((o) (x x) (x x x))`: x a peg, o an empty hole.
-    Lisp,
-    /// ICPC World Finals 2007 "Marble Game" cases: `N M W`, marbles, holes, walls, `0 0 0`.
-    Icpc,
-    /// A board as rows of 1 (peg), 0 (empty hole), -1 (no hole), brackets and commas allowed.
-    Matrix,
-}
-
-impl From<NotationArg> for Notation {
-    fn from(n: NotationArg) -> Self {
-        match n {
-            NotationArg::Yaml => Notation::Yaml,
-            NotationArg::Lisp => Notation::Lisp,
-            NotationArg::Icpc => Notation::Icpc,
-            NotationArg::Matrix => Notation::Matrix,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SolveFormat {
-    /// Verdict, moves and the board after each move.
-    Text,
-    /// A JSON array, one object per puzzle.
-    Json,
-    /// The Lisp assignment's answer: the list of states from start to goal, or #f.
-    Lisp,
-    /// The ICPC judge's output: `Case k: N moves` or `Case k: impossible`, a blank line after each.
-    Icpc,
-    /// The classroom's output: `N moves` or `No Solution`, one line per puzzle.
-    Moves,
-    /// Each state of the answer as a matrix of 1 (peg), 0 (hole), -1 (no hole), blank lines between.
-    Matrix,
-}
-
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Puzzle files: YAML, Lisp peg lists or calls (.lisp, .lsp), matrices (.matrix) or ICPC
-    /// Marble Game files (.icpc).
-    #[arg(required = true, value_name = "FILE")]
+    #[arg(required = true, value_name = "FILE", help = solve_files_help())]
     pub files: Vec<PathBuf>,
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: SolveFormat,
+    #[arg(long, value_parser = answer_format(), default_value = "text")]
+    pub format: Answer,
     /// Read every FILE in this notation (default: by extension; anything else is YAML).
-    #[arg(long, value_enum, value_name = "NOTATION")]
-    pub from: Option<NotationArg>,
+    #[arg(long, value_parser = notation(), value_name = "NOTATION")]
+    pub from: Option<&'static Notation>,
     /// Print the search on stderr as it runs: each position tried, dead ends, skips, the goal.
     /// (A Lisp call `(peg-puzzle '… #t)` asks for its own trace.)
     #[arg(long)]
@@ -141,19 +102,13 @@ pub struct SolveArgs {
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// Lisp (.lisp, .lsp), matrix (.matrix) or ICPC (.icpc) files.
-    #[arg(required = true, value_name = "FILE")]
+    #[arg(required = true, value_name = "FILE", help = import_files_help())]
     pub files: Vec<PathBuf>,
-    // (As `help`, not a doc comment: rustdoc would read `<stem>` as an HTML tag.)
-    #[arg(
-        long,
-        value_name = "DIR",
-        help = "Where to write the specs: <stem>.yaml for one board, <stem>_call<k>.yaml / <stem>_board<k>.yaml for several Lisp calls / matrices, <stem>_case<k>.yaml per ICPC case"
-    )]
+    #[arg(long, value_name = "DIR", help = import_out_help())]
     pub out: PathBuf,
     /// Read every FILE in this notation (default: by extension).
-    #[arg(long, value_enum, value_name = "NOTATION")]
-    pub from: Option<NotationArg>,
+    #[arg(long, value_parser = notation(), value_name = "NOTATION")]
+    pub from: Option<&'static Notation>,
     /// Overwrite specs already in the --out folder (two FILEs importing to one name are
     /// refused all the same).
     #[arg(long)]
@@ -207,15 +162,13 @@ pub struct BenchArgs {
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// A puzzle file (YAML, Lisp or ICPC).
-    #[arg(value_name = "FILE")]
+    #[arg(value_name = "FILE", help = play_file_help())]
     pub file: PathBuf,
-    /// Which puzzle of a file holding several (ICPC cases, Lisp calls, matrices), from 1.
-    #[arg(long, default_value_t = 1, value_name = "K")]
+    #[arg(long, default_value_t = 1, value_name = "K", help = play_case_help())]
     pub case: usize,
     /// Read FILE in this notation (default: by extension).
-    #[arg(long, value_enum, value_name = "NOTATION")]
-    pub from: Option<NotationArg>,
+    #[arg(long, value_parser = notation(), value_name = "NOTATION")]
+    pub from: Option<&'static Notation>,
     #[command(flatten)]
     pub search: SearchArgs,
 }
@@ -246,8 +199,7 @@ pub enum TableFormat {
 
 #[derive(Debug, Args)]
 pub struct BatchArgs {
-    /// Folders to walk for *.yaml / *.yml puzzles (files may be named too).
-    #[arg(required = true, value_name = "DIR")]
+    #[arg(required = true, value_name = "DIR", help = batch_dirs_help())]
     pub dirs: Vec<PathBuf>,
     /// Format of the summary printed on stdout.
     #[arg(long, value_enum, default_value = "table")]
@@ -283,7 +235,8 @@ pub struct BatchArgs {
 
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// shard-K-of-N.json files, one per shard.
+    /// shard-K-of-N.json files, one per shard, or folders holding them (each shard's report
+    /// folder; only the folder itself is searched, not its subfolders).
     #[arg(required = true, value_name = "RESULTS")]
     pub files: Vec<PathBuf>,
     /// Where to write summary.json, summary.csv, summary.md and index.html.
@@ -325,6 +278,97 @@ pub struct SearchArgs {
     pub seed: u64,
     #[command(flatten)]
     pub script: ScriptArgs,
+}
+
+// Values and help that name the notations or the answer formats are made from their tables,
+// formats::NOTATIONS and answer::FORMATS, so that a new one is offered and named everywhere
+// by its row alone.
+
+/// `--from`'s values: the notations of [`formats::NOTATIONS`], each with its help.
+fn notation() -> impl TypedValueParser<Value = &'static Notation> {
+    let values = formats::NOTATIONS
+        .iter()
+        .map(|n| PossibleValue::new(n.name).help(n.about));
+    PossibleValuesParser::new(values).map(|name| Notation::named(&name).expect("one of the possible values"))
+}
+
+/// `marbles import`'s line in the list of commands.
+fn import_about() -> String {
+    let files: Vec<&str> = formats::others().map(|n| n.files).collect();
+    format!("Turn {} into YAML puzzle specs", listed(&files, "and"))
+}
+
+/// `solve`'s FILE: YAML, and each other notation's files with their extensions.
+fn solve_files_help() -> String {
+    let files: Vec<String> = formats::NOTATIONS
+        .iter()
+        .map(|n| match n == formats::YAML {
+            true => n.files.to_string(),
+            false => n.with_extensions(n.files),
+        })
+        .collect();
+    format!("Puzzle files: {}", listed(&files, "or"))
+}
+
+/// `import`'s FILE: the notations it reads, with their extensions.
+fn import_files_help() -> String {
+    let files: Vec<String> = formats::others().map(|n| n.with_extensions(n.label)).collect();
+    format!("{} files", listed(&files, "or"))
+}
+
+/// `import --out`: the names of the specs written, as [`formats::import`] makes them.
+fn import_out_help() -> String {
+    let (always, some): (Vec<_>, Vec<_>) = formats::NOTATIONS
+        .iter()
+        .filter_map(|n| n.several.as_ref().map(|s| (n.label, s)))
+        .partition(|(_, s)| s.even_one);
+    let mut help = "Where to write the specs: <stem>.yaml for one board".to_string();
+    if !some.is_empty() {
+        let names: Vec<String> = some
+            .iter()
+            .map(|(_, s)| format!("<stem>_{}<k>.yaml", s.word))
+            .collect();
+        let what: Vec<&str> = some.iter().map(|(_, s)| s.named).collect();
+        help += &format!(", {} for several {}", names.join(" / "), what.join(" / "));
+    }
+    for (label, s) in always {
+        help += &format!(", <stem>_{}<k>.yaml per {label} {}", s.word, s.word);
+    }
+    help
+}
+
+/// `play`'s FILE: every notation.
+fn play_file_help() -> String {
+    let labels: Vec<&str> = formats::NOTATIONS.iter().map(|n| n.label).collect();
+    format!("A puzzle file ({})", listed(&labels, "or"))
+}
+
+/// `play --case`: what the puzzles of a file holding several are.
+fn play_case_help() -> String {
+    let several: Vec<&str> = formats::NOTATIONS
+        .iter()
+        .filter_map(|n| n.several.as_ref().map(|s| s.named))
+        .collect();
+    format!(
+        "Which puzzle of a file holding several ({}), from 1",
+        several.join(", ")
+    )
+}
+
+/// `batch`'s DIR: the puzzle files a batch takes.
+fn batch_dirs_help() -> String {
+    format!(
+        "Folders to walk for puzzle files ({}; files may be named too)",
+        formats::globs()
+    )
+}
+
+/// `--format`'s values: the answer formats of [`answer::FORMATS`], each with its help.
+fn answer_format() -> impl TypedValueParser<Value = Answer> {
+    let values = answer::FORMATS
+        .iter()
+        .map(|f| PossibleValue::new(f.name).help(f.about));
+    PossibleValuesParser::new(values).map(|name| Answer::named(&name).expect("one of the possible values"))
 }
 
 /// `--order`: `script`, `reverse`, or direction names separated by commas.
@@ -415,19 +459,6 @@ impl SearchArgs {
     }
 }
 
-impl From<SolveFormat> for Answer {
-    fn from(f: SolveFormat) -> Self {
-        match f {
-            SolveFormat::Text => Answer::Text,
-            SolveFormat::Json => Answer::Json,
-            SolveFormat::Lisp => Answer::Lisp,
-            SolveFormat::Icpc => Answer::Icpc,
-            SolveFormat::Moves => Answer::Moves,
-            SolveFormat::Matrix => Answer::Matrix,
-        }
-    }
-}
-
 impl From<TableFormat> for Summary {
     fn from(f: TableFormat) -> Self {
         match f {
@@ -443,8 +474,8 @@ impl SolveArgs {
     pub fn config(&self) -> cmd::solve::Config {
         cmd::solve::Config {
             files: self.files.clone(),
-            answer: self.format.into(),
-            notation: self.from.map(Into::into),
+            answer: self.format,
+            notation: self.from,
             trace: self.trace,
             trace_limit: self.trace_limit,
             options: self.search.options(1),
@@ -457,7 +488,7 @@ impl PlayArgs {
         cmd::play::Config {
             file: self.file.clone(),
             case: self.case,
-            notation: self.from.map(Into::into),
+            notation: self.from,
             options: self.search.options(1),
         }
     }
@@ -518,7 +549,7 @@ impl ImportArgs {
         cmd::import::Config {
             files: self.files.clone(),
             out: self.out.clone(),
-            notation: self.from.map(Into::into),
+            notation: self.from,
             force: self.force,
         }
     }

@@ -1,4 +1,5 @@
-//! Located diagnostics: every user-facing error names the file, and the line and column where known.
+//! Located diagnostics: every user-facing error names the file, and the line and column where known;
+//! and the word helpers (suggestions, lists) that messages and help share.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -69,6 +70,17 @@ pub fn did_you_mean<S: AsRef<str>>(word: &str, known: &[S]) -> String {
         .unwrap_or_default()
 }
 
+/// Words listed in a sentence, the last two joined by `last` ("or", "and"): `a`, `a or b`,
+/// `a, b or c`. Messages and help that name every notation or format build their lists here.
+pub fn listed<S: AsRef<str>>(words: &[S], last: &str) -> String {
+    let words: Vec<&str> = words.iter().map(AsRef::as_ref).collect();
+    match words.split_last() {
+        None => String::new(),
+        Some((only, [])) => only.to_string(),
+        Some((end, rest)) => format!("{} {last} {end}", rest.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,6 +91,14 @@ mod tests {
         assert_eq!(d.to_string(), "a.yaml:3:7: bad");
         let d = Diagnostic::new("a.yaml", "bad").at(None, Some(7));
         assert_eq!(d.to_string(), "a.yaml: bad");
+    }
+
+    #[test]
+    fn lists_words_as_a_sentence() {
+        assert_eq!(listed::<&str>(&[], "or"), "");
+        assert_eq!(listed(&["text"], "or"), "text");
+        assert_eq!(listed(&["text", "json"], "and"), "text and json");
+        assert_eq!(listed(&["text", "json", "icpc"], "or"), "text, json or icpc");
     }
 
     #[test]

@@ -24,16 +24,8 @@ pub struct Found {
     pub errors: Vec<String>,
 }
 
-/// Puzzle files by extension, in any case (`.YAML` as `.yaml`): YAML specs and the classic
-/// notations (see [`crate::formats`]).
-fn is_puzzle(p: &Path) -> bool {
-    p.extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .is_some_and(|e| matches!(e.as_str(), "yaml" | "yml" | "lisp" | "lsp" | "icpc" | "matrix"))
-}
-
-/// Walks `paths` for puzzle files (`*.yaml`, `*.yml`, `*.lisp`, `*.lsp`, `*.icpc`, `*.matrix`, in any case): hidden folders skipped, symlinks followed,
+/// Walks `paths` for puzzle files (those a notation of [`formats::NOTATIONS`] claims by
+/// extension, in any case: `.YAML` as `.yaml`): hidden folders skipped, symlinks followed,
 /// loops reported rather than followed. Files named directly are taken whatever their name;
 /// so are non-regular files with a puzzle's name, to be reported as errors.
 pub fn collect(paths: &[PathBuf]) -> Found {
@@ -52,7 +44,9 @@ pub fn collect(paths: &[PathBuf]) -> Found {
             match entry {
                 // A FIFO, socket or device named like a puzzle is listed too: reading it is
                 // refused from its metadata (it is never opened), which reports it by name.
-                Ok(e) if !e.file_type().is_dir() && is_puzzle(e.path()) => found.puzzles.push(e.into_path()),
+                Ok(e) if !e.file_type().is_dir() && Notation::claims(e.path()) => {
+                    found.puzzles.push(e.into_path())
+                }
                 Ok(_) => {}
                 Err(e) => {
                     let where_ = e.path().map(|p| p.display().to_string()).unwrap_or_default();

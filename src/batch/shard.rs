@@ -153,6 +153,14 @@ impl Shard {
     }
 }
 
+/// Whether `name` is named like a results file, `shard-*-of-*.json`: what `merge` takes from
+/// a shard's report folder (the file itself says which shard it is).
+pub fn is_results_name(name: &str) -> bool {
+    name.strip_prefix("shard-")
+        .and_then(|rest| rest.strip_suffix(".json"))
+        .is_some_and(|middle| middle.contains("-of-"))
+}
+
 /// A puzzle's path relative to whichever of `roots` holds it, with `/` separators, so every
 /// machine hashes the same string.
 pub fn relative(path: &Path, roots: &[PathBuf]) -> String {
@@ -301,6 +309,7 @@ impl Results {
             };
         }
         for f in &r.files {
+            let notation = Notation::of(Path::new(f), None);
             match seen.get(f.as_str()).copied().unwrap_or(0) {
                 0 => {
                     return Err(format!(
@@ -308,11 +317,11 @@ impl Results {
                         r.shard
                     ));
                 }
-                // Only the other notations hold several puzzles in a file.
-                n if n > 1 && Notation::of(Path::new(f), None) == Notation::Yaml => {
+                // A file of one puzzle (YAML) holds one result.
+                n if n > 1 && notation.several.is_none() => {
                     return Err(format!(
-                        "{name}: shard {} holds {n} results for {f}, a YAML file of one puzzle",
-                        r.shard
+                        "{name}: shard {} holds {n} results for {f}, a {} file of one puzzle",
+                        r.shard, notation.label
                     ));
                 }
                 _ => {}
@@ -354,6 +363,25 @@ impl Choice {
             )),
             (Choice::Fixed(s), None) => Ok(s),
             (Choice::Auto, count) => Shard::auto(|k| std::env::var(k).ok(), count),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_files_are_named_shard_k_of_n_json() {
+        let s = Shard { index: 3, count: 8 };
+        assert!(is_results_name(&s.file_name()));
+        for other in [
+            "summary.json",
+            "shard-3-of-8.json.tmp",
+            ".shard-3-of-8.json.7.tmp",
+            "shard-of-8.json",
+        ] {
+            assert!(!is_results_name(other), "{other}");
         }
     }
 }

@@ -42,7 +42,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     if found.puzzles.is_empty() {
         let dirs: Vec<String> = config.dirs.iter().map(|d| d.display().to_string()).collect();
         return Err(Error::Usage(format!(
-            "no puzzle files (*.yaml, *.yml, *.lisp, *.lsp, *.icpc, *.matrix) under {}",
+            "no puzzle files ({}) under {}",
+            crate::formats::globs(),
             dirs.join(", ")
         )));
     }

@@ -64,9 +64,10 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         }
     }
     if scripts.is_empty() && files.puzzles.is_empty() && files.errors.is_empty() {
-        return Err(Error::Usage(
-            "no puzzle files (*.yaml, *.yml, *.lisp, *.lsp, *.icpc) or rule scripts (*.rhai) found".into(),
-        ));
+        return Err(Error::Usage(format!(
+            "no puzzle files ({}) or rule scripts (*.rhai) found",
+            formats::globs()
+        )));
     }
     let mut out = io::stdout().lock();
     let mut ok = true;
@@ -134,7 +135,7 @@ fn check_script(out: &mut impl Write, path: &Path, puzzles: &[PathBuf], opts: &O
     let mut used = 0;
     for f in puzzles {
         let specs = match Notation::of(f, None) {
-            Notation::Yaml => spec::load(f).map(|s| vec![s]),
+            n if n == formats::YAML => spec::load(f).map(|s| vec![s]),
             n => formats::read(f, n),
         };
         match specs {

@@ -13,7 +13,7 @@ pub struct Config {
     /// The folder the specs are written to.
     pub out: PathBuf,
     /// Every file's notation, instead of guessing it from the extension.
-    pub notation: Option<Notation>,
+    pub notation: Option<&'static Notation>,
     /// Overwrite specs that already exist in `out`.
     pub force: bool,
 }

@@ -1,5 +1,6 @@
 //! `marbles merge`: check that shard results files form one whole batch, then write the
-//! reports a single run would have written.
+//! reports a single run would have written. A folder given stands for the results files in
+//! it: a shard's report folder.
 
 use super::{Error, ExitCode};
 use crate::batch::journal;
@@ -17,25 +18,26 @@ const MAX_SHARD_BYTES: u64 = 1 << 30;
 /// The shard files to merge and where the reports go.
 #[derive(Debug, Clone)]
 pub struct Config {
+    /// Results files, or folders holding them (each shard's report folder).
     pub files: Vec<PathBuf>,
     pub summary: Summary,
     pub report: PathBuf,
 }
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
+    let files = results_files(&config.files)?;
     let mut shards = Vec::new();
-    for f in &config.files {
+    for f in &files {
         let name = f.display().to_string();
         shards.push(Results::open(&name, &read(f)?).map_err(Error::Usage)?);
     }
-    let named: Vec<(String, Results)> = config
-        .files
+    let named: Vec<(String, Results)> = files
         .iter()
         .map(|f| f.display().to_string())
         .zip(shards)
         .collect();
     let outcomes = check(&named).map_err(Error::Usage)?;
-    refuse_shard_folder(config)?;
+    refuse_shard_folder(&config.report, &files)?;
     // Held like a batch holds it: a batch writing the same folder must not interleave with us.
     let _lock = crate::batch::lock::acquire(&config.report)?;
     let mut stdout = std::io::stdout().lock();
@@ -43,6 +45,37 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     stdout.flush()?;
     journal::write_reports_of(&config.report, outcomes.clone())?;
     Ok(ExitCode::of(&outcomes))
+}
+
+/// The results files `paths` name: a file as given; for a folder, the `shard-*-of-*.json`
+/// files directly in it (not in its subfolders), in name order. A folder holding none is
+/// refused by name: a mistyped folder must not shrink the set quietly.
+fn results_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    let mut files = Vec::new();
+    for path in paths {
+        if !path.is_dir() {
+            files.push(path.clone());
+            continue;
+        }
+        let unreadable =
+            |e: std::io::Error| Error::Usage(format!("{}: cannot read the folder: {e}", path.display()));
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(path).map_err(unreadable)? {
+            let name = entry.map_err(unreadable)?.file_name();
+            if name.to_str().is_some_and(shard::is_results_name) {
+                found.push(path.join(name));
+            }
+        }
+        if found.is_empty() {
+            return Err(Error::Usage(format!(
+                "{}: holds no shard-*-of-*.json file; merge takes the shards' results files or the report folders holding them",
+                path.display()
+            )));
+        }
+        found.sort();
+        files.extend(found);
+    }
+    Ok(files)
 }
 
 /// A results file's text. Its metadata is asked first: a FIFO or device would block a read
@@ -68,11 +101,11 @@ fn read(f: &Path) -> Result<String, Error> {
 
 /// Refuses a report folder that holds one of the shard files: its own reports would be
 /// replaced by the merged ones.
-fn refuse_shard_folder(config: &Config) -> Result<(), Error> {
-    let Ok(report) = config.report.canonicalize() else {
+fn refuse_shard_folder(report_dir: &Path, files: &[PathBuf]) -> Result<(), Error> {
+    let Ok(report) = report_dir.canonicalize() else {
         return Ok(()); // not there yet: no shard file can be in it
     };
-    for f in &config.files {
+    for f in files {
         let parent = f
             .canonicalize()
             .ok()
@@ -80,7 +113,7 @@ fn refuse_shard_folder(config: &Config) -> Result<(), Error> {
         if parent.as_deref() == Some(report.as_path()) {
             return Err(Error::Usage(format!(
                 "--report {}: holds {}, one of the shards merged; merging there would replace that shard's reports, so give another folder",
-                config.report.display(),
+                report_dir.display(),
                 f.display()
             )));
         }

@@ -143,10 +143,10 @@ fn show_lines(
 }
 
 /// How boards are drawn for a puzzle read in `notation`: Lisp files get Lisp letters.
-pub fn style(notation: Notation) -> Style {
-    match notation {
-        Notation::Lisp => Style::Lisp,
-        Notation::Yaml | Notation::Icpc | Notation::Matrix => Style::Plain,
+pub fn style(notation: &Notation) -> Style {
+    match notation.lisp_letters {
+        true => Style::Lisp,
+        false => Style::Plain,
     }
 }
 

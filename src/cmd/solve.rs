@@ -18,7 +18,7 @@ pub struct Config {
     pub files: Vec<PathBuf>,
     pub answer: Answer,
     /// Every file's notation, instead of guessing it from the extension.
-    pub notation: Option<Notation>,
+    pub notation: Option<&'static Notation>,
     /// Trace every search on stderr (puzzles may also ask for it: a Lisp call's `#t`).
     pub trace: bool,
     /// The most lines a trace prints.
@@ -69,12 +69,12 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
 /// process, so its cases are solved one at a time.
 fn solve_reporting(
     file: &Path,
-    notation: Notation,
+    notation: &Notation,
     config: &Config,
     each: &mut dyn FnMut(Outcome) -> ControlFlow<()>,
 ) {
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if notation == Notation::Yaml || jobs == 1 || config.options.limits.max_memory.is_some() {
+    if notation == formats::YAML || jobs == 1 || config.options.limits.max_memory.is_some() {
         return solve_one_by_one(file, notation, config, each);
     }
     let text = match crate::spec::read_text(file) {
@@ -123,7 +123,7 @@ fn failed(file: &Path, d: &crate::diag::Diagnostic, err: &mut dyn Write) -> Outc
 /// [`solve_reporting`] one case at a time, each answer shown as soon as it is found.
 fn solve_one_by_one(
     file: &Path,
-    notation: Notation,
+    notation: &Notation,
     config: &Config,
     each: &mut dyn FnMut(Outcome) -> ControlFlow<()>,
 ) {

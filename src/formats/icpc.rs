@@ -114,7 +114,7 @@ fn off_board(path: &Path, pos: Pos, checks: TiltChecks, case: usize, what: &str,
 
 /// Reads every case of an ICPC "Marble Game" file into a `tilt_roll` spec.
 pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
-    super::parse(path, super::Notation::Icpc, source)
+    super::collect(path, source, parse_each)
 }
 
 /// [`parse`], handing each spec to `emit` as it is read (see [`super::parse_each`]).

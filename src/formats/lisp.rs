@@ -41,7 +41,7 @@ const EXAMPLE: &str = "e.g. ((o) (x x) (x x x)), x a peg and o an empty hole";
 /// Reads every puzzle of a Lisp file, in order: bare boards `'((o) (x x) …)` and calls
 /// `(peg-puzzle '((o) (x x) …) #f)`, each a `triangle_hop` spec; a call's `#t` asks for a trace.
 pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
-    super::parse(path, super::Notation::Lisp, source)
+    super::collect(path, source, parse_each)
 }
 
 /// [`parse`], handing each spec to `emit` as it is read (see [`super::parse_each`]).

@@ -323,7 +323,7 @@ impl<'a> Reader<'a> {
 /// Reads every matrix of a file into a `peg_hop` (square grid) or `triangle_hop` (rows of 1,
 /// 2, 3, … entries) spec.
 pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
-    super::parse(path, super::Notation::Matrix, source)
+    super::collect(path, source, parse_each)
 }
 
 /// [`parse`], handing each spec to `emit` as it is read (see [`super::parse_each`]).

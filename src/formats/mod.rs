@@ -1,7 +1,9 @@
-//! Classic puzzle notations beside YAML: Lisp peg lists and calls, −1/0/1 matrices and ICPC "Marble Game" files, read into specs.
+//! Puzzle notations: marbles' own YAML, Lisp peg lists and calls, −1/0/1 matrices and ICPC
+//! "Marble Game" files, read into specs.
 //!
-//! A file's notation is `--from`, or else its extension: `.lisp`/`.lsp` Lisp, `.matrix`
-//! matrix, `.icpc` ICPC, anything else YAML. A Lisp file holds one or more boards or
+//! [`NOTATIONS`] is the one list of them: each one's name for `--from`, its extensions, its
+//! reader and the words help and messages use for it. A file's notation is `--from`, or else
+//! the one claiming its extension, or else YAML. A Lisp file holds one or more boards or
 //! `(peg-puzzle …)` calls, a matrix file one or more matrices, an ICPC file one or more cases;
 //! each becomes its own puzzle. [`import`] turns a file into YAML specs. This module only
 //! reads; answers in the notations' own words are written by `render::answer`.
@@ -18,46 +20,179 @@ use std::fmt::Write as _;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-/// The notation a puzzle file is written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Notation {
-    /// marbles' own YAML specs.
-    Yaml,
-    /// A triangle as a list of rows, `((o) (x x) (x x x))`: x a peg, o an empty hole.
-    Lisp,
-    /// ICPC World Finals 2007 "Marble Game" cases: `N M W`, marbles, holes, walls, `0 0 0`.
-    Icpc,
-    /// A board as a matrix of 1 (peg), 0 (empty hole) and -1 (no hole), one row per line.
-    Matrix,
+/// Reads the puzzles of a file's text (its path, its text without a byte-order mark) one at
+/// a time, handing each to `emit` as soon as it is read; `emit` may stop the reading.
+pub type Reader = fn(&Path, &str, &mut dyn FnMut(Spec) -> ControlFlow<()>) -> Result<()>;
+
+/// How the puzzles of a file holding several are named.
+#[derive(Debug)]
+pub struct Several {
+    /// One of them in a file name: `import` writes `<stem>_<word><k>.yaml`.
+    pub word: &'static str,
+    /// Several of them in a sentence: "Lisp calls".
+    pub named: &'static str,
+    /// Whether a file of one is numbered too (an ICPC file's lone case is `<stem>_case1.yaml`).
+    pub even_one: bool,
 }
 
-impl Notation {
-    /// `explicit` if given, else guessed from the file's extension.
-    pub fn of(path: &Path, explicit: Option<Notation>) -> Notation {
-        explicit.unwrap_or_else(|| {
-            match path
-                .extension()
-                .map(|e| e.to_string_lossy().to_ascii_lowercase())
-                .as_deref()
-            {
-                Some("lisp" | "lsp") => Notation::Lisp,
-                Some("icpc") => Notation::Icpc,
-                Some("matrix") => Notation::Matrix,
-                _ => Notation::Yaml,
-            }
-        })
+/// A notation puzzle files are written in: one row of [`NOTATIONS`].
+#[derive(Debug)]
+pub struct Notation {
+    /// Its name after `--from`.
+    pub name: &'static str,
+    /// What it is, in one line: its help under `--from`.
+    pub about: &'static str,
+    /// Its name in a sentence: "Lisp", "ICPC".
+    pub label: &'static str,
+    /// Its files in a sentence: "Lisp peg lists or calls".
+    pub files: &'static str,
+    /// The extensions of its files, in lower case and without the dot (any case is read).
+    pub extensions: &'static [&'static str],
+    /// How a file's puzzles are named when it holds several; `None`: one puzzle a file.
+    pub several: Option<Several>,
+    /// Whether text answers to its puzzles draw boards in Lisp letters (`x` a peg, `o` a
+    /// hole), as its files write them.
+    pub lisp_letters: bool,
+    read: Reader,
+}
+
+impl PartialEq for Notation {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
     }
 }
 
-/// Reads a Lisp, matrix or ICPC file into its specs (YAML files are read by [`crate::spec::load`]).
-pub fn read(path: &Path, notation: Notation) -> Result<Vec<Spec>> {
+impl Eq for Notation {}
+
+/// Every notation marbles reads, in the order `--from` lists them: the one list that the
+/// command line, its help, the batch walk, import and the messages naming notations read.
+/// A new notation is a reader module (`parse_each`, a [`Reader`]) and a row here.
+pub const NOTATIONS: &[Notation] = &[
+    Notation {
+        name: "yaml",
+        about: "marbles' own YAML specs",
+        label: "YAML",
+        files: "YAML",
+        extensions: &["yaml", "yml"],
+        several: None,
+        lisp_letters: false,
+        read: read_yaml,
+    },
+    Notation {
+        name: "lisp",
+        about: "A triangle as a list of rows, `((o) (x x) (x x x))`: x a peg, o an empty hole",
+        label: "Lisp",
+        files: "Lisp peg lists or calls",
+        extensions: &["lisp", "lsp"],
+        several: Some(Several {
+            word: "call",
+            named: "Lisp calls",
+            even_one: false,
+        }),
+        lisp_letters: true,
+        read: lisp::parse_each,
+    },
+    Notation {
+        name: "icpc",
+        about: "ICPC World Finals 2007 \"Marble Game\" cases: `N M W`, marbles, holes, walls, `0 0 0`",
+        label: "ICPC",
+        files: "ICPC Marble Game files",
+        extensions: &["icpc"],
+        several: Some(Several {
+            word: "case",
+            named: "ICPC cases",
+            even_one: true,
+        }),
+        lisp_letters: false,
+        read: icpc::parse_each,
+    },
+    Notation {
+        name: "matrix",
+        about: "A board as rows of 1 (peg), 0 (empty hole), -1 (no hole), brackets and commas allowed",
+        label: "matrix",
+        files: "matrices",
+        extensions: &["matrix"],
+        several: Some(Several {
+            word: "board",
+            named: "matrices",
+            even_one: false,
+        }),
+        lisp_letters: false,
+        read: matrix::parse_each,
+    },
+];
+
+/// marbles' own YAML specs, one puzzle a file: the notation of a file no other claims.
+pub const YAML: &Notation = &NOTATIONS[0];
+
+impl Notation {
+    /// `explicit` if given, else the notation claiming the file's extension (in any case),
+    /// else YAML.
+    pub fn of(path: &Path, explicit: Option<&'static Notation>) -> &'static Notation {
+        explicit.unwrap_or_else(|| {
+            let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+            ext.and_then(|ext| NOTATIONS.iter().find(|n| n.extensions.contains(&ext.as_str())))
+                .unwrap_or(YAML)
+        })
+    }
+
+    /// The notation called `name` after `--from`.
+    pub fn named(name: &str) -> Option<&'static Notation> {
+        NOTATIONS.iter().find(|n| n.name == name)
+    }
+
+    /// Whether a file at `path` is a puzzle file by its extension (in any case), as a batch
+    /// walking folders takes them.
+    pub fn claims(path: &Path) -> bool {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        ext.is_some_and(|ext| NOTATIONS.iter().any(|n| n.extensions.contains(&ext.as_str())))
+    }
+
+    /// `words` (its label, its files) followed by its extensions: `Lisp (.lisp, .lsp)`.
+    pub fn with_extensions(&self, words: &str) -> String {
+        let exts: Vec<String> = self.extensions.iter().map(|e| format!(".{e}")).collect();
+        format!("{words} ({})", exts.join(", "))
+    }
+}
+
+/// The notations beside YAML.
+pub fn others() -> impl Iterator<Item = &'static Notation> {
+    NOTATIONS.iter().filter(|n| *n != YAML)
+}
+
+/// Every puzzle file's name pattern, for messages: `*.yaml, *.yml, *.lisp, …`.
+pub fn globs() -> String {
+    let globs: Vec<String> = NOTATIONS
+        .iter()
+        .flat_map(|n| n.extensions)
+        .map(|e| format!("*.{e}"))
+        .collect();
+    globs.join(", ")
+}
+
+/// A YAML file's one spec.
+fn read_yaml(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> ControlFlow<()>) -> Result<()> {
+    let _ = emit(crate::spec::parse(path, source)?);
+    Ok(())
+}
+
+/// Reads a file into its specs: a Lisp, matrix, ICPC… file (YAML files are read by [`crate::spec::load`]).
+pub fn read(path: &Path, notation: &Notation) -> Result<Vec<Spec>> {
     parse(path, notation, &crate::spec::read_text(path)?)
 }
 
 /// The specs in `text`, the contents of `path` in `notation`.
-pub fn parse(path: &Path, notation: Notation, text: &str) -> Result<Vec<Spec>> {
+pub fn parse(path: &Path, notation: &Notation, text: &str) -> Result<Vec<Spec>> {
+    collect(path, text, notation.read)
+}
+
+/// The specs `read` finds in `text`, the contents of `path`, all at once.
+fn collect(path: &Path, text: &str, read: Reader) -> Result<Vec<Spec>> {
     let mut specs = Vec::new();
-    parse_each(path, notation, text, &mut |s| {
+    read_each(path, text, read, &mut |s| {
         specs.push(s);
         ControlFlow::Continue(())
     })?;
@@ -69,21 +204,22 @@ pub fn parse(path: &Path, notation: Notation, text: &str) -> Result<Vec<Spec>> {
 /// the cases before a broken one are handed on before its error. `emit` may stop the reading.
 pub fn parse_each(
     path: &Path,
-    notation: Notation,
+    notation: &Notation,
     text: &str,
     emit: &mut dyn FnMut(Spec) -> ControlFlow<()>,
 ) -> Result<()> {
+    read_each(path, text, notation.read, emit)
+}
+
+/// [`parse_each`] with `read`.
+fn read_each(
+    path: &Path,
+    text: &str,
+    read: Reader,
+    emit: &mut dyn FnMut(Spec) -> ControlFlow<()>,
+) -> Result<()> {
     // Editors on some systems start a file with a byte-order mark; it is not part of the board.
-    let source = text.strip_prefix('\u{feff}').unwrap_or(text);
-    match notation {
-        Notation::Lisp => lisp::parse_each(path, source, emit),
-        Notation::Matrix => matrix::parse_each(path, source, emit),
-        Notation::Icpc => icpc::parse_each(path, source, emit),
-        Notation::Yaml => {
-            let _ = emit(crate::spec::parse(path, source)?);
-            Ok(())
-        }
-    }
+    read(path, text.strip_prefix('\u{feff}').unwrap_or(text), emit)
 }
 
 /// Reads puzzles from `next` and hands each to `send` (its index, it, and whether the file
@@ -129,11 +265,11 @@ fn stream<T>(
 /// stops between any two cases; so does `f`.
 pub fn prepare(
     path: &Path,
-    notation: Notation,
+    notation: &Notation,
     opts: &Options,
     f: &mut dyn FnMut(Result<Prepared>) -> ControlFlow<()>,
 ) {
-    if notation == Notation::Yaml {
+    if notation == YAML {
         let _ = f(solve::prepare(path, opts));
         return;
     }
@@ -149,7 +285,7 @@ pub fn prepare(
 /// was read (and hashed), whatever happens to the file meanwhile.
 pub fn prepare_text(
     path: &Path,
-    notation: Notation,
+    notation: &Notation,
     text: &str,
     opts: &Options,
     f: &mut dyn FnMut(Result<Prepared>) -> ControlFlow<()>,
@@ -218,7 +354,7 @@ const CHUNK: usize = 256;
 /// size. Ctrl-C stops between chunks; so does `emit`.
 pub fn solve_text_parallel<T: Send>(
     path: &Path,
-    notation: Notation,
+    notation: &Notation,
     text: &str,
     opts: &Options,
     jobs: usize,
@@ -308,11 +444,11 @@ pub fn solve_text_parallel<T: Send>(
 /// file holds fewer; an error when it cannot be read up to that case.
 pub fn prepare_case(
     path: &Path,
-    notation: Notation,
+    notation: &Notation,
     opts: &Options,
     case: usize,
 ) -> Result<(usize, Option<Result<Prepared>>)> {
-    if notation == Notation::Yaml {
+    if notation == YAML {
         return Ok((1, (case == 1).then(|| solve::prepare(path, opts))));
     }
     let text = crate::spec::read_text(path)?;
@@ -393,24 +529,29 @@ pub fn to_yaml(spec: &Spec, origin: &str) -> String {
     y
 }
 
-/// Writes `file`'s puzzles as YAML specs into `out`: `<stem>.yaml` for a Lisp or matrix
-/// file holding one puzzle, `<stem>_call<k>.yaml` / `<stem>_board<k>.yaml` for each of
-/// several, `<stem>_case<k>.yaml` for each ICPC case. Each is read back before it is written,
+/// Writes `file`'s puzzles as YAML specs into `out`: `<stem>.yaml` for a file holding one
+/// puzzle, `<stem>_<word><k>.yaml` for each of several (the notation's [`Several::word`]:
+/// `_call1` for a Lisp call, `_board1` for a matrix; an ICPC file's cases are numbered even
+/// when there is one, [`Several::even_one`]). Each is read back before it is written,
 /// so an import never leaves a spec that says something else. A spec already in `claimed`
 /// (written from another file in the same import) is refused naming both files, and so is an
 /// existing file unless `force`; nothing of `file` is written then. Returns the paths
 /// written, each added to `claimed` with `file`.
 pub fn import(
     file: &Path,
-    notation: Notation,
+    notation: &Notation,
     out: &Path,
     force: bool,
     claimed: &mut HashMap<PathBuf, PathBuf>,
 ) -> Result<Vec<PathBuf>> {
-    if notation == Notation::Yaml {
+    if notation == YAML {
+        let others: Vec<String> = others().map(|n| n.with_extensions(n.label)).collect();
         return Err(Diagnostic::new(
             file,
-            "is already a YAML spec; import reads Lisp (.lisp, .lsp), matrix (.matrix) and ICPC (.icpc) files (or say --from)",
+            format!(
+                "is already a YAML spec; import reads {} files (or say --from)",
+                crate::diag::listed(&others, "and")
+            ),
         ));
     }
     let specs = read(file, notation)?;
@@ -418,12 +559,9 @@ pub fn import(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "puzzle".into());
-    let several = match notation {
-        Notation::Icpc => Some("case"),
-        Notation::Lisp if specs.len() > 1 => Some("call"),
-        Notation::Matrix if specs.len() > 1 => Some("board"),
-        _ => None,
-    };
+    let several = (notation.several.as_ref())
+        .filter(|s| s.even_one || specs.len() > 1)
+        .map(|s| s.word);
     let paths: Vec<PathBuf> = (1..=specs.len())
         .map(|k| match several {
             Some(word) => out.join(format!("{stem}_{word}{k}.yaml")),
@@ -646,4 +784,43 @@ pub fn end_pos(source: &str) -> Pos {
     let line = source.lines().count().max(1);
     let col = source.lines().last().map_or(0, |l| l.chars().count()) + 1;
     Pos { line, col }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_and_extension_belongs_to_one_notation() {
+        let mut names: Vec<&str> = NOTATIONS.iter().map(|n| n.name).collect();
+        let mut exts: Vec<&str> = NOTATIONS
+            .iter()
+            .flat_map(|n| n.extensions.iter().copied())
+            .collect();
+        let (name_count, ext_count) = (names.len(), exts.len());
+        names.sort();
+        names.dedup();
+        exts.sort();
+        exts.dedup();
+        assert_eq!((names.len(), exts.len()), (name_count, ext_count));
+        assert!(exts.iter().all(|e| *e == e.to_ascii_lowercase()), "{exts:?}");
+        assert_eq!(YAML.name, "yaml");
+    }
+
+    #[test]
+    fn a_file_is_read_by_its_extension_in_any_case_else_as_yaml() {
+        let of = |p: &str| Notation::of(Path::new(p), None).name;
+        assert_eq!(of("a/b.LSP"), "lisp");
+        assert_eq!(of("b.Matrix"), "matrix");
+        assert_eq!(of("b.icpc"), "icpc");
+        assert_eq!(of("b.yml"), "yaml");
+        assert_eq!(of("b.txt"), "yaml");
+        assert_eq!(of("b"), "yaml");
+        assert_eq!(
+            Notation::of(Path::new("b.icpc"), Notation::named("lisp")).name,
+            "lisp"
+        );
+        assert!(Notation::claims(Path::new("b.YAML")) && !Notation::claims(Path::new("b.txt")));
+        assert_eq!(globs(), "*.yaml, *.yml, *.lisp, *.lsp, *.icpc, *.matrix");
+    }
 }

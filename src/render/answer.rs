@@ -16,7 +16,7 @@ use crate::solve::Prepared;
 use crate::spec::Cell;
 use std::io::{self, Write};
 
-/// What an answer looks like.
+/// What an answer looks like: one of [`FORMATS`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Answer {
     /// Verdict, moves and the board after each move.
@@ -34,21 +34,89 @@ pub enum Answer {
     Matrix,
 }
 
+/// One answer format as `marbles solve --format` offers it.
+#[derive(Debug, Clone, Copy)]
+pub struct Format {
+    pub answer: Answer,
+    /// Its name after `--format`.
+    pub name: &'static str,
+    /// What it writes, in one line: its help.
+    pub about: &'static str,
+    /// Whether it draws hop boards only, so that a tilt puzzle is refused before it is solved.
+    hop_only: bool,
+}
+
+/// Every answer format, in the order `--format` lists them: the one list of them that the
+/// command line, its help and the messages naming formats read.
+pub const FORMATS: &[Format] = &[
+    Format {
+        answer: Answer::Text,
+        name: "text",
+        about: "Verdict, moves and the board after each move",
+        hop_only: false,
+    },
+    Format {
+        answer: Answer::Json,
+        name: "json",
+        about: "A JSON array, one object per puzzle",
+        hop_only: false,
+    },
+    Format {
+        answer: Answer::Lisp,
+        name: "lisp",
+        about: "The Lisp assignment's answer: the list of states from start to goal, or #f",
+        hop_only: true,
+    },
+    Format {
+        answer: Answer::Icpc,
+        name: "icpc",
+        about: "The ICPC judge's output: `Case k: N moves` or `Case k: impossible`, a blank line after each",
+        hop_only: false,
+    },
+    Format {
+        answer: Answer::Moves,
+        name: "moves",
+        about: "The classroom's output: `N moves` or `No Solution`, one line per puzzle",
+        hop_only: false,
+    },
+    Format {
+        answer: Answer::Matrix,
+        name: "matrix",
+        about: "Each state of the answer as a matrix of 1 (peg), 0 (hole), -1 (no hole), blank lines between",
+        hop_only: true,
+    },
+];
+
 impl Answer {
+    /// The format called `name` after `--format`.
+    pub fn named(name: &str) -> Option<Answer> {
+        FORMATS.iter().find(|f| f.name == name).map(|f| f.answer)
+    }
+
+    /// Its row of [`FORMATS`].
+    pub fn format(self) -> &'static Format {
+        FORMATS
+            .iter()
+            .find(|f| f.answer == self)
+            .expect("every answer is in FORMATS")
+    }
+
     /// Refuses a puzzle this answer cannot show, before any time is spent solving it.
     pub fn fits(self, p: Prepared) -> Result<Prepared> {
-        let format = match self {
-            Answer::Lisp => "lisp",
-            Answer::Matrix => "matrix",
-            _ => return Ok(p),
-        };
+        let format = self.format();
+        if !format.hop_only {
+            return Ok(p);
+        }
         let hop = match &p.model {
             crate::model::Model::Tilt(_) => {
+                let others: Vec<&str> = FORMATS.iter().filter(|f| !f.hop_only).map(|f| f.name).collect();
                 return Err(Diagnostic::new(
                     &p.spec.path,
                     format!(
-                        "`{}` is a tilt puzzle; `--format {format}` writes hop boards (use text, json, icpc or moves)",
-                        p.spec.name
+                        "`{}` is a tilt puzzle; `--format {}` writes hop boards (use {})",
+                        p.spec.name,
+                        format.name,
+                        crate::diag::listed(&others, "or")
                     ),
                 ));
             }

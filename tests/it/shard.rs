@@ -253,11 +253,60 @@ fn shard_of(set: &Path, out: &Path, k: u32, n: u32) -> std::path::PathBuf {
 
 /// `merge FILES --report o/r`, printing CSV (with each file's path).
 fn merge(files: &[&Path], o: &Path) -> Run {
+    merge_into(files, &o.join("r"))
+}
+
+/// `merge RESULTS --report REPORT` (results files or folders), printing CSV.
+fn merge_into(results: &[&Path], report: &Path) -> Run {
     let mut args = vec!["merge"];
-    args.extend(files.iter().map(|f| f.to_str().unwrap()));
-    let report = o.join("r");
+    args.extend(results.iter().map(|f| f.to_str().unwrap()));
     args.extend(["--report", report.to_str().unwrap(), "--format", "csv"]);
     marbles(&args, &[])
+}
+
+#[test]
+fn merge_takes_shard_report_folders_as_the_results_files_in_them() {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path();
+    let set = small_set(o);
+    let [s0, s1] = [0, 1].map(|k| shard_of(&set, o, k, 2));
+    // What a merge prints and the summary.json it writes.
+    let merged = |results: &[&Path], into: &str| {
+        let stdout = merge_into(results, &o.join(into)).status(1).stdout;
+        (
+            stdout,
+            std::fs::read_to_string(o.join(into).join("summary.json")).unwrap(),
+        )
+    };
+    let from_files = merged(&[&s0, &s1], "from-files");
+    // Each shard's report folder holds its summary, journal and HTML beside the results file.
+    let (d0, d1) = (o.join("s0"), o.join("s1"));
+    assert!(d0.join("summary.json").is_file() && d1.join("index.html").is_file());
+    assert_eq!(merged(&[&d0, &d1], "from-folders"), from_files);
+    assert_eq!(merged(&[&d1, &s0], "from-both"), from_files);
+    assert!(from_files.0.contains("no_solution.yaml"), "{}", from_files.0);
+}
+
+#[test]
+fn merge_refuses_a_folder_holding_no_results_file_by_name() {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path();
+    // The shards' parent folder: the results file is a level down, in s0/, and not looked for.
+    assert!(shard_of(&small_set(o), o, 0, 1).is_file());
+    let report = o.join("r");
+    let run = marbles(
+        &["merge", o.to_str().unwrap(), "--report", report.to_str().unwrap()],
+        &[],
+    )
+    .status(2);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "marbles: error: {}: holds no shard-*-of-*.json file; merge takes the shards' results files or the report folders holding them\n",
+            o.display()
+        )
+    );
+    assert!(!report.exists(), "a refused merge writes nothing");
 }
 
 #[test]

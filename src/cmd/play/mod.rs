@@ -22,7 +22,7 @@ pub struct Config {
     /// Which case of a several-case ICPC file, from 1.
     pub case: usize,
     /// The file's notation, instead of guessing it from the extension.
-    pub notation: Option<Notation>,
+    pub notation: Option<&'static Notation>,
     pub options: Options,
 }
 
