@@ -27,6 +27,8 @@ pub trait Word:
     + Not<Output = Self>
 {
     const ZERO: Self;
+    /// Every cell of a board of `n` cells.
+    fn full(n: usize) -> Self;
     fn narrow(s: u128) -> Self;
     fn wide(self) -> u128;
     fn pegs(self) -> u32;
@@ -69,6 +71,14 @@ pub fn orbit_size<W: Eq>(images: &[W], s: W) -> u64 {
 macro_rules! impl_word {
     ($t:ty) => {
         const ZERO: Self = 0;
+        #[inline(always)]
+        fn full(n: usize) -> Self {
+            if n >= <$t>::BITS as usize {
+                <$t>::MAX
+            } else {
+                (1 << n) - 1
+            }
+        }
         #[inline(always)]
         fn narrow(s: u128) -> Self {
             s as $t
@@ -144,6 +154,19 @@ impl Word for u128 {
         }
         out
     }
+}
+
+/// The hash a position's partition and slot are taken from: Fibonacci hashing, whose high
+/// bits are well mixed.
+#[inline(always)]
+pub fn hash<K: Word>(k: K) -> u64 {
+    k.fold64().wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The partition of a hash among `1 << bits` (its top bits).
+#[inline(always)]
+pub fn partition(h: u64, bits: u32) -> usize {
+    (h >> 1 >> (63 - bits)) as usize
 }
 
 /// Single-cell hops that share cell-index offsets: the hops from `c` over `c + over` to
@@ -247,6 +270,14 @@ impl<W: Word, T: Copy + Default> Families<W, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn partitions_are_the_top_bits() {
+        assert_eq!(partition(u64::MAX, 1), 1);
+        assert_eq!(partition(u64::MAX >> 1, 1), 0);
+        assert_eq!(partition(u64::MAX, 12), 4095);
+        assert_eq!(partition(0xABC0 << 48, 12), 0xABC);
+    }
 
     #[test]
     fn shift_down_moves_bits_towards_zero_for_positive_offsets() {

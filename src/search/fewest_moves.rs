@@ -19,6 +19,7 @@
 //! The answer is walked back from the best goal position by reversed chains and returned as
 //! the ordinary list of jumps; consecutive jumps by one peg form a move.
 
+use super::bits::Word;
 use super::dfs::HopResult;
 use super::pagoda::Pagodas;
 use super::symmetry::Symmetry;
@@ -27,8 +28,6 @@ use crate::model::{HopGoal, HopModel};
 use crate::spec::{MoveGoal, PegGoal};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::hash::Hash;
-use std::ops::{BitAnd, BitXor};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Goal positions are listed, and searched backwards from, only up to this many.
@@ -36,48 +35,6 @@ const MAX_GOAL_POSITIONS: u64 = 1 << 16;
 
 /// Positions expanded between budget checks.
 const CHECK_EVERY: u64 = 1 << 12;
-
-/// A position: `u64` for boards of at most 64 cells, else `u128`.
-trait Word:
-    Copy + Eq + Hash + Ord + Send + Sync + BitAnd<Output = Self> + BitXor<Output = Self> + Default
-{
-    fn from_u128(x: u128) -> Self;
-    fn to_u128(self) -> u128;
-    fn canon(self, sym: &Symmetry) -> Self;
-    fn pegs(self) -> u32;
-}
-
-impl Word for u64 {
-    fn from_u128(x: u128) -> Self {
-        x as u64
-    }
-    fn to_u128(self) -> u128 {
-        self as u128
-    }
-    #[inline]
-    fn canon(self, sym: &Symmetry) -> Self {
-        sym.canon64(self)
-    }
-    fn pegs(self) -> u32 {
-        self.count_ones()
-    }
-}
-
-impl Word for u128 {
-    fn from_u128(x: u128) -> Self {
-        x
-    }
-    fn to_u128(self) -> u128 {
-        self
-    }
-    #[inline]
-    fn canon(self, sym: &Symmetry) -> Self {
-        sym.canon(self)
-    }
-    fn pegs(self) -> u32 {
-        self.count_ones()
-    }
-}
 
 /// One jump in the word's width.
 #[derive(Clone, Copy)]
@@ -185,7 +142,7 @@ const BUCKETS: usize = 256;
 
 #[inline]
 fn bucket<W: Word>(c: W) -> usize {
-    let x = c.to_u128();
+    let x = c.wide();
     ((x as u64 ^ (x >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize
 }
 
@@ -249,9 +206,9 @@ impl<'a, W: Word> Search<'a, W> {
             .moves
             .iter()
             .map(|m| Jump {
-                mask: W::from_u128(m.mask),
-                need: W::from_u128(m.need),
-                to_bit: W::from_u128(m.mask ^ m.need),
+                mask: W::narrow(m.mask),
+                need: W::narrow(m.need),
+                to_bit: W::narrow(m.mask ^ m.need),
                 from: m.from,
                 to: m.to,
             })
@@ -262,7 +219,7 @@ impl<'a, W: Word> Search<'a, W> {
             by_from[j.from].push(i);
             by_to[j.to].push(i);
         }
-        let full = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
+        let full = u128::full(n);
         let ahead = Pagodas::find_within(model, budget).map_err(stop)?;
         // Reversed, a game from `start` is a game from the complements to the complement of
         // `start`: one peg at its vacancy, when it has exactly one.
@@ -299,7 +256,7 @@ impl<'a, W: Word> Search<'a, W> {
 
     fn is_goal(&self, s: W) -> bool {
         let cells = self.model.goal_cells();
-        s.to_u128() & cells == cells
+        s.wide() & cells == cells
     }
 
     /// Checks the budget against the live tables plus `extra` bytes about to be allocated.
@@ -420,7 +377,7 @@ impl<'a, W: Word> Search<'a, W> {
     fn goal_positions(&mut self, n: u32, budget: &Budget) -> Result<Option<Layer<W>>, Stop> {
         if let Some(p) = self.model.goal.pattern {
             let mut out = Layer::default();
-            let c = self.canon(W::from_u128(p));
+            let c = self.canon(W::narrow(p));
             self.insert(&mut out, c, budget)?;
             return Ok(Some(out));
         }
@@ -439,7 +396,7 @@ impl<'a, W: Word> Search<'a, W> {
         let mut combo: Vec<usize> = (0..pick as usize).collect();
         loop {
             let s = combo.iter().fold(base, |acc, &i| acc | 1 << others[i]);
-            let c = self.canon(W::from_u128(s));
+            let c = self.canon(W::narrow(s));
             self.insert(&mut out, c, budget)?;
             // The next combination in lexicographic order.
             let k = combo.len();
@@ -455,7 +412,7 @@ impl<'a, W: Word> Search<'a, W> {
     }
 
     fn run(mut self, budget: &mut Budget) -> Result<Found, Stop> {
-        let start = W::from_u128(self.model.start);
+        let start = W::narrow(self.model.start);
         let top = start.pegs();
         let cells = self.model.geo.cells.len();
         let n_cells = cells as u32;
@@ -511,7 +468,7 @@ impl<'a, W: Word> Search<'a, W> {
             if forward {
                 let cur = std::mem::take(&mut fwd[lo as usize]);
                 let next = self.expand(&cur, false, budget, |s: &Self, t| {
-                    (!s.ahead.cuts(t.to_u128())).then(|| s.canon(t))
+                    (!s.ahead.cuts(t.wide())).then(|| s.canon(t))
                 })?;
                 fwd[lo as usize] = cur;
                 lo -= 1;
@@ -530,7 +487,7 @@ impl<'a, W: Word> Search<'a, W> {
             } else {
                 let cur = std::mem::take(&mut bwd[hi as usize]);
                 let next = self.expand(&cur, true, budget, |s: &Self, t| {
-                    (!s.behind.cuts(s.full & !t.to_u128())).then(|| s.canon(t))
+                    (!s.behind.cuts(s.full & !t.wide())).then(|| s.canon(t))
                 })?;
                 bwd[hi as usize] = cur;
                 hi += 1;
@@ -559,7 +516,7 @@ impl<'a, W: Word> Search<'a, W> {
                     .iter()
                     .copied()
                     .filter(|&s| match mirror {
-                        true => fwd[lo as usize].contains(&self.canon(s ^ W::from_u128(self.full))),
+                        true => fwd[lo as usize].contains(&self.canon(s ^ W::narrow(self.full))),
                         false => bwd[hi as usize].contains(&s),
                     })
                     .collect();
@@ -569,7 +526,7 @@ impl<'a, W: Word> Search<'a, W> {
                 meet = hi;
                 let b = std::mem::take(&mut bwd[hi as usize]);
                 let f = std::mem::take(&mut fwd[lo as usize]);
-                let full = W::from_u128(self.full);
+                let full = W::narrow(self.full);
                 // Successors are deduplicated first (bucket by bucket, in cache), so that
                 // each is looked up on the other side once rather than once per parent.
                 let r = self
@@ -640,7 +597,7 @@ impl<'a, W: Word> Search<'a, W> {
                 let twin = std::mem::take(&mut ok[(n_cells - (k - 1)) as usize]);
                 for &s in twin.iter() {
                     self.tick(budget)?;
-                    let c = self.canon(s ^ W::from_u128(self.full));
+                    let c = self.canon(s ^ W::narrow(self.full));
                     self.insert(&mut next, c, budget)?;
                 }
                 ok[(n_cells - (k - 1)) as usize] = twin;
@@ -720,7 +677,7 @@ impl<'a, W: Word> Search<'a, W> {
         Ok(Found {
             moves,
             path,
-            end: end.to_u128(),
+            end: end.wide(),
             memory: self.peak,
         })
     }
@@ -761,7 +718,7 @@ impl<'a, W: Word> Search<'a, W> {
     fn back_one_move(&self, to: W, d: u32, dist: &[FxHashMap<W, u32>]) -> Option<(W, Vec<usize>)> {
         // Depth-first over reversed chains: (position, cell its moving peg sits on, jumps so far).
         let mut stack: Vec<(W, usize, Vec<usize>)> = (0..self.model.geo.cells.len())
-            .filter(|&c| to.to_u128() >> c & 1 == 1)
+            .filter(|&c| to.wide() >> c & 1 == 1)
             .map(|c| (to, c, Vec::new()))
             .collect();
         while let Some((s, at, chain)) = stack.pop() {

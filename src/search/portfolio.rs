@@ -14,6 +14,7 @@
 //! each round) looks for a solution: on the French board's fixed-finish problems it finds one
 //! in ~250 k nodes where the depth-first turns need 2-60+ M.
 
+use super::bits::Word;
 use super::dfs::{self, HopResult, Observer, Pruning};
 use super::{Budget, GaveUp, Verdict};
 use super::{beam, guided};
@@ -27,7 +28,7 @@ pub const FIRST_CAP: u64 = 1 << 20;
 /// goal board: from the goal board's complement to the start's, both exact positions.
 pub fn reversed(m: &HopModel) -> Option<HopModel> {
     let n = m.geo.cells.len();
-    let full = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
+    let full = u128::full(n);
     let holes = full & !m.start;
     if let Some(p) = m.goal.pattern {
         if holes == 0 || p == m.start {

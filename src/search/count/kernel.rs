@@ -4,7 +4,7 @@
 //!
 //! Apart from the driver so that it can be tested alone against a `HashMap`.
 
-use crate::search::bits::Word;
+use crate::search::bits::{Word, hash};
 
 /// A number of jump sequences: `u64` first, [`Wide`] once a layer could outgrow it, or
 /// [`NoPaths`] when only positions are counted.
@@ -80,19 +80,6 @@ impl Paths for NoPaths {
     fn from_wide(_: u128) -> Self {
         NoPaths
     }
-}
-
-/// The hash a position's partition and slot are taken from: Fibonacci hashing, whose high
-/// bits are well mixed.
-#[inline(always)]
-pub fn hash<K: Word>(k: K) -> u64 {
-    k.fold64().wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
-
-/// The partition of a hash among `1 << bits` (its top bits).
-#[inline(always)]
-pub fn partition(h: u64, bits: u32) -> usize {
-    (h >> 1 >> (63 - bits)) as usize
 }
 
 /// Slots a table starts with.
@@ -389,13 +376,5 @@ mod tests {
             Wide::from_wide(u64::MAX as u128).add(Wide::ONE).map(Wide::wide),
             Some(1 << 64)
         );
-    }
-
-    #[test]
-    fn partitions_are_the_top_bits() {
-        assert_eq!(partition(u64::MAX, 1), 1);
-        assert_eq!(partition(u64::MAX >> 1, 1), 0);
-        assert_eq!(partition(u64::MAX, 12), 4095);
-        assert_eq!(partition(0xABC0 << 48, 12), 0xABC);
     }
 }

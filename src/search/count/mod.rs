@@ -20,10 +20,11 @@ mod grid;
 mod kernel;
 
 use super::bits::{Families, Word, orbit_size};
+use super::bits::{hash, partition};
 use super::symmetry::Symmetry;
 use super::{Budget, GaveUp};
 use crate::model::HopModel;
-use kernel::{NoPaths, Paths, Refused, Table, Wide, hash, partition};
+use kernel::{NoPaths, Paths, Refused, Table, Wide};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -26,12 +26,18 @@
 //! feasible when a hop leads into a stored backward position, and going outwards layer by
 //! layer, when a hop leads to a feasible position of the next layer; likewise backwards.
 
+mod game;
+mod layer;
+
+use super::bits::{Word, hash};
 use super::count::{self, CountResult};
 use super::orbit_pagoda;
 use super::symmetry::Symmetry;
 use super::{Budget, GaveUp, Room};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
+use game::{Cut, Game, canon_after};
+use layer::{BATCH_PAIRS, Filter, Full, Scattered, Table, merge};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -45,15 +51,6 @@ fn trace_memory() -> bool {
 
 /// Goal sets larger than this are not enumerated: the full enumeration counts instead.
 const MAX_GOAL_POSITIONS: u64 = 1 << 20;
-
-/// Hash partitions per layer: each is small enough to stay in cache while a batch of
-/// successors is merged into it, and partitions merge in parallel without locks.
-const PART_BITS: u32 = 8;
-const PARTS: usize = 1 << PART_BITS;
-/// Marks a free slot; no key is all ones because boards have at most 63 cells here.
-const EMPTY: u64 = u64::MAX;
-/// Successors generated per batch before they are merged (bounds the transient memory).
-const BATCH_PAIRS: usize = 1 << 19;
 
 /// One layer's figures in the bidirectional count.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -148,363 +145,12 @@ pub fn meet(model: &HopModel, budget: &mut Budget) -> Result<MeetResult, Stop> {
     }
 }
 
-/// Bit `c` of the result is bit `c + by` of `x`.
-#[inline]
-fn shift_down(x: u64, by: i32) -> u64 {
-    if by >= 0 { x >> by } else { x << by.unsigned_abs() }
-}
-
-/// Hops grouped by cell-index offsets, so those that can be made are a few shifts away.
-struct Family {
-    over: i32,
-    to: i32,
-    from: u64,
-    /// `ids[c]`: the hop's index in [`Game::images`] when it starts at `c`.
-    ids: Vec<u32>,
-}
-
-/// The model's hops and symmetries in the form the passes use: 64-bit positions, with
-/// every hop mask's images and a per-byte image table, both for a group of order `G`.
-struct Game<const G: usize> {
-    families: Vec<Family>,
-    /// Hops over several cells: (mask, need, id).
-    rest: Vec<(u64, u64, u32)>,
-    /// `masks[id][g]`: symmetry `g` applied to hop `id`'s mask. Symmetries are linear over
-    /// XOR, so the images of `s ^ mask` are those of `s` XOR these.
-    masks: Vec<[u64; G]>,
-    /// `bytes[k * 256 + byte][g]`: the image under `g` of cell chunk `k` holding `byte`.
-    bytes: Vec<[u64; G]>,
-    chunks: usize,
-    /// Every cell of the board.
-    full: u64,
-}
-
-impl<const G: usize> Game<G> {
-    fn new(model: &HopModel, sym: &Symmetry) -> Self {
-        let n = model.geo.cells.len();
-        let perms = sym.perms();
-        let image = |g: usize, s: u64| -> u64 {
-            (0..n)
-                .filter(|&c| s >> c & 1 == 1)
-                .fold(0, |acc, c| acc | 1 << perms[g][c])
-        };
-        let chunks = n.div_ceil(8);
-        let mut bytes = vec![[0u64; G]; chunks * 256];
-        for k in 0..chunks {
-            for byte in 0..256u64 {
-                let s = (byte << (8 * k)) & full_mask(n);
-                for (g, out) in bytes[k * 256 + byte as usize].iter_mut().enumerate() {
-                    *out = image(g, s);
-                }
-            }
-        }
-        let mut families: Vec<Family> = Vec::new();
-        let mut rest = Vec::new();
-        let mut masks = Vec::with_capacity(model.moves.len());
-        for (id, m) in model.moves.iter().enumerate() {
-            let mask = m.mask as u64;
-            masks.push(std::array::from_fn(|g| image(g, mask)));
-            let id = id as u32;
-            let [over] = m.over[..] else {
-                rest.push((mask, m.need as u64, id));
-                continue;
-            };
-            let (o, t) = (over as i32 - m.from as i32, m.to as i32 - m.from as i32);
-            let i = match families.iter().position(|f| f.over == o && f.to == t) {
-                Some(i) => i,
-                None => {
-                    families.push(Family {
-                        over: o,
-                        to: t,
-                        from: 0,
-                        ids: vec![u32::MAX; n],
-                    });
-                    families.len() - 1
-                }
-            };
-            families[i].from |= 1 << m.from;
-            families[i].ids[m.from] = id;
-        }
-        Game {
-            families,
-            rest,
-            masks,
-            bytes,
-            chunks,
-            full: full_mask(n),
-        }
-    }
-
-    /// Every image of `s`, the identity first.
-    #[inline]
-    fn images(&self, s: u64) -> [u64; G] {
-        let mut out = [0u64; G];
-        for k in 0..self.chunks {
-            let row = &self.bytes[k * 256 + (s >> (8 * k)) as u8 as usize];
-            for g in 0..G {
-                out[g] |= row[g];
-            }
-        }
-        out
-    }
-
-    /// Calls `f` with every hop that can be made in `s`, as the images of its mask.
-    #[inline]
-    fn each(&self, s: u64, mut f: impl FnMut(usize, &[u64; G])) {
-        let empty = !s & self.full;
-        for fam in &self.families {
-            let mut froms = fam.from & s & shift_down(s, fam.over) & shift_down(empty, fam.to);
-            while froms != 0 {
-                let c = froms.trailing_zeros() as usize;
-                froms &= froms - 1;
-                let id = fam.ids[c] as usize;
-                f(id, &self.masks[id]);
-            }
-        }
-        for &(mask, need, id) in &self.rest {
-            if s & mask == need {
-                f(id as usize, &self.masks[id as usize]);
-            }
-        }
-    }
-
-    /// The images of `s`'s orbit that equal `s`: the order of its stabilizer.
-    #[inline]
-    fn stab(images: &[u64; G]) -> u64 {
-        images.iter().filter(|&&i| i == images[0]).count() as u64
-    }
-}
-
-fn full_mask(n: usize) -> u64 {
-    if n >= 64 { u64::MAX } else { (1 << n) - 1 }
-}
-
-/// The canonical form (least image) of `s ^ mask`, from the images of both.
-#[inline]
-fn canon_after<const G: usize>(images: &[u64; G], mask: &[u64; G]) -> u64 {
-    let mut best = images[0] ^ mask[0];
-    for g in 1..G {
-        best = best.min(images[g] ^ mask[g]);
-    }
-    best
-}
-
-#[inline]
-fn mix(k: u64) -> u64 {
-    (k ^ k >> 32).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
-
-#[inline]
-fn part_of(h: u64) -> usize {
-    (h >> (64 - PART_BITS)) as usize
-}
-
-/// One hash partition of a layer: linear probing over (position, sequences) slots.
-#[derive(Default)]
-struct Part {
-    slots: Vec<(u64, u64)>,
-    len: usize,
-}
-
-impl Part {
-    fn slots_for(n: usize) -> usize {
-        (n + n / 4).max(16)
-    }
-
-    fn with_room(n: usize) -> Self {
-        let cap = Self::slots_for(n);
-        Part {
-            slots: vec![(EMPTY, 0); cap],
-            len: 0,
-        }
-    }
-
-    /// The slot a key's probe starts at: the hash bits below the partition's, scaled.
-    #[inline]
-    fn home(&self, h: u64) -> usize {
-        (((h << PART_BITS) as u128 * self.slots.len() as u128) >> 64) as usize
-    }
-
-    /// Adds `v` to `k`'s sequences, inserting it if new; `None` on overflow.
-    #[inline]
-    fn add(&mut self, k: u64, h: u64, v: u64) -> Option<()> {
-        if self.full() {
-            self.grow();
-        }
-        let cap = self.slots.len();
-        let mut i = self.home(h);
-        loop {
-            let slot = &mut self.slots[i];
-            if slot.0 == k {
-                slot.1 = slot.1.checked_add(v)?;
-                return Some(());
-            }
-            if slot.0 == EMPTY {
-                *slot = (k, v);
-                self.len += 1;
-                return Some(());
-            }
-            i += 1;
-            if i == cap {
-                i = 0;
-            }
-        }
-    }
-
-    /// The slot holding `k`, if any.
-    #[inline]
-    fn find(&self, k: u64, h: u64) -> Option<usize> {
-        let cap = self.slots.len();
-        if cap == 0 {
-            return None;
-        }
-        let mut i = self.home(h);
-        loop {
-            let slot = self.slots[i];
-            if slot.0 == k {
-                return Some(i);
-            }
-            if slot.0 == EMPTY {
-                return None;
-            }
-            i += 1;
-            if i == cap {
-                i = 0;
-            }
-        }
-    }
-
-    /// True when the next insertion makes the partition grow.
-    #[inline]
-    fn full(&self) -> bool {
-        (self.len + 1) * 5 > self.slots.len() * 4
-    }
-
-    /// Grows, taking the new slots' bytes from `room` before allocating them and giving the
-    /// old ones back after: no growth passes the memory limit.
-    fn grow_within(&mut self, room: &Room) -> Result<(), Full> {
-        let (old, new) = (self.slots.len(), Self::grown(self.slots.len()));
-        if !room.take(new as u64 * 16) {
-            return Err(Full::Memory);
-        }
-        self.grow();
-        room.give(old as u64 * 16);
-        Ok(())
-    }
-
-    fn grown(slots: usize) -> usize {
-        (slots * 3 / 2).max(16)
-    }
-
-    fn grow(&mut self) {
-        let old = std::mem::take(&mut self.slots);
-        let cap = Self::grown(old.len());
-        self.slots = vec![(EMPTY, 0); cap];
-        self.len = 0;
-        for (k, v) in old {
-            if k != EMPTY {
-                // Sums only move between slots: no overflow here.
-                let _ = self.add(k, mix(k), v);
-            }
-        }
-    }
-
-    fn entries(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.slots.iter().copied().filter(|e| e.0 != EMPTY)
-    }
-}
-
-/// A layer of canonical positions with their sequences, spread over hash partitions.
-struct Table {
-    parts: Vec<Part>,
-}
-
-impl Table {
-    /// The bytes [`Table::with_room`] allocates.
-    fn room_bytes(n: usize) -> u64 {
-        Part::slots_for(n / PARTS) as u64 * 16 * PARTS as u64
-    }
-
-    /// Room for about `n` positions.
-    fn with_room(n: usize) -> Self {
-        Table {
-            parts: (0..PARTS).map(|_| Part::with_room(n / PARTS)).collect(),
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.parts.iter().map(|p| p.len).sum()
-    }
-
-    fn bytes(&self) -> u64 {
-        self.parts.iter().map(|p| p.slots.capacity() as u64 * 16).sum()
-    }
-
-    fn add(&mut self, k: u64, v: u64) -> Option<()> {
-        let h = mix(k);
-        self.parts[part_of(h)].add(k, h, v)
-    }
-
-    /// The positions alone, each partition sorted: for the outward feasible passes.
-    fn sorted_keys(&self) -> Vec<Vec<u64>> {
-        self.parts
-            .par_iter()
-            .map(|p| {
-                // Exactly as long as the partition: collected from a filter, the vector
-                // would double its way there (up to twice the bytes, old and new at once).
-                let mut keys = Vec::with_capacity(p.len);
-                keys.extend(p.entries().map(|e| e.0));
-                keys.sort_unstable();
-                keys
-            })
-            .collect()
-    }
-}
-
 /// A pass's pagoda is chosen again on each frontier from `SAMPLE_FROM` positions (on up to
 /// [`SAMPLE`] of them) until one of `SAMPLE_AT`: the layers where most positions have no
 /// future lie deeper, and small early samples pick weak pagodas.
 const SAMPLE_FROM: usize = 64;
 const SAMPLE_AT: usize = 65536;
 const SAMPLE: usize = 8192;
-
-/// An orbit-constant pagoda as the passes use it: positions weighing less than `bar` cannot
-/// reach the pass's targets, and a hop changes the weight by a constant of the hop.
-struct Cut {
-    /// `bytes[k * 256 + byte]`: the weight of cell chunk `k` holding `byte`.
-    bytes: Vec<i32>,
-    /// `delta[id]`: what hop `id` adds to the weight.
-    delta: Vec<i32>,
-    bar: i32,
-}
-
-impl Cut {
-    fn new(model: &HopModel, weights: &[i32], bar: i32) -> Self {
-        let weigh = |s: u64| -> i32 {
-            (0..weights.len())
-                .filter(|&c| s >> c & 1 == 1)
-                .map(|c| weights[c])
-                .sum()
-        };
-        let chunks = weights.len().div_ceil(8);
-        let bytes = (0..chunks * 256)
-            .map(|i| weigh(((i % 256) as u64) << (8 * (i / 256)) & full_mask(weights.len())))
-            .collect();
-        let delta = model
-            .moves
-            .iter()
-            .map(|m| weigh((m.mask & !m.need) as u64) - weigh(m.need as u64))
-            .collect();
-        Cut { bytes, delta, bar }
-    }
-
-    #[inline]
-    fn value(&self, s: u64) -> i32 {
-        (0..self.bytes.len() / 256)
-            .map(|k| self.bytes[k * 256 + (s >> (8 * k)) as u8 as usize])
-            .sum()
-    }
-}
 
 /// One pass (forward from the start, or backward from the goal as the forward game on
 /// complements): the positions of every layer done, and the last one with its sequences.
@@ -788,7 +434,7 @@ impl<const G: usize> Run<'_, G> {
                         let mut sum = 0u128;
                         for b in batch {
                             for &(k, t) in b.part(p) {
-                                if let Some(i) = part.find(k, mix(k)) {
+                                if let Some(i) = part.find(k, hash(k)) {
                                     hit[i] = true;
                                     let stab = Game::<G>::stab(&game.images(k)) as u128;
                                     let term = (t as u128).checked_mul(part.slots[i].1 as u128)?;
@@ -896,128 +542,6 @@ impl<const G: usize> Run<'_, G> {
     }
 }
 
-/// Why a partition could take no more.
-enum Full {
-    /// A sequence count outgrew 64 bits.
-    Overflow,
-    /// Its growth would pass the memory limit.
-    Memory,
-}
-
-/// Adds partition `p`'s share of a batch of successors to it, each growth taken from `room`.
-fn merge(part: &mut Part, batch: &[Scattered], p: usize, room: &Room) -> Result<(), Full> {
-    const AHEAD: usize = 16;
-    for b in batch {
-        for group in b.part(p).chunks(AHEAD) {
-            // Read each pair's first slot before inserting any: independent loads whose cache
-            // misses overlap, where the probe loops' branches would take them one at a time.
-            let mut touch = 0u64;
-            for &(k, _) in group {
-                touch ^= part.slots[part.home(mix(k))].0;
-            }
-            std::hint::black_box(touch);
-            for &(k, v) in group {
-                if part.full() {
-                    part.grow_within(room)?;
-                }
-                part.add(k, mix(k), v).ok_or(Full::Overflow)?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// One source partition's successors, grouped by the partition they belong to.
-#[derive(Default)]
-struct Scattered {
-    /// The pairs as emitted (kept only for its allocation, reused by the next batch).
-    raw: Vec<(u64, u64)>,
-    pairs: Vec<(u64, u64)>,
-    offsets: Vec<u32>,
-}
-
-impl Scattered {
-    /// Groups `raw` by partition into `pairs`, reusing both allocations across batches:
-    /// fresh ones cost a page fault per 4 KiB, which was a sixth of the run.
-    fn scatter(&mut self) {
-        self.offsets.clear();
-        self.offsets.resize(PARTS + 1, 0);
-        for &(k, _) in &self.raw {
-            self.offsets[part_of(mix(k)) + 1] += 1;
-        }
-        for p in 0..PARTS {
-            self.offsets[p + 1] += self.offsets[p];
-        }
-        let mut at = self.offsets.clone();
-        self.pairs.clear();
-        self.pairs.resize(self.raw.len(), (0, 0));
-        for &(k, v) in &self.raw {
-            let p = part_of(mix(k));
-            self.pairs[at[p] as usize] = (k, v);
-            at[p] += 1;
-        }
-    }
-
-    fn part(&self, p: usize) -> &[(u64, u64)] {
-        &self.pairs[self.offsets[p] as usize..self.offsets[p + 1] as usize]
-    }
-
-    fn bytes(&self) -> u64 {
-        (self.raw.capacity() + self.pairs.capacity()) as u64 * 16
-    }
-}
-
-/// A one-word Bloom filter over a layer's positions: most hops from the forward meeting
-/// layer lead nowhere stored, and a 4 MiB bit array rejects them before they are scattered
-/// and probed in the 16-times larger table.
-struct Filter {
-    words: Vec<u64>,
-    shift: u32,
-}
-
-impl Filter {
-    fn bits_for(table: &Table) -> usize {
-        (table.len() * 12).next_power_of_two().max(64)
-    }
-
-    fn new(table: &Table) -> Self {
-        let bits = Self::bits_for(table);
-        let words = bits / 64;
-        let mut f = Filter {
-            words: vec![0; words],
-            shift: 64 - words.trailing_zeros(),
-        };
-        for part in &table.parts {
-            for (k, _) in part.entries() {
-                let (w, m) = f.at(k);
-                f.words[w] |= m;
-            }
-        }
-        f
-    }
-
-    #[inline]
-    fn at(&self, k: u64) -> (usize, u64) {
-        let g = mix(k).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        let w = if self.shift >= 64 {
-            0
-        } else {
-            (g >> self.shift) as usize
-        };
-        (w, 1 << (g & 63) | 1 << (g >> 6 & 63))
-    }
-
-    #[inline]
-    fn may_hold(&self, k: u64) -> bool {
-        let (w, m) = self.at(k);
-        self.words[w] & m == m
-    }
-
-    fn bytes(&self) -> u64 {
-        self.words.len() as u64 * 8
-    }
-}
-
 /// Every goal position, or why they are not enumerated.
 fn goal_positions(model: &HopModel, n: usize) -> Result<Vec<u64>, Stop> {
     let PegGoal::Count(k) = model.goal.pegs else {
@@ -1037,7 +561,7 @@ fn goal_positions(model: &HopModel, n: usize) -> Result<Vec<u64>, Stop> {
     if ways > MAX_GOAL_POSITIONS {
         return Err(Stop::Unsupported(format!("{ways} goal positions")));
     }
-    let full = full_mask(n);
+    let full = u64::full(n);
     let mut out = Vec::new();
     if k == 0 {
         out.push(0);
