@@ -169,6 +169,41 @@ pub fn partition(h: u64, bits: u32) -> usize {
     (h >> 1 >> (63 - bits)) as usize
 }
 
+/// `n` choose `k`, or `None` past `u64`.
+pub fn binomial(n: u64, k: u64) -> Option<u64> {
+    if k > n {
+        return Some(0);
+    }
+    let k = k.min(n - k);
+    let mut r: u64 = 1;
+    for i in 0..k {
+        r = r.checked_mul(n - i)? / (i + 1);
+    }
+    Some(r)
+}
+
+/// Every position with a peg on exactly `k` of `cells` (and nowhere else), in lexicographic
+/// order of the cells chosen: the goal positions of a `k`-peg goal, for searches that start
+/// from them. Count them first with [`binomial`].
+pub fn subsets(cells: &[usize], k: usize) -> impl Iterator<Item = u128> + '_ {
+    let mut pick: Option<Vec<usize>> = (k <= cells.len()).then(|| (0..k).collect());
+    std::iter::from_fn(move || {
+        let combo = pick.as_mut()?;
+        let s = combo.iter().fold(0u128, |acc, &i| acc | 1 << cells[i]);
+        // The next combination, or none after the last.
+        match (0..k).rev().find(|&i| combo[i] < cells.len() - k + i) {
+            Some(i) => {
+                combo[i] += 1;
+                for j in i + 1..k {
+                    combo[j] = combo[j - 1] + 1;
+                }
+            }
+            None => pick = None,
+        }
+        Some(s)
+    })
+}
+
 /// Single-cell hops that share cell-index offsets: the hops from `c` over `c + over` to
 /// `c + to` that a position allows are a few shifts and ANDs away, whatever the board.
 struct Family<W> {
@@ -270,6 +305,22 @@ impl<W: Word, T: Copy + Default> Families<W, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn subsets_are_every_choice_once_in_order() {
+        let cells = [1, 4, 6, 9];
+        let two: Vec<u128> = subsets(&cells, 2).collect();
+        let want = [(1, 4), (1, 6), (1, 9), (4, 6), (4, 9), (6, 9)].map(|(a, b)| 1u128 << a | 1 << b);
+        assert_eq!(two, want);
+        assert_eq!(subsets(&cells, 0).collect::<Vec<_>>(), [0]);
+        assert_eq!(subsets(&cells, 5).count(), 0);
+        assert_eq!(
+            subsets(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 4).count() as u64,
+            binomial(10, 4).unwrap()
+        );
+        assert_eq!(binomial(60, 30), Some(118_264_581_564_861_424));
+        assert_eq!(binomial(128, 64), None);
+    }
 
     #[test]
     fn partitions_are_the_top_bits() {

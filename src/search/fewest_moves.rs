@@ -19,7 +19,7 @@
 //! The answer is walked back from the best goal position by reversed chains and returned as
 //! the ordinary list of jumps; consecutive jumps by one peg form a move.
 
-use super::bits::Word;
+use super::bits::{Word, binomial, subsets};
 use super::dfs::HopResult;
 use super::pagoda::Pagodas;
 use super::symmetry::Symmetry;
@@ -393,20 +393,9 @@ impl<'a, W: Word> Search<'a, W> {
         let others: Vec<usize> = (0..cells as usize).filter(|&c| Some(c) != at).collect();
         let base = at.map_or(0u128, |a| 1 << a);
         let mut out = Layer::default();
-        let mut combo: Vec<usize> = (0..pick as usize).collect();
-        loop {
-            let s = combo.iter().fold(base, |acc, &i| acc | 1 << others[i]);
-            let c = self.canon(W::narrow(s));
+        for s in subsets(&others, pick as usize) {
+            let c = self.canon(W::narrow(base | s));
             self.insert(&mut out, c, budget)?;
-            // The next combination in lexicographic order.
-            let k = combo.len();
-            let Some(i) = (0..k).rev().find(|&i| combo[i] < others.len() - k + i) else {
-                break;
-            };
-            combo[i] += 1;
-            for j in i + 1..k {
-                combo[j] = combo[j - 1] + 1;
-            }
         }
         Ok(Some(out))
     }
@@ -741,19 +730,6 @@ impl<'a, W: Word> Search<'a, W> {
         }
         None
     }
-}
-
-/// `n` choose `k`, or `None` past `u64`.
-fn binomial(n: u64, k: u64) -> Option<u64> {
-    if k > n {
-        return Some(0);
-    }
-    let k = k.min(n - k);
-    let mut r: u64 = 1;
-    for i in 0..k {
-        r = r.checked_mul(n - i)? / (i + 1);
-    }
-    Some(r)
 }
 
 #[cfg(test)]

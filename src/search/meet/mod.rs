@@ -29,7 +29,7 @@
 mod game;
 mod layer;
 
-use super::bits::{Word, hash};
+use super::bits::{binomial, hash, subsets};
 use super::count::{self, CountResult};
 use super::orbit_pagoda;
 use super::symmetry::Symmetry;
@@ -550,37 +550,15 @@ fn goal_positions(model: &HopModel, n: usize) -> Result<Vec<u64>, Stop> {
     if let Some(p) = model.goal.pattern {
         return Ok(vec![p as u64]);
     }
-    let k = k as usize;
-    if k > n {
-        return Ok(Vec::new());
-    }
-    let mut ways = 1u64;
-    for i in 0..k.min(n - k) {
-        ways = ways.saturating_mul((n - i) as u64) / (i as u64 + 1);
-    }
+    let cells: Vec<usize> = (0..n).collect();
+    let ways = binomial(n as u64, k as u64).unwrap_or(u64::MAX);
     if ways > MAX_GOAL_POSITIONS {
         return Err(Stop::Unsupported(format!("{ways} goal positions")));
     }
-    let full = u64::full(n);
-    let mut out = Vec::new();
-    if k == 0 {
-        out.push(0);
-        return Ok(out);
-    }
-    // Every k-subset of the cells, in increasing order (Gosper's hack).
-    let mut s: u64 = (1 << k) - 1;
-    while s & !full == 0 {
-        if model.is_goal(s as u128, k as u32) {
-            out.push(s);
-        }
-        let c = s & s.wrapping_neg();
-        let r = s + c;
-        if r == 0 {
-            break;
-        }
-        s = (((r ^ s) >> 2) / c) | r;
-    }
-    Ok(out)
+    Ok(subsets(&cells, k as usize)
+        .filter(|&s| model.is_goal(s, k))
+        .map(|s| s as u64)
+        .collect())
 }
 
 fn meet_with<const G: usize>(
