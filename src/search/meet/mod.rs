@@ -238,6 +238,28 @@ impl<const G: usize> Run<'_, G> {
         }
     }
 
+    /// The keys of each partition (`keys`, in the order `hits` marks them) whose mark is set,
+    /// in one vector whose bytes are checked against the budget (with `held`) before it is
+    /// allocated.
+    fn gather<K: Iterator<Item = u64>>(
+        &mut self,
+        held: u64,
+        hits: &[Vec<bool>],
+        keys: impl Iterator<Item = K>,
+    ) -> Result<Vec<u64>, Stop> {
+        let met = hits
+            .par_iter()
+            .map(|h| h.iter().filter(|&&b| b).count())
+            .sum::<usize>();
+        self.check(held + met as u64 * 8)?;
+        let mut out = Vec::with_capacity(met);
+        out.extend(
+            keys.zip(hits)
+                .flat_map(|(keys, hit)| keys.zip(hit).filter(|e| *e.1).map(|e| e.0)),
+        );
+        Ok(out)
+    }
+
     /// At a phase boundary, where `memory` is all the count's tables hold: hands what the
     /// phase freed back to the system and measures what the process holds beyond `memory`.
     ///
@@ -451,18 +473,8 @@ impl<const G: usize> Run<'_, G> {
                 Ok(held)
             },
         )?;
-        let met = hits
-            .par_iter()
-            .map(|h| h.iter().filter(|&&b| b).count())
-            .sum::<usize>();
-        self.check(held + met as u64 * 8)?;
-        let mut feasible = Vec::with_capacity(met);
-        feasible.extend(
-            into.parts
-                .iter()
-                .zip(&hits)
-                .flat_map(|(part, hit)| part.slots.iter().zip(hit).filter(|e| *e.1).map(|e| e.0.0)),
-        );
+        let keys = into.parts.iter().map(|p| p.slots.iter().map(|e| e.0));
+        let feasible = self.gather(held, &hits, keys)?;
         Ok((sum, feasible))
     }
 
@@ -522,19 +534,7 @@ impl<const G: usize> Run<'_, G> {
                     Ok(held)
                 },
             )?;
-            let met = hits
-                .par_iter()
-                .map(|h| h.iter().filter(|&&b| b).count())
-                .sum::<usize>();
-            self.check(held + met as u64 * 8)?;
-            let mut next = Vec::with_capacity(met);
-            next.extend(
-                layer
-                    .iter()
-                    .zip(&hits)
-                    .flat_map(|(keys, hit)| keys.iter().zip(hit).filter(|e| *e.1).map(|e| *e.0)),
-            );
-            good = next;
+            good = self.gather(held, &hits, layer.iter().map(|keys| keys.iter().copied()))?;
             out.push((orbits(&good), good.len() as u64));
         }
         out.reverse();
