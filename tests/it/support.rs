@@ -326,3 +326,92 @@ pub fn kill_after(mut child: std::process::Child, seed: &mut u64, from: u64, spr
     unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
     let _ = child.wait();
 }
+
+/// A tilt board with exits as the tests see it, simulated independently of marbles: a
+/// `size`×`size` box, walls between side-by-side cells, exit cells, and each marble's kind
+/// (`true` a blocker, `false` a slider).
+pub struct ExitBoard {
+    pub size: i64,
+    pub walls: Vec<((i64, i64), (i64, i64))>,
+    pub exits: Vec<(i64, i64)>,
+    pub blockers: Vec<bool>,
+}
+
+/// Marble positions on an [`ExitBoard`]: `None` once a slider has left.
+pub type ExitState = Vec<Option<(i64, i64)>>;
+
+impl ExitBoard {
+    /// The step of a direction name.
+    pub fn step(name: &str) -> (i64, i64) {
+        match name {
+            "up" => (-1, 0),
+            "down" => (1, 0),
+            "left" => (0, -1),
+            "right" => (0, 1),
+            other => panic!("unknown direction {other}"),
+        }
+    }
+
+    /// The state after tilting by `d`, or `None` if a blocker would fall into an exit.
+    pub fn tilt(&self, pos: &ExitState, d: (i64, i64)) -> Option<ExitState> {
+        let mut pos = pos.clone();
+        let blocked = |a, b| self.walls.contains(&(a, b)) || self.walls.contains(&(b, a));
+        let mut order: Vec<usize> = (0..pos.len()).filter(|&k| pos[k].is_some()).collect();
+        order.sort_by_key(|&k| {
+            let p = pos[k].unwrap();
+            -(p.0 * d.0 + p.1 * d.1)
+        });
+        for k in order {
+            let mut p = pos[k].unwrap();
+            loop {
+                let q = (p.0 + d.0, p.1 + d.1);
+                let off = !(0..self.size).contains(&q.0) || !(0..self.size).contains(&q.1);
+                if off || blocked(p, q) || pos.contains(&Some(q)) {
+                    pos[k] = Some(p);
+                    break;
+                }
+                p = q;
+                if self.exits.contains(&p) {
+                    if self.blockers[k] {
+                        return None;
+                    }
+                    pos[k] = None;
+                    break;
+                }
+            }
+        }
+        Some(pos)
+    }
+
+    /// Whether every slider has left.
+    pub fn won(&self, pos: &ExitState) -> bool {
+        pos.iter().zip(&self.blockers).all(|(p, &b)| b || p.is_none())
+    }
+
+    /// The fewest tilts (up, down, left, right) that win from `start`, by plain breadth-first
+    /// search over every position reachable; `None` if none wins.
+    pub fn fewest(&self, start: &ExitState) -> Option<usize> {
+        let mut seen = std::collections::HashSet::from([start.clone()]);
+        let mut layer = vec![start.clone()];
+        for depth in 0.. {
+            if layer.iter().any(|s| self.won(s)) {
+                return Some(depth);
+            }
+            if layer.is_empty() {
+                return None;
+            }
+            let mut next = Vec::new();
+            for s in &layer {
+                for d in ["up", "down", "left", "right"] {
+                    if let Some(t) = self.tilt(s, Self::step(d)) {
+                        if seen.insert(t.clone()) {
+                            next.push(t);
+                        }
+                    }
+                }
+            }
+            layer = next;
+        }
+        unreachable!()
+    }
+}
