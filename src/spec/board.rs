@@ -201,12 +201,39 @@ impl TiltKeys {
 pub(super) fn parse_tilt(path: &Path, source: &str, keys: TiltKeys) -> Result<TiltBoard> {
     let err = |key: &str, msg: String| Diagnostic::new(path, msg).at(key_line(source, key), None);
     let exit_keys = keys.exit_keys();
-    let size = keys.size.ok_or_else(|| {
-        err(
+    // Required keys, each `(given, key to name, why)`: the first missing one is refused at the
+    // line of a key that is there.
+    let required = [
+        (
+            keys.size.is_some(),
             if exit_keys { "sliders" } else { "marbles" },
-            "a tilt puzzle needs `size:` (the board is size × size)".into(),
-        )
-    })?;
+            "a tilt puzzle needs `size:` (the board is size × size)",
+        ),
+        (
+            exit_keys || keys.marbles.is_some(),
+            "size",
+            "a tilt puzzle needs `marbles:`, a list of [row, col]",
+        ),
+        (
+            exit_keys || keys.holes.is_some(),
+            "size",
+            "a tilt puzzle needs `holes:`, a list of [row, col]",
+        ),
+        (
+            !exit_keys || keys.exits.is_some(),
+            "sliders",
+            "a tilt puzzle with sliders needs `exits:`, a list of [row, col] where they leave",
+        ),
+        (
+            !exit_keys || keys.sliders.is_some(),
+            "exits",
+            "a tilt puzzle with exits needs `sliders:`, the marbles that must leave by one",
+        ),
+    ];
+    if let Some(&(_, at, why)) = required.iter().find(|k| !k.0) {
+        return Err(err(at, why.into()));
+    }
+    let size = keys.size.unwrap_or_default();
     if exit_keys && (keys.marbles.is_some() || keys.holes.is_some()) {
         return Err(err(
             if keys.marbles.is_some() { "marbles" } else { "holes" },
@@ -214,18 +241,7 @@ pub(super) fn parse_tilt(path: &Path, source: &str, keys: TiltKeys) -> Result<Ti
         ));
     }
     let (checks, marbles, holes, exits, pieces) = if exit_keys {
-        let exits = keys.exits.ok_or_else(|| {
-            err(
-                "sliders",
-                "a tilt puzzle with sliders needs `exits:`, a list of [row, col] where they leave".into(),
-            )
-        })?;
-        let sliders = keys.sliders.ok_or_else(|| {
-            err(
-                "exits",
-                "a tilt puzzle with exits needs `sliders:`, the marbles that must leave by one".into(),
-            )
-        })?;
+        let (exits, sliders) = (keys.exits.unwrap_or_default(), keys.sliders.unwrap_or_default());
         let blockers = keys.blockers.unwrap_or_default();
         if sliders.is_empty() {
             return Err(err(
@@ -280,18 +296,7 @@ pub(super) fn parse_tilt(path: &Path, source: &str, keys: TiltKeys) -> Result<Ti
             .collect();
         (checks, [sliders, blockers].concat(), Vec::new(), exits, pieces)
     } else {
-        let marbles = keys.marbles.ok_or_else(|| {
-            err(
-                "size",
-                "a tilt puzzle needs `marbles:`, a list of [row, col]".into(),
-            )
-        })?;
-        let holes = keys.holes.ok_or_else(|| {
-            err(
-                "size",
-                "a tilt puzzle needs `holes:`, a list of [row, col]".into(),
-            )
-        })?;
+        let (marbles, holes) = (keys.marbles.unwrap_or_default(), keys.holes.unwrap_or_default());
         let checks =
             TiltChecks::new(size, marbles.len() as i64).map_err(|(part, why)| err(part.key(), why))?;
         if marbles.len() != holes.len() {

@@ -2,7 +2,7 @@
 //! Every figure is checked against the test's own simulator and breadth-first search
 //! ([`ExitBoard`]), written apart from marbles' native roll.
 
-use crate::support::{ExitBoard, ExitState, Test, root};
+use crate::support::{ExitBoard, ExitState, Test, refusal, root, solved_json};
 
 /// The shipped `exit_maze.yaml`, as the test reads it.
 fn maze() -> (ExitBoard, ExitState) {
@@ -130,12 +130,10 @@ fn a_slider_that_leaves_ends_the_game_in_one_tilt() {
     // The smallest case, checked by hand: tilting right rolls the slider along row 0 into
     // the exit at its end; the blocker in row 1 stops at the wall of the box.
     let yaml = "rules: tilt_roll\nsize: 3\nexits: [[0, 2]]\nsliders: [[0, 0]]\nblockers: [[1, 0]]\n";
-    let run = Test::new()
-        .file("one.yaml", yaml)
-        .args(["solve", "one.yaml", "--format", "json"])
-        .run()
-        .status(0);
-    assert_eq!(run.json()[0]["moves"], serde_json::json!([{ "tilt": "right" }]));
+    assert_eq!(
+        solved_json("one.yaml", yaml)[0]["moves"],
+        serde_json::json!([{ "tilt": "right" }])
+    );
 }
 
 #[test]
@@ -179,11 +177,7 @@ fn exit_boards_refuse_bad_parts_naming_the_line() {
         ),
     ];
     for (body, message) in cases {
-        let run = Test::new()
-            .file("p.yaml", &format!("rules: tilt_roll\n{body}"))
-            .args(["solve", "p.yaml"])
-            .run()
-            .status(2);
-        assert_eq!(run.stderr, format!("marbles: error: {message}\n"), "{body}");
+        let stderr = refusal("p.yaml", &format!("rules: tilt_roll\n{body}"));
+        assert_eq!(stderr, format!("marbles: error: {message}\n"), "{body}");
     }
 }
