@@ -2,7 +2,7 @@
 
 use crate::diag::{Diagnostic, Result};
 use crate::script::{Kind, Layout, RuleTables, Script};
-use crate::spec::{BoardSpec, Cell, GridBoard, MoveGoal, PegGoal, Spec, TiltBoard, Token};
+use crate::spec::{BoardSpec, Cell, GridBoard, MoveGoal, PegGoal, Piece, Spec, TiltBoard, Token};
 use std::collections::HashMap;
 
 pub use crate::limits::{MAX_HOP_CELLS, MAX_TILT_MARBLES, MAX_TILT_SIZE};
@@ -196,8 +196,12 @@ pub struct TiltDir {
     pub order: Vec<u8>,
 }
 
-/// The marker for "no cell" in tilt tables and "dropped into its hole" in tilt states.
+/// The marker for "no cell" in tilt tables and "dropped into its hole" (or "left by an exit")
+/// in tilt states.
 pub const NONE: u8 = u8::MAX;
+
+/// `hole_at[cell]` of an exit hole: a slider that rolls in leaves, a blocker must never.
+pub const EXIT: u8 = u8::MAX - 1;
 
 #[derive(Debug, Clone)]
 pub struct TiltModel {
@@ -207,11 +211,25 @@ pub struct TiltModel {
     /// Marble k's start cell, or `NONE` if it starts in its own hole.
     pub start: Vec<u8>,
     pub holes: Vec<u8>,
-    /// `hole_at[cell]`: the number (0-based) of the hole there, or `NONE`.
+    /// `hole_at[cell]`: the number (0-based) of the hole there, [`EXIT`], or `NONE`.
     pub hole_at: Vec<u8>,
     pub walls: Vec<[Cell; 2]>,
+    /// The exit holes' cells (none on a numbered board).
+    pub exits: Vec<u8>,
+    /// Each marble's kind: numbered, slider or blocker.
+    pub pieces: Vec<Piece>,
     /// Set when the start already makes the puzzle unwinnable.
     pub doomed: Option<String>,
+}
+
+impl TiltModel {
+    /// Whether the state `s` is won: every marble but the blockers home or gone (a blocker is
+    /// never gone: the tilt that would drop it is never taken).
+    pub fn is_home(&self, s: &[u8]) -> bool {
+        s.iter()
+            .zip(&self.pieces)
+            .all(|(&p, &kind)| p == NONE || kind == Piece::Blocker)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -431,10 +449,18 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
         }
     }
     let holes: Vec<u8> = b.holes.iter().map(|h| id(h).unwrap_or(NONE)).collect();
+    let exits: Vec<u8> = b.exits.iter().map(|h| id(h).unwrap_or(NONE)).collect();
     let mut hole_at = vec![NONE; geo.cells.len()];
     for (k, &h) in holes.iter().enumerate() {
         hole_at[h as usize] = k as u8;
     }
+    for &e in &exits {
+        hole_at[e as usize] = EXIT;
+    }
+    let pieces = match b.pieces.is_empty() {
+        true => vec![Piece::Numbered; b.marbles.len()],
+        false => b.pieces.clone(),
+    };
     let mut doomed = None;
     let start: Vec<u8> = b
         .marbles
@@ -444,6 +470,11 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
             let cell = id(m).unwrap_or(NONE);
             match hole_at[cell as usize] {
                 NONE => cell,
+                // Readers refuse a marble on an exit; a spec built in code is refused here.
+                EXIT => {
+                    doomed.get_or_insert(format!("marble {} starts on an exit", k + 1));
+                    cell
+                }
                 h if h as usize == k => NONE,
                 h => {
                     doomed.get_or_insert(format!(
@@ -464,6 +495,8 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
         holes,
         hole_at,
         walls: b.walls.clone(),
+        exits,
+        pieces,
         doomed,
     })
 }

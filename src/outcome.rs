@@ -84,7 +84,15 @@ pub enum Replay {
         size: usize,
         walls: Vec<[Cell; 2]>,
         holes: Vec<Cell>,
-        /// One list per position, start first: marble k's cell, or null once it is in its hole.
+        /// Exit holes, where sliders leave the board (none on a numbered board).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        exits: Vec<Cell>,
+        /// On a board with exits, each marble's kind: `s` a slider, `b` a blocker (empty when
+        /// every marble is numbered).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        pieces: String,
+        /// One list per position, start first: marble k's cell, or null once it is in its hole
+        /// (or has left by an exit).
         frames: Vec<Vec<Option<Cell>>>,
     },
 }

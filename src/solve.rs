@@ -5,7 +5,7 @@ use crate::model::{self, HopModel, Model, NONE, TiltModel};
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Stats, Status};
 use crate::script::{self, RuleTables, Script, ScriptLimits};
 use crate::search::{Budget, Limits, Verdict, dfs, fewest_moves, plan, tilt};
-use crate::spec::{self, BoardSpec, MoveGoal, PegGoal, Spec};
+use crate::spec::{self, BoardSpec, MoveGoal, PegGoal, Piece, Spec};
 use std::path::Path;
 use std::time::Duration;
 
@@ -276,9 +276,12 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
                     tilt: m.dirs[d].name.clone(),
                 })
                 .collect();
-            let home = states.last().is_some_and(|s| s.iter().all(|&c| c == NONE));
+            let home = states.last().is_some_and(|s| m.is_home(s));
             out.replay = Some(tilt_replay(m, &states));
             match (solved, home) {
+                (true, false) if !m.exits.is_empty() => {
+                    Err(format!("its {} tilts leave a slider on the board", path.len()))
+                }
                 (true, false) => Err(format!("its {} tilts leave a marble out of its hole", path.len())),
                 _ => Ok(()),
             }
@@ -337,7 +340,7 @@ pub fn hop_end(m: &HopModel, path: &[usize]) -> std::result::Result<u128, String
 }
 
 /// The marble positions a tilt path passes through, from the model's start, each tilt
-/// checked to drop no marble into another's hole.
+/// checked to drop no marble into another's hole and no blocker into an exit.
 pub fn tilt_states(m: &TiltModel, path: &[usize]) -> std::result::Result<Vec<Vec<u8>>, String> {
     let mut occ = vec![NONE; m.geo.cells.len()];
     let mut states = vec![m.start.clone()];
@@ -484,6 +487,15 @@ pub fn tilt_replay(m: &TiltModel, states: &[Vec<u8>]) -> Replay {
         size: m.size,
         walls: m.walls.clone(),
         holes: m.holes.iter().map(|&h| m.geo.cells[h as usize]).collect(),
+        exits: m.exits.iter().map(|&h| m.geo.cells[h as usize]).collect(),
+        pieces: match m.exits.is_empty() {
+            true => String::new(),
+            false => m
+                .pieces
+                .iter()
+                .map(|&p| if p == Piece::Blocker { 'b' } else { 's' })
+                .collect(),
+        },
         frames,
     }
 }

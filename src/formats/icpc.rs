@@ -191,6 +191,8 @@ pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> Contr
                 marbles,
                 holes,
                 walls,
+                exits: Vec::new(),
+                pieces: Vec::new(),
             }),
             goal: GoalSpec::default(),
             limits: LimitSpec::default(),

@@ -14,7 +14,7 @@ pub mod matrix;
 
 use crate::diag::{Diagnostic, Result};
 use crate::solve::{self, Options, Prepared};
-use crate::spec::{BoardSpec, Cell, Spec, TiltBoard};
+use crate::spec::{BoardSpec, Cell, Piece, Spec, TiltBoard};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::ops::ControlFlow;
@@ -505,19 +505,35 @@ pub fn to_yaml(spec: &Spec, origin: &str) -> String {
             marbles,
             holes,
             walls,
+            exits,
+            pieces,
         }) => {
             let cells = |v: &[Cell]| {
                 let items: Vec<String> = v.iter().map(|c| format!("[{}, {}]", c[0], c[1])).collect();
                 format!("[{}]", items.join(", "))
             };
             let walls: Vec<String> = walls.iter().map(|w| cells(w)).collect();
-            let _ = write!(
-                y,
-                "size: {size}\nmarbles: {}\nholes: {}\nwalls: [{}]\n",
-                cells(marbles),
-                cells(holes),
-                walls.join(", ")
-            );
+            let _ = writeln!(y, "size: {size}");
+            if pieces.is_empty() {
+                let _ = write!(y, "marbles: {}\nholes: {}\n", cells(marbles), cells(holes));
+            } else {
+                let kind = |want: Piece| -> Vec<Cell> {
+                    marbles
+                        .iter()
+                        .zip(pieces)
+                        .filter(|(_, p)| **p == want)
+                        .map(|(c, _)| *c)
+                        .collect()
+                };
+                let _ = write!(
+                    y,
+                    "exits: {}\nsliders: {}\nblockers: {}\n",
+                    cells(exits),
+                    cells(&kind(Piece::Slider)),
+                    cells(&kind(Piece::Blocker))
+                );
+            }
+            let _ = writeln!(y, "walls: [{}]", walls.join(", "));
         }
     }
     if !spec.ratings.is_empty() {

@@ -257,12 +257,21 @@ pub fn board(replay: &Replay, i: usize, mark: Option<Cell>) -> String {
             size,
             walls,
             holes,
+            exits,
+            pieces,
             frames,
-        } => tilt_board(*size, walls, holes, &frames[i]),
+        } => tilt_board(*size, walls, (holes, exits, pieces), &frames[i]),
     }
 }
 
-fn tilt_board(n: usize, walls: &[[Cell; 2]], holes: &[Cell], marbles: &[Option<Cell>]) -> String {
+/// A tilt board in text: numbered marbles by number and empty holes as `(k)`; on a board with
+/// exits, `s` a slider, `b` a blocker and `E` an exit; `.` plain floor, `|` and `---` walls.
+fn tilt_board(
+    n: usize,
+    walls: &[[Cell; 2]],
+    (holes, exits, pieces): (&[Cell], &[Cell], &str),
+    marbles: &[Option<Cell>],
+) -> String {
     let wall = |a: Cell, b: Cell| walls.iter().any(|w| *w == [a, b] || *w == [b, a]);
     let mut out = String::new();
     for r in 0..n as i64 {
@@ -270,7 +279,12 @@ fn tilt_board(n: usize, walls: &[[Cell; 2]], holes: &[Cell], marbles: &[Option<C
         for c in 0..n as i64 {
             let cell = [r, c];
             let text = if let Some(k) = marbles.iter().position(|m| *m == Some(cell)) {
-                format!("{:^3}", k + 1)
+                match pieces.as_bytes().get(k) {
+                    Some(&kind) => format!(" {} ", kind as char),
+                    None => format!("{:^3}", k + 1),
+                }
+            } else if exits.contains(&cell) {
+                " E ".to_string()
             } else if let Some(k) = holes
                 .iter()
                 .position(|h| *h == cell)

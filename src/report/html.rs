@@ -494,8 +494,10 @@ fn section(s: &mut String, i: usize, o: &Outcome) {
                 size,
                 walls,
                 holes,
+                exits,
+                pieces,
                 frames,
-            } => tilt_svg(s, *size, walls, holes, frames.first(), &o.puzzle),
+            } => tilt_svg(s, *size, walls, (holes, exits, pieces), frames.first(), &o.puzzle),
         }
         s.push_str("</figure>\n");
         stepper(s, o, replay);
@@ -622,11 +624,13 @@ fn hop_svg(s: &mut String, layout: Layout, pos: Vec<(f64, f64)>, frame: Option<&
     s.push_str("</svg>\n");
 }
 
+/// A tilt board as a picture: numbered holes and marbles; on a board with exits, each exit a
+/// dark hole marked `E`, each slider a marble marked `s` and each blocker a grey one marked `b`.
 fn tilt_svg(
     s: &mut String,
     n: usize,
     walls: &[[Cell; 2]],
-    holes: &[Cell],
+    (holes, exits, pieces): (&[Cell], &[Cell], &str),
     frame: Option<&Vec<Option<Cell>>>,
     name: &str,
 ) {
@@ -640,7 +644,7 @@ fn tilt_svg(
         num(nf + 2.0 * m),
         num(nf + 2.0 * m),
         escape(name),
-        holes.len()
+        frame.map_or(holes.len(), Vec::len)
     );
     let _ = writeln!(
         s,
@@ -687,6 +691,15 @@ fn tilt_svg(
             k + 1
         );
     }
+    for e in exits {
+        let (x, y) = centre(e);
+        let _ = writeln!(
+            s,
+            "<g class=\"exit\" transform=\"translate({} {})\"><circle r=\".38\"/><text dy=\".02\">E</text></g>",
+            num(x),
+            num(y)
+        );
+    }
     for (k, at) in frame.iter().enumerate() {
         let (cell, sunk) = match at {
             Some(c) => (c, ""),
@@ -696,15 +709,19 @@ fn tilt_svg(
             },
         };
         let (x, y) = centre(cell);
+        let (kind, label) = match pieces.as_bytes().get(k) {
+            Some(b'b') => (" blocker".to_string(), "b".to_string()),
+            Some(_) => (" slider".to_string(), "s".to_string()),
+            None => (String::new(), (k + 1).to_string()),
+        };
         let _ = writeln!(
             s,
-            "<g class=\"marble c{}{sunk}\" data-k=\"{k}\" style=\"transform:translate({}px,{}px)\">\
+            "<g class=\"marble c{}{kind}{sunk}\" data-k=\"{k}\" style=\"transform:translate({}px,{}px)\">\
              <g class=\"ball\"><circle class=\"body\" r=\".32\"/>\
-             <circle class=\"shine\" cx=\"-.1\" cy=\"-.11\" r=\".09\"/><text dy=\".02\">{}</text></g></g>",
+             <circle class=\"shine\" cx=\"-.1\" cy=\"-.11\" r=\".09\"/><text dy=\".02\">{label}</text></g></g>",
             k % PALETTE + 1,
             num(x),
             num(y),
-            k + 1
         );
     }
     s.push_str("</svg>\n");
@@ -753,6 +770,8 @@ mod tests {
                 size: 2,
                 walls: vec![[[0, 0], [0, 1]], [[0, 0], [1, 0]]],
                 holes: vec![[1, 0]],
+                exits: vec![],
+                pieces: String::new(),
                 frames: vec![vec![Some([1, 1])], vec![None]],
             }),
             ..solved("t.yaml", "tilt", "tilt_roll")

@@ -1,7 +1,9 @@
-//! Breadth-first search for tilt families: the fewest tilts that drop every marble home.
+//! Breadth-first search for tilt families: the fewest tilts that drop every marble home (or,
+//! on a board with exits, that take every slider off the board and drop no blocker).
 
 use super::{Budget, Verdict, table_peak, vec_peak};
-use crate::model::{NONE, TiltModel};
+use crate::model::{EXIT, NONE, TiltModel};
+use crate::spec::Piece;
 use rustc_hash::FxHashSet;
 
 #[derive(Debug, Clone)]
@@ -16,7 +18,8 @@ pub struct TiltResult {
 }
 
 /// Tilts the board in direction `d`: returns the marbles' new cells, or `None` when a marble
-/// drops into a hole that is not its own (the game is lost, so that tilt is never taken).
+/// drops into a hole that is not its own or a blocker into an exit (the game is lost, so that
+/// tilt is never taken). A slider that rolls into an exit leaves the board (`NONE`).
 pub fn roll(model: &TiltModel, d: usize, pos: &[u8], occ: &mut [u8]) -> Option<Vec<u8>> {
     let dir = &model.dirs[d];
     occ.fill(NONE);
@@ -42,6 +45,13 @@ pub fn roll(model: &TiltModel, d: usize, pos: &[u8], occ: &mut [u8]) -> Option<V
             }
             c = n;
             let h = model.hole_at[c as usize];
+            if h == EXIT {
+                if model.pieces[k as usize] == Piece::Blocker {
+                    return None;
+                }
+                dropped = true;
+                break;
+            }
             // A hole is empty until its own marble has dropped into it.
             if h != NONE && out[h as usize] != NONE {
                 if h != k {
@@ -79,7 +89,7 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
             0,
         );
     }
-    let home = |s: &[u8]| s.iter().all(|&p| p == NONE);
+    let home = |s: &[u8]| model.is_home(s);
     // Every state seen, with the index of the state it came from and the tilt taken (a
     // family may name more than 256 directions: the tilt's index is not a byte).
     let mut states: Vec<(Box<[u8]>, u32, u32)> = vec![(model.start.clone().into(), u32::MAX, 0)];

@@ -4,8 +4,9 @@
 
 use super::locate::{key_line, locate_in_block};
 use super::tilt::{ItemFault, TiltChecks, WallFault};
-use super::{BoardSpec, Cell, GoalSpec, GridBoard, PegGoal, TiltBoard, Token};
+use super::{BoardSpec, Cell, GoalSpec, GridBoard, PegGoal, Piece, TiltBoard, Token};
 use crate::diag::{Diagnostic, Result};
+use crate::limits::TiltPart;
 use std::path::Path;
 
 /// A goal the board can meet at all: none on a tilt puzzle (its goal is fixed), and no more
@@ -167,71 +168,155 @@ fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> {
         .map(move |t| (t.as_ptr() as usize - line.as_ptr() as usize, t))
 }
 
+/// A tilt board's YAML keys as read, before any check.
+pub(super) struct TiltKeys {
+    pub size: Option<i64>,
+    pub marbles: Option<Vec<Cell>>,
+    pub holes: Option<Vec<Cell>>,
+    pub walls: Option<Vec<[Cell; 2]>>,
+    pub exits: Option<Vec<Cell>>,
+    pub sliders: Option<Vec<Cell>>,
+    pub blockers: Option<Vec<Cell>>,
+}
+
+impl TiltKeys {
+    /// Whether the file gives any tilt key (so it is a tilt puzzle, or a wrong mix).
+    pub fn any(&self) -> bool {
+        self.size.is_some()
+            || self.marbles.is_some()
+            || self.holes.is_some()
+            || self.walls.is_some()
+            || self.exit_keys()
+    }
+
+    /// Whether the file gives any key of a board with exits.
+    fn exit_keys(&self) -> bool {
+        self.exits.is_some() || self.sliders.is_some() || self.blockers.is_some()
+    }
+}
+
 /// A tilt board from its YAML keys, each part checked by [`TiltChecks`]; an error is at the
-/// line of the key that gives the part.
-pub(super) fn parse_tilt(
-    path: &Path,
-    source: &str,
-    size: Option<i64>,
-    marbles: Option<Vec<Cell>>,
-    holes: Option<Vec<Cell>>,
-    walls: Option<Vec<[Cell; 2]>>,
-) -> Result<TiltBoard> {
+/// line of the key that gives the part. A board has numbered `marbles:` and `holes:`, or
+/// `exits:` with `sliders:` (and optionally `blockers:`), never both.
+pub(super) fn parse_tilt(path: &Path, source: &str, keys: TiltKeys) -> Result<TiltBoard> {
     let err = |key: &str, msg: String| Diagnostic::new(path, msg).at(key_line(source, key), None);
-    let size = size.ok_or_else(|| {
-        err(
-            "marbles",
-            "a tilt puzzle needs `size:` (the board is size × size)".into(),
-        )
-    })?;
-    let marbles = marbles.ok_or_else(|| {
-        err(
+    let exit_keys = keys.exit_keys();
+    // Required keys, each `(given, key to name, why)`: the first missing one is refused at the
+    // line of a key that is there.
+    let required = [
+        (
+            keys.size.is_some(),
+            if exit_keys { "sliders" } else { "marbles" },
+            "a tilt puzzle needs `size:` (the board is size × size)",
+        ),
+        (
+            exit_keys || keys.marbles.is_some(),
             "size",
-            "a tilt puzzle needs `marbles:`, a list of [row, col]".into(),
-        )
-    })?;
-    let holes = holes.ok_or_else(|| {
-        err(
+            "a tilt puzzle needs `marbles:`, a list of [row, col]",
+        ),
+        (
+            exit_keys || keys.holes.is_some(),
             "size",
-            "a tilt puzzle needs `holes:`, a list of [row, col]".into(),
-        )
-    })?;
-    let walls = walls.unwrap_or_default();
-    let checks = TiltChecks::new(size, marbles.len() as i64).map_err(|(part, why)| err(part.key(), why))?;
-    if marbles.len() != holes.len() {
+            "a tilt puzzle needs `holes:`, a list of [row, col]",
+        ),
+        (
+            !exit_keys || keys.exits.is_some(),
+            "sliders",
+            "a tilt puzzle with sliders needs `exits:`, a list of [row, col] where they leave",
+        ),
+        (
+            !exit_keys || keys.sliders.is_some(),
+            "exits",
+            "a tilt puzzle with exits needs `sliders:`, the marbles that must leave by one",
+        ),
+    ];
+    if let Some(&(_, at, why)) = required.iter().find(|k| !k.0) {
+        return Err(err(at, why.into()));
+    }
+    let size = keys.size.unwrap_or_default();
+    if exit_keys && (keys.marbles.is_some() || keys.holes.is_some()) {
         return Err(err(
-            "holes",
-            format!(
-                "{} marble{} but {} hole{}: hole k takes marble k, so the counts must match",
-                marbles.len(),
-                if marbles.len() == 1 { "" } else { "s" },
-                holes.len(),
-                if holes.len() == 1 { "" } else { "s" },
-            ),
+            if keys.marbles.is_some() { "marbles" } else { "holes" },
+            "numbered `marbles:` and `holes:` do not mix with `exits:`, `sliders:` and `blockers:`: a tilt puzzle has one kind or the other".into(),
         ));
     }
-    for (key, list) in [("marbles", &marbles), ("holes", &holes)] {
-        for (k, &cell) in list.iter().enumerate() {
-            let why = match checks.item(&list[..k], cell) {
-                Ok(()) => continue,
-                Err(ItemFault::OffBoard) => format!(
-                    "{} {} at [{}, {}] is off the {size}×{size} board",
-                    &key[..key.len() - 1],
-                    k + 1,
-                    cell[0],
-                    cell[1]
-                ),
-                Err(ItemFault::Shared(j)) => format!(
-                    "{key} {} and {} share the cell [{}, {}]",
+    let (checks, marbles, holes, exits, pieces) = if exit_keys {
+        let (exits, sliders) = (keys.exits.unwrap_or_default(), keys.sliders.unwrap_or_default());
+        let blockers = keys.blockers.unwrap_or_default();
+        if sliders.is_empty() {
+            return Err(err(
+                "sliders",
+                "`sliders:` is empty: give at least one marble that must leave by an exit".into(),
+            ));
+        }
+        let checks =
+            TiltChecks::new(size, (sliders.len() + blockers.len()) as i64).map_err(|(part, why)| {
+                err(
+                    match part {
+                        TiltPart::Marbles => "sliders",
+                        _ => part.key(),
+                    },
+                    why,
+                )
+            })?;
+        for (key, list) in [("exits", &exits), ("sliders", &sliders), ("blockers", &blockers)] {
+            check_items(checks, key, list, &err)?;
+        }
+        // Across lists: a marble starts off every exit, and a blocker off every slider.
+        for (key, list) in [("sliders", &sliders), ("blockers", &blockers)] {
+            for (k, &cell) in list.iter().enumerate() {
+                if exits.contains(&cell) {
+                    let why = format!(
+                        "{} {} at [{}, {}] starts on an exit",
+                        &key[..key.len() - 1],
+                        k + 1,
+                        cell[0],
+                        cell[1]
+                    );
+                    return Err(err(key, why));
+                }
+            }
+        }
+        for (k, &cell) in blockers.iter().enumerate() {
+            if let Err(ItemFault::Shared(j)) = checks.item(&sliders, cell) {
+                let why = format!(
+                    "slider {} and blocker {} share the cell [{}, {}]",
                     j + 1,
                     k + 1,
                     cell[0],
                     cell[1]
-                ),
-            };
-            return Err(err(key, why));
+                );
+                return Err(err("blockers", why));
+            }
         }
-    }
+        let pieces = [Piece::Slider]
+            .repeat(sliders.len())
+            .into_iter()
+            .chain([Piece::Blocker].repeat(blockers.len()))
+            .collect();
+        (checks, [sliders, blockers].concat(), Vec::new(), exits, pieces)
+    } else {
+        let (marbles, holes) = (keys.marbles.unwrap_or_default(), keys.holes.unwrap_or_default());
+        let checks =
+            TiltChecks::new(size, marbles.len() as i64).map_err(|(part, why)| err(part.key(), why))?;
+        if marbles.len() != holes.len() {
+            return Err(err(
+                "holes",
+                format!(
+                    "{} marble{} but {} hole{}: hole k takes marble k, so the counts must match",
+                    marbles.len(),
+                    if marbles.len() == 1 { "" } else { "s" },
+                    holes.len(),
+                    if holes.len() == 1 { "" } else { "s" },
+                ),
+            ));
+        }
+        for (key, list) in [("marbles", &marbles), ("holes", &holes)] {
+            check_items(checks, key, list, &err)?;
+        }
+        (checks, marbles, holes, Vec::new(), Vec::new())
+    };
+    let walls = keys.walls.unwrap_or_default();
     for &[a, b] in &walls {
         let why = match checks.wall([a, b]) {
             Ok(()) => continue,
@@ -251,5 +336,38 @@ pub(super) fn parse_tilt(
         marbles,
         holes,
         walls,
+        exits,
+        pieces,
     })
+}
+
+/// Each item of one list (`key`, a plural) on the board and on a cell of its own.
+fn check_items(
+    checks: TiltChecks,
+    key: &str,
+    list: &[Cell],
+    err: &impl Fn(&str, String) -> Diagnostic,
+) -> Result<()> {
+    let size = checks.size();
+    for (k, &cell) in list.iter().enumerate() {
+        let why = match checks.item(&list[..k], cell) {
+            Ok(()) => continue,
+            Err(ItemFault::OffBoard) => format!(
+                "{} {} at [{}, {}] is off the {size}×{size} board",
+                &key[..key.len() - 1],
+                k + 1,
+                cell[0],
+                cell[1]
+            ),
+            Err(ItemFault::Shared(j)) => format!(
+                "{key} {} and {} share the cell [{}, {}]",
+                j + 1,
+                k + 1,
+                cell[0],
+                cell[1]
+            ),
+        };
+        return Err(err(key, why));
+    }
+    Ok(())
 }

@@ -22,7 +22,8 @@ mod yaml;
 pub use input::{MAX_SPEC_BYTES, read_text};
 pub use locate::{key_line, nested_key_line};
 pub use types::{
-    BoardSpec, ByteSize, Cell, GoalSpec, GridBoard, LimitSpec, MoveGoal, PegGoal, Spec, TiltBoard, Token,
+    BoardSpec, ByteSize, Cell, GoalSpec, GridBoard, LimitSpec, MoveGoal, PegGoal, Piece, Spec, TiltBoard,
+    Token,
 };
 pub use yaml::{MAX_FLOW_DEPTH, parse};
 

@@ -103,9 +103,25 @@ impl Token {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TiltBoard {
     pub size: usize,
+    /// Numbered marbles; or, on a board with exits, the sliders then the blockers.
     pub marbles: Vec<Cell>,
     pub holes: Vec<Cell>,
     pub walls: Vec<[Cell; 2]>,
+    /// Exit holes: a slider that rolls in leaves the board (empty on a numbered board).
+    pub exits: Vec<Cell>,
+    /// Each marble's kind, as `marbles`; empty when every marble is numbered.
+    pub pieces: Vec<Piece>,
+}
+
+/// What a tilt marble is for: its own numbered hole, or an exit that it must or must not take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Piece {
+    /// Marble k, which must drop into hole k.
+    Numbered,
+    /// A marble that must leave the board by an exit.
+    Slider,
+    /// A marble that must never fall into an exit.
+    Blocker,
 }
 
 /// What counts as solved.

@@ -3,7 +3,7 @@
 //! expansion in `expansion`), then [`parse`], which turns the raw shapes into checked values
 //! (`board` reads the boards and goals) with each error at its key's line.
 
-use super::board::{check_goal_fits, parse_goal_board, parse_grid, parse_tilt};
+use super::board::{TiltKeys, check_goal_fits, parse_goal_board, parse_grid, parse_tilt};
 use super::expansion;
 use super::locate::{key_line, nested_key_line, own_board_line};
 use super::types::number_or_text;
@@ -28,6 +28,9 @@ struct RawSpec {
     marbles: Option<Vec<Cell>>,
     holes: Option<Vec<Cell>>,
     walls: Option<Vec<[Cell; 2]>>,
+    exits: Option<Vec<Cell>>,
+    sliders: Option<Vec<Cell>>,
+    blockers: Option<Vec<Cell>>,
     goal: Option<RawGoal>,
     solve: Option<LimitSpec>,
     ratings: Option<BTreeMap<u32, String>>,
@@ -171,7 +174,16 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         .and_then(|_| nested_key_line(source, "goal", "board"));
     let board_line = own_board_line(source, goal_board_line);
 
-    let tilt_keys = raw.size.is_some() || raw.marbles.is_some() || raw.holes.is_some() || raw.walls.is_some();
+    let tilt = TiltKeys {
+        size: raw.size,
+        marbles: raw.marbles,
+        holes: raw.holes,
+        walls: raw.walls,
+        exits: raw.exits,
+        sliders: raw.sliders,
+        blockers: raw.blockers,
+    };
+    let tilt_keys = tilt.any();
     let board = match (raw.board, tilt_keys) {
         (Some(_), true) => {
             return Err(err(
@@ -180,14 +192,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
             ));
         }
         (Some(text), false) => BoardSpec::Grid(parse_grid(path, source, &text, board_line)?),
-        (None, true) => BoardSpec::Tilt(parse_tilt(
-            path,
-            source,
-            raw.size,
-            raw.marbles,
-            raw.holes,
-            raw.walls,
-        )?),
+        (None, true) => BoardSpec::Tilt(parse_tilt(path, source, tilt)?),
         (None, false) => {
             return Err(Diagnostic::new(
                 path,

@@ -1,6 +1,6 @@
 //! The core: solving shipped and scripted puzzles, with every answer replayed independently, and bad input.
 
-use crate::support::{Test, root};
+use crate::support::{Enter, Test, root, tilt_box};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -179,34 +179,17 @@ fn text_answer_shows_each_board_with_the_moved_peg_marked() {
 
 /// Marble positions (None once home) after tilting, simulated independently of marbles.
 fn tilt(n: i64, walls: &[(Cell, Cell)], holes: &[Cell], pos: &mut [Option<Cell>], d: Cell) -> bool {
-    let blocked = |a: Cell, b: Cell| walls.contains(&(a, b)) || walls.contains(&(b, a));
-    let mut order: Vec<usize> = (0..pos.len()).filter(|&k| pos[k].is_some()).collect();
-    order.sort_by_key(|&k| {
-        let p = pos[k].unwrap();
-        -(p.0 * d.0 + p.1 * d.1)
-    });
-    for k in order {
-        let mut p = pos[k].unwrap();
-        loop {
-            let q = (p.0 + d.0, p.1 + d.1);
-            let occupied = pos.contains(&Some(q));
-            if !(0..n).contains(&q.0) || !(0..n).contains(&q.1) || blocked(p, q) || occupied {
-                break;
-            }
-            p = q;
-            if let Some(h) = holes.iter().position(|h| *h == p).filter(|&h| pos[h].is_some()) {
-                if h != k {
-                    return false;
-                }
-                pos[k] = None;
-                break;
-            }
-        }
-        if pos[k].is_some() {
-            pos[k] = Some(p);
-        }
-    }
-    true
+    // A hole is open until its own marble is in it; another marble entering loses the game.
+    let enter = |k: usize, p, pos: &[Option<Cell>]| match holes
+        .iter()
+        .position(|h| *h == p)
+        .filter(|&h| pos[h].is_some())
+    {
+        None => Enter::Roll,
+        Some(h) if h != k => Enter::Lose,
+        Some(_) => Enter::Leave,
+    };
+    tilt_box(n, walls, pos, d, enter)
 }
 
 #[test]

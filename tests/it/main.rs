@@ -5,6 +5,7 @@ mod answers;
 mod batch;
 mod classic;
 pub mod cli;
+mod exits;
 mod geometry;
 mod goals;
 mod hostile;

@@ -326,3 +326,141 @@ pub fn kill_after(mut child: std::process::Child, seed: &mut u64, from: u64, spr
     unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
     let _ = child.wait();
 }
+
+/// `marbles solve` on a puzzle file written as `name`: its JSON answer (the run must succeed).
+pub fn solved_json(name: &str, yaml: &str) -> serde_json::Value {
+    let run = Test::new()
+        .file(name, yaml)
+        .args(["solve", name, "--format", "json"])
+        .run();
+    run.status(0).json()
+}
+
+/// `marbles solve` on a puzzle file written as `name`: its error output (the run must exit 2).
+pub fn refusal(name: &str, yaml: &str) -> String {
+    Test::new()
+        .file(name, yaml)
+        .args(["solve", name])
+        .run()
+        .status(2)
+        .stderr
+}
+
+/// A wall between two side-by-side squares, `(row, col)` each.
+pub type Wall = ((i64, i64), (i64, i64));
+
+/// What a rolling marble does on a cell it enters: rolls on, leaves the board (into its hole
+/// or an exit), or loses the game.
+pub enum Enter {
+    Roll,
+    Leave,
+    Lose,
+}
+
+/// Tilts an `n`×`n` box by `d`, simulated independently of marbles: marbles nearest that side
+/// first, each rolling until the edge, a wall or another marble; `enter(k, cell, pos)` says
+/// what marble k does on each cell it enters. `false` when a marble loses the game.
+pub fn tilt_box(
+    n: i64,
+    walls: &[Wall],
+    pos: &mut [Option<(i64, i64)>],
+    d: (i64, i64),
+    mut enter: impl FnMut(usize, (i64, i64), &[Option<(i64, i64)>]) -> Enter,
+) -> bool {
+    let blocked = |a, b| walls.contains(&(a, b)) || walls.contains(&(b, a));
+    let mut order: Vec<usize> = (0..pos.len()).filter(|&k| pos[k].is_some()).collect();
+    order.sort_by_key(|&k| {
+        let p = pos[k].unwrap();
+        -(p.0 * d.0 + p.1 * d.1)
+    });
+    for k in order {
+        let mut p = pos[k].unwrap();
+        loop {
+            let q = (p.0 + d.0, p.1 + d.1);
+            let off = !(0..n).contains(&q.0) || !(0..n).contains(&q.1);
+            if off || blocked(p, q) || pos.contains(&Some(q)) {
+                pos[k] = Some(p);
+                break;
+            }
+            p = q;
+            match enter(k, p, pos) {
+                Enter::Roll => {}
+                Enter::Leave => {
+                    pos[k] = None;
+                    break;
+                }
+                Enter::Lose => return false,
+            }
+        }
+    }
+    true
+}
+
+/// A tilt board with exits as the tests see it, simulated independently of marbles: a
+/// `size`×`size` box, walls between side-by-side cells, exit cells, and each marble's kind
+/// (`true` a blocker, `false` a slider).
+pub struct ExitBoard {
+    pub size: i64,
+    pub walls: Vec<Wall>,
+    pub exits: Vec<(i64, i64)>,
+    pub blockers: Vec<bool>,
+}
+
+/// Marble positions on an [`ExitBoard`]: `None` once a slider has left.
+pub type ExitState = Vec<Option<(i64, i64)>>;
+
+impl ExitBoard {
+    /// The step of a direction name.
+    pub fn step(name: &str) -> (i64, i64) {
+        match name {
+            "up" => (-1, 0),
+            "down" => (1, 0),
+            "left" => (0, -1),
+            "right" => (0, 1),
+            other => panic!("unknown direction {other}"),
+        }
+    }
+
+    /// The state after tilting by `d`, or `None` if a blocker would fall into an exit.
+    pub fn tilt(&self, pos: &ExitState, d: (i64, i64)) -> Option<ExitState> {
+        let mut pos = pos.clone();
+        let enter = |k: usize, p, _: &[Option<(i64, i64)>]| match self.exits.contains(&p) {
+            false => Enter::Roll,
+            true if self.blockers[k] => Enter::Lose,
+            true => Enter::Leave,
+        };
+        tilt_box(self.size, &self.walls, &mut pos, d, enter).then_some(pos)
+    }
+
+    /// Whether every slider has left.
+    pub fn won(&self, pos: &ExitState) -> bool {
+        pos.iter().zip(&self.blockers).all(|(p, &b)| b || p.is_none())
+    }
+
+    /// The fewest tilts (up, down, left, right) that win from `start`, by plain breadth-first
+    /// search over every position reachable; `None` if none wins.
+    pub fn fewest(&self, start: &ExitState) -> Option<usize> {
+        let mut seen = std::collections::HashSet::from([start.clone()]);
+        let mut layer = vec![start.clone()];
+        for depth in 0.. {
+            if layer.iter().any(|s| self.won(s)) {
+                return Some(depth);
+            }
+            if layer.is_empty() {
+                return None;
+            }
+            let mut next = Vec::new();
+            for s in &layer {
+                for d in ["up", "down", "left", "right"] {
+                    if let Some(t) = self.tilt(s, Self::step(d))
+                        && seen.insert(t.clone())
+                    {
+                        next.push(t);
+                    }
+                }
+            }
+            layer = next;
+        }
+        unreachable!()
+    }
+}

@@ -415,7 +415,7 @@ fn finished(p: &Prepared, pos: &Position) -> Option<End> {
                 None
             }
         }
-        (Model::Tilt(_), Position::Tilt(s)) => s.iter().all(|&c| c == NONE).then(|| End {
+        (Model::Tilt(m), Position::Tilt(s)) => m.is_home(s).then(|| End {
             won: true,
             words: "solved: every marble is home".to_string(),
         }),

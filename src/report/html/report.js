@@ -28,9 +28,9 @@
       var g = p.marbles[m];
       var idx = +g.getAttribute("data-k");
       var at = frame[idx];
+      // A marble home moves onto its hole; a slider gone by an exit fades where it last stood.
       var cell = at || t.holes[idx];
-      if (!cell) continue;
-      g.style.transform = "translate(" + (cell[1] + 0.5) + "px," + (cell[0] + 0.5) + "px)";
+      if (cell) g.style.transform = "translate(" + (cell[1] + 0.5) + "px," + (cell[0] + 0.5) + "px)";
       g.setAttribute("class", g.getAttribute("class").replace(/ sunk\b/g, "") + (at ? "" : " sunk"));
     }
     for (var h = 0; h < p.goals.length; h++) {
