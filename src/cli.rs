@@ -204,13 +204,14 @@ pub struct BatchArgs {
     /// Format of the summary printed on stdout.
     #[arg(long, value_enum, default_value = "table")]
     pub format: TableFormat,
-    /// Where to write summary.json, summary.csv, summary.md and index.html.
+    /// Where to write results.jsonl, summary.json, summary.csv, summary.md and index.html.
     #[arg(long, value_name = "DIR", default_value = "reports")]
     pub report: PathBuf,
     /// Write no report files.
     #[arg(long, conflicts_with = "resume")]
     pub no_report: bool,
-    /// Reuse results from the report's summary.json for puzzles whose spec and script are unchanged.
+    /// Reuse the report folder's results (results.jsonl and the journal of an interrupted run)
+    /// for puzzles whose spec, scripts and settings are unchanged.
     #[arg(long)]
     pub resume: bool,
     /// Puzzles solved at once (default, and at most: one per core; never more than there are
@@ -239,7 +240,7 @@ pub struct MergeArgs {
     /// folder; only the folder itself is searched, not its subfolders).
     #[arg(required = true, value_name = "RESULTS")]
     pub files: Vec<PathBuf>,
-    /// Where to write summary.json, summary.csv, summary.md and index.html.
+    /// Where to write results.jsonl, summary.json, summary.csv, summary.md and index.html.
     #[arg(long, value_name = "DIR", required = true)]
     pub report: PathBuf,
     /// Format of the summary printed on stdout.

@@ -68,8 +68,9 @@ fn results_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
         }
         if found.is_empty() {
             return Err(Error::Usage(format!(
-                "{}: holds no shard-*-of-*.json file; merge takes the shards' results files or the report folders holding them",
-                path.display()
+                "{}: holds no shard-*-of-*.json file; merge takes the shards' results files or the report folders holding them (subfolders are not searched: name them, e.g. {})",
+                path.display(),
+                path.join("shard-*").display()
             )));
         }
         found.sort();
@@ -171,6 +172,9 @@ fn check(shards: &[(String, Results)]) -> Result<Vec<Outcome>, String> {
             ));
         }
         if let Some(other) = by_index.insert(r.shard.index, name) {
+            if other == name {
+                return Err(format!("{name} is given twice"));
+            }
             return Err(format!("{name} and {other} are both shard {}", r.shard));
         }
         for f in &r.files {
@@ -193,7 +197,12 @@ fn check(shards: &[(String, Results)]) -> Result<Vec<Outcome>, String> {
         if missing.len() > SHOWN {
             named.push(format!("and {} more", missing.len() - SHOWN));
         }
-        return Err(format!("incomplete: shard {} missing", named.join(", ")));
+        return Err(format!(
+            "the shards given are not all of them: shard {} missing (of {} given, each of {})",
+            named.join(", "),
+            by_index.len(),
+            first.shard.count
+        ));
     }
     let mut outcomes: Vec<Outcome> = shards.iter().flat_map(|(_, r)| r.results.clone()).collect();
     // A single run reports files in path order, each file's puzzles in their own order.

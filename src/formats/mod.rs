@@ -561,14 +561,20 @@ pub fn import(
     claimed: &mut HashMap<PathBuf, PathBuf>,
 ) -> Result<Vec<PathBuf>> {
     if notation == YAML {
+        let names: Vec<&str> = others().map(|n| n.name).collect();
         let others: Vec<String> = others().map(|n| n.with_extensions(n.label)).collect();
-        return Err(Diagnostic::new(
-            file,
+        let yaml_named = (file.extension().and_then(|e| e.to_str()))
+            .is_some_and(|e| YAML.extensions.iter().any(|x| x.eq_ignore_ascii_case(e)));
+        let reads = format!("import reads {} files", crate::diag::listed(&others, "and"));
+        let why = if yaml_named {
+            format!("is already a YAML spec; {reads}")
+        } else {
             format!(
-                "is already a YAML spec; import reads {} files (or say --from)",
-                crate::diag::listed(&others, "and")
-            ),
-        ));
+                "{reads}, known by their names; for this one say --from {}",
+                crate::diag::listed(&names, "or")
+            )
+        };
+        return Err(Diagnostic::new(file, why));
     }
     let specs = read(file, notation)?;
     let stem = file

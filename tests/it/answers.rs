@@ -421,3 +421,29 @@ fn import_refuses_to_overwrite_a_file_of_the_same_name() {
             .contains("imported from b/x.lisp")
     );
 }
+
+#[test]
+fn import_says_why_it_refuses_a_yaml_spec_and_a_file_of_another_name() {
+    let icpc = "2 1 0\n0 0\n1 1\n0 0 0\n";
+    let t = Test::new()
+        .file("spec.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+        .file("case.txt", icpc);
+    let here = t.path("");
+    let import = |args: &[&str]| {
+        let mut all = vec!["import"];
+        all.extend(args);
+        Test::new().in_dir(here.as_path()).args(all).run()
+    };
+    let reads = "import reads Lisp (.lisp, .lsp), ICPC (.icpc) and matrix (.matrix) files";
+    import(&["spec.yaml", "--out", "out"])
+        .status(2)
+        .stderr_has(&format!("spec.yaml: is already a YAML spec; {reads}\n"));
+    import(&["case.txt", "--out", "out"])
+        .status(2)
+        .stderr_has(&format!(
+            "case.txt: {reads}, known by their names; for this one say --from lisp, icpc or matrix\n"
+        ));
+    import(&["case.txt", "--from", "icpc", "--out", "out"])
+        .status(0)
+        .stdout_has("wrote out/case_case1.yaml");
+}

@@ -125,13 +125,19 @@ fn merge_refuses_a_missing_a_duplicate_and_a_mismatched_shard() {
 
     marbles(&["merge", &s[0], &s[2], "--report", report], &[])
         .status(2)
-        .stderr_has("marbles: error: incomplete: shard 1/3 missing");
+        .stderr_has(
+            "marbles: error: the shards given are not all of them: shard 1/3 missing (of 2 given, each of 3)",
+        );
     marbles(&["merge", &s[0], &s[1], &s[2], &s[1], "--report", report], &[])
         .status(2)
-        .stderr_has(&format!(
-            "marbles: error: {} and {} are both shard 1/3",
-            s[1], s[1]
-        ));
+        .stderr_has(&format!("marbles: error: {} is given twice", s[1]));
+    // The same shard under two names: two files, one shard.
+    let copy = o.join("copy.json");
+    std::fs::copy(&s[1], &copy).unwrap();
+    let copy = copy.to_str().unwrap();
+    marbles(&["merge", &s[0], &s[1], &s[2], copy, "--report", report], &[])
+        .status(2)
+        .stderr_has(&format!("marbles: error: {copy} and {} are both shard 1/3", s[1]));
     marbles(&["merge", &s[0], &s[1], &other, "--report", report], &[])
         .status(2)
         .stderr_has(&format!(
@@ -302,8 +308,9 @@ fn merge_refuses_a_folder_holding_no_results_file_by_name() {
     assert_eq!(
         run.stderr,
         format!(
-            "marbles: error: {}: holds no shard-*-of-*.json file; merge takes the shards' results files or the report folders holding them\n",
-            o.display()
+            "marbles: error: {}: holds no shard-*-of-*.json file; merge takes the shards' results files or the report folders holding them (subfolders are not searched: name them, e.g. {})\n",
+            o.display(),
+            o.join("shard-*").display()
         )
     );
     assert!(!report.exists(), "a refused merge writes nothing");
