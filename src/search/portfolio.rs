@@ -20,6 +20,7 @@ use super::{Budget, GaveUp, Verdict};
 use super::{beam, guided};
 use crate::model::HopModel;
 use crate::spec::PegGoal;
+use std::cell::OnceCell;
 
 /// Nodes the forward search gets before the reversed one is tried: easy puzzles never see it.
 pub const FIRST_CAP: u64 = 1 << 20;
@@ -93,8 +94,9 @@ pub fn solve(
         Ok(p) => p,
         Err(why) => return stopped(m, why, budget),
     };
-    // The guided turns' orders, one a direction.
-    let spread = [guided::spread_order(m, order), guided::spread_order(&rev, order)];
+    // The guided turns' orders, one a direction, made when a guided turn first needs one
+    // (most searches end in their first turn).
+    let spread: [OnceCell<Vec<usize>>; 2] = Default::default();
     let mut cap = first_cap.max(1);
     let mut width = beam::FIRST_WIDTH;
     let mut first = true;
@@ -111,7 +113,7 @@ pub fn solve(
             let turn_order = if cap == first_cap.max(1) && !is_reversed {
                 order
             } else {
-                spread
+                spread.get_or_init(|| guided::spread_order(model, order))
             };
             let mut r = dfs::solve_with(model, turn_order, &mut turn, obs, pruning);
             budget.nodes = turn.nodes;
