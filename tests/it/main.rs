@@ -15,6 +15,7 @@ mod limits;
 mod many;
 mod messages;
 mod play;
+mod reach;
 mod search;
 mod seeds;
 mod shard;
