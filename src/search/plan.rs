@@ -122,7 +122,8 @@ fn unmoved(model: &HopModel, verdict: Verdict, budget: &Budget) -> HopResult {
 /// - Symmetry: the group fixing the cell ([`Symmetry::for_goal_within`] fixes `goal.at`) maps
 ///   positions with a peg there onto positions with a peg there, so a position fails exactly
 ///   when its images do: the failure table may keep one per orbit.
-/// - Pagodas ([`super::pagoda`]) are kept: they are priced at one peg on the cell, the goal
+/// - Pagodas ([`super::pagoda`]) are kept, and Conway's own joins them
+///   ([`Pagodas::towards`]): they are priced at one peg on the cell, the goal
 ///   `goal.pegs` and `goal.at` say, and since no weight is negative every position with a peg
 ///   on the cell weighs at least that; a position weighing less can never reach one, as no
 ///   move adds weight.
@@ -134,7 +135,9 @@ fn reach(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl 
     let found = Symmetry::for_goal_within(model, budget)
         .and_then(|sym| Ok((sym, Pagodas::find_within(model, budget)?)));
     match found {
-        Ok((symmetry, pagodas)) => {
+        Ok((symmetry, mut pagodas)) => {
+            let conway = model.goal.at.and_then(|at| Pagodas::towards(model, at));
+            pagodas.0.extend(conway);
             let pruning = Pruning {
                 symmetry: (symmetry.order() > 1).then_some(symmetry),
                 pagodas,

@@ -6,6 +6,7 @@ use crate::cli::{SQUARE, replay_hops};
 use crate::support::Test;
 use marbles::model::HopModel;
 use marbles::search::dfs::Quiet;
+use marbles::search::pagoda::Pagodas;
 use marbles::search::{Budget, Limits, Verdict, plan};
 use marbles::solve::{self, MoveOrder};
 use std::collections::HashSet;
@@ -251,4 +252,23 @@ fn text_answers_say_what_was_reached() {
         .stdout_has(
             "solved in 1 move, 2 pegs left\ngoal: reach [0, 2]: a peg there, however many are left\n",
         );
+}
+
+#[test]
+fn conways_pagoda_weighs_cells_by_fibonacci_numbers_of_their_distance() {
+    // An empty 11×11 board, the cell to reach at the top middle: the farthest cells, the
+    // bottom corners, are 10 + 5 = 15 steps away and weigh F(2) = 1; the cell F(17) = 1597.
+    let rows: Vec<String> = (0..11).map(|_| ".".repeat(11)).collect();
+    let m = solve::hop_model("peg_hop", &rows, "{ reach: [0, 5] }").unwrap();
+    let p = Pagodas::towards(&m, m.geo.index[&[0, 5]]).expect("a pagoda on a square board");
+    let weight = |cell: [i64; 2]| p.weights[m.geo.index[&cell]];
+    let fib = |n: usize| (0..n).fold((0u32, 1u32), |(a, b), _| (b, a + b)).0;
+    for (cell, d) in [([0, 5], 0), ([1, 5], 1), ([0, 0], 5), ([4, 7], 6), ([10, 0], 15)] {
+        assert_eq!(weight(cell), fib(17 - d), "{cell:?}");
+    }
+    let position = |cells: &[[i64; 2]]| cells.iter().fold(0u128, |s, c| s | 1 << m.geo.index[c]);
+    // Two soldiers in line below the cell weigh what one on it does: not cut.
+    assert!(!p.cuts(position(&[[1, 5], [2, 5]])));
+    // A whole row four rows down weighs less (Conway: row 4 needs more than one row).
+    assert!(p.cuts(position(&(0..11).map(|c| [4, c]).collect::<Vec<_>>())));
 }
