@@ -19,6 +19,7 @@ mod reach;
 mod search;
 mod seeds;
 mod shard;
+mod soldiers;
 mod support;
 mod tables;
 mod tools;
