@@ -1,7 +1,7 @@
 //! Conway's soldiers on a bounded half-plane (`puzzles/soldiers/`): each shipped army is
 //! solved and its answer replayed here, independently of marbles, to a soldier on its row;
 //! and the smallest armies are searched for over the whole region below the line, each one
-//! found then solved and replayed like the shipped ones.
+//! found then solved and replayed like the shipped ones; and row 5 is out of reach.
 
 use crate::cli::{SQUARE, replay_hops};
 use crate::support::{Test, root};
@@ -118,4 +118,20 @@ fn no_army_of_nineteen_reaches_row_four() {
     let mut budget = Budget::new(Limits::default());
     let found = fewest_army(&m, cell, below_the_line(&m), 19, &mut budget).unwrap();
     assert_eq!(found, None);
+}
+
+#[test]
+fn no_army_reaches_row_five() {
+    // Nine columns, five empty rows above the line and eight full ones below: 72 men.
+    let rows: Vec<String> = (0..13)
+        .map(|r| format!("  {}\n", vec![if r < 5 { "." } else { "o" }; 9].join(" ")))
+        .collect();
+    let yaml = format!("rules: peg_hop\nboard: |\n{}goal:\n  reach: [0, 4]\n", rows.concat());
+    let run = Test::new()
+        .file("row5.yaml", &yaml)
+        .args(["solve", "row5.yaml", "--format", "json"])
+        .run()
+        .no_panic()
+        .status(1);
+    assert_eq!(run.json()[0]["status"], "unsolvable");
 }
