@@ -124,9 +124,12 @@ fn no_army_of_nineteen_reaches_row_four() {
 fn no_army_reaches_row_five() {
     // Nine columns, five empty rows above the line and eight full ones below: 72 men.
     let rows: Vec<String> = (0..13)
-        .map(|r| format!("  {}\n", vec![if r < 5 { "." } else { "o" }; 9].join(" ")))
+        .map(|r| format!("  {}\n", [if r < 5 { "." } else { "o" }; 9].join(" ")))
         .collect();
-    let yaml = format!("rules: peg_hop\nboard: |\n{}goal:\n  reach: [0, 4]\n", rows.concat());
+    let yaml = format!(
+        "rules: peg_hop\nboard: |\n{}goal:\n  reach: [0, 4]\n",
+        rows.concat()
+    );
     let run = Test::new()
         .file("row5.yaml", &yaml)
         .args(["solve", "row5.yaml", "--format", "json"])
