@@ -158,14 +158,23 @@ pub struct HopModel {
     pub moves: Vec<HopMove>,
     pub start: u128,
     pub goal: HopGoal,
+    /// `goal: reach:`: the goal is met by any position with a peg on the cell `goal.at`,
+    /// however many pegs are left. `goal.pegs` is then `Count(1)`, the fewest a position with
+    /// a peg there can have, so a search that knows nothing of reaching looks for a stricter
+    /// goal whose answers are answers here too; its refutations are not, which is why only
+    /// [`crate::search::plan`] (which sends reach goals to a search that tests
+    /// [`HopModel::is_goal`]) decides these. Kept beside [`HopGoal`] rather than in it, so that
+    /// code building a `HopGoal` in full need not know of it.
+    pub reach: bool,
 }
 
 impl HopModel {
-    /// True when `state` meets the goal for exactly `pegs` pegs.
+    /// True when `state` meets the goal for exactly `pegs` pegs; a reach goal (see
+    /// [`HopModel::reach`]) is met by any position with a peg on its cell, whatever `pegs` says.
     #[inline]
     pub fn is_goal(&self, state: u128, pegs: u32) -> bool {
         let cells = self.goal_cells();
-        state.count_ones() == pegs && state & cells == cells
+        (self.reach || state.count_ones() == pegs) && state & cells == cells
     }
 
     /// The cells a goal position must hold pegs on: the goal board's pegs, the `at:` cell, or
@@ -335,15 +344,23 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
         Some(goal) => Some(goal_pattern(spec, &geo, g, goal)?),
         None => None,
     };
-    let pegs = match pattern {
-        Some(p) => PegGoal::Count(p.count_ones()),
-        None => spec
+    // `pegs: fewest` with `reach:` asks for the fewest pegs that can stand with one on the
+    // cell: `pegs: fewest` with `at:` on it, searched as that.
+    let reach = spec
+        .goal
+        .reach
+        .filter(|_| spec.goal.pegs != Some(PegGoal::Fewest));
+    let pegs = match (pattern, reach) {
+        (Some(p), _) => PegGoal::Count(p.count_ones()),
+        // A position with a peg on the cell has at least that one.
+        (None, Some(_)) => PegGoal::Count(1),
+        (None, None) => spec
             .goal
             .pegs
             .unwrap_or(PegGoal::Count(t.default_pegs.unwrap_or(1))),
     };
     // A goal the spec sets is checked when it is read; the family's default only now.
-    if let (None, None, PegGoal::Count(want)) = (pattern, spec.goal.pegs, pegs)
+    if let (None, None, None, PegGoal::Count(want)) = (pattern, spec.goal.pegs, reach, pegs)
         && want > start.count_ones()
     {
         let plural = |n: u32| if n == 1 { "" } else { "s" };
@@ -366,16 +383,22 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
         )
         .at(line, None));
     }
-    let at = match spec.goal.at {
-        None if pattern.is_some_and(|p| p.count_ones() == 1) => pattern.map(|p| p.trailing_zeros() as usize),
-        None => None,
-        Some(cell) => Some(geo.index.get(&cell).copied().ok_or_else(|| {
+    let cell_of = |cell: Cell, what: &str, line: Option<usize>| {
+        geo.index.get(&cell).copied().ok_or_else(|| {
             Diagnostic::new(
                 &spec.path,
-                format!("goal cell [{}, {}] is not a hole of the board", cell[0], cell[1]),
+                format!("{what} [{}, {}] is not a hole of the board", cell[0], cell[1]),
             )
-            .at(spec.goal.at_line, None)
-        })?),
+            .at(line, None)
+        })
+    };
+    let at = match (spec.goal.at, spec.goal.reach) {
+        (Some(cell), _) => Some(cell_of(cell, "goal cell", spec.goal.at_line)?),
+        (None, Some(cell)) => Some(cell_of(cell, "goal: the cell to reach", spec.goal.reach_line)?),
+        (None, None) if pattern.is_some_and(|p| p.count_ones() == 1) => {
+            pattern.map(|p| p.trailing_zeros() as usize)
+        }
+        (None, None) => None,
     };
     Ok(HopModel {
         geo,
@@ -388,6 +411,7 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
             moves: spec.goal.moves,
             pattern,
         },
+        reach: reach.is_some(),
     })
 }
 

@@ -139,7 +139,8 @@ pub struct Outcome {
     /// For a `moves:` goal: the moves the solution makes, each one peg's chain of jumps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub move_count: Option<u32>,
-    /// For a `goal: board:`, the goal in words: `the goal board: 2 pegs at [0, 1], [2, 2]`.
+    /// For a `goal: board:`, the goal in words: `the goal board: 2 pegs at [0, 1], [2, 2]`;
+    /// for a `goal: reach:`, `reach [0, 5]: a peg there, however many are left`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goal: Option<String>,
 }

@@ -76,6 +76,14 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
         )
         .at(spec.goal.board_line, None));
     }
+    if opts.fewest_moves && spec.goal.reach.is_some() {
+        return Err(crate::diag::Diagnostic::new(
+            &spec.path,
+            "`--fewest-moves` and `goal: reach:` together are not supported: the fewest-moves search \
+             ends on a peg count; leave out --fewest-moves",
+        )
+        .at(spec.goal.reach_line, None));
+    }
     if opts.fewest {
         spec.goal.pegs = Some(PegGoal::Fewest);
     }
@@ -143,10 +151,16 @@ pub fn settings(spec: &Spec, opts: &Options) -> String {
         Some(PegGoal::Count(n)) => n.to_string(),
         None => "the family's default".to_string(),
     };
-    let at = spec
-        .goal
-        .at
-        .map_or(String::new(), |[r, c]| format!(" at [{r}, {c}]"));
+    let at = match (spec.goal.at, spec.goal.reach) {
+        (Some([r, c]), _) => format!(" at [{r}, {c}]"),
+        (None, Some([r, c])) => format!(" with one reaching [{r}, {c}]"),
+        (None, None) => String::new(),
+    };
+    // A reach goal leaves any number of pegs, unless `fewest` asks for the least.
+    let pegs = match spec.goal.reach {
+        Some(_) if pegs == "the family's default" => "any".to_string(),
+        _ => pegs,
+    };
     // A goal board fixes the pegs; its drawing, rows joined by `/`, is the goal.
     let (pegs, at) = match &spec.goal.board {
         Some(b) => {
@@ -240,7 +254,11 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
     let solved = verdict == Verdict::Solved;
     let replayed = match &p.model {
         Model::Hop(m) => hop_end(m, path).and_then(|end| {
-            out.goal = m.goal.pattern.map(|g| goal_words(m, g));
+            out.goal = match (m.goal.pattern, m.goal.at) {
+                (Some(g), _) => Some(goal_words(m, g)),
+                (None, Some(a)) if m.reach => Some(reach_words(m, a)),
+                _ => None,
+            };
             out.moves = path.iter().map(|&i| hop_move(m, i)).collect();
             out.replay = Some(hop_replay(&p.spec, m, path));
             // Pegs left describe an end position: only a solution has one, or a `fewest` search
@@ -325,6 +343,12 @@ pub fn goal_words(m: &HopModel, pattern: u128) -> String {
         if n == 1 { "" } else { "s" },
         cells.join(", ")
     )
+}
+
+/// A reach goal in words: `reach [0, 5]: a peg there, however many are left`.
+pub fn reach_words(m: &HopModel, cell: usize) -> String {
+    let [r, c] = m.geo.cells[cell];
+    format!("reach [{r}, {c}]: a peg there, however many are left")
 }
 
 /// Where `path` leads from the model's start, each move checked to be legal where it is made.

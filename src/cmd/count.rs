@@ -33,6 +33,16 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let Model::Hop(m) = &p.model else {
         return Err(Diagnostic::new(&config.file, "count works on hop puzzles only").into());
     };
+    if m.reach {
+        // Its tables count games to their last jump; a reach goal is met part way through one.
+        return Err(Diagnostic::new(
+            &config.file,
+            "count does not count games to a `goal: reach:` (it counts jump sequences to a peg \
+             count); solve it instead",
+        )
+        .at(p.spec.goal.reach_line, None)
+        .into());
+    }
     let mut budget = solve::budget_for(&p.spec, &config.options);
     super::stop_on_ctrl_c();
     let counted = if config.all || config.feasible || config.positions_only {

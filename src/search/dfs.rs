@@ -283,14 +283,17 @@ pub fn solve_with(
     obs: &mut impl Observer,
     pruning: &Pruning,
 ) -> HopResult {
-    if model.geo.cells.len() <= 64 {
-        with_word::<u64>(model, order, budget, obs, pruning)
-    } else {
-        with_word::<u128>(model, order, budget, obs, pruning)
+    // A reach goal's test is compiled apart ([`search`]'s `ANY_PEGS`), so that every other
+    // goal's loop stays as it was without one.
+    match (model.geo.cells.len() <= 64, model.reach) {
+        (true, false) => with_word::<u64, false>(model, order, budget, obs, pruning),
+        (true, true) => with_word::<u64, true>(model, order, budget, obs, pruning),
+        (false, false) => with_word::<u128, false>(model, order, budget, obs, pruning),
+        (false, true) => with_word::<u128, true>(model, order, budget, obs, pruning),
     }
 }
 
-fn with_word<W: Word>(
+fn with_word<W: Word, const ANY_PEGS: bool>(
     model: &HopModel,
     order: &[usize],
     budget: &mut Budget,
@@ -298,19 +301,20 @@ fn with_word<W: Word>(
     pruning: &Pruning,
 ) -> HopResult {
     match Hops::<W>::new(model, order) {
-        Some(moves) => search(model, order, &moves, budget, obs, pruning),
+        Some(moves) => search::<W, _, ANY_PEGS>(model, order, &moves, budget, obs, pruning),
         None => {
             let flat = order
                 .iter()
                 .map(|&m| (W::narrow(model.moves[m].mask), W::narrow(model.moves[m].need)))
                 .collect();
-            search(model, order, &Scan(flat), budget, obs, pruning)
+            search::<W, _, ANY_PEGS>(model, order, &Scan(flat), budget, obs, pruning)
         }
     }
 }
 
-/// The search itself, on words of type `W` (see [`Word`]).
-fn search<W: Word, G: Gen<W>>(
+/// The search itself, on words of type `W` (see [`Word`]); `ANY_PEGS` for a reach goal
+/// ([`HopModel::reach`]), met by an eligible position whatever its pegs.
+fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
     model: &HopModel,
     order: &[usize],
     moves: &G,
@@ -438,7 +442,7 @@ fn search<W: Word, G: Gen<W>>(
             best = (ns.wide(), path.clone());
             best_pegs = pegs;
         }
-        if pegs == target && eligible(ns) {
+        if (ANY_PEGS || pegs == target) && eligible(ns) {
             obs.goal(path.len(), ns.wide());
             return done(Verdict::Solved, path, ns.wide(), budget, memory);
         }

@@ -132,6 +132,29 @@ impl Pagodas {
         Ok(Pagodas(Pagoda::new(model, w).into_iter().collect()))
     }
 
+    /// Conway's pagoda for a peg to reach `cell`, in whole numbers: a cell `d` steps away
+    /// (steps between the cells a move jumps from, over and to) weighs the Fibonacci number
+    /// `F(D + 2 − d)`, so that a jump towards the cell keeps the weight (`F(k) = F(k − 1) +
+    /// F(k − 2)`) and any other loses some; cells past `D` (at most [`FIBONACCI_REACH`] steps)
+    /// weigh 1, like those at `D`. These are Conway's soldiers' weights `σ^d` scaled by
+    /// `F(D + 2)`, rounded so that no move gains. `None` when the moves are not straight single
+    /// jumps along those steps (the weights are then checked, and fail, against every move)
+    /// or no cell is apart from `cell`.
+    pub fn towards(model: &HopModel, cell: usize) -> Option<Pagoda> {
+        let dist = distances(model, cell);
+        let far = dist.iter().flatten().copied().max().filter(|&d| d > 0)?;
+        let top = far.min(FIBONACCI_REACH);
+        let mut fib = vec![0u32, 1];
+        while fib.len() < top as usize + 3 {
+            fib.push(fib[fib.len() - 1] + fib[fib.len() - 2]);
+        }
+        let weights = dist
+            .iter()
+            .map(|d| d.map_or(0, |d| fib[(top + 2).saturating_sub(d).max(1) as usize]))
+            .collect();
+        Pagoda::new(model, weights)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -141,4 +164,40 @@ impl Pagodas {
     pub fn cuts(&self, state: u128) -> bool {
         self.0.iter().any(|p| p.cuts(state))
     }
+}
+
+/// How far [`Pagodas::towards`] weighs cells apart: `F(22)` = 17,711, so that a board of 128
+/// holes weighs at most about 2.3 million, well inside the `u32` a value is summed in.
+pub const FIBONACCI_REACH: u32 = 20;
+
+/// Steps from `cell` to each cell (`None`: no steps lead there), a step joining cells that
+/// follow each other in a move: its `from`, each `over`, its `to`. On a square board of
+/// straight jumps these are the rows and columns apart.
+pub fn distances(model: &HopModel, cell: usize) -> Vec<Option<u32>> {
+    let n = model.geo.cells.len();
+    let mut next: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for m in &model.moves {
+        let line: Vec<usize> = [m.from]
+            .into_iter()
+            .chain(m.over.iter().copied())
+            .chain([m.to])
+            .collect();
+        for w in line.windows(2) {
+            next[w[0]].push(w[1]);
+            next[w[1]].push(w[0]);
+        }
+    }
+    let mut dist = vec![None; n];
+    dist[cell] = Some(0);
+    let mut queue = std::collections::VecDeque::from([cell]);
+    while let Some(c) = queue.pop_front() {
+        let d = dist[c].unwrap_or(0) + 1;
+        for &e in &next[c] {
+            if dist[e].is_none() {
+                dist[e] = Some(d);
+                queue.push_back(e);
+            }
+        }
+    }
+    dist
 }

@@ -6,6 +6,7 @@
 //! | tilt | [`tilt::solve`]: breadth-first over tilts |
 //! | hop, `moves: fewest` | [`fewest_moves::solve`] |
 //! | hop, more goal pegs than the start has, or a goal the position classes refute | nothing: unsolvable, with the reason |
+//! | hop, `reach:` a cell | `reach`: [`dfs::solve_with`], symmetry and pagodas only (see `reach` below) |
 //! | hop, `pegs: fewest` | `fewest`: see below |
 //! | hop, 1 or 2 pegs anywhere (no cell, no goal board) | `count`: [`portfolio`], beams towards the finishes, [`portfolio`] again |
 //! | hop, any other goal | [`portfolio`]: depth-first and guided turns on the problem and its reverse |
@@ -25,6 +26,7 @@
 use super::dfs::{self, HopResult, Observer, Pruning};
 use super::endgame::goal_positions;
 use super::invariants::Invariants;
+use super::pagoda::Pagodas;
 use super::symmetry::Symmetry;
 use super::{Budget, GaveUp, Verdict, beam, fewest_moves, portfolio, tilt};
 use crate::model::{HopModel, Model};
@@ -69,6 +71,9 @@ pub fn solve(
 
 /// Refutes the goal by position classes when it can, else searches with every pruning found.
 pub fn hop(m: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Observer) -> HopResult {
+    if m.reach {
+        return reach(m, order, budget, obs);
+    }
     if m.goal.pegs == PegGoal::Fewest {
         return fewest(m, order, budget, obs);
     }
@@ -91,18 +96,57 @@ pub fn hop(m: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Ob
         },
     };
     if let Some(verdict) = verdict {
-        return HopResult {
-            verdict,
-            path: Vec::new(),
-            end: m.start,
-            nodes: budget.nodes,
-            memory: 0,
-        };
+        return unmoved(m, verdict, budget);
     }
     if matches!(m.goal.pegs, PegGoal::Count(1..=2)) && m.goal_cells() == 0 {
         return count(m, order, budget, obs);
     }
     portfolio::solve(m, order, budget, obs, portfolio::FIRST_CAP)
+}
+
+/// A verdict reached without a move: the start, and the nodes spent so far.
+fn unmoved(model: &HopModel, verdict: Verdict, budget: &Budget) -> HopResult {
+    HopResult {
+        verdict,
+        path: Vec::new(),
+        end: model.start,
+        nodes: budget.nodes,
+        memory: 0,
+    }
+}
+
+/// Solves a goal of reaching a cell (`goal: reach:`, [`HopModel::reach`]): the plain
+/// depth-first search, whose goal test is [`HopModel::is_goal`], with only the prunings that
+/// hold for it.
+///
+/// - Symmetry: the group fixing the cell ([`Symmetry::for_goal_within`] fixes `goal.at`) maps
+///   positions with a peg there onto positions with a peg there, so a position fails exactly
+///   when its images do: the failure table may keep one per orbit.
+/// - Pagodas ([`super::pagoda`]) are kept, and Conway's own joins them
+///   ([`Pagodas::towards`]): they are priced at one peg on the cell, the goal
+///   `goal.pegs` and `goal.at` say, and since no weight is negative every position with a peg
+///   on the cell weighs at least that; a position weighing less can never reach one, as no
+///   move adds weight.
+/// - Position classes are not used: they refute a single peg on the cell, not a peg there
+///   among others, so they would call reachable cells unsolvable.
+/// - Endgame and finish tables and beams are not used: they are tables and searches of
+///   positions with a goal's peg count.
+fn reach(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Observer) -> HopResult {
+    let found = Symmetry::for_goal_within(model, budget)
+        .and_then(|sym| Ok((sym, Pagodas::find_within(model, budget)?)));
+    match found {
+        Ok((symmetry, mut pagodas)) => {
+            let conway = model.goal.at.and_then(|at| Pagodas::towards(model, at));
+            pagodas.0.extend(conway);
+            let pruning = Pruning {
+                symmetry: (symmetry.order() > 1).then_some(symmetry),
+                pagodas,
+                ..Pruning::default()
+            };
+            dfs::solve_with(model, order, budget, obs, &pruning)
+        }
+        Err(why) => unmoved(model, Verdict::GaveUp(why), budget),
+    }
 }
 
 /// Solves a goal of 1 or 2 pegs anywhere (no cell, no goal board): the usual searches
@@ -132,13 +176,7 @@ fn count(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl 
         beam::probe(model, order, k, sym.as_ref(), budget, obs, 0, &mut line)
     });
     match found {
-        Err(why) => HopResult {
-            verdict: Verdict::GaveUp(why),
-            path: Vec::new(),
-            end: model.start,
-            nodes: budget.nodes,
-            memory: 0,
-        },
+        Err(why) => unmoved(model, Verdict::GaveUp(why), budget),
         Ok(Some(memory)) if model.is_goal(line.1, k) => HopResult {
             verdict: Verdict::Solved,
             path: line.0,
@@ -175,13 +213,7 @@ fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl
     let (low, mut plain) = match found {
         Ok(found) => found,
         Err(why) => {
-            return HopResult {
-                verdict: Verdict::GaveUp(why),
-                path: Vec::new(),
-                end: model.start,
-                nodes: budget.nodes,
-                memory: 0,
-            };
+            return unmoved(model, Verdict::GaveUp(why), budget);
         }
     };
     plain.floor = Some(low);

@@ -137,6 +137,11 @@ pub struct GoalSpec {
     pub board: Option<GridBoard>,
     /// 1-based line of the goal's `board:` key.
     pub board_line: Option<usize>,
+    /// `reach:`, a cell some peg must stand on, however many pegs are left then (Conway's
+    /// soldiers): the goal is met the moment a peg lands there.
+    pub reach: Option<Cell>,
+    /// 1-based line of the goal's `reach:` key.
+    pub reach_line: Option<usize>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -39,13 +39,14 @@ struct RawSpec {
 #[derive(Deserialize)]
 #[serde(
     deny_unknown_fields,
-    expecting = "a map with `pegs:` and optionally `at:` and `moves:`, or `board:`"
+    expecting = "a map with `pegs:` and optionally `at:` and `moves:`, or `board:`, or `reach:`"
 )]
 struct RawGoal {
     pegs: Option<RawPegs>,
     at: Option<Cell>,
     moves: Option<RawPegs>,
     board: Option<String>,
+    reach: Option<Cell>,
 }
 
 enum RawPegs {
@@ -88,6 +89,37 @@ fn count_or_fewest<T>(
         )
         .at(key_line(source, key), None)),
     }
+}
+
+/// Refuses what `reach:` cannot be combined with: a goal of reaching a cell is met however
+/// many pegs are left, so an exact count or a cell for the last peg contradicts it, and the
+/// fewest-moves search ends on a peg count. `pegs: fewest` is kept: the fewest pegs that can
+/// stand with one on the cell, which is the same as `pegs: fewest` with `at:`.
+pub(super) fn check_reach(goal: &GoalSpec) -> std::result::Result<(), String> {
+    if goal.reach.is_none() {
+        return Ok(());
+    }
+    if let Some(PegGoal::Count(n)) = goal.pegs {
+        return Err(format!(
+            "goal: `pegs: {n}` and `reach:` together: `reach:` is met by a peg on its cell however many \
+             are left; for {n} left with one on that cell write `at:` instead of `reach:`"
+        ));
+    }
+    if goal.at.is_some() {
+        return Err(
+            "goal: `at:` and `reach:` together: `reach:` is met the moment a peg stands on its cell, \
+             `at:` names where a last peg stands; keep one"
+                .into(),
+        );
+    }
+    if goal.moves.is_some() {
+        return Err(
+            "goal: `moves:` and `reach:` together are not supported: the fewest-moves search ends on a \
+             peg count; drop `moves:`"
+                .into(),
+        );
+    }
+    Ok(())
 }
 
 /// How deep `[` and `{` may nest. The YAML parser refuses documents nested past 128 levels, but
@@ -218,7 +250,11 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
                 Some(text) => Some(parse_goal_board(path, source, &text, goal_board_line, &board)?),
             };
             if board.is_some() {
-                let clash = [("pegs", pegs.is_some()), ("at", g.at.is_some())];
+                let clash = [
+                    ("pegs", pegs.is_some()),
+                    ("at", g.at.is_some()),
+                    ("reach", g.reach.is_some()),
+                ];
                 if let Some((key, _)) = clash.iter().find(|(_, given)| *given) {
                     return Err(Diagnostic::new(
                         path,
@@ -230,14 +266,19 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
                     .at(nested_key_line(source, "goal", key), None));
                 }
             }
-            GoalSpec {
+            let reach_line = g.reach.and_then(|_| nested_key_line(source, "goal", "reach"));
+            let goal = GoalSpec {
                 pegs,
                 at: g.at,
                 moves,
                 at_line: g.at.and_then(|_| key_line(source, "at")),
                 board,
                 board_line: goal_board_line,
-            }
+                reach: g.reach,
+                reach_line,
+            };
+            check_reach(&goal).map_err(|why| Diagnostic::new(path, why).at(reach_line, None))?;
+            goal
         }
     };
     if let Some(PegGoal::Count(0)) = goal.pegs {
