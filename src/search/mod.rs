@@ -17,6 +17,7 @@ pub mod orbit_pagoda;
 pub mod pagoda;
 pub mod plan;
 pub mod portfolio;
+pub mod rewrite;
 pub mod soldiers;
 mod spare;
 pub mod symmetry;

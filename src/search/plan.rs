@@ -4,6 +4,7 @@
 //! | model and goal | what runs |
 //! |---|---|
 //! | tilt | [`tilt::solve`]: breadth-first over tilts |
+//! | pieces of kinds, rewrite moves | [`rewrite::solve`]: breadth-first for `moves:`, else depth-first with a visited set |
 //! | hop, `moves: fewest` | [`fewest_moves::solve`] |
 //! | hop, more goal pegs than the start has, or a goal the position classes refute | nothing: unsolvable, with the reason |
 //! | hop, `reach:` a cell | `reach`: [`dfs::solve_with`], symmetry and pagodas only (see `reach` below) |
@@ -28,7 +29,7 @@ use super::endgame::goal_positions;
 use super::invariants::Invariants;
 use super::pagoda::Pagodas;
 use super::symmetry::Symmetry;
-use super::{Budget, GaveUp, Verdict, beam, fewest_moves, portfolio, tilt};
+use super::{Budget, GaveUp, Verdict, beam, fewest_moves, portfolio, rewrite, tilt};
 use crate::model::{HopModel, Model};
 use crate::spec::PegGoal;
 
@@ -59,6 +60,10 @@ pub fn solve(
         }
         Model::Tilt(m) => {
             let r = tilt::solve(m, budget);
+            (r.verdict, r.path, r.memory)
+        }
+        Model::Rewrite(m) => {
+            let r = rewrite::solve(m, budget);
             (r.verdict, r.path, r.memory)
         }
     };
