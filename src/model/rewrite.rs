@@ -77,6 +77,11 @@ pub struct RewriteModel {
     pub moves: Vec<Rewrite>,
     pub start: Kinds,
     pub goal: RewriteGoal,
+    /// `anchored[k][c]`: the moves (indices, ascending) whose first cell that must hold a piece
+    /// of a kind needs kind k on cell c; only they can apply where c holds no k.
+    pub anchored: Vec<Vec<Vec<u32>>>,
+    /// The moves that need no piece of a kind anywhere (only empty cells or any piece).
+    pub unanchored: Vec<u32>,
 }
 
 /// Every cell a position holds a piece on.
@@ -86,6 +91,22 @@ pub fn occupied(s: &Kinds) -> u128 {
 }
 
 impl RewriteModel {
+    /// The moves that may apply in `s`, in the family's order, into `out` (cleared first): those
+    /// anchored on a cell holding their kind, and the unanchored ones. Checking these instead
+    /// of every move is what keeps a slide maze's thousand rewrites cheap a position.
+    pub fn candidates(&self, s: &Kinds, out: &mut Vec<u32>) {
+        out.clear();
+        out.extend_from_slice(&self.unanchored);
+        for (k, cells) in self.anchored.iter().enumerate() {
+            let mut bits = s[k];
+            while bits != 0 {
+                out.extend_from_slice(&cells[bits.trailing_zeros() as usize]);
+                bits &= bits - 1;
+            }
+        }
+        out.sort_unstable();
+    }
+
     /// Whether `s` meets every condition of the goal but a `pegs: fewest`, which only a
     /// search over all of them decides.
     pub fn is_goal(&self, s: &Kinds) -> bool {
@@ -302,7 +323,18 @@ pub fn compile(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
         moves.push(mv);
     }
     let goal = compile_goal(spec, script, t, g, &geo, &kinds, &position)?;
+    let mut anchored = vec![vec![Vec::new(); geo.cells.len()]; kinds.len()];
+    let mut unanchored = Vec::new();
+    for (i, mv) in moves.iter().enumerate() {
+        // The lowest cell needing a kind, of the lowest such kind: any one needed cell will do.
+        match (0..kinds.len()).find(|&k| mv.need[k] != 0) {
+            Some(k) => anchored[k][mv.need[k].trailing_zeros() as usize].push(i as u32),
+            None => unanchored.push(i as u32),
+        }
+    }
     Ok(RewriteModel {
+        anchored,
+        unanchored,
         geo,
         directions: t.directions.iter().map(|d| d.name.clone()).collect(),
         kinds,

@@ -56,6 +56,7 @@ fn fewest_moves(m: &RewriteModel, mono: &Monotone, goal: MoveGoal, budget: &mut 
     let (mut head, mut layer_end, mut depth) = (0, 1, 0u32);
     let mut found = m.is_goal(&m.start).then_some(0);
     let mut cut = false;
+    let mut cands = Vec::new();
     let mut memory = 0;
     let mut check_at = budget.nodes + 1;
     'search: while found.is_none() && head < states.len() {
@@ -78,7 +79,9 @@ fn fewest_moves(m: &RewriteModel, mono: &Monotone, goal: MoveGoal, budget: &mut 
         }
         let cur = states[head].0;
         let occ = occupied(&cur);
-        for (i, mv) in m.moves.iter().enumerate() {
+        m.candidates(&cur, &mut cands);
+        for &i in &cands {
+            let mv = &m.moves[i as usize];
             if !mv.applies(&cur, occ) {
                 continue;
             }
@@ -123,8 +126,11 @@ fn fewest_moves(m: &RewriteModel, mono: &Monotone, goal: MoveGoal, budget: &mut 
 /// with `fewest`, every position, keeping the one with the fewest pieces that meets the rest of
 /// the goal (stopping early at none left).
 fn depth_first(m: &RewriteModel, mono: &Monotone, fewest: bool, budget: &mut Budget) -> RewriteResult {
-    // The position on each level and the next move to try there; `path` the moves made.
-    let mut stack: Vec<(Kinds, usize)> = vec![(m.start, 0)];
+    // The position on each level, the moves that may apply there and how many were tried;
+    // `path` the moves made. A level's list is kept when it is left, for the next one so deep.
+    let mut stack: Vec<(Kinds, Vec<u32>, usize)> = vec![(m.start, Vec::new(), 0)];
+    m.candidates(&m.start, &mut stack[0].1);
+    let mut spare: Vec<Vec<u32>> = Vec::new();
     let mut path: Vec<usize> = Vec::new();
     let mut seen: FxHashMap<Kinds, ()> = FxHashMap::default();
     seen.insert(m.start, ());
@@ -137,20 +143,26 @@ fn depth_first(m: &RewriteModel, mono: &Monotone, fewest: bool, budget: &mut Bud
             memory: 0,
         };
     }
+    // The lists of moves are a few hundred bytes a level at most: counted with the stack.
     let used = |seen: &FxHashMap<Kinds, ()>, depth: usize, more: usize| {
-        table_peak::<Kinds>(seen.len(), seen.capacity(), more) + vec_peak::<(Kinds, usize)>(depth, depth, 1)
+        let level = std::mem::size_of::<(Kinds, Vec<u32>, usize)>() + 4 * m.moves.len().min(256);
+        table_peak::<Kinds>(seen.len(), seen.capacity(), more) + (depth as u64 + 1) * level as u64
     };
     let mut memory = 0;
     let mut check_at = budget.nodes + 1;
-    while let Some(&mut (cur, ref mut next_move)) = stack.last_mut() {
-        let occ = occupied(&cur);
-        let found = (*next_move..m.moves.len()).find(|&i| m.moves[i].applies(&cur, occ));
-        let Some(i) = found else {
-            stack.pop();
+    while let Some((cur, cands, tried)) = stack.last_mut() {
+        let occ = occupied(cur);
+        let found = cands[*tried..]
+            .iter()
+            .position(|&i| m.moves[i as usize].applies(cur, occ));
+        let Some(at) = found else {
+            spare.extend(stack.pop().map(|level| level.1));
             path.pop();
             continue;
         };
-        *next_move = i + 1;
+        let i = cands[*tried + at] as usize;
+        *tried += at + 1;
+        let cur = *cur;
         budget.nodes += 1;
         if budget.nodes >= check_at {
             check_at = budget.next_check(CHECK_EVERY);
@@ -191,7 +203,9 @@ fn depth_first(m: &RewriteModel, mono: &Monotone, fewest: bool, budget: &mut Bud
                 }
             }
         }
-        stack.push((next, 0));
+        let mut cands = spare.pop().unwrap_or_default();
+        m.candidates(&next, &mut cands);
+        stack.push((next, cands, 0));
     }
     memory = memory.max(used(&seen, 0, 0));
     match best {
