@@ -89,7 +89,7 @@ fn fewest_moves(m: &RewriteModel, mono: &Monotone, goal: MoveGoal, budget: &mut 
             if m.dead(&next, mono).is_some() || !seen.insert(next) {
                 continue;
             }
-            states.push((next, head as u32, i as u32));
+            states.push((next, head as u32, i));
             if m.is_goal(&next) {
                 found = Some(states.len() - 1);
                 break 'search;
