@@ -22,8 +22,13 @@ fn cell(v: &Value) -> (usize, usize) {
     (v[0].as_u64().unwrap() as usize, v[1].as_u64().unwrap() as usize)
 }
 
-/// The moves of an outcome: (piece letter, from, to, cells taken).
-fn steps(o: &Value) -> Vec<(char, (usize, usize), (usize, usize), Vec<(usize, usize)>)> {
+type Square = (usize, usize);
+
+/// One move of an answer: the piece's letter, where it starts and lands, the cells it takes.
+type Step = (char, Square, Square, Vec<Square>);
+
+/// The moves of an outcome.
+fn steps(o: &Value) -> Vec<Step> {
     o["moves"]
         .as_array()
         .unwrap()
