@@ -402,3 +402,73 @@ fn hop_only_answer_formats_refuse_boards_of_kinds() {
         .status(0)
         .stdout_has("15 moves");
 }
+
+/// peg_hop written as a rewrite family of one kind, `o`.
+const REWRITE_HOP: &str = r#"
+fn rules(board) {
+    let grid = board.lattice("square");
+    let moves = [];
+    for cell in grid.cells {
+        let x = grid.x(cell[0], cell[1]);
+        let y = grid.y(cell[0], cell[1]);
+        for d in [[0, -1], [0, 1], [-1, 0], [1, 0]] {
+            let over = grid.at(x + d[0], y + d[1]);
+            let to = grid.at(x + 2 * d[0], y + 2 * d[1]);
+            if over != () && to != () && grid.has(over[0], over[1]) && grid.has(to[0], to[1]) {
+                moves.push(#{ at: [cell, over, to], was: "oo.", becomes: "..o" });
+            }
+        }
+    }
+    #{ kind: "rewrite", pieces: ["o"], directions: [], moves: moves }
+}
+"#;
+
+#[test]
+fn peg_solitaire_as_rewrites_leaves_the_same_fewest_pegs_as_the_hop_search() {
+    // 40 boards of 4 × 5 holes, pegs drawn by a fixed generator: the rewrite search (every
+    // position, no hop argument) and the hop searches (classes, pagodas, beams, endgames)
+    // must agree on the fewest pegs every time.
+    let mut t = Test::new().file("rules/rhop.rhai", REWRITE_HOP);
+    let mut x: u64 = 7;
+    let mut names = Vec::new();
+    for k in 0..40 {
+        let mut rows = String::new();
+        for _ in 0..4 {
+            let row: Vec<&str> = (0..5)
+                .map(|_| {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    if (x >> 33) % 3 == 0 { "." } else { "o" }
+                })
+                .collect();
+            rows += &format!("  {}\n", row.join(" "));
+        }
+        for family in ["peg_hop", "rhop"] {
+            let name = format!("{family}{k:02}.yaml");
+            t = t.file(
+                &name,
+                &format!("rules: {family}\nboard: |\n{rows}goal:\n  pegs: fewest\n"),
+            );
+            names.push(name);
+        }
+    }
+    let mut args = vec!["solve".to_string(), "--format".into(), "json".into()];
+    args.extend(names);
+    let out = t.args(&args).run().status(0).json();
+    let out = out.as_array().unwrap();
+    for pair in out.chunks(2) {
+        assert_eq!(pair[0]["status"], "solved", "{}", pair[0]);
+        assert_eq!(pair[1]["status"], "solved", "{}", pair[1]);
+        assert_eq!(
+            pair[0]["pegs_left"], pair[1]["pegs_left"],
+            "{} and {}",
+            pair[0]["file"], pair[1]["file"]
+        );
+        // Each jump takes a peg: as many moves as pegs taken, both ways.
+        assert_eq!(
+            pair[0]["moves"].as_array().unwrap().len(),
+            pair[1]["moves"].as_array().unwrap().len()
+        );
+    }
+}
