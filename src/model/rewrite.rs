@@ -107,6 +107,19 @@ impl RewriteModel {
         out.sort_unstable();
     }
 
+    /// The most moves [`RewriteModel::candidates`] can give one position: what a search counts
+    /// each position it expands may add, to stop before a table could outgrow its memory limit.
+    pub fn most_candidates(&self) -> usize {
+        let longest = self.anchored.iter().flatten().map(Vec::len).max().unwrap_or(0);
+        // Pieces never outnumber the cells, nor the start's count if no move adds one.
+        let adds = self.monotone().gains_any;
+        let pieces = match adds {
+            true => self.geo.cells.len(),
+            false => occupied(&self.start).count_ones() as usize,
+        };
+        (pieces * longest + self.unanchored.len()).min(self.moves.len())
+    }
+
     /// Whether `s` meets every condition of the goal but a `pegs: fewest`, which only a
     /// search over all of them decides.
     pub fn is_goal(&self, s: &Kinds) -> bool {

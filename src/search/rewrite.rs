@@ -57,6 +57,7 @@ fn fewest_moves(m: &RewriteModel, mono: &Monotone, goal: MoveGoal, budget: &mut 
     let mut found = m.is_goal(&m.start).then_some(0);
     let mut cut = false;
     let mut cands = Vec::new();
+    let branching = m.most_candidates();
     let mut memory = 0;
     let mut check_at = budget.nodes + 1;
     'search: while found.is_none() && head < states.len() {
@@ -71,7 +72,7 @@ fn fewest_moves(m: &RewriteModel, mono: &Monotone, goal: MoveGoal, budget: &mut 
         budget.nodes += 1;
         if budget.nodes >= check_at {
             check_at = budget.next_check(CHECK_EVERY);
-            let more = (check_at - budget.nodes + 1) as usize * m.moves.len();
+            let more = (check_at - budget.nodes + 1) as usize * branching;
             memory = memory.max(used(&seen, &states, more));
             if let Some(why) = budget.exceeded(memory) {
                 return gave_up(why, memory);

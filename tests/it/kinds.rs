@@ -439,7 +439,7 @@ fn peg_solitaire_as_rewrites_leaves_the_same_fewest_pegs_as_the_hop_search() {
                     x = x
                         .wrapping_mul(6364136223846793005)
                         .wrapping_add(1442695040888963407);
-                    if (x >> 33) % 3 == 0 { "." } else { "o" }
+                    if (x >> 33).is_multiple_of(3) { "." } else { "o" }
                 })
                 .collect();
             rows += &format!("  {}\n", row.join(" "));
@@ -470,5 +470,41 @@ fn peg_solitaire_as_rewrites_leaves_the_same_fewest_pegs_as_the_hop_search() {
             pair[0]["moves"].as_array().unwrap().len(),
             pair[1]["moves"].as_array().unwrap().len()
         );
+    }
+}
+
+#[test]
+fn limits_hold_for_searches_of_kinds() {
+    for (file, limit, reason) in [
+        (
+            "puzzles/slide_maze/slide_ricochet.yaml",
+            ["--max-nodes", "100"],
+            "node limit (100 nodes)",
+        ),
+        (
+            "puzzles/hoppers/hoppers_red_last.yaml",
+            ["--max-nodes", "5"],
+            "node limit (5 nodes)",
+        ),
+        (
+            "puzzles/slide_maze/slide_ricochet.yaml",
+            ["--max-memory", "4MB"],
+            "memory limit (3.8 MiB)",
+        ),
+    ] {
+        let o = Test::new()
+            .in_root()
+            .args(["solve", file, "--format", "json", limit[0], limit[1]])
+            .run()
+            .status(1)
+            .json()[0]
+            .clone();
+        assert_eq!(
+            (o["status"].as_str(), o["reason"].as_str()),
+            (Some("gave_up"), Some(reason))
+        );
+        if limit[0] == "--max-nodes" {
+            assert_eq!(o["stats"]["nodes"].to_string(), limit[1]);
+        }
     }
 }
