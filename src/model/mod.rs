@@ -155,6 +155,13 @@ pub struct HopGoal {
     /// `goal: board:`: the one end position, exactly. `pegs` is then its peg count, and `at`
     /// its cell when it has a single peg, so searches built for those use it unchanged.
     pub pattern: Option<u128>,
+    /// `goal: reach:`: the goal is met by any position with a peg on the cell `at`, however
+    /// many pegs are left. `pegs` is then `Count(1)`, the fewest a position with a peg there
+    /// can have, so a search that knows nothing of reaching looks for a stricter goal whose
+    /// answers are answers here too; its refutations are not, which is why only
+    /// [`crate::search::plan`] (which sends reach goals to a search that tests
+    /// [`HopModel::is_goal`]) decides these.
+    pub reach: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -164,23 +171,15 @@ pub struct HopModel {
     pub moves: Vec<HopMove>,
     pub start: u128,
     pub goal: HopGoal,
-    /// `goal: reach:`: the goal is met by any position with a peg on the cell `goal.at`,
-    /// however many pegs are left. `goal.pegs` is then `Count(1)`, the fewest a position with
-    /// a peg there can have, so a search that knows nothing of reaching looks for a stricter
-    /// goal whose answers are answers here too; its refutations are not, which is why only
-    /// [`crate::search::plan`] (which sends reach goals to a search that tests
-    /// [`HopModel::is_goal`]) decides these. Kept beside [`HopGoal`] rather than in it, so that
-    /// code building a `HopGoal` in full need not know of it.
-    pub reach: bool,
 }
 
 impl HopModel {
     /// True when `state` meets the goal for exactly `pegs` pegs; a reach goal (see
-    /// [`HopModel::reach`]) is met by any position with a peg on its cell, whatever `pegs` says.
+    /// [`HopGoal::reach`]) is met by any position with a peg on its cell, whatever `pegs` says.
     #[inline]
     pub fn is_goal(&self, state: u128, pegs: u32) -> bool {
         let cells = self.goal_cells();
-        (self.reach || state.count_ones() == pegs) && state & cells == cells
+        (self.goal.reach || state.count_ones() == pegs) && state & cells == cells
     }
 
     /// The cells a goal position must hold pegs on: the goal board's pegs, the `at:` cell, or
@@ -508,8 +507,8 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
             at,
             moves: spec.goal.moves,
             pattern,
+            reach: reach.is_some(),
         },
-        reach: reach.is_some(),
     })
 }
 

@@ -76,7 +76,7 @@ pub fn solve(
 
 /// Refutes the goal by position classes when it can, else searches with every pruning found.
 pub fn hop(m: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Observer) -> HopResult {
-    if m.reach {
+    if m.goal.reach {
         return reach(m, order, budget, obs);
     }
     if m.goal.pegs == PegGoal::Fewest {
@@ -120,7 +120,7 @@ fn unmoved(model: &HopModel, verdict: Verdict, budget: &Budget) -> HopResult {
     }
 }
 
-/// Solves a goal of reaching a cell (`goal: reach:`, [`HopModel::reach`]): the plain
+/// Solves a goal of reaching a cell (`goal: reach:`, [`crate::model::HopGoal::reach`]): the plain
 /// depth-first search, whose goal test is [`HopModel::is_goal`], with only the prunings that
 /// hold for it.
 ///

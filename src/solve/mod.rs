@@ -270,7 +270,7 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
         Model::Hop(m) => hop_end(m, path).and_then(|end| {
             out.goal = match (m.goal.pattern, m.goal.at) {
                 (Some(g), _) => Some(goal_words(m, g)),
-                (None, Some(a)) if m.reach => Some(reach_words(m, a)),
+                (None, Some(a)) if m.goal.reach => Some(reach_words(m, a)),
                 _ => None,
             };
             out.moves = path.iter().map(|&i| hop_move(m, i)).collect();
