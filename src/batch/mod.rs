@@ -30,7 +30,8 @@ pub struct Found {
 /// so are non-regular files with a puzzle's name, to be reported as errors.
 pub fn collect(paths: &[PathBuf]) -> Found {
     let mut found = Found::default();
-    for root in paths {
+    for root in distinct_roots(paths) {
+        let root = &root;
         if !root.is_dir() {
             found.puzzles.push(root.clone());
             continue;
@@ -65,6 +66,37 @@ pub fn collect(paths: &[PathBuf]) -> Found {
     found.puzzles.sort();
     found.puzzles.dedup();
     found
+}
+
+/// `paths` less those another one already covers, so that no file is solved twice: a folder
+/// given twice under two spellings (`a` and `./a`, or a symlink to it), a folder inside
+/// another one given, a file inside a folder given (when the walk would list it: not hidden,
+/// named like a puzzle) or a file given twice. Compared by real paths, once a root, not a
+/// file; the first spelling given is the one kept.
+fn distinct_roots(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let real: Vec<Option<PathBuf>> = paths.iter().map(|p| std::fs::canonicalize(p).ok()).collect();
+    let is_dir = |i: usize| paths[i].is_dir();
+    let walked = |p: &Path| {
+        Notation::claims(p)
+            && !p
+                .components()
+                .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+    };
+    let covers = |outer: usize, inner: usize| {
+        let (Some(o), Some(i)) = (&real[outer], &real[inner]) else {
+            return false;
+        };
+        match (is_dir(outer), is_dir(inner)) {
+            (true, true) => i.starts_with(o) && (i != o || outer < inner),
+            (true, false) => i.starts_with(o) && walked(i.strip_prefix(o).unwrap_or(i)),
+            (false, false) => i == o && outer < inner,
+            (false, true) => false,
+        }
+    };
+    (0..paths.len())
+        .filter(|&i| !(0..paths.len()).any(|o| o != i && covers(o, i)))
+        .map(|i| paths[i].clone())
+        .collect()
 }
 
 /// Solves every puzzle in one file (an ICPC file holds several), turning a panic anywhere

@@ -140,10 +140,9 @@ impl RewriteModel {
             })
     }
 
-    /// Counts that no move can bring back to the goal's: `Some(reason)` when `s` has fewer
-    /// pieces of a kind than the goal leaves and no move adds one (or more, and none takes
-    /// one), the same for pieces in all. Valid for any rule set: it reads the moves.
-    pub fn dead(&self, s: &Kinds, m: &Monotone) -> Option<String> {
+    /// The counts no move can bring back to the goal's (see [`Pruning`]), read off the moves.
+    pub fn pruning(&self) -> Pruning {
+        let mono = self.monotone();
         let mut want: Vec<(Option<usize>, u32)> = Vec::new();
         if let Some(b) = &self.goal.board {
             want.extend((0..self.kinds.len()).map(|k| (Some(k), b[k].count_ones())));
@@ -158,28 +157,37 @@ impl RewriteModel {
         if let Some(PegGoal::Count(n)) = self.goal.pieces {
             want.push((None, n));
         }
-        want.into_iter().find_map(|(kind, n)| {
-            let (has, gains, loses) = match kind {
-                Some(k) => (s[k].count_ones(), m.gains[k], m.loses[k]),
-                None => (occupied(s).count_ones(), m.gains_any, m.loses_any),
-            };
-            let what = match kind {
-                Some(k) => format!("pieces of kind {}", self.kinds[k] as char),
-                None => "pieces".to_string(),
-            };
-            match () {
-                _ if has < n && !gains => Some(format!(
-                    "the goal leaves {n} {what}, there are {has} and no move adds one"
-                )),
-                _ if has > n && !loses => Some(format!(
-                    "the goal leaves {n} {what}, there are {has} and no move takes one"
-                )),
-                _ => None,
-            }
-        })
+        let rules = want
+            .into_iter()
+            .map(|(kind, n)| {
+                let (gains, loses) = match kind {
+                    Some(k) => (mono.gains[k], mono.loses[k]),
+                    None => (mono.gains_any, mono.loses_any),
+                };
+                Count {
+                    kind,
+                    n,
+                    gains,
+                    loses,
+                }
+            })
+            .filter(|c| !(c.gains && c.loses))
+            .collect();
+        // The fewest pieces a goal position can have: one on a goal cell, those `left:` names,
+        // and all the start's if no move takes one.
+        let named: u32 = self.goal.left.iter().flatten().sum();
+        let floor = match mono.loses_any {
+            false => occupied(&self.start).count_ones(),
+            true => named.max(u32::from(self.goal.cell.is_some())),
+        };
+        Pruning {
+            rules,
+            kinds: self.kinds.clone(),
+            floor,
+        }
     }
 
-    /// Which counts the moves can raise or lower: see [`RewriteModel::dead`].
+    /// Which counts the moves can raise or lower.
     pub fn monotone(&self) -> Monotone {
         let mut m = Monotone::default();
         for mv in &self.moves {
@@ -195,6 +203,65 @@ impl RewriteModel {
             m.loses_any |= total < 0;
         }
         m
+    }
+}
+
+/// A count the goal fixes (of one kind, or of all pieces) that the moves only raise or only
+/// lower (or leave alone).
+#[derive(Debug, Clone, Copy)]
+struct Count {
+    kind: Option<usize>,
+    n: u32,
+    gains: bool,
+    loses: bool,
+}
+
+/// Positions no sequence of moves can bring to the goal, by counting: fewer pieces of a kind
+/// than the goal leaves when no move adds one (more, when none takes one), the same for
+/// pieces in all. Valid for any rule set: it reads the moves. `floor` is the fewest pieces a
+/// goal position can have, for `pegs: fewest`.
+#[derive(Debug, Clone)]
+pub struct Pruning {
+    rules: Vec<Count>,
+    kinds: Vec<u8>,
+    pub floor: u32,
+}
+
+impl Pruning {
+    /// Whether no sequence of moves can bring `s` to the goal.
+    #[inline]
+    pub fn dead(&self, s: &Kinds) -> bool {
+        self.rules.iter().any(|c| {
+            let has = match c.kind {
+                Some(k) => s[k].count_ones(),
+                None => occupied(s).count_ones(),
+            };
+            (has < c.n && !c.gains) || (has > c.n && !c.loses)
+        })
+    }
+
+    /// Why `s` is dead, in words, if it is.
+    pub fn why(&self, s: &Kinds) -> Option<String> {
+        self.rules.iter().find_map(|c| {
+            let (has, what) = match c.kind {
+                Some(k) => (s[k].count_ones(), format!("of kind {}", self.kinds[k] as char)),
+                None => (occupied(s).count_ones(), "in all".to_string()),
+            };
+            let pieces = |n: u32| format!("{n} piece{}", if n == 1 { "" } else { "s" });
+            match () {
+                _ if has < c.n && !c.gains => Some(format!(
+                    "the goal leaves {} {what}, the board has {} and no move adds one",
+                    pieces(c.n),
+                    has
+                )),
+                _ if has > c.n && !c.loses => Some(format!(
+                    "the goal leaves {} {what}, the board has {} and no move takes one",
+                    pieces(c.n),
+                    has
+                )),
+                _ => None,
+            }
+        })
     }
 }
 

@@ -1,15 +1,18 @@
 //! Searches over pieces of kinds and rewrite moves: breadth-first for a `moves:` goal (the
 //! fewest moves, each one rewrite), depth-first with a visited set for any other goal, and
-//! depth-first over every position for `pegs: fewest`.
+//! depth-first over every position for `pegs: fewest` (then breadth-first to that count, when
+//! the fewest moves are asked too).
 //!
 //! Nothing here assumes what the moves are: symmetry, position classes and pagodas are
-//! arguments about hops and are not used. The one pruning is [`RewriteModel::dead`], read off
-//! the moves themselves (a count no move can raise or lower back to the goal's).
+//! arguments about hops and are not used. The one pruning is [`Pruning`], read off the moves
+//! themselves (a count no move can raise or lower back to the goal's). Positions are stored
+//! as one bitboard a kind the family has (`[u128; K]`), so a one-kind family keeps 16 bytes a
+//! position.
 
 use super::{Budget, GaveUp, Verdict, table_peak, vec_peak};
-use crate::model::rewrite::{Kinds, Monotone, RewriteModel, occupied};
+use crate::model::rewrite::{Kinds, MAX_KINDS, Pruning, RewriteModel, occupied};
 use crate::spec::{MoveGoal, PegGoal};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 /// What a search found: its verdict, the moves of its answer and its tables' peak bytes.
 #[derive(Debug)]
@@ -21,37 +24,80 @@ pub struct RewriteResult {
 
 /// Solves `m` under `budget`.
 pub fn solve(m: &RewriteModel, budget: &mut Budget) -> RewriteResult {
-    let mono = m.monotone();
-    if let Some(why) = m.dead(&m.start, &mono) {
-        return RewriteResult {
-            verdict: Verdict::Unsolvable(Some(why)),
-            path: Vec::new(),
-            memory: 0,
-        };
+    let prune = m.pruning();
+    let refuted = |why: String| RewriteResult {
+        verdict: Verdict::Unsolvable(Some(why)),
+        path: Vec::new(),
+        memory: 0,
+    };
+    if let Some(why) = prune.why(&m.start) {
+        return refuted(why);
     }
+    if m.moves.is_empty() && !m.is_goal(&m.start) {
+        return refuted("the rules make no move on this board".into());
+    }
+    match m.kinds.len() {
+        1 => solve_with::<1>(m, &prune, budget),
+        2 => solve_with::<2>(m, &prune, budget),
+        3 => solve_with::<3>(m, &prune, budget),
+        _ => solve_with::<MAX_KINDS>(m, &prune, budget),
+    }
+}
+
+fn solve_with<const K: usize>(m: &RewriteModel, prune: &Pruning, budget: &mut Budget) -> RewriteResult {
     match (m.goal.moves, m.goal.pieces) {
-        (Some(goal), _) => fewest_moves(m, &mono, goal, budget),
-        (None, Some(PegGoal::Fewest)) => depth_first(m, &mono, true, budget),
-        (None, _) => depth_first(m, &mono, false, budget),
+        // The fewest pieces first, then the fewest moves that leave that many.
+        (Some(goal), Some(PegGoal::Fewest)) => {
+            let least = depth_first::<K>(m, prune, true, budget);
+            if least.verdict != Verdict::Solved {
+                return least;
+            }
+            let end = least.path.iter().fold(m.start, |s, &i| m.moves[i].apply(&s));
+            let mut exact = m.clone();
+            exact.goal.pieces = Some(PegGoal::Count(occupied(&end).count_ones()));
+            let r = fewest_moves::<K>(&exact, &exact.pruning(), goal, budget);
+            RewriteResult {
+                memory: r.memory.max(least.memory),
+                ..r
+            }
+        }
+        (Some(goal), _) => fewest_moves::<K>(m, prune, goal, budget),
+        (None, Some(PegGoal::Fewest)) => depth_first::<K>(m, prune, true, budget),
+        (None, _) => depth_first::<K>(m, prune, false, budget),
     }
+}
+
+/// A position as stored: the bitboards of the family's `K` kinds.
+fn key<const K: usize>(s: &Kinds) -> [u128; K] {
+    std::array::from_fn(|k| s[k])
+}
+
+fn unkey<const K: usize>(s: &[u128; K]) -> Kinds {
+    std::array::from_fn(|k| if k < K { s[k] } else { 0 })
 }
 
 /// How often the limits are checked, in positions.
 const CHECK_EVERY: u64 = 1024;
 
 /// Breadth-first: the fewest rewrites to a goal position, or none within `goal`'s bound.
-fn fewest_moves(m: &RewriteModel, mono: &Monotone, goal: MoveGoal, budget: &mut Budget) -> RewriteResult {
+fn fewest_moves<const K: usize>(
+    m: &RewriteModel,
+    prune: &Pruning,
+    goal: MoveGoal,
+    budget: &mut Budget,
+) -> RewriteResult {
     let bound = match goal {
         MoveGoal::Within(n) => Some(n),
         MoveGoal::Fewest => None,
     };
+    type State<const K: usize> = ([u128; K], u32, u32);
     // Every position seen, with the index of the one it came from and the move made.
-    let mut states: Vec<(Kinds, u32, u32)> = vec![(m.start, u32::MAX, 0)];
-    let mut seen: FxHashSet<Kinds> = FxHashSet::default();
-    seen.insert(m.start);
-    let used = |seen: &FxHashSet<Kinds>, states: &Vec<(Kinds, u32, u32)>, more: usize| {
-        table_peak::<Kinds>(seen.len(), seen.capacity(), more)
-            + vec_peak::<(Kinds, u32, u32)>(states.len(), states.capacity(), more)
+    let mut states: Vec<State<K>> = vec![(key(&m.start), u32::MAX, 0)];
+    let mut seen: FxHashSet<[u128; K]> = FxHashSet::default();
+    seen.insert(key(&m.start));
+    let used = |seen: &FxHashSet<[u128; K]>, states: &Vec<State<K>>, more: usize| {
+        table_peak::<[u128; K]>(seen.len(), seen.capacity(), more)
+            + vec_peak::<State<K>>(states.len(), states.capacity(), more)
     };
     let (mut head, mut layer_end, mut depth) = (0, 1, 0u32);
     let mut found = m.is_goal(&m.start).then_some(0);
@@ -78,7 +124,7 @@ fn fewest_moves(m: &RewriteModel, mono: &Monotone, goal: MoveGoal, budget: &mut 
                 return gave_up(why, memory);
             }
         }
-        let cur = states[head].0;
+        let cur = unkey(&states[head].0);
         let occ = occupied(&cur);
         m.candidates(&cur, &mut cands);
         for &i in &cands {
@@ -87,10 +133,10 @@ fn fewest_moves(m: &RewriteModel, mono: &Monotone, goal: MoveGoal, budget: &mut 
                 continue;
             }
             let next = mv.apply(&cur);
-            if m.dead(&next, mono).is_some() || !seen.insert(next) {
+            if prune.dead(&next) || !seen.insert(key(&next)) {
                 continue;
             }
-            states.push((next, head as u32, i));
+            states.push((key(&next), head as u32, i));
             if m.is_goal(&next) {
                 found = Some(states.len() - 1);
                 break 'search;
@@ -101,7 +147,10 @@ fn fewest_moves(m: &RewriteModel, mono: &Monotone, goal: MoveGoal, budget: &mut 
     memory = memory.max(used(&seen, &states, 0));
     let Some(mut i) = found else {
         let why = match (bound, cut) {
-            (Some(n), true) => Some(format!("no solution within {n} moves")),
+            (Some(n), true) => Some(format!(
+                "no solution within {n} move{}",
+                if n == 1 { "" } else { "s" }
+            )),
             _ => None,
         };
         return RewriteResult {
@@ -125,33 +174,38 @@ fn fewest_moves(m: &RewriteModel, mono: &Monotone, goal: MoveGoal, budget: &mut 
 
 /// Depth-first with a visited set: the first goal position found, in the family's move order;
 /// with `fewest`, every position, keeping the one with the fewest pieces that meets the rest of
-/// the goal (stopping early at none left).
-fn depth_first(m: &RewriteModel, mono: &Monotone, fewest: bool, budget: &mut Budget) -> RewriteResult {
+/// the goal (stopping early at [`Pruning::floor`], the fewest any goal position can have).
+fn depth_first<const K: usize>(
+    m: &RewriteModel,
+    prune: &Pruning,
+    fewest: bool,
+    budget: &mut Budget,
+) -> RewriteResult {
     // The position on each level, the moves that may apply there and how many were tried;
     // `path` the moves made. A level's list is kept when it is left, for the next one so deep.
     let mut stack: Vec<(Kinds, Vec<u32>, usize)> = vec![(m.start, Vec::new(), 0)];
     m.candidates(&m.start, &mut stack[0].1);
     let mut spare: Vec<Vec<u32>> = Vec::new();
     let mut path: Vec<usize> = Vec::new();
-    let mut seen: FxHashMap<Kinds, ()> = FxHashMap::default();
-    seen.insert(m.start, ());
+    let mut seen: FxHashSet<[u128; K]> = FxHashSet::default();
+    seen.insert(key(&m.start));
     let pieces = |s: &Kinds| occupied(s).count_ones();
     let mut best: Option<(u32, Vec<usize>)> = m.is_goal(&m.start).then(|| (pieces(&m.start), Vec::new()));
-    if best.is_some() && !fewest {
-        return RewriteResult {
-            verdict: Verdict::Solved,
-            path,
-            memory: 0,
-        };
-    }
+    let done = |best: &Option<(u32, Vec<usize>)>| match best {
+        Some((n, _)) => !fewest || *n <= prune.floor,
+        None => false,
+    };
     // The lists of moves are a few hundred bytes a level at most: counted with the stack.
-    let used = |seen: &FxHashMap<Kinds, ()>, depth: usize, more: usize| {
-        let level = std::mem::size_of::<(Kinds, Vec<u32>, usize)>() + 4 * m.moves.len().min(256);
-        table_peak::<Kinds>(seen.len(), seen.capacity(), more) + (depth as u64 + 1) * level as u64
+    let level = (std::mem::size_of::<(Kinds, Vec<u32>, usize)>() + 4 * m.most_candidates()) as u64;
+    let used = |seen: &FxHashSet<[u128; K]>, depth: usize, more: usize| {
+        table_peak::<[u128; K]>(seen.len(), seen.capacity(), more) + (depth as u64 + 1) * level
     };
     let mut memory = 0;
     let mut check_at = budget.nodes + 1;
-    while let Some((cur, cands, tried)) = stack.last_mut() {
+    while !done(&best) {
+        let Some((cur, cands, tried)) = stack.last_mut() else {
+            break;
+        };
         let occ = occupied(cur);
         let found = cands[*tried..]
             .iter()
@@ -184,25 +238,12 @@ fn depth_first(m: &RewriteModel, mono: &Monotone, fewest: bool, budget: &mut Bud
             }
         }
         let next = m.moves[i].apply(&cur);
-        if seen.insert(next, ()).is_some() || m.dead(&next, mono).is_some() {
+        if !seen.insert(key(&next)) || prune.dead(&next) {
             continue;
         }
         path.push(i);
-        if m.is_goal(&next) {
-            let n = pieces(&next);
-            if !fewest {
-                return RewriteResult {
-                    verdict: Verdict::Solved,
-                    path,
-                    memory: memory.max(used(&seen, stack.len(), 0)),
-                };
-            }
-            if best.as_ref().is_none_or(|(b, _)| n < *b) {
-                best = Some((n, path.clone()));
-                if n == 0 {
-                    break;
-                }
-            }
+        if m.is_goal(&next) && best.as_ref().is_none_or(|(b, _)| pieces(&next) < *b) {
+            best = Some((pieces(&next), path.clone()));
         }
         let mut cands = spare.pop().unwrap_or_default();
         m.candidates(&next, &mut cands);
