@@ -678,6 +678,14 @@ mod tests {
         buf[(x as u16, y as u16)].style()
     }
 
+    /// The screen after `n` ticks of a solve being shown.
+    fn ticked(app: &mut App, n: usize) -> String {
+        for _ in 0..n {
+            app.update(Input::Tick);
+        }
+        screen(app)
+    }
+
     #[test]
     fn keys_pick_a_peg_and_a_target_and_undo_redo_walk_the_history() {
         let opts = Options::default();
@@ -816,10 +824,7 @@ mod tests {
             app.message(),
             "marbles finishes: solved in 15 moves, 6 pieces left"
         );
-        for _ in 0..15 {
-            app.update(Input::Tick);
-        }
-        let end = screen(&mut app);
+        let end = ticked(&mut app, 15);
         assert!(end.contains("│  T   T   T  [○]  F   F   F"), "{end}");
         assert!(end.contains("solved in 15 moves: 6 pieces (3 F, 3 T)"), "{end}");
         assert_eq!(app.exit_code(), ExitCode::Solved);
