@@ -303,6 +303,13 @@ fn pieces_of_kinds_are_drawn_with_their_letters_and_colours() {
         "{page}"
     );
     assert!(page.contains("\"kinds\":[[\"F\",\"green\"],[\"T\",\"yellow\"]]"));
+    // The Markdown report of the same batch draws its boards in text, with the letters.
+    let md = std::fs::read_to_string(dir.path().join("summary.md")).expect("summary.md");
+    assert!(md.contains("Start:\n\n```\nF F F . T T T\n```\n"), "{md}");
+    assert!(
+        md.contains("15. F [0, 3] to [0, 4] (right)\n\n```\nT T T . F F F\n```\n"),
+        "{md}"
+    );
 
     let Some(browser) = chromium_for("pieces_of_kinds_are_drawn_with_their_letters_and_colours") else {
         return;
