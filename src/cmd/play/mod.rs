@@ -89,8 +89,10 @@ commands:
   quit           leave (end of input does too)";
 
 /// [`HELP`]'s first command as puzzles of pieces of kinds read it.
-const PIECES_MOVE: &str = "  R C R2 C2      move the piece at [R, C] to [R2, C2] (also written R,C R2,C2); of\n\
-     \x20                several moves between the two, the first the rules list that fits";
+const PIECES_MOVE: &str = concat!(
+    "  R C R2 C2      move the piece at [R, C] to [R2, C2] (also written R,C R2,C2); of\n",
+    "                 several moves between the two, the first the rules list that fits"
+);
 
 /// The commands for `p`.
 fn help(p: &Prepared) -> String {
@@ -626,6 +628,20 @@ mod tests {
         let (code, out) = play_with("puzzles/triangle_hop/corner.yaml", "solve\n", false);
         assert_eq!(code, ExitCode::Solved);
         assert!(out.contains("solved in"), "{out}");
+    }
+
+    #[test]
+    fn help_for_pieces_of_kinds_says_how_a_piece_moves_and_leaves_out_tilts() {
+        let (_, out) = play_with("puzzles/frogs_toads/frogs_toads_3.yaml", "help\n", false);
+        assert!(
+            out.contains(&format!(
+                "commands:\n{PIECES_MOVE}\n  moves          list the legal moves\n"
+            )),
+            "{out}"
+        );
+        assert!(!out.contains("tilt"), "{out}");
+        let (_, out) = play_with("puzzles/triangle_hop/corner.yaml", "help\n", false);
+        assert!(out.ends_with(&format!("{HELP}\n")), "{out}");
     }
 
     #[test]
