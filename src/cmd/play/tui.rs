@@ -819,6 +819,24 @@ mod tests {
         }
         assert!(screen(&mut app).contains("6 pieces (3 F, 3 T) · move 1"));
         app.update(Input::Undo);
+        // A click picks the toad at [0, 4], a second one moves it to the hole at [0, 3].
+        let s = screen(&mut app);
+        let (row, line) = s.lines().enumerate().find(|(_, l)| l.contains(" T ")).unwrap();
+        let column = |nth: usize| {
+            let x = line
+                .char_indices()
+                .filter(|(_, c)| "FT○".contains(*c))
+                .nth(nth)
+                .unwrap()
+                .0;
+            line[..x].chars().count() as u16
+        };
+        let (toad, hole, row) = (column(4), column(3), row as u16);
+        app.update(Input::Click { column: toad, row });
+        assert_eq!(app.message(), "[0, 4] picked: choose where it goes");
+        app.update(Input::Click { column: hole, row });
+        assert!(screen(&mut app).contains("│  F   F   F  [T]  ○   T   T"));
+        app.update(Input::Undo);
         app.update(Input::Solve);
         assert_eq!(
             app.message(),
