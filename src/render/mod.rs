@@ -348,6 +348,36 @@ pub fn move_text(m: &MoveOut) -> String {
     }
 }
 
+/// The colours pieces of kinds are drawn in, by name: the HTML report's classes `k-NAME`, the
+/// terminal colours of `marbles play`.
+pub const KIND_COLOURS: [&str; 6] = ["green", "yellow", "blue", "red", "purple", "teal"];
+
+/// The colour of each kind of `letters` (a family's kinds, or the letters a board shows, in
+/// order): a letter that names a colour (`R` red, `G` green, `B` blue, `Y` yellow, `P` purple)
+/// gets it, every other the first of [`KIND_COLOURS`] that no kind has yet.
+pub fn kind_colours(letters: &[u8]) -> Vec<&'static str> {
+    let named = |l: u8| match l {
+        b'R' => Some("red"),
+        b'G' => Some("green"),
+        b'B' => Some("blue"),
+        b'Y' => Some("yellow"),
+        b'P' => Some("purple"),
+        _ => None,
+    };
+    let mut taken: Vec<&str> = letters.iter().filter_map(|&l| named(l)).collect();
+    letters
+        .iter()
+        .map(|&l| {
+            named(l).unwrap_or_else(|| {
+                let free = KIND_COLOURS.iter().find(|c| !taken.contains(c));
+                let c = free.copied().unwrap_or(KIND_COLOURS[0]);
+                taken.push(c);
+                c
+            })
+        })
+        .collect()
+}
+
 /// The cell a move leaves its peg on, to mark it.
 pub fn landing(m: &MoveOut) -> Option<Cell> {
     match m {

@@ -121,6 +121,50 @@ struct HopPlay<'a> {
     frames: &'a [String],
     /// Per move: `[from, to, over…]` as cell indices (-1 when a cell is not on the board).
     marks: Vec<Vec<i64>>,
+    /// On a board of pieces of kinds, each kind's letter and its colour ([`Kinds`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    kinds: Vec<(char, &'static str)>,
+}
+
+/// The kinds a hop replay's frames show, by their letters in order of first appearance, and
+/// the colour each is drawn in ([`render::kind_colours`]); none on a board of pegs.
+struct Kinds(Vec<(char, &'static str)>);
+
+impl Kinds {
+    fn of(frames: &[String]) -> Kinds {
+        let mut letters: Vec<u8> = Vec::new();
+        for b in frames.iter().flat_map(|f| f.bytes()) {
+            if b.is_ascii_alphabetic() && !letters.contains(&b) {
+                letters.push(b);
+            }
+        }
+        let colours = render::kind_colours(&letters);
+        Kinds(letters.into_iter().map(char::from).zip(colours).collect())
+    }
+
+    /// The colour of the piece drawn as `letter`.
+    fn colour(&self, letter: u8) -> &'static str {
+        self.0
+            .iter()
+            .find(|(l, _)| *l == char::from(letter))
+            .map_or(render::KIND_COLOURS[0], |k| k.1)
+    }
+
+    /// Each kind's letter on a disc of its colour, under the board.
+    fn legend(&self, s: &mut String) {
+        if self.0.is_empty() {
+            return;
+        }
+        s.push_str("<p class=\"legend\">");
+        for (letter, colour) in &self.0 {
+            let _ = write!(
+                s,
+                "<span class=\"kind k-{colour}\">{}</span>",
+                escape(&letter.to_string())
+            );
+        }
+        s.push_str("</p>\n");
+    }
 }
 
 #[derive(Serialize)]
@@ -164,7 +208,11 @@ fn player<'a>(o: &'a Outcome, replay: &'a Replay) -> Player<'a> {
             Player {
                 kind: "hop",
                 words,
-                hop: Some(HopPlay { frames, marks }),
+                hop: Some(HopPlay {
+                    frames,
+                    marks,
+                    kinds: Kinds::of(frames).0,
+                }),
                 tilt: None,
             }
         }
@@ -464,7 +512,12 @@ fn section(s: &mut String, i: usize, o: &Outcome) {
         facts.push(("best try", format!("{} moves", o.moves.len())));
     }
     if let Some(p) = o.pegs_left {
-        facts.push(("pegs left", p.to_string()));
+        let what = if render::lettered(o) {
+            "pieces left"
+        } else {
+            "pegs left"
+        };
+        facts.push((what, p.to_string()));
     }
     if let Some(r) = &o.rating {
         facts.push(("rating", escape(r)));
@@ -489,11 +542,13 @@ fn section(s: &mut String, i: usize, o: &Outcome) {
 
     if let Some(replay) = &o.replay {
         s.push_str("<figure class=\"board-wrap\">\n");
+        let mut kinds = Kinds(Vec::new());
         match replay {
             Replay::Hop { layout, frames, .. } => {
                 let (holes, _) = render::hop_picture(replay).unwrap_or_default();
                 let pos = holes.iter().map(|&p| render::hop_point(*layout, p)).collect();
-                hop_svg(s, *layout, pos, frames.first(), &o.puzzle)
+                kinds = Kinds::of(frames);
+                hop_svg(s, (*layout, pos), frames.first(), &kinds, &o.puzzle)
             }
             Replay::Tilt {
                 size,
@@ -505,6 +560,7 @@ fn section(s: &mut String, i: usize, o: &Outcome) {
             } => tilt_svg(s, *size, walls, (holes, exits, pieces), frames.first(), &o.puzzle),
         }
         s.push_str("</figure>\n");
+        kinds.legend(s);
         stepper(s, o, replay);
     }
     s.push_str("</section>\n");
@@ -544,8 +600,15 @@ fn stepper(s: &mut String, o: &Outcome, replay: &Replay) {
 }
 
 /// A hop board as a picture: one tile and one hole per entry of `pos` (cell-index order,
-/// from [`render::hop_point`]).
-fn hop_svg(s: &mut String, layout: Layout, pos: Vec<(f64, f64)>, frame: Option<&String>, name: &str) {
+/// from [`render::hop_point`]). On a board of pieces of `kinds`, each piece is a disc of its
+/// kind's colour with its letter on it (every cell has the letter's `<text>`, for the script).
+fn hop_svg(
+    s: &mut String,
+    (layout, pos): (Layout, Vec<(f64, f64)>),
+    frame: Option<&String>,
+    kinds: &Kinds,
+    name: &str,
+) {
     let fold = |f: fn(f64, f64) -> f64, start: f64, pick: fn(&(f64, f64)) -> f64| {
         pos.iter().map(pick).fold(start, f)
     };
@@ -565,10 +628,17 @@ fn hop_svg(s: &mut String, layout: Layout, pos: Vec<(f64, f64)>, frame: Option<&
     let m = 0.75;
     let (w, h) = (x1 - x0 + 2.0 * m, y1 - y0 + 2.0 * m);
     let frame = frame.map(|f| f.as_bytes()).unwrap_or(&[]);
-    let pegs = frame.iter().filter(|&&b| b == b'1').count();
+    let lettered = !kinds.0.is_empty();
+    let pegs = match lettered {
+        false => format!("{} pegs", frame.iter().filter(|&&b| b == b'1').count()),
+        true => format!(
+            "{} pieces",
+            frame.iter().filter(|b| b.is_ascii_alphabetic()).count()
+        ),
+    };
     let _ = writeln!(
         s,
-        "<svg class=\"board hop {}\" viewBox=\"{} {} {} {}\" role=\"img\" aria-label=\"{}: {} holes, {} pegs\">",
+        "<svg class=\"board hop {}\" viewBox=\"{} {} {} {}\" role=\"img\" aria-label=\"{}: {} holes, {}\">",
         match layout {
             Layout::Square => "square",
             Layout::Triangle => "triangle",
@@ -611,17 +681,24 @@ fn hop_svg(s: &mut String, layout: Layout, pos: Vec<(f64, f64)>, frame: Option<&
     }
     let _ = writeln!(s, "<path class=\"plate\" d=\"{d}\"/>");
     for (i, &(x, y)) in pos.iter().enumerate() {
-        let state = if frame.get(i) == Some(&b'1') {
-            "peg"
-        } else {
-            "empty"
+        let (state, letter) = match frame.get(i) {
+            Some(&b'1') => ("peg".to_string(), String::new()),
+            Some(&b) if b.is_ascii_alphabetic() => (
+                format!("piece k-{}", kinds.colour(b)),
+                escape(&char::from(b).to_string()),
+            ),
+            _ => ("empty".to_string(), String::new()),
+        };
+        let text = match lettered {
+            true => format!("<text class=\"letter\" dy=\".02\">{letter}</text>"),
+            false => String::new(),
         };
         let _ = writeln!(
             s,
             "<g class=\"cell {state}\" data-i=\"{i}\" transform=\"translate({} {})\">\
              <circle class=\"hole\" r=\".17\"/><circle class=\"ring\" r=\".45\"/>\
              <g class=\"ball\"><circle class=\"body\" r=\".34\"/>\
-             <circle class=\"shine\" cx=\"-.11\" cy=\"-.12\" r=\".1\"/></g></g>",
+             <circle class=\"shine\" cx=\"-.11\" cy=\"-.12\" r=\".1\"/>{text}</g></g>",
             num(x),
             num(y)
         );

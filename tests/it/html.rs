@@ -126,25 +126,40 @@ fn file_url(path: &Path) -> String {
     format!("file://{encoded}")
 }
 
-#[test]
-fn html_report_draws_in_chromium() {
-    let Some(browser) = chromium() else {
+/// The browser for test `name`; `None` (saying the test was skipped) where there is none, a
+/// panic instead when `CI` is set.
+fn chromium_for(name: &str) -> Option<PathBuf> {
+    let browser = chromium();
+    if browser.is_none() {
         if std::env::var_os("CI").is_some() {
             panic!("chromium not found on PATH, and CI is set: the HTML report must be checked in a browser");
         }
         eprintln!(
-            "SKIPPED html_report_draws_in_chromium: no chromium on PATH \
+            "SKIPPED {name}: no chromium on PATH \
              (apt-get install chromium, or set MARBLES_CHROMIUM); this test fails instead when CI is set"
         );
-        return;
-    };
+    }
+    browser
+}
 
+/// `marbles batch PUZZLES --report` into a new folder: the folder and the run.
+fn report_of(puzzles: &str) -> (tempfile::TempDir, crate::support::Run) {
     let dir = tempfile::tempdir().expect("temp dir");
     let report = dir.path().display().to_string();
     let out = Test::new()
         .in_root()
-        .args(["batch", "puzzles", "--report", &report, "--quiet"])
+        .args(["batch", puzzles, "--report", &report, "--quiet"])
         .run();
+    (dir, out)
+}
+
+#[test]
+fn html_report_draws_in_chromium() {
+    let Some(browser) = chromium_for("html_report_draws_in_chromium") else {
+        return;
+    };
+
+    let (dir, out) = report_of("puzzles");
     // 1: the shipped puzzles include an unsolvable one; that is a verdict, not a failure.
     assert!(
         matches!(out.code, Some(0 | 1)),
@@ -241,4 +256,81 @@ fn html_report_draws_in_chromium() {
                 .unwrap_or(false)
         );
     }
+}
+
+/// Per cell of a hop board's section, in order: its class and the letter drawn on it.
+fn cells(section: &str) -> Vec<(String, String)> {
+    section
+        .split("<g class=\"cell ")
+        .skip(1)
+        .map(|g| {
+            let class = g.split('"').next().unwrap_or_default().to_string();
+            let letter = g
+                .split("<text class=\"letter\" dy=\".02\">")
+                .nth(1)
+                .and_then(|t| t.split("</text>").next())
+                .unwrap_or("?")
+                .to_string();
+            (class, letter)
+        })
+        .collect()
+}
+
+#[test]
+fn pieces_of_kinds_are_drawn_with_their_letters_and_colours() {
+    let (dir, out) = report_of("puzzles/frogs_toads");
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let index = dir.path().join("index.html");
+    let page = std::fs::read_to_string(&index).expect("index.html");
+    let title = "Frogs and Toads, 3 + 3";
+    // Without scripts: the start, each piece a disc of its kind's colour with its letter.
+    let frogs = |class: &str, letter: &str| (format!("piece k-{class}"), letter.to_string());
+    let (f, t, hole) = (
+        frogs("green", "F"),
+        frogs("yellow", "T"),
+        ("empty".to_string(), String::new()),
+    );
+    let start = [&f, &f, &f, &hole, &t, &t, &t].map(Clone::clone);
+    assert_eq!(cells(section(&page, title)), start);
+    assert!(
+        section(&page, title).contains("aria-label=\"Frogs and Toads, 3 + 3: 7 holes, 6 pieces\""),
+        "{page}"
+    );
+    assert!(
+        section(&page, title).contains(
+            "<p class=\"legend\"><span class=\"kind k-green\">F</span><span class=\"kind k-yellow\">T</span></p>"
+        ),
+        "{page}"
+    );
+    assert!(page.contains("\"kinds\":[[\"F\",\"green\"],[\"T\",\"yellow\"]]"));
+    // The Markdown report of the same batch draws its boards in text, with the letters.
+    let md = std::fs::read_to_string(dir.path().join("summary.md")).expect("summary.md");
+    assert!(md.contains("Start:\n\n```\nF F F . T T T\n```\n"), "{md}");
+    assert!(
+        md.contains("15. F [0, 3] to [0, 4] (right)\n\n```\nT T T . F F F\n```\n"),
+        "{md}"
+    );
+
+    let Some(browser) = chromium_for("pieces_of_kinds_are_drawn_with_their_letters_and_colours") else {
+        return;
+    };
+    let url = file_url(&index);
+    let first = browse(&browser, &format!("{url}#step=1"), &["--dump-dom"]);
+    let end = browse(&browser, &format!("{url}#step=last"), &["--dump-dom"]);
+    // After F [0, 2] to [0, 3]: the frog landed (marked), the hole it left marked as such.
+    let moved = cells(section(&first, title));
+    assert_eq!(moved[2], ("empty from".to_string(), String::new()), "{moved:?}");
+    assert_eq!(
+        moved[3],
+        ("piece k-green moved".to_string(), "F".to_string()),
+        "{moved:?}"
+    );
+    assert_eq!(moved[4], t, "{moved:?}");
+    // The end: the sides swapped, the last frog to move marked.
+    let last: Vec<(String, String)> = cells(section(&end, title))
+        .into_iter()
+        .map(|(class, letter)| (class.replace(" moved", "").replace(" from", ""), letter))
+        .collect();
+    assert_eq!(last, [&t, &t, &t, &hole, &f, &f, &f].map(Clone::clone));
+    assert!(section(&end, title).contains("move 15 of 15"));
 }

@@ -223,3 +223,114 @@ fn a_line_of_any_length_is_refused_without_being_kept() {
         run.stdout.len()
     );
 }
+
+/// Frogs and Toads 3 + 3: the 15 moves of `marbles solve`'s answer, one a line.
+const FROGS_15: &str = "0 2 0 3\n0 4 0 2\n0 5 0 4\n0 3 0 5\n0 1 0 3\n0 0 0 1\n0 2 0 0\n0 4 0 2\n\
+                        0 6 0 4\n0 5 0 6\n0 3 0 5\n0 1 0 3\n0 2 0 1\n0 4 0 2\n0 3 0 4\n";
+
+#[test]
+fn frogs_and_toads_played_by_hand_swap_sides_in_15_moves() {
+    let (code, out) = play("puzzles/frogs_toads/frogs_toads_3.yaml", FROGS_15);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.starts_with(
+            "Frogs and Toads, 3 + 3 (frogs_toads): type a move, or `help`\n    F F F . T T T\n\
+             6 pieces (3 F, 3 T)\n    F F . F T T T\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("    T T T . F F F\n6 pieces (3 F, 3 T)\nsolved in 15 moves: 6 pieces (3 F, 3 T)\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn pieces_of_kinds_list_their_moves_and_refuse_illegal_ones_exactly() {
+    let (code, out) = play(
+        "puzzles/frogs_toads/frogs_toads_3.yaml",
+        "moves\n0 4 0 2\n0 0 0 4\n9 9 0 0\n0 2\nleft\n0 2 0 3\n0 2 0 3\n0 6 0 5\nmoves\nquit\n",
+    );
+    assert_eq!(code, Some(1));
+    let replies: Vec<&str> = out
+        .lines()
+        .filter(|l| !l.starts_with("    ") && !l.ends_with("pieces (3 F, 3 T)"))
+        .skip(1)
+        .collect();
+    assert_eq!(
+        replies,
+        [
+            "  F [0, 2] to [0, 3] (right)",
+            "  T [0, 4] to [0, 3] (left)",
+            "not now: the T at [0, 4] cannot go to [0, 2] as the board stands",
+            "no move goes from [0, 0] to [0, 4] on this board",
+            "[9, 9] is not a hole of this board",
+            "a move is four numbers: R C R2 C2 (from [R, C] to [R2, C2])",
+            "`left` is not a move: write `R C R2 C2` (from, to), or `help`",
+            "not now: [0, 2] holds no piece",
+            "not now: the T at [0, 6] cannot go to [0, 5] as the board stands",
+            "  F [0, 1] to [0, 2] (right)",
+            "  T [0, 4] to [0, 2] (left)",
+        ],
+        "{out}"
+    );
+    // One move was made: the start and the board after it.
+    assert_eq!(out.matches("6 pieces (3 F, 3 T)").count(), 2, "{out}");
+}
+
+#[test]
+fn hoppers_hint_undo_and_the_solver_finishing() {
+    let (code, out) = play(
+        "puzzles/hoppers/hoppers_corner.yaml",
+        "hint\n0 0 4 4\n0 0 0 4\nundo\nundo\nsolve\n",
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("\ntry: G [0, 0] to [4, 0], taking [2, 0] (down)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("no move goes from [0, 0] to [4, 4] on this board\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n    . # . # G\n    # . # G #\n    G # G # G\n"),
+        "{out}"
+    );
+    assert!(out.contains("9 pieces (8 G, 1 R)\n"), "{out}");
+    assert!(out.contains("nothing to undo\n"), "{out}");
+    assert!(out.contains("solved in 9 moves, 1 piece left\n"), "{out}");
+    assert!(
+        out.ends_with("    R # . # .\n    # . # . #\n    . # . # .\n    # . # . #\n    . # . # .\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_move_limit_and_a_fewest_goal_decide_a_game_of_pieces() {
+    // Three moves swap one frog and one toad; the goal allows two.
+    let yaml = "rules: frogs_toads\nboard: |\n  F . T\ngoal:\n  board: |\n    T . F\n  moves: 2\n";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("p.yaml"), yaml).unwrap();
+    let (code, out) = play_in(dir.path(), "p.yaml", "0 0 0 1\n0 2 0 0\n0 1 0 2\n");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.ends_with(
+            "the goal, but in 3 moves: this puzzle allows 2. `undo`, `restart`, or `solve` to see what marbles would do\n"
+        ),
+        "{out}"
+    );
+    // The fewest pieces: won once no move is left and the rest of the goal holds.
+    let yaml = "rules: hoppers\nboard: |\n  G # G # .\n  # . # . #\n  . # . # R\ngoal:\n  pegs: fewest\n";
+    std::fs::write(dir.path().join("f.yaml"), yaml).unwrap();
+    let (code, out) = play_in(dir.path(), "f.yaml", "moves\n0 0 0 4\n");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("\n  G [0, 0] to [0, 4], taking [0, 2] (right)\n"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("solved in 1 move: 2 pieces (1 G, 1 R), no moves left\n"),
+        "{out}"
+    );
+}

@@ -89,6 +89,42 @@ fn the_full_screen_board_plays_in_a_terminal() {
 }
 
 #[test]
+fn pieces_of_kinds_are_drawn_by_their_letters_and_moved_with_the_keys() {
+    in_terminal("puzzles/frogs_toads/frogs_toads_3.yaml", |socket| {
+        let pane = wait_for(socket, "6 pieces (3 F, 3 T) · move 0");
+        assert!(pane.contains("│ [F]  F   F   ○   T   T   T "), "{pane}");
+        // Right twice to the frog at [0, 2], pick it, right to the hole, move there.
+        for key in ["Right", "Right", "Enter"] {
+            tmux(socket, &["send-keys", "-t", "play", key]);
+            sleep(Duration::from_millis(150));
+        }
+        let pane = wait_for(socket, "picked");
+        assert!(pane.contains("[0, 2] picked: choose where it goes"), "{pane}");
+        for key in ["Right", "Enter"] {
+            tmux(socket, &["send-keys", "-t", "play", key]);
+            sleep(Duration::from_millis(150));
+        }
+        let pane = wait_for(socket, "· move 1");
+        assert!(pane.contains("│  F   F   ○  [F]  T   T   T "), "{pane}");
+        // Each kind in its own colour: frogs green (SGR 32 or 256-colour 2), toads yellow.
+        let coloured = tmux(socket, &["capture-pane", "-p", "-e", "-t", "play"]);
+        let sgr = |letter: &str| {
+            let at = coloured.find(&format!(" {letter} ")).expect(letter);
+            coloured[..at]
+                .rsplit("\x1b[")
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert!(matches!(sgr("F").as_str(), "38;5;2m" | "32m"), "{coloured:?}");
+        assert!(matches!(sgr("T").as_str(), "38;5;3m" | "33m"), "{coloured:?}");
+        tmux(socket, &["send-keys", "-t", "play", "q"]);
+        let pane = wait_for(socket, "exit=");
+        assert!(pane.contains("exit=1"), "{pane}");
+    });
+}
+
+#[test]
 fn ctrl_c_stops_a_long_hint_then_quits() {
     // Wiegleb's 45 holes take the debug-built solver far longer than this test waits.
     in_terminal("benches/wiegleb.yaml", |socket| {

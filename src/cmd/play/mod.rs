@@ -6,12 +6,13 @@ mod tui;
 
 use super::{Error, ExitCode};
 use crate::formats::{self, Notation};
-use crate::model::{HopModel, Model, NONE, TiltModel};
+use crate::model::rewrite::{Kinds, RewriteModel, occupied};
+use crate::model::{Geometry, HopModel, Model, NONE, TiltModel};
 use crate::outcome::{Replay, Status};
 use crate::render;
 use crate::search::tilt::roll;
 use crate::solve::{self, Options, Prepared};
-use crate::spec::Cell;
+use crate::spec::{Cell, MoveGoal, PegGoal};
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -38,14 +39,6 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         )));
     };
     let p = p?;
-    if let Model::Rewrite(_) = p.model {
-        return Err(Error::Usage(format!(
-            "{}: `marbles play` does not play puzzles of pieces of kinds yet; `marbles solve {}` shows a \
-             solution move by move",
-            config.file.display(),
-            config.file.display()
-        )));
-    }
     if io::stdin().is_terminal() && io::stdout().is_terminal() {
         return Ok(tui::run(&p, &config.options)?);
     }
@@ -59,12 +52,25 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     )?)
 }
 
-/// A position in either kind of puzzle.
+/// A position in any kind of puzzle.
 #[derive(Debug, Clone, PartialEq)]
 enum Position {
     Hop(u128),
     /// Marble k's cell, or `NONE` once it is home.
     Tilt(Vec<u8>),
+    /// Pieces of kinds: a bitboard per kind.
+    Rewrite(Kinds),
+}
+
+impl Position {
+    /// Where a game of `model` starts.
+    fn start(model: &Model) -> Position {
+        match model {
+            Model::Hop(m) => Position::Hop(m.start),
+            Model::Tilt(m) => Position::Tilt(m.start.clone()),
+            Model::Rewrite(m) => Position::Rewrite(m.start),
+        }
+    }
 }
 
 const HELP: &str = "\
@@ -81,6 +87,26 @@ commands:
   restart        back to the start
   help           this list
   quit           leave (end of input does too)";
+
+/// [`HELP`]'s first command as puzzles of pieces of kinds read it.
+const PIECES_MOVE: &str = concat!(
+    "  R C R2 C2      move the piece at [R, C] to [R2, C2] (also written R,C R2,C2); of\n",
+    "                 several moves between the two, the first the rules list that fits"
+);
+
+/// The commands for `p`.
+fn help(p: &Prepared) -> String {
+    match &p.model {
+        Model::Rewrite(_) => {
+            let (_, rest) = HELP
+                .split_once("\n  up down")
+                .expect("HELP lists the tilts second");
+            let (_, rest) = rest.split_once("\n  moves").expect("then the moves");
+            format!("commands:\n{PIECES_MOVE}\n  moves{rest}")
+        }
+        _ => HELP.to_string(),
+    }
+}
 
 /// How long `hint` and `solve` search when neither `--timeout` nor the puzzle sets a limit:
 /// nothing else would stop them (end of piped input is read only after they answer).
@@ -105,13 +131,7 @@ pub fn play(
     mut out: impl Write,
     prompt: bool,
 ) -> io::Result<ExitCode> {
-    let start = match &p.model {
-        Model::Hop(m) => Position::Hop(m.start),
-        Model::Tilt(m) => Position::Tilt(m.start.clone()),
-        // Refused by `run`: there is nothing to play.
-        Model::Rewrite(_) => return Ok(ExitCode::Unsolved),
-    };
-    let mut history = vec![start];
+    let mut history = vec![Position::start(&p.model)];
     let heading = format!("{} ({}): type a move, or `help`", p.spec.name, p.script.name);
     writeln!(out, "{}", crate::render::terminal(&heading))?;
     show(p, history.last().unwrap(), None, &mut out)?;
@@ -148,7 +168,7 @@ pub fn play(
         match words.as_slice() {
             [] => continue,
             ["quit" | "exit" | "q"] => break,
-            ["help" | "?"] => writeln!(out, "{HELP}")?,
+            ["help" | "?"] => writeln!(out, "{}", help(p))?,
             ["undo"] if history.len() > 1 => {
                 history.pop();
                 show(p, history.last().unwrap(), None, &mut out)?;
@@ -191,7 +211,7 @@ pub fn play(
                 Ok((next, mark)) => {
                     show(p, &next, mark, &mut out)?;
                     history.push(next);
-                    if let Some(end) = finished(p, history.last().unwrap()) {
+                    if let Some(end) = finished(p, history.last().unwrap(), history.len() - 1) {
                         writeln!(out, "{}", end.words)?;
                         won = end.won;
                         if won {
@@ -245,6 +265,10 @@ fn from(p: &Prepared, pos: &Position) -> Prepared {
             start: s.clone(),
             ..m.clone()
         }),
+        (Model::Rewrite(m), Position::Rewrite(s)) => Model::Rewrite(RewriteModel {
+            start: *s,
+            ..m.clone()
+        }),
         _ => unreachable!("positions match their model"),
     };
     Prepared {
@@ -266,6 +290,9 @@ fn show(p: &Prepared, pos: &Position, mark: Option<Cell>, out: &mut impl Write) 
             &[],
         ),
         (Model::Tilt(m), Position::Tilt(s)) => solve::tilt_replay(m, std::slice::from_ref(s)),
+        (Model::Rewrite(m), Position::Rewrite(s)) => {
+            solve::rewrite::replay(&p.spec, m, std::slice::from_ref(s))
+        }
         _ => unreachable!("positions match their model"),
     };
     let board = render::board(&replay, 0, mark);
@@ -281,7 +308,33 @@ fn show(p: &Prepared, pos: &Position, mark: Option<Cell>, out: &mut impl Write) 
             s.len(),
             if s.len() == 1 { "" } else { "s" }
         ),
+        Position::Rewrite(s) => match &p.model {
+            Model::Rewrite(m) => writeln!(out, "{}", pieces_text(m, s)),
+            _ => unreachable!("positions match their model"),
+        },
     }
+}
+
+/// `6 pieces (3 F, 3 T)`: the pieces in all, then of each kind.
+fn pieces_text(m: &RewriteModel, s: &Kinds) -> String {
+    let n = occupied(s).count_ones();
+    let each: Vec<String> = m
+        .kinds
+        .iter()
+        .zip(s)
+        .map(|(&k, bits)| format!("{} {}", bits.count_ones(), k as char))
+        .collect();
+    format!("{n} piece{} ({})", if n == 1 { "" } else { "s" }, each.join(", "))
+}
+
+/// The rewrites that can be made in `s`: (index, the position after).
+fn rewrites(m: &RewriteModel, s: &Kinds) -> impl Iterator<Item = (usize, Kinds)> {
+    let occ = occupied(s);
+    m.moves
+        .iter()
+        .enumerate()
+        .filter(move |(_, mv)| mv.applies(s, occ))
+        .map(|(i, mv)| (i, mv.apply(s)))
 }
 
 /// Every legal move from `pos`: its words and the position it leads to.
@@ -308,6 +361,14 @@ fn legal_moves(p: &Prepared, pos: &Position) -> Vec<(String, Position)> {
                 })
                 .collect()
         }
+        (Model::Rewrite(m), Position::Rewrite(s)) => rewrites(m, s)
+            .map(|(i, next)| {
+                (
+                    render::move_text(&solve::rewrite::move_out(m, i)),
+                    Position::Rewrite(next),
+                )
+            })
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -326,28 +387,7 @@ fn echo(words: &[&str]) -> String {
 fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position, Option<Cell>), String> {
     match (&p.model, pos) {
         (Model::Hop(m), Position::Hop(s)) => {
-            let nums: Vec<i64> = words
-                .iter()
-                .map(|w| w.parse::<i64>())
-                .collect::<Result<_, _>>()
-                .map_err(|_| {
-                    format!(
-                        "`{}` is not a move: write `R C R2 C2` (from, to), or `help`",
-                        echo(words)
-                    )
-                })?;
-            let [r, c, r2, c2] = nums[..] else {
-                return Err("a jump is four numbers: R C R2 C2 (from [R, C] to [R2, C2])".into());
-            };
-            let (from, to) = ([r, c], [r2, c2]);
-            let cell = |[r, c]: Cell| {
-                m.geo
-                    .index
-                    .get(&[r, c])
-                    .copied()
-                    .ok_or_else(|| format!("[{r}, {c}] is not a hole of this board"))
-            };
-            let (f, t) = (cell(from)?, cell(to)?);
+            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, words, "a jump")?;
             let mv = m
                 .moves
                 .iter()
@@ -358,7 +398,27 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
                     "not now: [{r}, {c}] and the hole jumped over need pegs, and [{r2}, {c2}] must be empty"
                 ));
             }
-            Ok((Position::Hop(s ^ mv.mask), Some(to)))
+            Ok((Position::Hop(s ^ mv.mask), Some([r2, c2])))
+        }
+        (Model::Rewrite(m), Position::Rewrite(s)) => {
+            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, words, "a move")?;
+            if !m.moves.iter().any(|mv| mv.from == f && mv.to == t) {
+                return Err(format!(
+                    "no move goes from [{r}, {c}] to [{r2}, {c2}] on this board"
+                ));
+            }
+            let (_, next) = rewrites(m, s)
+                .find(|&(i, _)| (m.moves[i].from, m.moves[i].to) == (f, t))
+                .ok_or_else(
+                    || match m.kinds.iter().zip(s).find(|(_, bits)| *bits >> f & 1 == 1) {
+                        None => format!("not now: [{r}, {c}] holds no piece"),
+                        Some((&k, _)) => format!(
+                            "not now: the {} at [{r}, {c}] cannot go to [{r2}, {c2}] as the board stands",
+                            k as char
+                        ),
+                    },
+                )?;
+            Ok((Position::Rewrite(next), Some([r2, c2])))
         }
         (Model::Tilt(m), Position::Tilt(s)) => {
             let name = match words {
@@ -392,14 +452,45 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
     }
 }
 
+/// The two cells of a move written `R C R2 C2` (from, to), as hole indices and as cells.
+fn from_to(geo: &Geometry, words: &[&str], what: &str) -> Result<((usize, usize), [Cell; 2]), String> {
+    let nums: Vec<i64> = words
+        .iter()
+        .map(|w| w.parse::<i64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| {
+            format!(
+                "`{}` is not a move: write `R C R2 C2` (from, to), or `help`",
+                echo(words)
+            )
+        })?;
+    let [r, c, r2, c2] = nums[..] else {
+        return Err(format!(
+            "{what} is four numbers: R C R2 C2 (from [R, C] to [R2, C2])"
+        ));
+    };
+    let cell = |[r, c]: Cell| {
+        geo.index
+            .get(&[r, c])
+            .copied()
+            .ok_or_else(|| format!("[{r}, {c}] is not a hole of this board"))
+    };
+    Ok(((cell([r, c])?, cell([r2, c2])?), [[r, c], [r2, c2]]))
+}
+
 /// How a game ended: won or stuck, and the words that say so.
 struct End {
     won: bool,
     words: String,
 }
 
-/// The verdict once the game is over: the goal reached, or no move left.
-fn finished(p: &Prepared, pos: &Position) -> Option<End> {
+/// The verdict once the game is over: the goal reached, or no move left. `moves`: the moves
+/// played to reach `pos`.
+///
+/// Pieces of kinds: the goal is [`RewriteModel::is_goal`], in at most the moves a `moves: N`
+/// goal allows. A `pegs: fewest` goal has no fixed count to reach: the game is won when the rest
+/// of the goal holds and one piece is left or no move is (the pieces left are the score).
+fn finished(p: &Prepared, pos: &Position, moves: usize) -> Option<End> {
     match (&p.model, pos) {
         (Model::Hop(m), Position::Hop(s)) => {
             let pegs = s.count_ones();
@@ -428,6 +519,39 @@ fn finished(p: &Prepared, pos: &Position) -> Option<End> {
         (Model::Tilt(m), Position::Tilt(s)) => m.is_home(s).then(|| End {
             won: true,
             words: "solved: every marble is home".to_string(),
+        }),
+        (Model::Rewrite(m), Position::Rewrite(s)) => rewrite_end(m, s, moves),
+        _ => None,
+    }
+}
+
+/// [`finished`] for pieces of kinds.
+fn rewrite_end(m: &RewriteModel, s: &Kinds, moves: usize) -> Option<End> {
+    let stuck = rewrites(m, s).next().is_none();
+    let fewest = m.goal.pieces == Some(PegGoal::Fewest);
+    let goal = m.is_goal(s) && (!fewest || occupied(s).count_ones() <= 1 || stuck);
+    let pieces = pieces_text(m, s);
+    let plural = if moves == 1 { "" } else { "s" };
+    match m.goal.moves {
+        Some(MoveGoal::Within(most)) if goal && moves > most as usize => Some(End {
+            won: false,
+            words: format!(
+                "the goal, but in {moves} moves: this puzzle allows {most}. `undo`, `restart`, or `solve` to see \
+                 what marbles would do"
+            ),
+        }),
+        _ if goal => Some(End {
+            won: true,
+            words: format!(
+                "solved in {moves} move{plural}: {pieces}{}",
+                if fewest && stuck { ", no moves left" } else { "" }
+            ),
+        }),
+        _ if stuck => Some(End {
+            won: false,
+            words: format!(
+                "no moves left: {pieces}. `undo`, `restart`, or `solve` to see what marbles would do"
+            ),
         }),
         _ => None,
     }
@@ -504,6 +628,20 @@ mod tests {
         let (code, out) = play_with("puzzles/triangle_hop/corner.yaml", "solve\n", false);
         assert_eq!(code, ExitCode::Solved);
         assert!(out.contains("solved in"), "{out}");
+    }
+
+    #[test]
+    fn help_for_pieces_of_kinds_says_how_a_piece_moves_and_leaves_out_tilts() {
+        let (_, out) = play_with("puzzles/frogs_toads/frogs_toads_3.yaml", "help\n", false);
+        assert!(
+            out.contains(&format!(
+                "commands:\n{PIECES_MOVE}\n  moves          list the legal moves\n"
+            )),
+            "{out}"
+        );
+        assert!(!out.contains("tilt"), "{out}");
+        let (_, out) = play_with("puzzles/triangle_hop/corner.yaml", "help\n", false);
+        assert!(out.ends_with(&format!("{HELP}\n")), "{out}");
     }
 
     #[test]

@@ -2,9 +2,10 @@
 //! [`App`] changed only by [`App::update`] with an [`Input`] and drawn by [`App::draw`], so
 //! tests play it with in-memory inputs and read the screen from a `TestBackend` buffer.
 
-use super::{End, Position, finished, from, legal_moves, lost};
+use super::{End, Position, finished, from, legal_moves, lost, pieces_text, rewrites};
 use crate::cmd::ExitCode;
-use crate::model::{Model, NONE};
+use crate::model::rewrite::occupied;
+use crate::model::{Geometry, Model, NONE};
 use crate::outcome::{MoveOut, Status};
 use crate::render;
 use crate::search::tilt::roll;
@@ -26,7 +27,7 @@ pub enum Input {
     Down,
     Left,
     Right,
-    /// Enter or space: pick the peg under the cursor, or jump the picked peg there.
+    /// Enter or space: pick the peg (or piece) under the cursor, or move the picked one there.
     Pick,
     /// A mouse click at a screen position: the cursor goes there and picks.
     Click {
@@ -56,7 +57,8 @@ pub struct App<'a> {
     opts: &'a Options,
     history: Vec<Position>,
     redo: Vec<Position>,
-    /// Hop puzzles: the hole under the cursor, and the peg picked to jump.
+    /// Hop puzzles and pieces of kinds: the hole under the cursor, and the peg (or piece)
+    /// picked to move.
     cursor: usize,
     picked: Option<usize>,
     message: String,
@@ -70,18 +72,8 @@ pub struct App<'a> {
 
 impl<'a> App<'a> {
     pub fn new(p: &'a Prepared, opts: &'a Options) -> Self {
-        let start = match &p.model {
-            Model::Hop(m) => Position::Hop(m.start),
-            Model::Tilt(m) => Position::Tilt(m.start.clone()),
-            // Refused by `run` before an App is made.
-            Model::Rewrite(_) => Position::Hop(0),
-        };
-        let cursor = match (&p.model, &start) {
-            (Model::Hop(m), Position::Hop(s)) => {
-                (0..m.geo.cells.len()).find(|&k| s >> k & 1 == 1).unwrap_or(0)
-            }
-            _ => 0,
-        };
+        let start = Position::start(&p.model);
+        let cursor = (0..128).find(|&k| holds(&start, k)).unwrap_or(0);
         App {
             p,
             opts,
@@ -185,7 +177,7 @@ impl<'a> App<'a> {
     fn step(&mut self, next: Position) {
         self.history.push(next);
         self.picked = None;
-        self.message = match finished(self.p, self.here()) {
+        self.message = match finished(self.p, self.here(), self.history.len() - 1) {
             Some(End { won, words }) => {
                 self.won = won;
                 words
@@ -213,7 +205,8 @@ impl<'a> App<'a> {
         }
     }
 
-    /// Hop moves from `pos`: (from, to, the position after).
+    /// Hop moves (or moves of pieces of kinds) from `pos`: (from, to, the position after); of
+    /// several moves between the same two holes, the first listed is the one made.
     fn jumps(&self, pos: &Position) -> Vec<(usize, usize, Position)> {
         match (&self.p.model, pos) {
             (Model::Hop(m), Position::Hop(s)) => m
@@ -222,29 +215,46 @@ impl<'a> App<'a> {
                 .filter(|mv| s & mv.mask == mv.need)
                 .map(|mv| (mv.from, mv.to, Position::Hop(s ^ mv.mask)))
                 .collect(),
+            (Model::Rewrite(m), Position::Rewrite(s)) => rewrites(m, s)
+                .map(|(i, next)| (m.moves[i].from, m.moves[i].to, Position::Rewrite(next)))
+                .collect(),
             _ => Vec::new(),
         }
     }
 
     fn pick(&mut self, k: usize) {
         let jumps = self.jumps(self.here());
-        let peg = matches!(self.here(), Position::Hop(s) if s >> k & 1 == 1);
+        let peg = holds(self.here(), k);
         if let Some(from) = self.picked
             && let Some((_, _, next)) = jumps.iter().find(|(f, t, _)| *f == from && *t == k)
         {
             self.play(next.clone());
             return;
         }
+        // The words for a peg that jumps, or for a piece of a kind that moves.
+        let (piece, jumps_to, jump, can) = match (&self.p.model, self.here()) {
+            (Model::Rewrite(m), Position::Rewrite(s)) => {
+                let kind = (0..m.kinds.len()).find(|&i| s[i] >> k & 1 == 1);
+                let letter = kind.map_or(String::new(), |i| (m.kinds[i] as char).to_string());
+                (letter, "goes", "move", "pick a piece that can move (highlighted)")
+            }
+            _ => (
+                "peg".to_string(),
+                "jumps",
+                "jump",
+                "pick a peg that can jump (highlighted)",
+            ),
+        };
         if peg && jumps.iter().any(|(f, _, _)| *f == k) {
             self.picked = Some(k);
-            self.message = format!("{} picked: choose where it jumps", self.cell_text(k));
+            self.message = format!("{} picked: choose where it {jumps_to}", self.cell_text(k));
         } else if peg {
             self.picked = None;
-            self.message = format!("the peg at {} cannot jump", self.cell_text(k));
+            self.message = format!("the {piece} at {} cannot {jump}", self.cell_text(k));
         } else {
             self.message = match self.picked {
-                Some(from) => format!("{} cannot jump to {}", self.cell_text(from), self.cell_text(k)),
-                None => "pick a peg that can jump (highlighted)".into(),
+                Some(from) => format!("{} cannot {jump} to {}", self.cell_text(from), self.cell_text(k)),
+                None => can.into(),
             };
         }
     }
@@ -284,12 +294,22 @@ impl<'a> App<'a> {
         }
     }
 
-    /// A hop move's (from, to) hole indices.
+    /// A hop move's (or a piece's move's) (from, to) hole indices.
     fn hop_cells(&self, mv: &MoveOut) -> Option<(usize, usize)> {
-        let (Model::Hop(m), MoveOut::Hop { from, to, .. }) = (&self.p.model, mv) else {
+        let (MoveOut::Hop { from, to, .. } | MoveOut::Step { from, to, .. }) = mv else {
             return None;
         };
-        Some((*m.geo.index.get(from)?, *m.geo.index.get(to)?))
+        let geo = self.geo()?;
+        Some((*geo.index.get(from)?, *geo.index.get(to)?))
+    }
+
+    /// The holes of a hop board or of a board of pieces of kinds.
+    fn geo(&self) -> Option<&Geometry> {
+        match &self.p.model {
+            Model::Hop(m) => Some(&m.geo),
+            Model::Rewrite(m) => Some(&m.geo),
+            Model::Tilt(_) => None,
+        }
     }
 
     /// The position after the solver's move `mv` from `pos`.
@@ -302,10 +322,10 @@ impl<'a> App<'a> {
                     .find(|(a, b, _)| (*a, *b) == (f, t))
                     .map(|(_, _, next)| next)
             }
-            MoveOut::Step { .. } => None,
-            MoveOut::Tilt { tilt } => legal_moves(self.p, pos)
+            // The move itself, not the first between its two holes: they may differ.
+            MoveOut::Step { .. } | MoveOut::Tilt { .. } => legal_moves(self.p, pos)
                 .into_iter()
-                .find(|(text, _)| *text == format!("tilt {tilt}"))
+                .find(|(text, _)| *text == render::move_text(mv))
                 .map(|(_, next)| next),
         }
     }
@@ -313,19 +333,19 @@ impl<'a> App<'a> {
     /// Hop boards: where hole `k` is drawn, in columns and rows from the board's corner: its
     /// pictured place (half steps across, rows down), as answers and reports draw it.
     fn spot(&self, k: usize) -> (u16, u16) {
-        let Model::Hop(m) = &self.p.model else {
+        let Some(geo) = self.geo() else {
             return (0, 0);
         };
-        let [x, y] = m.geo.pictured[k];
+        let [x, y] = geo.pictured[k];
         // Clamped, not wrapped, on a board drawn wider than any screen.
         let x = x.clamp(0, i64::from(u16::MAX / CELL_W)) as u16;
         (x * CELL_W / 2, y.clamp(0, i64::from(u16::MAX)) as u16)
     }
 
     fn hole_at(&self, column: u16, row: u16) -> Option<usize> {
-        let Model::Hop(m) = &self.p.model else { return None };
+        let geo = self.geo()?;
         let (x, y) = (column.checked_sub(self.board.x)?, row.checked_sub(self.board.y)?);
-        (0..m.geo.cells.len()).find(|&k| {
+        (0..geo.cells.len()).find(|&k| {
             let (sx, sy) = self.spot(k);
             sy == y && (sx..sx + CELL_W - 1).contains(&x)
         })
@@ -334,10 +354,10 @@ impl<'a> App<'a> {
     /// Moves the cursor to the nearest hole that way: the nearest row first, then the
     /// nearest column.
     fn walk(&mut self, way: Input) {
-        let Model::Hop(m) = &self.p.model else { return };
+        let Some(geo) = self.geo() else { return };
         let (x, y) = self.spot(self.cursor);
         let (x, y) = (i32::from(x), i32::from(y));
-        let best = (0..m.geo.cells.len())
+        let best = (0..geo.cells.len())
             .filter_map(|k| {
                 let (kx, ky) = self.spot(k);
                 let (dx, dy) = (i32::from(kx) - x, i32::from(ky) - y);
@@ -378,9 +398,19 @@ impl<'a> App<'a> {
             y: inner.y,
             ..inner
         };
-        let lines = match self.here() {
-            Position::Hop(s) => self.hop_lines(*s),
-            Position::Tilt(_) => self.tilt_lines(),
+        let lines = match (&self.p.model, self.here()) {
+            (_, Position::Hop(s)) => {
+                let s = *s;
+                self.hop_lines(|k| (if s >> k & 1 == 1 { '●' } else { '○' }, None))
+            }
+            (Model::Rewrite(m), Position::Rewrite(s)) => {
+                let colours: Vec<Color> = render::kind_colours(&m.kinds).into_iter().map(colour).collect();
+                self.hop_lines(|k| match (0..m.kinds.len()).find(|&i| s[i] >> k & 1 == 1) {
+                    Some(i) => (m.kinds[i] as char, Some(colours[i])),
+                    None => ('○', None),
+                })
+            }
+            _ => self.tilt_lines(),
         };
         frame.render_widget(Paragraph::new(lines), self.board);
         frame.render_widget(Line::from(self.status()), status);
@@ -420,13 +450,19 @@ impl<'a> App<'a> {
                 if s.len() == 1 { "" } else { "s" },
                 self.history.len() - 1
             ),
+            Position::Rewrite(s) => match &self.p.model {
+                Model::Rewrite(m) => format!("{} · move {}", pieces_text(m, s), self.history.len() - 1),
+                _ => String::new(),
+            },
         }
     }
 
     /// A hop board: `●` pegs, `○` holes, the cursor in brackets; pegs that can jump (or,
-    /// once one is picked, the holes it can reach) in green, the picked peg in cyan.
-    fn hop_lines(&self, s: u128) -> Vec<Line<'static>> {
-        let Model::Hop(m) = &self.p.model else {
+    /// once one is picked, the holes it can reach) in green, the picked peg in cyan. Pieces of
+    /// kinds are `glyph(k)`'s letters in their kind's colour: bold and underlined when they
+    /// can move, reversed when picked.
+    fn hop_lines(&self, glyph: impl Fn(usize) -> (char, Option<Color>)) -> Vec<Line<'static>> {
+        let Some(geo) = self.geo() else {
             return Vec::new();
         };
         let jumps = self.jumps(self.here());
@@ -436,25 +472,27 @@ impl<'a> App<'a> {
         };
         let rows = self.spot_rows();
         let mut lines: Vec<Vec<Span<'static>>> = vec![Vec::new(); rows];
-        let mut order: Vec<usize> = (0..m.geo.cells.len()).collect();
+        let mut order: Vec<usize> = (0..geo.cells.len()).collect();
         order.sort_by_key(|&k| (self.spot(k).1, self.spot(k).0));
         let mut x_at = vec![0u16; rows];
         for k in order {
             let (x, y) = self.spot(k);
             let (y, pad) = (y as usize, x.saturating_sub(x_at[y as usize]));
             lines[y].push(Span::raw(" ".repeat(pad as usize)));
-            let glyph = if s >> k & 1 == 1 { '●' } else { '○' };
+            let (glyph, kind) = glyph(k);
             let text = if k == self.cursor {
                 format!("[{glyph}]")
             } else {
                 format!(" {glyph} ")
             };
-            let mut style = Style::new();
-            if self.picked == Some(k) {
-                style = style.fg(Color::Cyan).add_modifier(Modifier::BOLD);
-            } else if lit(k) {
-                style = style.fg(Color::Green).add_modifier(Modifier::BOLD);
-            }
+            let bold = Style::new().add_modifier(Modifier::BOLD);
+            let style = match (self.picked == Some(k), lit(k), kind) {
+                (true, _, None) => bold.fg(Color::Cyan),
+                (true, _, Some(c)) => bold.fg(c).add_modifier(Modifier::REVERSED),
+                (false, true, None) => bold.fg(Color::Green),
+                (false, true, Some(c)) => bold.fg(c).add_modifier(Modifier::UNDERLINED),
+                (false, false, c) => c.map_or(Style::new(), |c| Style::new().fg(c)),
+            };
             lines[y].push(Span::styled(text, style));
             x_at[y] = x + 3;
         }
@@ -462,8 +500,8 @@ impl<'a> App<'a> {
     }
 
     fn spot_rows(&self) -> usize {
-        let Model::Hop(m) = &self.p.model else { return 0 };
-        (0..m.geo.cells.len())
+        let Some(geo) = self.geo() else { return 0 };
+        (0..geo.cells.len())
             .map(|k| self.spot(k).1 as usize + 1)
             .max()
             .unwrap_or(0)
@@ -478,6 +516,27 @@ impl<'a> App<'a> {
             .lines()
             .map(|l| Line::from(l.to_string()))
             .collect()
+    }
+}
+
+/// Whether hole `k` holds a peg or a piece in `pos` (never, on a tilt board).
+fn holds(pos: &Position, k: usize) -> bool {
+    match pos {
+        Position::Hop(s) => s >> k & 1 == 1,
+        Position::Rewrite(s) => occupied(s) >> k & 1 == 1,
+        Position::Tilt(_) => false,
+    }
+}
+
+/// The terminal colour of a kind's colour name ([`render::KIND_COLOURS`]).
+fn colour(name: &str) -> Color {
+    match name {
+        "green" => Color::Green,
+        "yellow" => Color::Yellow,
+        "blue" => Color::LightBlue,
+        "red" => Color::LightRed,
+        "purple" => Color::Magenta,
+        _ => Color::Cyan,
     }
 }
 
@@ -619,6 +678,14 @@ mod tests {
         buf[(x as u16, y as u16)].style()
     }
 
+    /// The screen after `n` ticks of a solve being shown.
+    fn ticked(app: &mut App, n: usize) -> String {
+        for _ in 0..n {
+            app.update(Input::Tick);
+        }
+        screen(app)
+    }
+
     #[test]
     fn keys_pick_a_peg_and_a_target_and_undo_redo_walk_the_history() {
         let opts = Options::default();
@@ -710,6 +777,74 @@ mod tests {
         let end = screen(&mut app);
         assert!(end.contains("1 peg left · rating: genius · move 13"), "{end}");
         assert!(end.contains("solved: 1 peg left (genius)"), "{end}");
+        assert_eq!(app.exit_code(), ExitCode::Solved);
+    }
+
+    #[test]
+    fn pieces_of_kinds_show_their_colours_and_the_solver_finishes_with_them() {
+        let opts = Options::default();
+        let p = prepared("puzzles/frogs_toads/frogs_toads_3.yaml");
+        let mut app = App::new(&p, &opts);
+        assert!(screen(&mut app).contains("│ [F]  F   F   ○   T   T   T"));
+        // The frog at [0, 2] and the toad at [0, 4] can move: underlined in their colours.
+        let toad = style_at(&mut app, " T   T   T");
+        assert_eq!(toad.fg, Some(Color::Yellow));
+        assert_eq!(toad.add_modifier, Modifier::BOLD | Modifier::UNDERLINED);
+        let frog = style_at(&mut app, " F ");
+        assert_eq!(
+            (frog.fg, frog.add_modifier),
+            (Some(Color::Green), Modifier::empty())
+        );
+        app.update(Input::Pick);
+        assert_eq!(app.message(), "the F at [0, 0] cannot move");
+        app.update(Input::Right);
+        app.update(Input::Right);
+        app.update(Input::Pick);
+        assert_eq!(app.message(), "[0, 2] picked: choose where it goes");
+        assert!(
+            style_at(&mut app, "[F]")
+                .add_modifier
+                .contains(Modifier::REVERSED)
+        );
+        for key in [Input::Right, Input::Right, Input::Right, Input::Pick] {
+            app.update(key);
+        }
+        assert_eq!(app.message(), "the T at [0, 5] cannot move");
+        for key in [Input::Left, Input::Left, Input::Pick] {
+            app.update(key);
+        }
+        assert_eq!(app.message(), "pick a piece that can move (highlighted)");
+        for key in [Input::Left, Input::Pick, Input::Right, Input::Pick] {
+            app.update(key);
+        }
+        assert!(screen(&mut app).contains("6 pieces (3 F, 3 T) · move 1"));
+        app.update(Input::Undo);
+        // A click picks the toad at [0, 4], a second one moves it to the hole at [0, 3].
+        let s = screen(&mut app);
+        let (row, line) = s.lines().enumerate().find(|(_, l)| l.contains(" T ")).unwrap();
+        let column = |nth: usize| {
+            let x = line
+                .char_indices()
+                .filter(|(_, c)| "FT○".contains(*c))
+                .nth(nth)
+                .unwrap()
+                .0;
+            line[..x].chars().count() as u16
+        };
+        let (toad, hole, row) = (column(4), column(3), row as u16);
+        app.update(Input::Click { column: toad, row });
+        assert_eq!(app.message(), "[0, 4] picked: choose where it goes");
+        app.update(Input::Click { column: hole, row });
+        assert!(screen(&mut app).contains("│  F   F   F  [T]  ○   T   T"));
+        app.update(Input::Undo);
+        app.update(Input::Solve);
+        assert_eq!(
+            app.message(),
+            "marbles finishes: solved in 15 moves, 6 pieces left"
+        );
+        let end = ticked(&mut app, 15);
+        assert!(end.contains("│  T   T   T  [○]  F   F   F"), "{end}");
+        assert!(end.contains("solved in 15 moves: 6 pieces (3 F, 3 T)"), "{end}");
         assert_eq!(app.exit_code(), ExitCode::Solved);
     }
 

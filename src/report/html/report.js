@@ -6,11 +6,20 @@
   var players = [];
   var current = null;
 
+  // On a board of pieces of kinds a frame holds each piece's letter: a disc of its kind's
+  // colour, the letter on it.
   function hopFrame(p, k) {
     var frame = p.d.hop.frames[k];
     var mark = k > 0 ? p.d.hop.marks[k - 1] || [] : [];
+    var kinds = {};
+    var list = p.d.hop.kinds || [];
+    for (var j = 0; j < list.length; j++) kinds[list[j][0]] = list[j][1];
     for (var i = 0; i < p.cells.length; i++) {
-      var cls = "cell " + (frame.charAt(i) === "1" ? "peg" : "empty");
+      var ch = frame.charAt(i);
+      var piece = ch !== "1" && ch !== "0" && ch !== "";
+      var cls = "cell " + (ch === "1" ? "peg" : piece ? "piece k-" + (kinds[ch] || "green") : "empty");
+      var letter = p.cells[i].querySelector(".letter");
+      if (letter) letter.textContent = piece ? ch : "";
       if (mark.length) {
         if (i === mark[1]) cls += " moved";
         else if (i === mark[0]) cls += " from";
