@@ -21,7 +21,7 @@ pub const MAX_RULE_MOVES: usize = 20_000;
 pub fn check_hop(holes: usize) -> Result<(), String> {
     if holes > MAX_HOP_CELLS {
         return Err(format!(
-            "the board has {holes} holes; hop boards may have at most {MAX_HOP_CELLS}"
+            "the board has {holes} holes; a drawn board (hop families, pieces of kinds) may have at most {MAX_HOP_CELLS}"
         ));
     }
     Ok(())
@@ -104,7 +104,7 @@ mod tests {
         assert!(check_hop(MAX_HOP_CELLS).is_ok());
         assert_eq!(
             check_hop(129).unwrap_err(),
-            "the board has 129 holes; hop boards may have at most 128"
+            "the board has 129 holes; a drawn board (hop families, pieces of kinds) may have at most 128"
         );
         assert!(check_rule_table("moves", MAX_RULE_MOVES).is_ok());
         assert_eq!(

@@ -49,7 +49,19 @@ pub enum MoveOut {
         takes: Vec<Cell>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         dir: Option<String>,
+        /// For a move that is not one piece going somewhere (two pieces moving, a piece
+        /// changing kind, one appearing): every cell it changes.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        changes: Vec<Change>,
     },
+}
+
+/// A cell a rewrite changes: what it held and holds after (`.` or a kind's letter).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Change {
+    pub at: Cell,
+    pub was: String,
+    pub becomes: String,
 }
 
 /// The cell jumped over, or the cells, for families whose hops cross several.

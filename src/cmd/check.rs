@@ -7,7 +7,7 @@ use super::{Error, ExitCode};
 use crate::batch;
 use crate::diag::{Diagnostic, Result as Checked};
 use crate::formats::{self, Notation};
-use crate::model::{HopModel, Model};
+use crate::model::{Geometry, HopModel, Model, RewriteModel};
 use crate::script::{self, Script};
 use crate::search::Budget;
 use crate::search::symmetry::Symmetry;
@@ -261,9 +261,12 @@ fn show(
         format!("ok    {head}  {on}: {what}")
     };
     writeln!(out, "{}", crate::render::terminal(&line))?;
-    if let Model::Hop(m) = &p.model
-        && let Some(warning) = idle_holes(m)
-    {
+    let idle = match &p.model {
+        Model::Hop(m) => idle_holes(m),
+        Model::Rewrite(m) => idle_cells(m),
+        Model::Tilt(_) => None,
+    };
+    if let Some(warning) = idle {
         writeln!(
             out,
             "{}",
@@ -278,22 +281,38 @@ fn show(
 /// row drawn one column off, or a hole beyond the reach of the rule family's jumps.
 fn idle_holes(m: &HopModel) -> Option<String> {
     let touched = m.moves.iter().fold(0u128, |acc, mv| acc | mv.mask);
-    let idle: Vec<String> = (0..m.geo.cells.len())
+    idle_of(&m.geo, touched, m.moves.is_empty(), "peg")
+}
+
+/// [`idle_holes`] for pieces of kinds: a hole no rewrite names.
+fn idle_cells(m: &RewriteModel) -> Option<String> {
+    let touched = m.moves.iter().fold(0u128, |acc, mv| {
+        acc | mv.empty | mv.any | mv.need.iter().chain(&mv.flip).fold(0, |a, b| a | b)
+    });
+    idle_of(&m.geo, touched, m.moves.is_empty(), "piece")
+}
+
+/// The warning for the holes of `geo` outside `touched`, for pieces called `piece`.
+fn idle_of(geo: &Geometry, touched: u128, no_moves: bool, piece: &str) -> Option<String> {
+    let m = geo;
+    let idle: Vec<String> = (0..m.cells.len())
         .filter(|&i| touched >> i & 1 == 0)
-        .map(|i| format!("[{}, {}]", m.geo.cells[i][0], m.geo.cells[i][1]))
+        .map(|i| format!("[{}, {}]", m.cells[i][0], m.cells[i][1]))
         .collect();
-    if idle.is_empty() || m.geo.cells.len() == 1 {
+    if idle.is_empty() || m.cells.len() == 1 {
         return None;
     }
-    if m.moves.is_empty() {
-        return Some("the rules make no move on this board: no peg can ever move".into());
+    if no_moves {
+        return Some(format!(
+            "the rules make no move on this board: no {piece} can ever move"
+        ));
     }
     let more = match idle.len() {
         n if n > 8 => format!(" and {} more", n - 8),
         _ => String::new(),
     };
     Some(format!(
-        "{} no part in any move: {}{more} (a peg there can never move or be taken: is a row drawn a column off?)",
+        "{} no part in any move: {}{more} (a {piece} there can never move or be taken: is a row drawn a column off?)",
         match idle.len() {
             1 => "1 hole takes".to_string(),
             n => format!("{n} holes take"),

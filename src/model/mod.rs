@@ -383,6 +383,11 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
     if let Some(e) = kinds_in_hop_goal(spec, script) {
         return Err(e);
     }
+    // A family of pieces of kinds may clear the board; a hop never takes the last peg.
+    if spec.goal.pegs == Some(PegGoal::Count(0)) {
+        return Err(Diagnostic::new(&spec.path, "goal pegs must be at least 1")
+            .at(crate::spec::key_line(&spec.source, "pegs"), None));
+    }
     let (geo, tokens) = grid_geometry(spec, t.layout, g)?;
     let start = tokens
         .iter()

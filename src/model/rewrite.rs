@@ -36,6 +36,9 @@ pub struct Rewrite {
     pub from: usize,
     pub to: usize,
     pub takes: Vec<usize>,
+    /// For a move that is not one piece going from one cell to another (taking pieces on the
+    /// way): every cell it changes, with what it held and holds after (`.` or a letter).
+    pub changes: Vec<(usize, u8, u8)>,
 }
 
 impl Rewrite {
@@ -343,6 +346,7 @@ pub fn compile(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
             from: 0,
             to: 0,
             takes: Vec::new(),
+            changes: Vec::new(),
         };
         let mut cells = Vec::with_capacity(rule.at.len());
         for cell in &rule.at {
@@ -400,6 +404,20 @@ pub fn compile(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
             .filter(|&j| j != from && changed(j) && rule.becomes[j] == b'.')
             .map(|j| cells[j])
             .collect();
+        // One piece going from one cell to another, taking pieces: from gives up its kind,
+        // to was empty and takes it, every other change is a piece taken.
+        let one_piece = from != to
+            && rule.becomes[from] == b'.'
+            && rule.was[to] == b'.'
+            && rule.becomes[to] == rule.was[from]
+            && (0..cells.len()).all(|j| !changed(j) || j == from || j == to || rule.becomes[j] == b'.');
+        if !one_piece {
+            mv.takes.clear();
+            mv.changes = (0..cells.len())
+                .filter(|&j| changed(j))
+                .map(|j| (cells[j], rule.was[j], rule.becomes[j]))
+                .collect();
+        }
         moves.push(mv);
     }
     let goal = compile_goal(spec, script, t, g, &geo, &kinds, &position)?;

@@ -213,6 +213,7 @@ pub fn board(replay: &Replay, i: usize, mark: Option<Cell>) -> String {
     match replay {
         Replay::Hop { cells, frames, .. } => {
             let frame = frames[i].as_bytes();
+            let lettered = frames.iter().any(|f| f.bytes().any(|b| b.is_ascii_alphabetic()));
             let symbols = Style::Plain.symbols();
             let (holes, blocked) = hop_picture(replay).unwrap_or_default();
             // Each line's tokens by column (a hole over a `#` at its place): lines far apart or
@@ -222,10 +223,11 @@ pub fn board(replay: &Replay, i: usize, mark: Option<Cell>) -> String {
                 lines.entry(y).or_default().insert(x, symbols.blocked);
             }
             for (k, &[x, y]) in holes.iter().enumerate() {
-                // A piece of a kind is drawn by its letter, the one that moved too.
+                // A piece of a kind is drawn by its letter, the one that moved too, and an
+                // empty hole as empty even where a piece landed (it may have gone since).
                 let ch = match () {
                     _ if frame[k].is_ascii_alphabetic() => frame[k] as char,
-                    _ if mark == Some(cells[k]) => symbols.moved,
+                    _ if mark == Some(cells[k]) && !lettered => symbols.moved,
                     _ if frame[k] == b'1' => symbols.peg,
                     _ => symbols.hole,
                 };
@@ -315,7 +317,9 @@ fn tilt_board(
 }
 
 /// A move in words: `[3, 1] over [3, 2] to [3, 3] (right)`, `tilt left`, or for pieces of
-/// kinds `F [0, 2] to [0, 3] (right)` (`, taking [1, 1]` when it takes pieces).
+/// kinds `F [0, 2] to [0, 3] (right)` (`, taking [1, 1]` when it takes pieces), or every cell
+/// a rewrite changes when it is not one piece going somewhere: `changes [0, 0] F to ., [0, 1]
+/// . to T (right)`.
 pub fn move_text(m: &MoveOut) -> String {
     let cell = |c: &Cell| format!("[{}, {}]", c[0], c[1]);
     match m {
@@ -334,6 +338,7 @@ pub fn move_text(m: &MoveOut) -> String {
             to,
             takes,
             dir,
+            changes,
         } => {
             let takes = match takes.is_empty() {
                 true => String::new(),
@@ -343,6 +348,13 @@ pub fn move_text(m: &MoveOut) -> String {
                 ),
             };
             let dir = dir.as_ref().map(|d| format!(" ({d})")).unwrap_or_default();
+            if !changes.is_empty() {
+                let each: Vec<String> = changes
+                    .iter()
+                    .map(|c| format!("{} {} to {}", cell(&c.at), c.was, c.becomes))
+                    .collect();
+                return format!("changes {}{dir}", each.join(", "));
+            }
             format!("{piece} {} to {}{takes}{dir}", cell(from), cell(to))
         }
     }

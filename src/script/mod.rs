@@ -542,6 +542,12 @@ impl Reader<'_> {
         let mut links = Vec::new();
         let mut rewrites = Vec::new();
         let mut pieces = Vec::new();
+        if kind == Kind::Rewrite && map.contains_key("links") {
+            return Err(self.err(
+                "links",
+                "`links` is for tilt families: a family of kind \"rewrite\" gives its moves in `moves`",
+            ));
+        }
         if kind != Kind::Rewrite && map.contains_key("pieces") {
             return Err(self.err(
                 "pieces",
@@ -682,7 +688,11 @@ impl Reader<'_> {
         let at = self.cells(m.get("at"), &format!("{what}.at"))?;
         let kinds: String = pieces.iter().map(|&p| p as char).collect();
         let pattern = |key: &str| -> Result<Vec<u8>> {
-            let text = self.string(&m, key)?.ok_or_else(|| {
+            let text = match m.get(key) {
+                Some(v) if !v.is_string() => return Err(self.bad(&format!("{what}.{key}"), "a string", v)),
+                _ => self.string(&m, key)?,
+            };
+            let text = text.ok_or_else(|| {
                 self.err(
                     key,
                     format!("{what} needs `{key}`: a string of one character for each `at` cell"),
@@ -692,9 +702,13 @@ impl Reader<'_> {
                 return Err(self.err(
                     key,
                     format!(
-                        "{what}.{key} is \"{text}\", {} characters for {} `at` cells: give one a cell",
-                        text.chars().count(),
-                        at.len()
+                        "{what}.{key} is \"{text}\", {} for {} `at` cell{}: give one a cell",
+                        match text.chars().count() {
+                            1 => "1 character".to_string(),
+                            n => format!("{n} characters"),
+                        },
+                        at.len(),
+                        if at.len() == 1 { "" } else { "s" }
                     ),
                 ));
             }
@@ -740,21 +754,19 @@ impl Reader<'_> {
         let mut out = Vec::new();
         for (i, d) in self.array(map, "directions")?.into_iter().enumerate() {
             let what = format!("directions[{i}]");
-            if d.is_string() {
-                out.push(Direction {
-                    name: d.to_string(),
-                    step: None,
-                });
-                continue;
-            }
-            let m = self.as_map(d, &what)?;
-            self.known_keys(&m, &what, &["name", "step"])?;
-            let name = self
-                .string(&m, "name")?
-                .ok_or_else(|| self.err("directions", format!("{what} needs a `name`")))?;
-            let step = match m.get("step") {
-                None => None,
-                Some(s) => Some(self.cell(Some(s), &format!("{what}.step"))?),
+            let (name, step) = if d.is_string() {
+                (d.to_string(), None)
+            } else {
+                let m = self.as_map(d, &what)?;
+                self.known_keys(&m, &what, &["name", "step"])?;
+                let name = self
+                    .string(&m, "name")?
+                    .ok_or_else(|| self.err("directions", format!("{what} needs a `name`")))?;
+                let step = match m.get("step") {
+                    None => None,
+                    Some(s) => Some(self.cell(Some(s), &format!("{what}.step"))?),
+                };
+                (name, step)
             };
             if out.iter().any(|o: &Direction| o.name == name) {
                 return Err(self.err("directions", format!("direction \"{name}\" is listed twice")));

@@ -88,7 +88,7 @@ pub enum GaveUp {
     Overflow,
     /// A `fewest` search stopped by `stop` with an answer of `best` pegs it could not prove
     /// optimal; `known` says what was proven on the way, if anything.
-    #[error("{stop}; best found so far {best} pegs, not proven optimal{}", known.as_ref().map(|k| format!(" ({k})")).unwrap_or_default())]
+    #[error("{stop}; best found so far {best} peg{}, not proven optimal{}", if *best == 1 { "" } else { "s" }, known.as_ref().map(|k| format!(" ({k})")).unwrap_or_default())]
     Unproven {
         stop: Box<GaveUp>,
         best: u32,

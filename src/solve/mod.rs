@@ -102,8 +102,8 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
             return Err(crate::diag::Diagnostic::new(
                 &spec.path,
                 format!(
-                    "--order is for hop families; `{}` tries its moves in the order its script lists them: \
-                     leave out --order",
+                    "--order and --shuffle are for hop families; `{}` tries its moves in the order its \
+                     script lists them: leave them out",
                     script.name
                 ),
             ));
@@ -169,6 +169,23 @@ pub fn settings(spec: &Spec, opts: &Options) -> String {
         (Some([r, c]), _) => format!(" at [{r}, {c}]"),
         (None, Some([r, c])) => format!(" with one reaching [{r}, {c}]"),
         (None, None) => String::new(),
+    };
+    // Goals naming kinds: the kind on the cell, and the pieces of each kind left.
+    let at = match spec.goal.piece {
+        Some(k) => format!("{at} (kind {})", k as char),
+        None => at,
+    };
+    let at = match spec.goal.left.is_empty() {
+        true => at,
+        false => {
+            let left: Vec<String> = spec
+                .goal
+                .left
+                .iter()
+                .map(|(k, n)| format!("{n} {}", *k as char))
+                .collect();
+            format!("{at}; left: {}", left.join(", "))
+        }
     };
     // A reach goal leaves any number of pegs, unless `fewest` asks for the least.
     let pegs = match spec.goal.reach {

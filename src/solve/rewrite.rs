@@ -2,7 +2,7 @@
 //! in words, the boards drawn with each kind's letter, the goal in words.
 
 use crate::model::rewrite::{Kinds, RewriteModel, occupied};
-use crate::outcome::{MoveOut, Replay};
+use crate::outcome::{Change, MoveOut, Replay};
 use crate::spec::{BoardSpec, PegGoal, Spec};
 
 /// The positions `path` passes through from the start, each move checked to be legal where it
@@ -29,6 +29,15 @@ pub fn move_out(m: &RewriteModel, i: usize) -> MoveOut {
         to: cell(mv.to),
         takes: mv.takes.iter().map(|&k| cell(k)).collect(),
         dir: mv.dir.map(|d| m.directions[d].clone()),
+        changes: mv
+            .changes
+            .iter()
+            .map(|&(k, was, becomes)| Change {
+                at: cell(k),
+                was: (was as char).to_string(),
+                becomes: (becomes as char).to_string(),
+            })
+            .collect(),
     }
 }
 

@@ -260,6 +260,8 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
                     ("pegs", pegs.is_some()),
                     ("at", g.at.is_some()),
                     ("reach", g.reach.is_some()),
+                    ("left", g.left.is_some()),
+                    ("piece", g.piece.is_some()),
                 ];
                 if let Some((key, _)) = clash.iter().find(|(_, given)| *given) {
                     return Err(Diagnostic::new(
@@ -310,9 +312,6 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
             goal
         }
     };
-    if let Some(PegGoal::Count(0)) = goal.pegs {
-        return Err(Diagnostic::new(path, "goal pegs must be at least 1").at(key_line(source, "pegs"), None));
-    }
     check_goal_fits(path, source, &board, &goal)?;
 
     let limits = raw.solve.unwrap_or_default();

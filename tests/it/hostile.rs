@@ -115,7 +115,7 @@ fn enormous_files_and_boards_say_the_limit() {
     refused(
         "huge.yaml",
         huge.as_bytes(),
-        "huge.yaml:2: the board has 144 holes; hop boards may have at most 128",
+        "huge.yaml:2: the board has 144 holes; a drawn board (hop families, pieces of kinds) may have at most 128",
     );
     refused(
         "tilt.yaml",

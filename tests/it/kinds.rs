@@ -508,3 +508,132 @@ fn limits_hold_for_searches_of_kinds() {
         }
     }
 }
+
+#[test]
+fn the_fewest_pieces_come_first_then_the_fewest_moves() {
+    // Every Hoppers jump takes a frog: ten frogs down to one is nine jumps, whatever the
+    // order; the search must not stop at the first position meeting the rest of the goal.
+    let o = Test::new()
+        .in_root()
+        .args([
+            "solve",
+            "puzzles/hoppers/hoppers_corner.yaml",
+            "--fewest",
+            "--fewest-moves",
+            "--format",
+            "json",
+        ])
+        .run()
+        .status(0)
+        .json()[0]
+        .clone();
+    assert_eq!(
+        (o["pegs_left"].as_u64(), o["move_count"].as_u64()),
+        (Some(1), Some(9))
+    );
+    let board = ["G.G..", "...G.", "G.G.G", ".G.G.", "..G.R"];
+    assert_eq!(hoppers_replay(&board, &o), vec![('R', (0, 0))]);
+}
+
+/// A family `kinds` of one move, `rule`, on the board `F . T . .`, with `goal`.
+fn one_rule(rule: &str, goal: &str) -> Test {
+    let script = format!(
+        "fn rules(board) {{\n    #{{ kind: \"rewrite\", pieces: [\"F\", \"T\"], directions: [\"right\"], moves: [{rule}] }}\n}}\n"
+    );
+    Test::new().file("rules/kinds.rhai", &script).file(
+        "p.yaml",
+        &format!("rules: kinds\nboard: |\n  F . T . .\ngoal:\n{goal}"),
+    )
+}
+
+#[test]
+fn a_rewrite_that_is_not_one_piece_moving_lists_every_cell_it_changes() {
+    let turn = "#{ dir: \"right\", at: [[0, 0], [0, 1]], was: \"F.\", becomes: \".T\" }";
+    one_rule(turn, "  left: {F: 0}\n")
+        .args(["solve", "p.yaml"])
+        .run()
+        .status(0)
+        .stdout_has("1. changes [0, 0] F to ., [0, 1] . to T (right)\n    . T T . .\n");
+    // A piece that goes leaves an empty hole, not a mark.
+    let gone = "#{ dir: \"right\", at: [[0, 0]], was: \"F\", becomes: \".\" }";
+    one_rule(gone, "  left: {F: 0}\n")
+        .args(["solve", "p.yaml"])
+        .run()
+        .status(0)
+        .stdout_has("1. changes [0, 0] F to . (right)\n    . . T . .\n");
+    // Both pieces taken: `pegs: 0` is a goal a family of kinds can meet.
+    let both = "#{ dir: \"right\", at: [[0, 0], [0, 1], [0, 2]], was: \"F.T\", becomes: \"...\" }";
+    let o = one_rule(both, "  pegs: 0\n")
+        .args(["solve", "p.yaml", "--format", "json"])
+        .run()
+        .status(0)
+        .json()[0]
+        .clone();
+    assert_eq!(o["pegs_left"], 0);
+    assert_eq!(
+        o["moves"][0]["changes"][1],
+        serde_json::json!({"at": [0, 2], "was": "T", "becomes": "."})
+    );
+}
+
+#[test]
+fn more_mistakes_in_families_and_goals_of_kinds_are_refused_or_warned() {
+    let step = "#{ dir: \"right\", at: [[0, 0], [0, 1]], was: \"F.\", becomes: \".F\" }";
+    let cases = [
+        (
+            one_rule(step, "  board: |\n    . F T . .\n  left: {F: 1}\n"),
+            "p.yaml:7: goal: `left:` and `board:` together: the goal board already says how many pegs are left \
+             and where; drop `left:`",
+        ),
+        (
+            one_rule(&step.replace("\"F.\"", "5"), "  pegs: 2\n"),
+            "rules/kinds.rhai:2: moves[0].was must be a string, not 5",
+        ),
+        (
+            one_rule(&step.replace("\"F.\"", "\"F\""), "  pegs: 2\n"),
+            "rules/kinds.rhai:2: moves[0].was is \"F\", 1 character for 2 `at` cells: give one a cell",
+        ),
+        (
+            Test::new().file("p.yaml", "rules: peg_hop\nboard: |\n  o o .\ngoal:\n  pegs: 0\n"),
+            "p.yaml:5: goal pegs must be at least 1",
+        ),
+    ];
+    for (t, want) in cases {
+        let err = t.args(["solve", "p.yaml"]).run().status(2).stderr;
+        assert_eq!(err.trim_end(), format!("marbles: error: {want}"));
+    }
+    let links = family("[]", "[\"F\"]").replace("moves: [],", "moves: [], links: [],");
+    assert_eq!(
+        script_refusal(&links).trim_end(),
+        "marbles: error: rules/kinds.rhai:6: `links` is for tilt families: a family of kind \"rewrite\" gives \
+         its moves in `moves`"
+    );
+    let twice = family("[]", "[\"F\"]").replace("[\"right\"]", "[\"right\", \"right\"]");
+    assert_eq!(
+        script_refusal(&twice).trim_end(),
+        "marbles: error: rules/kinds.rhai:5: direction \"right\" is listed twice"
+    );
+    // A board its family makes no move on is a warning for `check` and a reason for `solve`.
+    let t = Test::new().file(
+        "p.yaml",
+        "rules: frogs_toads\nboard: |\n  F # . # T\ngoal:\n  board: |\n    T # . # F\n",
+    );
+    let t = t.args(["check", "p.yaml"]).run().status(0);
+    assert!(
+        t.stdout
+            .contains("warn  p.yaml  the rules make no move on this board: no piece can ever move"),
+        "{}",
+        t.stdout
+    );
+    let o = Test::new()
+        .file(
+            "p.yaml",
+            "rules: frogs_toads\nboard: |\n  F # . # T\ngoal:\n  board: |\n    T # . # F\n",
+        )
+        .args(["solve", "p.yaml", "--format", "json"])
+        .run()
+        .status(1)
+        .json()[0]
+        .clone();
+    assert_eq!(o["reason"], "the rules make no move on this board");
+}

@@ -20,7 +20,7 @@ fn boards_over_the_hole_limit_name_the_puzzle_not_the_script() {
         .run()
         .status(2)
         .stderr_has(
-            "marbles: error: huge.yaml:2: the board has 1600 holes; hop boards may have at most 128\n",
+            "marbles: error: huge.yaml:2: the board has 1600 holes; a drawn board (hop families, pieces of kinds) may have at most 128\n",
         )
         .no_panic();
 }
