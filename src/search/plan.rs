@@ -28,7 +28,7 @@ use super::endgame::goal_positions;
 use super::invariants::Invariants;
 use super::pagoda::Pagodas;
 use super::symmetry::Symmetry;
-use super::{Budget, GaveUp, Verdict, beam, fewest_moves, portfolio, tilt};
+use super::{Budget, GaveUp, Verdict, beam, dense, fewest_moves, portfolio, tilt};
 use crate::model::{HopModel, Model};
 use crate::spec::PegGoal;
 
@@ -206,10 +206,51 @@ pub fn floor(model: &HopModel, budget: &Budget) -> Result<u32, GaveUp> {
         .max(u32::from(model.goal.at.is_some())))
 }
 
+/// Solves a `pegs: fewest` model on a small board by [`dense`]'s table, when it [`dense::fits`]
+/// and no node limit is set (a table filled by earlier puzzles saves nodes, so under a node
+/// limit it could decide whether a puzzle finishes); `None` for the other searches.
+fn dense(
+    model: &HopModel,
+    order: &[usize],
+    low: u32,
+    budget: &mut Budget,
+    obs: &mut impl Observer,
+) -> Option<HopResult> {
+    if !dense::fits(model) || budget.nodes_left().is_some() {
+        return None;
+    }
+    let memory = dense::table_bytes(model.geo.cells.len());
+    let (verdict, path, end) = match dense::fewest(model, order, low, budget, obs)? {
+        Ok((path, end)) => (Verdict::Solved, path, end),
+        Err(stop) => {
+            let verdict = Verdict::GaveUp(GaveUp::Unproven {
+                stop: Box::new(stop),
+                best: model.start.count_ones(),
+                known: None,
+            });
+            (verdict, Vec::new(), model.start)
+        }
+    };
+    Some(HopResult {
+        verdict,
+        path,
+        end,
+        nodes: budget.nodes,
+        memory,
+    })
+}
+
 /// Solves a `pegs: fewest` model: a floor from position classes, a quick first answer, then
 /// exact searches for each peg count below it (see `fewest` in the module notes).
 fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Observer) -> HopResult {
-    let found = floor(model, budget).and_then(|low| Ok((low, Pruning::for_model_within(model, budget)?)));
+    let low = match floor(model, budget) {
+        Ok(low) => low,
+        Err(why) => return unmoved(model, Verdict::GaveUp(why), budget),
+    };
+    if let Some(r) = dense(model, order, low, budget, obs) {
+        return r;
+    }
+    let found = Pruning::for_model_within(model, budget).map(|p| (low, p));
     let (low, mut plain) = match found {
         Ok(found) => found,
         Err(why) => {
