@@ -219,8 +219,8 @@ fn dense(
     if !dense::fits(model) || budget.nodes_left().is_some() {
         return None;
     }
-    let memory = dense::table_bytes(model.geo.cells.len());
-    let (verdict, path, end) = match dense::fewest(model, order, low, budget, obs)? {
+    let found = dense::fewest(model, order, low, budget, obs);
+    let (verdict, path, end) = match found.line {
         Ok((path, end)) => (Verdict::Solved, path, end),
         Err(stop) => {
             let verdict = Verdict::GaveUp(GaveUp::Unproven {
@@ -236,7 +236,7 @@ fn dense(
         path,
         end,
         nodes: budget.nodes,
-        memory,
+        memory: found.memory,
     })
 }
 
