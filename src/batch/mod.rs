@@ -142,7 +142,7 @@ fn reused(previous: &Previous, path: &Path, opts: &Options) -> Option<Vec<Outcom
 }
 
 /// Files a worker finishes before it hands their results on together, unless
-/// [`HANDOFF_AFTER`] passes first: one hand-off a file woke the receiving thread for each (on
+/// `HANDOFF_AFTER` passes first: one hand-off a file woke the receiving thread for each (on
 /// a million small files, 2.4 M context switches and a third of the run in the kernel).
 const HANDOFF: usize = 16;
 
@@ -151,8 +151,8 @@ const HANDOFF_AFTER: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// Solves every file in `puzzles` on `jobs` threads, reusing `previous` results that are
 /// still good, and hands each file's results to `sink` (its place in `puzzles`, its results)
-/// on the calling thread once it is finished: a worker hands on [`HANDOFF`] files at a time,
-/// or what it has after [`HANDOFF_AFTER`], and all it has when it stops. Files are taken in
+/// on the calling thread once it is finished: a worker hands on `HANDOFF` files at a time,
+/// or what it has after `HANDOFF_AFTER`, and all it has when it stops. Files are taken in
 /// path order, so results come nearly in that order. A file cut short by Ctrl-C (see
 /// [`CANCELLED`]) is not handed on; neither is anything after `sink` fails, which stops the
 /// run with its error. Returns the number of files handed on.

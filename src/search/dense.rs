@@ -17,7 +17,7 @@
 //! whichever store it was: the lexicographically first line (in the search order) to a
 //! position of the fewest pegs.
 //!
-//! Two stores: a puzzle's own hash table ([`Sparse`]), and the shared [`Dense`] table of
+//! Two stores: a puzzle's own hash table (`Sparse`), and the shared `Dense` table of
 //! `2^cells` bytes. A shape's first [`DENSE_AFTER`] puzzles take their own (zeroing 32 MiB
 //! for one 5×5 board costs four times its search), later ones the shared table (at most
 //! [`KEPT_TABLES`] kept). Without caching (`MARBLES_NO_CACHE`) every puzzle takes its own.
@@ -76,7 +76,7 @@ pub fn table_bytes(cells: usize) -> u64 {
 
 /// True when `model`'s goal is the fewest pegs and nothing else (no cell, no goal board, no
 /// reach, no move count), its board has at most [`MAX_CELLS`] cells and at most
-/// [`MAX_MOVES`] moves, and every move takes at least one peg away and leaves one.
+/// `MAX_MOVES` (128) moves, and every move takes at least one peg away and leaves one.
 pub fn fits(model: &HopModel) -> bool {
     let goal = &model.goal;
     goal.pegs == PegGoal::Fewest

@@ -2,40 +2,16 @@
 //! then one shared by every board of the shape) checked against the depth-first searches a
 //! node limit keeps, and shown not to depend on what earlier puzzles left in the table.
 
-use crate::support::{Test, root};
+use crate::many::results;
+use crate::support::{Test, random_5x5_boards, root};
 use marbles::model::HopModel;
 use marbles::search::dfs::{HopResult, Quiet};
 use marbles::search::{Budget, Limits, Verdict, plan};
 use marbles::solve::{self, MoveOrder};
-use serde_json::Value;
-use std::path::Path;
 use std::process::Command;
 
-/// `count` random 5×5 starts (each hole empty with chance 1/3, from a fixed xorshift seed),
-/// as rows of `o` and `.`.
-fn starts(count: usize, mut seed: u64) -> Vec<Vec<String>> {
-    let mut random = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    (0..count)
-        .map(|_| {
-            (0..5)
-                .map(|_| {
-                    let row: Vec<&str> = (0..5)
-                        .map(|_| if random() % 3 == 0 { "." } else { "o" })
-                        .collect();
-                    row.join(" ")
-                })
-                .collect()
-        })
-        .collect()
-}
-
-fn model(rows: &[String]) -> HopModel {
-    let rows: Vec<String> = rows.iter().map(|r| r.replace(' ', "")).collect();
+fn model(board: &str) -> HopModel {
+    let rows: Vec<String> = board.lines().map(|r| r.replace(' ', "")).collect();
     solve::hop_model("peg_hop", &rows, "{pegs: fewest}").expect("a 5×5 peg board")
 }
 
@@ -61,13 +37,13 @@ fn exact_values_leave_the_pegs_the_depth_first_searches_prove() {
         ..Limits::default()
     };
     let mut left = [0; 26];
-    for rows in starts(300, 0x2545_f491_4f6c_dd1d) {
-        let m = model(&rows);
+    for board in random_5x5_boards(300, 0x2545_f491_4f6c_dd1d) {
+        let m = model(&board);
         let (by_values, by_dfs) = (solved(&m, Limits::default()), solved(&m, dfs));
         let pegs = by_values.end.count_ones();
-        assert_eq!(pegs, by_dfs.end.count_ones(), "{rows:?}");
+        assert_eq!(pegs, by_dfs.end.count_ones(), "{board}");
         // Both answer with the first line, in the move order, to the fewest pegs.
-        assert_eq!(by_values.path, by_dfs.path, "{rows:?}");
+        assert_eq!(by_values.path, by_dfs.path, "{board}");
         left[pegs as usize] += 1;
     }
     assert!(left[1] > 50 && left[2] > 50, "boards by pegs left: {left:?}");
@@ -77,9 +53,9 @@ fn exact_values_leave_the_pegs_the_depth_first_searches_prove() {
 fn an_answer_does_not_depend_on_what_the_table_held() {
     // The first boards of the shape take tables of their own, the later ones the shared
     // table; in reverse order every board finds the shared table filled by all the others.
-    let boards: Vec<HopModel> = starts(120, 0x9e37_79b9_7f4a_7c15)
+    let boards: Vec<HopModel> = random_5x5_boards(120, 0x9e37_79b9_7f4a_7c15)
         .iter()
-        .map(|r| model(r))
+        .map(|b| model(b))
         .collect();
     let forward: Vec<Vec<usize>> = boards.iter().map(|m| solved(m, Limits::default()).path).collect();
     let mut backward: Vec<Vec<usize>> = boards
@@ -91,27 +67,13 @@ fn an_answer_does_not_depend_on_what_the_table_held() {
     assert_eq!(forward, backward);
 }
 
-/// `results.jsonl` without what describes the work done rather than the answer: seconds, the
-/// bytes of the tables and the nodes (a table filled by earlier boards spares nodes).
-fn answers(report: &Path) -> Vec<Value> {
-    std::fs::read_to_string(report.join("results.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let mut v: Value = serde_json::from_str(l).unwrap();
-            v["stats"] = Value::Null;
-            v
-        })
-        .collect()
-}
-
 #[test]
 fn one_thread_two_threads_and_no_cache_answer_alike() {
-    let t = starts(80, 0x51_7cc1_b727_220a)
+    let t = random_5x5_boards(80, 0x51_7cc1_b727_220a)
         .iter()
         .enumerate()
         .fold(Test::new(), |t, (k, rows)| {
-            let board: String = rows.iter().map(|r| format!("  {r}\n")).collect();
+            let board: String = rows.lines().map(|r| format!("  {r}\n")).collect();
             t.file(
                 &format!("boards/b{k:03}.yaml"),
                 &format!("rules: peg_hop\nboard: |\n{board}goal:\n  pegs: fewest\n"),
@@ -135,7 +97,9 @@ fn one_thread_two_threads_and_no_cache_answer_alike() {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        answers(&t.path(report))
+        // Without time, table bytes and (on these boards) nodes: what describes the work
+        // done, which a table filled by earlier boards spares.
+        results(&t.path(report))
     };
     let one = run("one", "1", true);
     assert_eq!(one.len(), 80);

@@ -93,7 +93,7 @@ fn generated(dir: &Path, count: usize, seed: u64) {
 /// nodes of a `pegs: fewest` board small enough for `search::dense`'s shared table of values,
 /// whose earlier boards spare it nodes. All else — verdicts, moves, pegs, other nodes — must
 /// agree.
-fn results(report: &Path) -> Vec<Value> {
+pub fn results(report: &Path) -> Vec<Value> {
     std::fs::read_to_string(report.join("results.jsonl"))
         .unwrap()
         .lines()

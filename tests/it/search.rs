@@ -1,7 +1,7 @@
 //! Search at the limit: symmetries, position classes, pagodas and exhaustive counts, checked
 //! against exact figures and against brute force on boards small enough for it.
 
-use crate::support::Test;
+use crate::support::{Test, random_5x5_boards};
 use marbles::model::{HopModel, Model};
 use marbles::search::count::{self as counting, count};
 use marbles::search::dfs::{self, Pruning, Quiet};
@@ -783,29 +783,6 @@ fn bench_refuses_an_unknown_or_missing_peer() {
     }
 }
 
-/// Random 5×5 boards (each hole empty with chance 1/3, from a fixed generator), as drawn.
-fn random_5x5_boards(count: usize) -> Vec<String> {
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-    let mut random = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    (0..count)
-        .map(|_| {
-            (0..5)
-                .map(|_| {
-                    let row: Vec<&str> = (0..5)
-                        .map(|_| if random() % 3 == 0 { "." } else { "o" })
-                        .collect();
-                    row.join(" ") + "\n"
-                })
-                .collect()
-        })
-        .collect()
-}
-
 #[test]
 fn fewest_pegs_match_brute_force_on_random_5x5_boards() {
     // The long searches are where the fewest search cuts positions by a table of the floor's
@@ -818,7 +795,7 @@ fn fewest_pegs_match_brute_force_on_random_5x5_boards() {
         max_nodes: Some(u64::MAX),
         ..Limits::default()
     };
-    for (i, board) in random_5x5_boards(300).iter().enumerate() {
+    for (i, board) in random_5x5_boards(300, 0x2545_f491_4f6c_dd1d).iter().enumerate() {
         let m = puzzle("peg_hop", board, "{pegs: fewest}");
         let order: Vec<usize> = (0..m.moves.len()).collect();
         let mut budget = Budget::new(depth_first);
