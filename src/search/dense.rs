@@ -111,10 +111,9 @@ pub fn fewest(
 ) -> Found {
     let bytes = table_bytes(model.geo.cells.len());
     let floor = floor.clamp(1, u8::MAX.into()) as u8;
-    let shared = match budget.exceeded(bytes) {
-        Some(GaveUp::Memory(_)) => None,
-        _ => shared(model),
-    };
+    // Asked of the limit alone, not through a check, which would count the table as held.
+    let room = budget.room(0).left() > bytes;
+    let shared = if room { shared(model) } else { None };
     let found = match shared {
         Some(table) => {
             let line = Search::new(model, budget, table).descend(model, order, floor);

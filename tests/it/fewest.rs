@@ -131,6 +131,8 @@ fn limits_hold_on_the_table_of_values() {
     // 10 MB): the puzzle keeps a table of its own, counted against the limit, and answers alike.
     let tight = solve(&["--max-memory", "30MB"]);
     assert_eq!(tight["status"], "solved", "{tight}");
+    let bytes = tight["stats"]["memory_bytes"].as_u64().unwrap();
+    assert!(bytes > 0 && bytes < 30_000_000, "{tight}");
     assert_eq!(
         (&tight["pegs_left"], &tight["moves"]),
         (&free["pegs_left"], &free["moves"])
