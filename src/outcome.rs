@@ -39,6 +39,17 @@ pub enum MoveOut {
     Tilt {
         tilt: String,
     },
+    /// A rewrite: a piece of kind `piece` (its letter) goes from `from` to `to`, taking the
+    /// pieces on `takes`.
+    Step {
+        piece: String,
+        from: Cell,
+        to: Cell,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        takes: Vec<Cell>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dir: Option<String>,
+    },
 }
 
 /// The cell jumped over, or the cells, for families whose hops cross several.
@@ -77,7 +88,8 @@ pub enum Replay {
         /// Where each `#` within the holes' span is pictured, the same way.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         blocked: Vec<[i64; 2]>,
-        /// One string per position, start first: `1` where cell i holds a peg, else `0`.
+        /// One string per position, start first: `1` where cell i holds a peg, else `0`; on a
+        /// board of pieces of kinds, the letter of the kind there, else `0`.
         frames: Vec<String>,
     },
     Tilt {

@@ -175,8 +175,33 @@ fn check_script(out: &mut impl Write, path: &Path, puzzles: &[PathBuf], opts: &O
                 solve::prepare_with(spec, script.clone(), opts),
             )
         };
-        // A tilt family does not compile on a hop board (it may not even run on one).
-        let (mut on_what, mut p) = on(SAMPLE_GRID);
+        // A tilt family does not compile on a hop board (it may not even run on one); a family
+        // of pieces of kinds is tried on the sample board with its first kind's pieces.
+        let sample = spec::parse(Path::new("<sample>"), SAMPLE_GRID.1).expect("sample boards parse");
+        let kinds = crate::script::run(&script, &sample, &opts.script)
+            .ok()
+            .filter(|t| t.kind == crate::script::Kind::Rewrite)
+            .and_then(|t| t.pieces.first().map(|&k| k as char));
+        let lettered;
+        let grid = match kinds {
+            Some(k) => {
+                let row = |r: usize| {
+                    let mid = if r == 2 {
+                        format!("{k} {k} . {k} {k}")
+                    } else {
+                        [k; 5].map(String::from).join(" ")
+                    };
+                    format!("  {mid}\n")
+                };
+                lettered = format!(
+                    "rules: sample\nboard: |\n{}goal:\n  pegs: 1\n",
+                    (0..5).map(row).collect::<String>()
+                );
+                ("a sample 5×5 board of its first kind", lettered.as_str())
+            }
+            None => SAMPLE_GRID,
+        };
+        let (mut on_what, mut p) = on(grid);
         if let Err(d) = &p {
             let (w, q) = on(SAMPLE_TILT);
             if q.is_ok() || d.message.contains("is a tilt family") {
@@ -215,6 +240,20 @@ fn show(
             symmetries(m, &p.spec, opts)
         ),
         Model::Tilt(m) => format!("{0}×{0} board, {1}", m.size, plural(m.start.len(), "marble")),
+        Model::Rewrite(m) => format!(
+            "{}, {}, {} of kinds {}",
+            plural(m.geo.cells.len(), "hole"),
+            plural(
+                crate::model::rewrite::occupied(&m.start).count_ones() as usize,
+                "piece"
+            ),
+            plural(m.moves.len(), "move"),
+            m.kinds
+                .iter()
+                .map(|&k| (k as char).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     };
     let line = if on.is_empty() {
         format!("ok    {head}  ({}: {what})", p.script.name)

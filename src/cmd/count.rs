@@ -33,7 +33,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let Model::Hop(m) = &p.model else {
         return Err(Diagnostic::new(&config.file, "count works on hop puzzles only").into());
     };
-    if m.reach {
+    if m.goal.reach {
         // Its tables count games to their last jump; a reach goal is met part way through one.
         return Err(Diagnostic::new(
             &config.file,

@@ -121,6 +121,18 @@ impl Answer {
                 ));
             }
             crate::model::Model::Hop(m) => m,
+            crate::model::Model::Rewrite(_) => {
+                let others: Vec<&str> = FORMATS.iter().filter(|f| !f.hop_only).map(|f| f.name).collect();
+                return Err(Diagnostic::new(
+                    &p.spec.path,
+                    format!(
+                        "`{}` has pieces of kinds; `--format {}` writes boards of one kind of peg (use {})",
+                        p.spec.name,
+                        format.name,
+                        crate::diag::listed(&others, "or")
+                    ),
+                ));
+            }
         };
         // A matrix holds a square grid, or a triangle as rows of 1, 2, 3, … entries: the
         // other boards of the triangle lattice (a hexagon) have no matrix that reads back.

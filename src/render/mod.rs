@@ -222,7 +222,9 @@ pub fn board(replay: &Replay, i: usize, mark: Option<Cell>) -> String {
                 lines.entry(y).or_default().insert(x, symbols.blocked);
             }
             for (k, &[x, y]) in holes.iter().enumerate() {
+                // A piece of a kind is drawn by its letter, the one that moved too.
                 let ch = match () {
+                    _ if frame[k].is_ascii_alphabetic() => frame[k] as char,
                     _ if mark == Some(cells[k]) => symbols.moved,
                     _ if frame[k] == b'1' => symbols.peg,
                     _ => symbols.hole,
@@ -312,7 +314,8 @@ fn tilt_board(
     out
 }
 
-/// A move in words: `[3, 1] over [3, 2] to [3, 3] (right)` or `tilt left`.
+/// A move in words: `[3, 1] over [3, 2] to [3, 3] (right)`, `tilt left`, or for pieces of
+/// kinds `F [0, 2] to [0, 3] (right)` (`, taking [1, 1]` when it takes pieces).
 pub fn move_text(m: &MoveOut) -> String {
     let cell = |c: &Cell| format!("[{}, {}]", c[0], c[1]);
     match m {
@@ -325,14 +328,41 @@ pub fn move_text(m: &MoveOut) -> String {
             format!("{} over {over} to {}{dir}", cell(from), cell(to))
         }
         MoveOut::Tilt { tilt } => format!("tilt {tilt}"),
+        MoveOut::Step {
+            piece,
+            from,
+            to,
+            takes,
+            dir,
+        } => {
+            let takes = match takes.is_empty() {
+                true => String::new(),
+                false => format!(
+                    ", taking {}",
+                    takes.iter().map(cell).collect::<Vec<_>>().join(" and ")
+                ),
+            };
+            let dir = dir.as_ref().map(|d| format!(" ({d})")).unwrap_or_default();
+            format!("{piece} {} to {}{takes}{dir}", cell(from), cell(to))
+        }
     }
 }
 
 /// The cell a move leaves its peg on, to mark it.
 pub fn landing(m: &MoveOut) -> Option<Cell> {
     match m {
-        MoveOut::Hop { to, .. } => Some(*to),
+        MoveOut::Hop { to, .. } | MoveOut::Step { to, .. } => Some(*to),
         MoveOut::Tilt { .. } => None,
+    }
+}
+
+/// Whether an outcome's board holds pieces of kinds (its frames have letters).
+pub fn lettered(o: &Outcome) -> bool {
+    match &o.replay {
+        Some(Replay::Hop { frames, .. }) => frames
+            .first()
+            .is_some_and(|f| f.bytes().any(|b| b.is_ascii_alphabetic())),
+        _ => o.moves.iter().any(|m| matches!(m, MoveOut::Step { .. })),
     }
 }
 
@@ -344,7 +374,8 @@ pub fn verdict(o: &Outcome) -> String {
             let tilt = matches!(o.replay, Some(Replay::Tilt { .. }))
                 || matches!(o.moves.first(), Some(MoveOut::Tilt { .. }));
             let plural = |k: usize| if k == 1 { "" } else { "s" };
-            match (tilt, o.move_count) {
+            let kinds = lettered(o);
+            match (tilt, o.move_count.filter(|_| !kinds)) {
                 (true, _) if n == 0 => "already solved: every marble starts in its own hole".to_string(),
                 (true, _) => format!("solved in {n} tilt{}", plural(n)),
                 (false, _) if n == 0 => "already solved: the start meets the goal".to_string(),
@@ -360,7 +391,8 @@ pub fn verdict(o: &Outcome) -> String {
         Status::Error => "error".to_string(),
     };
     if let Some(p) = o.pegs_left {
-        let _ = write!(s, ", {p} peg{} left", if p == 1 { "" } else { "s" });
+        let what = if lettered(o) { "piece" } else { "peg" };
+        let _ = write!(s, ", {p} {what}{} left", if p == 1 { "" } else { "s" });
     }
     if let Some(r) = &o.rating {
         let _ = write!(s, " ({r})");

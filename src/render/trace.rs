@@ -157,10 +157,14 @@ pub fn solve_traced(
             tracer.begin(&p.spec.name);
             solve::solve_observed(p, opts, &mut tracer)
         }
-        Model::Tilt(_) => {
+        Model::Tilt(_) | Model::Rewrite(_) => {
+            let what = match &p.model {
+                Model::Tilt(_) => "tilt puzzles are searched breadth-first",
+                _ => "puzzles of pieces of kinds are searched by their own search",
+            };
             let _ = writeln!(
                 out,
-                "trace of {}: not traced; tilt puzzles are searched breadth-first (traces cover hop families)",
+                "trace of {}: not traced; {what} (traces cover hop families)",
                 p.spec.name
             );
             solve::solve_prepared(p, opts)

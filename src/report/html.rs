@@ -153,6 +153,11 @@ fn player<'a>(o: &'a Outcome, replay: &'a Replay) -> Player<'a> {
                         }
                         v
                     }
+                    MoveOut::Step { from, to, takes, .. } => {
+                        let mut v = vec![index(from), index(to)];
+                        v.extend(takes.iter().map(index));
+                        v
+                    }
                     MoveOut::Tilt { .. } => Vec::new(),
                 })
                 .collect();

@@ -201,7 +201,9 @@ pub fn moves_compact(o: &Outcome) -> String {
     o.moves
         .iter()
         .map(|m| match m {
-            MoveOut::Hop { from, to, .. } => format!("{},{}>{},{}", from[0], from[1], to[0], to[1]),
+            MoveOut::Hop { from, to, .. } | MoveOut::Step { from, to, .. } => {
+                format!("{},{}>{},{}", from[0], from[1], to[0], to[1])
+            }
             MoveOut::Tilt { tilt } => tilt.clone(),
         })
         .collect::<Vec<_>>()

@@ -26,6 +26,9 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("triangle_hop", include_str!("../../rules/triangle_hop.rhai")),
     ("tilt_roll", include_str!("../../rules/tilt_roll.rhai")),
     ("diagonal_hop", include_str!("../../rules/diagonal_hop.rhai")),
+    ("frogs_toads", include_str!("../../rules/frogs_toads.rhai")),
+    ("hoppers", include_str!("../../rules/hoppers.rhai")),
+    ("slide_maze", include_str!("../../rules/slide_maze.rhai")),
 ];
 
 /// A rule script's text and where it came from.
@@ -59,6 +62,8 @@ impl Script {
 pub enum Kind {
     Hop,
     Tilt,
+    /// Pieces of kinds, moves as rewrites of cells (see [`RewriteRule`]).
+    Rewrite,
 }
 
 pub use crate::lattice::Layout;
@@ -81,6 +86,17 @@ pub struct HopRule {
     pub to: Cell,
 }
 
+/// A rewrite: the cells `at` must hold what `was` says, one character a cell (`.` empty, a
+/// kind's letter, `*` any piece), and afterwards hold what `becomes` says (`*` where `was` has
+/// `*`: that piece stays as it is).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RewriteRule {
+    pub dir: Option<usize>,
+    pub at: Vec<Cell>,
+    pub was: Vec<u8>,
+    pub becomes: Vec<u8>,
+}
+
 /// A tilt link: a marble at `from`, rolling in direction `dir`, moves next to `to`.
 /// A cell with no link in a direction is blocked that way (edge or wall).
 #[derive(Debug, Clone, PartialEq)]
@@ -98,6 +114,9 @@ pub struct RuleTables {
     pub directions: Vec<Direction>,
     pub hops: Vec<HopRule>,
     pub links: Vec<Link>,
+    pub rewrites: Vec<RewriteRule>,
+    /// A rewrite family's kinds, their letters in the order the family lists them.
+    pub pieces: Vec<u8>,
     /// The family's default number of pegs to leave.
     pub default_pegs: Option<u32>,
     /// What the script printed, in order.
@@ -481,18 +500,24 @@ impl Reader<'_> {
         self.known_keys(
             &map,
             "the returned map",
-            &["kind", "layout", "directions", "moves", "links", "goal"],
+            &["kind", "layout", "directions", "moves", "links", "pieces", "goal"],
         )?;
         let kind = match self.string(&map, "kind")?.as_deref() {
             Some("hop") => Kind::Hop,
             Some("tilt") => Kind::Tilt,
+            Some("rewrite") => Kind::Rewrite,
             Some(other) => {
                 return Err(self.err(
                     "kind",
-                    format!("`kind` must be \"hop\" or \"tilt\", not \"{other}\""),
+                    format!("`kind` must be \"hop\", \"tilt\" or \"rewrite\", not \"{other}\""),
                 ));
             }
-            None => return Err(self.err("", "the returned map needs `kind`: \"hop\" or \"tilt\"")),
+            None => {
+                return Err(self.err(
+                    "",
+                    "the returned map needs `kind`: \"hop\", \"tilt\" or \"rewrite\"",
+                ));
+            }
         };
         let layout = match self.string(&map, "layout")?.as_deref() {
             None | Some("square") => Layout::Square,
@@ -515,7 +540,22 @@ impl Reader<'_> {
         };
         let mut hops = Vec::new();
         let mut links = Vec::new();
+        let mut rewrites = Vec::new();
+        let mut pieces = Vec::new();
+        if kind != Kind::Rewrite && map.contains_key("pieces") {
+            return Err(self.err(
+                "pieces",
+                "`pieces` is for families of kind \"rewrite\": hop and tilt families have one kind of piece",
+            ));
+        }
         match kind {
+            Kind::Rewrite => {
+                pieces = self.pieces(&map)?;
+                for (i, m) in self.table(&map, "moves")?.into_iter().enumerate() {
+                    let dir = |name: &str| dir_index(&format!("moves[{i}].dir"), name);
+                    rewrites.push(self.rewrite(i, m, &pieces, dir)?);
+                }
+            }
             Kind::Hop => {
                 for (i, m) in self.table(&map, "moves")?.into_iter().enumerate() {
                     let what = format!("moves[{i}]");
@@ -585,8 +625,114 @@ impl Reader<'_> {
             directions,
             hops,
             links,
+            rewrites,
+            pieces,
             default_pegs,
             printed,
+        })
+    }
+
+    /// A rewrite family's `pieces`: each kind's letter, a capital or `o`, at most
+    /// [`crate::model::rewrite::MAX_KINDS`] of them.
+    fn pieces(&self, map: &Map) -> Result<Vec<u8>> {
+        let max = crate::model::rewrite::MAX_KINDS;
+        let should = "a kind's letter: one capital letter, or \"o\" for plain pegs";
+        let list = self.array(map, "pieces")?;
+        if list.is_empty() || list.len() > max {
+            return Err(self.err(
+                "pieces",
+                format!("`pieces` lists {} kinds: a family has 1 to {max}", list.len()),
+            ));
+        }
+        let mut out = Vec::new();
+        for (i, p) in list.iter().enumerate() {
+            let what = format!("pieces[{i}]");
+            let letter = p
+                .clone()
+                .into_string()
+                .ok()
+                .and_then(|t| match t.as_bytes() {
+                    [b] if b.is_ascii_uppercase() || *b == b'o' => Some(*b),
+                    _ => None,
+                })
+                .ok_or_else(|| self.bad(&what, should, p))?;
+            if out.contains(&letter) {
+                return Err(self.err("pieces", format!("`pieces` lists \"{}\" twice", letter as char)));
+            }
+            out.push(letter);
+        }
+        Ok(out)
+    }
+
+    /// Rewrite `i` of `moves`: `at` cells, `was` and `becomes` strings of one character a cell.
+    fn rewrite(
+        &self,
+        i: usize,
+        m: Dynamic,
+        pieces: &[u8],
+        dir_index: impl Fn(&str) -> Result<usize>,
+    ) -> Result<RewriteRule> {
+        let what = format!("moves[{i}]");
+        let m = self.as_map(m, &what)?;
+        self.known_keys(&m, &what, &["dir", "at", "was", "becomes"])?;
+        let dir = match self.string(&m, "dir")? {
+            None => None,
+            Some(d) => Some(dir_index(&d)?),
+        };
+        let at = self.cells(m.get("at"), &format!("{what}.at"))?;
+        let kinds: String = pieces.iter().map(|&p| p as char).collect();
+        let pattern = |key: &str| -> Result<Vec<u8>> {
+            let text = self.string(&m, key)?.ok_or_else(|| {
+                self.err(
+                    key,
+                    format!("{what} needs `{key}`: a string of one character for each `at` cell"),
+                )
+            })?;
+            if text.chars().count() != at.len() {
+                return Err(self.err(
+                    key,
+                    format!(
+                        "{what}.{key} is \"{text}\", {} characters for {} `at` cells: give one a cell",
+                        text.chars().count(),
+                        at.len()
+                    ),
+                ));
+            }
+            for ch in text.chars() {
+                let known = ch == '.' || ch == '*' || (ch.is_ascii() && pieces.contains(&(ch as u8)));
+                if !known {
+                    return Err(self.err(
+                        key,
+                        format!(
+                            "{what}.{key} has `{ch}`: use `.` for empty, `*` for any piece, or a kind of `pieces` ({kinds})"
+                        ),
+                    ));
+                }
+            }
+            Ok(text.into_bytes())
+        };
+        let (was, becomes) = (pattern("was")?, pattern("becomes")?);
+        if let Some(k) = (0..at.len()).find(|&k| (was[k] == b'*') != (becomes[k] == b'*')) {
+            let [r, c] = at[k];
+            return Err(self.err(
+                "becomes",
+                format!(
+                    "{what}: cell [{r}, {c}] is `{}` in `was` and `{}` in `becomes`: `*` (any piece, left as it is) must be in both",
+                    was[k] as char, becomes[k] as char
+                ),
+            ));
+        }
+        if was == becomes {
+            return Err(self.err(
+                "becomes",
+                format!("{what} changes nothing: `was` and `becomes` are the same"),
+            ));
+        }
+        Ok(RewriteRule {
+            dir,
+            at,
+            was,
+            becomes,
         })
     }
 

@@ -83,7 +83,7 @@ pub fn fits(model: &HopModel) -> bool {
         && goal.pattern.is_none()
         && goal.at.is_none()
         && goal.moves.is_none()
-        && !model.reach
+        && !goal.reach
         && model.geo.cells.len() <= MAX_CELLS
         && model.moves.len() <= MAX_MOVES
         && model.moves.iter().all(|m| {

@@ -285,7 +285,7 @@ pub fn solve_with(
 ) -> HopResult {
     // A reach goal's test is compiled apart ([`search`]'s `ANY_PEGS`), so that every other
     // goal's loop stays as it was without one.
-    match (model.geo.cells.len() <= 64, model.reach) {
+    match (model.geo.cells.len() <= 64, model.goal.reach) {
         (true, false) => with_word::<u64, false>(model, order, budget, obs, pruning),
         (true, true) => with_word::<u64, true>(model, order, budget, obs, pruning),
         (false, false) => with_word::<u128, false>(model, order, budget, obs, pruning),
@@ -313,7 +313,7 @@ fn with_word<W: Word, const ANY_PEGS: bool>(
 }
 
 /// The search itself, on words of type `W` (see [`Word`]); `ANY_PEGS` for a reach goal
-/// ([`HopModel::reach`]), met by an eligible position whatever its pegs.
+/// ([`crate::model::HopGoal::reach`]), met by an eligible position whatever its pegs.
 fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
     model: &HopModel,
     order: &[usize],

@@ -231,6 +231,7 @@ impl<'a, W: Word> Search<'a, W> {
                 at: Some(holes.trailing_zeros() as usize),
                 moves: None,
                 pattern: None,
+                reach: false,
             };
             Pagodas::find_within(&rev, budget).map_err(stop)?
         } else {

@@ -18,6 +18,7 @@ pub mod orbit_pagoda;
 pub mod pagoda;
 pub mod plan;
 pub mod portfolio;
+pub mod rewrite;
 pub mod soldiers;
 mod spare;
 pub mod symmetry;

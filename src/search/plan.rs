@@ -4,6 +4,7 @@
 //! | model and goal | what runs |
 //! |---|---|
 //! | tilt | [`tilt::solve`]: breadth-first over tilts |
+//! | pieces of kinds, rewrite moves | [`rewrite::solve`]: breadth-first for `moves:`, else depth-first with a visited set |
 //! | hop, `moves: fewest` | [`fewest_moves::solve`] |
 //! | hop, more goal pegs than the start has, or a goal the position classes refute | nothing: unsolvable, with the reason |
 //! | hop, `reach:` a cell | `reach`: [`dfs::solve_with`], symmetry and pagodas only (see `reach` below) |
@@ -36,7 +37,7 @@ use super::endgame::goal_positions;
 use super::invariants::Invariants;
 use super::pagoda::Pagodas;
 use super::symmetry::Symmetry;
-use super::{Budget, GaveUp, Verdict, beam, dense, fewest_moves, portfolio, tilt};
+use super::{Budget, GaveUp, Verdict, beam, dense, fewest_moves, portfolio, rewrite, tilt};
 use crate::model::{HopModel, Model};
 use crate::spec::PegGoal;
 
@@ -69,6 +70,10 @@ pub fn solve(
             let r = tilt::solve(m, budget);
             (r.verdict, r.path, r.memory)
         }
+        Model::Rewrite(m) => {
+            let r = rewrite::solve(m, budget);
+            (r.verdict, r.path, r.memory)
+        }
     };
     Found {
         verdict,
@@ -79,7 +84,7 @@ pub fn solve(
 
 /// Refutes the goal by position classes when it can, else searches with every pruning found.
 pub fn hop(m: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Observer) -> HopResult {
-    if m.reach {
+    if m.goal.reach {
         return reach(m, order, budget, obs);
     }
     if m.goal.pegs == PegGoal::Fewest {
@@ -123,7 +128,7 @@ fn unmoved(model: &HopModel, verdict: Verdict, budget: &Budget) -> HopResult {
     }
 }
 
-/// Solves a goal of reaching a cell (`goal: reach:`, [`HopModel::reach`]): the plain
+/// Solves a goal of reaching a cell (`goal: reach:`, [`crate::model::HopGoal::reach`]): the plain
 /// depth-first search, whose goal test is [`HopModel::is_goal`], with only the prunings that
 /// hold for it.
 ///

@@ -23,6 +23,12 @@ pub(super) fn check_goal_fits(path: &Path, source: &str, board: &BoardSpec, goal
         BoardSpec::Tilt(_) => return Ok(()),
         BoardSpec::Grid(g) => g,
     };
+    // Lettered pieces belong to families whose moves are rewrites, which may add pieces as
+    // well as take them: their goals are checked against the family's moves (see `model`).
+    let lettered = |g: &GridBoard| g.rows.iter().flatten().any(|t| matches!(t, Token::Piece(_)));
+    if lettered(grid) || goal.board.as_ref().is_some_and(lettered) || !goal.left.is_empty() {
+        return Ok(());
+    }
     let count = |t: Token| grid.rows.iter().flatten().filter(|&&x| x == t).count();
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     // A goal board leaves its pegs, as `pegs:` would.
@@ -93,7 +99,7 @@ pub(super) fn parse_goal_board(
             }
         }
     })?;
-    if !goal.rows.iter().flatten().any(|&t| t == Token::Peg) {
+    if !goal.rows.iter().flatten().any(|t| t.is_piece()) {
         return Err(err(
             "goal: `board:` has no pegs, but a hop never takes the last one".into(),
         ));
@@ -134,12 +140,13 @@ pub(super) fn parse_grid(
                 "o" => Token::Peg,
                 "." => Token::Hole,
                 "#" => Token::Blocked,
+                t if t.len() == 1 && t.as_bytes()[0].is_ascii_uppercase() => Token::Piece(t.as_bytes()[0]),
                 other => {
                     let (l, col) = locate_in_block(&src_lines, board_line, r, line, offset);
                     return Err(Diagnostic::new(
                         path,
                         format!(
-                            "unknown board token `{other}` at [{r}, {c}]: use `o` for a peg, `.` for an empty hole, `#` for no hole"
+                            "unknown board token `{other}` at [{r}, {c}]: use `o` for a peg, `.` for an empty hole, `#` for no hole, a capital letter for a piece of a kind"
                         ),
                     )
                     .at(l, col));

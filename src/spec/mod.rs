@@ -59,7 +59,7 @@ mod tests {
         let e = p("rules: peg_hop\nboard: |\n  o o\n  o x\n").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "t.yaml:4:5: unknown board token `x` at [1, 1]: use `o` for a peg, `.` for an empty hole, `#` for no hole"
+            "t.yaml:4:5: unknown board token `x` at [1, 1]: use `o` for a peg, `.` for an empty hole, `#` for no hole, a capital letter for a piece of a kind"
         );
     }
 

@@ -88,6 +88,9 @@ pub enum Token {
     Peg,
     Hole,
     Blocked,
+    /// A piece of a kind, drawn as its capital letter (`F`, `T`, `R`, …): for families whose
+    /// moves are rewrites (see [`crate::model::rewrite`]); hop families refuse it.
+    Piece(u8),
 }
 
 impl Token {
@@ -96,7 +99,13 @@ impl Token {
             Token::Peg => 'o',
             Token::Hole => '.',
             Token::Blocked => '#',
+            Token::Piece(k) => k as char,
         }
+    }
+
+    /// Whether the token is a piece of any kind: a peg or a lettered piece.
+    pub fn is_piece(self) -> bool {
+        matches!(self, Token::Peg | Token::Piece(_))
     }
 }
 
@@ -142,6 +151,15 @@ pub struct GoalSpec {
     pub reach: Option<Cell>,
     /// 1-based line of the goal's `reach:` key.
     pub reach_line: Option<usize>,
+    /// `piece:`, the kind (its capital letter) that must stand on the `at:` or `reach:` cell,
+    /// for families with kinds.
+    pub piece: Option<u8>,
+    /// `left:`, how many pieces of each named kind are left at the end (`{R: 1, G: 0}`), for
+    /// families with kinds; kinds not named may be left in any number.
+    pub left: BTreeMap<u8, u32>,
+    /// 1-based line of the goal's `left:` or `piece:` key, for errors found once the family's
+    /// kinds are known.
+    pub kinds_line: Option<usize>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -39,7 +39,8 @@ struct RawSpec {
 #[derive(Deserialize)]
 #[serde(
     deny_unknown_fields,
-    expecting = "a map with `pegs:` and optionally `at:` and `moves:`, or `board:`, or `reach:`"
+    expecting = "a map with `pegs:` and optionally `at:` and `moves:`, or `board:`, or `reach:`; \
+                 for pieces of kinds also `left:` and `piece:`"
 )]
 struct RawGoal {
     pegs: Option<RawPegs>,
@@ -47,6 +48,18 @@ struct RawGoal {
     moves: Option<RawPegs>,
     board: Option<String>,
     reach: Option<Cell>,
+    left: Option<BTreeMap<String, u32>>,
+    piece: Option<String>,
+}
+
+/// A kind as a goal names it: one capital letter (`R`), or `o` for plain pegs.
+fn kind_letter(name: &str) -> std::result::Result<u8, String> {
+    match name.as_bytes() {
+        [b] if b.is_ascii_uppercase() || *b == b'o' => Ok(*b),
+        _ => Err(format!(
+            "`{name}` is not a kind: a kind is named by the capital letter its pieces are drawn with (or `o` for pegs)"
+        )),
+    }
 }
 
 enum RawPegs {
@@ -109,13 +122,6 @@ pub(super) fn check_reach(goal: &GoalSpec) -> std::result::Result<(), String> {
         return Err(
             "goal: `at:` and `reach:` together: `reach:` is met the moment a peg stands on its cell, \
              `at:` names where a last peg stands; keep one"
-                .into(),
-        );
-    }
-    if goal.moves.is_some() {
-        return Err(
-            "goal: `moves:` and `reach:` together are not supported: the fewest-moves search ends on a \
-             peg count; drop `moves:`"
                 .into(),
         );
     }
@@ -267,6 +273,26 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
                 }
             }
             let reach_line = g.reach.and_then(|_| nested_key_line(source, "goal", "reach"));
+            let kinds_line = match (&g.left, &g.piece) {
+                (Some(_), _) => nested_key_line(source, "goal", "left"),
+                (None, Some(_)) => nested_key_line(source, "goal", "piece"),
+                (None, None) => None,
+            };
+            let kind_err = |why: String| Diagnostic::new(path, format!("goal: {why}")).at(kinds_line, None);
+            let mut left = BTreeMap::new();
+            for (name, n) in g.left.unwrap_or_default() {
+                left.insert(kind_letter(&name).map_err(kind_err)?, n);
+            }
+            let piece = match g.piece {
+                None => None,
+                Some(_) if g.at.is_none() && g.reach.is_none() => {
+                    return Err(kind_err(
+                        "`piece:` names the kind that must stand on the `at:` or `reach:` cell: give one"
+                            .into(),
+                    ));
+                }
+                Some(name) => Some(kind_letter(&name).map_err(kind_err)?),
+            };
             let goal = GoalSpec {
                 pegs,
                 at: g.at,
@@ -276,6 +302,9 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
                 board_line: goal_board_line,
                 reach: g.reach,
                 reach_line,
+                piece,
+                left,
+                kinds_line,
             };
             check_reach(&goal).map_err(|why| Diagnostic::new(path, why).at(reach_line, None))?;
             goal

@@ -359,16 +359,16 @@ fn unknown_rule_names_suggest_the_closest() {
     bad(
         &[("p.yaml", "rules: peg_hopp\nboard: |\n  o o .\n")],
         "p.yaml",
-        "p.yaml:1: unknown rule family `peg_hopp`: did you mean `peg_hop`? known families: diagonal_hop, peg_hop, tilt_roll, triangle_hop",
+        "p.yaml:1: unknown rule family `peg_hopp`: did you mean `peg_hop`? known families: diagonal_hop, frogs_toads, hoppers, peg_hop, slide_maze, tilt_roll, triangle_hop",
     );
 }
 
 #[test]
 fn unknown_board_token_is_located() {
     bad(
-        &[("p.yaml", "rules: peg_hop\nboard: |\n  o o .\n  o X o\n")],
+        &[("p.yaml", "rules: peg_hop\nboard: |\n  o o .\n  o x o\n")],
         "p.yaml",
-        "p.yaml:4:5: unknown board token `X` at [1, 1]",
+        "p.yaml:4:5: unknown board token `x` at [1, 1]",
     );
 }
 

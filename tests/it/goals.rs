@@ -201,7 +201,7 @@ fn goal_boards_of_another_shape_are_refused_at_their_line() {
         ),
         (
             "goal:\n  board: |\n    # . .\n    . x .\n    . . #\n",
-            "p.yaml:9:7: goal: unknown board token `x` at [1, 1]: use `o` for a peg, `.` for an empty hole, `#` for no hole",
+            "p.yaml:9:7: goal: unknown board token `x` at [1, 1]: use `o` for a peg, `.` for an empty hole, `#` for no hole, a capital letter for a piece of a kind",
         ),
         (
             "goal:\n  pegs: 1\n  board: |\n    # . .\n    . o .\n    . . #\n",

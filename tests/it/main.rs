@@ -12,6 +12,7 @@ mod goals;
 mod hostile;
 mod hostile_batch;
 mod html;
+mod kinds;
 mod library;
 mod limits;
 mod many;

@@ -206,12 +206,12 @@ fn unknown_keys_in_a_script_map_are_refused_like_yaml_keys() {
         (
             "        kind: \"hop\", directions: [\"r\"], moves: [],\n        gaol: #{ pegs: 1 },\n",
             "g.rhai:4: the returned map has an unknown key `gaol`: did you mean `goal`? \
-             known keys are kind, layout, directions, moves, links, goal",
+             known keys are kind, layout, directions, moves, links, pieces, goal",
         ),
         (
             "        kind: \"hop\", directions: [\"r\"], moves: [],\n        layuot: \"square\",\n",
             "g.rhai:4: the returned map has an unknown key `layuot`: did you mean `layout`? \
-             known keys are kind, layout, directions, moves, links, goal",
+             known keys are kind, layout, directions, moves, links, pieces, goal",
         ),
         (
             "        kind: \"hop\", directions: [\"r\"],\n        \

@@ -20,7 +20,7 @@ fn model(yaml: &str) -> HopModel {
         .model
     {
         Model::Hop(m) => m,
-        Model::Tilt(_) => panic!("expected a hop model"),
+        _ => panic!("expected a hop model"),
     }
 }
 

@@ -26,7 +26,7 @@ fn board(k: i64) -> HopModel {
         .model
     {
         Model::Hop(m) => m,
-        Model::Tilt(_) => panic!("soldiers hop"),
+        _ => panic!("soldiers hop"),
     }
 }
 

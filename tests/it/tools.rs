@@ -56,7 +56,7 @@ fn what_a_failing_script_printed_comes_before_its_error() {
         ("p.yaml", "rules: chatty\nboard: |\n  o o .\n"),
     ];
     let unknown = "the returned map has an unknown key `gaol`: did you mean `goal`? \
-                   known keys are kind, layout, directions, moves, links, goal";
+                   known keys are kind, layout, directions, moves, links, pieces, goal";
     let r = run(&files, &["check", "rules/chatty.rhai"], 2);
     assert_eq!(
         r.stderr,
@@ -201,7 +201,7 @@ fn rules_lists_each_family_where_it_is_found_and_its_first_comment() {
         ]
     );
     assert_eq!(row("tilt_roll")[..2], ["tilt_roll", "built in"]);
-    assert_eq!(lines.len(), 6, "{}", r.stdout);
+    assert_eq!(lines.len(), 9, "{}", r.stdout);
     // A folder bounds the lookup as `batch puzzles` does: the top rules/ is not seen.
     let r = run(&files, &["rules", "puzzles"], 0);
     let peg_hop = r

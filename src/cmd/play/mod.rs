@@ -38,6 +38,14 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         )));
     };
     let p = p?;
+    if let Model::Rewrite(_) = p.model {
+        return Err(Error::Usage(format!(
+            "{}: `marbles play` does not play puzzles of pieces of kinds yet; `marbles solve {}` shows a \
+             solution move by move",
+            config.file.display(),
+            config.file.display()
+        )));
+    }
     if io::stdin().is_terminal() && io::stdout().is_terminal() {
         return Ok(tui::run(&p, &config.options)?);
     }
@@ -100,6 +108,8 @@ pub fn play(
     let start = match &p.model {
         Model::Hop(m) => Position::Hop(m.start),
         Model::Tilt(m) => Position::Tilt(m.start.clone()),
+        // Refused by `run`: there is nothing to play.
+        Model::Rewrite(_) => return Ok(ExitCode::Unsolved),
     };
     let mut history = vec![start];
     let heading = format!("{} ({}): type a move, or `help`", p.spec.name, p.script.name);

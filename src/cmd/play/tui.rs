@@ -73,6 +73,8 @@ impl<'a> App<'a> {
         let start = match &p.model {
             Model::Hop(m) => Position::Hop(m.start),
             Model::Tilt(m) => Position::Tilt(m.start.clone()),
+            // Refused by `run` before an App is made.
+            Model::Rewrite(_) => Position::Hop(0),
         };
         let cursor = match (&p.model, &start) {
             (Model::Hop(m), Position::Hop(s)) => {
@@ -250,6 +252,7 @@ impl<'a> App<'a> {
     fn cell_text(&self, k: usize) -> String {
         match &self.p.model {
             Model::Hop(m) => format!("[{}, {}]", m.geo.cells[k][0], m.geo.cells[k][1]),
+            Model::Rewrite(m) => format!("[{}, {}]", m.geo.cells[k][0], m.geo.cells[k][1]),
             Model::Tilt(_) => String::new(),
         }
     }
@@ -299,6 +302,7 @@ impl<'a> App<'a> {
                     .find(|(a, b, _)| (*a, *b) == (f, t))
                     .map(|(_, _, next)| next)
             }
+            MoveOut::Step { .. } => None,
             MoveOut::Tilt { tilt } => legal_moves(self.p, pos)
                 .into_iter()
                 .find(|(text, _)| *text == format!("tilt {tilt}"))

@@ -9,6 +9,8 @@ use crate::spec::{self, BoardSpec, MoveGoal, PegGoal, Piece, Spec};
 use std::path::Path;
 use std::time::Duration;
 
+pub mod rewrite;
+
 /// The order a hop search tries moves in.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum MoveOrder {
@@ -76,7 +78,9 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
         )
         .at(spec.goal.board_line, None));
     }
-    if opts.fewest_moves && spec.goal.reach.is_some() {
+    let tables = script::run(&script, &spec, &opts.script)?;
+    let hop = tables.kind == script::Kind::Hop;
+    if opts.fewest_moves && spec.goal.reach.is_some() && hop {
         return Err(crate::diag::Diagnostic::new(
             &spec.path,
             "`--fewest-moves` and `goal: reach:` together are not supported: the fewest-moves search \
@@ -90,11 +94,21 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
     if opts.fewest_moves {
         spec.goal.moves = Some(MoveGoal::Fewest);
     }
-    let tables = script::run(&script, &spec, &opts.script)?;
     let model = model::compile(&spec, &script, &tables)?;
-    if let Model::Hop(m) = &model {
-        check_order(&opts.order, m, &script.name)
-            .map_err(|why| crate::diag::Diagnostic::new(&spec.path, why))?;
+    match &model {
+        Model::Hop(m) => check_order(&opts.order, m, &script.name)
+            .map_err(|why| crate::diag::Diagnostic::new(&spec.path, why))?,
+        Model::Rewrite(_) if opts.order != MoveOrder::Script => {
+            return Err(crate::diag::Diagnostic::new(
+                &spec.path,
+                format!(
+                    "--order is for hop families; `{}` tries its moves in the order its script lists them: \
+                     leave out --order",
+                    script.name
+                ),
+            ));
+        }
+        _ => {}
     }
     Ok(Prepared {
         spec,
@@ -256,7 +270,7 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
         Model::Hop(m) => hop_end(m, path).and_then(|end| {
             out.goal = match (m.goal.pattern, m.goal.at) {
                 (Some(g), _) => Some(goal_words(m, g)),
-                (None, Some(a)) if m.reach => Some(reach_words(m, a)),
+                (None, Some(a)) if m.goal.reach => Some(reach_words(m, a)),
                 _ => None,
             };
             out.moves = path.iter().map(|&i| hop_move(m, i)).collect();
@@ -284,6 +298,20 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
                     path.len(),
                     end.count_ones()
                 )),
+                _ => Ok(()),
+            }
+        }),
+        Model::Rewrite(m) => rewrite::states(m, path).and_then(|states| {
+            let end = states.last().copied().unwrap_or(m.start);
+            out.moves = path.iter().map(|&i| rewrite::move_out(m, i)).collect();
+            out.replay = Some(rewrite::replay(&p.spec, m, &states));
+            out.goal = Some(rewrite::goal_words(m));
+            let best_so_far = m.goal.pieces == Some(PegGoal::Fewest) && matches!(verdict, Verdict::GaveUp(_));
+            out.pegs_left =
+                (solved || best_so_far).then(|| crate::model::rewrite::occupied(&end).count_ones());
+            out.move_count = m.goal.moves.filter(|_| solved).map(|_| path.len() as u32);
+            match (solved, m.is_goal(&end)) {
+                (true, false) => Err(format!("its {} moves do not end at the goal", path.len())),
                 _ => Ok(()),
             }
         }),
@@ -543,7 +571,7 @@ pub fn hop_model(rules: &str, rows: &[impl AsRef<str>], goal: &str) -> std::resu
         .model
     {
         Model::Hop(m) => Ok(m),
-        Model::Tilt(_) => Err("expected a hop family".into()),
+        Model::Tilt(_) | Model::Rewrite(_) => Err("expected a hop family".into()),
     }
 }
 

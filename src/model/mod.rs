@@ -5,6 +5,9 @@ use crate::script::{Kind, Layout, RuleTables, Script};
 use crate::spec::{BoardSpec, Cell, GridBoard, MoveGoal, PegGoal, Piece, Spec, TiltBoard, Token};
 use std::collections::HashMap;
 
+pub mod rewrite;
+pub use rewrite::RewriteModel;
+
 pub use crate::limits::{MAX_HOP_CELLS, MAX_TILT_MARBLES, MAX_TILT_SIZE};
 
 /// Where each cell index sits on the board as the user wrote it.
@@ -70,12 +73,17 @@ fn drawn_holes(b: &GridBoard) -> Vec<(Cell, [i64; 2])> {
     out
 }
 
-/// The goal board's pegs as cells of the board `g`. Each goal token is matched to the board's
+/// The goal board's token on each cell of the board `g`, in cell-index order. Each goal token is matched to the board's
 /// hole drawn at the same place on the family's lattice, so a goal drawn in another style than
 /// the board (a hexagon centred, the board left-aligned with `#` padding) still matches it; a
 /// goal hole drawn where the board has none, or a board hole the goal leaves out, is an error
 /// at the goal's line.
-fn goal_pattern(spec: &Spec, geo: &Geometry, g: &GridBoard, goal: &GridBoard) -> Result<u128> {
+pub(crate) fn goal_tokens(
+    spec: &Spec,
+    geo: &Geometry,
+    g: &GridBoard,
+    goal: &GridBoard,
+) -> Result<Vec<Token>> {
     let (holes, goal_holes) = (drawn_holes(g), drawn_holes(goal));
     let fit = crate::lattice::fit(geo.layout, &holes).ok();
     // The goal's own style, if it fits one; else the board's (its misplaced token then matches
@@ -96,11 +104,11 @@ fn goal_pattern(spec: &Spec, geo: &Geometry, g: &GridBoard, goal: &GridBoard) ->
         Diagnostic::new(&spec.path, format!("goal: `board:` {msg}")).at(line.or(spec.goal.board_line), col)
     };
     let mut covered = std::collections::HashSet::new();
-    let mut pattern = 0u128;
+    let mut tokens = vec![Token::Hole; geo.cells.len()];
     for (gc, p) in &goal_holes {
         let token = goal.rows[gc[0] as usize][gc[1] as usize];
         let Some(cell) = place(goal_fit, *p).and_then(|[x, y]| at.get(&[x + dx, y])) else {
-            let what = if token == Token::Peg { "a peg" } else { "a hole" };
+            let what = if token.is_piece() { "a peg" } else { "a hole" };
             return Err(err(
                 format!(
                     "has {what} where the board has no hole (drawn in row {}, column {} of the drawing): mark it `#` or \
@@ -112,9 +120,7 @@ fn goal_pattern(spec: &Spec, geo: &Geometry, g: &GridBoard, goal: &GridBoard) ->
             ));
         };
         covered.insert(*cell);
-        if token == Token::Peg {
-            pattern |= 1 << geo.index[cell];
-        }
+        tokens[geo.index[cell]] = token;
     }
     if let Some(([r, c], _)) = holes.iter().find(|(c, _)| !covered.contains(c)) {
         // At the goal's row drawn on the same line as the missing hole's, if it has one.
@@ -125,7 +131,7 @@ fn goal_pattern(spec: &Spec, geo: &Geometry, g: &GridBoard, goal: &GridBoard) ->
             (line, None),
         ));
     }
-    Ok(pattern)
+    Ok(tokens)
 }
 
 /// One compiled hop: applicable when `state & mask == need`; applying it is `state ^ mask`.
@@ -149,6 +155,13 @@ pub struct HopGoal {
     /// `goal: board:`: the one end position, exactly. `pegs` is then its peg count, and `at`
     /// its cell when it has a single peg, so searches built for those use it unchanged.
     pub pattern: Option<u128>,
+    /// `goal: reach:`: the goal is met by any position with a peg on the cell `at`, however
+    /// many pegs are left. `pegs` is then `Count(1)`, the fewest a position with a peg there
+    /// can have, so a search that knows nothing of reaching looks for a stricter goal whose
+    /// answers are answers here too; its refutations are not, which is why only
+    /// [`crate::search::plan`] (which sends reach goals to a search that tests
+    /// [`HopModel::is_goal`]) decides these.
+    pub reach: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -158,23 +171,15 @@ pub struct HopModel {
     pub moves: Vec<HopMove>,
     pub start: u128,
     pub goal: HopGoal,
-    /// `goal: reach:`: the goal is met by any position with a peg on the cell `goal.at`,
-    /// however many pegs are left. `goal.pegs` is then `Count(1)`, the fewest a position with
-    /// a peg there can have, so a search that knows nothing of reaching looks for a stricter
-    /// goal whose answers are answers here too; its refutations are not, which is why only
-    /// [`crate::search::plan`] (which sends reach goals to a search that tests
-    /// [`HopModel::is_goal`]) decides these. Kept beside [`HopGoal`] rather than in it, so that
-    /// code building a `HopGoal` in full need not know of it.
-    pub reach: bool,
 }
 
 impl HopModel {
     /// True when `state` meets the goal for exactly `pegs` pegs; a reach goal (see
-    /// [`HopModel::reach`]) is met by any position with a peg on its cell, whatever `pegs` says.
+    /// [`HopGoal::reach`]) is met by any position with a peg on its cell, whatever `pegs` says.
     #[inline]
     pub fn is_goal(&self, state: u128, pegs: u32) -> bool {
         let cells = self.goal_cells();
-        (self.reach || state.count_ones() == pegs) && state & cells == cells
+        (self.goal.reach || state.count_ones() == pegs) && state & cells == cells
     }
 
     /// The cells a goal position must hold pegs on: the goal board's pegs, the `at:` cell, or
@@ -245,6 +250,7 @@ impl TiltModel {
 pub enum Model {
     Hop(HopModel),
     Tilt(TiltModel),
+    Rewrite(RewriteModel),
 }
 
 /// Compiles a spec and its script's tables into a model.
@@ -252,6 +258,15 @@ pub fn compile(spec: &Spec, script: &Script, tables: &RuleTables) -> Result<Mode
     match (&spec.board, tables.kind) {
         (BoardSpec::Grid(g), Kind::Hop) => compile_hop(spec, script, tables, g).map(Model::Hop),
         (BoardSpec::Tilt(t), Kind::Tilt) => compile_tilt(spec, script, tables, t).map(Model::Tilt),
+        (BoardSpec::Grid(g), Kind::Rewrite) => rewrite::compile(spec, script, tables, g).map(Model::Rewrite),
+        (BoardSpec::Tilt(_), Kind::Rewrite) => Err(Diagnostic::new(
+            &spec.path,
+            format!(
+                "`{}` is a family of pieces and rewrites: give a `board:` of rows of . # and its kinds' letters",
+                script.name
+            ),
+        )
+        .at(crate::spec::key_line(&spec.source, "rules"), None)),
         (BoardSpec::Grid(_), Kind::Tilt) => Err(Diagnostic::new(
             &spec.path,
             format!(
@@ -271,10 +286,12 @@ pub fn compile(spec: &Spec, script: &Script, tables: &RuleTables) -> Result<Mode
     }
 }
 
-fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> Result<HopModel> {
+/// A drawn board's holes in cell-index order (row by row), its geometry on `layout`, and the
+/// token on each hole.
+pub(crate) fn grid_geometry(spec: &Spec, layout: Layout, g: &GridBoard) -> Result<(Geometry, Vec<Token>)> {
     let mut cells = Vec::new();
     let (mut drawn, mut blocked) = (Vec::new(), Vec::new());
-    let mut start = 0u128;
+    let mut tokens = Vec::new();
     for (r, row) in g.rows.iter().enumerate() {
         for (c, tok) in row.iter().enumerate() {
             let at = [g.xs[r][c], r as i64];
@@ -290,14 +307,88 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
                     Diagnostic::new(&spec.path, why).at(crate::spec::key_line(&spec.source, "board"), None)
                 );
             }
-            if *tok == Token::Peg {
-                start |= 1 << cells.len();
-            }
+            tokens.push(*tok);
             cells.push([r as i64, c as i64]);
             drawn.push(at);
         }
     }
-    let geo = Geometry::new(t.layout, cells, drawn, blocked);
+    Ok((Geometry::new(layout, cells, drawn, blocked), tokens))
+}
+
+/// The error for a lettered piece on the board (or goal board) of a family with one kind of
+/// piece, at the token.
+fn lettered_in_hop(spec: &Spec, script: &Script, g: &GridBoard, goal: bool) -> Option<Diagnostic> {
+    let (r, c) = g.rows.iter().enumerate().find_map(|(r, row)| {
+        row.iter()
+            .position(|t| matches!(t, Token::Piece(_)))
+            .map(|c| (r, c))
+    })?;
+    let (line, col) = match goal {
+        true => spec.goal_location([r as i64, c as i64]),
+        false => spec.cell_location([r as i64, c as i64]),
+    };
+    let what = if goal {
+        "goal: `board:` has"
+    } else {
+        "the board has"
+    };
+    Some(
+        Diagnostic::new(
+            &spec.path,
+            format!(
+                "{what} a piece `{}` at [{r}, {c}], but `{}` has one kind of peg: draw pegs `o` (lettered pieces \
+                 are for families whose moves are rewrites, see docs/rules.md)",
+                g.rows[r][c].symbol(),
+                script.name
+            ),
+        )
+        .at(line, col),
+    )
+}
+
+/// The error for a goal naming kinds (`left:`, `piece:`) in a family with one kind of piece.
+fn kinds_in_hop_goal(spec: &Spec, script: &Script) -> Option<Diagnostic> {
+    let key = match (spec.goal.left.is_empty(), spec.goal.piece) {
+        (false, _) => "left",
+        (true, Some(_)) => "piece",
+        (true, None) => return None,
+    };
+    Some(
+        Diagnostic::new(
+            &spec.path,
+            format!(
+                "goal: `{key}:` names kinds of pieces, but `{}` has one kind of peg: say `pegs:` instead",
+                script.name
+            ),
+        )
+        .at(spec.goal.kinds_line, None),
+    )
+}
+
+fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> Result<HopModel> {
+    let goal_board = spec.goal.board.as_ref();
+    if let Some(e) = lettered_in_hop(spec, script, g, false)
+        .or_else(|| goal_board.and_then(|b| lettered_in_hop(spec, script, b, true)))
+    {
+        return Err(e);
+    }
+    if let (Some(_), Some(_)) = (spec.goal.reach, spec.goal.moves) {
+        return Err(Diagnostic::new(
+            &spec.path,
+            "goal: `moves:` and `reach:` together are not supported: the fewest-moves search ends on a \
+             peg count; drop `moves:`",
+        )
+        .at(spec.goal.reach_line, None));
+    }
+    if let Some(e) = kinds_in_hop_goal(spec, script) {
+        return Err(e);
+    }
+    let (geo, tokens) = grid_geometry(spec, t.layout, g)?;
+    let start = tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| **t == Token::Peg)
+        .fold(0u128, |s, (k, _)| s | 1 << k);
     let script_err = |msg: String| Diagnostic::new(&script.origin, msg);
     let idx = |cell: &Cell, what: &str, i: usize| {
         geo.index.get(cell).copied().ok_or_else(|| {
@@ -341,7 +432,13 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
         });
     }
     let pattern = match &spec.goal.board {
-        Some(goal) => Some(goal_pattern(spec, &geo, g, goal)?),
+        Some(goal) => Some(
+            goal_tokens(spec, &geo, g, goal)?
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| **t == Token::Peg)
+                .fold(0u128, |s, (k, _)| s | 1 << k),
+        ),
         None => None,
     };
     // `pegs: fewest` with `reach:` asks for the fewest pegs that can stand with one on the
@@ -410,8 +507,8 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
             at,
             moves: spec.goal.moves,
             pattern,
+            reach: reach.is_some(),
         },
-        reach: reach.is_some(),
     })
 }
 

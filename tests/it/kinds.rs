@@ -1,0 +1,510 @@
+//! Pieces of several kinds and moves as rewrites: Frogs and Toads, Hoppers and the slide maze,
+//! each answer replayed by the test's own rules (written here, apart from marbles' masks) and
+//! its figure checked against the literature or the test's own breadth-first search; and the
+//! exact messages for the ways a board, a goal or a rewrite script goes wrong.
+
+use crate::support::{Test, refusal};
+use serde_json::Value;
+use std::collections::{HashMap, HashSet, VecDeque};
+
+/// `solve FILE --format json` of a shipped puzzle: the one outcome.
+fn solved(file: &str) -> Value {
+    Test::new()
+        .in_root()
+        .args(["solve", file, "--format", "json"])
+        .run()
+        .status(0)
+        .json()[0]
+        .clone()
+}
+
+fn cell(v: &Value) -> (usize, usize) {
+    (v[0].as_u64().unwrap() as usize, v[1].as_u64().unwrap() as usize)
+}
+
+type Square = (usize, usize);
+
+/// One move of an answer: the piece's letter, where it starts and lands, the cells it takes.
+type Step = (char, Square, Square, Vec<Square>);
+
+/// The moves of an outcome.
+fn steps(o: &Value) -> Vec<Step> {
+    o["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let takes = m["takes"]
+                .as_array()
+                .map_or(Vec::new(), |t| t.iter().map(cell).collect());
+            (
+                m["piece"].as_str().unwrap().chars().next().unwrap(),
+                cell(&m["from"]),
+                cell(&m["to"]),
+                takes,
+            )
+        })
+        .collect()
+}
+
+/// Frogs and Toads on one row: `F` moves right, `T` left, a step into the empty hole or a jump
+/// over one of the other kind.
+fn frog_moves(row: &[char]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (i, &p) in row.iter().enumerate() {
+        let (dir, other): (i64, char) = match p {
+            'F' => (1, 'T'),
+            'T' => (-1, 'F'),
+            _ => continue,
+        };
+        let at = |k: i64| {
+            let j = i as i64 + k * dir;
+            (0..row.len() as i64).contains(&j).then_some(j as usize)
+        };
+        if let Some(a) = at(1).filter(|&a| row[a] == '.') {
+            out.push((i, a));
+        }
+        if let (Some(a), Some(b)) = (at(1), at(2))
+            && row[a] == other
+            && row[b] == '.'
+        {
+            out.push((i, b));
+        }
+    }
+    out
+}
+
+/// The fewest frog moves from `start` to `goal`, by the test's own breadth-first search.
+fn frogs_fewest(start: &str, goal: &str) -> Option<usize> {
+    let (start, goal): (Vec<char>, Vec<char>) = (start.chars().collect(), goal.chars().collect());
+    let mut depth = HashMap::from([(start.clone(), 0)]);
+    let mut queue = VecDeque::from([start]);
+    while let Some(row) = queue.pop_front() {
+        if row == goal {
+            return Some(depth[&row]);
+        }
+        for (a, b) in frog_moves(&row) {
+            let mut next = row.clone();
+            next.swap(a, b);
+            if !depth.contains_key(&next) {
+                depth.insert(next.clone(), depth[&row] + 1);
+                queue.push_back(next);
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn frogs_and_toads_take_n_times_n_plus_2_moves_and_each_one_is_legal() {
+    for (n, file) in [
+        (3, "puzzles/frogs_toads/frogs_toads_3.yaml"),
+        (4, "puzzles/frogs_toads/frogs_toads_4.yaml"),
+    ] {
+        let start = format!("{}.{}", "F".repeat(n), "T".repeat(n));
+        let goal = format!("{}.{}", "T".repeat(n), "F".repeat(n));
+        // The published figure, n(n + 2), and the test's own search agree.
+        assert_eq!(frogs_fewest(&start, &goal), Some(n * (n + 2)));
+        let o = solved(file);
+        assert_eq!(o["status"], "solved");
+        assert_eq!(o["move_count"], n * (n + 2));
+        let mut row: Vec<char> = start.chars().collect();
+        for (k, (piece, from, to, takes)) in steps(&o).into_iter().enumerate() {
+            assert_eq!((from.0, to.0), (0, 0));
+            assert!(takes.is_empty(), "move {k} takes a piece");
+            assert_eq!(row[from.1], piece, "move {k}");
+            assert!(
+                frog_moves(&row).contains(&(from.1, to.1)),
+                "move {k} is not legal"
+            );
+            row.swap(from.1, to.1);
+        }
+        assert_eq!(row.iter().collect::<String>(), goal);
+        assert_eq!(o["pegs_left"], 2 * n);
+    }
+}
+
+/// Hoppers' pond: 13 pads, `(r + c)` even on a 5 × 5 square.
+fn pad(r: i64, c: i64) -> bool {
+    (0..5).contains(&r) && (0..5).contains(&c) && (r + c) % 2 == 0
+}
+
+/// Replays a Hoppers answer on `board` (rows of `G R . #`, one character a square): each jump
+/// along a line of pads over a frog onto an empty pad, the frog jumped over removed. Returns
+/// the frogs left and where.
+fn hoppers_replay(board: &[&str], o: &Value) -> Vec<(char, (usize, usize))> {
+    let mut pond: Vec<Vec<char>> = board.iter().map(|r| r.chars().collect()).collect();
+    for (k, (piece, (r0, c0), (r1, c1), takes)) in steps(o).into_iter().enumerate() {
+        let (dr, dc) = (r1 as i64 - r0 as i64, c1 as i64 - c0 as i64);
+        // Straight jumps cross two squares each way (pads stand two apart), diagonal ones one.
+        let line = matches!((dr.abs(), dc.abs()), (4, 0) | (0, 4) | (2, 2));
+        assert!(
+            line && pad(r1 as i64, c1 as i64),
+            "move {k}: not a jump along a line of pads"
+        );
+        let over = ((r0 + r1) / 2, (c0 + c1) / 2);
+        assert_eq!(takes, vec![over], "move {k}");
+        assert_eq!(pond[r0][c0], piece, "move {k}");
+        assert!(
+            matches!(pond[over.0][over.1], 'G' | 'R'),
+            "move {k}: no frog to jump"
+        );
+        assert_eq!(pond[r1][c1], '.', "move {k}: the pad is taken");
+        pond[r1][c1] = piece;
+        pond[r0][c0] = '.';
+        pond[over.0][over.1] = '.';
+    }
+    let mut left = Vec::new();
+    for (r, row) in pond.iter().enumerate() {
+        for (c, &x) in row.iter().enumerate() {
+            if matches!(x, 'G' | 'R') {
+                left.push((x, (r, c)));
+            }
+        }
+    }
+    left
+}
+
+#[test]
+fn the_hoppers_challenges_end_with_the_red_frog_alone() {
+    let o = solved("puzzles/hoppers/hoppers_red_last.yaml");
+    assert_eq!(o["status"], "solved");
+    let board = ["..G.G", ".G.G.", "G.G.G", ".G.G.", "R.G.G"];
+    let left = hoppers_replay(&board, &o);
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].0, 'R');
+    // Every jump takes a frog: eleven greens, eleven jumps.
+    assert_eq!(o["moves"].as_array().unwrap().len(), 11);
+    assert_eq!(o["pegs_left"], 1);
+
+    let o = solved("puzzles/hoppers/hoppers_corner.yaml");
+    let board = ["G.G..", "...G.", "G.G.G", ".G.G.", "..G.R"];
+    assert_eq!(hoppers_replay(&board, &o), vec![('R', (0, 0))]);
+}
+
+#[test]
+fn a_red_frog_that_can_only_be_jumped_is_unsolvable() {
+    // The green frog can jump the red one and nothing else can move: the red frog cannot be last.
+    let pond =
+        "rules: hoppers\nboard: |\n  G # R # .\n  # . # . #\n  . # . # .\n  # . # . #\n  . # . # .\ngoal:\n";
+    let run = |goal: &str| {
+        let t = Test::new().file("p.yaml", &format!("{pond}{goal}"));
+        t.args(["solve", "p.yaml", "--format", "json"]).run()
+    };
+    let o = run("  pegs: 1\n  left: {R: 1}\n").status(1).json()[0].clone();
+    assert_eq!(o["status"], "unsolvable");
+    // The same pond with the green frog to be last is solved by that one jump.
+    let o = run("  pegs: 1\n  left: {G: 1}\n").status(0).json()[0].clone();
+    assert_eq!(o["moves"][0]["takes"][0], serde_json::json!([0, 2]));
+}
+
+/// The slide maze as the test reads `slide_ricochet.yaml`: rows of `.`, `#`, `R`, `B`.
+const MAZE: [&str; 8] = [
+    "R...#...", "..#.....", "......#.", ".#......", ".....B..", "...#....", "......#.", "B.......",
+];
+
+/// Where a robot at `from` stops sliding by `d` among `robots`: before a wall, the edge or a robot.
+fn slide(robots: &[(i64, i64)], from: (i64, i64), d: (i64, i64)) -> (i64, i64) {
+    let open = |(r, c): (i64, i64)| {
+        (0..8).contains(&r)
+            && (0..8).contains(&c)
+            && MAZE[r as usize].as_bytes()[c as usize] != b'#'
+            && !robots.contains(&(r, c))
+    };
+    let mut at = from;
+    while open((at.0 + d.0, at.1 + d.1)) {
+        at = (at.0 + d.0, at.1 + d.1);
+    }
+    at
+}
+
+const DIRS: [(i64, i64); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+
+/// The fewest slides that bring robot 0 to `target`, by the test's own breadth-first search.
+fn maze_fewest(start: Vec<(i64, i64)>, target: (i64, i64)) -> Option<usize> {
+    let mut seen = HashSet::from([start.clone()]);
+    let mut queue = VecDeque::from([(start, 0)]);
+    while let Some((robots, n)) = queue.pop_front() {
+        if robots[0] == target {
+            return Some(n);
+        }
+        for k in 0..robots.len() {
+            for d in DIRS {
+                let to = slide(&robots, robots[k], d);
+                let mut next = robots.clone();
+                next[k] = to;
+                if to != robots[k] && seen.insert(next.clone()) {
+                    queue.push_back((next, n + 1));
+                }
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn the_slide_maze_takes_the_fewest_slides_and_each_one_stops_where_it_must() {
+    let start = vec![(0, 0), (4, 5), (7, 0)];
+    let fewest = maze_fewest(start.clone(), (3, 4)).unwrap();
+    assert_eq!(fewest, 9);
+    let o = solved("puzzles/slide_maze/slide_ricochet.yaml");
+    assert_eq!(o["move_count"], fewest);
+    let mut robots = start;
+    for (k, (piece, from, to, takes)) in steps(&o).into_iter().enumerate() {
+        assert!(takes.is_empty());
+        let from = (from.0 as i64, from.1 as i64);
+        let i = robots
+            .iter()
+            .position(|&r| r == from)
+            .expect("a robot where the move starts");
+        assert_eq!(piece, if i == 0 { 'R' } else { 'B' }, "move {k}");
+        let to = (to.0 as i64, to.1 as i64);
+        assert!(
+            DIRS.iter().any(|&d| slide(&robots, from, d) == to && to != from),
+            "move {k}"
+        );
+        robots[i] = to;
+    }
+    assert_eq!(robots[0], (3, 4));
+}
+
+#[test]
+fn a_text_answer_draws_each_kind_by_its_letter() {
+    Test::new()
+        .in_root()
+        .args(["solve", "puzzles/frogs_toads/frogs_toads_3.yaml"])
+        .run()
+        .status(0)
+        .stdout_has("solved in 15 moves, 6 pieces left")
+        .stdout_has("1. F [0, 2] to [0, 3] (right)\n    F F . F T T T\n")
+        .stdout_has("2. T [0, 4] to [0, 2] (left)\n    F F T F . T T\n");
+}
+
+/// A rule family `kinds` in the test's `rules/`, with `moves` as its move list.
+fn family(moves: &str, pieces: &str) -> String {
+    format!(
+        "fn rules(board) {{\n    #{{\n        kind: \"rewrite\",\n        pieces: {pieces},\n        directions: [\"right\"],\n        moves: {moves},\n    }}\n}}\n"
+    )
+}
+
+fn script_refusal(script: &str) -> String {
+    Test::new()
+        .file("rules/kinds.rhai", script)
+        .file("p.yaml", "rules: kinds\nboard: |\n  F . T\ngoal:\n  pegs: 2\n")
+        .args(["solve", "p.yaml"])
+        .run()
+        .status(2)
+        .stderr
+}
+
+#[test]
+fn a_rewrite_script_that_goes_wrong_is_told_where_and_how() {
+    let step = "[#{ dir: \"right\", at: [[0, 0], [0, 1]], was: \"F.\", becomes: \".F\" }]";
+    let cases = [
+        (
+            family(&step.replace("\"F.\"", "\"X.\""), "[\"F\", \"T\"]"),
+            "rules/kinds.rhai:6: moves[0].was has `X`: use `.` for empty, `*` for any piece, or a kind of `pieces` (FT)",
+        ),
+        (
+            family(&step.replace("\"F.\"", "\"F..\""), "[\"F\", \"T\"]"),
+            "rules/kinds.rhai:6: moves[0].was is \"F..\", 3 characters for 2 `at` cells: give one a cell",
+        ),
+        (
+            family(&step.replace("\"F.\"", "\"F*\""), "[\"F\", \"T\"]"),
+            "rules/kinds.rhai:6: moves[0]: cell [0, 1] is `*` in `was` and `F` in `becomes`: `*` (any piece, left as it is) must be in both",
+        ),
+        (
+            family(&step.replace("\".F\"", "\"F.\""), "[\"F\", \"T\"]"),
+            "rules/kinds.rhai:6: moves[0] changes nothing: `was` and `becomes` are the same",
+        ),
+        (
+            family(step, "[\"F\", \"T\", \"A\", \"B\", \"C\"]"),
+            "rules/kinds.rhai:4: `pieces` lists 5 kinds: a family has 1 to 4",
+        ),
+        (
+            family(step, "[\"F\", \"toad\"]"),
+            "rules/kinds.rhai:4: pieces[1] must be a kind's letter: one capital letter, or \"o\" for plain pegs, not \"toad\"",
+        ),
+        (
+            family(&step.replace("[0, 1]]", "[0, 7]]"), "[\"F\", \"T\"]"),
+            "rules/kinds.rhai: moves[0] (at [0, 7]) names a cell that is not a hole of the board in p.yaml",
+        ),
+    ];
+    for (script, want) in cases {
+        let err = script_refusal(&script);
+        assert_eq!(err.trim_end(), format!("marbles: error: {want}"), "{script}");
+    }
+}
+
+#[test]
+fn boards_and_goals_of_kinds_are_checked_against_the_family() {
+    let cases = [
+        (
+            "rules: peg_hop\nboard: |\n  o F .\n",
+            "p.yaml:3:5: the board has a piece `F` at [0, 1], but `peg_hop` has one kind of peg: draw pegs `o` \
+             (lettered pieces are for families whose moves are rewrites, see docs/rules.md)",
+        ),
+        (
+            "rules: frogs_toads\nboard: |\n  F X . T\ngoal:\n  pegs: 2\n",
+            "p.yaml:3:5: the board has a piece `X` at [0, 1], but the kinds of `frogs_toads` are F, T: draw each \
+             piece by its kind's letter",
+        ),
+        (
+            "rules: hoppers\nboard: |\n  G # R # .\ngoal:\n  left: {Q: 1}\n",
+            "p.yaml:5: goal: `left:` names `Q`, but the kinds of `hoppers` are G, R",
+        ),
+        (
+            "rules: hoppers\nboard: |\n  G # R # .\ngoal:\n  left: {red: 1}\n",
+            "p.yaml:5: goal: `red` is not a kind: a kind is named by the capital letter its pieces are drawn \
+             with (or `o` for pegs)",
+        ),
+        (
+            "rules: peg_hop\nboard: |\n  o o .\ngoal:\n  left: {o: 1}\n",
+            "p.yaml:5: goal: `left:` names kinds of pieces, but `peg_hop` has one kind of peg: say `pegs:` instead",
+        ),
+        (
+            "rules: frogs_toads\nboard: |\n  F . T\n",
+            "p.yaml: no goal: `frogs_toads` moves pieces of kinds; say where they must end with `goal:` and \
+             `board:` (the end position), `left:` (pieces of each kind, e.g. {F: 1}), `pegs:` (pieces in all) \
+             or `reach:` (a cell)",
+        ),
+        (
+            "rules: hoppers\nboard: |\n  G # R # .\ngoal:\n  pegs: 1\n  piece: R\n",
+            "p.yaml:6: goal: `piece:` names the kind that must stand on the `at:` or `reach:` cell: give one",
+        ),
+    ];
+    for (yaml, want) in cases {
+        assert_eq!(
+            refusal("p.yaml", yaml).trim_end(),
+            format!("marbles: error: {want}"),
+            "{yaml}"
+        );
+    }
+}
+
+#[test]
+fn hop_only_answer_formats_refuse_boards_of_kinds() {
+    Test::new()
+        .in_root()
+        .args(["solve", "puzzles/frogs_toads/frogs_toads_3.yaml", "--format", "lisp"])
+        .run()
+        .status(2)
+        .stderr_has("`Frogs and Toads, 3 + 3` has pieces of kinds; `--format lisp` writes boards of one kind of peg (use text, json, icpc or moves)");
+    Test::new()
+        .in_root()
+        .args([
+            "solve",
+            "puzzles/frogs_toads/frogs_toads_3.yaml",
+            "--format",
+            "moves",
+        ])
+        .run()
+        .status(0)
+        .stdout_has("15 moves");
+}
+
+/// peg_hop written as a rewrite family of one kind, `o`.
+const REWRITE_HOP: &str = r#"
+fn rules(board) {
+    let grid = board.lattice("square");
+    let moves = [];
+    for cell in grid.cells {
+        let x = grid.x(cell[0], cell[1]);
+        let y = grid.y(cell[0], cell[1]);
+        for d in [[0, -1], [0, 1], [-1, 0], [1, 0]] {
+            let over = grid.at(x + d[0], y + d[1]);
+            let to = grid.at(x + 2 * d[0], y + 2 * d[1]);
+            if over != () && to != () && grid.has(over[0], over[1]) && grid.has(to[0], to[1]) {
+                moves.push(#{ at: [cell, over, to], was: "oo.", becomes: "..o" });
+            }
+        }
+    }
+    #{ kind: "rewrite", pieces: ["o"], directions: [], moves: moves }
+}
+"#;
+
+#[test]
+fn peg_solitaire_as_rewrites_leaves_the_same_fewest_pegs_as_the_hop_search() {
+    // 40 boards of 4 × 5 holes, pegs drawn by a fixed generator: the rewrite search (every
+    // position, no hop argument) and the hop searches (classes, pagodas, beams, endgames)
+    // must agree on the fewest pegs every time.
+    let mut t = Test::new().file("rules/rhop.rhai", REWRITE_HOP);
+    let mut x: u64 = 7;
+    let mut names = Vec::new();
+    for k in 0..40 {
+        let mut rows = String::new();
+        for _ in 0..4 {
+            let row: Vec<&str> = (0..5)
+                .map(|_| {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    if (x >> 33).is_multiple_of(3) { "." } else { "o" }
+                })
+                .collect();
+            rows += &format!("  {}\n", row.join(" "));
+        }
+        for family in ["peg_hop", "rhop"] {
+            let name = format!("{family}{k:02}.yaml");
+            t = t.file(
+                &name,
+                &format!("rules: {family}\nboard: |\n{rows}goal:\n  pegs: fewest\n"),
+            );
+            names.push(name);
+        }
+    }
+    let mut args = vec!["solve".to_string(), "--format".into(), "json".into()];
+    args.extend(names);
+    let out = t.args(&args).run().status(0).json();
+    let out = out.as_array().unwrap();
+    for pair in out.chunks(2) {
+        assert_eq!(pair[0]["status"], "solved", "{}", pair[0]);
+        assert_eq!(pair[1]["status"], "solved", "{}", pair[1]);
+        assert_eq!(
+            pair[0]["pegs_left"], pair[1]["pegs_left"],
+            "{} and {}",
+            pair[0]["file"], pair[1]["file"]
+        );
+        // Each jump takes a peg: as many moves as pegs taken, both ways.
+        assert_eq!(
+            pair[0]["moves"].as_array().unwrap().len(),
+            pair[1]["moves"].as_array().unwrap().len()
+        );
+    }
+}
+
+#[test]
+fn limits_hold_for_searches_of_kinds() {
+    for (file, limit, reason) in [
+        (
+            "puzzles/slide_maze/slide_ricochet.yaml",
+            ["--max-nodes", "100"],
+            "node limit (100 nodes)",
+        ),
+        (
+            "puzzles/hoppers/hoppers_red_last.yaml",
+            ["--max-nodes", "5"],
+            "node limit (5 nodes)",
+        ),
+        (
+            "puzzles/slide_maze/slide_ricochet.yaml",
+            ["--max-memory", "4MB"],
+            "memory limit (3.8 MiB)",
+        ),
+    ] {
+        let o = Test::new()
+            .in_root()
+            .args(["solve", file, "--format", "json", limit[0], limit[1]])
+            .run()
+            .status(1)
+            .json()[0]
+            .clone();
+        assert_eq!(
+            (o["status"].as_str(), o["reason"].as_str()),
+            (Some("gave_up"), Some(reason))
+        );
+        if limit[0] == "--max-nodes" {
+            assert_eq!(o["stats"]["nodes"].to_string(), limit[1]);
+        }
+    }
+}
