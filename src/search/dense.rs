@@ -19,7 +19,8 @@
 //!
 //! Two stores: a puzzle's own hash table (`Sparse`), and the shared `Dense` table of
 //! `2^cells` bytes. A shape's first [`DENSE_AFTER`] puzzles take their own (zeroing 32 MiB
-//! for one 5×5 board costs four times its search), later ones the shared table (at most
+//! for one 5×5 board costs a few times its search: 2,500 boards each on a fresh shared table
+//! took 6.1 s, each on its own 2.2 s), later ones the shared table (at most
 //! [`KEPT_TABLES`] kept). Without caching (`MARBLES_NO_CACHE`) every puzzle takes its own.
 //!
 //! What a puzzle spends is counted as its own: its nodes are the children it looked at
@@ -39,7 +40,9 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The most cells a board may have for this search: a shared table of 2^25 bytes, 32 MiB,
-/// for a 5×5 board.
+/// for a 5×5 board. Measured on 2,000 boards of 24 to 27 cells (docs/benchmarks.md): the
+/// table saved a third of the time at 24 and 25 cells, broke even at 26, and lost at 27,
+/// where two kept tables would also pass the 200 MB a batch of 50,000 files may hold.
 pub const MAX_CELLS: usize = 25;
 
 /// The most moves a position may be searched with (one bit each in a frame).
@@ -68,6 +71,12 @@ struct Shapes {
 }
 
 static SHAPES: Mutex<Option<Shapes>> = Mutex::new(None);
+
+/// Forgets every shared table and every shape's count, so that the next puzzles start cold:
+/// for benchmarks that run the same puzzles more than once in a process.
+pub fn forget() {
+    *SHAPES.lock().unwrap_or_else(|p| p.into_inner()) = None;
+}
 
 /// The bytes of a shared table for `cells` cells, counted against a puzzle's memory limit.
 pub fn table_bytes(cells: usize) -> u64 {

@@ -377,8 +377,8 @@ fn diamond_fewest() -> Result<Run, String> {
 /// take most of the time. The board is compiled once and each start set on it, so the time
 /// is the searches'. The result counts the boards by the pegs they leave. Without a node limit
 /// the boards take exact values (`search::dense`: the first 16 a table each, then one table
-/// shared by all, filled from cold in each run); under one, `max_nodes`, the depth-first
-/// searches.
+/// shared by all, filled from cold in each run: [`crate::search::dense::forget`]); under one,
+/// `max_nodes`, the depth-first searches.
 fn small_fewest(max_nodes: Option<u64>) -> Result<Run, String> {
     let board = ["ooooo"; 5];
     let base = solve::hop_model("peg_hop", &board, "{pegs: fewest}")?;
@@ -392,6 +392,8 @@ fn small_fewest(max_nodes: Option<u64>) -> Result<Run, String> {
         seed
     };
     let (mut nodes, mut left) = (0, std::collections::BTreeMap::new());
+    // Each run from cold: the runs of a case share a process, and with it the table.
+    crate::search::dense::forget();
     for _ in 0..1000 {
         let mut m = base.clone();
         m.start = (0..25)
