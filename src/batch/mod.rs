@@ -141,21 +141,12 @@ fn reused(previous: &Previous, path: &Path, opts: &Options) -> Option<Vec<Outcom
     previous.has(&file, &made).then(|| previous.load(&file)).flatten()
 }
 
-/// Files a worker finishes before it hands their results on together, unless
-/// `HANDOFF_AFTER` passes first: one hand-off a file woke the receiving thread for each (on
-/// a million small files, 2.4 M context switches and a third of the run in the kernel).
-const HANDOFF: usize = 16;
-
-/// The longest a finished file's results wait for the rest of their handful.
-const HANDOFF_AFTER: std::time::Duration = std::time::Duration::from_millis(50);
-
 /// Solves every file in `puzzles` on `jobs` threads, reusing `previous` results that are
 /// still good, and hands each file's results to `sink` (its place in `puzzles`, its results)
-/// on the calling thread once it is finished: a worker hands on `HANDOFF` files at a time,
-/// or what it has after `HANDOFF_AFTER`, and all it has when it stops. Files are taken in
-/// path order, so results come nearly in that order. A file cut short by Ctrl-C (see
-/// [`CANCELLED`]) is not handed on; neither is anything after `sink` fails, which stops the
-/// run with its error. Returns the number of files handed on.
+/// on the calling thread as soon as it is finished. Files are taken in path order, so results
+/// come nearly in that order. A file cut short by Ctrl-C (see [`CANCELLED`]) is not handed on;
+/// neither is anything after `sink` fails, which stops the run with its error. Returns the
+/// number of files handed on.
 pub fn solve_all(
     puzzles: &[PathBuf],
     opts: &Options,
@@ -164,13 +155,10 @@ pub fn solve_all(
     bar: &ProgressBar,
     sink: &mut dyn FnMut(usize, Vec<Outcome>) -> anyhow::Result<()>,
 ) -> anyhow::Result<usize> {
-    type Handful = Vec<(usize, Vec<Outcome>)>;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::sync_channel::<Handful>(256 / HANDOFF);
-    let work = |tx: mpsc::SyncSender<Handful>| {
-        let mut handful: Handful = Vec::with_capacity(HANDOFF);
-        let mut since = std::time::Instant::now();
+    let (tx, rx) = mpsc::sync_channel::<(usize, Vec<Outcome>)>(256);
+    let work = |tx: mpsc::SyncSender<(usize, Vec<Outcome>)>| {
         while !stop.load(Ordering::Relaxed) && !CANCELLED.load(Ordering::Relaxed) {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(path) = puzzles.get(i) else { break };
@@ -190,20 +178,9 @@ pub fn solve_all(
                     outcomes
                 }
             };
-            if handful.is_empty() {
-                since = std::time::Instant::now();
+            if tx.send((i, outcomes)).is_err() {
+                break;
             }
-            handful.push((i, outcomes));
-            if (handful.len() >= HANDOFF || since.elapsed() >= HANDOFF_AFTER)
-                && tx
-                    .send(std::mem::replace(&mut handful, Vec::with_capacity(HANDOFF)))
-                    .is_err()
-            {
-                return;
-            }
-        }
-        if !handful.is_empty() {
-            let _ = tx.send(handful);
         }
     };
     std::thread::scope(|s| {
@@ -215,7 +192,7 @@ pub fn solve_all(
         }
         drop(tx);
         let mut finished = 0;
-        for (i, outcomes) in rx.into_iter().flatten() {
+        for (i, outcomes) in rx {
             if let Err(e) = sink(i, outcomes) {
                 stop.store(true, Ordering::Relaxed);
                 return Err(e);
