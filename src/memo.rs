@@ -4,7 +4,10 @@
 //! `script::resolve`, `search::symmetry`, `search::endgame::Endgame::shared`), so serving it
 //! again changes no answer: verdicts, moves and node counts are the same. What a puzzle's
 //! statistics say of time and of the bytes its tables reached (`stats.memory_bytes`) may
-//! differ when a table it would have built was served instead. Setting
+//! differ when a table it would have built was served instead. One table also changes node
+//! counts: `search::dense`'s values of small `pegs: fewest` boards, shared by every board of a
+//! shape, spare a board the nodes of the positions earlier boards valued (its verdict, moves
+//! and pegs are the same; a node limit sends a board to the searches that count alike). Setting
 //! `MARBLES_NO_CACHE` (to anything) computes everything afresh for every puzzle: the tests
 //! use it to check that cached and uncached runs answer alike, and a user who suspects a
 //! cache can do the same.

@@ -6,6 +6,7 @@
 pub mod beam;
 mod bits;
 pub mod count;
+pub mod dense;
 pub mod dfs;
 pub mod endgame;
 

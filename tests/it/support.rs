@@ -464,3 +464,26 @@ impl ExitBoard {
         unreachable!()
     }
 }
+
+/// `count` random 5×5 peg boards, as drawn (rows of `o` and `.`, each ending in a newline):
+/// each hole empty with chance 1/3, from an xorshift generator started at `seed`.
+pub fn random_5x5_boards(count: usize, mut seed: u64) -> Vec<String> {
+    let mut random = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    (0..count)
+        .map(|_| {
+            (0..5)
+                .map(|_| {
+                    let row: Vec<&str> = (0..5)
+                        .map(|_| if random() % 3 == 0 { "." } else { "o" })
+                        .collect();
+                    row.join(" ") + "\n"
+                })
+                .collect()
+        })
+        .collect()
+}
