@@ -790,6 +790,7 @@ fn fewest_pegs_match_brute_force_on_random_5x5_boards() {
     // every reachable position, and every answer is replayed. A node limit keeps the boards on
     // the depth-first searches; without one they take `search::dense`'s exact values, whose
     // answers are checked the same way.
+    let _cold = crate::fewest::Cold;
     let (mut long, mut checked) = (0, 0);
     let depth_first = Limits {
         max_nodes: Some(u64::MAX),

@@ -195,18 +195,24 @@ impl Test {
         let mut cmd = self.command();
         cmd.stdout(std::fs::File::create(&o).unwrap())
             .stderr(std::fs::File::create(&e).unwrap());
-        if let Some(bytes) = rlimit_as {
-            // SAFETY: setrlimit is async-signal-safe; it only touches the child.
-            unsafe {
-                cmd.pre_exec(move || {
+        // Always through `pre_exec`, which makes std fork rather than posix_spawn: a child
+        // spawned sharing this process's memory (vfork) takes this process's *peak* resident
+        // size as its own starting `ru_maxrss`, and tests that search in this process (the
+        // 32 MiB table of `search::dense`, say) would then be charged to every child after
+        // them. A forked child starts from this process's size at that moment, which the
+        // in-process tests keep small by freeing their tables.
+        // SAFETY: setrlimit is async-signal-safe; it only touches the child.
+        unsafe {
+            cmd.pre_exec(move || {
+                if let Some(bytes) = rlimit_as {
                     let lim = libc::rlimit {
                         rlim_cur: bytes,
                         rlim_max: bytes,
                     };
                     libc::setrlimit(libc::RLIMIT_AS, &lim);
-                    Ok(())
-                });
-            }
+                }
+                Ok(())
+            });
         }
         let started = std::time::Instant::now();
         // Reaped by `wait4` below, which `Child::wait` cannot do (it gives no rusage).
