@@ -516,10 +516,6 @@ pub fn hop_move(m: &HopModel, i: usize) -> MoveOut {
 
 /// The boards a hop path passes through, from `m.start`.
 pub fn hop_replay(spec: &Spec, m: &HopModel, path: &[usize]) -> Replay {
-    let widths = match &spec.board {
-        BoardSpec::Grid(g) => g.rows.iter().map(Vec::len).collect(),
-        BoardSpec::Tilt(_) => Vec::new(),
-    };
     let n = m.geo.cells.len();
     let bits = |s: u128| {
         (0..n)
@@ -532,12 +528,22 @@ pub fn hop_replay(spec: &Spec, m: &HopModel, path: &[usize]) -> Replay {
         s ^= m.moves[i].mask;
         frames.push(bits(s));
     }
+    drawn_replay(spec, &m.geo, frames)
+}
+
+/// The replay of a drawn board (hop families, pieces of kinds): its shape from `spec` and
+/// `geo`, and `frames`, one string a position.
+pub fn drawn_replay(spec: &Spec, geo: &model::Geometry, frames: Vec<String>) -> Replay {
+    let widths = match &spec.board {
+        BoardSpec::Grid(g) => g.rows.iter().map(Vec::len).collect(),
+        BoardSpec::Tilt(_) => Vec::new(),
+    };
     Replay::Hop {
-        layout: m.geo.layout,
+        layout: geo.layout,
         widths,
-        cells: m.geo.cells.clone(),
-        pictured: m.geo.pictured.clone(),
-        blocked: m.geo.blocked.clone(),
+        cells: geo.cells.clone(),
+        pictured: geo.pictured.clone(),
+        blocked: geo.blocked.clone(),
         frames,
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::model::rewrite::{Kinds, RewriteModel, occupied};
 use crate::outcome::{Change, MoveOut, Replay};
-use crate::spec::{BoardSpec, PegGoal, Spec};
+use crate::spec::{PegGoal, Spec};
 
 /// The positions `path` passes through from the start, each move checked to be legal where it
 /// is made.
@@ -54,18 +54,7 @@ fn frame(m: &RewriteModel, s: &Kinds) -> String {
 
 /// The boards of a rewrite game, one per position, drawn as hop boards with letters.
 pub fn replay(spec: &Spec, m: &RewriteModel, states: &[Kinds]) -> Replay {
-    let widths = match &spec.board {
-        BoardSpec::Grid(g) => g.rows.iter().map(Vec::len).collect(),
-        BoardSpec::Tilt(_) => Vec::new(),
-    };
-    Replay::Hop {
-        layout: m.geo.layout,
-        widths,
-        cells: m.geo.cells.clone(),
-        pictured: m.geo.pictured.clone(),
-        blocked: m.geo.blocked.clone(),
-        frames: states.iter().map(|s| frame(m, s)).collect(),
-    }
+    super::drawn_replay(spec, &m.geo, states.iter().map(|s| frame(m, s)).collect())
 }
 
 /// The goal in words: `the goal board: F at [0, 4], …; 1 R left; a piece on [2, 3]`.
