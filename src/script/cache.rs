@@ -85,7 +85,7 @@ pub fn put(
 ) {
     let mut guard = CACHE.lock().unwrap_or_else(|p| p.into_inner());
     let cache = guard.get_or_insert_with(Cache::default);
-    let rules = tables.hops.len() + tables.links.len();
+    let rules = tables.hops.len() + tables.links.len() + tables.rewrites.len();
     if cache.entries >= MAX_ENTRIES || cache.rules + rules > MAX_RULES {
         *cache = Cache::default();
     }
