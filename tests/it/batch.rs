@@ -283,3 +283,42 @@ fn classic_files_join_a_batch_one_row_per_case_and_resume_like_yaml() {
     let second = std::fs::read_to_string(run.dir().join("rep/summary.json")).unwrap();
     assert_eq!(first, second, "every file, cases and all, is reused unchanged");
 }
+
+#[test]
+fn a_file_reached_twice_is_solved_once() {
+    let t = Test::new()
+        .file("a/arrow.yaml", &shipped("puzzles/peg_hop/arrow.yaml"))
+        .file("a/sub/pyramid.yaml", &shipped("puzzles/peg_hop/pyramid.yaml"))
+        .file("a/.hidden/x.yaml", &shipped("puzzles/peg_hop/fireplace.yaml"));
+    std::os::unix::fs::symlink(t.path("a"), t.path("link")).unwrap();
+    let dir = t.path("");
+    // Two spellings of one folder, a symlink to it, a folder inside it, files inside it (the
+    // hidden one is not walked, so naming it adds it), one file twice.
+    for (args, files) in [
+        (&["a", "./a"][..], vec!["arrow.yaml", "pyramid.yaml"]),
+        (&["a", "link"][..], vec!["arrow.yaml", "pyramid.yaml"]),
+        (&["a/sub", "a"][..], vec!["arrow.yaml", "pyramid.yaml"]),
+        (&["a", "a/arrow.yaml"][..], vec!["arrow.yaml", "pyramid.yaml"]),
+        (
+            &["a", "a/.hidden/x.yaml"][..],
+            vec!["arrow.yaml", "pyramid.yaml", "x.yaml"],
+        ),
+        (&["a/arrow.yaml", "./a/arrow.yaml"][..], vec!["arrow.yaml"]),
+    ] {
+        let mut argv = vec!["batch"];
+        argv.extend(args);
+        argv.extend(["--report", "rep", "--format", "json", "--quiet"]);
+        Test::new().in_dir(&dir).args(&argv).run().status(0);
+        let text = std::fs::read_to_string(dir.join("rep/results.jsonl")).unwrap();
+        let mut names: Vec<String> = text
+            .lines()
+            .map(|l| {
+                let o: Value = serde_json::from_str(l).unwrap();
+                let f = o["file"].as_str().unwrap().to_string();
+                f.rsplit('/').next().unwrap().to_string()
+            })
+            .collect();
+        names.sort();
+        assert_eq!(names, files, "{args:?}");
+    }
+}
