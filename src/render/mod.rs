@@ -213,7 +213,10 @@ pub fn board(replay: &Replay, i: usize, mark: Option<Cell>) -> String {
     match replay {
         Replay::Hop { cells, frames, .. } => {
             let frame = frames[i].as_bytes();
-            let lettered = frames.iter().any(|f| f.bytes().any(|b| b.is_ascii_alphabetic()));
+            // Pieces of kinds, if the start or this frame has a letter (an emptied board may not).
+            let lettered = [&frames[0], &frames[i]]
+                .iter()
+                .any(|f| f.bytes().any(|b| b.is_ascii_alphabetic()));
             let symbols = Style::Plain.symbols();
             let (holes, blocked) = hop_picture(replay).unwrap_or_default();
             // Each line's tokens by column (a hole over a `#` at its place): lines far apart or
