@@ -107,32 +107,23 @@ impl Answer {
         if !format.hop_only {
             return Ok(p);
         }
-        let hop = match &p.model {
-            crate::model::Model::Tilt(_) => {
-                let others: Vec<&str> = FORMATS.iter().filter(|f| !f.hop_only).map(|f| f.name).collect();
-                return Err(Diagnostic::new(
-                    &p.spec.path,
-                    format!(
-                        "`{}` is a tilt puzzle; `--format {}` writes hop boards (use {})",
-                        p.spec.name,
-                        format.name,
-                        crate::diag::listed(&others, "or")
-                    ),
-                ));
-            }
-            crate::model::Model::Hop(m) => m,
-            crate::model::Model::Rewrite(_) => {
-                let others: Vec<&str> = FORMATS.iter().filter(|f| !f.hop_only).map(|f| f.name).collect();
-                return Err(Diagnostic::new(
-                    &p.spec.path,
-                    format!(
-                        "`{}` has pieces of kinds; `--format {}` writes boards of one kind of peg (use {})",
-                        p.spec.name,
-                        format.name,
-                        crate::diag::listed(&others, "or")
-                    ),
-                ));
-            }
+        // What the puzzle is, and what the format writes, in the refusal's words.
+        let (is, writes) = match &p.model {
+            crate::model::Model::Tilt(_) => ("is a tilt puzzle", "hop boards"),
+            crate::model::Model::Rewrite(_) => ("has pieces of kinds", "boards of one kind of peg"),
+            crate::model::Model::Hop(_) => ("", ""),
+        };
+        let crate::model::Model::Hop(hop) = &p.model else {
+            let others: Vec<&str> = FORMATS.iter().filter(|f| !f.hop_only).map(|f| f.name).collect();
+            return Err(Diagnostic::new(
+                &p.spec.path,
+                format!(
+                    "`{}` {is}; `--format {}` writes {writes} (use {})",
+                    p.spec.name,
+                    format.name,
+                    crate::diag::listed(&others, "or")
+                ),
+            ));
         };
         // A matrix holds a square grid, or a triangle as rows of 1, 2, 3, … entries: the
         // other boards of the triangle lattice (a hexagon) have no matrix that reads back.
