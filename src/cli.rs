@@ -456,6 +456,7 @@ impl SearchArgs {
             fewest: self.fewest,
             fewest_moves: self.fewest_moves,
             rules_roots: Vec::new(),
+            bare: false,
         }
     }
 }
@@ -479,7 +480,10 @@ impl SolveArgs {
             notation: self.from,
             trace: self.trace,
             trace_limit: self.trace_limit,
-            options: self.search.options(1),
+            options: Options {
+                bare: self.format.format().bare,
+                ..self.search.options(1)
+            },
         }
     }
 }

@@ -4,6 +4,7 @@ use crate::diag::{Diagnostic, Result};
 use crate::script::{Kind, Layout, RuleTables, Script};
 use crate::spec::{BoardSpec, Cell, GridBoard, MoveGoal, PegGoal, Piece, Spec, TiltBoard, Token};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 pub mod rewrite;
 pub use rewrite::RewriteModel;
@@ -206,8 +207,9 @@ pub struct TiltDir {
     pub name: String,
     /// `next[cell]`: the cell a marble reaches by one step, or `NONE` when blocked.
     pub next: Vec<u8>,
-    /// Every cell, nearest the side being tilted towards first.
-    pub order: Vec<u8>,
+    /// Every cell, nearest the side being tilted towards first (shared by every board of a
+    /// size: see `tilt_frame`).
+    pub order: std::sync::Arc<[u8]>,
 }
 
 /// The marker for "no cell" in tilt tables and "dropped into its hole" (or "left by an exit")
@@ -220,7 +222,8 @@ pub const EXIT: u8 = u8::MAX - 1;
 #[derive(Debug, Clone)]
 pub struct TiltModel {
     pub size: usize,
-    pub geo: Geometry,
+    /// Shared by every board of a size (see `tilt_frame`).
+    pub geo: std::sync::Arc<Geometry>,
     pub dirs: Vec<TiltDir>,
     /// Marble k's start cell, or `NONE` if it starts in its own hole.
     pub start: Vec<u8>,
@@ -629,14 +632,20 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
 
 /// An `n`×`n` tilt board's geometry and, for each of `t`'s directions, every cell nearest the
 /// side being tilted towards first: what depends on the size and the directions alone, kept
-/// per thread for the last few asked (a file of 20,000 small cases built them 20,000 times).
-fn tilt_frame(n: usize, t: &RuleTables) -> (Geometry, Vec<Vec<u8>>) {
-    type Frames = Vec<((usize, Vec<Option<[i64; 2]>>), (Geometry, Vec<Vec<u8>>))>;
+/// per thread for the last few asked (a file of 20,000 small cases built them 20,000 times)
+/// and shared, not copied, by the models built from them.
+fn tilt_frame(n: usize, t: &RuleTables) -> (Arc<Geometry>, Vec<Arc<[u8]>>) {
+    type Frame = (Arc<Geometry>, Vec<Arc<[u8]>>);
+    type Frames = Vec<((usize, Vec<Option<[i64; 2]>>), Frame)>;
     thread_local! {
         static FRAMES: std::cell::RefCell<Frames> = const { std::cell::RefCell::new(Vec::new()) };
     }
-    let key = (n, t.directions.iter().map(|d| d.step).collect::<Vec<_>>());
-    let kept = FRAMES.with_borrow(|f| f.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone()));
+    let steps = || t.directions.iter().map(|d| d.step);
+    let kept = FRAMES.with_borrow(|f| {
+        f.iter()
+            .find(|((size, s), _)| *size == n && s.iter().copied().eq(steps()))
+            .map(|(_, v)| v.clone())
+    });
     if let Some(frame) = kept.filter(|_| crate::memo::enabled()) {
         return frame;
     }
@@ -645,9 +654,7 @@ fn tilt_frame(n: usize, t: &RuleTables) -> (Geometry, Vec<Vec<u8>>) {
         .collect();
     let drawn = cells.iter().map(|&[r, c]| [2 * c, r]).collect();
     let geo = Geometry::new(Layout::Square, cells, drawn, Vec::new());
-    let orders = key
-        .1
-        .iter()
+    let orders = steps()
         .map(|step| {
             let [dr, dc] = step.unwrap_or([0, 0]);
             let mut order: Vec<u8> = (0..geo.cells.len() as u8).collect();
@@ -656,15 +663,15 @@ fn tilt_frame(n: usize, t: &RuleTables) -> (Geometry, Vec<Vec<u8>>) {
                 let [r, c] = geo.cells[i as usize];
                 std::cmp::Reverse(r * dr + c * dc)
             });
-            order
+            order.into()
         })
         .collect();
-    let frame = (geo, orders);
+    let frame: Frame = (Arc::new(geo), orders);
     FRAMES.with_borrow_mut(|f| {
         if f.len() == 8 {
             f.remove(0);
         }
-        f.push((key, frame.clone()));
+        f.push(((n, steps().collect()), frame.clone()));
     });
     frame
 }
@@ -673,8 +680,9 @@ fn tilt_frame(n: usize, t: &RuleTables) -> (Geometry, Vec<Vec<u8>>) {
 fn find_cycle(next: &[u8]) -> Option<Vec<u8>> {
     // 0 unvisited, 1 on the current walk, 2 known to end at a blocked cell.
     let mut mark = vec![0u8; next.len()];
+    let mut walk = Vec::new();
     for start in 0..next.len() {
-        let mut walk = Vec::new();
+        walk.clear();
         let mut c = start;
         while mark[c] == 0 {
             mark[c] = 1;
@@ -692,7 +700,7 @@ fn find_cycle(next: &[u8]) -> Option<Vec<u8>> {
             cycle.push(cycle[0]);
             return Some(cycle);
         }
-        for w in walk {
+        for &w in &walk {
             mark[w as usize] = 2;
         }
     }

@@ -44,6 +44,9 @@ pub struct Format {
     pub about: &'static str,
     /// Whether it draws hop boards only, so that a tilt puzzle is refused before it is solved.
     hop_only: bool,
+    /// Whether it shows only each verdict and its moves: then no drawing, hash or settings
+    /// are made for its outcomes (see [`crate::solve::Options::bare`]).
+    pub bare: bool,
 }
 
 /// Every answer format, in the order `--format` lists them: the one list of them that the
@@ -54,36 +57,42 @@ pub const FORMATS: &[Format] = &[
         name: "text",
         about: "Verdict, moves and the board after each move",
         hop_only: false,
+        bare: false,
     },
     Format {
         answer: Answer::Json,
         name: "json",
         about: "A JSON array, one object per puzzle",
         hop_only: false,
+        bare: false,
     },
     Format {
         answer: Answer::Lisp,
         name: "lisp",
         about: "The Lisp assignment's answer: the list of states from start to goal, or #f",
         hop_only: true,
+        bare: false,
     },
     Format {
         answer: Answer::Icpc,
         name: "icpc",
         about: "The ICPC judge's output: `Case k: N moves` or `Case k: impossible`, a blank line after each",
         hop_only: false,
+        bare: true,
     },
     Format {
         answer: Answer::Moves,
         name: "moves",
         about: "The classroom's output: `N moves` or `No Solution`, one line per puzzle",
         hop_only: false,
+        bare: true,
     },
     Format {
         answer: Answer::Matrix,
         name: "matrix",
         about: "Each state of the answer as a matrix of 1 (peg), 0 (hole), -1 (no hole), blank lines between",
         hop_only: true,
+        bare: false,
     },
 ];
 

@@ -29,7 +29,7 @@ pub fn roll(model: &TiltModel, d: usize, pos: &[u8], occ: &mut [u8]) -> Option<V
         }
     }
     let mut out = pos.to_vec();
-    for &cell in &dir.order {
+    for &cell in dir.order.iter() {
         let k = occ[cell as usize];
         if k == NONE {
             continue;

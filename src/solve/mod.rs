@@ -46,6 +46,10 @@ pub struct Options {
     /// Folders a batch was given: the lookup of a spec's rule script by name climbs no
     /// higher than the one holding it (see [`script::resolve`]).
     pub rules_roots: Vec<std::path::PathBuf>,
+    /// Outcomes are shown only as their verdicts and moves (`solve --format icpc|moves`):
+    /// the moves are still replayed to the goal, but no drawing, spec hash or settings are
+    /// kept (a 20,000-case ICPC file spent a fifth of its time making them).
+    pub bare: bool,
 }
 
 /// A spec with its script run and its model compiled, ready to search.
@@ -274,9 +278,9 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
         error: None,
         stats,
         limits: None,
-        spec_hash: Some(crate::fingerprint::hash(&p.spec.source)),
-        script_hash: Some(p.script.hash.clone()),
-        settings: Some(settings(&p.spec, opts)),
+        spec_hash: (!opts.bare).then(|| crate::fingerprint::hash(&p.spec.source)),
+        script_hash: (!opts.bare).then(|| p.script.hash.clone()),
+        settings: (!opts.bare).then(|| settings(&p.spec, opts)),
         replay: None,
         gave_up: None,
         move_count: None,
@@ -291,7 +295,7 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
                 _ => None,
             };
             out.moves = path.iter().map(|&i| hop_move(m, i)).collect();
-            out.replay = Some(hop_replay(&p.spec, m, path));
+            out.replay = (!opts.bare).then(|| hop_replay(&p.spec, m, path));
             // Pegs left describe an end position: only a solution has one, or a `fewest` search
             // stopped early (its best so far, marked not proven in the reason; the start
             // itself when no move was kept, as the reason says).
@@ -321,7 +325,7 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
         Model::Rewrite(m) => rewrite::states(m, path).and_then(|states| {
             let end = states.last().copied().unwrap_or(m.start);
             out.moves = path.iter().map(|&i| rewrite::move_out(m, i)).collect();
-            out.replay = Some(rewrite::replay(&p.spec, m, &states));
+            out.replay = (!opts.bare).then(|| rewrite::replay(&p.spec, m, &states));
             out.goal = Some(rewrite::goal_words(m));
             let best_so_far = m.goal.pieces == Some(PegGoal::Fewest) && matches!(verdict, Verdict::GaveUp(_));
             out.pegs_left =
@@ -340,7 +344,7 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
                 })
                 .collect();
             let home = states.last().is_some_and(|s| m.is_home(s));
-            out.replay = Some(tilt_replay(m, &states));
+            out.replay = (!opts.bare).then(|| tilt_replay(m, &states));
             match (solved, home) {
                 (true, false) if !m.exits.is_empty() => {
                     Err(format!("its {} tilts leave a slider on the board", path.len()))
