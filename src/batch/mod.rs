@@ -173,24 +173,57 @@ fn reused(previous: &Previous, path: &Path, opts: &Options) -> Option<Vec<Outcom
     previous.has(&file, &made).then(|| previous.load(&file)).flatten()
 }
 
+/// Where a batch's results go as each file is finished: [`solve_all`] hands them over on
+/// its calling thread, with the bytes its `encode` made of them on the worker that solved
+/// the file (the journal's lines, so that this thread only writes).
+pub trait Sink {
+    /// The `index`-th file's results, and what `encode` made of them.
+    fn take(&mut self, index: usize, outcomes: Vec<Outcome>, encoded: Vec<u8>) -> anyhow::Result<()>;
+    /// No more results are waiting for now (said at least every [`IDLE_EVERY`]): what was
+    /// taken may be written.
+    fn idle(&mut self) -> anyhow::Result<()> {
+        Ok(())
+    }
+}
+
+impl<F: FnMut(usize, Vec<Outcome>, Vec<u8>) -> anyhow::Result<()>> Sink for F {
+    fn take(&mut self, index: usize, outcomes: Vec<Outcome>, encoded: Vec<u8>) -> anyhow::Result<()> {
+        self(index, outcomes, encoded)
+    }
+}
+
+/// How long a [`Sink`] waits, at most, between being told it is idle.
+pub const IDLE_EVERY: std::time::Duration = std::time::Duration::from_millis(25);
+
+/// What a worker makes of the `index`-th file's results for the [`Sink`].
+pub type Encode = dyn Fn(usize, &[Outcome]) -> anyhow::Result<Vec<u8>> + Sync;
+
+/// What a worker makes of a file's results for the [`Sink`]: nothing.
+pub fn no_encoding(_: usize, _: &[Outcome]) -> anyhow::Result<Vec<u8>> {
+    Ok(Vec::new())
+}
+
 /// Solves every file in `puzzles` on `jobs` threads, reusing `previous` results that are
-/// still good, and hands each file's results to `sink` (its place in `puzzles`, its results)
-/// on the calling thread as soon as it is finished. Files are taken in path order, so results
-/// come nearly in that order. A file cut short by Ctrl-C (see [`CANCELLED`]) is not handed on;
-/// neither is anything after `sink` fails, which stops the run with its error. Returns the
-/// number of files handed on.
+/// still good, and hands each file's results to `sink` (its place in `puzzles`, its results,
+/// what `encode` made of them on the worker) on the calling thread as soon as it is
+/// finished, telling it when none are waiting. Files are taken in path order, so results
+/// come nearly in that order. A file cut short by Ctrl-C (see [`CANCELLED`]) is not handed
+/// on; neither is anything after `sink` or `encode` fails, which stops the run with its
+/// error. Returns the number of files handed on.
 pub fn solve_all(
     puzzles: &[PathBuf],
     opts: &Options,
     jobs: usize,
     previous: &Previous,
     bar: &ProgressBar,
-    sink: &mut dyn FnMut(usize, Vec<Outcome>) -> anyhow::Result<()>,
+    encode: &Encode,
+    sink: &mut dyn Sink,
 ) -> anyhow::Result<usize> {
+    type Done = (usize, Vec<Outcome>, anyhow::Result<Vec<u8>>);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::sync_channel::<(usize, Vec<Outcome>)>(256);
-    let work = |tx: mpsc::SyncSender<(usize, Vec<Outcome>)>| {
+    let (tx, rx) = mpsc::sync_channel::<Done>(256);
+    let work = |tx: mpsc::SyncSender<Done>| {
         while !stop.load(Ordering::Relaxed) && !CANCELLED.load(Ordering::Relaxed) {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(path) = puzzles.get(i) else { break };
@@ -210,7 +243,8 @@ pub fn solve_all(
                     outcomes
                 }
             };
-            if tx.send((i, outcomes)).is_err() {
+            let encoded = encode(i, &outcomes);
+            if tx.send((i, outcomes, encoded)).is_err() {
                 break;
             }
         }
@@ -223,15 +257,44 @@ pub fn solve_all(
                 .spawn_scoped(s, || work(tx))?;
         }
         drop(tx);
+        let rx = rx;
         let mut finished = 0;
-        for (i, outcomes) in rx {
-            if let Err(e) = sink(i, outcomes) {
-                stop.store(true, Ordering::Relaxed);
-                return Err(e);
+        // Results waiting are taken together, then the sink is told: a journal writes them
+        // in one go (a million small files made a million writes).
+        let mut handled = Ok(());
+        'arrivals: loop {
+            // The sink is told it is idle at least every [`IDLE_EVERY`], results or not.
+            let first = match rx.recv_timeout(IDLE_EVERY) {
+                Ok(first) => first,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    handled = sink.idle();
+                    if handled.is_err() {
+                        break;
+                    }
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
+            let mut waiting = Some(first);
+            while let Some((i, outcomes, encoded)) = waiting {
+                handled = encoded.and_then(|e| sink.take(i, outcomes, e));
+                if handled.is_err() {
+                    break 'arrivals;
+                }
+                finished += 1;
+                bar.inc(1);
+                waiting = rx.try_recv().ok();
             }
-            finished += 1;
-            bar.inc(1);
+            handled = sink.idle();
+            if handled.is_err() {
+                break;
+            }
         }
-        Ok(finished)
+        if handled.is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        // Dropped before the workers are joined: one blocked sending is let go.
+        drop(rx);
+        handled.map(|()| finished)
     })
 }

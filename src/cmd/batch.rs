@@ -108,16 +108,21 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     // Results stream from the workers into the journal (on disk at once) and the tally (what
     // the summary needs): memory does not grow with the number of puzzles.
     let bar = progress(found.puzzles.len() as u64, config.quiet);
-    let mut tally = Tally::new();
-    let finished = batch::solve_all(&found.puzzles, &options, jobs, &prev, &bar, &mut |i, outcomes| {
-        if let Some(j) = &mut journal {
-            j.record(i, &outcomes)?;
-        }
-        for (k, o) in outcomes.into_iter().enumerate() {
-            tally.add(i, k + 1, o);
-        }
-        Ok(())
-    })?;
+    let mut sink = Record {
+        journal: journal.as_mut(),
+        tally: Tally::new(),
+    };
+    // The journal's lines are made on the workers, only when there is a journal.
+    let encode = match sink.journal {
+        Some(_) => journal::records,
+        None => batch::no_encoding,
+    };
+    let finished = batch::solve_all(&found.puzzles, &options, jobs, &prev, &bar, &encode, &mut sink);
+    // What was taken reaches the journal, even when the run stopped on an error.
+    let flushed = sink.journal.as_mut().map_or(Ok(()), |j| j.flush());
+    let finished = finished?;
+    flushed?;
+    let tally = sink.tally;
     bar.finish_and_clear();
     drop(prev);
     let interrupted = CANCELLED.load(Ordering::SeqCst);
@@ -125,8 +130,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     results.listed = config.report.is_some();
 
     // The reports first: a closed or full stdout must not lose them.
-    if let (Some(dir), Some(j)) = (&config.report, journal) {
-        journal::write_reports(dir, &results, &mut |w| j.copy_in_order(w))?;
+    if let (Some(dir), Some(mut j)) = (&config.report, journal) {
+        journal::write_reports(dir, &results, &mut |path| j.place_results(path))?;
         // An interrupted shard is not whole: it leaves no results file for merge to take.
         if let Some(s) = shard.filter(|_| !interrupted) {
             write_shard(dir, s, config, (owned, &listing), j.outcomes()?)?;
@@ -156,6 +161,29 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         return Ok(ExitCode::Interrupted);
     }
     Ok(ExitCode::of_statuses(&results.statuses()).or_failed(!found.errors.is_empty()))
+}
+
+/// Where a batch's results go as they come: the journal (on disk at once) and the tally
+/// (what the summary needs).
+struct Record<'a> {
+    journal: Option<&'a mut journal::Journal>,
+    tally: Tally,
+}
+
+impl batch::Sink for Record<'_> {
+    fn take(&mut self, index: usize, outcomes: Vec<Outcome>, encoded: Vec<u8>) -> anyhow::Result<()> {
+        if let Some(j) = &mut self.journal {
+            j.record(index, encoded)?;
+        }
+        for (k, o) in outcomes.into_iter().enumerate() {
+            self.tally.add(index, k + 1, o);
+        }
+        Ok(())
+    }
+
+    fn idle(&mut self) -> anyhow::Result<()> {
+        self.journal.as_mut().map_or(Ok(()), |j| j.flush_if_due())
+    }
 }
 
 /// Leaves `shard-K-of-N.json` in `dir` for `marbles merge`.

@@ -253,7 +253,8 @@ impl TiltModel {
 pub enum Model {
     Hop(HopModel),
     Tilt(TiltModel),
-    Rewrite(RewriteModel),
+    /// Boxed: its tables are twice a hop model's, and models are moved around a lot.
+    Rewrite(Box<RewriteModel>),
 }
 
 /// Compiles a spec and its script's tables into a model.
@@ -261,7 +262,7 @@ pub fn compile(spec: &Spec, script: &Script, tables: &RuleTables) -> Result<Mode
     match (&spec.board, tables.kind) {
         (BoardSpec::Grid(g), Kind::Hop) => compile_hop(spec, script, tables, g).map(Model::Hop),
         (BoardSpec::Tilt(t), Kind::Tilt) => compile_tilt(spec, script, tables, t).map(Model::Tilt),
-        (BoardSpec::Grid(g), Kind::Rewrite) => rewrite::compile(spec, script, tables, g).map(Model::Rewrite),
+        (BoardSpec::Grid(g), Kind::Rewrite) => rewrite::compile(spec, script, tables, g).map(|m| Model::Rewrite(Box::new(m))),
         (BoardSpec::Tilt(_), Kind::Rewrite) => Err(Diagnostic::new(
             &spec.path,
             format!(

@@ -513,7 +513,8 @@ fn french_table_files() -> Result<Run, String> {
         jobs,
         &Default::default(),
         &bar,
-        &mut |_, o| {
+        &crate::batch::no_encoding,
+        &mut |_, o, _| {
             outcomes.extend(o);
             Ok(())
         },

@@ -265,10 +265,10 @@ fn from(p: &Prepared, pos: &Position) -> Prepared {
             start: s.clone(),
             ..m.clone()
         }),
-        (Model::Rewrite(m), Position::Rewrite(s)) => Model::Rewrite(RewriteModel {
+        (Model::Rewrite(m), Position::Rewrite(s)) => Model::Rewrite(Box::new(RewriteModel {
             start: *s,
-            ..m.clone()
-        }),
+            ..(**m).clone()
+        })),
         _ => unreachable!("positions match their model"),
     };
     Prepared {
