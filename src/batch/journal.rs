@@ -348,10 +348,9 @@ impl Previous {
 /// next record starts on a new line, so only the torn one is lost. Records are written
 /// together, every [`FLUSH_EVERY`] or [`FLUSH_BYTES`]: a million small files made a million
 /// appends, each costing the file system more than its bytes (64 s of a 127 s batch on this
-/// machine's disk). A kill so loses the results of the last few tenths of a second at most
-/// (two [`FLUSH_EVERY`]s if they came early, below, and the [`super::IDLE_EVERY`] the batch
-/// may take to notice), as it loses those still on their way from the workers; `--resume`
-/// solves them again.
+/// machine's disk). A kill so loses the results of the last tenth of a second at most (and
+/// the [`super::IDLE_EVERY`] the batch may take to notice), as it loses those still on their
+/// way from the workers; `--resume` solves them again.
 ///
 /// Files finish nearly in path order, and records that come early wait (as long, at most)
 /// for those before them: a journal written in path order from empty *is*
@@ -368,8 +367,9 @@ pub struct Journal {
     pending_since: Option<std::time::Instant>,
     /// The next file, in path order, whose records would keep the journal in that order.
     next: usize,
-    /// Records of later files, come early, waiting for `next`'s; since when the first waits.
-    early: std::collections::BTreeMap<usize, Vec<u8>>,
+    /// Records of later files, come early (when, and what), waiting for `next`'s; since when
+    /// the first waits.
+    early: std::collections::BTreeMap<usize, (std::time::Instant, Vec<u8>)>,
     early_since: Option<std::time::Instant>,
     /// The journal holds this run's records only, in path order.
     in_order: bool,
@@ -416,14 +416,15 @@ impl Journal {
     /// [`Journal::flush`], or now if [`FLUSH_BYTES`] are waiting. Records that come before
     /// those of earlier files wait for them while the journal is in path order.
     pub fn record(&mut self, index: usize, records: Vec<u8>) -> anyhow::Result<()> {
+        let now = std::time::Instant::now();
         if self.in_order && index != self.next {
-            self.early_since.get_or_insert_with(std::time::Instant::now);
-            self.early.insert(index, records);
+            self.early_since.get_or_insert(now);
+            self.early.insert(index, (now, records));
             return Ok(());
         }
-        self.append(index, &records)?;
-        while let Some(r) = self.early.remove(&self.next) {
-            self.append(self.next, &r)?;
+        self.append(index, &records, now)?;
+        while let Some((came, r)) = self.early.remove(&self.next) {
+            self.append(self.next, &r, came)?;
         }
         if self.early.is_empty() {
             self.early_since = None;
@@ -434,13 +435,13 @@ impl Journal {
         }
     }
 
-    /// Puts the `index`-th file's records after those taken so far.
-    fn append(&mut self, index: usize, records: &[u8]) -> anyhow::Result<()> {
+    /// Puts the `index`-th file's records, taken at `came`, after those taken so far.
+    fn append(&mut self, index: usize, records: &[u8], came: std::time::Instant) -> anyhow::Result<()> {
         if !self.clean && self.pending.is_empty() {
             self.pending.push(b'\n');
         }
         let start = self.len + self.pending.len() as u64;
-        self.pending_since.get_or_insert_with(std::time::Instant::now);
+        self.pending_since = Some(self.pending_since.map_or(came, |t| t.min(came)));
         self.pending.extend_from_slice(records);
         let len =
             u32::try_from(records.len()).map_err(|_| anyhow::anyhow!("one file's results passed 4 GiB"))?;
@@ -456,12 +457,10 @@ impl Journal {
     /// in path order).
     pub fn flush_if_due(&mut self) -> anyhow::Result<()> {
         let waited = |t: Option<std::time::Instant>| t.is_some_and(|t| t.elapsed() >= FLUSH_EVERY);
-        if waited(self.early_since) {
-            self.give_up_order()?;
-        }
-        match waited(self.pending_since) {
-            true => self.write_pending(),
-            false => Ok(()),
+        match (waited(self.early_since), waited(self.pending_since)) {
+            (true, _) => self.flush(),
+            (false, true) => self.write_pending(),
+            (false, false) => Ok(()),
         }
     }
 
@@ -479,8 +478,8 @@ impl Journal {
         }
         self.in_order = false;
         self.early_since = None;
-        for (index, r) in std::mem::take(&mut self.early) {
-            self.append(index, &r)?;
+        for (index, (came, r)) in std::mem::take(&mut self.early) {
+            self.append(index, &r, came)?;
         }
         Ok(())
     }
@@ -570,4 +569,62 @@ fn ends_in_newline(file: &mut std::fs::File) -> std::io::Result<bool> {
     let mut last = [0u8];
     file.read_exact(&mut last)?;
     Ok(last[0] == b'\n')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::MetadataExt;
+
+    fn rec(index: usize) -> Vec<u8> {
+        format!("{{\"index\":{index}}}\n").into_bytes()
+    }
+
+    fn journal_text(dir: &Path) -> String {
+        std::fs::read_to_string(dir.join(JOURNAL)).unwrap()
+    }
+
+    #[test]
+    fn records_that_come_early_wait_and_the_journal_becomes_results_by_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut j = Journal::open(dir.path(), false, 3).unwrap();
+        for i in [1, 2, 0] {
+            j.record(i, rec(i)).unwrap();
+        }
+        j.flush().unwrap();
+        let in_order = "{\"index\":0}\n{\"index\":1}\n{\"index\":2}\n";
+        assert_eq!(journal_text(dir.path()), in_order);
+        let results = dir.path().join("results.jsonl");
+        j.place_results(&results).unwrap();
+        assert_eq!(std::fs::read_to_string(&results).unwrap(), in_order);
+        // One file under two names until the journal is finished.
+        assert_eq!(std::fs::metadata(&results).unwrap().nlink(), 2);
+        j.finish();
+        assert_eq!(std::fs::read_to_string(&results).unwrap(), in_order);
+    }
+
+    #[test]
+    fn a_record_kept_waiting_is_written_out_of_order_and_results_are_copied_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut j = Journal::open(dir.path(), false, 2).unwrap();
+        j.record(1, rec(1)).unwrap();
+        assert_eq!(journal_text(dir.path()), "", "it waits for file 0");
+        std::thread::sleep(FLUSH_EVERY + std::time::Duration::from_millis(20));
+        j.flush_if_due().unwrap();
+        assert_eq!(
+            journal_text(dir.path()),
+            "{\"index\":1}\n",
+            "on disk once it has waited"
+        );
+        j.record(0, rec(0)).unwrap();
+        j.flush().unwrap();
+        assert_eq!(journal_text(dir.path()), "{\"index\":1}\n{\"index\":0}\n");
+        let results = dir.path().join("results.jsonl");
+        j.place_results(&results).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&results).unwrap(),
+            "{\"index\":0}\n{\"index\":1}\n"
+        );
+        assert_eq!(std::fs::metadata(&results).unwrap().nlink(), 1, "a copy");
+    }
 }
