@@ -385,6 +385,13 @@ impl Journal {
         create_dir(dir)?;
         let path = dir.join(JOURNAL);
         let cannot = |e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", path.display());
+        // A journal with another name is a `results.jsonl` too (a kill came between linking
+        // it in and removing it): written into, it would change reports already published.
+        // Its name is dropped instead; `--resume` read it already ([`Previous::read`] holds
+        // it open) and journals again what it reuses.
+        if std::fs::metadata(&path).is_ok_and(|m| std::os::unix::fs::MetadataExt::nlink(&m) > 1) {
+            std::fs::remove_file(&path).map_err(cannot)?;
+        }
         let mut file = std::fs::OpenOptions::new()
             .create(true)
             .read(true)

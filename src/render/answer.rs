@@ -232,7 +232,9 @@ fn without_replay(mut o: Outcome) -> Outcome {
 /// a limit stopped the search, else `none` (the notation's word for "impossible").
 fn verdict_words(o: &Outcome, none: &str) -> String {
     match o.status {
-        Status::Solved => format!("{} moves", o.moves.len()),
+        // A goal that counts moves counts chains of one peg's jumps: the count the text
+        // answer leads with, not the jumps.
+        Status::Solved => format!("{} moves", o.move_count.map_or(o.moves.len(), |n| n as usize)),
         Status::GaveUp => format!(
             "gave up ({})",
             o.reason.as_deref().unwrap_or("a limit was reached")

@@ -344,6 +344,39 @@ fn a_torn_journal_line_does_not_swallow_the_next_record() {
     assert_eq!(records[0]["file"], "set/a.yaml");
 }
 
+/// A kill after the journal became the published `results.jsonl` (a hard link) and before
+/// its own name was removed: the next batch must not write into the published file.
+#[test]
+fn a_journal_left_linked_to_published_results_is_not_written_into() {
+    let t = Test::new()
+        .file("first/q.yaml", QUICK)
+        .file("set/a.yaml", QUICK)
+        .file("set/b.yaml", &slow_puzzle());
+    let mut first = t.command();
+    first.args(["batch", "first", "--report", "rep", "--quiet"]);
+    assert!(first.status().unwrap().success());
+    let published = t.path("rep/results.jsonl");
+    let before = std::fs::read_to_string(&published).unwrap();
+    assert!(before.contains("first/q.yaml"), "{before}");
+    // (`results.jsonl` is a symlink into the current set: the link is to the file itself.)
+    let real = std::fs::canonicalize(&published).unwrap();
+    std::fs::hard_link(real, t.path("rep/.journal.jsonl")).unwrap();
+    for extra in [&[][..], &["--resume"][..]] {
+        let mut cmd = t.command();
+        let mut args = batch_set(&["-j", "1", "--timeout", "60"]);
+        args.extend(extra.iter().map(|s| s.to_string()));
+        cmd.args(args);
+        let mut child = spawn(cmd);
+        let journal = t.path("rep/.journal.jsonl");
+        wait_for("a's record", || {
+            std::fs::read_to_string(&journal).is_ok_and(|s| s.contains("set/a.yaml"))
+        });
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert_eq!(std::fs::read_to_string(&published).unwrap(), before, "{extra:?}");
+    }
+}
+
 #[test]
 fn a_kill_while_reports_are_written_leaves_the_last_whole_set() {
     let t = Test::new()

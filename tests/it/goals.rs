@@ -314,3 +314,30 @@ fn reports_say_what_the_goal_board_was() {
     let html = std::fs::read_to_string(run.dir().join("rep/index.html")).unwrap();
     assert!(html.contains("<dt>goal</dt><dd>the goal board: 1 peg at [4, 2]</dd>"));
 }
+
+/// The one-line answers count moves as the text answer does: a chain of one peg's jumps is
+/// one move when the goal counts moves (the corner triangle: 10 moves, 13 jumps).
+#[test]
+fn one_line_answers_count_chains_when_the_goal_counts_moves() {
+    let solve = |format: &str| {
+        Test::new()
+            .in_root()
+            .args([
+                "solve",
+                "puzzles/triangle_hop/corner.yaml",
+                "--fewest-moves",
+                "--format",
+                format,
+            ])
+            .run()
+            .status(0)
+            .stdout
+    };
+    assert!(
+        solve("text").contains("solved in 10 moves (13 jumps)"),
+        "{}",
+        solve("text")
+    );
+    assert_eq!(solve("moves"), "10 moves\n");
+    assert_eq!(solve("icpc"), "Case 1: 10 moves\n\n");
+}
