@@ -172,6 +172,8 @@ struct Earlier {
     source: usize,
     offset: u64,
     len: u32,
+    /// The file's place in path order they were recorded under (older reports have none).
+    index: Option<usize>,
     /// [`digest`] of the hashes and settings they were made under.
     made: [u8; 16],
     /// One of them is an error: solved again.
@@ -197,6 +199,8 @@ pub fn digest<'a>(spec_hash: &str, each: impl Iterator<Item = [&'a str; 3]>) -> 
 /// The fields of a record the index needs.
 #[derive(serde::Deserialize)]
 struct Brief<'a> {
+    #[serde(default)]
+    index: Option<usize>,
     #[serde(borrow)]
     file: std::borrow::Cow<'a, str>,
     case: usize,
@@ -216,6 +220,7 @@ struct Brief<'a> {
 /// its results' count, and its digest's inputs so far.
 struct Group {
     file: String,
+    index: Option<usize>,
     offset: u64,
     cases: usize,
     spec_hash: String,
@@ -229,6 +234,8 @@ struct Group {
 #[derive(Default)]
 pub struct Previous {
     files: Vec<File>,
+    /// Which of `files` is the journal, and which file it is (device and inode).
+    journal: Option<(usize, (u64, u64))>,
     /// By a hash of the file's path as outcomes name it.
     by_file: FxHashMap<u64, Earlier>,
 }
@@ -248,10 +255,23 @@ impl Previous {
             if let Ok(f) = File::open(dir.join(name)) {
                 let source = p.files.len();
                 p.index(source, &f);
+                if name == JOURNAL {
+                    p.journal = identity(&f).map(|id| (source, id));
+                }
                 p.files.push(f);
             }
         }
         p
+    }
+
+    /// Where the records kept for `file` lie in the journal `j` writes to, if they do and
+    /// were recorded as the `index`-th file: the journal holds them already, as they would
+    /// be written now.
+    fn in_journal(&self, j: &Journal, file: &str, index: usize) -> Option<(u64, u32)> {
+        let (source, id) = self.journal?;
+        let e = self.by_file.get(&path_key(file))?;
+        (e.source == source && Some(id) == identity(&j.file) && e.index == Some(index))
+            .then_some((e.offset, e.len))
     }
 
     /// Indexes the whole groups of records in `f`: a line that does not parse (torn by a
@@ -278,6 +298,7 @@ impl Previous {
             if b.case == 1 {
                 open = Some(Group {
                     file: b.file.to_string(),
+                    index: b.index,
                     offset: start,
                     cases: b.cases,
                     spec_hash: b.spec_hash.as_deref().unwrap_or("").to_string(),
@@ -308,6 +329,7 @@ impl Previous {
                     source,
                     offset: g.offset,
                     len,
+                    index: g.index,
                     made,
                     failed: g.failed,
                 };
@@ -442,6 +464,20 @@ impl Journal {
         }
     }
 
+    /// Takes the `index`-th file's results, reused from `previous`, without writing them
+    /// again when this journal holds them already (a resumed run killed again, and again,
+    /// wrote every reused result once more each time). Returns whether it did.
+    pub fn reuse(&mut self, index: usize, file: &str, previous: &Previous) -> bool {
+        let Some(at) = previous.in_journal(self, file, index) else {
+            return false;
+        };
+        self.in_order = false;
+        if let Some(slot) = self.written.get_mut(index) {
+            *slot = Some(at);
+        }
+        true
+    }
+
     /// Puts the `index`-th file's records, taken at `came`, after those taken so far.
     fn append(&mut self, index: usize, records: &[u8], came: std::time::Instant) -> anyhow::Result<()> {
         if !self.clean && self.pending.is_empty() {
@@ -564,6 +600,12 @@ impl Journal {
     pub fn finish(self) {
         let _ = std::fs::remove_file(&self.path);
     }
+}
+
+/// A file's device and inode.
+fn identity(f: &File) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    f.metadata().ok().map(|m| (m.dev(), m.ino()))
 }
 
 /// Whether `file` is empty or ends in `\n`.

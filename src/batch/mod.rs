@@ -177,8 +177,15 @@ fn reused(previous: &Previous, path: &Path, opts: &Options) -> Option<Vec<Outcom
 /// its calling thread, with the bytes its `encode` made of them on the worker that solved
 /// the file (the journal's lines, so that this thread only writes).
 pub trait Sink {
-    /// The `index`-th file's results, and what `encode` made of them.
-    fn take(&mut self, index: usize, outcomes: Vec<Outcome>, encoded: Vec<u8>) -> anyhow::Result<()>;
+    /// The `index`-th file's results, and what `encode` made of them; `reused`: they are an
+    /// earlier run's, unchanged.
+    fn take(
+        &mut self,
+        index: usize,
+        outcomes: Vec<Outcome>,
+        encoded: Vec<u8>,
+        reused: bool,
+    ) -> anyhow::Result<()>;
     /// No more results are waiting for now (said at least every [`IDLE_EVERY`]): what was
     /// taken may be written.
     fn idle(&mut self) -> anyhow::Result<()> {
@@ -187,7 +194,13 @@ pub trait Sink {
 }
 
 impl<F: FnMut(usize, Vec<Outcome>, Vec<u8>) -> anyhow::Result<()>> Sink for F {
-    fn take(&mut self, index: usize, outcomes: Vec<Outcome>, encoded: Vec<u8>) -> anyhow::Result<()> {
+    fn take(
+        &mut self,
+        index: usize,
+        outcomes: Vec<Outcome>,
+        encoded: Vec<u8>,
+        _: bool,
+    ) -> anyhow::Result<()> {
         self(index, outcomes, encoded)
     }
 }
@@ -219,7 +232,7 @@ pub fn solve_all(
     encode: &Encode,
     sink: &mut dyn Sink,
 ) -> anyhow::Result<usize> {
-    type Done = (usize, Vec<Outcome>, anyhow::Result<Vec<u8>>);
+    type Done = (usize, Vec<Outcome>, anyhow::Result<Vec<u8>>, bool);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::sync_channel::<Done>(256);
@@ -227,7 +240,9 @@ pub fn solve_all(
         while !stop.load(Ordering::Relaxed) && !CANCELLED.load(Ordering::Relaxed) {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(path) = puzzles.get(i) else { break };
-            let outcomes = match reused(previous, path, opts) {
+            let reused = reused(previous, path, opts);
+            let again = reused.is_some();
+            let outcomes = match reused {
                 Some(o) => o,
                 None => {
                     bar.set_message(crate::render::terminal(&path.display().to_string()).into_owned());
@@ -244,7 +259,7 @@ pub fn solve_all(
                 }
             };
             let encoded = encode(i, &outcomes);
-            if tx.send((i, outcomes, encoded)).is_err() {
+            if tx.send((i, outcomes, encoded, again)).is_err() {
                 break;
             }
         }
@@ -276,8 +291,8 @@ pub fn solve_all(
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
             let mut waiting = Some(first);
-            while let Some((i, outcomes, encoded)) = waiting {
-                handled = encoded.and_then(|e| sink.take(i, outcomes, e));
+            while let Some((i, outcomes, encoded, again)) = waiting {
+                handled = encoded.and_then(|e| sink.take(i, outcomes, e, again));
                 if handled.is_err() {
                     break 'arrivals;
                 }

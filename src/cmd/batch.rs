@@ -109,6 +109,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     // the summary needs): memory does not grow with the number of puzzles.
     let bar = progress(found.puzzles.len() as u64, config.quiet);
     let mut sink = Record {
+        previous: &prev,
         journal: journal.as_mut(),
         tally: Tally::new(),
     };
@@ -166,14 +167,24 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
 /// Where a batch's results go as they come: the journal (on disk at once) and the tally
 /// (what the summary needs).
 struct Record<'a> {
+    previous: &'a journal::Previous,
     journal: Option<&'a mut journal::Journal>,
     tally: Tally,
 }
 
 impl batch::Sink for Record<'_> {
-    fn take(&mut self, index: usize, outcomes: Vec<Outcome>, encoded: Vec<u8>) -> anyhow::Result<()> {
+    fn take(
+        &mut self,
+        index: usize,
+        outcomes: Vec<Outcome>,
+        encoded: Vec<u8>,
+        reused: bool,
+    ) -> anyhow::Result<()> {
         if let Some(j) = &mut self.journal {
-            j.record(index, encoded)?;
+            let file = outcomes.first().map_or("", |o| o.file.as_str());
+            if !(reused && j.reuse(index, file, self.previous)) {
+                j.record(index, encoded)?;
+            }
         }
         for (k, o) in outcomes.into_iter().enumerate() {
             self.tally.add(index, k + 1, o);

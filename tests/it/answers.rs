@@ -377,6 +377,54 @@ fn a_journal_left_linked_to_published_results_is_not_written_into() {
     }
 }
 
+/// A resumed batch killed again, and again, writes each result it reuses from the journal
+/// once, not once more a time (the journal grew by a whole copy every kill).
+#[test]
+fn a_batch_resumed_and_killed_again_does_not_copy_its_journal_each_time() {
+    let mut t = Test::new();
+    for k in 0..40 {
+        t = t.file(&format!("set/a{k:02}.yaml"), QUICK);
+    }
+    let t = t.file("set/z.yaml", &slow_puzzle());
+    let journal = t.path("rep/.journal.jsonl");
+    let lines = || std::fs::read_to_string(&journal).map_or(0, |s| s.lines().count());
+    let run = |extra: &[&str]| {
+        let mut cmd = t.command();
+        cmd.args(
+            batch_set(&["-j", "1", "--timeout", "4"])
+                .into_iter()
+                .chain(extra.iter().map(|s| s.to_string())),
+        );
+        spawn(cmd)
+    };
+    let mut child = run(&[]);
+    wait_for("the quick puzzles' records", || lines() == 40);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    for _ in 0..2 {
+        let mut child = run(&["--resume"]);
+        // Long enough for the 40 to be taken (and written, if they were), well short of z's 4 s.
+        std::thread::sleep(Duration::from_millis(1500));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert_eq!(lines(), 40, "{}", std::fs::read_to_string(&journal).unwrap());
+    }
+    exits(run(&["--resume"]), 1);
+    let results = std::fs::read_to_string(t.path("rep/results.jsonl")).unwrap();
+    let files: Vec<String> = results
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["file"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let mut expected: Vec<String> = (0..40).map(|k| format!("set/a{k:02}.yaml")).collect();
+    expected.push("set/z.yaml".into());
+    assert_eq!(files, expected);
+}
+
 #[test]
 fn a_kill_while_reports_are_written_leaves_the_last_whole_set() {
     let t = Test::new()
