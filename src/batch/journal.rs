@@ -160,9 +160,9 @@ fn link(dir: &Path, name: &str, target: &Path) -> anyhow::Result<()> {
 
 const JOURNAL: &str = ".journal.jsonl";
 /// How long records taken may wait to be written, at most.
-const FLUSH_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
+pub const FLUSH_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 /// How many bytes of records taken may wait to be written, at most.
-const FLUSH_BYTES: usize = 1 << 20;
+pub const FLUSH_BYTES: usize = 1 << 20;
 
 /// What `--resume` keeps of an earlier run's results for one file: where they are, and what
 /// they were made from.

@@ -177,15 +177,8 @@ fn reused(previous: &Previous, path: &Path, opts: &Options) -> Option<Vec<Outcom
 /// its calling thread, with the bytes its `encode` made of them on the worker that solved
 /// the file (the journal's lines, so that this thread only writes).
 pub trait Sink {
-    /// The `index`-th file's results, and what `encode` made of them; `reused`: they are an
-    /// earlier run's, unchanged.
-    fn take(
-        &mut self,
-        index: usize,
-        outcomes: Vec<Outcome>,
-        encoded: Vec<u8>,
-        reused: bool,
-    ) -> anyhow::Result<()>;
+    /// One file's results.
+    fn take(&mut self, done: Done) -> anyhow::Result<()>;
     /// No more results are waiting for now (said at least every [`IDLE_EVERY`]): what was
     /// taken may be written.
     fn idle(&mut self) -> anyhow::Result<()> {
@@ -193,15 +186,20 @@ pub trait Sink {
     }
 }
 
-impl<F: FnMut(usize, Vec<Outcome>, Vec<u8>) -> anyhow::Result<()>> Sink for F {
-    fn take(
-        &mut self,
-        index: usize,
-        outcomes: Vec<Outcome>,
-        encoded: Vec<u8>,
-        _: bool,
-    ) -> anyhow::Result<()> {
-        self(index, outcomes, encoded)
+/// One file's results, as a [`Sink`] takes them.
+pub struct Done {
+    /// The file's place in path order.
+    pub index: usize,
+    pub outcomes: Vec<Outcome>,
+    /// What `encode` made of them.
+    pub encoded: Vec<u8>,
+    /// They are an earlier run's, unchanged.
+    pub reused: bool,
+}
+
+impl<F: FnMut(Done) -> anyhow::Result<()>> Sink for F {
+    fn take(&mut self, done: Done) -> anyhow::Result<()> {
+        self(done)
     }
 }
 
@@ -232,11 +230,10 @@ pub fn solve_all(
     encode: &Encode,
     sink: &mut dyn Sink,
 ) -> anyhow::Result<usize> {
-    type Done = (usize, Vec<Outcome>, anyhow::Result<Vec<u8>>, bool);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::sync_channel::<Done>(256);
-    let work = |tx: mpsc::SyncSender<Done>| {
+    let (tx, rx) = mpsc::sync_channel::<anyhow::Result<Done>>(256);
+    let work = |tx: mpsc::SyncSender<anyhow::Result<Done>>| {
         while !stop.load(Ordering::Relaxed) && !CANCELLED.load(Ordering::Relaxed) {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(path) = puzzles.get(i) else { break };
@@ -258,8 +255,13 @@ pub fn solve_all(
                     outcomes
                 }
             };
-            let encoded = encode(i, &outcomes);
-            if tx.send((i, outcomes, encoded, again)).is_err() {
+            let done = encode(i, &outcomes).map(|encoded| Done {
+                index: i,
+                outcomes,
+                encoded,
+                reused: again,
+            });
+            if tx.send(done).is_err() {
                 break;
             }
         }
@@ -291,8 +293,8 @@ pub fn solve_all(
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
             let mut waiting = Some(first);
-            while let Some((i, outcomes, encoded, again)) = waiting {
-                handled = encoded.and_then(|e| sink.take(i, outcomes, e, again));
+            while let Some(done) = waiting {
+                handled = done.and_then(|d| sink.take(d));
                 if handled.is_err() {
                     break 'arrivals;
                 }

@@ -173,13 +173,13 @@ struct Record<'a> {
 }
 
 impl batch::Sink for Record<'_> {
-    fn take(
-        &mut self,
-        index: usize,
-        outcomes: Vec<Outcome>,
-        encoded: Vec<u8>,
-        reused: bool,
-    ) -> anyhow::Result<()> {
+    fn take(&mut self, done: batch::Done) -> anyhow::Result<()> {
+        let batch::Done {
+            index,
+            outcomes,
+            encoded,
+            reused,
+        } = done;
         if let Some(j) = &mut self.journal {
             let file = outcomes.first().map_or("", |o| o.file.as_str());
             if !(reused && j.reuse(index, file, self.previous)) {

@@ -514,8 +514,8 @@ fn french_table_files() -> Result<Run, String> {
         &Default::default(),
         &bar,
         &crate::batch::no_encoding,
-        &mut |_, o, _| {
-            outcomes.extend(o);
+        &mut |done: crate::batch::Done| {
+            outcomes.extend(done.outcomes);
             Ok(())
         },
     )
