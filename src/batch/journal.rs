@@ -365,14 +365,15 @@ impl Previous {
     }
 }
 
-/// An append-only record of each finished file's results, so a killed batch loses nothing it
-/// finished. Each record is one line of its own: after a torn write (a kill, a full disk) the
-/// next record starts on a new line, so only the torn one is lost. Records are written
-/// together, every [`FLUSH_EVERY`] or [`FLUSH_BYTES`]: a million small files made a million
-/// appends, each costing the file system more than its bytes (64 s of a 127 s batch on this
-/// machine's disk). A kill so loses the results of the last tenth of a second at most (and
-/// the [`super::IDLE_EVERY`] the batch may take to notice), as it loses those still on their
-/// way from the workers; `--resume` solves them again.
+/// An append-only record of each finished file's results, so a killed batch loses almost
+/// nothing it finished. Each record is one line of its own: after a torn write (a kill, a
+/// full disk) the next record starts on a new line, so only the torn one is lost. Records are
+/// written together, every [`FLUSH_EVERY`] or [`FLUSH_BYTES`]: a million small files made a
+/// million appends, each costing the file system more than its bytes (64 s of a 127 s batch
+/// on this machine's disk while it was busy writing back). A kill so loses the results of the
+/// last tenth of a second at most (and the [`super::IDLE_EVERY`] the batch may take to
+/// notice), as it loses those still on their way from the workers; `--resume` solves them
+/// again.
 ///
 /// Files finish nearly in path order, and records that come early wait (as long, at most)
 /// for those before them: a journal written in path order from empty *is*
