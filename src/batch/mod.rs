@@ -279,32 +279,23 @@ pub fn solve_all(
         // Results waiting are taken together, then the sink is told: a journal writes them
         // in one go (a million small files made a million writes).
         let mut handled = Ok(());
-        'arrivals: loop {
+        while handled.is_ok() {
             // The sink is told it is idle at least every [`IDLE_EVERY`], results or not.
-            let first = match rx.recv_timeout(IDLE_EVERY) {
-                Ok(first) => first,
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    handled = sink.idle();
-                    if handled.is_err() {
-                        break;
-                    }
-                    continue;
-                }
+            let mut waiting = match rx.recv_timeout(IDLE_EVERY) {
+                Ok(first) => Some(first),
+                Err(mpsc::RecvTimeoutError::Timeout) => None,
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
-            let mut waiting = Some(first);
-            while let Some(done) = waiting {
+            while let Some(done) = waiting.take() {
                 handled = done.and_then(|d| sink.take(d));
-                if handled.is_err() {
-                    break 'arrivals;
+                if handled.is_ok() {
+                    finished += 1;
+                    bar.inc(1);
+                    waiting = rx.try_recv().ok();
                 }
-                finished += 1;
-                bar.inc(1);
-                waiting = rx.try_recv().ok();
             }
-            handled = sink.idle();
-            if handled.is_err() {
-                break;
+            if handled.is_ok() {
+                handled = sink.idle();
             }
         }
         if handled.is_err() {
