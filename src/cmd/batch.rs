@@ -105,8 +105,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         .map(|dir| journal::Journal::open(dir, config.resume, found.puzzles.len()))
         .transpose()?;
 
-    // Results stream from the workers into the journal (on disk at once) and the tally (what
-    // the summary needs): memory does not grow with the number of puzzles.
+    // Results stream from the workers into the journal (on disk within a tenth of a second)
+    // and the tally (what the summary needs): memory does not grow with the number of puzzles.
     let bar = progress(found.puzzles.len() as u64, config.quiet);
     let mut sink = Record {
         previous: &prev,
@@ -164,8 +164,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     Ok(ExitCode::of_statuses(&results.statuses()).or_failed(!found.errors.is_empty()))
 }
 
-/// Where a batch's results go as they come: the journal (on disk at once) and the tally
-/// (what the summary needs).
+/// Where a batch's results go as they come: the journal (on disk within a tenth of a second)
+/// and the tally (what the summary needs).
 struct Record<'a> {
     previous: &'a journal::Previous,
     journal: Option<&'a mut journal::Journal>,
