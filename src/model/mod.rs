@@ -259,34 +259,28 @@ pub enum Model {
 
 /// Compiles a spec and its script's tables into a model.
 pub fn compile(spec: &Spec, script: &Script, tables: &RuleTables) -> Result<Model> {
+    // A board of the wrong kind for the family, at the line of `key`.
+    let wrong_board = |key: &str, is: &str| {
+        Err(Diagnostic::new(&spec.path, format!("`{}` is {is}", script.name))
+            .at(crate::spec::key_line(&spec.source, key), None))
+    };
     match (&spec.board, tables.kind) {
         (BoardSpec::Grid(g), Kind::Hop) => compile_hop(spec, script, tables, g).map(Model::Hop),
         (BoardSpec::Tilt(t), Kind::Tilt) => compile_tilt(spec, script, tables, t).map(Model::Tilt),
-        (BoardSpec::Grid(g), Kind::Rewrite) => rewrite::compile(spec, script, tables, g).map(|m| Model::Rewrite(Box::new(m))),
-        (BoardSpec::Tilt(_), Kind::Rewrite) => Err(Diagnostic::new(
-            &spec.path,
-            format!(
-                "`{}` is a family of pieces and rewrites: give a `board:` of rows of . # and its kinds' letters",
-                script.name
-            ),
-        )
-        .at(crate::spec::key_line(&spec.source, "rules"), None)),
-        (BoardSpec::Grid(_), Kind::Tilt) => Err(Diagnostic::new(
-            &spec.path,
-            format!(
-                "`{}` is a tilt family: give `size:`, `marbles:` and `holes:` instead of `board:`",
-                script.name
-            ),
-        )
-        .at(crate::spec::key_line(&spec.source, "board"), None)),
-        (BoardSpec::Tilt(_), Kind::Hop) => Err(Diagnostic::new(
-            &spec.path,
-            format!(
-                "`{}` is a hop family: give a `board:` of rows of o . #",
-                script.name
-            ),
-        )
-        .at(crate::spec::key_line(&spec.source, "rules"), None)),
+        (BoardSpec::Grid(g), Kind::Rewrite) => {
+            rewrite::compile(spec, script, tables, g).map(|m| Model::Rewrite(Box::new(m)))
+        }
+        (BoardSpec::Tilt(_), Kind::Rewrite) => wrong_board(
+            "rules",
+            "a family of pieces and rewrites: give a `board:` of rows of . # and its kinds' letters",
+        ),
+        (BoardSpec::Grid(_), Kind::Tilt) => wrong_board(
+            "board",
+            "a tilt family: give `size:`, `marbles:` and `holes:` instead of `board:`",
+        ),
+        (BoardSpec::Tilt(_), Kind::Hop) => {
+            wrong_board("rules", "a hop family: give a `board:` of rows of o . #")
+        }
     }
 }
 
