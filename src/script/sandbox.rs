@@ -4,17 +4,20 @@ use super::{Script, ScriptBoard};
 use crate::diag::{Diagnostic, Result};
 use crate::lattice::Misfit;
 use crate::limits::MAX_RULE_MOVES;
-use rhai::{AST, Dynamic, Engine, EvalAltResult, Position, Scope};
+use rhai::{AST, Dynamic, Engine, EvalAltResult, NativeCallContext, Position, Scope};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt::{self, Write as _};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Termination tokens: which limit stopped a script from inside `on_progress`.
 const MEMORY: &str = "memory";
 const PRINTED: &str = "printed";
 const INTERRUPTED: &str = "interrupted";
+const OPERATIONS: &str = "operations";
+const DEADLINE: &str = "deadline";
+const STOPS: [&str; 5] = [OPERATIONS, MEMORY, PRINTED, INTERRUPTED, DEADLINE];
 use std::time::{Duration, Instant};
 
 /// How much a rule script may do before it is stopped.
@@ -62,6 +65,18 @@ impl Default for ScriptLimits {
 /// What one run of a script has used so far, read by the engine's callbacks: an engine is
 /// built once per thread and serves every run on it, so each run resets this.
 struct Run {
+    /// Operations of this run, every one counted here: Rhai's own count (what `on_progress`
+    /// is handed) starts again from the caller's in each closure a built-in calls (`map`,
+    /// `sort`, …: each call runs on a copy of the count, dropped after it), so a short closure
+    /// called millions of times never reached Rhai's limit nor a multiple that looks at the
+    /// clock. Only this run's thread touches it: a plain load and store, no locked add.
+    operations: AtomicU64,
+    /// The limit that stopped this run, once one has: every operation after it stops at
+    /// once. Rhai's `sort` and `dedup` swallow their comparer's errors and carry on; a
+    /// built-in that did the same with a limit's stop would otherwise run each of its
+    /// remaining calls up to the next check.
+    /// 0 until then, else 1 + the limit's place in [`STOPS`].
+    stopped: AtomicUsize,
     deadline: Mutex<Instant>,
     printed: Mutex<Vec<String>>,
     printed_bytes: AtomicUsize,
@@ -70,13 +85,42 @@ struct Run {
 impl Run {
     fn new() -> Self {
         Run {
+            operations: AtomicU64::new(0),
+            stopped: AtomicUsize::new(0),
             deadline: Mutex::new(Instant::now()),
             printed: Mutex::new(Vec::new()),
             printed_bytes: AtomicUsize::new(0),
         }
     }
 
+    /// Counts one operation; the limit it passes, if any (or the one passed before).
+    fn limit_reached(&self, max_operations: u64, max_bytes: u64, max_printed: usize) -> Option<&'static str> {
+        if let Some(i) = self.stopped.load(Ordering::Relaxed).checked_sub(1) {
+            return Some(STOPS[i]);
+        }
+        let ops = self.operations.load(Ordering::Relaxed) + 1;
+        self.operations.store(ops, Ordering::Relaxed);
+        if ops > max_operations {
+            return Some(OPERATIONS);
+        }
+        if super::alloc::held() > max_bytes {
+            return Some(MEMORY);
+        }
+        if self.printed_bytes.load(Ordering::Relaxed) > max_printed {
+            return Some(PRINTED);
+        }
+        if !ops.is_multiple_of(256) {
+            return None;
+        }
+        if crate::process::CANCELLED.load(Ordering::Relaxed) {
+            return Some(INTERRUPTED);
+        }
+        (Instant::now() > *self.deadline.lock().unwrap()).then_some(DEADLINE)
+    }
+
     fn start(&self, timeout: Duration) {
+        self.operations.store(0, Ordering::Relaxed);
+        self.stopped.store(0, Ordering::Relaxed);
         *self.deadline.lock().unwrap() = Instant::now() + timeout;
         self.printed.lock().unwrap().clear();
         self.printed_bytes.store(0, Ordering::Relaxed);
@@ -87,7 +131,8 @@ fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
     let mut e = Engine::new();
     e.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
     e.disable_symbol("eval");
-    e.set_max_operations(limits.max_operations);
+    // No `set_max_operations`: Rhai's count misses closures called by built-ins; the
+    // progress callback below counts every operation against the limit.
     e.set_max_call_levels(limits.max_call_levels);
     e.set_max_expr_depths(limits.max_expr_depth, limits.max_expr_depth);
     e.set_max_array_size(limits.max_array);
@@ -118,26 +163,29 @@ fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
             },
         );
     }
+    // A rule script is a function of its text and the board: the same text must build the
+    // same tables (cached answers, `--resume` and shards rely on it). The clock is the one
+    // source of anything else among Rhai's built-ins (`timestamp()`, and `elapsed` and the
+    // arithmetic of the instants it gives); there is no randomness, and maps iterate in key
+    // order. `timestamp` is the only way to an instant, so it is the one replaced.
+    e.register_fn(
+        "timestamp",
+        || -> std::result::Result<(), Box<EvalAltResult>> {
+            Err("`timestamp` is not available to rule scripts: a rule script must build the same tables from the same text and board".into())
+        },
+    );
     let max_bytes = limits.max_bytes;
     let max_printed = limits.max_printed;
+    let max_operations = limits.max_operations;
     let progress = run.clone();
     // Reading the clock on every operation cost ~12 % of a small puzzle's whole run: look
     // every 256 operations, which is still far under a millisecond. The byte count is a
     // thread-local read: every operation.
-    e.on_progress(move |ops| {
-        if super::alloc::held() > max_bytes {
-            return Some(Dynamic::from(MEMORY));
-        }
-        if progress.printed_bytes.load(Ordering::Relaxed) > max_printed {
-            return Some(Dynamic::from(PRINTED));
-        }
-        if !ops.is_multiple_of(256) {
-            return None;
-        }
-        if crate::process::CANCELLED.load(Ordering::Relaxed) {
-            return Some(Dynamic::from(INTERRUPTED));
-        }
-        (Instant::now() > *progress.deadline.lock().unwrap()).then(|| Dynamic::from("deadline"))
+    e.on_progress(move |_| {
+        let why = progress.limit_reached(max_operations, max_bytes, max_printed)?;
+        let place = STOPS.iter().position(|&s| s == why).expect("a stop");
+        progress.stopped.store(place + 1, Ordering::Relaxed);
+        Some(Dynamic::from(why))
     });
     let keep = move |run: &Run, line: String| {
         if run.printed_bytes.fetch_add(line.len(), Ordering::Relaxed) + line.len() <= max_printed {
@@ -159,8 +207,64 @@ fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
         e.register_fn(name, move |m: rhai::Map| bounded(cap, format_args!("#{m:?}")));
         e.register_fn(name, move |a: rhai::Array| bounded(cap, format_args!("{a:?}")));
     }
+    for name in ["sort", "sort_by"] {
+        e.register_fn(name, sort_by);
+    }
+    e.register_fn("dedup", dedup_by);
     ScriptBoard::register(&mut e);
     e
+}
+
+type Called<T> = std::result::Result<T, Box<EvalAltResult>>;
+
+/// Rhai's `sort(comparer)`, except that an error in the comparer (a limit's stop among them)
+/// ends the sort and is the call's error: Rhai's own takes it for "in order" and sorts on,
+/// calling the comparer again for every comparison left.
+fn sort_by(ctx: NativeCallContext, array: &mut rhai::Array, comparer: rhai::FnPtr) -> Called<()> {
+    let mut failed = None;
+    let sorted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        array.sort_by(|x, y| {
+            if failed.is_some() {
+                return std::cmp::Ordering::Equal;
+            }
+            match comparer.call_raw(&ctx, None, [x.clone(), y.clone()]) {
+                Ok(v) => match v
+                    .as_int()
+                    .or_else(|_| v.as_bool().map(|b| if b { -1 } else { 1 }))
+                {
+                    Ok(n) => n.cmp(&0),
+                    Err(_) => x.type_id().cmp(&y.type_id()),
+                },
+                Err(e) => {
+                    failed = Some(e);
+                    std::cmp::Ordering::Equal
+                }
+            }
+        })
+    }));
+    match (failed, sorted) {
+        (Some(e), _) => Err(e),
+        // `slice::sort_by` may panic on a comparer that is no total order, as in Rhai.
+        (None, Err(_)) => Err("error in comparer for sorting".into()),
+        (None, Ok(())) => Ok(()),
+    }
+}
+
+/// Rhai's `dedup(comparer)`, except that an error in the comparer ends it and is the call's
+/// error (Rhai's own takes it for "not equal" and goes on).
+fn dedup_by(ctx: NativeCallContext, array: &mut rhai::Array, comparer: rhai::FnPtr) -> Called<()> {
+    let mut failed = None;
+    array.dedup_by(|x, y| {
+        failed.is_none()
+            && match comparer.call_raw(&ctx, None, [y.clone(), x.clone()]) {
+                Ok(v) => v.as_bool().unwrap_or(false),
+                Err(e) => {
+                    failed = Some(e);
+                    false
+                }
+            }
+    });
+    failed.map_or(Ok(()), Err)
 }
 
 /// A thread's engine, built for one set of limits, and the scripts it has compiled.
@@ -352,7 +456,7 @@ fn runtime_error(script: &Script, e: &EvalAltResult, limits: &ScriptLimits) -> D
         ),
     };
     let what = match inner {
-        EvalAltResult::ErrorTooManyOperations(..) => format!(
+        EvalAltResult::ErrorTerminated(token, ..) if token.to_string() == OPERATIONS => format!(
             "rule script stopped: operation limit reached ({} operations; an endless loop?)",
             limits.max_operations
         ),

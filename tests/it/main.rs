@@ -19,6 +19,7 @@ mod many;
 mod messages;
 mod play;
 mod reach;
+mod sandbox;
 mod search;
 mod seeds;
 mod shard;

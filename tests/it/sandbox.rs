@@ -1,0 +1,199 @@
+//! The script sandbox holds every limit on every path that runs script code: closures that
+//! Rhai's built-ins call (`map`, `sort`, …) count against the operation and time limits and
+//! stop on Ctrl-C, and a script cannot read anything that is not its text and its board.
+
+use crate::support::Test;
+use std::os::unix::process::ExitStatusExt;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+const SECS: fn(u64) -> Duration = Duration::from_secs;
+
+/// A hop puzzle whose script's `fn rules(board)` body is `body`.
+fn script(body: &str) -> Test {
+    Test::new()
+        .file("rules/evil.rhai", &format!("fn rules(board) {{\n{body}\n}}\n"))
+        .file("p.yaml", "rules: evil\nboard: |\n  o o .\n")
+}
+
+/// A body that never ends by itself, all of whose work is done by closures that `builtin`
+/// calls: `a` holds 1,000 ones, and each closure scans `b` (1,000 ones) with `some`, whose
+/// own closure is short. The outer `loop` adds only a few operations a turn.
+fn closures_forever(builtin: &str) -> String {
+    let call = match builtin {
+        "map" | "filter" | "index_of" | "some" | "all" | "find" | "drain" => {
+            format!("a.{builtin}(|x| b.some(|y| y > 5))")
+        }
+        "retain" => "a.retain(|x| !b.some(|y| y > 5))".into(),
+        "reduce" | "reduce_rev" => {
+            format!("a.{builtin}(|s, x| if b.some(|y| y > 5) {{ s }} else {{ s + 1 }}, 0)")
+        }
+        "sort" => "a.sort(|x, y| if b.some(|z| z > 5) { 1 } else { 0 })".into(),
+        "dedup" => "a.dedup(|x, y| b.some(|z| z > 5))".into(),
+        other => panic!("no body for {other}"),
+    };
+    format!(
+        "  let a = [];\n  a.pad(1000, 1);\n  let b = [];\n  b.pad(1000, 1);\n  loop {{\n    {call};\n  }}"
+    )
+}
+
+const BUILTINS: [&str; 12] = [
+    "map",
+    "filter",
+    "reduce",
+    "reduce_rev",
+    "index_of",
+    "retain",
+    "drain",
+    "some",
+    "all",
+    "find",
+    "sort",
+    "dedup",
+];
+
+#[test]
+fn closures_called_by_built_ins_stop_at_the_time_limit() {
+    for builtin in BUILTINS {
+        let run = script(&closures_forever(builtin))
+            .args(["solve", "p.yaml", "--script-timeout", "0.3"])
+            .run_bounded(SECS(20), None)
+            .held(512);
+        assert_eq!(run.code, Some(2), "{builtin}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("rule script stopped: time limit reached (0.3 s; an endless loop?)"),
+            "{builtin}: {}",
+            run.stderr
+        );
+        assert!(
+            run.stderr.contains("rules/evil.rhai"),
+            "{builtin}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn closures_called_by_built_ins_count_against_the_operation_limit() {
+    // No loop: one `map` whose closures do some 20,000 operations in all (100 × 100 calls of
+    // a one-comparison closure), all but a handful of them inside closures.
+    let body = "  let a = [];\n  a.pad(100, 1);\n  let b = a;\n  a.map(|x| b.some(|y| y > 5));\n  #{}";
+    script(body)
+        .args([
+            "solve",
+            "p.yaml",
+            "--script-ops",
+            "10000",
+            "--script-timeout",
+            "60",
+        ])
+        .run_bounded(SECS(30), None)
+        .held(512)
+        .status(2)
+        .stderr_has("rules/evil.rhai")
+        .stderr_has("rule script stopped: operation limit reached (10000 operations; an endless loop?)");
+    // Under a limit above that, the same script runs to its end: what stops it then is the
+    // table it returns.
+    script(body)
+        .args([
+            "check",
+            "p.yaml",
+            "--script-ops",
+            "100000",
+            "--script-timeout",
+            "60",
+        ])
+        .run_bounded(SECS(30), None)
+        .held(512)
+        .status(2)
+        .stderr_has("rules/evil.rhai:1: the returned map needs `kind`");
+}
+
+/// Starts `args` on a script stuck in closures, sends Ctrl-C after half a second and returns
+/// the exit code, what it printed, how long it took to end after the signal and whether it
+/// left a report (`rep/summary.json`).
+fn interrupt(args: &[&str]) -> (Option<i32>, String, String, Duration, bool) {
+    let test = script(&closures_forever("map"));
+    let mut cmd = test.command();
+    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let signalled = Instant::now();
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    // A child that ignores the signal is killed after 20 s, failing the test, not stalling it.
+    let id = child.id() as i32;
+    let done = std::sync::Arc::new(std::sync::Mutex::new(false));
+    let watch = done.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(SECS(20));
+        let done = watch.lock().unwrap();
+        if !*done {
+            // SAFETY: signalling our own child, not yet reaped (`done` is unset, and stays so
+            // while this lock is held).
+            unsafe { libc::kill(id, libc::SIGKILL) };
+        }
+    });
+    let out = child.wait_with_output();
+    *done.lock().unwrap() = true;
+    let out = out.unwrap();
+    let took = signalled.elapsed();
+    assert_eq!(
+        out.status.signal(),
+        None,
+        "{args:?}: killed: it ignored Ctrl-C for 20 s"
+    );
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        took,
+        test.path("rep/summary.json").is_file(),
+    )
+}
+
+#[test]
+fn ctrl_c_stops_a_script_inside_a_built_in_within_a_second() {
+    for args in [
+        &["solve", "p.yaml", "--script-timeout", "600"][..],
+        &["check", "p.yaml", "--script-timeout", "600"],
+        &["batch", ".", "--script-timeout", "600", "--report", "rep"],
+    ] {
+        let (code, stdout, stderr, took, reported) = interrupt(args);
+        // The promise is a second; the margin is for a loaded test machine.
+        assert!(took < SECS(3), "{args:?}: ended {took:?} after Ctrl-C\n{stderr}");
+        assert_eq!(code, Some(130), "{args:?}: {stderr}");
+        if args[0] == "batch" {
+            // A file cut short is no result: the batch reports what it finished (nothing).
+            assert!(
+                stderr.contains("marbles: interrupted: 0 of 1 puzzle files finished and reported"),
+                "{stderr}"
+            );
+            assert!(reported, "no report after Ctrl-C");
+        } else {
+            assert!(
+                format!("{stdout}{stderr}").contains("rule script stopped: interrupted (Ctrl-C)"),
+                "{args:?}: {stdout}{stderr}"
+            );
+        }
+    }
+}
+
+#[test]
+fn scripts_cannot_read_the_clock() {
+    for (body, name) in [
+        ("  let t = timestamp();\n  #{}", "timestamp"),
+        ("  let t = timestamp();\n  let e = t.elapsed;\n  #{}", "timestamp"),
+    ] {
+        script(body)
+            .args(["check", "p.yaml"])
+            .run_bounded(SECS(20), None)
+            .held(512)
+            .status(2)
+            .stderr_has("rules/evil.rhai:2")
+            .stderr_has(&format!(
+                "`{name}` is not available to rule scripts: a rule script must build the same tables from the same text and board"
+            ));
+    }
+}
