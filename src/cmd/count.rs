@@ -139,13 +139,15 @@ pub fn table(r: &CountResult) -> String {
     b.push_record(all);
     let mut t = b.build();
     t.with(Alignment::right());
+    let counted = |n: u128| match r.positions_only {
+        true => "not counted (--positions-only)".to_string(),
+        false => n.to_string(),
+    };
     format!(
-        "{}\nsolutions (jump sequences to the goal): {}\nsymmetries used: {}; {:.3} s; tables ~{}\n",
+        "{}\nsolutions (jump sequences to the goal): {}\ncomplete games (jump sequences played until no jump is left, wins included): {}\nsymmetries used: {}; {:.3} s; tables ~{}\n",
         super::plain(t),
-        match r.positions_only {
-            true => "not counted (--positions-only)".to_string(),
-            false => r.solutions.to_string(),
-        },
+        counted(r.solutions),
+        counted(r.games),
         r.symmetries,
         r.seconds,
         human_bytes(r.memory)
@@ -183,7 +185,8 @@ pub fn meet_table(r: &MeetResult) -> String {
         "{}\nfeasible: positions on some solution; searched: canonical positions a pass stored \
          (forward: reachable from the start; backward: able to reach the goal{complemented}; \
          either way not ruled out by a pagoda).\n\
-         The passes met between {} and {} pegs. `--all` counts every reachable position.\n\
+         The passes met between {} and {} pegs. `--all` counts every reachable position, and \
+         the complete games.\n\
          solutions (jump sequences to the goal): {}\nsymmetries used: {}; {:.3} s; tables ~{}\n",
         super::plain(t),
         r.meeting[0],

@@ -206,23 +206,31 @@ fn pruning_finds_the_same_first_solution_as_plain_search() {
     }
 }
 
-/// Brute force: every reachable position and the number of jump sequences reaching it.
-fn brute_force(m: &HopModel) -> (HashMap<u32, u64>, u128) {
+/// Brute force: every reachable position and the number of jump sequences reaching it, by
+/// layer: positions, and complete games (sequences ending where no jump is left); and the
+/// sequences reaching the goal.
+fn brute_force(m: &HopModel) -> (HashMap<u32, (u64, u128)>, u128) {
     let mut layer: HashMap<u128, u128> = HashMap::from([(m.start, 1)]);
     let mut per_layer = HashMap::new();
     let mut solutions = 0;
     while !layer.is_empty() {
         let pegs = layer.keys().next().map_or(0, |s| s.count_ones());
-        per_layer.insert(pegs, layer.len() as u64);
+        let mut games = 0;
         let mut next: HashMap<u128, u128> = HashMap::new();
         for (&s, &paths) in &layer {
             if m.is_goal(s, m.target_pegs()) {
                 solutions += paths;
             }
+            let mut moves = 0;
             for mv in m.moves.iter().filter(|mv| s & mv.mask == mv.need) {
                 *next.entry(s ^ mv.mask).or_default() += paths;
+                moves += 1;
+            }
+            if moves == 0 {
+                games += paths;
             }
         }
+        per_layer.insert(pegs, (layer.len() as u64, games));
         layer = next;
     }
     (per_layer, solutions)
@@ -233,10 +241,18 @@ fn assert_count_matches_brute_force(m: &HopModel) {
     let (per_layer, solutions) = brute_force(m);
     assert_eq!(r.solutions, solutions);
     for l in &r.layers {
-        assert_eq!(Some(&l.positions), per_layer.get(&l.pegs), "layer {}", l.pegs);
+        assert_eq!(
+            Some(&(l.positions, l.games)),
+            per_layer.get(&l.pegs),
+            "layer {}",
+            l.pegs
+        );
         assert!(l.canonical <= l.positions);
     }
-    assert_eq!(r.positions, per_layer.values().sum::<u64>());
+    assert_eq!(r.positions, per_layer.values().map(|l| l.0).sum::<u64>());
+    let games: u128 = per_layer.values().map(|l| l.1).sum();
+    assert!(games > 0);
+    assert_eq!(r.games, games);
 }
 
 /// The 15-hole triangle drawn centred, with one hole empty.
@@ -307,12 +323,20 @@ fn counts_in_tiny_rounds_and_positions_only_match_brute_force() {
                 ..counting::Options::default()
             };
             let r = counting::count_with(&m, &options, &mut unlimited()).expect("count finishes");
-            for l in &r.layers {
-                assert_eq!(Some(&l.positions), per_layer.get(&l.pegs), "layer {}", l.pegs);
+            for (l, w) in r.layers.iter().zip(&whole.layers) {
+                let want = per_layer
+                    .get(&l.pegs)
+                    .map(|&(n, games)| (n, games * u128::from(sequences)));
+                assert_eq!(Some((l.positions, l.games)), want, "layer {}", l.pegs);
+                assert_eq!(
+                    (l.pegs, l.canonical, l.dead_ends),
+                    (w.pegs, w.canonical, w.dead_ends)
+                );
             }
-            assert_eq!(r.layers, whole.layers);
+            assert_eq!(r.layers.len(), whole.layers.len());
             assert_eq!(r.positions_only, !sequences);
             assert_eq!(r.solutions, if sequences { solutions } else { 0 });
+            assert_eq!(r.games, if sequences { whole.games } else { 0 });
         }
     }
 }
@@ -442,6 +466,30 @@ fn count_command_prints_json() {
         .status(0);
     let v = out.json();
     assert_eq!(v["solutions"], serde_json::json!(29760));
+    // Complete games are counted by the full enumeration, in JSON and text, as brute force
+    // counts them on the same board.
+    let (layers, _) = brute_force(&puzzle("triangle_hop", &triangle((0, 0)), "{pegs: 1}"));
+    let games: u128 = layers.values().map(|l| l.1).sum();
+    let out = Test::new()
+        .in_root()
+        .args([
+            "count",
+            "--all",
+            "--format",
+            "json",
+            "puzzles/triangle_hop/corner.yaml",
+        ])
+        .run()
+        .status(0);
+    assert_eq!(out.json()["games"].as_u64().map(u128::from), Some(games));
+    Test::new()
+        .in_root()
+        .args(["count", "--all", "puzzles/triangle_hop/corner.yaml"])
+        .run()
+        .status(0)
+        .stdout_has(&format!(
+            "complete games (jump sequences played until no jump is left, wins included): {games}\n"
+        ));
 }
 
 #[test]

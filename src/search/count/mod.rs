@@ -39,6 +39,9 @@ pub struct LayerCount {
     pub canonical: u64,
     /// Reachable positions with no move that are not goal positions.
     pub dead_ends: u64,
+    /// Complete games ending in this layer: jump sequences from the start to a position
+    /// with no move, goal or not (0 with `--positions-only`).
+    pub games: u128,
     /// Reachable positions from which the goal can still be reached (with `--feasible`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feasible: Option<u64>,
@@ -58,6 +61,9 @@ pub struct CountResult {
     /// Jump sequences from the start to a goal position (0, not counted, when
     /// `positions_only`).
     pub solutions: u128,
+    /// Complete games: jump sequences from the start played until no jump is left, wins
+    /// included (0, not counted, when `positions_only`).
+    pub games: u128,
     /// Only positions were counted, not jump sequences (`--positions-only`).
     #[serde(skip_serializing_if = "is_false")]
     pub positions_only: bool,
@@ -266,6 +272,8 @@ struct Job<K, C> {
     streams: Vec<Vec<(K, C)>>,
     positions: u64,
     dead_ends: u64,
+    /// Sequences ending in the layer's positions that have no move.
+    games: u128,
     /// Moves made from the layer's positions.
     moves: u64,
 }
@@ -278,6 +286,7 @@ fn jobs<K, C>() -> Vec<Job<K, C>> {
             streams: Vec::new(),
             positions: 0,
             dead_ends: 0,
+            games: 0,
             moves: 0,
         })
         .collect()
@@ -439,6 +448,7 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
                 positions: 0,
                 canonical: 0,
                 solutions: 0,
+                games: 0,
                 positions_only: C::MAX == 0,
                 memory: 0,
                 seconds: 0.0,
@@ -603,6 +613,7 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
             job.streams.truncate(streams);
             job.positions = 0;
             job.dead_ends = 0;
+            job.games = 0;
             job.moves = 0;
         }
         let pair = size_of::<(K, C)>() as u64;
@@ -636,6 +647,7 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
         for job in &self.jobs {
             stats.positions += job.positions;
             stats.dead_ends += job.dead_ends;
+            stats.games += job.games;
             moves += job.moves;
         }
         self.branching = moves as f64 / layer.len.max(1) as f64;
@@ -644,6 +656,7 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
         }
         self.result.positions += stats.positions;
         self.result.canonical += stats.canonical;
+        self.result.games += stats.games;
         self.result.layers.push(stats);
         Ok(())
     }
@@ -704,8 +717,12 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
                                 prefetch(stream.as_ptr().wrapping_add(stream.len() + AHEAD));
                             }
                         });
-                        if moves == 0 && !model.is_goal(s.wide(), target) {
-                            job.dead_ends += orbit;
+                        if moves == 0 {
+                            // `t` counts the sequences ending anywhere in the orbit.
+                            job.games += t.wide();
+                            if !model.is_goal(s.wide(), target) {
+                                job.dead_ends += orbit;
+                            }
                         }
                         job.moves += moves;
                     });
