@@ -79,6 +79,9 @@ fn unkey<const K: usize>(s: &[u128; K]) -> Kinds {
 /// How often the limits are checked, in positions.
 const CHECK_EVERY: u64 = 1024;
 
+/// What [`Pruning`] rules positions out by, in an exhaustive refutation's words.
+const COUNTS: &str = "counts of pieces that no move can bring to the goal's";
+
 /// Breadth-first: the fewest rewrites to a goal position, or none within `goal`'s bound.
 fn fewest_moves<const K: usize>(
     m: &RewriteModel,
@@ -147,14 +150,11 @@ fn fewest_moves<const K: usize>(
     memory = memory.max(used(&seen, &states, 0));
     let Some(mut i) = found else {
         let why = match (bound, cut) {
-            (Some(n), true) => Some(format!(
-                "no solution within {n} move{}",
-                if n == 1 { "" } else { "s" }
-            )),
-            _ => None,
+            (Some(n), true) => format!("no solution within {n} move{}", if n == 1 { "" } else { "s" }),
+            _ => super::dfs::exhausted(seen.len() as u64, false, &[COUNTS]),
         };
         return RewriteResult {
-            verdict: Verdict::Unsolvable(why),
+            verdict: Verdict::Unsolvable(Some(why)),
             path: Vec::new(),
             memory,
         };
@@ -257,7 +257,7 @@ fn depth_first<const K: usize>(
             memory,
         },
         None => RewriteResult {
-            verdict: Verdict::Unsolvable(None),
+            verdict: Verdict::Unsolvable(Some(super::dfs::exhausted(seen.len() as u64, false, &[COUNTS]))),
             path: Vec::new(),
             memory,
         },

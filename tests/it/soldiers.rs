@@ -137,4 +137,10 @@ fn no_army_reaches_row_five() {
         .no_panic()
         .status(1);
     assert_eq!(run.json()[0]["status"], "unsolvable");
+    // With its reason: Conway's pagoda cuts every move from the start.
+    assert_eq!(
+        run.json()[0]["reason"],
+        "exhaustive search: the one position tried (one per symmetry class) is not the goal; \
+         every other position reachable from the start was ruled out by pagoda functions"
+    );
 }
