@@ -55,7 +55,7 @@ pub fn write_reports(
     let formats = report::formats();
     for f in &formats {
         let path = gen_dir.join(f.file_name());
-        let mut file = File::create(&path).map_err(|e| cannot(&path, e))?;
+        let mut file = crate::owned::create_new(&path).map_err(|e| cannot(&path, e))?;
         file.write_all(f.write(finished)?.as_bytes())
             .and_then(|_| file.sync_all())
             .map_err(|e| cannot(&path, e))?;
@@ -100,7 +100,7 @@ fn write_synced(
     path: &Path,
     write: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    let mut w = BufWriter::with_capacity(1 << 20, File::create(path)?);
+    let mut w = BufWriter::with_capacity(1 << 20, crate::owned::create_new(path)?);
     write(&mut w)?;
     w.into_inner().map_err(|e| e.into_error())?.sync_all()
 }
@@ -125,26 +125,6 @@ pub fn records(index: usize, outcomes: &[Outcome]) -> anyhow::Result<Vec<u8>> {
         line(&mut bytes, index, k + 1, outcomes.len(), o)?;
     }
     Ok(bytes)
-}
-
-/// Writes `contents` to `path` so that a reader sees the old file or the whole new one: a
-/// temporary file beside it (created like any output, 0666 less the umask), synced, renamed.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .map_or_else(Default::default, |n| n.to_string_lossy());
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let written = std::fs::File::create(&tmp).and_then(|mut f| {
-        f.write_all(contents)?;
-        f.sync_all()
-    });
-    match written.and_then(|()| std::fs::rename(&tmp, path)) {
-        Ok(()) => Ok(()),
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(e)
-        }
-    }
 }
 
 /// Points `dir/name` at `target` in one rename, replacing whatever was there (a link, or a
@@ -412,16 +392,22 @@ impl Journal {
         // it in and removing it): written into, it would change reports already published.
         // Its name is dropped instead; `--resume` read it already ([`Previous::read`] holds
         // it open) and journals again what it reuses.
-        if std::fs::metadata(&path).is_ok_and(|m| std::os::unix::fs::MetadataExt::nlink(&m) > 1) {
+        if std::fs::symlink_metadata(&path)
+            .is_ok_and(|m| m.is_file() && std::os::unix::fs::MetadataExt::nlink(&m) > 1)
+        {
             std::fs::remove_file(&path).map_err(cannot)?;
         }
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .read(true)
-            .append(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(cannot)?;
+        // A link planted as the journal is refused, not followed (nor removed by `finish`
+        // after the records went through it to whatever it points at).
+        let mut file = crate::owned::open(
+            &path,
+            std::fs::OpenOptions::new()
+                .create(true)
+                .read(true)
+                .append(true)
+                .truncate(false),
+        )
+        .map_err(cannot)?;
         if !resume {
             file.set_len(0).map_err(cannot)?;
         }

@@ -217,7 +217,7 @@ fn write_shard(
         results: outcomes,
     };
     let path = dir.join(s.file_name());
-    journal::write_atomic(&path, results.seal()?.as_bytes())
+    crate::owned::replace(&path, results.seal()?.as_bytes())
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     Ok(())
 }

@@ -1,0 +1,124 @@
+//! The files marbles writes and reads back, under attack: links planted in the place of its
+//! own files, special files and endless lines where it reads back, a walk into `/proc` and
+//! `/sys`, what a failed batch leaves, and shard sets that cannot make one batch.
+
+use crate::support::{Test, diamond41_rows};
+use std::path::Path;
+use std::process::Stdio;
+
+const QUICK: &str = "name: Quick\nrules: peg_hop\nboard: |\n  o o . o\ngoal:\n  pegs: 2\n";
+const PRECIOUS: &str = "precious\n";
+
+fn plant(link: &Path, target: &Path) {
+    std::os::unix::fs::symlink(target, link).unwrap();
+}
+
+fn text(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// A test folder holding `set/q.yaml`, a file `victim` and an empty report folder `rep`.
+fn with_victim() -> Test {
+    let t = Test::new().file("set/q.yaml", QUICK).file("victim", PRECIOUS);
+    std::fs::create_dir(t.path("rep")).unwrap();
+    t
+}
+
+#[test]
+fn a_link_planted_in_the_place_of_a_file_marbles_writes_is_refused_not_followed() {
+    // The lock and the journal are opened in place: a link there is refused, naming it.
+    for (name, extra) in [
+        (".lock", None),
+        (".journal.jsonl", None),
+        (".journal.jsonl", Some("--resume")),
+    ] {
+        let t = with_victim();
+        plant(&t.path("rep").join(name), &t.path("victim"));
+        let mut args = vec!["batch", "set", "--report", "rep", "-q"];
+        args.extend(extra);
+        let run = t.args(args).run().status(2).no_panic();
+        let run = run.stderr_has(&format!(
+            "rep/{name}: is a symbolic link; marbles does not write or read"
+        ));
+        assert_eq!(text(&run.dir().join("victim")), PRECIOUS, "{name} {extra:?}");
+    }
+    // The report links are replaced, never written through.
+    for name in ["summary.json", "current", "results.jsonl"] {
+        let t = with_victim();
+        plant(&t.path("rep").join(name), &t.path("victim"));
+        let run = t.args(["batch", "set", "--report", "rep", "-q"]).run().status(0);
+        assert_eq!(text(&run.dir().join("victim")), PRECIOUS, "{name}");
+        assert!(text(&run.dir().join("rep/summary.json")).contains("Quick"));
+    }
+    // merge takes its report folder's lock the same way.
+    let shard = with_victim()
+        .args(["batch", "set", "--report", "s", "-q", "--shard", "0/1"])
+        .run()
+        .status(0);
+    let here = shard.dir().to_path_buf();
+    std::fs::create_dir(here.join("m")).unwrap();
+    plant(&here.join("m/.lock"), &here.join("victim"));
+    Test::new()
+        .in_dir(&here)
+        .args(["merge", "s", "--report", "m"])
+        .run()
+        .status(2)
+        .stderr_has("m/.lock: is a symbolic link");
+    assert_eq!(text(&here.join("victim")), PRECIOUS);
+}
+
+#[test]
+fn a_shard_never_publishes_a_link_planted_as_its_temporary_file() {
+    // A search only `--timeout` ends: the link is planted long before the shard writes.
+    let slow = format!(
+        "rules: peg_hop\nboard: |\n{}goal:\n  pegs: 1\n",
+        diamond41_rows((0, 4))
+    );
+    let t = Test::new().file("set/slow.yaml", &slow).file("victim", PRECIOUS);
+    std::fs::create_dir(t.path("rep")).unwrap();
+    let t = t.args([
+        "batch",
+        "set",
+        "--report",
+        "rep",
+        "-q",
+        "--shard",
+        "0/1",
+        "--timeout",
+        "1",
+    ]);
+    let child = t
+        .command()
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let tmp = t.path(&format!("rep/.shard-0-of-1.json.{}.tmp", child.id()));
+    plant(&tmp, &t.path("victim"));
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(text(&t.path("victim")), PRECIOUS);
+    let results = t.path("rep/shard-0-of-1.json");
+    assert!(std::fs::symlink_metadata(&results).unwrap().is_file());
+    assert!(text(&results).contains("\"gave_up\""));
+}
+
+#[test]
+fn import_force_does_not_write_through_a_link() {
+    let lisp = "((o) (x x) (x x x) (x x x x) (x x x x x))";
+    let t = Test::new().file("x.lisp", lisp).file("victim", PRECIOUS);
+    std::fs::create_dir(t.path("out")).unwrap();
+    plant(&t.path("out/x.yaml"), &t.path("victim"));
+    let run = t
+        .args(["import", "x.lisp", "--out", "out", "--force"])
+        .run()
+        .status(2)
+        .no_panic()
+        .stderr_has("out/x.yaml: cannot write: is a symbolic link");
+    assert_eq!(text(&run.dir().join("victim")), PRECIOUS);
+}
