@@ -50,17 +50,25 @@ pub fn write_reports(
     let gen_dir = dir.join(&gen_name);
     let cannot = |p: &Path, e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", p.display());
     std::fs::create_dir(&gen_dir).map_err(|e| cannot(&gen_dir, e))?;
-    let path = gen_dir.join(report::RESULTS_FILE);
-    results(&path).map_err(|e| cannot(&path, e))?;
     let formats = report::formats();
-    for f in &formats {
-        let path = gen_dir.join(f.file_name());
-        let mut file = crate::owned::create_new(&path).map_err(|e| cannot(&path, e))?;
-        file.write_all(f.write(finished)?.as_bytes())
-            .and_then(|_| file.sync_all())
-            .map_err(|e| cannot(&path, e))?;
+    let whole = (|| {
+        let path = gen_dir.join(report::RESULTS_FILE);
+        results(&path).map_err(|e| cannot(&path, e))?;
+        for f in &formats {
+            let path = gen_dir.join(f.file_name());
+            let mut file = crate::owned::create_new(&path).map_err(|e| cannot(&path, e))?;
+            file.write_all(f.write(finished)?.as_bytes())
+                .and_then(|_| file.sync_all())
+                .map_err(|e| cannot(&path, e))?;
+        }
+        link(dir, CURRENT, Path::new(&gen_name))
+    })();
+    // A set not written whole (a full disk) is not left to hold the space the next batch
+    // needs; `current` still names the last whole one.
+    if whole.is_err() {
+        let _ = std::fs::remove_dir_all(&gen_dir);
     }
-    link(dir, CURRENT, Path::new(&gen_name))?;
+    whole?;
     let names = formats
         .iter()
         .map(|f| f.file_name())

@@ -2,7 +2,7 @@
 //! own files, special files and endless lines where it reads back, a walk into `/proc` and
 //! `/sys`, what a failed batch leaves, and shard sets that cannot make one batch.
 
-use crate::support::{Test, diamond41_rows};
+use crate::support::{Test, alpha_and_beta, batch_into_rep, diamond41_rows};
 use std::path::Path;
 use std::process::Stdio;
 
@@ -15,6 +15,18 @@ fn plant(link: &Path, target: &Path) {
 
 fn text(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap()
+}
+
+/// The `.gen-*` folders in `dir`, sorted.
+fn generations(dir: &Path) -> Vec<String> {
+    let mut gens: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".gen-"))
+        .collect();
+    gens.sort();
+    gens
 }
 
 /// A test folder holding `set/q.yaml`, a file `victim` and an empty report folder `rep`.
@@ -121,4 +133,22 @@ fn import_force_does_not_write_through_a_link() {
         .no_panic()
         .stderr_has("out/x.yaml: cannot write: is a symbolic link");
     assert_eq!(text(&run.dir().join("victim")), PRECIOUS);
+}
+
+#[test]
+fn a_batch_that_fails_writing_its_reports_leaves_no_generation_behind() {
+    let t = alpha_and_beta(QUICK);
+    // A write past the limit fails, as on a full disk.
+    let run =
+        |set: &str, max_file_bytes: Option<u64>| batch_into_rep(&t, set, max_file_bytes.map(|b| (b, true)));
+    assert!(run("one", None).status.success());
+    let before = generations(&t.path("rep"));
+    assert_eq!(before.len(), 1);
+    let json_len = std::fs::metadata(t.path("rep/summary.json")).unwrap().len();
+    let failed = run("two", Some(json_len * 2));
+    let stderr = String::from_utf8_lossy(&failed.stderr);
+    assert_eq!(failed.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("File too large"), "{stderr}");
+    assert_eq!(generations(&t.path("rep")), before, "{stderr}");
+    assert!(text(&t.path("rep/summary.json")).contains("Alpha"));
 }
