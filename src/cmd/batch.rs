@@ -96,9 +96,12 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     };
 
     let prev = match &config.report {
-        Some(dir) if config.resume => journal::Previous::read(dir),
+        Some(dir) if config.resume => journal::Previous::read(dir)?,
         _ => journal::Previous::default(),
     };
+    for note in &prev.notes {
+        eprintln!("marbles: warning: {note}");
+    }
     let mut journal = config
         .report
         .as_ref()

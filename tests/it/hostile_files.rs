@@ -5,6 +5,7 @@
 use crate::support::{Test, alpha_and_beta, batch_into_rep, diamond41_rows};
 use std::path::Path;
 use std::process::Stdio;
+use std::time::Duration;
 
 const QUICK: &str = "name: Quick\nrules: peg_hop\nboard: |\n  o o . o\ngoal:\n  pegs: 2\n";
 const PRECIOUS: &str = "precious\n";
@@ -151,4 +152,44 @@ fn a_batch_that_fails_writing_its_reports_leaves_no_generation_behind() {
     assert!(stderr.contains("File too large"), "{stderr}");
     assert_eq!(generations(&t.path("rep")), before, "{stderr}");
     assert!(text(&t.path("rep/summary.json")).contains("Alpha"));
+}
+
+#[test]
+fn resume_reads_back_only_regular_files_and_bounded_lines() {
+    let bounded = |t: Test| {
+        t.args(["batch", "set", "--report", "rep", "-q", "--resume"])
+            .run_bounded(Duration::from_secs(30), None)
+            .held(200)
+    };
+    // results.jsonl linked to an endless device, the journal a FIFO no one writes.
+    let first = Test::new()
+        .file("set/q.yaml", QUICK)
+        .args(["batch", "set", "--report", "rep", "-q"])
+        .run()
+        .status(0);
+    let here = first.dir().to_path_buf();
+    std::fs::remove_file(here.join("rep/results.jsonl")).unwrap();
+    plant(&here.join("rep/results.jsonl"), Path::new("/dev/zero"));
+    bounded(Test::new().in_dir(&here))
+        .status(2)
+        .stderr_has("rep/results.jsonl: is not a regular file");
+    std::fs::remove_file(here.join("rep/results.jsonl")).unwrap();
+    let fifo = here.join("rep/.journal.jsonl");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    bounded(Test::new().in_dir(&here))
+        .status(2)
+        .stderr_has("rep/.journal.jsonl: is not a regular file");
+    std::fs::remove_file(&fifo).unwrap();
+    // A line of a gibibyte is passed over, not held: what it was is solved again.
+    std::fs::File::create(&fifo).unwrap().set_len(1 << 30).unwrap();
+    bounded(Test::new().in_dir(&here))
+        .status(0)
+        .stderr_has("rep/.journal.jsonl:1: a line longer than 16 MiB")
+        .stdout_has("Quick");
+    // A journal past what any batch writes is refused from its size, unread.
+    std::fs::File::create(&fifo).unwrap().set_len(65 << 30).unwrap();
+    bounded(Test::new().in_dir(&here))
+        .status(2)
+        .stderr_has("rep/.journal.jsonl: 69793218560 bytes, more than the 64 GiB");
 }
