@@ -89,6 +89,14 @@ fn read(f: &Path) -> Result<String, Error> {
             "is not a regular file (a folder, FIFO or device?); merge reads shard-K-of-N.json files".into(),
         ));
     }
+    // Refused from its size, unread: reading it first cost a gibibyte of memory.
+    if meta.len() > MAX_SHARD_BYTES {
+        return Err(usage(format!(
+            "{} bytes, larger than {} MiB: not a shard results file marbles wrote (not read)",
+            meta.len(),
+            MAX_SHARD_BYTES >> 20
+        )));
+    }
     let text = crate::spec::input::read_at_most(f, MAX_SHARD_BYTES)
         .map_err(|e| usage(format!("cannot read: {e}")))?
         .ok_or_else(|| {

@@ -193,3 +193,18 @@ fn resume_reads_back_only_regular_files_and_bounded_lines() {
         .status(2)
         .stderr_has("rep/.journal.jsonl: 69793218560 bytes, more than the 64 GiB");
 }
+
+#[test]
+fn merge_refuses_a_shard_file_too_large_before_reading_it() {
+    let t = Test::new();
+    let shard = t.path("shard-0-of-1.json");
+    std::fs::File::create(&shard)
+        .unwrap()
+        .set_len(1536 << 20)
+        .unwrap();
+    t.args(["merge", "shard-0-of-1.json", "--report", "m"])
+        .run_bounded(Duration::from_secs(30), None)
+        .held(64)
+        .status(2)
+        .stderr_has("shard-0-of-1.json: 1610612736 bytes, larger than 1024 MiB");
+}
