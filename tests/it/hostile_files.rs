@@ -208,3 +208,18 @@ fn merge_refuses_a_shard_file_too_large_before_reading_it() {
         .status(2)
         .stderr_has("shard-0-of-1.json: 1610612736 bytes, larger than 1024 MiB");
 }
+
+#[test]
+fn a_folder_linking_to_proc_and_sys_is_walked_without_them() {
+    let t = Test::new().file("set/q.yaml", QUICK);
+    plant(&t.path("set/proc"), Path::new("/proc"));
+    plant(&t.path("set/sys"), Path::new("/sys"));
+    let run = t
+        .args(["batch", "set", "--no-report"])
+        .run_bounded(Duration::from_secs(30), None)
+        .held(200);
+    run.status(2)
+        .stdout_has("Quick")
+        .stderr_has("warning: set/proc: on a proc file system, not walked")
+        .stderr_has("warning: set/sys: on a sysfs file system, not walked");
+}
