@@ -2,7 +2,7 @@
 //! own files, special files and endless lines where it reads back, a walk into `/proc` and
 //! `/sys`, what a failed batch leaves, and shard sets that cannot make one batch.
 
-use crate::support::{Test, alpha_and_beta, batch_into_rep, diamond41_rows};
+use crate::support::{Test, alpha_and_beta, batch_into_rep, diamond41_rows, root};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
@@ -222,4 +222,67 @@ fn a_folder_linking_to_proc_and_sys_is_walked_without_them() {
         .stdout_has("Quick")
         .stderr_has("warning: set/proc: on a proc file system, not walked")
         .stderr_has("warning: set/sys: on a sysfs file system, not walked");
+}
+
+/// `set` with its own copy of the peg rules (`rules/myhop.rhai`) and eight puzzles using it.
+fn set_with_script(t: Test) -> Test {
+    let mut t = t.file("set/rules/myhop.rhai", &text(&root().join("rules/peg_hop.rhai")));
+    for k in 0..8 {
+        t = t.file(
+            &format!("set/p{k}.yaml"),
+            &QUICK
+                .replace("peg_hop", "myhop")
+                .replace("Quick", &format!("P{k}")),
+        );
+    }
+    t
+}
+
+#[test]
+fn merge_refuses_shards_made_with_different_versions_of_a_script() {
+    let t = set_with_script(Test::new());
+    let here = t.path("");
+    let shard = |k: &str| {
+        let spec = format!("{k}/2");
+        Test::new()
+            .in_dir(&here)
+            .args([
+                "batch",
+                "set",
+                "-q",
+                "--shard",
+                &spec,
+                "--report",
+                &format!("s{k}"),
+            ])
+            .run()
+            .status(0);
+    };
+    shard("0");
+    let script = here.join("set/rules/myhop.rhai");
+    std::fs::write(&script, text(&script) + "\n// edited between the shards\n").unwrap();
+    shard("1");
+    let run = Test::new()
+        .in_dir(&here)
+        .args(["merge", "s0", "s1", "--report", "m"])
+        .run()
+        .status(2)
+        .no_panic();
+    run.stderr_has("s1/shard-1-of-2.json (shard 1/2) was made with set/rules/myhop.rhai of sha256 ")
+        .stderr_has(", s0/shard-0-of-2.json (shard 0/2) with sha256 ")
+        .stderr_has("every shard needs the same scripts");
+    assert!(!here.join("m").exists());
+}
+
+#[test]
+fn sharding_folders_whose_files_share_a_relative_path_is_refused_up_front() {
+    let run = Test::new()
+        .file("a/x.yaml", QUICK)
+        .file("b/x.yaml", QUICK)
+        .args(["batch", "a", "b", "--shard", "0/2", "--report", "rep"])
+        .run()
+        .status(2)
+        .no_panic()
+        .stderr_has("--shard 0/2: a/x.yaml and b/x.yaml are both x.yaml");
+    assert!(!run.dir().join("rep").exists());
 }
