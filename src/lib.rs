@@ -18,8 +18,9 @@
 //!                        │
 //!                     outcome → search/ → model → script/ → lattice, spec/ → limits, diag, memo
 //!                                                              │
-//!                                          process, fingerprint   the ground floor: Ctrl-C flag,
-//!                                                                 allocator knobs, SHA-256
+//!                                  process, fingerprint, owned   the ground floor: Ctrl-C flag,
+//!                                                                 allocator knobs, SHA-256, the
+//!                                                                 files marbles owns
 //! ```
 //!
 //! Inside `search/` one module, `search::plan`, chooses which search runs; the imports there
@@ -28,7 +29,8 @@
 //! The flow of one puzzle is `spec` (YAML) → `script` (run once) → `model` (native tables) →
 //! `search` → `outcome` → `render` or `report`. [`run`] is what the binary calls. The files
 //! users hand marbles (puzzles, rule scripts, Lisp, matrix, ICPC and shard files) are read
-//! through [`spec::input`], bounded.
+//! through [`spec::input`], bounded; the files marbles writes (and reads back) through
+//! [`owned`], never through a link planted in their place.
 
 pub mod batch;
 pub mod cli;
@@ -41,6 +43,7 @@ pub mod limits;
 pub mod memo;
 pub mod model;
 pub mod outcome;
+pub mod owned;
 pub mod process;
 pub mod render;
 pub mod report;

@@ -15,7 +15,7 @@ use crate::report::{self, Finished};
 use rustc_hash::FxHashMap;
 use sha2::{Digest, Sha256};
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
@@ -50,17 +50,25 @@ pub fn write_reports(
     let gen_dir = dir.join(&gen_name);
     let cannot = |p: &Path, e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", p.display());
     std::fs::create_dir(&gen_dir).map_err(|e| cannot(&gen_dir, e))?;
-    let path = gen_dir.join(report::RESULTS_FILE);
-    results(&path).map_err(|e| cannot(&path, e))?;
     let formats = report::formats();
-    for f in &formats {
-        let path = gen_dir.join(f.file_name());
-        let mut file = File::create(&path).map_err(|e| cannot(&path, e))?;
-        file.write_all(f.write(finished)?.as_bytes())
-            .and_then(|_| file.sync_all())
-            .map_err(|e| cannot(&path, e))?;
+    let whole = (|| {
+        let path = gen_dir.join(report::RESULTS_FILE);
+        results(&path).map_err(|e| cannot(&path, e))?;
+        for f in &formats {
+            let path = gen_dir.join(f.file_name());
+            let mut file = crate::owned::create_new(&path).map_err(|e| cannot(&path, e))?;
+            file.write_all(f.write(finished)?.as_bytes())
+                .and_then(|_| file.sync_all())
+                .map_err(|e| cannot(&path, e))?;
+        }
+        link(dir, CURRENT, Path::new(&gen_name))
+    })();
+    // A set not written whole (a full disk) is not left to hold the space the next batch
+    // needs; `current` still names the last whole one.
+    if whole.is_err() {
+        let _ = std::fs::remove_dir_all(&gen_dir);
     }
-    link(dir, CURRENT, Path::new(&gen_name))?;
+    whole?;
     let names = formats
         .iter()
         .map(|f| f.file_name())
@@ -100,7 +108,7 @@ fn write_synced(
     path: &Path,
     write: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    let mut w = BufWriter::with_capacity(1 << 20, File::create(path)?);
+    let mut w = BufWriter::with_capacity(1 << 20, crate::owned::create_new(path)?);
     write(&mut w)?;
     w.into_inner().map_err(|e| e.into_error())?.sync_all()
 }
@@ -125,26 +133,6 @@ pub fn records(index: usize, outcomes: &[Outcome]) -> anyhow::Result<Vec<u8>> {
         line(&mut bytes, index, k + 1, outcomes.len(), o)?;
     }
     Ok(bytes)
-}
-
-/// Writes `contents` to `path` so that a reader sees the old file or the whole new one: a
-/// temporary file beside it (created like any output, 0666 less the umask), synced, renamed.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .map_or_else(Default::default, |n| n.to_string_lossy());
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let written = std::fs::File::create(&tmp).and_then(|mut f| {
-        f.write_all(contents)?;
-        f.sync_all()
-    });
-    match written.and_then(|()| std::fs::rename(&tmp, path)) {
-        Ok(()) => Ok(()),
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(e)
-        }
-    }
 }
 
 /// Points `dir/name` at `target` in one rename, replacing whatever was there (a link, or a
@@ -238,6 +226,34 @@ pub struct Previous {
     journal: Option<(usize, (u64, u64))>,
     /// By a hash of the file's path as outcomes name it.
     by_file: FxHashMap<u64, Earlier>,
+    /// What was passed over in reading them, to be shown as warnings.
+    pub notes: Vec<String>,
+}
+
+/// The most bytes of `results.jsonl` or the journal `--resume` reads back: some 45 million
+/// results of 1.5 KB (a million-puzzle batch writes 1.4 GB).
+pub const MAX_RECORDS_BYTES: u64 = 64 << 30;
+/// The longest line `--resume` keeps: a record of 16 MiB would hold a solution of some
+/// hundred thousand moves with a frame each; a longer line is read through, not kept.
+pub const MAX_RECORD_BYTES: usize = 16 << 20;
+
+/// Reads one line (through its `\n`) into `buf`, keeping it only if it is at most `max`
+/// bytes: a longer one is read through a megabyte at a time and `buf` left empty. Returns the
+/// bytes read and whether the line was kept.
+fn read_line_at_most(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<(u64, bool)> {
+    let mut n = r.by_ref().take(max as u64 + 1).read_until(b'\n', buf)? as u64;
+    if buf.len() <= max || buf.ends_with(b"\n") {
+        return Ok((n, true));
+    }
+    loop {
+        buf.clear();
+        let more = r.by_ref().take(1 << 20).read_until(b'\n', buf)?;
+        n += more as u64;
+        if more == 0 || buf.ends_with(b"\n") {
+            buf.clear();
+            return Ok((n, false));
+        }
+    }
 }
 
 fn path_key(file: &str) -> u64 {
@@ -248,20 +264,38 @@ fn path_key(file: &str) -> u64 {
 }
 
 impl Previous {
-    /// Reads the index of `dir`'s results and journal; what cannot be read is not reused.
-    pub fn read(dir: &Path) -> Self {
+    /// Reads the index of `dir`'s results and journal. A file not there is no result; one
+    /// that is not a regular file (a FIFO, a device), a journal that is a link, or a file
+    /// past [`MAX_RECORDS_BYTES`] is refused, naming it. A line past [`MAX_RECORD_BYTES`] is
+    /// passed over unkept (what it held is solved again), said in [`Previous::notes`].
+    pub fn read(dir: &Path) -> anyhow::Result<Self> {
         let mut p = Previous::default();
         for name in [report::RESULTS_FILE, JOURNAL] {
-            if let Ok(f) = File::open(dir.join(name)) {
-                let source = p.files.len();
-                p.index(source, &f);
-                if name == JOURNAL {
-                    p.journal = identity(&f).map(|id| (source, id));
-                }
-                p.files.push(f);
+            let path = dir.join(name);
+            // `results.jsonl` is the link marbles made into the current set; the journal
+            // is never a link.
+            let f = match crate::owned::open_to_read(&path, name == report::RESULTS_FILE) {
+                Ok(f) => f,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => anyhow::bail!("{}: {e}", path.display()),
+            };
+            let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+            if len > MAX_RECORDS_BYTES {
+                anyhow::bail!(
+                    "{}: {len} bytes, more than the {} GiB --resume reads back (no batch writes that \
+                     much); remove it or run without --resume",
+                    path.display(),
+                    MAX_RECORDS_BYTES >> 30
+                );
             }
+            let source = p.files.len();
+            p.index(source, &f, &path);
+            if name == JOURNAL {
+                p.journal = identity(&f).map(|id| (source, id));
+            }
+            p.files.push(f);
         }
-        p
+        Ok(p)
     }
 
     /// Where the records kept for `file` lie in the journal `j` writes to, if they do and
@@ -276,21 +310,29 @@ impl Previous {
 
     /// Indexes the whole groups of records in `f`: a line that does not parse (torn by a
     /// kill) or a group cut short is no result.
-    fn index(&mut self, source: usize, f: &File) {
+    fn index(&mut self, source: usize, f: &File, path: &Path) {
         let mut reader = BufReader::with_capacity(1 << 20, f);
         let mut buf = Vec::new();
         let mut at = 0u64;
         let mut open: Option<Group> = None;
-        loop {
+        for line in 1.. {
             buf.clear();
-            let Ok(n) = reader.read_until(b'\n', &mut buf) else {
+            let Ok((n, kept)) = read_line_at_most(&mut reader, &mut buf, MAX_RECORD_BYTES) else {
                 break;
             };
             if n == 0 {
                 break;
             }
+            if !kept {
+                self.notes.push(format!(
+                    "{}:{line}: a line longer than {} MiB, more than any result marbles writes; \
+                     passed over (what it held is solved again)",
+                    path.display(),
+                    MAX_RECORD_BYTES >> 20
+                ));
+            }
             let start = at;
-            at += n as u64;
+            at += n;
             let Ok(b) = serde_json::from_slice::<Brief>(&buf) else {
                 open = None;
                 continue;
@@ -412,16 +454,22 @@ impl Journal {
         // it in and removing it): written into, it would change reports already published.
         // Its name is dropped instead; `--resume` read it already ([`Previous::read`] holds
         // it open) and journals again what it reuses.
-        if std::fs::metadata(&path).is_ok_and(|m| std::os::unix::fs::MetadataExt::nlink(&m) > 1) {
+        if std::fs::symlink_metadata(&path)
+            .is_ok_and(|m| m.is_file() && std::os::unix::fs::MetadataExt::nlink(&m) > 1)
+        {
             std::fs::remove_file(&path).map_err(cannot)?;
         }
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .read(true)
-            .append(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(cannot)?;
+        // A link planted as the journal is refused, not followed (nor removed by `finish`
+        // after the records went through it to whatever it points at).
+        let mut file = crate::owned::open(
+            &path,
+            std::fs::OpenOptions::new()
+                .create(true)
+                .read(true)
+                .append(true)
+                .truncate(false),
+        )
+        .map_err(cannot)?;
         if !resume {
             file.set_len(0).map_err(cannot)?;
         }

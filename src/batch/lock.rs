@@ -21,18 +21,22 @@ pub fn acquire(dir: &Path) -> anyhow::Result<ReportLock> {
         .map_err(|e| anyhow::anyhow!("cannot create report folder {}: {e}", dir.display()))?;
     let path = dir.join(LOCK);
     let cannot = |e: std::io::Error| anyhow::anyhow!("cannot lock {}: {e}", path.display());
-    let mut file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&path)
-        .map_err(cannot)?;
+    // A link planted as `.lock` is refused, not followed: the holder's text would overwrite
+    // whatever it points at.
+    let mut file = crate::owned::open(
+        &path,
+        std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false),
+    )
+    .map_err(cannot)?;
     match file.try_lock() {
         Ok(()) => {}
         Err(std::fs::TryLockError::WouldBlock) => {
             let mut holder = String::new();
-            let _ = file.read_to_string(&mut holder);
+            let _ = Read::by_ref(&mut file).take(4096).read_to_string(&mut holder);
             let holder = holder.trim();
             let holder = if holder.is_empty() {
                 "another process"

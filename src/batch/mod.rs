@@ -26,10 +26,12 @@ pub struct Found {
 
 /// Walks `paths` for puzzle files (those a notation of [`formats::NOTATIONS`] claims by
 /// extension, in any case: `.YAML` as `.yaml`): hidden folders skipped, symlinks followed,
-/// loops reported rather than followed. Files named directly are taken whatever their name;
-/// so are non-regular files with a puzzle's name, to be reported as errors.
+/// loops reported rather than followed, folders on a special file system (`/proc`, `/sys`:
+/// [`special_file_system`]) reported and not walked. Files named directly are taken whatever
+/// their name; so are non-regular files with a puzzle's name, to be reported as errors.
 pub fn collect(paths: &[PathBuf]) -> Found {
     let mut found = Found::default();
+    let mut skipped = Vec::new();
     for root in distinct_roots(paths) {
         let root = &root;
         if !root.is_dir() {
@@ -40,7 +42,23 @@ pub fn collect(paths: &[PathBuf]) -> Found {
             .follow_links(true)
             .sort_by_file_name()
             .into_iter()
-            .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+            .filter_entry(|e| {
+                if e.depth() > 0 && e.file_name().to_string_lossy().starts_with('.') {
+                    return false;
+                }
+                let special = e
+                    .file_type()
+                    .is_dir()
+                    .then(|| special_file_system(e.path()))
+                    .flatten();
+                if let Some(fs) = special {
+                    skipped.push(format!(
+                        "{}: on a {fs} file system, not walked",
+                        e.path().display()
+                    ));
+                }
+                special.is_none()
+            });
         for entry in walker {
             match entry {
                 // A FIFO, socket or device named like a puzzle is listed too: reading it is
@@ -63,9 +81,44 @@ pub fn collect(paths: &[PathBuf]) -> Found {
             }
         }
     }
+    found.errors.extend(skipped);
     found.puzzles.sort();
     found.puzzles.dedup();
     found
+}
+
+/// The kind of special file system `dir` is on, if it is one a walk must not enter: `/proc`
+/// and `/sys` hold links back into the whole tree (every process's root, cwd and open
+/// folders), so following links there walks without end; none holds puzzles.
+fn special_file_system(dir: &Path) -> Option<&'static str> {
+    use std::os::unix::ffi::OsStrExt;
+    // Their `statfs` magic numbers (linux/magic.h).
+    const SPECIAL: [(u64, &str); 16] = [
+        (0x9fa0, "proc"),
+        (0x6265_6572, "sysfs"),
+        (0x6462_6720, "debugfs"),
+        (0x7472_6163, "tracefs"),
+        (0x7363_6673, "securityfs"),
+        (0x0027_e0eb, "cgroup"),
+        (0x6367_7270, "cgroup2"),
+        (0x1cd1, "devpts"),
+        (0xcafe_4a11, "bpf"),
+        (0x6265_6570, "configfs"),
+        (0x6165_676c, "pstore"),
+        (0xf97c_ff8c, "selinuxfs"),
+        (0xde5e_81e4, "efivarfs"),
+        (0x6573_5543, "fusectl"),
+        (0x4249_4e4d, "binfmt_misc"),
+        (0x6e73_6673, "nsfs"),
+    ];
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: statfs fills the struct it is given from a NUL-terminated path.
+    let mut st: libc::statfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statfs(path.as_ptr(), &mut st) } != 0 {
+        return None;
+    }
+    let magic = st.f_type as u64 & 0xffff_ffff;
+    SPECIAL.iter().find(|(m, _)| *m == magic).map(|&(_, name)| name)
 }
 
 /// `paths` less those another one already covers, so that no file is solved twice: a folder

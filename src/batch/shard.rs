@@ -174,6 +174,25 @@ pub fn relative(path: &Path, roots: &[PathBuf]) -> String {
         .join("/")
 }
 
+/// Each of `puzzles`' paths relative to its folder ([`relative`]), in order, or, naming
+/// both, two files of different folders that share one: shards know a file by that path
+/// alone, so `merge` could not tell them apart.
+pub fn relatives(shard: Shard, puzzles: &[PathBuf], roots: &[PathBuf]) -> Result<Vec<String>, String> {
+    let rels: Vec<String> = puzzles.iter().map(|p| relative(p, roots)).collect();
+    let mut first: HashMap<&str, &Path> = HashMap::new();
+    for (rel, path) in rels.iter().zip(puzzles) {
+        if let Some(other) = first.insert(rel, path) {
+            return Err(format!(
+                "--shard {shard}: {} and {} are both {rel} relative to their folders, the path that \
+                 names a file to every shard; shard each folder on its own, or rename one",
+                other.display(),
+                path.display()
+            ));
+        }
+    }
+    Ok(rels)
+}
+
 /// The solving options in force that differ from the defaults, each as the flag that asks
 /// for it (`--max-nodes 100`), to compare between runs and name in a refusal. The memory
 /// default is left out: it follows each machine's size, not what the user asked.

@@ -47,12 +47,6 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             dirs.join(", ")
         )));
     }
-    // Taken before anything in the folder is read or written; held until the end of `run`.
-    let _lock = config.report.as_deref().map(batch::lock::acquire).transpose()?;
-    super::stop_on_ctrl_c();
-    // An empty share is fine: a small folder over many shards.
-    let mut owned = Vec::new();
-    let mut listing = Vec::new();
     let shard = match (config.shard, config.shard_count) {
         (Some(c), count) => Some(c.resolve(count).map_err(Error::Usage)?),
         (None, Some(n)) => {
@@ -62,6 +56,17 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         }
         (None, None) => None,
     };
+    // Each file's path relative to its folder, which names it to every shard: refused before
+    // anything is solved or written when two files share one.
+    let listing = match shard {
+        Some(s) => shard::relatives(s, &found.puzzles, &config.dirs).map_err(Error::Usage)?,
+        None => Vec::new(),
+    };
+    // Taken before anything in the folder is read or written; held until the end of `run`.
+    let _lock = config.report.as_deref().map(batch::lock::acquire).transpose()?;
+    super::stop_on_ctrl_c();
+    // An empty share is fine: a small folder over many shards.
+    let mut owned = Vec::new();
     if let Some(s) = shard {
         let Some(dir) = &config.report else {
             return Err(Error::Usage(format!(
@@ -77,10 +82,10 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             }
             _ => {}
         }
-        found.puzzles.retain(|p| {
-            let rel = shard::relative(p, &config.dirs);
-            listing.push(rel.clone());
-            s.owns(&rel).then(|| owned.push(rel)).is_some()
+        let mut rels = listing.iter();
+        found.puzzles.retain(|_| {
+            let rel = rels.next().expect("one relative path a puzzle");
+            s.owns(rel).then(|| owned.push(rel.clone())).is_some()
         });
     }
 
@@ -96,9 +101,12 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     };
 
     let prev = match &config.report {
-        Some(dir) if config.resume => journal::Previous::read(dir),
+        Some(dir) if config.resume => journal::Previous::read(dir)?,
         _ => journal::Previous::default(),
     };
+    for note in &prev.notes {
+        eprintln!("marbles: warning: {note}");
+    }
     let mut journal = config
         .report
         .as_ref()
@@ -217,7 +225,7 @@ fn write_shard(
         results: outcomes,
     };
     let path = dir.join(s.file_name());
-    journal::write_atomic(&path, results.seal()?.as_bytes())
+    crate::owned::replace(&path, results.seal()?.as_bytes())
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     Ok(())
 }

@@ -89,6 +89,14 @@ fn read(f: &Path) -> Result<String, Error> {
             "is not a regular file (a folder, FIFO or device?); merge reads shard-K-of-N.json files".into(),
         ));
     }
+    // Refused from its size, unread: reading it first cost a gibibyte of memory.
+    if meta.len() > MAX_SHARD_BYTES {
+        return Err(usage(format!(
+            "{} bytes, larger than {} MiB: not a shard results file marbles wrote (not read)",
+            meta.len(),
+            MAX_SHARD_BYTES >> 20
+        )));
+    }
     let text = crate::spec::input::read_at_most(f, MAX_SHARD_BYTES)
         .map_err(|e| usage(format!("cannot read: {e}")))?
         .ok_or_else(|| {
@@ -130,6 +138,8 @@ fn check(shards: &[(String, Results)]) -> Result<Vec<Outcome>, String> {
     };
     let mut by_index: HashMap<u32, &str> = HashMap::new();
     let mut owner: HashMap<&str, &str> = HashMap::new();
+    // Each script's hash, and the first shard whose results were made with it.
+    let mut scripts: HashMap<&str, (&str, &str, shard::Shard)> = HashMap::new();
     for (name, r) in shards {
         let differs = |what: &str, theirs: &str, ours: &str| {
             format!(
@@ -180,6 +190,18 @@ fn check(shards: &[(String, Results)]) -> Result<Vec<Outcome>, String> {
         for f in &r.files {
             if let Some(other) = owner.insert(f, name) {
                 return Err(format!("{f} is in both {other} and {name} (shard {})", r.shard));
+            }
+        }
+        for o in &r.results {
+            let (Some(script), Some(hash)) = (&o.script, &o.script_hash) else {
+                continue;
+            };
+            let (first_hash, other, other_shard) = *scripts.entry(script).or_insert((hash, name, r.shard));
+            if first_hash != hash {
+                return Err(format!(
+                    "{name} (shard {}) was made with {script} of sha256 {hash}, {other} (shard {other_shard}) with sha256 {first_hash}: the script changed between shards, and every shard needs the same scripts; rerun the shards made with the old one",
+                    r.shard
+                ));
             }
         }
     }

@@ -643,13 +643,14 @@ pub fn import(
     for (path, text) in planned {
         let mut open = std::fs::OpenOptions::new();
         open.write(true);
-        // Without --force, a file that appeared since the check above is still not overwritten.
+        // Without --force, a file that appeared since the check above is still not overwritten;
+        // with it, a link in the file's place is refused, not written through.
         if force {
             open.create(true).truncate(true);
         } else {
             open.create_new(true);
         }
-        open.open(&path)
+        crate::owned::open(&path, &mut open)
             .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()))
             .map_err(|e| Diagnostic::new(&path, format!("cannot write: {e}")))?;
         claimed.insert(path.clone(), file.to_path_buf());

@@ -2,7 +2,7 @@
 //! `--resume` keyed on everything that shapes an answer, rule lookup by real location, jobs
 //! capped by the work, time limits checked, report folders locked and written as one set.
 
-use crate::support::Test;
+use crate::support::{Test, alpha_and_beta, batch_into_rep};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Child, Command};
@@ -427,28 +427,9 @@ fn a_batch_resumed_and_killed_again_does_not_copy_its_journal_each_time() {
 
 #[test]
 fn a_kill_while_reports_are_written_leaves_the_last_whole_set() {
-    let t = Test::new()
-        .file("one/alpha.yaml", &QUICK.replace("Quick", "Alpha"))
-        .file("two/beta.yaml", &QUICK.replace("Quick", "Beta"));
-    let run = |set: &str, max_file_bytes: Option<u64>| {
-        let mut cmd = t.command();
-        cmd.args(["batch", set, "--report", "rep", "--quiet"]);
-        if let Some(bytes) = max_file_bytes {
-            use std::os::unix::process::CommandExt;
-            // SAFETY: setrlimit is async-signal-safe; only this child's limit changes.
-            unsafe {
-                cmd.pre_exec(move || {
-                    let lim = libc::rlimit {
-                        rlim_cur: bytes,
-                        rlim_max: bytes,
-                    };
-                    libc::setrlimit(libc::RLIMIT_FSIZE, &lim);
-                    Ok(())
-                });
-            }
-        }
-        cmd.output().unwrap()
-    };
+    let t = alpha_and_beta(QUICK);
+    let run =
+        |set: &str, max_file_bytes: Option<u64>| batch_into_rep(&t, set, max_file_bytes.map(|b| (b, false)));
     assert!(run("one", None).status.success());
     let json_len = std::fs::metadata(t.path("rep/summary.json")).unwrap().len();
     let html_len = std::fs::metadata(t.path("rep/index.html")).unwrap().len();

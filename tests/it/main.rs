@@ -11,6 +11,7 @@ mod geometry;
 mod goals;
 mod hostile;
 mod hostile_batch;
+mod hostile_files;
 mod html;
 mod kinds;
 mod library;

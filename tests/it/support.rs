@@ -270,6 +270,46 @@ impl Bounded {
     }
 }
 
+/// Lets `cmd`'s child write files of `bytes` at most (`RLIMIT_FSIZE`). A write past that
+/// kills it (`SIGXFSZ`), as a crash mid-write would; with `fail_writes` the signal is ignored
+/// and the write fails instead (`EFBIG`), as on a full disk.
+pub fn limit_file_size(cmd: &mut Command, bytes: u64, fail_writes: bool) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setrlimit and signal are async-signal-safe; only this child's settings change.
+    unsafe {
+        cmd.pre_exec(move || {
+            let lim = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            libc::setrlimit(libc::RLIMIT_FSIZE, &lim);
+            if fail_writes {
+                libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Two folders of one quick puzzle each, `one/alpha.yaml` (puzzle Alpha) and `two/beta.yaml`
+/// (Beta), made from `quick` (a puzzle named Quick), to batch one after the other into `rep`.
+pub fn alpha_and_beta(quick: &str) -> Test {
+    Test::new()
+        .file("one/alpha.yaml", &quick.replace("Quick", "Alpha"))
+        .file("two/beta.yaml", &quick.replace("Quick", "Beta"))
+}
+
+/// `marbles batch SET --report rep --quiet` in `t`'s folder; with `limit`, files are limited
+/// as [`limit_file_size`] says (bytes, whether writes past it fail rather than kill).
+pub fn batch_into_rep(t: &Test, set: &str, limit: Option<(u64, bool)>) -> std::process::Output {
+    let mut cmd = t.command();
+    cmd.args(["batch", set, "--report", "rep", "--quiet"]);
+    if let Some((bytes, fail_writes)) = limit {
+        limit_file_size(&mut cmd, bytes, fail_writes);
+    }
+    cmd.output().unwrap()
+}
+
 /// Runs `cmd`, sends it SIGINT (Ctrl-C) `after` it started, and waits for it, keeping
 /// stdout and stderr.
 pub fn interrupted(cmd: &mut Command, after: std::time::Duration) -> std::process::Output {

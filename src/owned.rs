@@ -1,0 +1,126 @@
+//! Files marbles owns (report files, the journal, the lock, shard results, imported specs) and
+//! the ones it reads back: opened here only as regular files and never through a link planted
+//! in their place.
+//!
+//! Every writer opens its file through [`open`] (or [`create_new`], [`replace`]): `O_NOFOLLOW`
+//! refuses a symbolic link at the path instead of writing to what it points at, `O_NONBLOCK`
+//! keeps a FIFO there from blocking the open, and the open file is asked (`fstat`) whether it
+//! is regular. [`open_to_read`] does the same for what `--resume` reads back. The ground
+//! floor: imports nothing of the crate.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+/// Why a symbolic link in the place of a file marbles owns is refused.
+const LINK: &str = "is a symbolic link; marbles does not write or read its own files through a link \
+                    (one planted there would redirect them elsewhere): remove it";
+
+/// Why a FIFO, socket or device in the place of a file marbles owns is refused.
+const NOT_REGULAR: &str = "is not a regular file (a FIFO, socket or device?); marbles writes and reads \
+                           back only regular files of its own";
+
+/// Opens `path` as `options` ask, refusing a symbolic link or anything but a regular file at
+/// the path (the error says which; the caller names the path).
+pub fn open(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
+    let file = options
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| explain(path, e))?;
+    regular(file)
+}
+
+/// Creates `path` for writing (0666 less the umask, like any output); whatever is there
+/// already, a link included, is refused.
+pub fn create_new(path: &Path) -> io::Result<File> {
+    open(path, OpenOptions::new().write(true).create_new(true))
+}
+
+/// Opens `path` to read it back, as a regular file only: through a link only if `follow`
+/// (`results.jsonl` is a link marbles made into the current report set).
+pub fn open_to_read(path: &Path, follow: bool) -> io::Result<File> {
+    let flags = libc::O_NONBLOCK | if follow { 0 } else { libc::O_NOFOLLOW };
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(flags)
+        .open(path)
+        .map_err(|e| explain(path, e))?;
+    regular(file)
+}
+
+/// Writes `contents` to `path` so that a reader sees the old file or the whole new one: a
+/// temporary file beside it, created new ([`create_new`]; one a kill left behind is removed
+/// first, a link there as a link), synced, then renamed over `path` (a link at `path` is
+/// replaced, not followed).
+pub fn replace(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let name = path
+        .file_name()
+        .map_or_else(Default::default, |n| n.to_string_lossy());
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    match std::fs::remove_file(&tmp) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    let written = create_new(&tmp).and_then(|mut f| {
+        f.write_all(contents)?;
+        f.sync_all()
+    });
+    match written.and_then(|()| std::fs::rename(&tmp, path)) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
+}
+
+/// `file`, if it is a regular file.
+fn regular(file: File) -> io::Result<File> {
+    match file.metadata()?.is_file() {
+        true => Ok(file),
+        false => Err(io::Error::other(NOT_REGULAR)),
+    }
+}
+
+/// An open's error said in words when a link or a special file is in the way (`O_NOFOLLOW`
+/// says `ELOOP`, `O_EXCL` `EEXIST`, a FIFO with no reader `ENXIO`).
+fn explain(path: &Path, e: io::Error) -> io::Error {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => io::Error::new(e.kind(), LINK),
+        Ok(m) if !m.is_file() && !m.is_dir() => io::Error::new(e.kind(), NOT_REGULAR),
+        _ => e,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_planted_link_is_neither_followed_nor_replaced_by_a_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        let link = dir.path().join("owned");
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        let writable = || OpenOptions::new().write(true).create(true).truncate(true).clone();
+        for e in [
+            open(&link, &mut writable()).unwrap_err(),
+            create_new(&link).unwrap_err(),
+            open_to_read(&link, false).unwrap_err(),
+        ] {
+            assert!(e.to_string().starts_with("is a symbolic link"), "{e}");
+        }
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        replace(&link, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        assert_eq!(std::fs::read_to_string(&link).unwrap(), "new");
+        assert!(
+            open_to_read(Path::new("/dev/zero"), true)
+                .unwrap_err()
+                .to_string()
+                .starts_with("is not a regular file")
+        );
+    }
+}

@@ -1,0 +1,288 @@
+//! The files marbles writes and reads back, under attack: links planted in the place of its
+//! own files, special files and endless lines where it reads back, a walk into `/proc` and
+//! `/sys`, what a failed batch leaves, and shard sets that cannot make one batch.
+
+use crate::support::{Test, alpha_and_beta, batch_into_rep, diamond41_rows, root};
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+const QUICK: &str = "name: Quick\nrules: peg_hop\nboard: |\n  o o . o\ngoal:\n  pegs: 2\n";
+const PRECIOUS: &str = "precious\n";
+
+fn plant(link: &Path, target: &Path) {
+    std::os::unix::fs::symlink(target, link).unwrap();
+}
+
+fn text(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// The `.gen-*` folders in `dir`, sorted.
+fn generations(dir: &Path) -> Vec<String> {
+    let mut gens: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".gen-"))
+        .collect();
+    gens.sort();
+    gens
+}
+
+/// A test folder holding `set/q.yaml`, a file `victim` and an empty report folder `rep`.
+fn with_victim() -> Test {
+    let t = Test::new().file("set/q.yaml", QUICK).file("victim", PRECIOUS);
+    std::fs::create_dir(t.path("rep")).unwrap();
+    t
+}
+
+#[test]
+fn a_link_planted_in_the_place_of_a_file_marbles_writes_is_refused_not_followed() {
+    // The lock and the journal are opened in place: a link there is refused, naming it.
+    for (name, extra) in [
+        (".lock", None),
+        (".journal.jsonl", None),
+        (".journal.jsonl", Some("--resume")),
+    ] {
+        let t = with_victim();
+        plant(&t.path("rep").join(name), &t.path("victim"));
+        let mut args = vec!["batch", "set", "--report", "rep", "-q"];
+        args.extend(extra);
+        let run = t.args(args).run().status(2).no_panic();
+        let run = run.stderr_has(&format!(
+            "rep/{name}: is a symbolic link; marbles does not write or read"
+        ));
+        assert_eq!(text(&run.dir().join("victim")), PRECIOUS, "{name} {extra:?}");
+    }
+    // The report links are replaced, never written through.
+    for name in ["summary.json", "current", "results.jsonl"] {
+        let t = with_victim();
+        plant(&t.path("rep").join(name), &t.path("victim"));
+        let run = t.args(["batch", "set", "--report", "rep", "-q"]).run().status(0);
+        assert_eq!(text(&run.dir().join("victim")), PRECIOUS, "{name}");
+        assert!(text(&run.dir().join("rep/summary.json")).contains("Quick"));
+    }
+    // merge takes its report folder's lock the same way.
+    let shard = with_victim()
+        .args(["batch", "set", "--report", "s", "-q", "--shard", "0/1"])
+        .run()
+        .status(0);
+    let here = shard.dir().to_path_buf();
+    std::fs::create_dir(here.join("m")).unwrap();
+    plant(&here.join("m/.lock"), &here.join("victim"));
+    Test::new()
+        .in_dir(&here)
+        .args(["merge", "s", "--report", "m"])
+        .run()
+        .status(2)
+        .stderr_has("m/.lock: is a symbolic link");
+    assert_eq!(text(&here.join("victim")), PRECIOUS);
+}
+
+#[test]
+fn a_shard_never_publishes_a_link_planted_as_its_temporary_file() {
+    // A search only `--timeout` ends: the link is planted long before the shard writes.
+    let slow = format!(
+        "rules: peg_hop\nboard: |\n{}goal:\n  pegs: 1\n",
+        diamond41_rows((0, 4))
+    );
+    let t = Test::new().file("set/slow.yaml", &slow).file("victim", PRECIOUS);
+    std::fs::create_dir(t.path("rep")).unwrap();
+    let t = t.args([
+        "batch",
+        "set",
+        "--report",
+        "rep",
+        "-q",
+        "--shard",
+        "0/1",
+        "--timeout",
+        "1",
+    ]);
+    let child = t
+        .command()
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let tmp = t.path(&format!("rep/.shard-0-of-1.json.{}.tmp", child.id()));
+    plant(&tmp, &t.path("victim"));
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(text(&t.path("victim")), PRECIOUS);
+    let results = t.path("rep/shard-0-of-1.json");
+    assert!(std::fs::symlink_metadata(&results).unwrap().is_file());
+    assert!(text(&results).contains("\"gave_up\""));
+}
+
+#[test]
+fn import_force_does_not_write_through_a_link() {
+    let lisp = "((o) (x x) (x x x) (x x x x) (x x x x x))";
+    let t = Test::new().file("x.lisp", lisp).file("victim", PRECIOUS);
+    std::fs::create_dir(t.path("out")).unwrap();
+    plant(&t.path("out/x.yaml"), &t.path("victim"));
+    let run = t
+        .args(["import", "x.lisp", "--out", "out", "--force"])
+        .run()
+        .status(2)
+        .no_panic()
+        .stderr_has("out/x.yaml: cannot write: is a symbolic link");
+    assert_eq!(text(&run.dir().join("victim")), PRECIOUS);
+}
+
+#[test]
+fn a_batch_that_fails_writing_its_reports_leaves_no_generation_behind() {
+    let t = alpha_and_beta(QUICK);
+    // A write past the limit fails, as on a full disk.
+    let run =
+        |set: &str, max_file_bytes: Option<u64>| batch_into_rep(&t, set, max_file_bytes.map(|b| (b, true)));
+    assert!(run("one", None).status.success());
+    let before = generations(&t.path("rep"));
+    assert_eq!(before.len(), 1);
+    let json_len = std::fs::metadata(t.path("rep/summary.json")).unwrap().len();
+    let failed = run("two", Some(json_len * 2));
+    let stderr = String::from_utf8_lossy(&failed.stderr);
+    assert_eq!(failed.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("File too large"), "{stderr}");
+    assert_eq!(generations(&t.path("rep")), before, "{stderr}");
+    assert!(text(&t.path("rep/summary.json")).contains("Alpha"));
+}
+
+#[test]
+fn resume_reads_back_only_regular_files_and_bounded_lines() {
+    let bounded = |t: Test| {
+        t.args(["batch", "set", "--report", "rep", "-q", "--resume"])
+            .run_bounded(Duration::from_secs(30), None)
+            .held(200)
+    };
+    // results.jsonl linked to an endless device, the journal a FIFO no one writes.
+    let first = Test::new()
+        .file("set/q.yaml", QUICK)
+        .args(["batch", "set", "--report", "rep", "-q"])
+        .run()
+        .status(0);
+    let here = first.dir().to_path_buf();
+    std::fs::remove_file(here.join("rep/results.jsonl")).unwrap();
+    plant(&here.join("rep/results.jsonl"), Path::new("/dev/zero"));
+    bounded(Test::new().in_dir(&here))
+        .status(2)
+        .stderr_has("rep/results.jsonl: is not a regular file");
+    std::fs::remove_file(here.join("rep/results.jsonl")).unwrap();
+    let fifo = here.join("rep/.journal.jsonl");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    bounded(Test::new().in_dir(&here))
+        .status(2)
+        .stderr_has("rep/.journal.jsonl: is not a regular file");
+    std::fs::remove_file(&fifo).unwrap();
+    // A line of a gibibyte is passed over, not held: what it was is solved again.
+    std::fs::File::create(&fifo).unwrap().set_len(1 << 30).unwrap();
+    bounded(Test::new().in_dir(&here))
+        .status(0)
+        .stderr_has("rep/.journal.jsonl:1: a line longer than 16 MiB")
+        .stdout_has("Quick");
+    // A journal past what any batch writes is refused from its size, unread.
+    std::fs::File::create(&fifo).unwrap().set_len(65 << 30).unwrap();
+    bounded(Test::new().in_dir(&here))
+        .status(2)
+        .stderr_has("rep/.journal.jsonl: 69793218560 bytes, more than the 64 GiB");
+}
+
+#[test]
+fn merge_refuses_a_shard_file_too_large_before_reading_it() {
+    let t = Test::new();
+    let shard = t.path("shard-0-of-1.json");
+    std::fs::File::create(&shard)
+        .unwrap()
+        .set_len(1536 << 20)
+        .unwrap();
+    t.args(["merge", "shard-0-of-1.json", "--report", "m"])
+        .run_bounded(Duration::from_secs(30), None)
+        .held(64)
+        .status(2)
+        .stderr_has("shard-0-of-1.json: 1610612736 bytes, larger than 1024 MiB");
+}
+
+#[test]
+fn a_folder_linking_to_proc_and_sys_is_walked_without_them() {
+    let t = Test::new().file("set/q.yaml", QUICK);
+    plant(&t.path("set/proc"), Path::new("/proc"));
+    plant(&t.path("set/sys"), Path::new("/sys"));
+    let run = t
+        .args(["batch", "set", "--no-report"])
+        .run_bounded(Duration::from_secs(30), None)
+        .held(200);
+    run.status(2)
+        .stdout_has("Quick")
+        .stderr_has("warning: set/proc: on a proc file system, not walked")
+        .stderr_has("warning: set/sys: on a sysfs file system, not walked");
+}
+
+/// `set` with its own copy of the peg rules (`rules/myhop.rhai`) and eight puzzles using it.
+fn set_with_script(t: Test) -> Test {
+    let mut t = t.file("set/rules/myhop.rhai", &text(&root().join("rules/peg_hop.rhai")));
+    for k in 0..8 {
+        t = t.file(
+            &format!("set/p{k}.yaml"),
+            &QUICK
+                .replace("peg_hop", "myhop")
+                .replace("Quick", &format!("P{k}")),
+        );
+    }
+    t
+}
+
+#[test]
+fn merge_refuses_shards_made_with_different_versions_of_a_script() {
+    let t = set_with_script(Test::new());
+    let here = t.path("");
+    let shard = |k: &str| {
+        let spec = format!("{k}/2");
+        Test::new()
+            .in_dir(&here)
+            .args([
+                "batch",
+                "set",
+                "-q",
+                "--shard",
+                &spec,
+                "--report",
+                &format!("s{k}"),
+            ])
+            .run()
+            .status(0);
+    };
+    shard("0");
+    let script = here.join("set/rules/myhop.rhai");
+    std::fs::write(&script, text(&script) + "\n// edited between the shards\n").unwrap();
+    shard("1");
+    let run = Test::new()
+        .in_dir(&here)
+        .args(["merge", "s0", "s1", "--report", "m"])
+        .run()
+        .status(2)
+        .no_panic();
+    run.stderr_has("s1/shard-1-of-2.json (shard 1/2) was made with set/rules/myhop.rhai of sha256 ")
+        .stderr_has(", s0/shard-0-of-2.json (shard 0/2) with sha256 ")
+        .stderr_has("every shard needs the same scripts");
+    assert!(!here.join("m").exists());
+}
+
+#[test]
+fn sharding_folders_whose_files_share_a_relative_path_is_refused_up_front() {
+    let run = Test::new()
+        .file("a/x.yaml", QUICK)
+        .file("b/x.yaml", QUICK)
+        .args(["batch", "a", "b", "--shard", "0/2", "--report", "rep"])
+        .run()
+        .status(2)
+        .no_panic()
+        .stderr_has("--shard 0/2: a/x.yaml and b/x.yaml are both x.yaml");
+    assert!(!run.dir().join("rep").exists());
+}
