@@ -13,6 +13,31 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
+/// `Err` naming `path` when it names nothing (a link to nothing included), with the closest
+/// name beside it when one is a few edits away.
+fn missing(path: &std::path::Path) -> Result<(), Error> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let parent = match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => std::path::Path::new("."),
+            };
+            let near: Vec<String> = std::fs::read_dir(parent)
+                .into_iter()
+                .flatten()
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .collect();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            let hint = crate::diag::did_you_mean(name, &near);
+            Err(Error::Usage(format!(
+                "{}: no such file or folder; {hint}nothing was solved and no report was touched",
+                path.display()
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// What to solve, how to show it, and where the reports go.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -35,6 +60,11 @@ pub struct Config {
 }
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
+    // A name mistyped on the command line is refused before any report is touched: it would
+    // otherwise become a one-row error report in place of the last good one.
+    for named in &config.dirs {
+        missing(named)?;
+    }
     let mut found = batch::collect(&config.dirs);
     for e in &found.errors {
         eprintln!("marbles: warning: {e}");

@@ -668,3 +668,28 @@ fn a_zero_operation_limit_is_refused_not_read_as_none() {
         .no_panic()
         .stderr_has("--script-ops must be at least 1");
 }
+
+#[test]
+fn a_mistyped_folder_is_refused_before_any_report_is_touched() {
+    let t = Test::new().file("puzzles/a.yaml", "rules: peg_hop\nboard: |\n  o o .\n");
+    t.command().args(["batch", "puzzles"]).output().unwrap();
+    let before = std::fs::read(t.path("reports/summary.json")).expect("a first report");
+    for (named, said) in [
+        (
+            "puzzels",
+            "puzzels: no such file or folder; did you mean `puzzles`? ",
+        ),
+        (
+            "puzzles/b.yaml",
+            "puzzles/b.yaml: no such file or folder; did you mean `a.yaml`? ",
+        ),
+    ] {
+        let out = t.command().args(["batch", "puzzles", named]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("marbles: error: {said}nothing was solved and no report was touched\n")
+        );
+        assert_eq!(std::fs::read(t.path("reports/summary.json")).unwrap(), before);
+    }
+}
