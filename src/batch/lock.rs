@@ -2,6 +2,9 @@
 //!
 //! The lock is the operating system's (`flock`), so it is released when the process ends,
 //! however it ends; the file's text (pid, host, start time) is only there to name the holder.
+//! A batch that finishes removes the file while it still holds the lock; one that takes a
+//! lock checks that the file it locked is still the one at `.lock` (not one removed since it
+//! opened it), and tries again if not, so two batches never both hold the folder.
 
 use std::io::{Read, Seek, Write};
 use std::path::Path;
@@ -11,8 +14,25 @@ const LOCK: &str = ".lock";
 /// The held lock on a report folder; dropping it releases the folder.
 #[derive(Debug)]
 pub struct ReportLock {
-    _file: std::fs::File,
+    file: std::fs::File,
+    path: std::path::PathBuf,
 }
+
+impl Drop for ReportLock {
+    /// Removes `.lock` before the lock is released (the file closes after this): a batch
+    /// that opened it meanwhile finds it gone once it gets the lock, and tries again.
+    fn drop(&mut self) {
+        use std::os::unix::fs::MetadataExt;
+        let ours = self.file.metadata().map(|m| (m.dev(), m.ino()));
+        let there = std::fs::symlink_metadata(&self.path).map(|m| (m.dev(), m.ino()));
+        if ours.is_ok() && ours.ok() == there.ok() {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Tries to take the lock again after finding `.lock` replaced this many times.
+const RETRIES: usize = 100;
 
 /// Takes the report folder `dir` (creating it) for this process, or says who holds it.
 /// Nothing in the folder is changed when another process holds it.
@@ -21,10 +41,39 @@ pub fn acquire(dir: &Path) -> anyhow::Result<ReportLock> {
         .map_err(|e| anyhow::anyhow!("cannot create report folder {}: {e}", dir.display()))?;
     let path = dir.join(LOCK);
     let cannot = |e: std::io::Error| anyhow::anyhow!("cannot lock {}: {e}", path.display());
+    let mut tries = 0;
+    let mut file = loop {
+        let file = lock_once(dir, &path)?;
+        use std::os::unix::fs::MetadataExt;
+        let ours = file.metadata().map_err(cannot)?;
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if (m.dev(), m.ino()) == (ours.dev(), ours.ino()) => break file,
+            // Removed by the batch that held it, after this one opened it: open it anew.
+            _ if tries < RETRIES => tries += 1,
+            _ => return Err(cannot(std::io::Error::other("it keeps being replaced"))),
+        }
+    };
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let text = format!(
+        "pid {} on host {}, started at unix time {started}\n",
+        std::process::id(),
+        host()
+    );
+    file.set_len(0).map_err(cannot)?;
+    file.rewind().map_err(cannot)?;
+    file.write_all(text.as_bytes()).map_err(cannot)?;
+    Ok(ReportLock { file, path })
+}
+
+/// Opens `.lock` at `path` in `dir` and takes its lock, or says who holds it.
+fn lock_once(dir: &Path, path: &Path) -> anyhow::Result<std::fs::File> {
+    let cannot = |e: std::io::Error| anyhow::anyhow!("cannot lock {}: {e}", path.display());
     // A link planted as `.lock` is refused, not followed: the holder's text would overwrite
     // whatever it points at.
     let mut file = crate::owned::open(
-        &path,
+        path,
         std::fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -39,9 +88,9 @@ pub fn acquire(dir: &Path) -> anyhow::Result<ReportLock> {
             let _ = Read::by_ref(&mut file).take(4096).read_to_string(&mut holder);
             let holder = holder.trim();
             let holder = if holder.is_empty() {
-                "another process"
+                "another process".to_string()
             } else {
-                holder
+                with_age(holder)
             };
             anyhow::bail!(
                 "report folder {} is in use by another marbles batch ({holder}); \
@@ -51,18 +100,29 @@ pub fn acquire(dir: &Path) -> anyhow::Result<ReportLock> {
         }
         Err(std::fs::TryLockError::Error(e)) => return Err(cannot(e)),
     }
-    let started = std::time::SystemTime::now()
+    Ok(file)
+}
+
+/// The holder's text with its start told as an age: `…, started at unix time T` becomes
+/// `…, started 2 min 5 s ago`.
+fn with_age(holder: &str) -> String {
+    let Some((who, t)) = holder.rsplit_once(", started at unix time ") else {
+        return holder.to_string();
+    };
+    let Ok(t) = t.trim().parse::<u64>() else {
+        return holder.to_string();
+    };
+    let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let text = format!(
-        "pid {} on host {}, started at unix time {started}\n",
-        std::process::id(),
-        host()
-    );
-    file.set_len(0).map_err(cannot)?;
-    file.rewind().map_err(cannot)?;
-    file.write_all(text.as_bytes()).map_err(cannot)?;
-    Ok(ReportLock { _file: file })
+    let age = now.saturating_sub(t);
+    let age = match age {
+        a if a < 60 => format!("{a} s"),
+        a if a < 3600 => format!("{} min {} s", a / 60, a % 60),
+        a if a < 86_400 => format!("{} h {} min", a / 3600, a % 3600 / 60),
+        a => format!("{} days {} h", a / 86_400, a % 86_400 / 3600),
+    };
+    format!("{who}, started {age} ago")
 }
 
 /// This machine's name, as the kernel knows it.

@@ -308,12 +308,16 @@ fn a_second_batch_on_a_report_folder_in_use_says_who_holds_it() {
         .run()
         .status(2)
         .stderr_has("is in use by another marbles batch")
-        .stderr_has(&format!("pid {} on host", first.id()));
+        .stderr_has(&format!("pid {} on host", first.id()))
+        // Its start as an age, not a unix time.
+        .stderr_has(" s ago); wait for it to finish or give another --report folder");
     assert!(
         !t.path("rep/summary.json").exists(),
         "the second batch wrote nothing"
     );
     exits(first, 1);
+    // A batch that has finished leaves no lock file behind.
+    assert!(!lock.exists(), "rep/.lock left behind");
     let s = summary(&t.path("rep"));
     assert_eq!(s["results"].as_array().unwrap().len(), 1);
     assert_eq!(s["results"][0]["puzzle"], "Slow");
