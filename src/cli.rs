@@ -418,10 +418,7 @@ fn script_ops(s: &str) -> Result<u64, String> {
 
 /// A number of seconds that makes a time limit (see [`crate::limits::seconds`]).
 fn seconds(s: &str) -> Result<f64, String> {
-    let v: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    let v = crate::limits::parse_seconds(s)?;
     crate::limits::seconds(v).map(|_| v)
 }
 

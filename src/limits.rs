@@ -43,6 +43,38 @@ pub const MAX_TIMEOUT_SECS: f64 = 365.0 * 24.0 * 3600.0;
 
 /// A time limit in seconds, checked: a number from 0 to [`MAX_TIMEOUT_SECS`] (not negative,
 /// infinite or NaN). The message is the same for the command line and for YAML.
+/// A time written as seconds (`10`, `2.5`) or with a unit (`10s`, `500ms`, `2min`, `1h`), as
+/// `solve: timeout:` and `--timeout` take it: the number of seconds, not yet checked by
+/// [`seconds`].
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    if let Ok(n) = t.parse::<f64>() {
+        return Ok(n);
+    }
+    let (number, unit) = t.split_at(t.find(char::is_alphabetic).unwrap_or(t.len()));
+    let not_a_time =
+        || format!("`{text}` is not a time: give seconds (10, 2.5) or a time such as 500ms, 10s, 2min, 1h");
+    if number.trim().is_empty() {
+        return Err(not_a_time());
+    }
+    let scale = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "s" | "sec" | "secs" | "second" | "seconds" => 1.0,
+        "ms" => 1e-3,
+        "m" | "min" | "mins" | "minute" | "minutes" => 60.0,
+        "h" | "hour" | "hours" => 3600.0,
+        other => {
+            return Err(format!(
+                "unknown time unit `{other}` in `{text}`: give seconds (10, 2.5) or a time such as 500ms, 10s, 2min, 1h"
+            ));
+        }
+    };
+    number
+        .trim()
+        .parse::<f64>()
+        .map(|n| n * scale)
+        .map_err(|_| not_a_time())
+}
+
 pub fn seconds(s: f64) -> Result<std::time::Duration, String> {
     if (0.0..=MAX_TIMEOUT_SECS).contains(&s) {
         Ok(std::time::Duration::from_secs_f64(s))

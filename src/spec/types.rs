@@ -184,11 +184,37 @@ pub enum MoveGoal {
     expecting = "a map of `timeout:`, `max_nodes:`, `max_memory:`"
 )]
 pub struct LimitSpec {
-    /// Seconds of wall time.
+    /// Seconds of wall time: a number, or a time with its unit (`10s`, `2min`).
+    #[serde(default, deserialize_with = "timeout")]
     pub timeout: Option<f64>,
     pub max_nodes: Option<u64>,
     /// Bytes, or a size such as `512MB`.
     pub max_memory: Option<ByteSize>,
+}
+
+/// `timeout:` as seconds: a number, or text such as `10s` (see [`crate::limits::parse_seconds`]).
+fn timeout<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<f64>, D::Error> {
+    use serde::de::{Error, Visitor};
+    struct V;
+    impl Visitor<'_> for V {
+        type Value = f64;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a time: a number of seconds or e.g. 10s, 2min")
+        }
+        fn visit_f64<E: Error>(self, n: f64) -> std::result::Result<f64, E> {
+            Ok(n)
+        }
+        fn visit_u64<E: Error>(self, n: u64) -> std::result::Result<f64, E> {
+            Ok(n as f64)
+        }
+        fn visit_i64<E: Error>(self, n: i64) -> std::result::Result<f64, E> {
+            Ok(n as f64)
+        }
+        fn visit_str<E: Error>(self, s: &str) -> std::result::Result<f64, E> {
+            crate::limits::parse_seconds(s).map_err(E::custom)
+        }
+    }
+    d.deserialize_any(V).map(Some)
 }
 
 /// A byte count written as a number or with a unit (`64KB`, `1.5GiB`).

@@ -21,6 +21,8 @@ fn slow_puzzle() -> String {
 }
 
 const QUICK: &str = "name: Quick\nrules: peg_hop\nboard: |\n  o o . o\ngoal:\n  pegs: 2\n";
+/// A solvable puzzle of three lines, to which a test adds its own.
+const QUICK_BODY: &str = "rules: peg_hop\nboard: |\n  o o . o\n";
 
 fn summary(dir: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
@@ -239,6 +241,39 @@ fn more_jobs_than_puzzles_do_not_shrink_the_memory_limit() {
         .run()
         .status(0)
         .stdout_has("solved");
+}
+
+#[test]
+fn time_limits_take_units_in_yaml_and_on_the_command_line() {
+    for (written, flag, said) in [
+        ("10s", None, "timeout 10 s"),
+        ("2 min", None, "timeout 120 s"),
+        ("0.5", Some("500ms"), "timeout 0.5 s"),
+        ("1h", Some("90s"), "timeout 90 s"),
+    ] {
+        let mut args = vec!["solve", "t.yaml", "--format", "json"];
+        args.extend(flag.iter().flat_map(|f| ["--timeout", f]));
+        let run = Test::new()
+            .file("t.yaml", &format!("{}solve:\n  timeout: {written}\n", QUICK_BODY))
+            .args(args)
+            .run()
+            .status(0);
+        let settings = run.json()[0]["settings"].as_str().unwrap().to_string();
+        assert!(settings.contains(said), "{written} {flag:?}: {settings}");
+    }
+    for (written, said) in [
+        ("10 parsecs", "unknown time unit `parsecs` in `10 parsecs`"),
+        ("soon", "`soon` is not a time"),
+    ] {
+        Test::new()
+            .file("t.yaml", &format!("{}solve:\n  timeout: {written}\n", QUICK_BODY))
+            .args(["solve", "t.yaml"])
+            .run()
+            .status(2)
+            .stderr_has(&format!(
+                "t.yaml:5:12: invalid puzzle YAML: solve.timeout: {said}: give seconds (10, 2.5) or a time such as 500ms, 10s, 2min, 1h"
+            ));
+    }
 }
 
 #[test]
