@@ -8,7 +8,7 @@ use crate::process::human_bytes;
 use crate::search::GaveUp;
 use crate::search::count::{self, CountResult};
 use crate::search::meet::{self, Counted, MeetResult, Stop};
-use crate::solve::{self, Options};
+use crate::solve::{self, MoveOrder, Options};
 use std::io::{self, Write};
 use std::path::PathBuf;
 use tabled::settings::Alignment;
@@ -29,6 +29,25 @@ pub struct Config {
 }
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
+    let o = &config.options;
+    let shuffled = matches!(o.order, MoveOrder::Shuffle(_));
+    let ignored: Vec<&str> = [
+        (o.fewest, "--fewest"),
+        (o.fewest_moves, "--fewest-moves"),
+        (shuffled, "--shuffle"),
+        (!shuffled && o.order != MoveOrder::Script, "--order"),
+    ]
+    .into_iter()
+    .filter_map(|(given, flag)| given.then_some(flag))
+    .collect();
+    if !ignored.is_empty() {
+        return Err(Error::Usage(format!(
+            "count counts every jump sequence, whatever its order or length: {} would change \
+             nothing here ({} for solve and batch)",
+            crate::diag::listed(&ignored, "and"),
+            if ignored.len() == 1 { "it is" } else { "they are" }
+        )));
+    }
     let p = solve::prepare(&config.file, &config.options)?;
     let Model::Hop(m) = &p.model else {
         return Err(Diagnostic::new(&config.file, "count works on hop puzzles only").into());
@@ -57,6 +76,12 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     } else {
         meet::count(m, &mut budget)
     };
+    let counted = counted.map(|mut c| {
+        if let Counted::All(r) = &mut c {
+            fewest_solutions(m, r);
+        }
+        c
+    });
     match counted {
         Ok(r) => {
             let mut stdout = io::stdout().lock();
@@ -103,6 +128,20 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
 }
 
+/// For a goal of the fewest pegs and nothing else, `r`'s solutions are the sequences that
+/// leave the fewest pegs reachable: the complete games of the lowest layer (no position there
+/// has a move, or a lower layer would be reachable).
+fn fewest_solutions(m: &crate::model::HopModel, r: &mut CountResult) {
+    let plain = m.goal.at.is_none() && m.goal.pattern.is_none() && !m.goal.reach;
+    if m.goal.pegs != crate::spec::PegGoal::Fewest || !plain {
+        return;
+    }
+    if let Some(low) = r.layers.iter().filter(|l| l.positions > 0).min_by_key(|l| l.pegs) {
+        r.fewest_pegs = Some(low.pegs);
+        r.solutions = low.games;
+    }
+}
+
 /// The figures as a text table, fullest layer first, then the totals.
 pub fn table(r: &CountResult) -> String {
     let feasible = r.layers.iter().any(|l| l.feasible.is_some());
@@ -143,8 +182,12 @@ pub fn table(r: &CountResult) -> String {
         true => "not counted (--positions-only)".to_string(),
         false => n.to_string(),
     };
+    let goal = match r.fewest_pegs {
+        Some(n) => format!("the fewest pegs reachable, {n}"),
+        None => "the goal".to_string(),
+    };
     format!(
-        "{}\nsolutions (jump sequences to the goal): {}\ncomplete games (jump sequences played until no jump is left, wins included): {}\nsymmetries used: {}; {:.3} s; tables ~{}\n",
+        "{}\nsolutions (jump sequences to {goal}): {}\ncomplete games (jump sequences played until no jump is left, wins included): {}\nsymmetries used: {}; {:.3} s; tables ~{}\n",
         super::plain(t),
         counted(r.solutions),
         counted(r.games),

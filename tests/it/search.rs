@@ -443,6 +443,48 @@ fn count_falls_back_to_the_full_enumeration_for_fewest_pegs() {
 }
 
 #[test]
+fn count_of_a_fewest_goal_counts_the_sequences_leaving_the_fewest_pegs() {
+    let board = "o o o . o\no . o o o";
+    let (layers, _) = brute_force(&puzzle("peg_hop", board, "{pegs: fewest}"));
+    let low = layers.keys().min().copied().unwrap();
+    assert_eq!(low, 4, "the board this test was written for");
+    let t = Test::new().file(
+        "f.yaml",
+        "rules: peg_hop\nboard: |\n  o o o . o\n  o . o o o\ngoal:\n  pegs: fewest\n",
+    );
+    let v = t
+        .args(["count", "f.yaml", "--format", "json"])
+        .run()
+        .status(0)
+        .json();
+    assert_eq!(v["fewest_pegs"], 4);
+    assert_eq!(v["solutions"].as_u64().map(u128::from), Some(layers[&low].1));
+    // Flags that choose among answers mean nothing to a count: refused, not ignored.
+    for (flags, named) in [
+        (
+            &["--fewest", "--shuffle"][..],
+            "--fewest and --shuffle would change nothing here (they are",
+        ),
+        (
+            &["--order", "reverse"],
+            "--order would change nothing here (it is",
+        ),
+        (
+            &["--fewest-moves"],
+            "--fewest-moves would change nothing here (it is",
+        ),
+    ] {
+        let t = Test::new().file("f.yaml", "rules: peg_hop\nboard: |\n  o o . o\n");
+        t.args(["count", "f.yaml"].iter().chain(flags))
+            .run()
+            .status(2)
+            .stderr_has(&format!(
+                "marbles: error: count counts every jump sequence, whatever its order or length: {named} for solve and batch)\n"
+            ));
+    }
+}
+
+#[test]
 fn count_gives_up_at_the_memory_limit() {
     let m = puzzle("peg_hop", ENGLISH, "{pegs: 1, at: [3, 3]}");
     let mut budget = Budget::new(Limits {

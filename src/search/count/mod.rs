@@ -64,6 +64,10 @@ pub struct CountResult {
     /// Complete games: jump sequences from the start played until no jump is left, wins
     /// included (0, not counted, when `positions_only`).
     pub games: u128,
+    /// For a `pegs: fewest` goal, the fewest pegs reachable: `solutions` then counts the
+    /// sequences that leave that many.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fewest_pegs: Option<u32>,
     /// Only positions were counted, not jump sequences (`--positions-only`).
     #[serde(skip_serializing_if = "is_false")]
     pub positions_only: bool,
@@ -449,6 +453,7 @@ impl<'a, K: Word, C: Paths> Counter<'a, K, C> {
                 canonical: 0,
                 solutions: 0,
                 games: 0,
+                fewest_pegs: None,
                 positions_only: C::MAX == 0,
                 memory: 0,
                 seconds: 0.0,
