@@ -64,6 +64,18 @@ mod tests {
     }
 
     #[test]
+    fn a_board_whose_first_row_is_indented_deeper_names_the_indentation_indicator() {
+        let e = p("rules: triangle_hop\nboard: |\n    o\n   o o\n  o o o\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:4:1: invalid puzzle YAML: this row of `board:` is indented less than its first row, \
+             and YAML takes a block's indentation from its first row; write `board: |2` to say the rows \
+             are indented 2 spaces, the first one's extra spaces being part of the drawing"
+        );
+        // Written so, it is read (`reads_a_grid_board_with_rows_of_any_length`).
+    }
+
+    #[test]
     fn malformed_yaml_is_located() {
         let e = p("rules: peg_hop\nboard: [\n").unwrap_err();
         assert_eq!(e.line, Some(2));

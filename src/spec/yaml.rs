@@ -155,6 +155,50 @@ fn check_nesting(source: &str) -> std::result::Result<(), usize> {
     Ok(())
 }
 
+/// When the YAML error at `line` falls in a block scalar (`board: |`) whose first row is
+/// indented deeper than a later one — a centred triangle — the reason in words: YAML takes
+/// the block's indentation from its first row, so a shallower row ends the block.
+fn indented_first_row(path: &Path, source: &str, line: usize) -> Option<Diagnostic> {
+    let lines: Vec<&str> = source.lines().collect();
+    let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
+    // The nearest `key: |` (or `>`) above the error, without an indentation indicator.
+    let (k, head) = lines[..line.min(lines.len())]
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, l)| {
+            let t = l.trim_end();
+            t.ends_with(": |") || t.ends_with(": >") || t.ends_with(": |-") || t.ends_with(": >-")
+        })?;
+    let key = head.trim_start().split(':').next()?;
+    let rows: Vec<(usize, &str)> = lines[k + 1..]
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (k + 2 + i, *l))
+        .take_while(|(_, l)| l.trim().is_empty() || indent(l) > indent(head))
+        .chain(lines.get(line - 1).map(|l| (line, *l)))
+        .filter(|(_, l)| !l.trim().is_empty())
+        .collect();
+    let first = indent(rows.first()?.1);
+    let (at, _) = rows
+        .iter()
+        .find(|(_, l)| indent(l) < first && indent(l) > indent(head))?;
+    let least = rows.iter().map(|(_, l)| indent(l)).min()?;
+    Some(
+        Diagnostic::new(
+            path,
+            format!(
+                "invalid puzzle YAML: this row of `{key}:` is indented less than its first row, and YAML \
+                 takes a block's indentation from its first row; write `{key}: |{}` to say the rows \
+                 are indented {} spaces, the first one's extra spaces being part of the drawing",
+                least - indent(head),
+                least - indent(head)
+            ),
+        )
+        .at(Some(*at), Some(1)),
+    )
+}
+
 /// Parses spec text; `path` is used for messages and to resolve relative rule paths.
 pub fn parse(path: &Path, source: &str) -> Result<Spec> {
     // Editors on Windows start UTF-8 files with a byte-order mark; it is not content.
@@ -195,6 +239,12 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
             Some(i) => msg[..i].to_string(),
             None => msg,
         };
+        if let Some(d) = loc
+            .as_ref()
+            .and_then(|l| indented_first_row(path, source, l.line()))
+        {
+            return d;
+        }
         Diagnostic::new(path, format!("invalid puzzle YAML: {msg}"))
             .at(loc.as_ref().map(|l| l.line()), loc.as_ref().map(|l| l.column()))
     })?;
