@@ -380,3 +380,51 @@ fn a_puzzle_uses_one_script_whatever_folders_the_command_line_names() {
         }
     }
 }
+
+#[test]
+fn resume_solves_again_a_result_edited_since_it_was_written() {
+    let corner = shipped("puzzles/triangle_hop/corner.yaml");
+    let t = Test::new()
+        .file("set/a.yaml", &corner)
+        .file("set/b.yaml", &corner)
+        .file("set/c.yaml", &corner);
+    let dir = t.path("");
+    let batch = || {
+        Test::new()
+            .in_dir(&dir)
+            .args(["batch", "set", "--report", "rep", "--quiet", "--resume"])
+            .run()
+            .no_panic()
+            .status(0)
+    };
+    batch();
+    let summary = || -> Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join("rep/summary.json")).unwrap()).unwrap()
+    };
+    let first = summary();
+    // b's record forged to say unsolvable; one of c's moves changed: both still parse.
+    let results = std::fs::read_to_string(dir.join("rep/results.jsonl")).unwrap();
+    let lines: Vec<String> = results
+        .lines()
+        .map(|l| match () {
+            _ if l.contains("set/b.yaml") => {
+                l.replacen("\"status\":\"solved\"", "\"status\":\"unsolvable\"", 1)
+            }
+            _ if l.contains("set/c.yaml") => l.replacen("\"to\":[0,0]", "\"to\":[4,4]", 1),
+            _ => l.to_string(),
+        })
+        .collect();
+    assert_ne!(lines.join("\n") + "\n", results, "both records were edited");
+    std::fs::write(dir.join("rep/results.jsonl"), lines.join("\n") + "\n").unwrap();
+    batch();
+    let second = summary();
+    let (a, b) = (&first["results"], &second["results"]);
+    assert_eq!(a[0], b[0], "the record left alone is reused, timings and all");
+    for k in [1, 2] {
+        assert_eq!(
+            (&b[k]["status"], &b[k]["moves"]),
+            (&a[k]["status"], &a[k]["moves"]),
+            "an edited record is solved again"
+        );
+    }
+}
