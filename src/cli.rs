@@ -452,7 +452,6 @@ impl SearchArgs {
             },
             fewest: self.fewest,
             fewest_moves: self.fewest_moves,
-            rules_roots: Vec::new(),
             bare: false,
         }
     }

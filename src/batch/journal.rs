@@ -9,6 +9,9 @@
 //! (see `report::tally`), and a kill at any moment loses no finished file: `--resume` reads
 //! `results.jsonl` and the journal, keeping of each only a small index, and reads back the
 //! records of the files it reuses.
+//!
+//! Each record carries a `seal`, a digest of the rest of its line made when it is written: a
+//! record reused is the record as it was written, or it is solved again (see [`unsealed`]).
 
 use crate::outcome::{Outcome, Status};
 use crate::report::{self, Finished};
@@ -113,16 +116,54 @@ fn write_synced(
     w.into_inner().map_err(|e| e.into_error())?.sync_all()
 }
 
-/// One record: `o` as a JSON object led by where it stands, and a newline, added to `out`.
+/// How a record's seal starts, after where the record stands.
+const SEAL: &[u8] = b",\"seal\":\"";
+/// A seal's hex digits: the first 16 bytes of a SHA-256.
+const SEAL_HEX: usize = 32;
+
+/// The seal of a record's line without its seal field: `head` (where it stands) and `rest`.
+fn seal(head: &[u8], rest: &[u8]) -> [u8; SEAL_HEX] {
+    let mut h = Sha256::new();
+    h.update(head);
+    h.update(rest);
+    let mut hex = [0; SEAL_HEX];
+    hex::encode_to_slice(&h.finalize()[..SEAL_HEX / 2], &mut hex).expect("32 hex digits hold 16 bytes");
+    hex
+}
+
+/// One record: `o` as a JSON object led by where it stands and its seal, and a newline,
+/// added to `out`.
 fn line(out: &mut Vec<u8>, index: usize, case: usize, cases: usize, o: &Outcome) -> serde_json::Result<()> {
     use std::io::Write as _;
-    // An outcome is an object with fields: `{"file":…}` becomes `{"index":…,"file":…}`.
+    // An outcome is an object with fields: `{"file":…}` becomes
+    // `{"index":…,"case":…,"cases":…,"seal":"…","file":…}`.
+    let start = out.len();
     let _ = write!(out, "{{\"index\":{index},\"case\":{case},\"cases\":{cases}");
+    let head = out.len();
+    out.extend_from_slice(SEAL);
+    out.extend_from_slice(&[b'0'; SEAL_HEX]);
+    out.push(b'"');
     let at = out.len();
     serde_json::to_writer(&mut *out, o)?;
     out[at] = b',';
+    let hex = seal(&out[start..head], &out[at..]);
+    out[head + SEAL.len()..head + SEAL.len() + SEAL_HEX].copy_from_slice(&hex);
     out.push(b'\n');
     Ok(())
+}
+
+/// Whether a record's line (without its newline) is not as it was written: it has no seal,
+/// or its seal is not the digest of the rest of it. A result edited, or corrupted yet still
+/// JSON (a forged "unsolvable", a move changed), is so never published again as it stands.
+fn unsealed(line: &[u8]) -> bool {
+    let Some(head) = line.windows(SEAL.len()).position(|w| w == SEAL) else {
+        return true;
+    };
+    let hex = head + SEAL.len();
+    match (line.get(hex..hex + SEAL_HEX), line.get(hex + SEAL_HEX)) {
+        (Some(written), Some(b'"')) => written != seal(&line[..head], &line[hex + SEAL_HEX + 1..]),
+        _ => true,
+    }
 }
 
 /// The records of the `index`-th file's results, as [`Journal::record`] takes them: made on
@@ -397,9 +438,11 @@ impl Previous {
         let e = self.by_file.get(&path_key(file))?;
         let mut bytes = vec![0; e.len as usize];
         self.files[e.source].read_exact_at(&mut bytes, e.offset).ok()?;
-        let outcomes: Vec<Outcome> = bytes
-            .split(|&b| b == b'\n')
-            .filter(|l| !l.is_empty())
+        let lines = || bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty());
+        if lines().any(unsealed) {
+            return None;
+        }
+        let outcomes: Vec<Outcome> = lines()
             .map(serde_json::from_slice)
             .collect::<Result<_, _>>()
             .ok()?;

@@ -200,7 +200,7 @@ fn made_now(path: &Path, opts: &Options) -> Option<[u8; 16]> {
     let each: Vec<[String; 3]> = specs
         .iter()
         .map(|spec| {
-            let script = crate::script::resolve(spec, &opts.rules_roots).ok()?;
+            let script = crate::script::resolve(spec).ok()?;
             Some([
                 script.origin.display().to_string(),
                 script.hash,

@@ -126,7 +126,6 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let options = Options {
         default_max_memory: crate::process::default_memory_limit(jobs),
         whole_process: false,
-        rules_roots: config.dirs.iter().filter(|d| d.is_dir()).cloned().collect(),
         ..config.options.clone()
     };
 

@@ -44,11 +44,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         .cloned()
         .partition(|p| p.extension().is_some_and(|e| e == "rhai"));
     let files = batch::collect(&others);
-    // Folders bound the rule lookup as they do for `batch`, so both find the same scripts.
-    let options = Options {
-        rules_roots: others.iter().filter(|p| p.is_dir()).cloned().collect(),
-        ..config.options.clone()
-    };
+    let options = &config.options;
     // Folders of rule scripts and no puzzles (`marbles check rules/`): check those scripts.
     if files.puzzles.is_empty() && files.errors.is_empty() {
         for dir in others.iter().filter(|p| p.is_dir()) {
@@ -78,8 +74,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     if scripts.is_empty() {
         for f in &files.puzzles {
             let mut written = Ok(());
-            formats::prepare(f, Notation::of(f, None), &options, &mut |p| {
-                written = show(&mut out, &f.display().to_string(), "", p, &options).map(|good| ok &= good);
+            formats::prepare(f, Notation::of(f, None), options, &mut |p| {
+                written = show(&mut out, &f.display().to_string(), "", p, options).map(|good| ok &= good);
                 match written {
                     Ok(()) => std::ops::ControlFlow::Continue(()),
                     Err(_) => std::ops::ControlFlow::Break(()),
@@ -89,7 +85,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         }
     }
     for s in &scripts {
-        ok &= check_script(&mut out, s, &files.puzzles, &options)?;
+        ok &= check_script(&mut out, s, &files.puzzles, options)?;
     }
     if crate::process::CANCELLED.load(std::sync::atomic::Ordering::SeqCst) {
         eprintln!("marbles: check interrupted: the cases above were checked");
@@ -121,7 +117,7 @@ fn check_script(out: &mut impl Write, path: &Path, puzzles: &[PathBuf], opts: &O
     // The scripts the puzzles given use instead, to say so when none uses this one.
     let mut theirs = std::collections::BTreeSet::new();
     let mut uses = |spec: &Spec| {
-        let Ok(s) = script::resolve(spec, &opts.rules_roots) else {
+        let Ok(s) = script::resolve(spec) else {
             return false;
         };
         let mine = s.origin.canonicalize().ok().is_some_and(|o| Some(o) == me);

@@ -13,24 +13,21 @@ pub struct Config {
 }
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
-    // As `solve FILE` or `batch FOLDER` would look: a folder given bounds the lookup, as
-    // batch's folders do.
-    let (base, root) = match &config.path {
-        None => (Path::new("."), None),
+    // As `solve FILE` would look from the file's folder (a folder given: from that folder).
+    let base = match &config.path {
+        None => Path::new("."),
         Some(p) if !p.exists() => {
             return Err(Error::Usage(format!("{}: no such file or folder", p.display())));
         }
-        Some(p) if p.is_dir() => (p.as_path(), Some(p.as_path())),
-        Some(p) => (
-            p.parent()
-                .filter(|d| !d.as_os_str().is_empty())
-                .unwrap_or(Path::new(".")),
-            None,
-        ),
+        Some(p) if p.is_dir() => p.as_path(),
+        Some(p) => p
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new(".")),
     };
     let mut b = tabled::builder::Builder::default();
     b.push_record(["family", "from", "about"]);
-    for f in script::families(base, root) {
+    for f in script::families(base) {
         let from = match (f.builtin, f.hides_builtin) {
             (true, _) => "built in".to_string(),
             (false, true) => format!("{} (instead of the built-in)", f.origin.display()),

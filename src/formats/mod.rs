@@ -315,11 +315,11 @@ struct Scripts(Option<(String, crate::script::Script)>);
 
 impl Scripts {
     /// A case's spec and its script, found; an error put at the case's line.
-    fn find(&mut self, s: Spec, opts: &Options) -> Result<(Spec, crate::script::Script)> {
+    fn find(&mut self, s: Spec) -> Result<(Spec, crate::script::Script)> {
         let script = match &self.0 {
             Some((rules, script)) if *rules == s.rules => script.clone(),
             _ => {
-                let script = crate::script::resolve(&s, &opts.rules_roots).map_err(|d| locate_in(d, &s))?;
+                let script = crate::script::resolve(&s).map_err(|d| locate_in(d, &s))?;
                 self.0 = Some((s.rules.clone(), script.clone()));
                 script
             }
@@ -328,8 +328,7 @@ impl Scripts {
     }
 
     fn prepare(&mut self, s: Spec, opts: &Options) -> Result<Prepared> {
-        self.find(s, opts)
-            .and_then(|(s, script)| compile(s, script, opts))
+        self.find(s).and_then(|(s, script)| compile(s, script, opts))
     }
 }
 
@@ -432,7 +431,7 @@ pub fn solve_text_parallel<T: Send>(
             if cancelled() || stopped {
                 return ControlFlow::Break(());
             }
-            chunk.push(scripts.find(s, opts));
+            chunk.push(scripts.find(s));
             if chunk.len() == CHUNK {
                 send(std::mem::take(&mut chunk), &mut in_flight, &mut stopped);
             }

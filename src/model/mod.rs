@@ -381,7 +381,9 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
     if let Some(e) = kinds_in_hop_goal(spec, script) {
         return Err(e);
     }
-    // A family of pieces of kinds may clear the board; a hop never takes the last peg.
+    // A family of pieces of kinds may clear the board or add pieces; a hop never takes the
+    // last peg, nor makes one.
+    crate::spec::check_hop_goal(spec, g)?;
     if spec.goal.pegs == Some(PegGoal::Count(0)) {
         return Err(Diagnostic::new(&spec.path, "goal pegs must be at least 1")
             .at(crate::spec::key_line(&spec.source, "pegs"), None));

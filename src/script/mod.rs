@@ -134,48 +134,41 @@ fn shown(path: PathBuf) -> PathBuf {
         .unwrap_or(path)
 }
 
-/// Scripts found by [`resolve`], by the folder of the spec as written, the name asked for and
-/// the root in force: a batch reads each rule script once, not once per puzzle (finding it
-/// took a dozen system calls, and reading it was most of a small puzzle's time). Cleared
-/// when it holds 1,024.
-static FOUND: crate::memo::Kept<(PathBuf, String, Option<PathBuf>), Script> = crate::memo::Kept::new(1024);
+/// Scripts found by [`resolve`], by the folder of the spec as written and the name asked
+/// for: a batch reads each rule script once, not once per puzzle (finding it took a dozen
+/// system calls, and reading it was most of a small puzzle's time). Cleared when it holds
+/// 1,024.
+static FOUND: crate::memo::Kept<(PathBuf, String), Script> = crate::memo::Kept::new(1024);
 
-/// The script a spec names, as `find` finds it; found once per process for each folder,
-/// name and root, then kept: a script edited while marbles runs is read again only by the
-/// next run.
-pub fn resolve(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
+/// The script a spec names, as `find` finds it; found once per process for each folder and
+/// name, then kept: a script edited while marbles runs is read again only by the next run.
+pub fn resolve(spec: &Spec) -> Result<Script> {
     if !crate::memo::enabled() {
-        return find(spec, roots);
+        return find(spec);
     }
-    let root = roots
-        .iter()
-        .filter(|r| spec.path.starts_with(r))
-        .max_by_key(|r| r.as_os_str().len());
     // Files of one folder find the same scripts, unless a file is a link to another folder.
     let linked = std::fs::symlink_metadata(&spec.path).is_ok_and(|m| m.file_type().is_symlink());
     let place = match linked {
         true => spec.path.clone(),
         false => spec.path.parent().map(Path::to_path_buf).unwrap_or_default(),
     };
-    let key = (place, spec.rules.trim().to_string(), root.cloned());
+    let key = (place, spec.rules.trim().to_string());
     if let Some(s) = FOUND.get(&key) {
         return Ok(s);
     }
-    let script = find(spec, roots)?;
+    let script = find(spec)?;
     FOUND.put(key, script.clone());
     Ok(script)
 }
 
 /// Finds the script a spec names: a path relative to the spec, or by name `NAME.rhai` in a
 /// `rules/` folder beside the spec's real location or above it, up to the first boundary
-/// (a folder of `roots` holding the spec, as `batch` is given, or a folder holding
-/// `marbles.toml` or `.git`), else a built-in family. How the spec's path is spelled and where marbles runs from do not
-/// matter; without a boundary above the spec only the `rules/` folder beside it is searched.
-fn find(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
-    let root = roots
-        .iter()
-        .filter(|r| spec.path.starts_with(r))
-        .max_by_key(|r| r.as_os_str().len());
+/// (a folder holding `marbles.toml` or `.git`), else a built-in family. It depends on the
+/// file's place alone: not on how its path is spelled, where marbles runs from, or which
+/// folders the command line names (a batch of `A` and one of `A A/sub` once climbed to
+/// different heights). Without a boundary above the spec only the `rules/` folder beside it
+/// is searched, so a stray `rules/` above it (`/tmp/rules`) is never used.
+fn find(spec: &Spec) -> Result<Script> {
     let name = spec.rules.trim();
     let line = crate::spec::key_line(&spec.source, "rules");
     let base = real_folder(&spec.path);
@@ -189,7 +182,7 @@ fn find(spec: &Spec, roots: &[PathBuf]) -> Result<Script> {
             .unwrap_or_default();
         return Ok(Script::new(stem, shown(path), source));
     }
-    let dirs = rule_dirs(&base, root.map(PathBuf::as_path));
+    let dirs = rule_dirs(&base);
     for dir in &dirs {
         let path = dir.join(format!("{name}.rhai"));
         if path.is_dir() {
@@ -273,14 +266,13 @@ fn real_folder(file: &Path) -> PathBuf {
 }
 
 /// Folders searched for `NAME.rhai`: `rules/` in `base` and in each folder above it, up to and
-/// including the first boundary: `root`, or a folder holding `marbles.toml` or `.git`.
-/// Without a boundary above `base`, only `base/rules`.
-fn rule_dirs(base: &Path, root: Option<&Path>) -> Vec<PathBuf> {
-    let root = root.map(|r| std::fs::canonicalize(r).unwrap_or_else(|_| r.to_path_buf()));
+/// including the first boundary, a folder holding `marbles.toml` or `.git`. Without a
+/// boundary above `base`, only `base/rules`.
+fn rule_dirs(base: &Path) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
     for a in base.ancestors() {
         dirs.push(a.join("rules"));
-        if root.as_deref() == Some(a) || a.join("marbles.toml").exists() || a.join(".git").exists() {
+        if a.join("marbles.toml").exists() || a.join(".git").exists() {
             return dirs;
         }
     }
@@ -305,13 +297,12 @@ pub struct Family {
 }
 
 /// Every family a puzzle in folder `base` can name, by name, each as [`resolve`] would find
-/// it with `root` among its roots: the first `rules/NAME.rhai` of the folders it searches,
-/// else the built-in.
-pub fn families(base: &Path, root: Option<&Path>) -> Vec<Family> {
+/// it: the first `rules/NAME.rhai` of the folders it searches, else the built-in.
+pub fn families(base: &Path) -> Vec<Family> {
     let base = std::fs::canonicalize(base)
         .or_else(|_| std::path::absolute(base))
         .unwrap_or_else(|_| base.to_path_buf());
-    families_in(&rule_dirs(&base, root))
+    families_in(&rule_dirs(&base))
 }
 
 /// Every family found in `dirs`, the first folder winning, then the built-ins not hidden.

@@ -43,9 +43,6 @@ pub struct Options {
     pub fewest: bool,
     /// Solve in the fewest moves (chains of one peg's jumps), whatever the spec's goal says.
     pub fewest_moves: bool,
-    /// Folders a batch was given: the lookup of a spec's rule script by name climbs no
-    /// higher than the one holding it (see [`script::resolve`]).
-    pub rules_roots: Vec<std::path::PathBuf>,
     /// Outcomes are shown only as their verdicts and moves (`solve --format icpc|moves`):
     /// the moves are still replayed to the goal, but no drawing, spec hash or settings are
     /// kept (a 20,000-case ICPC file spent a fifth of its time making them).
@@ -67,7 +64,7 @@ pub fn prepare(path: &Path, opts: &Options) -> Result<Prepared> {
 
 /// Compiles an already-parsed spec (from YAML or another notation).
 pub fn prepare_spec(spec: Spec, opts: &Options) -> Result<Prepared> {
-    let script = script::resolve(&spec, &opts.rules_roots)?;
+    let script = script::resolve(&spec)?;
     prepare_with(spec, script, opts)
 }
 

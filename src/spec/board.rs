@@ -4,13 +4,14 @@
 
 use super::locate::{key_line, locate_in_block};
 use super::tilt::{ItemFault, TiltChecks, WallFault};
-use super::{BoardSpec, Cell, GoalSpec, GridBoard, PegGoal, Piece, TiltBoard, Token};
+use super::{BoardSpec, Cell, GoalSpec, GridBoard, PegGoal, Piece, Spec, TiltBoard, Token};
 use crate::diag::{Diagnostic, Result};
 use crate::limits::TiltPart;
 use std::path::Path;
 
-/// A goal the board can meet at all: none on a tilt puzzle (its goal is fixed), and no more
-/// pegs than a hop board starts with (a jump only removes pegs).
+/// A goal the board can meet at all, whatever its family: none on a tilt puzzle (its goal
+/// is fixed), and no more pegs than the board has holes. What a hop can meet as well is
+/// [`check_hop_goal`]'s, once the family is known to hop.
 pub(super) fn check_goal_fits(path: &Path, source: &str, board: &BoardSpec, goal: &GoalSpec) -> Result<()> {
     let grid = match board {
         BoardSpec::Tilt(_) if goal != &GoalSpec::default() || key_line(source, "goal").is_some() => {
@@ -23,8 +24,29 @@ pub(super) fn check_goal_fits(path: &Path, source: &str, board: &BoardSpec, goal
         BoardSpec::Tilt(_) => return Ok(()),
         BoardSpec::Grid(g) => g,
     };
-    // Lettered pieces belong to families whose moves are rewrites, which may add pieces as
-    // well as take them: their goals are checked against the family's moves (see `model`).
+    goal_within(path, source, grid, goal, false)
+}
+
+/// A goal a hop can meet: a goal board with a peg (a hop never takes the last one), and no
+/// more pegs than the board starts with (a jump only removes pegs). Pieces of kinds move by
+/// rewrites, which may clear the board or add pieces: their goals are checked against the
+/// family's moves instead (`model::rewrite`).
+pub fn check_hop_goal(spec: &Spec, grid: &GridBoard) -> Result<()> {
+    if let Some(b) = &spec.goal.board
+        && !b.rows.iter().flatten().any(|t| t.is_piece())
+    {
+        return Err(Diagnostic::new(
+            &spec.path,
+            "goal: `board:` has no pegs, but a hop never takes the last one",
+        )
+        .at(spec.goal.board_line, None));
+    }
+    goal_within(&spec.path, &spec.source, grid, &spec.goal, true)
+}
+
+/// Refuses a goal of more pegs than the board's holes, or with `hop`, than its pegs.
+fn goal_within(path: &Path, source: &str, grid: &GridBoard, goal: &GoalSpec, hop: bool) -> Result<()> {
+    // Lettered pieces belong to families whose moves are rewrites (checked in `model`).
     let lettered = |g: &GridBoard| g.rows.iter().flatten().any(|t| matches!(t, Token::Piece(_)));
     if lettered(grid) || goal.board.as_ref().is_some_and(lettered) || !goal.left.is_empty() {
         return Ok(());
@@ -51,7 +73,7 @@ pub(super) fn check_goal_fits(path: &Path, source: &str, board: &BoardSpec, goal
     let (pegs, holes) = (count(Token::Peg), count(Token::Peg) + count(Token::Hole));
     let why = if want as usize > holes {
         format!("the board holds only {}", plural(holes, "hole"))
-    } else if want as usize > pegs {
+    } else if hop && want as usize > pegs {
         format!(
             "the board starts with {} and a jump only removes pegs",
             plural(pegs, "peg")
@@ -99,11 +121,6 @@ pub(super) fn parse_goal_board(
             }
         }
     })?;
-    if !goal.rows.iter().flatten().any(|t| t.is_piece()) {
-        return Err(err(
-            "goal: `board:` has no pegs, but a hop never takes the last one".into(),
-        ));
-    }
     Ok(goal)
 }
 

@@ -19,6 +19,7 @@ pub mod tilt;
 mod types;
 mod yaml;
 
+pub use board::check_hop_goal;
 pub use input::{MAX_SPEC_BYTES, read_text};
 pub use locate::{key_line, nested_key_line};
 pub use types::{

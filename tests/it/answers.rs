@@ -217,7 +217,7 @@ fn rules_folders_above_the_boundary_are_not_used() {
     let outer = std::fs::canonicalize(t.path("outer")).unwrap();
     assert_eq!(script_used(&outer, "set/p.yaml"), "<builtin>/peg_hop.rhai");
     assert_eq!(script_used(&outer, "proj/p.yaml"), "<builtin>/peg_hop.rhai");
-    // A batch stops at the folder it was given, and its report names the script.
+    // A batch finds the same, whatever folder it was given, and its report names the script.
     Test::new().in_dir(&outer).args(batch_set(&[])).run().status(0);
     assert_eq!(
         summary(&outer.join("rep"))["results"][0]["script"],

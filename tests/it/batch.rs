@@ -322,3 +322,109 @@ fn a_file_reached_twice_is_solved_once() {
         assert_eq!(names, files, "{args:?}");
     }
 }
+
+/// Jumps leftwards only: `o o .` cannot be solved with it.
+const LEFT_ONLY: &str = r#"
+fn rules(board) {
+    let moves = [];
+    for cell in board.cells {
+        if board.has(cell[0], cell[1] + 2) {
+            moves.push(#{ dir: "left", from: [cell[0], cell[1] + 2], over: [cell[0], cell[1] + 1], to: cell });
+        }
+    }
+    #{ kind: "hop", directions: ["left"], moves: moves }
+}
+"#;
+
+#[test]
+fn a_puzzle_uses_one_script_whatever_folders_the_command_line_names() {
+    // `batch A` used A/rules (the folder given bounded the climb), `batch A A/sub` the
+    // built-in (A/sub did), `solve` neither: the script now follows from the file's place.
+    for project in [false, true] {
+        let mut t = Test::new().file("A/rules/peg_hop.rhai", LEFT_ONLY).file(
+            "A/sub/p.yaml",
+            "rules: peg_hop\nboard: |\n  o o .\ngoal:\n  pegs: 1\n",
+        );
+        if project {
+            t = t.file("A/marbles.toml", "");
+        }
+        let dir = t.path("");
+        let want = match project {
+            true => ("A/rules/peg_hop.rhai", "unsolvable"),
+            false => ("<builtin>/peg_hop.rhai", "solved"),
+        };
+        let commands: [&[&str]; 5] = [
+            &["batch", "A"],
+            &["batch", "A", "A/sub"],
+            &["batch", "A/sub"],
+            &["batch", "A/sub/p.yaml"],
+            &["solve", "A/sub/p.yaml"],
+        ];
+        for args in commands {
+            let mut args = args.to_vec();
+            args.extend(["--format", "json"]);
+            if args[0] == "batch" {
+                args.extend(["--no-report", "--quiet"]);
+            }
+            let run = Test::new().in_dir(&dir).args(&args).run().no_panic();
+            let out = run.json();
+            let o = match args[0] {
+                "batch" => &out["results"][0],
+                _ => &out[0],
+            };
+            assert_eq!(
+                (o["script"].as_str(), o["status"].as_str()),
+                (Some(want.0), Some(want.1)),
+                "marker {project}, {args:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn resume_solves_again_a_result_edited_since_it_was_written() {
+    let corner = shipped("puzzles/triangle_hop/corner.yaml");
+    let t = Test::new()
+        .file("set/a.yaml", &corner)
+        .file("set/b.yaml", &corner)
+        .file("set/c.yaml", &corner);
+    let dir = t.path("");
+    let batch = || {
+        Test::new()
+            .in_dir(&dir)
+            .args(["batch", "set", "--report", "rep", "--quiet", "--resume"])
+            .run()
+            .no_panic()
+            .status(0)
+    };
+    batch();
+    let summary = || -> Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join("rep/summary.json")).unwrap()).unwrap()
+    };
+    let first = summary();
+    // b's record forged to say unsolvable; one of c's moves changed: both still parse.
+    let results = std::fs::read_to_string(dir.join("rep/results.jsonl")).unwrap();
+    let lines: Vec<String> = results
+        .lines()
+        .map(|l| match () {
+            _ if l.contains("set/b.yaml") => {
+                l.replacen("\"status\":\"solved\"", "\"status\":\"unsolvable\"", 1)
+            }
+            _ if l.contains("set/c.yaml") => l.replacen("\"to\":[0,0]", "\"to\":[4,4]", 1),
+            _ => l.to_string(),
+        })
+        .collect();
+    assert_ne!(lines.join("\n") + "\n", results, "both records were edited");
+    std::fs::write(dir.join("rep/results.jsonl"), lines.join("\n") + "\n").unwrap();
+    batch();
+    let second = summary();
+    let (a, b) = (&first["results"], &second["results"]);
+    assert_eq!(a[0], b[0], "the record left alone is reused, timings and all");
+    for k in [1, 2] {
+        assert_eq!(
+            (&b[k]["status"], &b[k]["moves"]),
+            (&a[k]["status"], &a[k]["moves"]),
+            "an edited record is solved again"
+        );
+    }
+}

@@ -637,3 +637,58 @@ fn more_mistakes_in_families_and_goals_of_kinds_are_refused_or_warned() {
         .clone();
     assert_eq!(o["reason"], "the rules make no move on this board");
 }
+
+/// `p.yaml` of `t` solved: the pieces left and the moves made.
+fn left_and_moves(t: Test) -> (Option<u64>, Option<usize>) {
+    let o = t
+        .args(["solve", "p.yaml", "--format", "json"])
+        .run()
+        .status(0)
+        .json()[0]
+        .clone();
+    (o["pegs_left"].as_u64(), o["moves"].as_array().map(Vec::len))
+}
+
+#[test]
+fn goals_a_hop_cannot_meet_are_goals_pieces_of_kinds_can() {
+    // Both pieces taken: an empty goal board is the same goal as `pegs: 0`.
+    let both = "#{ dir: \"right\", at: [[0, 0], [0, 1], [0, 2]], was: \"F.T\", becomes: \"...\" }";
+    for goal in ["  board: |\n    . . . . .\n", "  pegs: 0\n"] {
+        assert_eq!(left_and_moves(one_rule(both, goal)), (Some(0), Some(1)), "{goal}");
+    }
+    // A family drawn with `o` whose move adds a piece: more pieces than the start is a goal.
+    let grow = family(
+        "[#{ dir: \"right\", at: [[0, 0], [0, 1]], was: \"o.\", becomes: \"oo\" }]",
+        "[\"o\"]",
+    );
+    for goal in ["  board: |\n    o o .\n", "  pegs: 2\n"] {
+        let t = Test::new().file("rules/kinds.rhai", &grow).file(
+            "p.yaml",
+            &format!("rules: kinds\nboard: |\n  o . .\ngoal:\n{goal}"),
+        );
+        assert_eq!(left_and_moves(t), (Some(2), Some(1)), "{goal}");
+    }
+    // A hop family still refuses both, at the goal's line.
+    for (goal, want) in [
+        (
+            "  board: |\n    . . .\n",
+            "p.yaml:5: goal: `board:` has no pegs, but a hop never takes the last one",
+        ),
+        (
+            "  pegs: 2\n",
+            "p.yaml:5: goal: 2 pegs to leave, but the board starts with 1 peg and a jump only removes pegs",
+        ),
+    ] {
+        let err = Test::new()
+            .file(
+                "p.yaml",
+                &format!("rules: peg_hop\nboard: |\n  o . .\ngoal:\n{goal}"),
+            )
+            .args(["solve", "p.yaml"])
+            .run()
+            .status(2)
+            .no_panic()
+            .stderr;
+        assert_eq!(err.trim_end(), format!("marbles: error: {want}"));
+    }
+}

@@ -808,3 +808,58 @@ fn a_stopped_fewest_search_returns_its_best_marked_not_proven() {
         .status(1);
     best_not_proven(&yaml, &run.json(), "memory limit (47.7 MiB)", Some((1, 4)));
 }
+
+/// Pieces of one kind stepping to a side-by-side empty hole.
+const STEPS: &str = r#"
+fn rules(board) {
+    let grid = board.lattice("square");
+    let moves = [];
+    for cell in grid.cells {
+        for d in [[0, -1], [0, 1], [-1, 0], [1, 0]] {
+            let to = grid.at(grid.x(cell[0], cell[1]) + d[0], grid.y(cell[0], cell[1]) + d[1]);
+            if to != () && grid.has(to[0], to[1]) {
+                moves.push(#{ at: [cell, to], was: "o.", becomes: ".o" });
+            }
+        }
+    }
+    #{ kind: "rewrite", pieces: ["o"], directions: [], moves: moves }
+}
+"#;
+
+#[test]
+fn the_depth_first_search_of_pieces_of_kinds_holds_its_limit() {
+    // Five pieces on 10 × 12 holes, the goal a piece on a hole no step reaches: the search
+    // goes about as deep as it has positions, and its levels (a few moves each) outweigh its
+    // visited set. Counted at their moves alone, they took it past its limit by a sixth:
+    // 222.2 MiB under 200MB (190.7 MiB), release build.
+    // Rows of 12 holes, pieces in the columns given; row 0 ends in a hole of its own.
+    let row = |indent: &str, pieces: &[usize]| {
+        let holes: Vec<&str> = (0..12)
+            .map(|c| if pieces.contains(&c) { "o" } else { "." })
+            .collect();
+        format!("{indent}{}\n", holes.join(" "))
+    };
+    let drawing = |indent: &str, top: &[usize], alone: &str, bottom: &[usize]| {
+        let mut rows = row(indent, top).replace('\n', &format!(" # {alone}\n"));
+        rows += &row(indent, &[]).repeat(8);
+        rows + row(indent, bottom).as_str()
+    };
+    let yaml = format!(
+        "rules: steps\nboard: |\n{}goal:\n  board: |\n{}",
+        drawing("  ", &[0, 1, 2, 3], ".", &[11]),
+        drawing("    ", &[], "o", &[0, 1, 2, 3])
+    );
+    // The child's peak counts what this process held when it forked (see `idle_mib`).
+    let run = Test::new()
+        .file("rules/steps.rhai", STEPS)
+        .file("p.yaml", &yaml)
+        .args(["solve", "p.yaml", "--max-memory", "200MB"])
+        .run_bounded(SECS(120), None)
+        .held(191 + idle_mib() + 2)
+        .status(1);
+    assert!(
+        run.stdout.contains("memory limit (190.7 MiB)"),
+        "{}\n{yaml}",
+        run.stdout
+    );
+}

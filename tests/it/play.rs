@@ -334,3 +334,24 @@ fn a_move_limit_and_a_fewest_goal_decide_a_game_of_pieces() {
         "{out}"
     );
 }
+
+#[test]
+fn a_bad_line_is_quoted_with_its_control_characters_escaped() {
+    // An escape sequence that would set the terminal's title and colour what follows.
+    let (code, out) = play(
+        "puzzles/triangle_hop/corner.yaml",
+        "\u{1b}]0;owned\u{7}\u{1b}[31m 1 2\nquit\n",
+    );
+    assert_eq!(code, Some(1));
+    assert!(
+        out.contains(
+            "`\\u{1b}]0;owned\\u{7}\\u{1b}[31m 1 2` is not a move: write `R C R2 C2` (from, to), or `help`\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out:?}");
+    // A tilt puzzle quotes a bad direction the same way.
+    let (_, out) = play("puzzles/tilt_roll/four_by_four.yaml", "\u{1b}[2J\nquit\n");
+    assert!(out.contains("`\\u{1b}[2J` is not a tilt: write one of"), "{out}");
+    assert!(!out.contains('\u{1b}'), "{out:?}");
+}

@@ -202,14 +202,19 @@ fn rules_lists_each_family_where_it_is_found_and_its_first_comment() {
     );
     assert_eq!(row("tilt_roll")[..2], ["tilt_roll", "built in"]);
     assert_eq!(lines.len(), 9, "{}", r.stdout);
-    // A folder bounds the lookup as `batch puzzles` does: the top rules/ is not seen.
+    // The folder lists what its puzzles find, up to the project's top: the folder named on
+    // the command line bounds nothing (it once hid the top rules/ here).
     let r = run(&files, &["rules", "puzzles"], 0);
     let peg_hop = r
         .stdout
         .lines()
         .find(|l| l.trim().starts_with("peg_hop"))
         .unwrap();
-    assert!(peg_hop.contains("built in"), "{}", r.stdout);
+    assert!(
+        peg_hop.contains("rules/peg_hop.rhai (instead of the built-in)"),
+        "{}",
+        r.stdout
+    );
 }
 
 /// `marbles check p.yaml` with `p.yaml` naming `rules/x.rhai`: the one error line.

@@ -501,7 +501,6 @@ fn french_table_files() -> Result<Run, String> {
             timeout: Some(Duration::from_secs(1)),
             ..Limits::default()
         },
-        rules_roots: vec![dir.path().to_path_buf()],
         ..Options::default()
     };
     let jobs = std::thread::available_parallelism().map_or(1, usize::from);

@@ -373,14 +373,16 @@ fn legal_moves(p: &Prepared, pos: &Position) -> Vec<(String, Position)> {
     }
 }
 
-/// The player's words as a message quotes them: at most 80 characters, then `…`.
+/// The player's words as a message quotes them: at most 80 characters, then `…`, control
+/// characters escaped as names are (`\u{1b}`), so a line is never replayed to the terminal.
 fn echo(words: &[&str]) -> String {
     const MAX: usize = 80;
     let text = words.join(" ");
-    match text.char_indices().nth(MAX) {
+    let cut = match text.char_indices().nth(MAX) {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text,
-    }
+    };
+    render::one_line(&cut).into_owned()
 }
 
 /// Reads one move; returns the new position and the cell to mark.
