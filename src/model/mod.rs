@@ -406,6 +406,9 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
         })
     };
     let mut moves = Vec::with_capacity(t.hops.len());
+    // A jump listed twice would be made twice from every position: counted twice by `count`
+    // and tried twice by every search.
+    let mut seen = std::collections::HashMap::with_capacity(t.hops.len());
     for (i, h) in t.hops.iter().enumerate() {
         let from = idx(&h.from, "from", i)?;
         let to = idx(&h.to, "to", i)?;
@@ -427,6 +430,16 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
             mask |= 1 << c;
         }
         let need = mask & !(1u128 << to);
+        if let Some(j) = seen.insert((mask, from, to), i) {
+            let at = |k: usize| format!("[{}, {}]", geo.cells[k][0], geo.cells[k][1]);
+            let over: Vec<String> = over.iter().map(|&k| at(k)).collect();
+            return Err(script_err(format!(
+                "move {j} and move {i} are the same jump ({} over {} to {}): listed twice, it would be counted twice",
+                at(from),
+                over.join(", "),
+                at(to)
+            )));
+        }
         moves.push(HopMove {
             mask,
             need,

@@ -181,9 +181,26 @@ impl ScriptBoard {
     }
 
     /// Makes `board.cells`, `board.has(r, c)` and friends callable from scripts.
+    /// What `print(board)` shows: its kind, size and holes, not just the type's name.
+    fn described(&self) -> String {
+        let b = &self.0;
+        let cells: Vec<String> = b.cells.iter().map(|[r, c]| format!("[{r}, {c}]")).collect();
+        let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+        format!(
+            "Board({} board, {} × {}, {}: {})",
+            b.kind,
+            n(b.rows as usize, "row", "rows"),
+            n(b.cols as usize, "column", "columns"),
+            n(b.cells.len(), "cell", "cells"),
+            cells.join(" ")
+        )
+    }
+
     pub fn register(engine: &mut Engine) {
         engine
             .register_type_with_name::<ScriptBoard>("Board")
+            .register_fn("to_string", |b: &mut ScriptBoard| b.described())
+            .register_fn("to_debug", |b: &mut ScriptBoard| b.described())
             .register_get("kind", |b: &mut ScriptBoard| b.0.kind.to_string())
             .register_get("rows", |b: &mut ScriptBoard| b.0.rows)
             .register_get("cols", |b: &mut ScriptBoard| b.0.cols)

@@ -814,6 +814,12 @@ impl Reader<'_> {
             .clone()
             .try_cast::<Array>()
             .ok_or_else(|| self.bad(what, should, v))?;
+        if a.is_empty() {
+            return Err(self.err(
+                what,
+                format!("{what} is empty: it must be {should}; a jump takes at least one peg"),
+            ));
+        }
         if a.first().is_some_and(|x| x.is_array()) {
             a.iter().map(|x| self.cell(Some(x), what)).collect()
         } else {

@@ -390,6 +390,27 @@ pub fn call_rules(
     })
 }
 
+/// For a variable a function did not find: when the script declares it outside every
+/// function (a line starting `let NAME` or `const NAME`), why a function cannot see it.
+fn outside_hint(source: &str, name: &str) -> String {
+    let declared = source.lines().position(|l| {
+        ["let ", "const "].iter().any(|kw| {
+            l.strip_prefix(kw)
+                .map(str::trim_start)
+                .and_then(|rest| rest.strip_prefix(name))
+                .is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+        })
+    });
+    match declared {
+        Some(i) => format!(
+            " (it is declared on line {} outside `fn rules`, and a Rhai function sees only its \
+             parameters and what it declares itself: move it into the function, or pass it as a parameter)",
+            i + 1
+        ),
+        None => String::new(),
+    }
+}
+
 /// Compiles a script and checks that it defines `fn rules(board)`.
 fn compile(engine: &Engine, script: &Script) -> Result<AST> {
     let origin = &script.origin;
@@ -489,7 +510,11 @@ fn runtime_error(script: &Script, e: &EvalAltResult, limits: &ScriptLimits) -> D
             let text = text
                 .rsplit_once(" (line ")
                 .map_or(text.as_str(), |(head, _)| head);
-            format!("rule script failed: {text}")
+            let hint = match other {
+                EvalAltResult::ErrorVariableNotFound(name, ..) => outside_hint(&script.source, name),
+                _ => String::new(),
+            };
+            format!("rule script failed: {text}{hint}")
         }
     };
     Diagnostic::new(&script.origin, what).at(line, column)

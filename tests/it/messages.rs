@@ -390,3 +390,54 @@ fn reports_of_many_big_puzzles_are_capped_with_a_note() {
     );
     assert!(md.contains(" more puzzles not drawn (summary.md draws at most 16 MiB)"));
 }
+
+#[test]
+fn rule_script_mistakes_are_explained() {
+    let family = |body: &str| {
+        Test::new()
+            .file("rules/t.rhai", body)
+            .file("p.yaml", "rules: t\nboard: |\n  o o . o\n")
+            .args(["check", "p.yaml"])
+            .run()
+    };
+    let hop = |moves: &str| format!("#{{ kind: \"hop\", directions: [\"r\"], moves: [{moves}] }}");
+    let jump = "#{dir: \"r\", from: [0, 0], over: [0, 1], to: [0, 2]}";
+    // A variable declared outside `fn rules`, which a Rhai function cannot see.
+    family(&format!(
+        "let D = 1;\nfn rules(board) {{\n  {}\n}}\n",
+        hop("#{dir: \"r\", from: [0, 0], over: [0, D], to: [0, 2]}")
+    ))
+    .status(2)
+    .stderr_has(
+        "rules/t.rhai:3:82: rule script failed: Variable not found: D (it is declared on line 1 outside \
+         `fn rules`, and a Rhai function sees only its parameters and what it declares itself: move it \
+         into the function, or pass it as a parameter)\n",
+    );
+    // A jump over nothing.
+    family(&format!(
+        "fn rules(board) {{\n  {}\n}}\n",
+        hop("#{dir: \"r\", from: [0, 0], over: [], to: [0, 2]}")
+    ))
+    .status(2)
+    .stderr_has(
+        "rules/t.rhai:2: moves[0].over is empty: it must be a cell [row, col] or an array of cells; \
+         a jump takes at least one peg\n",
+    );
+    // A jump listed twice, which every count and search would make twice.
+    family(&format!(
+        "fn rules(board) {{\n  {}\n}}\n",
+        hop(&format!("{jump}, {jump}"))
+    ))
+    .status(2)
+    .stderr_has(
+        "rules/t.rhai: move 0 and move 1 are the same jump ([0, 0] over [0, 1] to [0, 2]): listed \
+             twice, it would be counted twice\n",
+    );
+    // `print(board)` shows the board, not its type's name.
+    family(&format!(
+        "fn rules(board) {{\n  print(board);\n  {}\n}}\n",
+        hop(jump)
+    ))
+    .status(0)
+    .stderr_has("rules/t.rhai: Board(grid board, 1 row × 4 columns, 4 cells: [0, 0] [0, 1] [0, 2] [0, 3])\n");
+}
