@@ -74,8 +74,18 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     if scripts.is_empty() {
         for f in &files.puzzles {
             let mut written = Ok(());
-            formats::prepare(f, Notation::of(f, None), options, &mut |p| {
-                written = show(&mut out, &f.display().to_string(), "", p, options).map(|good| ok &= good);
+            let notation = Notation::of(f, None);
+            let file = f.display().to_string();
+            let stem = f.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default();
+            formats::prepare(f, notation, options, &mut |p| {
+                // A file of several puzzles names each line by its case ("… case 2").
+                let head = match &p {
+                    Ok(p) if notation.several.is_some() && p.spec.name != stem => {
+                        format!("{file} ({})", p.spec.name)
+                    }
+                    _ => file.clone(),
+                };
+                written = show(&mut out, &head, "", p, options).map(|good| ok &= good);
                 match written {
                     Ok(()) => std::ops::ControlFlow::Continue(()),
                     Err(_) => std::ops::ControlFlow::Break(()),

@@ -441,3 +441,16 @@ fn rule_script_mistakes_are_explained() {
     .status(0)
     .stderr_has("rules/t.rhai: Board(grid board, 1 row × 4 columns, 4 cells: [0, 0] [0, 1] [0, 2] [0, 3])\n");
 }
+
+#[test]
+fn check_names_each_case_of_a_file_of_several() {
+    Test::new()
+        .in_root()
+        .args(["check", "puzzles/classic/wf2007_sample.icpc"])
+        .run()
+        .status(0)
+        .stdout_has(
+            "ok    puzzles/classic/wf2007_sample.icpc (wf2007_sample case 1)  (tilt_roll: 4×4 board, 3 marbles)\n\
+             ok    puzzles/classic/wf2007_sample.icpc (wf2007_sample case 2)  (tilt_roll: 3×3 board, 2 marbles)\n",
+        );
+}
