@@ -17,18 +17,30 @@ use std::path::Path;
 const LINK: &str = "is a symbolic link; marbles does not write or read its own files through a link \
                     (one planted there would redirect them elsewhere): remove it";
 
+/// Why a file with another name (a hard link) in the place of a file marbles writes is refused.
+const HARD_LINK: &str = "has another name (a hard link); marbles does not write its own files where \
+                         another name would see the change (one planted there would redirect them): remove it";
+
 /// Why a FIFO, socket or device in the place of a file marbles owns is refused.
 const NOT_REGULAR: &str = "is not a regular file (a FIFO, socket or device?); marbles writes and reads \
                            back only regular files of its own";
 
 /// Opens `path` as `options` ask, refusing a symbolic link or anything but a regular file at
 /// the path (the error says which; the caller names the path).
+///
+/// A file that has another name too (a hard link) is refused as well: writing to it would
+/// change the file under its other name. `options` must not truncate: the check comes after
+/// the open, and a truncation would already have changed that file.
 pub fn open(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
     let file = options
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(path)
         .map_err(|e| explain(path, e))?;
-    regular(file)
+    let file = regular(file)?;
+    match std::os::unix::fs::MetadataExt::nlink(&file.metadata()?) {
+        1 => Ok(file),
+        _ => Err(io::Error::other(HARD_LINK)),
+    }
 }
 
 /// Creates `path` for writing (0666 less the umask, like any output); whatever is there

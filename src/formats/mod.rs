@@ -643,14 +643,19 @@ pub fn import(
         let mut open = std::fs::OpenOptions::new();
         open.write(true);
         // Without --force, a file that appeared since the check above is still not overwritten;
-        // with it, a link in the file's place is refused, not written through.
+        // with it, a link in the file's place, symbolic or hard, is refused, not written
+        // through: opened without truncating, so that it is emptied only once `owned` has
+        // found it is this name's alone.
         if force {
-            open.create(true).truncate(true);
+            open.create(true).truncate(false);
         } else {
             open.create_new(true);
         }
         crate::owned::open(&path, &mut open)
-            .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()))
+            .and_then(|mut f| {
+                f.set_len(0)?;
+                std::io::Write::write_all(&mut f, text.as_bytes())
+            })
             .map_err(|e| Diagnostic::new(&path, format!("cannot write: {e}")))?;
         claimed.insert(path.clone(), file.to_path_buf());
         written.push(path);

@@ -286,3 +286,30 @@ fn sharding_folders_whose_files_share_a_relative_path_is_refused_up_front() {
         .stderr_has("--shard 0/2: a/x.yaml and b/x.yaml are both x.yaml");
     assert!(!run.dir().join("rep").exists());
 }
+
+#[test]
+fn a_hard_link_planted_in_the_place_of_a_file_marbles_writes_is_refused() {
+    // The lock: refused before its text overwrote the file's other name.
+    let t = with_victim();
+    std::fs::hard_link(t.path("victim"), t.path("rep/.lock")).unwrap();
+    let run = t
+        .args(["batch", "set", "--report", "rep", "-q"])
+        .run()
+        .status(2)
+        .no_panic();
+    let run = run.stderr_has("rep/.lock: has another name (a hard link); marbles does not write");
+    assert_eq!(text(&run.dir().join("victim")), PRECIOUS);
+    // An imported spec under --force: refused before it is emptied.
+    let t = Test::new()
+        .file("x.lisp", "((o) (x x) (x x x) (x x x x) (x x x x x))")
+        .file("victim", PRECIOUS);
+    std::fs::create_dir(t.path("out")).unwrap();
+    std::fs::hard_link(t.path("victim"), t.path("out/x.yaml")).unwrap();
+    let run = t
+        .args(["import", "x.lisp", "--out", "out", "--force"])
+        .run()
+        .status(2)
+        .no_panic()
+        .stderr_has("out/x.yaml: cannot write: has another name (a hard link)");
+    assert_eq!(text(&run.dir().join("victim")), PRECIOUS);
+}
