@@ -27,6 +27,24 @@ pub fn one_line(s: &str) -> Cow<'_, str> {
     escaped(s, false)
 }
 
+/// A writer that passes everything through [`terminal`]: for a command whose every line may
+/// carry names from a script or a puzzle (`play`'s moves, hints and refusals), so that none
+/// is written raw, whichever line forgot.
+pub struct Escaping<W>(pub W);
+
+impl<W: std::io::Write> std::io::Write for Escaping<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        // `write!` hands whole `str` pieces: a piece is text unless a caller wrote bytes.
+        self.0
+            .write_all(terminal(&String::from_utf8_lossy(buf)).as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
 fn escaped(s: &str, keep_newlines: bool) -> Cow<'_, str> {
     let unsafe_char = |c: char| {
         (c.is_control() && !(keep_newlines && c == '\n'))

@@ -109,11 +109,13 @@ impl Run {
         if self.printed_bytes.load(Ordering::Relaxed) > max_printed {
             return Some(PRINTED);
         }
-        if !ops.is_multiple_of(256) {
-            return None;
-        }
+        // Every operation: one built-in call may take tens of milliseconds (a sort of 200,000
+        // items), so looking only every 256 of them let Ctrl-C and the deadline wait seconds.
         if crate::process::CANCELLED.load(Ordering::Relaxed) {
             return Some(INTERRUPTED);
+        }
+        if !ops.is_multiple_of(16) {
+            return None;
         }
         (Instant::now() > *self.deadline.lock().unwrap()).then_some(DEADLINE)
     }
@@ -128,6 +130,11 @@ impl Run {
 }
 
 fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
+    // Rhai hashes with a seed drawn per process unless one is set, and a script can see
+    // those hashes (the names of its closures, `anon$…`; the order of
+    // `get_fn_metadata_list()`): a fixed seed makes them the same in every run. Set once,
+    // before the first engine; a second call finds it set, which is as good.
+    let _ = rhai::config::hashing::set_hashing_seed(Some(HASHING_SEED));
     let mut e = Engine::new();
     e.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
     e.disable_symbol("eval");
@@ -178,9 +185,9 @@ fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
     let max_printed = limits.max_printed;
     let max_operations = limits.max_operations;
     let progress = run.clone();
-    // Reading the clock on every operation cost ~12 % of a small puzzle's whole run: look
-    // every 256 operations, which is still far under a millisecond. The byte count is a
-    // thread-local read: every operation.
+    // Reading the clock on every operation cost ~12 % of a small puzzle's whole run: it is
+    // read every 16 operations. The byte count and Ctrl-C are a thread-local read and an
+    // atomic load: every operation.
     e.on_progress(move |_| {
         let why = progress.limit_reached(max_operations, max_bytes, max_printed)?;
         let place = STOPS.iter().position(|&s| s == why).expect("a stop");
@@ -277,6 +284,12 @@ struct Engines {
     /// Compiled scripts by the SHA-256 of their text; cleared when it holds [`MAX_COMPILED`].
     compiled: HashMap<String, Arc<AST>>,
 }
+
+/// Rhai's hashing seed, fixed (any value will do, so long as it never changes).
+const HASHING_SEED: [u64; 4] = [0x6d61_7262_6c65_7321, 1, 2, 3];
+
+/// The longest rule script compiled, in bytes: the shipped ones are 2–4 KB.
+pub const MAX_SCRIPT_BYTES: usize = 64 << 10;
 
 /// Scripts a thread keeps compiled.
 const MAX_COMPILED: usize = 64;
@@ -414,6 +427,19 @@ fn outside_hint(source: &str, name: &str) -> String {
 /// Compiles a script and checks that it defines `fn rules(board)`.
 fn compile(engine: &Engine, script: &Script) -> Result<AST> {
     let origin = &script.origin;
+    // Rhai's compiler is bounded by no limit and no Ctrl-C, and its time grows faster than
+    // the text (a 349 KB map literal took 38 s): the text is kept small enough that it
+    // compiles in a fraction of a second whatever it holds.
+    if script.source.len() > MAX_SCRIPT_BYTES {
+        return Err(Diagnostic::new(
+            origin,
+            format!(
+                "rule script is {} bytes; rule scripts are limited to {MAX_SCRIPT_BYTES} bytes (a \
+                 family's tables are built by its code, not written out in it)",
+                script.source.len()
+            ),
+        ));
+    }
     let ast = engine.compile(&script.source).map_err(|e| {
         // Rhai notices a missing `}` only at the end of the file: point at the `{` instead.
         // When the last statement is a map without `;` (as in every shipped script), what it

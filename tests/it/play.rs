@@ -355,3 +355,19 @@ fn a_bad_line_is_quoted_with_its_control_characters_escaped() {
     assert!(out.contains("`\\u{1b}[2J` is not a tilt: write one of"), "{out}");
     assert!(!out.contains('\u{1b}'), "{out:?}");
 }
+
+#[test]
+fn names_from_a_script_are_escaped_in_every_line_play_writes() {
+    // A direction named with an escape sequence, shown by `moves` and `hint`.
+    let t = Test::new()
+        .file(
+            "rules/dn.rhai",
+            "fn rules(board) {\n  #{ kind: \"hop\", layout: \"square\", directions: [\"r\\x1b[32m\"],\n     \
+             moves: [#{ dir: \"r\\x1b[32m\", from: [0, 0], over: [0, 1], to: [0, 2] }], goal: #{ pegs: 1 } }\n}\n",
+        )
+        .file("p.yaml", "rules: dn\nboard: |\n  o o .\n");
+    let run = t.args(["play", "p.yaml"]).stdin("moves\nhint\nquit\n").run();
+    assert!(run.stdout.contains("(r\\u{1b}[32m)"), "{}", run.stdout);
+    assert!(run.stdout.contains("try: "), "{}", run.stdout);
+    assert!(!run.stdout.contains('\u{1b}'), "{:?}", run.stdout);
+}

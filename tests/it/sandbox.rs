@@ -110,11 +110,11 @@ fn closures_called_by_built_ins_count_against_the_operation_limit() {
         .stderr_has("rules/evil.rhai:1: the returned map needs `kind`");
 }
 
-/// Starts `args` on a script stuck in closures, sends Ctrl-C after half a second and returns
+/// Starts `args` on a script whose body is `body`, sends Ctrl-C after half a second and returns
 /// the exit code, what it printed, how long it took to end after the signal and whether it
 /// left a report (`rep/summary.json`).
-fn interrupt(args: &[&str]) -> (Option<i32>, String, String, Duration, bool) {
-    let test = script(&closures_forever("map"));
+fn interrupt(body: &str, args: &[&str]) -> (Option<i32>, String, String, Duration, bool) {
+    let test = script(body);
     let mut cmd = test.command();
     cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
     let child = cmd.spawn().unwrap();
@@ -155,12 +155,17 @@ fn interrupt(args: &[&str]) -> (Option<i32>, String, String, Duration, bool) {
 
 #[test]
 fn ctrl_c_stops_a_script_inside_a_built_in_within_a_second() {
+    // Few operations, each long: a copy and a sort of 150,000 numbers, again and again.
+    let heavy = "  let a = [];\n  a.pad(150000, 1);\n  loop {\n    let b = a;\n    b.sort();\n  }";
+    let (code, _, stderr, took, _) = interrupt(heavy, &["solve", "p.yaml", "--script-timeout", "600"]);
+    assert!(took < SECS(3), "ended {took:?} after Ctrl-C\n{stderr}");
+    assert_eq!(code, Some(130), "{stderr}");
     for args in [
         &["solve", "p.yaml", "--script-timeout", "600"][..],
         &["check", "p.yaml", "--script-timeout", "600"],
         &["batch", ".", "--script-timeout", "600", "--report", "rep"],
     ] {
-        let (code, stdout, stderr, took, reported) = interrupt(args);
+        let (code, stdout, stderr, took, reported) = interrupt(&closures_forever("map"), args);
         // The promise is a second; the margin is for a loaded test machine.
         assert!(took < SECS(3), "{args:?}: ended {took:?} after Ctrl-C\n{stderr}");
         assert_eq!(code, Some(130), "{args:?}: {stderr}");
@@ -178,6 +183,34 @@ fn ctrl_c_stops_a_script_inside_a_built_in_within_a_second() {
             );
         }
     }
+}
+
+#[test]
+fn a_script_builds_the_same_tables_in_every_process() {
+    // Rhai names a closure by a hash, whose seed was drawn per process: a script reading the
+    // name got a coin toss, the same within a run and different across runs (and shards).
+    let body = "  let f = |x| x;\n  print(f.name);\n  #{}";
+    let names: std::collections::BTreeSet<String> = (0..3)
+        .map(|_| script(body).args(["check", "p.yaml"]).run().stderr)
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    assert!(
+        names.iter().all(|n| n.contains("rules/evil.rhai: anon$")),
+        "{names:?}"
+    );
+}
+
+#[test]
+fn a_script_too_long_to_compile_quickly_is_refused_unread() {
+    // Rhai's compiler heeds no limit and no Ctrl-C, and its time grows faster than the text:
+    // a map literal of 349 KB took 38 s. A script is held to 64 KiB.
+    let keys: Vec<String> = (0..10_000).map(|i| format!("k{i}: 1")).collect();
+    script(&format!("  let x = #{{{}}};\n  #{{}}", keys.join(", ")))
+        .args(["check", "p.yaml"])
+        .run_bounded(SECS(20), None)
+        .held(512)
+        .status(2)
+        .stderr_has("rules/evil.rhai: rule script is 98929 bytes; rule scripts are limited to 65536 bytes");
 }
 
 #[test]

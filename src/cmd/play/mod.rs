@@ -128,9 +128,10 @@ pub fn play(
     p: &Prepared,
     opts: &Options,
     input: impl BufRead,
-    mut out: impl Write,
+    out: impl Write,
     prompt: bool,
 ) -> io::Result<ExitCode> {
+    let mut out = crate::render::Escaping(out);
     let mut history = vec![Position::start(&p.model)];
     let heading = format!("{} ({}): type a move, or `help`", p.spec.name, p.script.name);
     writeln!(out, "{}", crate::render::terminal(&heading))?;
