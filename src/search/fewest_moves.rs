@@ -1,7 +1,9 @@
 //! Fewest moves, a move being one peg's chain of consecutive jumps: exact, for any hop family.
 //!
-//! Every jump removes pegs, so positions fall into layers by peg count and no path revisits
-//! one. An optimal answer only passes through positions that are both reachable from the
+//! A family whose jumps do not each take exactly one peg (`over:` a list of several, or
+//! none) is searched by [`chains`], breadth-first by moves; what follows is the search for
+//! the others. Every jump removes one peg, so positions fall into layers by peg count and
+//! no path revisits one. An optimal answer only passes through positions that are both reachable from the
 //! start and able to reach the goal ("feasible"), and those are few: 1.7 M canonical on the
 //! English board against 23.5 M reachable. So the search is in three passes over canonical
 //! positions (symmetries fixing the start and the goal cell):
@@ -29,6 +31,8 @@ use crate::spec::{MoveGoal, PegGoal};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+mod chains;
 
 /// Goal positions are listed, and searched backwards from, only up to this many.
 const MAX_GOAL_POSITIONS: u64 = 1 << 16;
@@ -60,7 +64,10 @@ impl<W: Word> Jump<W> {
 
 /// The fewest moves, or whether the goal can be met within `goal`'s number of them.
 pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult {
-    let r = if model.geo.cells.len() <= 64 {
+    // The layers below stand on every jump taking exactly one peg.
+    let r = if model.moves.iter().any(|m| m.over.len() != 1) {
+        chains::run(model, budget)
+    } else if model.geo.cells.len() <= 64 {
         Search::<u64>::new(model, budget).and_then(|s| s.run(budget))
     } else {
         Search::<u128>::new(model, budget).and_then(|s| s.run(budget))

@@ -1,0 +1,250 @@
+//! Fewest moves for hop families whose jumps do not each take exactly one peg: breadth-first
+//! over positions, one move (a chain of one peg's jumps) a step.
+//!
+//! The layered search beside it counts on a jump taking one peg: a position's peg count is
+//! its layer, and the layers met from both ends are adjacent. With jumps taking two pegs, or
+//! none, neither holds. This search assumes nothing of the kind: from each position of the
+//! frontier it follows every chain one peg can jump (through positions already seen too, as a
+//! chain goes on from them within the same move), and a position first met is one move
+//! further than its parent. Positions are canonical under the symmetries that fix the start
+//! and the goal's cells and map each move onto one made by the image of its jumping peg.
+//! Nothing else prunes but the goal's peg count, which no jump raises.
+
+use super::{Found, Stop};
+use crate::model::HopModel;
+use crate::search::symmetry::Symmetry;
+use crate::search::{Budget, table_peak, vec_peak};
+use crate::spec::PegGoal;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Chain steps between budget checks.
+const CHECK_EVERY: u64 = 1 << 12;
+
+struct Search<'a> {
+    model: &'a HopModel,
+    sym: Symmetry,
+    /// `by_from[cell]`: the moves leaving `cell`, to continue a chain.
+    by_from: Vec<Vec<usize>>,
+    /// `by_to[cell]`: the moves landing on `cell`, to walk a chain back.
+    by_to: Vec<Vec<usize>>,
+    /// Positions with fewer pegs can never meet a goal of a peg count.
+    least: u32,
+    /// The moves each canonical position met is from the start.
+    depth: FxHashMap<u128, u32>,
+    /// The chain states met from the position being expanded: (position, cell of its peg).
+    seen: FxHashSet<(u128, usize)>,
+    stack: Vec<(u128, usize)>,
+    check_at: u64,
+    memory: u64,
+}
+
+/// The fewest moves to a goal position: for a `pegs: fewest` goal, the fewest moves to the
+/// fewest pegs that any goal position reached has.
+pub(super) fn run(model: &HopModel, budget: &mut Budget) -> Result<Found, Stop> {
+    let stop = |why| Stop::GaveUp(why, 0);
+    let sym = Symmetry::find_within(model, budget)
+        .map_err(stop)?
+        .stabilizer(model.start)
+        .fixing_goal(model)
+        .keeping_jumpers(model);
+    let n = model.geo.cells.len();
+    let mut by_from = vec![Vec::new(); n];
+    let mut by_to = vec![Vec::new(); n];
+    for (i, m) in model.moves.iter().enumerate() {
+        by_from[m.from].push(i);
+        by_to[m.to].push(i);
+    }
+    let least = match model.goal.pegs {
+        PegGoal::Count(k) => k,
+        PegGoal::Fewest => 0,
+    };
+    if model.start.count_ones() < least {
+        return Err(Stop::Unsolvable(
+            Some("the start has fewer pegs than the goal".into()),
+            0,
+        ));
+    }
+    let mut s = Search {
+        model,
+        sym,
+        by_from,
+        by_to,
+        least,
+        depth: FxHashMap::default(),
+        seen: FxHashSet::default(),
+        stack: Vec::new(),
+        check_at: budget.nodes + 1,
+        memory: 0,
+    };
+    let (end, moves) = s.search(budget)?;
+    let path = s.walk_back(end, moves);
+    Ok(Found {
+        moves,
+        path,
+        end,
+        memory: s.memory,
+    })
+}
+
+impl Search<'_> {
+    /// A goal position's rank, lower better: its pegs for a `pegs: fewest` goal, else 0.
+    fn rank(&self, s: u128) -> Option<u32> {
+        let cells = self.model.goal_cells();
+        if s & cells != cells {
+            return None;
+        }
+        match self.model.goal.pegs {
+            PegGoal::Count(k) => (s.count_ones() == k).then_some(0),
+            PegGoal::Fewest => Some(s.count_ones()),
+        }
+    }
+
+    /// The best rank any position can have: reaching it ends the search.
+    fn best_rank(&self) -> u32 {
+        match self.model.goal.pegs {
+            PegGoal::Count(_) => 0,
+            // A jump leaves its peg where it lands.
+            PegGoal::Fewest => self.model.goal_cells().count_ones().max(1),
+        }
+    }
+
+    /// Counts a chain step, checking the budget against the tables every [`CHECK_EVERY`].
+    fn tick(&mut self, budget: &mut Budget, frontier: &[u128], next: &Vec<u128>) -> Result<(), Stop> {
+        budget.nodes += 1;
+        if budget.nodes < self.check_at {
+            return Ok(());
+        }
+        self.check_at = budget.next_check(CHECK_EVERY);
+        // Each step until the next check may add a position to the table and the next
+        // frontier, a chain state to `seen`, and push every move onto the stack.
+        let more = (self.check_at - budget.nodes + 1) as usize;
+        let pushes = more * self.model.moves.len();
+        let used = table_peak::<(u128, u32)>(self.depth.len(), self.depth.capacity(), more)
+            + table_peak::<(u128, usize)>(self.seen.len(), self.seen.capacity(), more)
+            + vec_peak::<(u128, usize)>(self.stack.len(), self.stack.capacity(), pushes)
+            + vec_peak::<u128>(next.len(), next.capacity(), more)
+            + std::mem::size_of_val(frontier) as u64;
+        self.memory = self.memory.max(used);
+        match budget.exceeded(used) {
+            Some(why) => Err(Stop::GaveUp(why, self.memory)),
+            None => Ok(()),
+        }
+    }
+
+    /// Breadth-first by moves: the best goal position met (canonical) and its moves.
+    fn search(&mut self, budget: &mut Budget) -> Result<(u128, u32), Stop> {
+        let model = self.model;
+        let start = model.start;
+        self.depth.insert(start, 0);
+        let mut best = self.rank(start).map(|r| (r, start, 0));
+        let mut frontier = vec![start];
+        let mut d = 0;
+        while !frontier.is_empty() && best.is_none_or(|b| b.0 > self.best_rank()) {
+            let mut next = Vec::new();
+            'layer: for &p in &frontier {
+                // Every chain from `p`: each position one move on, met for the first time
+                // or not, continues its chain.
+                self.seen.clear();
+                for m in &model.moves {
+                    if p & m.mask == m.need && self.keeps(p ^ m.mask) {
+                        self.stack.push((p ^ m.mask, m.to));
+                    }
+                }
+                while let Some((q, at)) = self.stack.pop() {
+                    if !self.seen.insert((q, at)) {
+                        continue;
+                    }
+                    self.tick(budget, &frontier, &next)?;
+                    let c = self.sym.canon(q);
+                    if let std::collections::hash_map::Entry::Vacant(e) = self.depth.entry(c) {
+                        e.insert(d + 1);
+                        next.push(c);
+                        if let Some(r) = self.rank(c)
+                            && best.is_none_or(|b| r < b.0)
+                        {
+                            best = Some((r, c, d + 1));
+                            if r <= self.best_rank() {
+                                self.stack.clear();
+                                break 'layer;
+                            }
+                        }
+                    }
+                    for &i in &self.by_from[at] {
+                        let m = &model.moves[i];
+                        if q & m.mask == m.need && self.keeps(q ^ m.mask) {
+                            self.stack.push((q ^ m.mask, m.to));
+                        }
+                    }
+                }
+            }
+            frontier = next;
+            d += 1;
+        }
+        self.seen = FxHashSet::default();
+        match best {
+            Some((_, end, moves)) => Ok((end, moves)),
+            None => Err(Stop::Unsolvable(
+                Some("no goal position can be reached".into()),
+                self.memory,
+            )),
+        }
+    }
+
+    /// Whether a position may still lead to the goal.
+    fn keeps(&self, s: u128) -> bool {
+        s.count_ones() >= self.least
+    }
+
+    /// The jumps from the start to `end`, `moves` moves: walked back a move at a time, each
+    /// by reversed chains to a position met one move nearer the start. The start is the only
+    /// position of its class (the group fixes it), so the walk ends on it.
+    fn walk_back(&mut self, end: u128, moves: u32) -> Vec<usize> {
+        let mut path = Vec::new();
+        let mut cur = end;
+        for d in (0..moves).rev() {
+            let (prev, chain) = self
+                .back_one_move(cur, d)
+                .expect("a position met after d + 1 moves has one met after d a move before it");
+            path.extend(chain);
+            cur = prev;
+        }
+        debug_assert_eq!(cur, self.model.start);
+        path.reverse();
+        path
+    }
+
+    /// A position met after `d` moves and the reversed jumps of one move from it to `to`.
+    fn back_one_move(&self, to: u128, d: u32) -> Option<(u128, Vec<usize>)> {
+        // Depth-first over reversed chains: (position, cell its moving peg sits on, jumps).
+        let n = self.model.geo.cells.len();
+        let mut stack: Vec<(u128, usize, Vec<usize>)> = (0..n)
+            .filter(|&c| to >> c & 1 == 1)
+            .map(|c| (to, c, Vec::new()))
+            .collect();
+        let mut seen: FxHashSet<(u128, usize)> = FxHashSet::default();
+        while let Some((s, at, chain)) = stack.pop() {
+            if !seen.insert((s, at)) {
+                continue;
+            }
+            for &i in &self.by_to[at] {
+                let m = &self.model.moves[i];
+                let to_bit = m.mask ^ m.need;
+                if s & m.mask != to_bit {
+                    continue;
+                }
+                let p = s ^ m.mask;
+                // Every position on a chain from one met is met, no more than a move later.
+                let Some(&e) = self.depth.get(&self.sym.canon(p)) else {
+                    continue;
+                };
+                let mut chain = chain.clone();
+                chain.push(i);
+                if e == d {
+                    return Some((p, chain));
+                }
+                stack.push((p, m.from, chain));
+            }
+        }
+        None
+    }
+}
