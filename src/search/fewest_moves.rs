@@ -660,17 +660,9 @@ impl<'a, W: Word> Search<'a, W> {
             .map(|(&s, &d)| (s, d))
             .min_by_key(|&(s, d)| (d, s))
             .ok_or_else(|| unsolvable("no goal position can be reached", &self))?;
-        let mut path = Vec::new();
-        let mut cur = end;
-        for d in (0..moves).rev() {
-            let (prev, chain) = self
-                .back_one_move(cur, d, &dist)
-                .expect("a position with a move count has a predecessor one move fewer");
-            path.extend(chain);
-            cur = prev;
-        }
-        debug_assert!(cur == start);
-        path.reverse();
+        let path = walk_back(self.model, &self.by_to, end, moves, |p| {
+            dist[p.pegs() as usize].get(&self.canon(p)).copied()
+        });
         Ok(Found {
             moves,
             path,
@@ -710,34 +702,71 @@ impl<'a, W: Word> Search<'a, W> {
         self.live += set_bytes(&out);
         r.map(|()| out)
     }
+}
 
-    /// A position `d` moves from the start and the reversed jumps of one move from it to `to`.
-    fn back_one_move(&self, to: W, d: u32, dist: &[FxHashMap<W, u32>]) -> Option<(W, Vec<usize>)> {
-        // Depth-first over reversed chains: (position, cell its moving peg sits on, jumps so far).
-        let mut stack: Vec<(W, usize, Vec<usize>)> = (0..self.model.geo.cells.len())
-            .filter(|&c| to.wide() >> c & 1 == 1)
-            .map(|c| (to, c, Vec::new()))
-            .collect();
-        while let Some((s, at, chain)) = stack.pop() {
-            for &i in &self.by_to[at] {
-                let j = &self.jumps[i];
-                if !j.backward(s) {
-                    continue;
-                }
-                let p = s ^ j.mask;
-                let Some(&e) = dist[p.pegs() as usize].get(&self.canon(p)) else {
-                    continue;
-                };
-                let mut chain = chain.clone();
-                chain.push(i);
-                if e == d {
-                    return Some((p, chain));
-                }
-                stack.push((p, j.from, chain));
-            }
-        }
-        None
+/// The jumps from the start to `end`, `moves` moves from it: walked back a move at a time, each
+/// by reversed chains to a position `moves_to` says is met one move nearer the start (the
+/// moves from the start of a position met, as its search recorded them). The search's group
+/// fixes the start, the only position of its class, so the walk ends on it.
+fn walk_back<W: Word>(
+    model: &HopModel,
+    by_to: &[Vec<usize>],
+    end: W,
+    moves: u32,
+    moves_to: impl Fn(W) -> Option<u32>,
+) -> Vec<usize> {
+    let mut path = Vec::new();
+    let mut cur = end;
+    for d in (0..moves).rev() {
+        let (prev, chain) = back_one_move(model, by_to, cur, d, &moves_to)
+            .expect("a position with a move count has a predecessor one move fewer");
+        path.extend(chain);
+        cur = prev;
     }
+    debug_assert!(cur.wide() == model.start);
+    path.reverse();
+    path
+}
+
+/// A position met `d` moves from the start and the reversed jumps of one move from it to
+/// `to`: depth-first over reversed chains, each state (position, cell its moving peg sits on)
+/// once, as a jump that takes no peg can lead back to one.
+fn back_one_move<W: Word>(
+    model: &HopModel,
+    by_to: &[Vec<usize>],
+    to: W,
+    d: u32,
+    moves_to: impl Fn(W) -> Option<u32>,
+) -> Option<(W, Vec<usize>)> {
+    let mut stack: Vec<(W, usize, Vec<usize>)> = (0..model.geo.cells.len())
+        .filter(|&c| to.wide() >> c & 1 == 1)
+        .map(|c| (to, c, Vec::new()))
+        .collect();
+    let mut seen = FxHashSet::default();
+    while let Some((s, at, chain)) = stack.pop() {
+        if !seen.insert((s, at)) {
+            continue;
+        }
+        for &i in &by_to[at] {
+            let m = &model.moves[i];
+            let (mask, need) = (W::narrow(m.mask), W::narrow(m.need));
+            if s & mask != mask ^ need {
+                continue;
+            }
+            let p = s ^ mask;
+            // Every position on a chain between two positions met was met too.
+            let Some(e) = moves_to(p) else {
+                continue;
+            };
+            let mut chain = chain.clone();
+            chain.push(i);
+            if e == d {
+                return Some((p, chain));
+            }
+            stack.push((p, m.from, chain));
+        }
+    }
+    None
 }
 
 #[cfg(test)]

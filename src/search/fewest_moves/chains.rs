@@ -77,7 +77,9 @@ pub(super) fn run(model: &HopModel, budget: &mut Budget) -> Result<Found, Stop> 
         memory: 0,
     };
     let (end, moves) = s.search(budget)?;
-    let path = s.walk_back(end, moves);
+    let path = super::walk_back(model, &s.by_to, end, moves, |p| {
+        s.depth.get(&s.sym.canon(p)).copied()
+    });
     Ok(Found {
         moves,
         path,
@@ -193,58 +195,5 @@ impl Search<'_> {
     /// Whether a position may still lead to the goal.
     fn keeps(&self, s: u128) -> bool {
         s.count_ones() >= self.least
-    }
-
-    /// The jumps from the start to `end`, `moves` moves: walked back a move at a time, each
-    /// by reversed chains to a position met one move nearer the start. The start is the only
-    /// position of its class (the group fixes it), so the walk ends on it.
-    fn walk_back(&mut self, end: u128, moves: u32) -> Vec<usize> {
-        let mut path = Vec::new();
-        let mut cur = end;
-        for d in (0..moves).rev() {
-            let (prev, chain) = self
-                .back_one_move(cur, d)
-                .expect("a position met after d + 1 moves has one met after d a move before it");
-            path.extend(chain);
-            cur = prev;
-        }
-        debug_assert_eq!(cur, self.model.start);
-        path.reverse();
-        path
-    }
-
-    /// A position met after `d` moves and the reversed jumps of one move from it to `to`.
-    fn back_one_move(&self, to: u128, d: u32) -> Option<(u128, Vec<usize>)> {
-        // Depth-first over reversed chains: (position, cell its moving peg sits on, jumps).
-        let n = self.model.geo.cells.len();
-        let mut stack: Vec<(u128, usize, Vec<usize>)> = (0..n)
-            .filter(|&c| to >> c & 1 == 1)
-            .map(|c| (to, c, Vec::new()))
-            .collect();
-        let mut seen: FxHashSet<(u128, usize)> = FxHashSet::default();
-        while let Some((s, at, chain)) = stack.pop() {
-            if !seen.insert((s, at)) {
-                continue;
-            }
-            for &i in &self.by_to[at] {
-                let m = &self.model.moves[i];
-                let to_bit = m.mask ^ m.need;
-                if s & m.mask != to_bit {
-                    continue;
-                }
-                let p = s ^ m.mask;
-                // Every position on a chain from one met is met, no more than a move later.
-                let Some(&e) = self.depth.get(&self.sym.canon(p)) else {
-                    continue;
-                };
-                let mut chain = chain.clone();
-                chain.push(i);
-                if e == d {
-                    return Some((p, chain));
-                }
-                stack.push((p, m.from, chain));
-            }
-        }
-        None
     }
 }
