@@ -118,9 +118,11 @@ impl Search<'_> {
         }
         self.check_at = budget.next_check(CHECK_EVERY);
         // Each step until the next check may add a position to the table and the next
-        // frontier, a chain state to `seen`, and push every move onto the stack.
+        // frontier, a chain state to `seen`, and push the moves from one cell onto the stack;
+        // a position of the frontier pushes every move as its chains start.
         let more = (self.check_at - budget.nodes + 1) as usize;
-        let pushes = more * self.model.moves.len();
+        let widest = self.by_from.iter().map(Vec::len).max().unwrap_or(0);
+        let pushes = more * widest + self.model.moves.len();
         let used = table_peak::<(u128, u32)>(self.depth.len(), self.depth.capacity(), more)
             + table_peak::<(u128, usize)>(self.seen.len(), self.seen.capacity(), more)
             + vec_peak::<(u128, usize)>(self.stack.len(), self.stack.capacity(), pushes)
