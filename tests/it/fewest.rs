@@ -189,21 +189,25 @@ fn rules(board) {
 
 #[test]
 fn a_jump_over_two_pegs_is_one_move_to_the_fewest_moves_search() {
-    let row = |args: &[&str]| {
+    let row = |holes: usize, args: &[&str]| {
+        let yaml = format!(
+            "rules: hop12\nboard: |\n  o o o{}\ngoal:\n  pegs: 1\n",
+            " .".repeat(holes)
+        );
         Test::new()
             .file("rules/hop12.rhai", HOP12)
-            .file(
-                "row.yaml",
-                "rules: hop12\nboard: |\n  o o o .\ngoal:\n  pegs: 1\n",
-            )
+            .file("row.yaml", &yaml)
             .args(["solve", "--fewest-moves", "row.yaml"].iter().chain(args))
             .run()
     };
-    row(&[])
-        .status(0)
-        .stdout_has("solved in 1 move (1 jump), 1 peg left");
+    // Positions in 64 bits, and (70 holes) in 128.
+    for holes in [1, 67] {
+        row(holes, &[])
+            .status(0)
+            .stdout_has("solved in 1 move (1 jump), 1 peg left");
+    }
     // Its search spends the budget like every other.
-    row(&["--max-nodes", "0"])
+    row(1, &["--max-nodes", "0"])
         .status(1)
         .stdout_has("gave up: node limit (0 nodes)");
 }

@@ -12,6 +12,7 @@
 
 use super::{Found, Stop};
 use crate::model::HopModel;
+use crate::search::bits::Word;
 use crate::search::symmetry::Symmetry;
 use crate::search::{Budget, table_peak, vec_peak};
 use crate::spec::PegGoal;
@@ -20,9 +21,11 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// Chain steps between budget checks.
 const CHECK_EVERY: u64 = 1 << 12;
 
-struct Search<'a> {
+struct Search<'a, W> {
     model: &'a HopModel,
     sym: Symmetry,
+    /// Each move in the word's width: (mask, need, the cell it lands on).
+    moves: Vec<(W, W, usize)>,
     /// `by_from[cell]`: the moves leaving `cell`, to continue a chain.
     by_from: Vec<Vec<usize>>,
     /// `by_to[cell]`: the moves landing on `cell`, to walk a chain back.
@@ -30,10 +33,10 @@ struct Search<'a> {
     /// Positions with fewer pegs can never meet a goal of a peg count.
     least: u32,
     /// The moves each canonical position met is from the start.
-    depth: FxHashMap<u128, u32>,
+    depth: FxHashMap<W, u32>,
     /// The chain states met from the position being expanded: (position, cell of its peg).
-    seen: FxHashSet<(u128, usize)>,
-    stack: Vec<(u128, usize)>,
+    seen: FxHashSet<(W, usize)>,
+    stack: Vec<(W, usize)>,
     check_at: u64,
     memory: u64,
 }
@@ -41,6 +44,13 @@ struct Search<'a> {
 /// The fewest moves to a goal position: for a `pegs: fewest` goal, the fewest moves to the
 /// fewest pegs that any goal position reached has.
 pub(super) fn run(model: &HopModel, budget: &mut Budget) -> Result<Found, Stop> {
+    match model.geo.cells.len() <= 64 {
+        true => run_in::<u64>(model, budget),
+        false => run_in::<u128>(model, budget),
+    }
+}
+
+fn run_in<W: Word>(model: &HopModel, budget: &mut Budget) -> Result<Found, Stop> {
     let stop = |why| Stop::GaveUp(why, 0);
     let sym = Symmetry::find_within(model, budget)
         .map_err(stop)?
@@ -67,6 +77,11 @@ pub(super) fn run(model: &HopModel, budget: &mut Budget) -> Result<Found, Stop> 
     let mut s = Search {
         model,
         sym,
+        moves: model
+            .moves
+            .iter()
+            .map(|m| (W::narrow(m.mask), W::narrow(m.need), m.to))
+            .collect(),
         by_from,
         by_to,
         least,
@@ -78,26 +93,26 @@ pub(super) fn run(model: &HopModel, budget: &mut Budget) -> Result<Found, Stop> 
     };
     let (end, moves) = s.search(budget)?;
     let path = super::walk_back(model, &s.by_to, end, moves, |p| {
-        s.depth.get(&s.sym.canon(p)).copied()
+        s.depth.get(&p.canon(&s.sym)).copied()
     });
     Ok(Found {
         moves,
         path,
-        end,
+        end: end.wide(),
         memory: s.memory,
     })
 }
 
-impl Search<'_> {
+impl<W: Word> Search<'_, W> {
     /// A goal position's rank, lower better: its pegs for a `pegs: fewest` goal, else 0.
-    fn rank(&self, s: u128) -> Option<u32> {
+    fn rank(&self, s: W) -> Option<u32> {
         let cells = self.model.goal_cells();
-        if s & cells != cells {
+        if s.wide() & cells != cells {
             return None;
         }
         match self.model.goal.pegs {
-            PegGoal::Count(k) => (s.count_ones() == k).then_some(0),
-            PegGoal::Fewest => Some(s.count_ones()),
+            PegGoal::Count(k) => (s.pegs() == k).then_some(0),
+            PegGoal::Fewest => Some(s.pegs()),
         }
     }
 
@@ -111,7 +126,7 @@ impl Search<'_> {
     }
 
     /// Counts a chain step, checking the budget against the tables every [`CHECK_EVERY`].
-    fn tick(&mut self, budget: &mut Budget, frontier: &[u128], next: &Vec<u128>) -> Result<(), Stop> {
+    fn tick(&mut self, budget: &mut Budget, frontier: &[W], next: &Vec<W>) -> Result<(), Stop> {
         budget.nodes += 1;
         if budget.nodes < self.check_at {
             return Ok(());
@@ -123,10 +138,10 @@ impl Search<'_> {
         let more = (self.check_at - budget.nodes + 1) as usize;
         let widest = self.by_from.iter().map(Vec::len).max().unwrap_or(0);
         let pushes = more * widest + self.model.moves.len();
-        let used = table_peak::<(u128, u32)>(self.depth.len(), self.depth.capacity(), more)
-            + table_peak::<(u128, usize)>(self.seen.len(), self.seen.capacity(), more)
-            + vec_peak::<(u128, usize)>(self.stack.len(), self.stack.capacity(), pushes)
-            + vec_peak::<u128>(next.len(), next.capacity(), more)
+        let used = table_peak::<(W, u32)>(self.depth.len(), self.depth.capacity(), more)
+            + table_peak::<(W, usize)>(self.seen.len(), self.seen.capacity(), more)
+            + vec_peak::<(W, usize)>(self.stack.len(), self.stack.capacity(), pushes)
+            + vec_peak::<W>(next.len(), next.capacity(), more)
             + std::mem::size_of_val(frontier) as u64;
         self.memory = self.memory.max(used);
         match budget.exceeded(used) {
@@ -136,9 +151,8 @@ impl Search<'_> {
     }
 
     /// Breadth-first by moves: the best goal position met (canonical) and its moves.
-    fn search(&mut self, budget: &mut Budget) -> Result<(u128, u32), Stop> {
-        let model = self.model;
-        let start = model.start;
+    fn search(&mut self, budget: &mut Budget) -> Result<(W, u32), Stop> {
+        let start = W::narrow(self.model.start);
         self.depth.insert(start, 0);
         let mut best = self.rank(start).map(|r| (r, start, 0));
         let mut frontier = vec![start];
@@ -149,9 +163,9 @@ impl Search<'_> {
                 // Every chain from `p`: each position one move on, met for the first time
                 // or not, continues its chain.
                 self.seen.clear();
-                for m in &model.moves {
-                    if p & m.mask == m.need && self.keeps(p ^ m.mask) {
-                        self.stack.push((p ^ m.mask, m.to));
+                for &(mask, need, to) in &self.moves {
+                    if p & mask == need && self.keeps(p ^ mask) {
+                        self.stack.push((p ^ mask, to));
                     }
                 }
                 while let Some((q, at)) = self.stack.pop() {
@@ -159,7 +173,7 @@ impl Search<'_> {
                         continue;
                     }
                     self.tick(budget, &frontier, &next)?;
-                    let c = self.sym.canon(q);
+                    let c = q.canon(&self.sym);
                     if let std::collections::hash_map::Entry::Vacant(e) = self.depth.entry(c) {
                         e.insert(d + 1);
                         next.push(c);
@@ -174,9 +188,9 @@ impl Search<'_> {
                         }
                     }
                     for &i in &self.by_from[at] {
-                        let m = &model.moves[i];
-                        if q & m.mask == m.need && self.keeps(q ^ m.mask) {
-                            self.stack.push((q ^ m.mask, m.to));
+                        let (mask, need, to) = self.moves[i];
+                        if q & mask == need && self.keeps(q ^ mask) {
+                            self.stack.push((q ^ mask, to));
                         }
                     }
                 }
@@ -195,7 +209,7 @@ impl Search<'_> {
     }
 
     /// Whether a position may still lead to the goal.
-    fn keeps(&self, s: u128) -> bool {
-        s.count_ones() >= self.least
+    fn keeps(&self, s: W) -> bool {
+        s.pegs() >= self.least
     }
 }
