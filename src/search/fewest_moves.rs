@@ -715,58 +715,51 @@ fn walk_back<W: Word>(
     moves: u32,
     moves_to: impl Fn(W) -> Option<u32>,
 ) -> Vec<usize> {
+    // A position met `d` moves from the start and the reversed jumps of one move from it to
+    // `to`: depth-first over reversed chains, each state (position, cell its moving peg sits
+    // on) once, as a jump that takes no peg can lead back to one.
+    let back_one_move = |to: W, d: u32| {
+        let mut stack: Vec<(W, usize, Vec<usize>)> = (0..model.geo.cells.len())
+            .filter(|&c| to.wide() >> c & 1 == 1)
+            .map(|c| (to, c, Vec::new()))
+            .collect();
+        let mut seen = FxHashSet::default();
+        while let Some((s, at, chain)) = stack.pop() {
+            if !seen.insert((s, at)) {
+                continue;
+            }
+            for &i in &by_to[at] {
+                let m = &model.moves[i];
+                let (mask, need) = (W::narrow(m.mask), W::narrow(m.need));
+                if s & mask != mask ^ need {
+                    continue;
+                }
+                let p = s ^ mask;
+                // Every position on a chain between two positions met was met too.
+                let Some(e) = moves_to(p) else {
+                    continue;
+                };
+                let mut chain = chain.clone();
+                chain.push(i);
+                if e == d {
+                    return Some((p, chain));
+                }
+                stack.push((p, m.from, chain));
+            }
+        }
+        None
+    };
     let mut path = Vec::new();
     let mut cur = end;
     for d in (0..moves).rev() {
-        let (prev, chain) = back_one_move(model, by_to, cur, d, &moves_to)
-            .expect("a position with a move count has a predecessor one move fewer");
+        let (prev, chain) =
+            back_one_move(cur, d).expect("a position with a move count has a predecessor one move fewer");
         path.extend(chain);
         cur = prev;
     }
     debug_assert!(cur.wide() == model.start);
     path.reverse();
     path
-}
-
-/// A position met `d` moves from the start and the reversed jumps of one move from it to
-/// `to`: depth-first over reversed chains, each state (position, cell its moving peg sits on)
-/// once, as a jump that takes no peg can lead back to one.
-fn back_one_move<W: Word>(
-    model: &HopModel,
-    by_to: &[Vec<usize>],
-    to: W,
-    d: u32,
-    moves_to: impl Fn(W) -> Option<u32>,
-) -> Option<(W, Vec<usize>)> {
-    let mut stack: Vec<(W, usize, Vec<usize>)> = (0..model.geo.cells.len())
-        .filter(|&c| to.wide() >> c & 1 == 1)
-        .map(|c| (to, c, Vec::new()))
-        .collect();
-    let mut seen = FxHashSet::default();
-    while let Some((s, at, chain)) = stack.pop() {
-        if !seen.insert((s, at)) {
-            continue;
-        }
-        for &i in &by_to[at] {
-            let m = &model.moves[i];
-            let (mask, need) = (W::narrow(m.mask), W::narrow(m.need));
-            if s & mask != mask ^ need {
-                continue;
-            }
-            let p = s ^ mask;
-            // Every position on a chain between two positions met was met too.
-            let Some(e) = moves_to(p) else {
-                continue;
-            };
-            let mut chain = chain.clone();
-            chain.push(i);
-            if e == d {
-                return Some((p, chain));
-            }
-            stack.push((p, m.from, chain));
-        }
-    }
-    None
 }
 
 #[cfg(test)]
