@@ -170,6 +170,12 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// The moves an answer makes as its goal counts them: chains of one peg's jumps where
+    /// the goal counts moves ([`Outcome::move_count`]), else each jump or tilt.
+    pub fn moves_made(&self) -> usize {
+        self.move_count.map_or(self.moves.len(), |n| n as usize)
+    }
+
     /// The outcome for a puzzle that could not be read, compiled or solved.
     pub fn error(file: &str, message: String) -> Self {
         Outcome {

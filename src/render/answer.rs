@@ -234,7 +234,7 @@ fn verdict_words(o: &Outcome, none: &str) -> String {
     match o.status {
         // A goal that counts moves counts chains of one peg's jumps: the count the text
         // answer leads with, not the jumps.
-        Status::Solved => format!("{} moves", o.move_count.map_or(o.moves.len(), |n| n as usize)),
+        Status::Solved => format!("{} moves", o.moves_made()),
         Status::GaveUp => format!(
             "gave up ({})",
             o.reason.as_deref().unwrap_or("a limit was reached")

@@ -506,7 +506,12 @@ fn section(s: &mut String, i: usize, o: &Outcome) {
 
     let mut facts: Vec<(&str, String)> = Vec::new();
     if o.status == Status::Solved {
-        facts.push(("moves", o.moves.len().to_string()));
+        // As the index counts them; the jumps too when the goal counts chains of them.
+        let jumps = o.moves.len();
+        facts.push(match o.moves_made() {
+            n if n == jumps => ("moves", n.to_string()),
+            n => ("moves", format!("{n} ({jumps} jumps)")),
+        });
     } else if !o.moves.is_empty() {
         // Not a solution: the furthest the search got before it stopped.
         facts.push(("best try", format!("{} moves", o.moves.len())));

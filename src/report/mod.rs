@@ -173,10 +173,11 @@ impl Totals {
     }
 }
 
-/// The number shown in a `moves` column: moves of a solution, blank otherwise.
+/// The number shown in a `moves` column: moves of a solution as its goal counts them (chains
+/// of one peg's jumps under `moves:`), blank otherwise.
 pub fn moves_cell(o: &Outcome) -> String {
     if o.status == Status::Solved {
-        o.moves.len().to_string()
+        o.moves_made().to_string()
     } else {
         String::new()
     }

@@ -1,7 +1,9 @@
 //! Fewest moves, a move being one peg's chain of consecutive jumps: exact, for any hop family.
 //!
-//! Every jump removes pegs, so positions fall into layers by peg count and no path revisits
-//! one. An optimal answer only passes through positions that are both reachable from the
+//! A family whose jumps do not each take exactly one peg (`over:` a list of several, or
+//! none) is searched by [`chains`], breadth-first by moves; what follows is the search for
+//! the others. Every jump removes one peg, so positions fall into layers by peg count and
+//! no path revisits one. An optimal answer only passes through positions that are both reachable from the
 //! start and able to reach the goal ("feasible"), and those are few: 1.7 M canonical on the
 //! English board against 23.5 M reachable. So the search is in three passes over canonical
 //! positions (symmetries fixing the start and the goal cell):
@@ -29,6 +31,8 @@ use crate::spec::{MoveGoal, PegGoal};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+mod chains;
 
 /// Goal positions are listed, and searched backwards from, only up to this many.
 const MAX_GOAL_POSITIONS: u64 = 1 << 16;
@@ -60,7 +64,10 @@ impl<W: Word> Jump<W> {
 
 /// The fewest moves, or whether the goal can be met within `goal`'s number of them.
 pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult {
-    let r = if model.geo.cells.len() <= 64 {
+    // The layers below stand on every jump taking exactly one peg.
+    let r = if model.moves.iter().any(|m| m.over.len() != 1) {
+        chains::run(model, budget)
+    } else if model.geo.cells.len() <= 64 {
         Search::<u64>::new(model, budget).and_then(|s| s.run(budget))
     } else {
         Search::<u128>::new(model, budget).and_then(|s| s.run(budget))
@@ -653,17 +660,9 @@ impl<'a, W: Word> Search<'a, W> {
             .map(|(&s, &d)| (s, d))
             .min_by_key(|&(s, d)| (d, s))
             .ok_or_else(|| unsolvable("no goal position can be reached", &self))?;
-        let mut path = Vec::new();
-        let mut cur = end;
-        for d in (0..moves).rev() {
-            let (prev, chain) = self
-                .back_one_move(cur, d, &dist)
-                .expect("a position with a move count has a predecessor one move fewer");
-            path.extend(chain);
-            cur = prev;
-        }
-        debug_assert!(cur == start);
-        path.reverse();
+        let path = walk_back(self.model, &self.by_to, end, moves, |p| {
+            dist[p.pegs() as usize].get(&self.canon(p)).copied()
+        });
         Ok(Found {
             moves,
             path,
@@ -703,22 +702,41 @@ impl<'a, W: Word> Search<'a, W> {
         self.live += set_bytes(&out);
         r.map(|()| out)
     }
+}
 
-    /// A position `d` moves from the start and the reversed jumps of one move from it to `to`.
-    fn back_one_move(&self, to: W, d: u32, dist: &[FxHashMap<W, u32>]) -> Option<(W, Vec<usize>)> {
-        // Depth-first over reversed chains: (position, cell its moving peg sits on, jumps so far).
-        let mut stack: Vec<(W, usize, Vec<usize>)> = (0..self.model.geo.cells.len())
+/// The jumps from the start to `end`, `moves` moves from it: walked back a move at a time, each
+/// by reversed chains to a position `moves_to` says is met one move nearer the start (the
+/// moves from the start of a position met, as its search recorded them). The search's group
+/// fixes the start, the only position of its class, so the walk ends on it.
+fn walk_back<W: Word>(
+    model: &HopModel,
+    by_to: &[Vec<usize>],
+    end: W,
+    moves: u32,
+    moves_to: impl Fn(W) -> Option<u32>,
+) -> Vec<usize> {
+    // A position met `d` moves from the start and the reversed jumps of one move from it to
+    // `to`: depth-first over reversed chains, each state (position, cell its moving peg sits
+    // on) once, as a jump that takes no peg can lead back to one.
+    let back_one_move = |to: W, d: u32| {
+        let mut stack: Vec<(W, usize, Vec<usize>)> = (0..model.geo.cells.len())
             .filter(|&c| to.wide() >> c & 1 == 1)
             .map(|c| (to, c, Vec::new()))
             .collect();
+        let mut seen = FxHashSet::default();
         while let Some((s, at, chain)) = stack.pop() {
-            for &i in &self.by_to[at] {
-                let j = &self.jumps[i];
-                if !j.backward(s) {
+            if !seen.insert((s, at)) {
+                continue;
+            }
+            for &i in &by_to[at] {
+                let m = &model.moves[i];
+                let (mask, need) = (W::narrow(m.mask), W::narrow(m.need));
+                if s & mask != mask ^ need {
                     continue;
                 }
-                let p = s ^ j.mask;
-                let Some(&e) = dist[p.pegs() as usize].get(&self.canon(p)) else {
+                let p = s ^ mask;
+                // Every position on a chain between two positions met was met too.
+                let Some(e) = moves_to(p) else {
                     continue;
                 };
                 let mut chain = chain.clone();
@@ -726,11 +744,22 @@ impl<'a, W: Word> Search<'a, W> {
                 if e == d {
                     return Some((p, chain));
                 }
-                stack.push((p, j.from, chain));
+                stack.push((p, m.from, chain));
             }
         }
         None
+    };
+    let mut path = Vec::new();
+    let mut cur = end;
+    for d in (0..moves).rev() {
+        let (prev, chain) =
+            back_one_move(cur, d).expect("a position with a move count has a predecessor one move fewer");
+        path.extend(chain);
+        cur = prev;
     }
+    debug_assert!(cur.wide() == model.start);
+    path.reverse();
+    path
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! |---|---|
 //! | tilt | [`tilt::solve`]: breadth-first over tilts |
 //! | pieces of kinds, rewrite moves | [`rewrite::solve`]: breadth-first for `moves:`, else depth-first with a visited set |
-//! | hop, `moves: fewest` | [`fewest_moves::solve`] |
+//! | hop, `moves: fewest` | [`fewest_moves::solve`]: by layers of peg count, or breadth-first by chains where a jump does not take exactly one peg |
 //! | hop, more goal pegs than the start has, or a goal the position classes refute | nothing: unsolvable, with the reason |
 //! | hop, `reach:` a cell | `reach`: [`dfs::solve_with`], symmetry and pagodas only (see `reach` below) |
 //! | hop, `pegs: fewest` and nothing else, at most [`dense::MAX_CELLS`] cells, no node limit | `fewest`: [`dense::fewest`]'s exact values after the floor |

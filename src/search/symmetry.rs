@@ -221,11 +221,31 @@ impl Symmetry {
 
     /// The subgroup mapping `state` onto itself.
     pub fn stabilizer(&self, state: u128) -> Self {
-        let keep = (0..self.order())
-            .filter(|&g| self.apply(g, state) == state)
+        self.subgroup(|g| self.apply(g, state) == state)
+    }
+
+    /// The subgroup mapping each move onto a move that the image of its jumping peg makes:
+    /// a chain of one peg's jumps then maps onto a chain. The group maps moves as what they do
+    /// to a position; two moves doing the same with different pegs jumping could differ here.
+    pub fn keeping_jumpers(&self, model: &HopModel) -> Self {
+        let moves: FxHashSet<(usize, u128, u128)> =
+            model.moves.iter().map(|m| (m.from, m.need, m.mask)).collect();
+        self.subgroup(|g| {
+            let p = &self.perms[g];
+            model
+                .moves
+                .iter()
+                .all(|m| moves.contains(&(p[m.from], permute_mask(p, m.need), permute_mask(p, m.mask))))
+        })
+    }
+
+    /// The permutations `keep(g)` accepts (a subgroup when they are closed under composition).
+    fn subgroup(&self, keep: impl Fn(usize) -> bool) -> Self {
+        let kept = (0..self.order())
+            .filter(|&g| keep(g))
             .map(|g| self.perms[g].clone())
             .collect();
-        Self::from_perms(self.perms[0].len(), keep)
+        Self::from_perms(self.perms[0].len(), kept)
     }
 
     /// The same group on `size` cells, cell `c` renamed `map[c]`; cells no `c` is renamed

@@ -428,3 +428,34 @@ fn resume_solves_again_a_result_edited_since_it_was_written() {
         );
     }
 }
+
+#[test]
+fn under_fewest_moves_the_moves_column_counts_chains_as_the_goal_does() {
+    // One peg jumps twice in a row: two jumps, one move.
+    let run = Test::new()
+        .file("set/chain.yaml", "rules: peg_hop\nboard: |\n  o o . o .\n")
+        .args(["batch", "set", "--fewest-moves", "--report", "rep", "--quiet"])
+        .run()
+        .status(0);
+    let row: Vec<&str> = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("chain"))
+        .unwrap_or_else(|| panic!("no row:\n{}", run.stdout))
+        .split('|')
+        .map(str::trim)
+        .collect();
+    assert_eq!(row[2..5], ["solved", "1", "1"], "status, moves, pegs");
+    let rep = run.dir().join("rep");
+    let csv = std::fs::read_to_string(rep.join("summary.csv")).unwrap();
+    assert!(csv.contains(",solved,1,1,"), "{csv}");
+    let html = std::fs::read_to_string(rep.join("index.html")).unwrap();
+    assert!(html.contains("<dt>moves</dt><dd>1 (2 jumps)</dd>"), "{html}");
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(rep.join("summary.json")).unwrap()).unwrap();
+    let o = &json["results"][0];
+    assert_eq!(
+        (o["move_count"].as_u64(), o["moves"].as_array().map(Vec::len)),
+        (Some(1), Some(2))
+    );
+}

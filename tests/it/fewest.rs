@@ -1,13 +1,16 @@
 //! `pegs: fewest` on small boards: the exact values of `search::dense` (a puzzle's own table,
 //! then one shared by every board of the shape) checked against the depth-first searches a
-//! node limit keeps, and shown not to depend on what earlier puzzles left in the table.
+//! node limit keeps, and shown not to depend on what earlier puzzles left in the table. And
+//! `moves: fewest` for families whose jumps take two pegs, or none, checked against a plain
+//! breadth-first search of the test's own.
 
 use crate::many::results;
 use crate::support::{Test, random_5x5_boards, root};
-use marbles::model::HopModel;
+use marbles::model::{HopModel, HopMove, Model};
 use marbles::search::dfs::{HopResult, Quiet};
 use marbles::search::{Budget, Limits, Verdict, plan};
 use marbles::solve::{self, MoveOrder};
+use std::collections::{HashMap, HashSet};
 use std::process::Command;
 
 /// Frees the shared tables of values when a test ends, so that this process stays small for
@@ -156,4 +159,324 @@ fn limits_hold_on_the_table_of_values() {
         (none["pegs_left"].as_u64(), none["moves"].as_array().map(Vec::len)),
         (Some(20), Some(0))
     );
+}
+
+/// A peg jumps along a row or column over one peg or over two in a line, into the hole beyond.
+const HOP12: &str = r#"
+fn rules(board) {
+    let grid = board.lattice("square");
+    let directions = [#{ name: "up", by: [0, -1] }, #{ name: "down", by: [0, 1] },
+                      #{ name: "left", by: [-1, 0] }, #{ name: "right", by: [1, 0] }];
+    let moves = [];
+    for cell in grid.cells {
+        let x = grid.x(cell[0], cell[1]);
+        let y = grid.y(cell[0], cell[1]);
+        for d in directions {
+            let a = grid.at(x + d.by[0], y + d.by[1]);
+            let b = grid.at(x + 2 * d.by[0], y + 2 * d.by[1]);
+            let c = grid.at(x + 3 * d.by[0], y + 3 * d.by[1]);
+            if a != () && b != () && grid.has(a[0], a[1]) && grid.has(b[0], b[1]) {
+                moves.push(#{ dir: d.name, from: cell, over: a, to: b });
+                if c != () && grid.has(c[0], c[1]) {
+                    moves.push(#{ dir: d.name, from: cell, over: [a, b], to: c });
+                }
+            }
+        }
+    }
+    #{ kind: "hop", layout: "square", directions: ["up", "down", "left", "right"], moves: moves }
+}
+"#;
+
+#[test]
+fn a_jump_over_two_pegs_is_one_move_to_the_fewest_moves_search() {
+    let row = |holes: usize, args: &[&str]| {
+        let yaml = format!(
+            "rules: hop12\nboard: |\n  o o o{}\ngoal:\n  pegs: 1\n",
+            " .".repeat(holes)
+        );
+        Test::new()
+            .file("rules/hop12.rhai", HOP12)
+            .file("row.yaml", &yaml)
+            .args(["solve", "--fewest-moves", "row.yaml"].iter().chain(args))
+            .run()
+    };
+    // Positions in 64 bits, and (70 holes) in 128.
+    for holes in [1, 67] {
+        row(holes, &[])
+            .status(0)
+            .stdout_has("solved in 1 move (1 jump), 1 peg left");
+    }
+    // Its search spends the budget like every other.
+    row(1, &["--max-nodes", "0"])
+        .status(1)
+        .stdout_has("gave up: node limit (0 nodes)");
+}
+
+type Cell = [i64; 2];
+
+/// One of the test's own jumps: from, the cells jumped over, to.
+type Jump = (Cell, Vec<Cell>, Cell);
+
+/// Every jump on a `rows`×`cols` rectangle of holes along a row or column over `k` cells, for
+/// each `k` in `over` (0: a step to the next hole).
+fn own_rules(rows: i64, cols: i64, over: &[i64]) -> Vec<Jump> {
+    let on = |[r, c]: Cell| (0..rows).contains(&r) && (0..cols).contains(&c);
+    let mut out = Vec::new();
+    for r in 0..rows {
+        for c in 0..cols {
+            for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                for &k in over {
+                    let to = [r + dr * (k + 1), c + dc * (k + 1)];
+                    if on(to) {
+                        let cells = (1..=k).map(|i| [r + dr * i, c + dc * i]).collect();
+                        out.push(([r, c], cells, to));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What the goal asks: `pegs` (`None`: the fewest) and a cell that must hold one.
+struct Goal {
+    pegs: Option<u32>,
+    at: Option<Cell>,
+}
+
+/// The fewest pegs a goal position reached has and the fewest moves to one, by breadth-first
+/// search over positions (sets of cells), a move being every chain of jumps one peg can make.
+fn own_fewest(rules: &[Jump], start: &HashSet<Cell>, goal: &Goal) -> Option<(u32, u32)> {
+    let cells: Vec<Cell> = rules
+        .iter()
+        .flat_map(|(f, o, t)| o.iter().chain([f, t]))
+        .chain(start)
+        .copied()
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    let bit = |c: &Cell| 1u32 << cells.iter().position(|d| d == c).unwrap();
+    // Each jump as (need, mask, to), filed under its from cell.
+    let mut by_from: HashMap<Cell, Vec<(u32, u32, Cell)>> = HashMap::new();
+    for (f, o, t) in rules {
+        let need = bit(f) | o.iter().map(bit).fold(0, |a, b| a | b);
+        by_from.entry(*f).or_default().push((need, need | bit(t), *t));
+    }
+    let start = start.iter().map(bit).fold(0, |a, b| a | b);
+    let mut dist = HashMap::from([(start, 0u32)]);
+    let mut frontier = vec![start];
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for p in frontier {
+            let d = dist[&p];
+            let mut seen = HashSet::new();
+            // A chain starts with any jump; each jump after it is made from where it landed.
+            let mut chains: Vec<(u32, Cell)> = Vec::new();
+            let mut jump = |q: u32, jumps: &[(u32, u32, Cell)], chains: &mut Vec<(u32, Cell)>| {
+                for &(need, mask, to) in jumps {
+                    let r = q ^ mask;
+                    if q & mask == need && seen.insert((r, to)) {
+                        chains.push((r, to));
+                        if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(r) {
+                            e.insert(d + 1);
+                            next.push(r);
+                        }
+                    }
+                }
+            };
+            for jumps in by_from.values() {
+                jump(p, jumps, &mut chains);
+            }
+            while let Some((q, at)) = chains.pop() {
+                jump(q, by_from.get(&at).map_or(&[], Vec::as_slice), &mut chains);
+            }
+        }
+        frontier = next;
+    }
+    let ends = dist
+        .iter()
+        .filter(|(s, _)| goal.at.is_none_or(|a| *s & bit(&a) != 0))
+        .map(|(s, d)| (s.count_ones(), *d));
+    match goal.pegs {
+        Some(n) => ends.filter(|e| e.0 == n).min(),
+        None => ends.min(),
+    }
+}
+
+/// Checks marbles' `moves: fewest` answer on one board against [`own_fewest`]: every jump one
+/// of the test's own rules and legal where it is made, the end a goal position, the pegs and
+/// the moves (a jump from where the last one landed continuing its move) the fewest.
+fn check_fewest_moves(m: &HopModel, rules: &[Jump], goal: &Goal, what: &str) {
+    let mut pegs: HashSet<Cell> = (0..m.geo.cells.len())
+        .filter(|&i| m.start >> i & 1 == 1)
+        .map(|i| m.geo.cells[i])
+        .collect();
+    let expect = own_fewest(rules, &pegs, goal);
+    let order = |m: &HopModel| solve::move_order(m, &MoveOrder::Script);
+    let model = Model::Hop(m.clone());
+    let found = plan::solve(&model, order, &mut Budget::new(Limits::default()), &mut Quiet);
+    let Some((want_pegs, want_moves)) = expect else {
+        assert!(
+            matches!(found.verdict, Verdict::Unsolvable(_)),
+            "{what}: no goal position is reachable, yet {:?}",
+            found.verdict
+        );
+        return;
+    };
+    assert_eq!(found.verdict, Verdict::Solved, "{what}");
+    let (mut moves, mut last) = (0, None);
+    for &i in &found.path {
+        let mv = &m.moves[i];
+        let jump = (
+            m.geo.cells[mv.from],
+            mv.over.iter().map(|&c| m.geo.cells[c]).collect(),
+            m.geo.cells[mv.to],
+        );
+        assert!(rules.contains(&jump), "{what}: {jump:?} is no jump of the rules");
+        let (from, over, to) = jump;
+        let legal = pegs.contains(&from) && over.iter().all(|c| pegs.contains(c)) && !pegs.contains(&to);
+        assert!(
+            legal,
+            "{what}: {from:?} over {over:?} to {to:?} is not legal there"
+        );
+        pegs.remove(&from);
+        over.iter().for_each(|c| _ = pegs.remove(c));
+        pegs.insert(to);
+        if last != Some(from) {
+            moves += 1;
+        }
+        last = Some(to);
+    }
+    assert!(
+        goal.at.is_none_or(|a| pegs.contains(&a)),
+        "{what}: ends off the goal cell"
+    );
+    assert_eq!(
+        (pegs.len() as u32, moves),
+        (want_pegs, want_moves),
+        "{what}: (pegs, moves)"
+    );
+}
+
+/// Random rectangles of at most `most` holes, each hole a peg with probability 5/8, at least
+/// two pegs and one hole, with a goal of one peg, two, the fewest, or one peg on a cell.
+fn random_boards(count: usize, mut seed: u64, most: i64) -> Vec<(i64, i64, Vec<String>, Goal)> {
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let shapes: Vec<(i64, i64)> = [
+        (1, 7),
+        (1, 8),
+        (2, 4),
+        (2, 5),
+        (3, 3),
+        (2, 6),
+        (3, 4),
+        (3, 5),
+        (4, 4),
+    ]
+    .into_iter()
+    .filter(|(r, c)| r * c <= most)
+    .collect();
+    let mut out = Vec::new();
+    while out.len() < count {
+        let (rows, cols) = shapes[next() as usize % shapes.len()];
+        let board: Vec<String> = (0..rows)
+            .map(|_| {
+                (0..cols)
+                    .map(|_| if next() % 8 < 5 { 'o' } else { '.' })
+                    .collect()
+            })
+            .collect();
+        let pegs = board.iter().flat_map(|r| r.chars()).filter(|&c| c == 'o').count();
+        if pegs < 2 || pegs == (rows * cols) as usize {
+            continue;
+        }
+        let goal = match next() % 4 {
+            0 => Goal {
+                pegs: Some(1),
+                at: None,
+            },
+            1 => Goal {
+                pegs: Some(2),
+                at: None,
+            },
+            2 => Goal { pegs: None, at: None },
+            _ => {
+                let at = [next() as i64 % rows, next() as i64 % cols].map(i64::abs);
+                Goal {
+                    pegs: Some(1),
+                    at: Some(at),
+                }
+            }
+        };
+        out.push((rows, cols, board, goal));
+    }
+    out
+}
+
+/// The model of `board` under `rules` (a built-in family or the test's `rules/hop12.rhai`) with `goal` and the fewest moves asked.
+fn fewest_moves_model(t: &Test, k: usize, rules: &str, board: &[String], goal: &Goal) -> HopModel {
+    let drawn: String = board
+        .iter()
+        .map(|r| {
+            format!(
+                "  {}\n",
+                r.chars().map(String::from).collect::<Vec<_>>().join(" ")
+            )
+        })
+        .collect();
+    let pegs = goal.pegs.map_or("fewest".to_string(), |n| n.to_string());
+    let at = goal
+        .at
+        .map_or(String::new(), |[r, c]| format!("  at: [{r}, {c}]\n"));
+    let yaml = format!("rules: {rules}\nboard: |\n{drawn}goal:\n  pegs: {pegs}\n{at}  moves: fewest\n");
+    let path = t.path(&format!("b{k}.yaml"));
+    std::fs::write(&path, &yaml).unwrap();
+    match solve::prepare(&path, &solve::Options::default())
+        .unwrap_or_else(|e| panic!("{yaml}: {e}"))
+        .model
+    {
+        Model::Hop(m) => m,
+        _ => panic!("a hop family"),
+    }
+}
+
+#[test]
+fn fewest_moves_match_a_plain_breadth_first_search_whatever_a_jump_takes() {
+    let t = Test::new().file("rules/hop12.rhai", HOP12);
+    // Over one peg or two in a line; over one (the ordinary game, as a control).
+    for (rules, over, seed) in [
+        ("hop12", &[1, 2][..], 0x2545_f491_4f6c_dd1d),
+        ("peg_hop", &[1][..], 0x9e37_79b9),
+    ] {
+        for (k, (rows, cols, board, goal)) in random_boards(40, seed, 16).into_iter().enumerate() {
+            let m = fewest_moves_model(&t, k, rules, &board, &goal);
+            let what = format!("{rules} {board:?} pegs {:?} at {:?}", goal.pegs, goal.at);
+            check_fewest_moves(&m, &own_rules(rows, cols, over), &goal, &what);
+        }
+    }
+    // Steps to the next hole as well as jumps over one peg: no script can say `over: []`,
+    // so the steps are added to the compiled ordinary game.
+    for (k, (rows, cols, board, goal)) in random_boards(40, 0x51_7cc1_b727, 8).into_iter().enumerate() {
+        let mut m = fewest_moves_model(&t, k, "peg_hop", &board, &goal);
+        let rules = own_rules(rows, cols, &[0, 1]);
+        for (from, _, to) in rules.iter().filter(|j| j.1.is_empty()) {
+            let (from, to) = (m.geo.index[from], m.geo.index[to]);
+            let (from_bit, to_bit) = (1u128 << from, 1u128 << to);
+            m.moves.push(HopMove {
+                mask: from_bit | to_bit,
+                need: from_bit,
+                from,
+                over: Vec::new(),
+                to,
+                dir: None,
+            });
+        }
+        let what = format!("steps {board:?} pegs {:?} at {:?}", goal.pegs, goal.at);
+        check_fewest_moves(&m, &rules, &goal, &what);
+    }
 }
