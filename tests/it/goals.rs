@@ -114,7 +114,7 @@ fn goal_boards_in_another_position_class_are_refuted_without_search() {
         .args(["solve", "p.yaml"])
         .run()
         .status(1)
-        .stdout_has("\nunsolvable\n");
+        .stdout_has("\nunsolvable: exhaustive search: none of the ");
     assert_eq!(solutions(&yaml), 0);
 }
 

@@ -251,7 +251,11 @@ fn lost(p: &Prepared, opts: &Options, history: &[Position], reason: Option<Strin
         }
         break;
     }
-    let why = reason.map(|r| format!(" ({r})")).unwrap_or_default();
+    // A refutation's reason helps a player; "every position tried" is the search's business.
+    let why = reason
+        .filter(|r| !r.starts_with("exhaustive search"))
+        .map(|r| format!(" ({r})"))
+        .unwrap_or_default();
     format!("no solution from here{why}: lost; {undo}")
 }
 
