@@ -410,11 +410,13 @@ fn run_here(
     board: ScriptBoard,
     limits: &ScriptLimits,
 ) -> std::result::Result<RuleTables, sandbox::Failed> {
-    let (value, printed) = sandbox::call_rules(script, board, limits)?;
-    let out = Reader { script };
-    Ok(out
-        .tables(value, printed.clone())
-        .map_err(|d| d.printed(printed))?)
+    sandbox::call_rules(script, board, limits, |called| {
+        let (value, printed) = called?;
+        let out = Reader { script };
+        Ok(out
+            .tables(value, printed.clone())
+            .map_err(|d| d.printed(printed))?)
+    })
 }
 
 /// Turns the script's returned map into tables, with errors naming the script, the line that

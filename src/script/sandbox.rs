@@ -71,6 +71,8 @@ struct Run {
     /// called millions of times never reached Rhai's limit nor a multiple that looks at the
     /// clock. Only this run's thread touches it: a plain load and store, no locked add.
     operations: AtomicU64,
+    /// What earlier runs of this script left held (see [`LEFT_HELD`]).
+    left_before: AtomicU64,
     /// The limit that stopped this run, once one has: every operation after it stops at
     /// once. Rhai's `sort` and `dedup` swallow their comparer's errors and carry on; a
     /// built-in that did the same with a limit's stop would otherwise run each of its
@@ -86,6 +88,7 @@ impl Run {
     fn new() -> Self {
         Run {
             operations: AtomicU64::new(0),
+            left_before: AtomicU64::new(0),
             stopped: AtomicUsize::new(0),
             deadline: Mutex::new(Instant::now()),
             printed: Mutex::new(Vec::new()),
@@ -103,7 +106,10 @@ impl Run {
         if ops > max_operations {
             return Some(OPERATIONS);
         }
-        if super::alloc::held() > max_bytes {
+        let left = self.left_before.load(Ordering::Relaxed);
+        if super::alloc::held() + left > max_bytes
+            || LEFT_HELD.load(Ordering::Relaxed) > LEFT_TOTAL_TIMES * max_bytes
+        {
             return Some(MEMORY);
         }
         if self.printed_bytes.load(Ordering::Relaxed) > max_printed {
@@ -341,6 +347,7 @@ pub fn bounded(max: usize, args: fmt::Arguments) -> String {
 }
 
 /// Why a script's run gave no value.
+#[derive(Clone)]
 pub enum Failed {
     /// The board's drawing fits no lattice the script asked for (the puzzle's fault), with
     /// what the script printed.
@@ -354,14 +361,31 @@ impl From<Diagnostic> for Failed {
     }
 }
 
+/// Bytes that runs of scripts in this process left held when they ended: values in
+/// reference cycles (a closure capturing a variable that is then given a value holding the
+/// closure), which Rhai never frees. A later run of the same script counts what its earlier
+/// runs left against its memory limit, and every run counts what all scripts left against
+/// four times it, so that what runs leave is bounded (a batch of one such script on 40 board
+/// shapes reached 1 GB and aborted), and a script that leaks stops only itself until then.
+static LEFT_HELD: AtomicU64 = AtomicU64::new(0);
+
+/// [`LEFT_HELD`] by script (the SHA-256 of its text).
+static LEFT_BY_SCRIPT: Mutex<Option<HashMap<String, u64>>> = Mutex::new(None);
+
+/// How many times a run's own limit all runs together may leave held.
+const LEFT_TOTAL_TIMES: u64 = 4;
+
 /// Calls `script`'s `rules(board)` once, on this thread's engine (built on first use, or
 /// again when the limits change), compiling the script only the first time this thread sees
-/// its text; returns the value and what it printed.
-pub fn call_rules(
+/// its text, and hands the value and what it printed to `read`, whose result is returned.
+/// Everything the run allocates and `read` frees is counted: what is still held after `read`
+/// and its result are done with (its result copied out uncounted) was left in cycles.
+pub fn call_rules<T: Clone>(
     script: &Script,
     board: ScriptBoard,
     limits: &ScriptLimits,
-) -> std::result::Result<(Dynamic, Vec<String>), Failed> {
+    read: impl FnOnce(std::result::Result<(Dynamic, Vec<String>), Failed>) -> std::result::Result<T, Failed>,
+) -> std::result::Result<T, Failed> {
     ENGINES.with_borrow_mut(|slot| {
         if slot.as_ref().is_none_or(|e| e.limits != *limits) {
             let run = Arc::new(Run::new());
@@ -385,21 +409,41 @@ pub fn call_rules(
             }
         };
         e.run.start(limits.timeout);
+        let left_before = LEFT_BY_SCRIPT
+            .lock()
+            .unwrap()
+            .as_ref()
+            .and_then(|m| m.get(&script.hash).copied())
+            .unwrap_or(0);
+        e.run.left_before.store(left_before, Ordering::Relaxed);
         let mut scope = Scope::new();
         let probe = board.clone();
         // Only what the run itself allocates counts: not the engine, nor compiled scripts.
         let metered = super::alloc::Metered::start();
         let result = e.engine.call_fn::<Dynamic>(&mut scope, &ast, "rules", (board,));
-        drop(metered);
+        drop(scope);
         let printed = std::mem::take(&mut *e.run.printed.lock().unwrap());
         // A misfit stops the run even if the script caught it: the drawing is at fault.
-        if let Some(m) = probe.misfit() {
-            return Err(Failed::Misfit(m, printed));
+        let result = match (probe.misfit(), result) {
+            (Some(m), _) => Err(Failed::Misfit(m, printed)),
+            (None, Ok(v)) => Ok((v, printed)),
+            (None, Err(err)) => Err(runtime_error(script, &err, limits).printed(printed).into()),
+        };
+        let out = read(result);
+        let kept = super::alloc::paused(|| out.clone());
+        drop(out);
+        let left = metered.held();
+        drop(metered);
+        if left > 0 {
+            LEFT_HELD.fetch_add(left, Ordering::Relaxed);
+            super::alloc::paused(|| {
+                let mut by = LEFT_BY_SCRIPT.lock().unwrap();
+                *by.get_or_insert_with(HashMap::new)
+                    .entry(script.hash.clone())
+                    .or_default() += left;
+            });
         }
-        match result {
-            Ok(v) => Ok((v, printed)),
-            Err(err) => Err(runtime_error(script, &err, limits).printed(printed).into()),
-        }
+        kept
     })
 }
 
@@ -507,10 +551,35 @@ fn runtime_error(script: &Script, e: &EvalAltResult, limits: &ScriptLimits) -> D
             "rule script stopped: operation limit reached ({} operations; an endless loop?)",
             limits.max_operations
         ),
-        EvalAltResult::ErrorTerminated(token, ..) if token.to_string() == MEMORY => format!(
-            "rule script stopped: memory limit reached (it held more than {})",
-            crate::process::human_bytes(limits.max_bytes)
-        ),
+        EvalAltResult::ErrorTerminated(token, ..) if token.to_string() == MEMORY => {
+            let all = LEFT_HELD.load(Ordering::Relaxed);
+            let earlier = if all > LEFT_TOTAL_TIMES * limits.max_bytes {
+                format!(
+                    "; rule scripts run earlier in this process left {} held in reference cycles, \
+                     more than {} times that",
+                    crate::process::human_bytes(all),
+                    LEFT_TOTAL_TIMES
+                )
+            } else {
+                let mine = LEFT_BY_SCRIPT
+                    .lock()
+                    .unwrap()
+                    .as_ref()
+                    .and_then(|m| m.get(&script.hash).copied())
+                    .unwrap_or(0);
+                match mine >> 20 {
+                    0 => String::new(),
+                    _ => format!(
+                        ", {} of it left held in reference cycles by earlier runs of this script",
+                        crate::process::human_bytes(mine)
+                    ),
+                }
+            };
+            format!(
+                "rule script stopped: memory limit reached (it held more than {}{earlier})",
+                crate::process::human_bytes(limits.max_bytes)
+            )
+        }
         EvalAltResult::ErrorTerminated(token, ..) if token.to_string() == PRINTED => format!(
             "rule script stopped: output limit reached (it printed more than {})",
             crate::process::human_bytes(limits.max_printed as u64)
@@ -544,4 +613,61 @@ fn runtime_error(script: &Script, e: &EvalAltResult, limits: &ScriptLimits) -> D
         }
     };
     Diagnostic::new(&script.origin, what).at(line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What runs left held so far, by this script.
+    fn left(script: &Script) -> u64 {
+        LEFT_BY_SCRIPT
+            .lock()
+            .unwrap()
+            .as_ref()
+            .and_then(|m| m.get(&script.hash).copied())
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn the_shipped_scripts_leave_nothing_held_however_many_boards_they_run_on() {
+        let limits = ScriptLimits::default();
+        for (name, source) in crate::script::BUILTIN {
+            let script = Script::new(
+                name.to_string(),
+                format!("<builtin>/{name}.rhai").into(),
+                source.to_string(),
+            );
+            let runs = |widths: std::ops::Range<usize>| {
+                for width in widths {
+                    let text = if *name == "tilt_roll" {
+                        format!(
+                            "rules: {name}\nsize: {}\nmarbles: [[0, 0]]\nholes: [[0, 1]]\n",
+                            2 + width % 10
+                        )
+                    } else {
+                        format!(
+                            "rules: {name}\nboard: |\n  {}\n  o o o\n",
+                            vec!["o"; width].join(" ")
+                        )
+                    };
+                    let spec = crate::spec::parse(std::path::Path::new("t.yaml"), &text).unwrap();
+                    let board = match &spec.board {
+                        crate::spec::BoardSpec::Grid(g) => ScriptBoard::grid(g),
+                        crate::spec::BoardSpec::Tilt(t) => ScriptBoard::tilt(t),
+                    };
+                    let _ = call_rules(&script, board, &limits, |called| {
+                        called.map(|(_, printed)| printed)
+                    });
+                }
+                left(&script)
+            };
+            // The engine keeps the short strings it has seen (interned, a few hundred at most,
+            // up to 32 bytes each): new boards may add a few bytes that way, the same boards
+            // again nothing.
+            let first = runs(1..12);
+            assert!(first < 16 << 10, "{name}: {first} bytes");
+            assert_eq!(runs(1..12), first, "{name}");
+        }
+    }
 }

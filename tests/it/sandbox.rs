@@ -230,3 +230,55 @@ fn scripts_cannot_read_the_clock() {
             ));
     }
 }
+
+#[test]
+fn what_scripts_leave_in_reference_cycles_is_bounded_across_runs() {
+    // Each run leaves 200 closures in cycles with a 128 KiB string each (25 MiB), which Rhai
+    // never frees: a batch of one such script on 40 board shapes reached 1 GB. Now a run of the
+    // script counts what its earlier runs left against its limit (64 MiB), and other families
+    // in the batch are not held back by it.
+    let leak = "fn rules(board) {\n  let s = \"x\";\n  for i in 0..17 { s += s; }\n  \
+                for i in 0..200 { let a = 0; let f = || a; a = [f, s + `${i}`]; }\n  \
+                #{ kind: \"hop\", layout: \"square\", directions: [\"right\"], moves: [], goal: #{ pegs: 1 } }\n}\n";
+    let mut t = Test::new()
+        .file("set/marbles.toml", "")
+        .file("set/rules/leak.rhai", leak);
+    for n in 2..10 {
+        let row = vec!["o"; n].join(" ");
+        t = t.file(
+            &format!("set/leak{n}.yaml"),
+            &format!("rules: leak\nboard: |\n  {row}\n"),
+        );
+    }
+    let t = t.file("set/zz_good.yaml", "rules: peg_hop\nboard: |\n  o o .\n");
+    let run = t
+        .args([
+            "batch",
+            "set",
+            "-j",
+            "1",
+            "--no-report",
+            "--format",
+            "json",
+            "--quiet",
+        ])
+        .run_bounded(SECS(60), None)
+        .held(400);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect(&run.stderr);
+    let rows = v["results"].as_array().unwrap();
+    let stopped = rows
+        .iter()
+        .filter(|r| {
+            r["error"].as_str().is_some_and(|e| {
+                e.contains("rule script stopped: memory limit reached (it held more than 64.0 MiB, ")
+                    && e.contains("of it left held in reference cycles by earlier runs of this script)")
+            })
+        })
+        .count();
+    assert!(stopped >= 5, "{stopped} of 8 runs stopped: {v}");
+    let good = rows
+        .iter()
+        .find(|r| r["file"].as_str().unwrap().ends_with("zz_good.yaml"))
+        .unwrap();
+    assert_eq!(good["status"], "solved", "{good}");
+}
