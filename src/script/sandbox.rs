@@ -62,6 +62,19 @@ impl Default for ScriptLimits {
     }
 }
 
+/// The instant script deadlines are counted from: the first time one is asked for.
+fn epoch() -> Instant {
+    static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+/// `t` in nanoseconds after [`epoch`] (0 before it).
+fn since_epoch(t: Instant) -> u64 {
+    t.saturating_duration_since(epoch())
+        .as_nanos()
+        .min(u128::from(u64::MAX)) as u64
+}
+
 /// What one run of a script has used so far, read by the engine's callbacks: an engine is
 /// built once per thread and serves every run on it, so each run resets this.
 struct Run {
@@ -79,7 +92,8 @@ struct Run {
     /// remaining calls up to the next check.
     /// 0 until then, else 1 + the limit's place in [`STOPS`].
     stopped: AtomicUsize,
-    deadline: Mutex<Instant>,
+    /// When the run must end, in nanoseconds after [`epoch`]: read without a lock.
+    deadline: AtomicU64,
     printed: Mutex<Vec<String>>,
     printed_bytes: AtomicUsize,
 }
@@ -90,7 +104,7 @@ impl Run {
             operations: AtomicU64::new(0),
             left_before: AtomicU64::new(0),
             stopped: AtomicUsize::new(0),
-            deadline: Mutex::new(Instant::now()),
+            deadline: AtomicU64::new(0),
             printed: Mutex::new(Vec::new()),
             printed_bytes: AtomicUsize::new(0),
         }
@@ -120,16 +134,17 @@ impl Run {
         if crate::process::CANCELLED.load(Ordering::Relaxed) {
             return Some(INTERRUPTED);
         }
-        if !ops.is_multiple_of(16) {
+        if !ops.is_multiple_of(64) {
             return None;
         }
-        (Instant::now() > *self.deadline.lock().unwrap()).then_some(DEADLINE)
+        (since_epoch(Instant::now()) > self.deadline.load(Ordering::Relaxed)).then_some(DEADLINE)
     }
 
     fn start(&self, timeout: Duration) {
         self.operations.store(0, Ordering::Relaxed);
         self.stopped.store(0, Ordering::Relaxed);
-        *self.deadline.lock().unwrap() = Instant::now() + timeout;
+        self.deadline
+            .store(since_epoch(Instant::now() + timeout), Ordering::Relaxed);
         self.printed.lock().unwrap().clear();
         self.printed_bytes.store(0, Ordering::Relaxed);
     }
@@ -192,7 +207,7 @@ fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
     let max_operations = limits.max_operations;
     let progress = run.clone();
     // Reading the clock on every operation cost ~12 % of a small puzzle's whole run: it is
-    // read every 16 operations. The byte count and Ctrl-C are a thread-local read and an
+    // read every 64 operations. The byte count and Ctrl-C are a thread-local read and an
     // atomic load: every operation.
     e.on_progress(move |_| {
         let why = progress.limit_reached(max_operations, max_bytes, max_printed)?;
