@@ -443,7 +443,14 @@ impl SearchArgs {
             },
             default_max_memory: crate::process::default_memory_limit(jobs),
             whole_process: true,
-            script: self.script.limits(),
+            script: {
+                // The whole process is held to --max-memory: a script's bytes too.
+                let mut script = self.script.limits();
+                if let Some(b) = self.max_memory {
+                    script.max_bytes = script.max_bytes.min(b.0);
+                }
+                script
+            },
             order: match &self.order {
                 _ if self.shuffle => MoveOrder::Shuffle(self.seed),
                 OrderArg::Script => MoveOrder::Script,

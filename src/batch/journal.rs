@@ -11,7 +11,7 @@
 //! records of the files it reuses.
 //!
 //! Each record carries a `seal`, a digest of the rest of its line made when it is written: a
-//! record reused is the record as it was written, or it is solved again (see [`unsealed`]).
+//! record reused is the record as it was written, or it is solved again (see `unsealed`).
 
 use crate::outcome::{Outcome, Status};
 use crate::report::{self, Finished};
@@ -46,6 +46,23 @@ pub fn write_reports(
     results: &mut dyn FnMut(&Path) -> std::io::Result<()>,
 ) -> anyhow::Result<()> {
     create_dir(dir)?;
+    let formats = report::formats();
+    // Each name published is replaced by a link in one rename, which a folder there refuses:
+    // found first, before anything is written or swapped (it left `current` swapped and the
+    // other names not, and a temporary link behind).
+    let published = formats
+        .iter()
+        .map(|f| f.file_name())
+        .chain([report::RESULTS_FILE, CURRENT]);
+    for name in published {
+        let path = dir.join(name);
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+            anyhow::bail!(
+                "cannot write {}: it is a folder, where marbles publishes a link to its report; remove it",
+                path.display()
+            );
+        }
+    }
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
@@ -53,7 +70,6 @@ pub fn write_reports(
     let gen_dir = dir.join(&gen_name);
     let cannot = |p: &Path, e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", p.display());
     std::fs::create_dir(&gen_dir).map_err(|e| cannot(&gen_dir, e))?;
-    let formats = report::formats();
     let whole = (|| {
         let path = gen_dir.join(report::RESULTS_FILE);
         results(&path).map_err(|e| cannot(&path, e))?;
@@ -184,7 +200,10 @@ fn link(dir: &Path, name: &str, target: &Path) -> anyhow::Result<()> {
     let cannot = |e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", path.display());
     let _ = std::fs::remove_file(&tmp);
     std::os::unix::fs::symlink(target, &tmp).map_err(cannot)?;
-    std::fs::rename(&tmp, &path).map_err(cannot)
+    std::fs::rename(&tmp, &path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        cannot(e)
+    })
 }
 
 const JOURNAL: &str = ".journal.jsonl";
@@ -280,13 +299,17 @@ pub const MAX_RECORD_BYTES: usize = 16 << 20;
 
 /// Reads one line (through its `\n`) into `buf`, keeping it only if it is at most `max`
 /// bytes: a longer one is read through a megabyte at a time and `buf` left empty. Returns the
-/// bytes read and whether the line was kept.
+/// bytes read and whether the line was kept; an error once Ctrl-C is pressed (a line may be
+/// gigabytes long: an 8 GB journal of zeros took 10 s to notice).
 fn read_line_at_most(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<(u64, bool)> {
     let mut n = r.by_ref().take(max as u64 + 1).read_until(b'\n', buf)? as u64;
     if buf.len() <= max || buf.ends_with(b"\n") {
         return Ok((n, true));
     }
     loop {
+        if crate::process::CANCELLED.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
         buf.clear();
         let more = r.by_ref().take(1 << 20).read_until(b'\n', buf)?;
         n += more as u64;
@@ -357,6 +380,9 @@ impl Previous {
         let mut at = 0u64;
         let mut open: Option<Group> = None;
         for line in 1.. {
+            if crate::process::CANCELLED.load(std::sync::atomic::Ordering::Relaxed) {
+                break;
+            }
             buf.clear();
             let Ok((n, kept)) = read_line_at_most(&mut reader, &mut buf, MAX_RECORD_BYTES) else {
                 break;

@@ -27,7 +27,7 @@ pub struct Found {
 /// Walks `paths` for puzzle files (those a notation of [`formats::NOTATIONS`] claims by
 /// extension, in any case: `.YAML` as `.yaml`): hidden folders skipped, symlinks followed,
 /// loops reported rather than followed, folders on a special file system (`/proc`, `/sys`:
-/// [`special_file_system`]) reported and not walked. Files named directly are taken whatever
+/// `special_file_system`) reported and not walked. Files named directly are taken whatever
 /// their name; so are non-regular files with a puzzle's name, to be reported as errors.
 pub fn collect(paths: &[PathBuf]) -> Found {
     let mut found = Found::default();

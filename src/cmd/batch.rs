@@ -133,6 +133,12 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         Some(dir) if config.resume => journal::Previous::read(dir)?,
         _ => journal::Previous::default(),
     };
+    // Ctrl-C while reading back a long journal: what was read is partial, so nothing is
+    // solved or written from it (the report folder stays as it was).
+    if CANCELLED.load(Ordering::SeqCst) {
+        eprintln!("marbles: interrupted while reading back earlier results: nothing was solved or written");
+        return Ok(ExitCode::Interrupted);
+    }
     for note in &prev.notes {
         eprintln!("marbles: warning: {note}");
     }

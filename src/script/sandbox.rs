@@ -387,6 +387,16 @@ static LEFT_HELD: AtomicU64 = AtomicU64::new(0);
 /// [`LEFT_HELD`] by script (the SHA-256 of its text).
 static LEFT_BY_SCRIPT: Mutex<Option<HashMap<String, u64>>> = Mutex::new(None);
 
+/// What runs of the script of this SHA-256 have left held so far.
+fn left_by(hash: &str) -> u64 {
+    LEFT_BY_SCRIPT
+        .lock()
+        .unwrap()
+        .as_ref()
+        .and_then(|m| m.get(hash).copied())
+        .unwrap_or(0)
+}
+
 /// How many times a run's own limit all runs together may leave held.
 const LEFT_TOTAL_TIMES: u64 = 4;
 
@@ -424,12 +434,7 @@ pub fn call_rules<T: Clone>(
             }
         };
         e.run.start(limits.timeout);
-        let left_before = LEFT_BY_SCRIPT
-            .lock()
-            .unwrap()
-            .as_ref()
-            .and_then(|m| m.get(&script.hash).copied())
-            .unwrap_or(0);
+        let left_before = left_by(&script.hash);
         e.run.left_before.store(left_before, Ordering::Relaxed);
         let mut scope = Scope::new();
         let probe = board.clone();
@@ -576,12 +581,7 @@ fn runtime_error(script: &Script, e: &EvalAltResult, limits: &ScriptLimits) -> D
                     LEFT_TOTAL_TIMES
                 )
             } else {
-                let mine = LEFT_BY_SCRIPT
-                    .lock()
-                    .unwrap()
-                    .as_ref()
-                    .and_then(|m| m.get(&script.hash).copied())
-                    .unwrap_or(0);
+                let mine = left_by(&script.hash);
                 match mine >> 20 {
                     0 => String::new(),
                     _ => format!(
@@ -634,16 +634,6 @@ fn runtime_error(script: &Script, e: &EvalAltResult, limits: &ScriptLimits) -> D
 mod tests {
     use super::*;
 
-    /// What runs left held so far, by this script.
-    fn left(script: &Script) -> u64 {
-        LEFT_BY_SCRIPT
-            .lock()
-            .unwrap()
-            .as_ref()
-            .and_then(|m| m.get(&script.hash).copied())
-            .unwrap_or(0)
-    }
-
     #[test]
     fn the_shipped_scripts_leave_nothing_held_however_many_boards_they_run_on() {
         let limits = ScriptLimits::default();
@@ -675,7 +665,7 @@ mod tests {
                         called.map(|(_, printed)| printed)
                     });
                 }
-                left(&script)
+                left_by(&script.hash)
             };
             // The engine keeps the short strings it has seen (interned, a few hundred at most,
             // up to 32 bytes each): new boards may add a few bytes that way, the same boards

@@ -1,7 +1,7 @@
 //! Fewest moves, a move being one peg's chain of consecutive jumps: exact, for any hop family.
 //!
 //! A family whose jumps do not each take exactly one peg (`over:` a list of several, or
-//! none) is searched by [`chains`], breadth-first by moves; what follows is the search for
+//! none) is searched by `chains`, breadth-first by moves; what follows is the search for
 //! the others. Every jump removes one peg, so positions fall into layers by peg count and
 //! no path revisits one. An optimal answer only passes through positions that are both reachable from the
 //! start and able to reach the goal ("feasible"), and those are few: 1.7 M canonical on the

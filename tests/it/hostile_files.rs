@@ -313,3 +313,70 @@ fn a_hard_link_planted_in_the_place_of_a_file_marbles_writes_is_refused() {
         .stderr_has("out/x.yaml: cannot write: has another name (a hard link)");
     assert_eq!(text(&run.dir().join("victim")), PRECIOUS);
 }
+
+#[test]
+fn ctrl_c_ends_reading_back_a_long_journal_and_touches_nothing() {
+    // A 32 GB journal of zeros (sparse: no disk), one line that `--resume` reads through.
+    let t = with_victim();
+    let journal = std::fs::File::create(t.path("rep/.journal.jsonl")).unwrap();
+    journal.set_len(32 << 30).unwrap();
+    drop(journal);
+    let mut cmd = t.command();
+    cmd.args(["batch", "set", "--report", "rep", "--resume", "-q"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let signalled = std::time::Instant::now();
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let took = signalled.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        took < Duration::from_secs(3),
+        "ended {took:?} after Ctrl-C: {stderr}"
+    );
+    assert!(
+        stderr.contains("interrupted while reading back earlier results: nothing was solved or written"),
+        "{stderr}"
+    );
+    assert!(!t.path("rep/summary.json").exists());
+}
+
+#[test]
+fn a_folder_planted_where_a_report_is_published_is_refused_before_anything_is_swapped() {
+    for name in ["summary.json", "current", "results.jsonl", "index.html"] {
+        let t = with_victim();
+        assert!(
+            t.command()
+                .args(["batch", "set", "--report", "rep", "-q"])
+                .status()
+                .unwrap()
+                .success()
+        );
+        let before = std::fs::read_link(t.path("rep/current")).unwrap();
+        std::fs::remove_file(t.path("rep").join(name)).unwrap();
+        std::fs::create_dir_all(t.path("rep").join(name).join("x")).unwrap();
+        let run = t
+            .args(["batch", "set", "--report", "rep", "-q"])
+            .run()
+            .status(2)
+            .no_panic();
+        let run = run.stderr_has(&format!(
+            "rep/{name}: it is a folder, where marbles publishes a link to its report; remove it"
+        ));
+        let dir = run.dir().join("rep");
+        if name != "current" {
+            assert_eq!(std::fs::read_link(dir.join("current")).unwrap(), before, "{name}");
+        }
+        let left: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp") || (n.starts_with(".gen-") && dir.join(n) != dir.join(&before)))
+            .collect();
+        assert!(left.is_empty(), "{name}: left {left:?}");
+    }
+}

@@ -282,3 +282,26 @@ fn what_scripts_leave_in_reference_cycles_is_bounded_across_runs() {
         .unwrap();
     assert_eq!(good["status"], "solved", "{good}");
 }
+
+#[test]
+fn a_script_is_held_to_a_memory_limit_below_its_own() {
+    // 240 strings of 250 KB: under the script's own 64 MiB, over a 30MB limit on the process.
+    // Each in a variable of its own: Rhai's size limits count within one value.
+    let lets: String = (0..240)
+        .map(|i| format!("  let s{i} = \"\";\n  s{i}.pad(250000, \"x\");\n"))
+        .collect();
+    script(&format!("{lets}  #{{}}"))
+        .args([
+            "solve",
+            "p.yaml",
+            "--max-memory",
+            "30MB",
+            "--script-timeout",
+            "30",
+        ])
+        .run_bounded(SECS(30), None)
+        .held(100)
+        .status(2)
+        .stderr_has("rules/evil.rhai")
+        .stderr_has("rule script stopped: memory limit reached (it held more than 28.6 MiB)");
+}
