@@ -155,6 +155,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         previous: &prev,
         journal: journal.as_mut(),
         tally: Tally::new(),
+        reused: 0,
     };
     // The journal's lines are made on the workers, only when there is a journal.
     let encode = match sink.journal {
@@ -167,6 +168,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let finished = finished?;
     flushed?;
     let tally = sink.tally;
+    let reused = sink.reused;
     bar.finish_and_clear();
     drop(prev);
     let interrupted = CANCELLED.load(Ordering::SeqCst);
@@ -193,6 +195,12 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                 "cannot write the summary to standard output: {e}"
             )),
         })?;
+    if config.resume && !config.quiet {
+        eprintln!(
+            "resumed: {reused} of {finished} puzzle files reused from earlier results, {} solved now",
+            finished - reused
+        );
+    }
     if let Some(dir) = config.report.as_ref().filter(|_| !config.quiet) {
         eprintln!("reports written to {}", dir.display());
     }
@@ -213,6 +221,8 @@ struct Record<'a> {
     previous: &'a journal::Previous,
     journal: Option<&'a mut journal::Journal>,
     tally: Tally,
+    /// Files whose results were reused from an earlier run.
+    reused: usize,
 }
 
 impl batch::Sink for Record<'_> {
@@ -223,6 +233,7 @@ impl batch::Sink for Record<'_> {
             encoded,
             reused,
         } = done;
+        self.reused += usize::from(reused);
         if let Some(j) = &mut self.journal {
             let file = outcomes.first().map_or("", |o| o.file.as_str());
             if !(reused && j.reuse(index, file, self.previous)) {

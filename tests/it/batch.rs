@@ -459,3 +459,29 @@ fn under_fewest_moves_the_moves_column_counts_chains_as_the_goal_does() {
         (Some(1), Some(2))
     );
 }
+
+#[test]
+fn resume_says_how_many_files_it_reused_and_how_many_it_solved() {
+    let t = Test::new()
+        .file("set/a.yaml", "rules: peg_hop\nboard: |\n  o o . o\n")
+        .file("set/b.yaml", "rules: peg_hop\nboard: |\n  o o .\n");
+    let resume = |t: &Test| {
+        let out = t
+            .command()
+            .args(["batch", "set", "--report", "rep", "--resume"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let first = resume(&t);
+    assert!(
+        first.contains("resumed: 0 of 2 puzzle files reused from earlier results, 2 solved now\n"),
+        "{first}"
+    );
+    std::fs::write(t.path("set/b.yaml"), "rules: peg_hop\nboard: |\n  . o o\n").unwrap();
+    let second = resume(&t);
+    assert!(
+        second.contains("resumed: 1 of 2 puzzle files reused from earlier results, 1 solved now\n"),
+        "{second}"
+    );
+}
