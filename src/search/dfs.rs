@@ -471,25 +471,8 @@ fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
     if endgame.is_some() || finishes.is_some() {
         cut.push("a table of endgames");
     }
-    let why = exhausted(failed.len() as u64, sym.is_some(), &cut);
+    let why = super::exhausted(failed.len() as u64, sym.is_some(), &cut);
     done(Verdict::Unsolvable(Some(why)), Vec::new(), start, budget, memory)
-}
-
-/// Why an exhaustive search found no way: it tried `tried` positions (one per symmetry
-/// class when `classes`), and `cut` ruled out the others reachable from the start.
-pub fn exhausted(tried: u64, classes: bool, cut: &[&str]) -> String {
-    let of = if classes { " (one per symmetry class)" } else { "" };
-    let rest = match cut {
-        [] => "they are every position reachable from the start".to_string(),
-        _ => format!(
-            "every other position reachable from the start was ruled out by {}",
-            cut.join(" or ")
-        ),
-    };
-    match tried {
-        1 => format!("exhaustive search: the one position tried{of} is not the goal; {rest}"),
-        _ => format!("exhaustive search: none of the {tried} positions tried{of} reaches the goal; {rest}"),
-    }
 }
 
 /// The endgame table of `model`'s finishes with `floor` pegs (one or two), shared between

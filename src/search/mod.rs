@@ -71,6 +71,23 @@ pub enum Verdict {
 
 /// Why a search stopped before it could answer. `Display` gives the words reports show,
 /// e.g. `node limit (1000 nodes)`.
+/// Why an exhaustive search (any of them: hop, rewrite, tilt) found no way: it tried `tried` positions (one per symmetry
+/// class when `classes`), and `cut` ruled out the others reachable from the start.
+pub fn exhausted(tried: u64, classes: bool, cut: &[&str]) -> String {
+    let of = if classes { " (one per symmetry class)" } else { "" };
+    let rest = match cut {
+        [] => "they are every position reachable from the start".to_string(),
+        _ => format!(
+            "every other position reachable from the start was ruled out by {}",
+            cut.join(" or ")
+        ),
+    };
+    match tried {
+        1 => format!("exhaustive search: the one position tried{of} is not the goal; {rest}"),
+        _ => format!("exhaustive search: none of the {tried} positions tried{of} reaches the goal; {rest}"),
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GaveUp {
     /// Ctrl-C (see [`CANCELLED`]).

@@ -151,7 +151,7 @@ fn fewest_moves<const K: usize>(
     let Some(mut i) = found else {
         let why = match (bound, cut) {
             (Some(n), true) => format!("no solution within {n} move{}", if n == 1 { "" } else { "s" }),
-            _ => super::dfs::exhausted(seen.len() as u64, false, &[COUNTS]),
+            _ => super::exhausted(seen.len() as u64, false, &[COUNTS]),
         };
         return RewriteResult {
             verdict: Verdict::Unsolvable(Some(why)),
@@ -274,7 +274,7 @@ fn depth_first<const K: usize>(
             memory,
         },
         None => RewriteResult {
-            verdict: Verdict::Unsolvable(Some(super::dfs::exhausted(seen.len() as u64, false, &[COUNTS]))),
+            verdict: Verdict::Unsolvable(Some(super::exhausted(seen.len() as u64, false, &[COUNTS]))),
             path: Vec::new(),
             memory,
         },

@@ -148,7 +148,7 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
     memory = memory.max(used(&seen, &states, 0));
     let Some(mut i) = goal else {
         return finish(
-            Verdict::Unsolvable(Some(super::dfs::exhausted(states.len() as u64, false, &[]))),
+            Verdict::Unsolvable(Some(super::exhausted(states.len() as u64, false, &[]))),
             vec![],
             vec![model.start.clone()],
             budget,
