@@ -12,6 +12,9 @@ pub const MAX_TILT_SIZE: usize = 15;
 /// Tilt boards hold at most this many marbles.
 pub const MAX_TILT_MARBLES: usize = 64;
 
+/// A family of pieces has at most this many kinds: a position is one bitboard a kind.
+pub const MAX_KINDS: usize = 4;
+
 /// A rule table (a script's `moves` or `links`) holds at most this many entries. The sandbox's
 /// per-value limits are sized so that a table this long fits (see
 /// [`crate::script::ScriptLimits`]); past it the script gets this limit's own message.

@@ -12,8 +12,7 @@ use crate::diag::{Diagnostic, Result};
 use crate::script::{RuleTables, Script};
 use crate::spec::{GridBoard, MoveGoal, PegGoal, Spec, Token};
 
-/// The most kinds a family may have: a position is one bitboard a kind.
-pub const MAX_KINDS: usize = 4;
+pub use crate::limits::MAX_KINDS;
 
 /// A position: `s[k]` has bit i set when cell i holds a piece of kind k.
 pub type Kinds = [u128; MAX_KINDS];

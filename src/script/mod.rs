@@ -632,9 +632,9 @@ impl Reader<'_> {
     }
 
     /// A rewrite family's `pieces`: each kind's letter, a capital or `o`, at most
-    /// [`crate::model::rewrite::MAX_KINDS`] of them.
+    /// [`crate::limits::MAX_KINDS`] of them.
     fn pieces(&self, map: &Map) -> Result<Vec<u8>> {
-        let max = crate::model::rewrite::MAX_KINDS;
+        let max = crate::limits::MAX_KINDS;
         let should = "a kind's letter: one capital letter, or \"o\" for plain pegs";
         let list = self.array(map, "pieces")?;
         if list.is_empty() || list.len() > max {
