@@ -117,9 +117,13 @@ pub struct ImportArgs {
 
 #[derive(Debug, Args)]
 pub struct CountArgs {
-    /// A hop puzzle file (YAML).
-    #[arg(value_name = "FILE")]
+    #[arg(value_name = "FILE", help = count_file_help())]
     pub file: PathBuf,
+    #[arg(long, default_value_t = 1, value_name = "K", help = play_case_help())]
+    pub case: usize,
+    /// Read FILE in this notation (default: by extension).
+    #[arg(long, value_parser = notation(), value_name = "NOTATION")]
+    pub from: Option<&'static Notation>,
     /// Enumerate every reachable position (the default counts only those on a solution,
     /// by passes from the start and from the goal that meet in the middle).
     #[arg(long)]
@@ -342,6 +346,12 @@ fn import_out_help() -> String {
 fn play_file_help() -> String {
     let labels: Vec<&str> = formats::NOTATIONS.iter().map(|n| n.label).collect();
     format!("A puzzle file ({})", listed(&labels, "or"))
+}
+
+/// `count`'s FILE: a hop puzzle in any notation.
+fn count_file_help() -> String {
+    let labels: Vec<&str> = formats::NOTATIONS.iter().map(|n| n.label).collect();
+    format!("A hop puzzle file ({})", listed(&labels, "or"))
 }
 
 /// `play --case`: what the puzzles of a file holding several are.
@@ -571,6 +581,8 @@ impl CountArgs {
             feasible: self.feasible,
             positions_only: self.positions_only,
             json: self.format == CountFormat::Json,
+            notation: self.from,
+            case: self.case,
             options: self.search.options(1),
         }
     }

@@ -25,6 +25,10 @@ pub struct Config {
     pub positions_only: bool,
     /// The figures as one JSON object instead of a table.
     pub json: bool,
+    /// The file's notation, instead of guessing it from the extension.
+    pub notation: Option<&'static crate::formats::Notation>,
+    /// Which puzzle of a file holding several, from 1.
+    pub case: usize,
     pub options: Options,
 }
 
@@ -48,7 +52,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             if ignored.len() == 1 { "it is" } else { "they are" }
         )));
     }
-    let p = solve::prepare(&config.file, &config.options)?;
+    let p = super::prepare_case(&config.file, config.notation, &config.options, config.case)?;
     let Model::Hop(m) = &p.model else {
         return Err(Diagnostic::new(&config.file, "count works on hop puzzles only").into());
     };

@@ -233,10 +233,17 @@ pub fn settings(spec: &Spec, opts: &Options) -> String {
             l.timeout.as_secs_f64()
         ),
     };
-    format!(
-        "goal: {pegs} pegs{at}{moves}; order: {order}; limits: {}{script}",
-        limits_for(spec, opts).describe()
-    )
+    // The default memory limit is the machine's share for each job, so it changes with `-j`:
+    // named, not measured, so that a verdict reached under it is reused at any `-j` (a give-up
+    // is retried when its limits differ, see `Outcome::limits`).
+    let mut chosen = limits_for(spec, opts);
+    chosen.max_memory = opts.limits.max_memory.or(spec.limits.max_memory.map(|b| b.0));
+    let limits = match (chosen.max_memory, opts.default_max_memory, chosen.describe()) {
+        (None, Some(_), none) if none == "none" => "max memory the default".to_string(),
+        (None, Some(_), some) => format!("{some}, max memory the default"),
+        (_, _, described) => described,
+    };
+    format!("goal: {pegs} pegs{at}{moves}; order: {order}; limits: {limits}{script}")
 }
 
 /// Searches a prepared puzzle.
