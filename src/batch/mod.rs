@@ -208,7 +208,10 @@ fn made_now(path: &Path, opts: &Options) -> Option<([u8; 16], Vec<String>)> {
             ])
         })
         .collect::<Option<_>>()?;
-    let limits = specs.iter().map(|s| solve::limits_for(s, opts).describe()).collect();
+    let limits = specs
+        .iter()
+        .map(|s| solve::limits_for(s, opts).describe())
+        .collect();
     Some((
         journal::digest(
             &crate::fingerprint::hash(&text),
@@ -227,7 +230,10 @@ fn reused(previous: &Previous, path: &Path, opts: &Options) -> Option<Vec<Outcom
         return None;
     }
     let (made, limits) = made_now(path, opts)?;
-    let outcomes = previous.has(&file, &made).then(|| previous.load(&file)).flatten()?;
+    let outcomes = previous
+        .has(&file, &made)
+        .then(|| previous.load(&file))
+        .flatten()?;
     // The settings name the default memory limit without its size (it follows `-j`): a
     // give-up is retried when the limits it gave up under are not those in force now.
     let same_limits = outcomes.len() == limits.len()

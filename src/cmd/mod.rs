@@ -9,6 +9,7 @@ pub mod check;
 pub mod count;
 pub mod import;
 pub mod merge;
+pub mod new;
 pub mod play;
 pub mod rules;
 pub mod solve;

@@ -228,9 +228,17 @@ fn find(spec: &Spec) -> Result<Script> {
     // A script of that name in a `rules/` folder the search does not reach (above the
     // project's boundary, or above a spec with no boundary over it) is what was meant.
     if let Some(beyond) = beyond_boundary(&base, &dirs, name) {
-        let reach = match dirs.last().and_then(|d| d.parent()) {
-            Some(top) if is_boundary(top) => {
-                format!("the search stops at {}, a project's boundary", shown(top.to_path_buf()).display())
+        // The top `rules/` of the climb: the boundary's, else the one beside the spec.
+        let top = dirs
+            .iter()
+            .find(|d| d.parent().is_some_and(is_boundary))
+            .unwrap_or(&dirs[0]);
+        let reach = match top.parent() {
+            Some(folder) if is_boundary(folder) => {
+                format!(
+                    "the search stops at {}, a project's boundary",
+                    shown(folder.to_path_buf()).display()
+                )
             }
             _ => "with no marbles.toml or .git above the puzzle, only the `rules/` beside it is searched"
                 .to_string(),
@@ -240,7 +248,7 @@ fn find(spec: &Spec) -> Result<Script> {
             format!(
                 "rule family `{name}`: {} is not searched ({reach}): move it into {}, or name it by its path",
                 shown(beyond).display(),
-                shown(dirs[dirs.len() - 1].clone()).display()
+                shown(top.clone()).display()
             ),
         )
         .at(line, None));
@@ -288,13 +296,15 @@ fn real_folder(file: &Path) -> PathBuf {
 }
 
 /// Folders searched for `NAME.rhai`: `rules/` in `base` and in each folder above it, up to and
-/// including the first boundary, a folder holding `marbles.toml` or `.git`. Without a
-/// boundary above `base`, only `base/rules`.
+/// including the first boundary, a folder holding `marbles.toml` or `.git`, then the folders
+/// that `marbles.toml` lists under `rules`. Without a boundary above `base`, only `base/rules`.
 fn rule_dirs(base: &Path) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
     for a in base.ancestors() {
         dirs.push(a.join("rules"));
         if is_boundary(a) {
+            // Then the folders the project's marbles.toml names, in its order.
+            dirs.extend(crate::project::rule_folders(a));
             return dirs;
         }
     }
