@@ -68,6 +68,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
     let mut budget = solve::budget_for(&p.spec, &config.options);
     super::stop_on_ctrl_c();
+    let line = crate::render::progress::Ticker::start("counting");
     let counted = if config.all || config.feasible || config.positions_only {
         let options = count::Options {
             feasible: config.feasible,
@@ -80,6 +81,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     } else {
         meet::count(m, &mut budget)
     };
+    drop(line);
     let counted = counted.map(|mut c| {
         if let Counted::All(r) = &mut c {
             fewest_solutions(m, r);
