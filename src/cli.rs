@@ -451,12 +451,26 @@ fn parse_order(s: &str) -> Result<OrderArg, String> {
 
 #[derive(Debug, Args, Clone)]
 pub struct ScriptArgs {
-    /// Stop a rule script after this many operations (default: marbles.toml's, else 20000000).
-    #[arg(long, value_name = "N", value_parser = script_ops, help_heading = "Rule script limits")]
+    #[arg(long, value_name = "N", value_parser = script_ops, help = script_ops_help(), help_heading = "Rule script limits")]
     pub script_ops: Option<u64>,
-    /// Stop a rule script after this many seconds (default: marbles.toml's, else 2).
-    #[arg(long, value_name = "SECONDS", value_parser = seconds, help_heading = "Rule script limits")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, help = script_timeout_help(), help_heading = "Rule script limits")]
     pub script_timeout: Option<f64>,
+}
+
+/// `--script-ops`: its default, from [`ScriptLimits::default`].
+fn script_ops_help() -> String {
+    format!(
+        "Stop a rule script after this many operations (default: marbles.toml's, else {})",
+        ScriptLimits::default().max_operations
+    )
+}
+
+/// `--script-timeout`: its default, from [`ScriptLimits::default`].
+fn script_timeout_help() -> String {
+    format!(
+        "Stop a rule script after this many seconds (default: marbles.toml's, else {})",
+        ScriptLimits::default().timeout.as_secs_f64()
+    )
 }
 
 /// An operation limit: at least 1, since Rhai reads 0 as "no limit at all".
