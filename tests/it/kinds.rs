@@ -327,7 +327,7 @@ fn a_rewrite_script_that_goes_wrong_is_told_where_and_how() {
         ),
         (
             family(&step.replace("[0, 1]]", "[0, 7]]"), "[\"F\", \"T\"]"),
-            "rules/kinds.rhai: moves[0] (at [0, 7]) names a cell that is not a hole of the board in p.yaml",
+            "rules/kinds.rhai:6: moves[0] (at [0, 7]) names a cell that is not a hole of the board in p.yaml",
         ),
     ];
     for (script, want) in cases {
