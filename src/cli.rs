@@ -6,6 +6,7 @@ use crate::batch::shard;
 use crate::cmd;
 use crate::diag::listed;
 use crate::formats::{self, Notation};
+use crate::project::Found;
 use crate::render::answer::{self, Answer};
 use crate::report::Summary;
 use crate::script::ScriptLimits;
@@ -37,6 +38,7 @@ Examples:
   marbles check puzzles/
   marbles check rules/my_family.rhai puzzles/
   marbles rules
+  marbles new my_family --kind hop
   marbles batch puzzles --report reports
   marbles completions bash > /etc/bash_completion.d/marbles
 
@@ -53,6 +55,9 @@ pub enum Command {
     Check(CheckArgs),
     /// List the rule families a puzzle can name: where each is found and its first comment.
     Rules(RulesArgs),
+    /// Start a new rule family: write a commented script (rules/NAME.rhai) of one kind and a
+    /// puzzle that uses it (NAME.yaml); nothing is overwritten.
+    New(NewArgs),
     /// Solve every puzzle under folders in parallel; print a table and write reports.
     Batch(BatchArgs),
     /// Combine shard results (from `batch --shard`: the files, or the shards' report folders)
@@ -117,9 +122,13 @@ pub struct ImportArgs {
 
 #[derive(Debug, Args)]
 pub struct CountArgs {
-    /// A hop puzzle file (YAML).
-    #[arg(value_name = "FILE")]
+    #[arg(value_name = "FILE", help = count_file_help())]
     pub file: PathBuf,
+    #[arg(long, default_value_t = 1, value_name = "K", help = play_case_help())]
+    pub case: usize,
+    /// Read FILE in this notation (default: by extension).
+    #[arg(long, value_parser = notation(), value_name = "NOTATION")]
+    pub from: Option<&'static Notation>,
     /// Enumerate every reachable position (the default counts only those on a solution,
     /// by passes from the start and from the goal that meet in the middle).
     #[arg(long)]
@@ -181,6 +190,42 @@ pub struct RulesArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The family's name (lower-case letters, digits, `_`).
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// The kind of family, as docs/rules.md describes them.
+    #[arg(long, value_parser = family_kind(), default_value = "hop", value_name = "KIND")]
+    pub kind: &'static cmd::new::Kind,
+    /// The folder to write the puzzle in (the script goes into its rules/).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub dir: PathBuf,
+}
+
+/// `new --kind`'s values: the kinds of [`cmd::new::KINDS`], each with its help.
+fn family_kind() -> impl TypedValueParser<Value = &'static cmd::new::Kind> {
+    let values = cmd::new::KINDS
+        .iter()
+        .map(|k| PossibleValue::new(k.name).help(k.about));
+    PossibleValuesParser::new(values).map(|name| {
+        cmd::new::KINDS
+            .iter()
+            .find(|k| k.name == name)
+            .expect("one of the possible values")
+    })
+}
+
+impl NewArgs {
+    pub fn config(&self) -> cmd::new::Config {
+        cmd::new::Config {
+            name: self.name.clone(),
+            kind: self.kind,
+            dir: self.dir.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Args)]
 pub struct CheckArgs {
     /// Puzzle files, folders to check every puzzle file under, or rule scripts (*.rhai).
     #[arg(required = true, value_name = "PATH")]
@@ -204,9 +249,10 @@ pub struct BatchArgs {
     /// Format of the summary printed on stdout.
     #[arg(long, value_enum, default_value = "table")]
     pub format: TableFormat,
-    /// Where to write results.jsonl, summary.json, summary.csv, summary.md and index.html.
-    #[arg(long, value_name = "DIR", default_value = "reports")]
-    pub report: PathBuf,
+    /// Where to write results.jsonl, summary.json, summary.csv, summary.md and index.html
+    /// (default: marbles.toml's `report`, else reports).
+    #[arg(long, value_name = "DIR")]
+    pub report: Option<PathBuf>,
     /// Write no report files.
     #[arg(long, conflicts_with = "resume")]
     pub no_report: bool,
@@ -344,6 +390,12 @@ fn play_file_help() -> String {
     format!("A puzzle file ({})", listed(&labels, "or"))
 }
 
+/// `count`'s FILE: a hop puzzle in any notation.
+fn count_file_help() -> String {
+    let labels: Vec<&str> = formats::NOTATIONS.iter().map(|n| n.label).collect();
+    format!("A hop puzzle file ({})", listed(&labels, "or"))
+}
+
 /// `play --case`: what the puzzles of a file holding several are.
 fn play_case_help() -> String {
     let several: Vec<&str> = formats::NOTATIONS
@@ -399,12 +451,26 @@ fn parse_order(s: &str) -> Result<OrderArg, String> {
 
 #[derive(Debug, Args, Clone)]
 pub struct ScriptArgs {
-    /// Stop a rule script after this many operations.
-    #[arg(long, value_name = "N", value_parser = script_ops, default_value_t = ScriptLimits::default().max_operations, help_heading = "Rule script limits")]
-    pub script_ops: u64,
-    /// Stop a rule script after this many seconds.
-    #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value_t = ScriptLimits::default().timeout.as_secs_f64(), help_heading = "Rule script limits")]
-    pub script_timeout: f64,
+    #[arg(long, value_name = "N", value_parser = script_ops, help = script_ops_help(), help_heading = "Rule script limits")]
+    pub script_ops: Option<u64>,
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, help = script_timeout_help(), help_heading = "Rule script limits")]
+    pub script_timeout: Option<f64>,
+}
+
+/// `--script-ops`: its default, from [`ScriptLimits::default`].
+fn script_ops_help() -> String {
+    format!(
+        "Stop a rule script after this many operations (default: marbles.toml's, else {})",
+        ScriptLimits::default().max_operations
+    )
+}
+
+/// `--script-timeout`: its default, from [`ScriptLimits::default`].
+fn script_timeout_help() -> String {
+    format!(
+        "Stop a rule script after this many seconds (default: marbles.toml's, else {})",
+        ScriptLimits::default().timeout.as_secs_f64()
+    )
 }
 
 /// An operation limit: at least 1, since Rhai reads 0 as "no limit at all".
@@ -423,30 +489,50 @@ fn seconds(s: &str) -> Result<f64, String> {
 }
 
 impl ScriptArgs {
-    pub fn limits(&self) -> ScriptLimits {
+    /// The flags' limits, else the project's, else the defaults.
+    pub fn limits(&self, project: &Found) -> ScriptLimits {
+        let given = &project.project.limits;
+        let default = ScriptLimits::default();
         ScriptLimits {
-            max_operations: self.script_ops,
-            timeout: Duration::from_secs_f64(self.script_timeout.max(0.0)),
-            ..ScriptLimits::default()
+            max_operations: self
+                .script_ops
+                .or(given.script_ops)
+                .unwrap_or(default.max_operations),
+            timeout: self
+                .script_timeout
+                .or(given.script_timeout)
+                .map_or(default.timeout, |s| Duration::from_secs_f64(s.max(0.0))),
+            ..default
         }
     }
 }
 
+/// A time limit in seconds as a duration.
+fn duration(s: f64) -> Duration {
+    Duration::from_secs_f64(s.max(0.0))
+}
+
 impl SearchArgs {
-    /// Solve options for running `jobs` puzzles at once.
-    pub fn options(&self, jobs: usize) -> Options {
+    /// Solve options for running `jobs` puzzles at once, the project's limits beneath.
+    pub fn options(&self, jobs: usize, project: &Found) -> Options {
+        let given = &project.project.limits;
         Options {
             limits: Limits {
-                timeout: self.timeout.map(|s| Duration::from_secs_f64(s.max(0.0))),
+                timeout: self.timeout.map(duration),
                 max_nodes: self.max_nodes,
                 max_memory: self.max_memory.map(|b| b.0),
+            },
+            project: Limits {
+                timeout: given.timeout.map(duration),
+                max_nodes: given.max_nodes,
+                max_memory: given.max_memory.map(|b| b.0),
             },
             default_max_memory: crate::process::default_memory_limit(jobs),
             whole_process: true,
             script: {
-                // The whole process is held to --max-memory: a script's bytes too.
-                let mut script = self.script.limits();
-                if let Some(b) = self.max_memory {
+                // The whole process is held to its memory limit: a script's bytes too.
+                let mut script = self.script.limits(project);
+                if let Some(b) = self.max_memory.or(given.max_memory) {
                     script.max_bytes = script.max_bytes.min(b.0);
                 }
                 script
@@ -476,7 +562,7 @@ impl From<TableFormat> for Summary {
 }
 
 impl SolveArgs {
-    pub fn config(&self) -> cmd::solve::Config {
+    pub fn config(&self, project: &Found) -> cmd::solve::Config {
         cmd::solve::Config {
             files: self.files.clone(),
             answer: self.format,
@@ -485,29 +571,29 @@ impl SolveArgs {
             trace_limit: self.trace_limit,
             options: Options {
                 bare: self.format.format().bare,
-                ..self.search.options(1)
+                ..self.search.options(1, project)
             },
         }
     }
 }
 
 impl PlayArgs {
-    pub fn config(&self) -> cmd::play::Config {
+    pub fn config(&self, project: &Found) -> cmd::play::Config {
         cmd::play::Config {
             file: self.file.clone(),
             case: self.case,
             notation: self.from,
-            options: self.search.options(1),
+            options: self.search.options(1, project),
         }
     }
 }
 
 impl CheckArgs {
-    pub fn config(&self) -> cmd::check::Config {
+    pub fn config(&self, project: &Found) -> cmd::check::Config {
         cmd::check::Config {
             paths: self.paths.clone(),
             options: Options {
-                script: self.script.limits(),
+                script: self.script.limits(project),
                 ..Options::default()
             },
         }
@@ -523,19 +609,25 @@ impl RulesArgs {
 }
 
 impl BatchArgs {
-    pub fn config(&self) -> cmd::batch::Config {
+    pub fn config(&self, project: &Found) -> cmd::batch::Config {
         let jobs = self
             .jobs
+            .or(project.project.jobs)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
             .max(1);
         cmd::batch::Config {
             dirs: self.dirs.clone(),
             summary: self.format.into(),
-            report: (!self.no_report).then(|| self.report.clone()),
+            report: (!self.no_report).then(|| {
+                self.report
+                    .clone()
+                    .or_else(|| project.report())
+                    .unwrap_or_else(|| PathBuf::from("reports"))
+            }),
             resume: self.resume,
             jobs,
             quiet: self.quiet,
-            options: self.search.options(jobs),
+            options: self.search.options(jobs, project),
             shard: self.shard,
             shard_count: self.shard_count,
         }
@@ -564,14 +656,16 @@ impl ImportArgs {
 }
 
 impl CountArgs {
-    pub fn config(&self) -> cmd::count::Config {
+    pub fn config(&self, project: &Found) -> cmd::count::Config {
         cmd::count::Config {
             file: self.file.clone(),
             all: self.all,
             feasible: self.feasible,
             positions_only: self.positions_only,
             json: self.format == CountFormat::Json,
-            options: self.search.options(1),
+            notation: self.from,
+            case: self.case,
+            options: self.search.options(1, project),
         }
     }
 }

@@ -45,6 +45,7 @@ pub mod model;
 pub mod outcome;
 pub mod owned;
 pub mod process;
+pub mod project;
 pub mod render;
 pub mod report;
 pub mod script;
@@ -59,20 +60,36 @@ static ALLOCATOR: script::alloc::Counting = script::alloc::Counting;
 use clap::CommandFactory;
 use cli::{Cli, Command};
 use cmd::ExitCode;
+use std::path::Path;
 
 /// Runs a parsed command line: its command's config to its command, any error printed once.
 pub fn run(cli: Cli) -> ExitCode {
     process::map_large_tables();
     process::fit_allocator_to_rlimit();
+    // The project's marbles.toml, found from where marbles runs, as cargo finds its manifest:
+    // a file that cannot be read or says what marbles does not know stops every command that
+    // would use it, before anything is solved or written.
+    let searching = matches!(
+        cli.command,
+        Command::Solve(_) | Command::Play(_) | Command::Check(_) | Command::Batch(_) | Command::Count(_)
+    );
+    let project = match searching {
+        true => match project::find(Path::new(".")) {
+            Ok(found) => found,
+            Err(d) => return cmd::finish(Err(d.into())),
+        },
+        false => project::Found::default(),
+    };
     cmd::finish(match cli.command {
-        Command::Solve(args) => cmd::solve::run(&args.config()),
-        Command::Play(args) => cmd::play::run(&args.config()),
-        Command::Check(args) => cmd::check::run(&args.config()),
+        Command::Solve(args) => cmd::solve::run(&args.config(&project)),
+        Command::Play(args) => cmd::play::run(&args.config(&project)),
+        Command::Check(args) => cmd::check::run(&args.config(&project)),
         Command::Rules(args) => cmd::rules::run(&args.config()),
-        Command::Batch(args) => cmd::batch::run(&args.config()),
+        Command::New(args) => cmd::new::run(&args.config()),
+        Command::Batch(args) => cmd::batch::run(&args.config(&project)),
         Command::Merge(args) => cmd::merge::run(&args.config()),
         Command::Import(args) => cmd::import::run(&args.config()),
-        Command::Count(args) => cmd::count::run(&args.config()),
+        Command::Count(args) => cmd::count::run(&args.config(&project)),
         Command::Bench(args) => cmd::bench::run(&args.config()),
         Command::Completions { shell } => {
             // Written whole here, not by `generate`, which panics when stdout is closed: a

@@ -6,7 +6,7 @@ pub mod lock;
 pub mod shard;
 
 use crate::formats::{self, Notation};
-use crate::outcome::Outcome;
+use crate::outcome::{Outcome, Status};
 use crate::process::CANCELLED;
 use crate::search::GaveUp;
 use crate::solve::{self, Options};
@@ -194,7 +194,7 @@ pub fn solve_contained(path: &Path, opts: &Options) -> Vec<Outcome> {
 /// What a file's results would be made from now, as [`journal::digest`] puts it, if the file
 /// can be read and split into its puzzles: its bytes' hash and each puzzle's script hash and
 /// settings (goal in force, move order, limits).
-fn made_now(path: &Path, opts: &Options) -> Option<[u8; 16]> {
+fn made_now(path: &Path, opts: &Options) -> Option<([u8; 16], Vec<String>)> {
     let text = crate::spec::read_text(path).ok()?;
     let specs = formats::parse(path, Notation::of(path, None), &text).ok()?;
     let each: Vec<[String; 3]> = specs
@@ -208,9 +208,16 @@ fn made_now(path: &Path, opts: &Options) -> Option<[u8; 16]> {
             ])
         })
         .collect::<Option<_>>()?;
-    Some(journal::digest(
-        &crate::fingerprint::hash(&text),
-        each.iter().map(|p| p.each_ref().map(String::as_str)),
+    let limits = specs
+        .iter()
+        .map(|s| solve::limits_for(s, opts).describe())
+        .collect();
+    Some((
+        journal::digest(
+            &crate::fingerprint::hash(&text),
+            each.iter().map(|p| p.each_ref().map(String::as_str)),
+        ),
+        limits,
     ))
 }
 
@@ -222,8 +229,19 @@ fn reused(previous: &Previous, path: &Path, opts: &Options) -> Option<Vec<Outcom
     if !previous.knows(&file) {
         return None;
     }
-    let made = made_now(path, opts)?;
-    previous.has(&file, &made).then(|| previous.load(&file)).flatten()
+    let (made, limits) = made_now(path, opts)?;
+    let outcomes = previous
+        .has(&file, &made)
+        .then(|| previous.load(&file))
+        .flatten()?;
+    // The settings name the default memory limit without its size (it follows `-j`): a
+    // give-up is retried when the limits it gave up under are not those in force now.
+    let same_limits = outcomes.len() == limits.len()
+        && outcomes
+            .iter()
+            .zip(&limits)
+            .all(|(o, now)| o.status != Status::GaveUp || o.limits.as_ref() == Some(now));
+    same_limits.then_some(outcomes)
 }
 
 /// Where a batch's results go as each file is finished: [`solve_all`] hands them over on

@@ -9,9 +9,10 @@ use crate::process::CANCELLED;
 use crate::report::{self, Summary, Tally};
 use crate::solve::Options;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 /// `Err` naming `path` when it names nothing (a link to nothing included), with the closest
 /// name beside it when one is a few edits away.
@@ -156,6 +157,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         journal: journal.as_mut(),
         tally: Tally::new(),
         reused: 0,
+        times: Times::default(),
+        bar: &bar,
+        drawn: std::time::Instant::now(),
     };
     // The journal's lines are made on the workers, only when there is a journal.
     let encode = match sink.journal {
@@ -169,6 +173,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     flushed?;
     let tally = sink.tally;
     let reused = sink.reused;
+    let times = sink.times;
     bar.finish_and_clear();
     drop(prev);
     let interrupted = CANCELLED.load(Ordering::SeqCst);
@@ -204,6 +209,11 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     if let Some(dir) = config.report.as_ref().filter(|_| !config.quiet) {
         eprintln!("reports written to {}", dir.display());
     }
+    if !config.quiet
+        && let Some(note) = times.note(crate::render::progress::forced())
+    {
+        eprint!("{note}");
+    }
     if interrupted {
         eprintln!(
             "marbles: interrupted: {} of {} puzzle files finished and reported; rerun with --resume to finish",
@@ -223,6 +233,66 @@ struct Record<'a> {
     tally: Tally,
     /// Files whose results were reused from an earlier run.
     reused: usize,
+    /// How long the files solved now took.
+    times: Times,
+    /// The progress bar, whose message says what the running searches are doing.
+    bar: &'a ProgressBar,
+    /// When that message was last set.
+    drawn: std::time::Instant,
+}
+
+/// How many of the slowest files a batch names at its close.
+const SLOWEST: usize = 3;
+
+/// The time each file solved now took, as far as a batch's closing note needs it: the
+/// slowest few and the sum (bounded, whatever the number of files).
+#[derive(Debug, Default)]
+struct Times {
+    /// The slowest files, slowest first: seconds and the file's path.
+    slowest: Vec<(f64, String)>,
+    total: f64,
+    files: usize,
+}
+
+impl Times {
+    fn add(&mut self, seconds: f64, file: &str) {
+        self.total += seconds;
+        self.files += 1;
+        let at = self.slowest.partition_point(|(s, _)| *s >= seconds);
+        if at < SLOWEST {
+            self.slowest.insert(at, (seconds, file.to_string()));
+            self.slowest.truncate(SLOWEST);
+        }
+    }
+
+    /// The closing note: the slowest files, and a hint when one took most of the time. Said
+    /// when the files solved took a second or more together (or always, if `forced`), and
+    /// there were at least two.
+    fn note(&self, forced: bool) -> Option<String> {
+        if self.files < 2 || (self.total < 1.0 && !forced) {
+            return None;
+        }
+        let named: Vec<String> = self
+            .slowest
+            .iter()
+            .map(|(s, f)| {
+                format!(
+                    "{} {f}",
+                    crate::render::progress::clock(Duration::from_secs_f64(*s))
+                )
+            })
+            .collect();
+        let mut note = format!("slowest {}: {}\n", named.len(), named.join(", "));
+        let (top, file) = &self.slowest[0];
+        let share = if self.total > 0.0 { top / self.total } else { 0.0 };
+        if share > 0.5 {
+            note += &format!(
+                "1 puzzle took {:.0}% of the time: give it --timeout or solve it alone (marbles solve {file})\n",
+                share * 100.0
+            );
+        }
+        Some(note)
+    }
 }
 
 impl batch::Sink for Record<'_> {
@@ -234,6 +304,10 @@ impl batch::Sink for Record<'_> {
             reused,
         } = done;
         self.reused += usize::from(reused);
+        if !reused && let Some(first) = outcomes.first() {
+            self.times
+                .add(outcomes.iter().map(|o| o.stats.seconds).sum(), &first.file);
+        }
         if let Some(j) = &mut self.journal {
             let file = outcomes.first().map_or("", |o| o.file.as_str());
             if !(reused && j.reuse(index, file, self.previous)) {
@@ -247,6 +321,16 @@ impl batch::Sink for Record<'_> {
     }
 
     fn idle(&mut self) -> anyhow::Result<()> {
+        // What the running searches are doing, four times a second (hidden bars ignore it).
+        if self.drawn.elapsed() >= Duration::from_millis(250) && !self.bar.is_hidden() {
+            self.drawn = std::time::Instant::now();
+            let (nodes, memory) = crate::search::live::total();
+            self.bar.set_message(format!(
+                "running: {} nodes, {}",
+                crate::render::progress::compact(nodes),
+                crate::process::human_bytes(memory)
+            ));
+        }
         self.journal.as_mut().map_or(Ok(()), |j| j.flush_if_due())
     }
 }
@@ -277,12 +361,12 @@ fn write_shard(
 }
 
 fn progress(total: u64, quiet: bool) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
+    if quiet || !crate::render::progress::shown() {
         return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
     }
     let bar = ProgressBar::new(total);
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} puzzles  {elapsed}  {wide_msg}")
+        ProgressStyle::with_template("{bar:30} {pos}/{len} puzzles  {elapsed}, ETA {eta}  {wide_msg}")
             .expect("static template")
             .progress_chars("=> "),
     );

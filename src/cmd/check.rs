@@ -38,10 +38,29 @@ const SAMPLE_TILT: (&str, &str) = (
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
     // A file of many cases takes a while to check: Ctrl-C stops between cases (exit 130).
     super::stop_on_ctrl_c();
-    let (mut scripts, others): (Vec<PathBuf>, Vec<PathBuf>) = config
+    // A project's marbles.toml is checked as commands read it (the one above the current
+    // folder was read before any command ran).
+    let (projects, paths): (Vec<PathBuf>, Vec<PathBuf>) = config
         .paths
         .iter()
         .cloned()
+        .partition(|p| p.file_name().is_some_and(|n| n == crate::project::FILE) && !p.is_dir());
+    let mut out = io::stdout().lock();
+    let mut ok = true;
+    for p in &projects {
+        match crate::project::load(p) {
+            Ok(_) => writeln!(out, "ok    {}  (project settings)", p.display())?,
+            Err(d) => {
+                ok = false;
+                super::report(&d);
+            }
+        }
+    }
+    if !projects.is_empty() && paths.is_empty() {
+        return Ok(ExitCode::Solved.or_failed(!ok));
+    }
+    let (mut scripts, others): (Vec<PathBuf>, Vec<PathBuf>) = paths
+        .into_iter()
         .partition(|p| p.extension().is_some_and(|e| e == "rhai"));
     let files = batch::collect(&others);
     let options = &config.options;
@@ -65,8 +84,6 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             formats::globs()
         )));
     }
-    let mut out = io::stdout().lock();
-    let mut ok = true;
     for e in &files.errors {
         ok = false;
         super::report(e);

@@ -25,6 +25,10 @@ pub struct Config {
     pub positions_only: bool,
     /// The figures as one JSON object instead of a table.
     pub json: bool,
+    /// The file's notation, instead of guessing it from the extension.
+    pub notation: Option<&'static crate::formats::Notation>,
+    /// Which puzzle of a file holding several, from 1.
+    pub case: usize,
     pub options: Options,
 }
 
@@ -48,7 +52,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             if ignored.len() == 1 { "it is" } else { "they are" }
         )));
     }
-    let p = solve::prepare(&config.file, &config.options)?;
+    let p = super::prepare_case(&config.file, config.notation, &config.options, config.case)?;
     let Model::Hop(m) = &p.model else {
         return Err(Diagnostic::new(&config.file, "count works on hop puzzles only").into());
     };
@@ -64,6 +68,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
     let mut budget = solve::budget_for(&p.spec, &config.options);
     super::stop_on_ctrl_c();
+    let line = crate::render::progress::Ticker::start("counting");
     let counted = if config.all || config.feasible || config.positions_only {
         let options = count::Options {
             feasible: config.feasible,
@@ -76,6 +81,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     } else {
         meet::count(m, &mut budget)
     };
+    drop(line);
     let counted = counted.map(|mut c| {
         if let Counted::All(r) = &mut c {
             fewest_solutions(m, r);

@@ -9,6 +9,7 @@ pub mod check;
 pub mod count;
 pub mod import;
 pub mod merge;
+pub mod new;
 pub mod play;
 pub mod rules;
 pub mod solve;
@@ -163,4 +164,23 @@ fn plain(mut table: tabled::Table) -> String {
 /// best found so far) is still reported.
 fn stop_on_ctrl_c() {
     let _ = ctrlc::set_handler(|| crate::process::CANCELLED.store(true, std::sync::atomic::Ordering::SeqCst));
+}
+
+/// The `case`-th puzzle (from 1) of a file in any notation (by extension unless `notation`
+/// is given), compiled: `play` and `count` read files as `solve` does.
+pub fn prepare_case(
+    file: &std::path::Path,
+    notation: Option<&'static crate::formats::Notation>,
+    opts: &crate::solve::Options,
+    case: usize,
+) -> Result<crate::solve::Prepared, Error> {
+    let notation = crate::formats::Notation::of(file, notation);
+    let (count, chosen) = crate::formats::prepare_case(file, notation, opts, case)?;
+    match chosen {
+        Some(p) => Ok(p?),
+        None => Err(Error::Usage(format!(
+            "{}: there is no case {case} (it holds {count})",
+            file.display()
+        ))),
+    }
 }

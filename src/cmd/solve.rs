@@ -144,7 +144,10 @@ fn solve_one_by_one(
                         progress.finish();
                         o
                     }
-                    _ => solve::solve_prepared(&p, opts),
+                    _ => {
+                        let _line = crate::render::progress::Ticker::start("searching");
+                        solve::solve_prepared(&p, opts)
+                    }
                 }
             }
         }

@@ -397,12 +397,15 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
     let script_err = |msg: String| Diagnostic::new(&script.origin, msg);
     let idx = |cell: &Cell, what: &str, i: usize| {
         geo.index.get(cell).copied().ok_or_else(|| {
-            script_err(format!(
-                "move {i} ({what} [{}, {}]) names a cell that is not a hole of the board in {}",
-                cell[0],
-                cell[1],
-                spec.path.display()
-            ))
+            script.error_at_key(
+                what,
+                format!(
+                    "move {i} ({what} [{}, {}]) names a cell that is not a hole of the board in {}",
+                    cell[0],
+                    cell[1],
+                    spec.path.display()
+                ),
+            )
         })
     };
     let mut moves = Vec::with_capacity(t.hops.len());

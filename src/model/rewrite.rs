@@ -350,12 +350,15 @@ pub fn compile(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
         let mut cells = Vec::with_capacity(rule.at.len());
         for cell in &rule.at {
             let Some(&c) = geo.index.get(cell) else {
-                return Err(script_err(format!(
-                    "moves[{i}] (at [{}, {}]) names a cell that is not a hole of the board in {}",
-                    cell[0],
-                    cell[1],
-                    spec.path.display()
-                )));
+                return Err(script.error_at_key(
+                    "at",
+                    format!(
+                        "moves[{i}] (at [{}, {}]) names a cell that is not a hole of the board in {}",
+                        cell[0],
+                        cell[1],
+                        spec.path.display()
+                    ),
+                ));
             };
             if cells.contains(&c) {
                 return Err(script_err(format!(

@@ -174,8 +174,10 @@ fn find(spec: &Spec) -> Result<Script> {
     let base = real_folder(&spec.path);
     if name.ends_with(".rhai") || name.contains('/') || name.contains('\\') {
         let path = base.join(name);
-        let source = crate::spec::read_text(&path)
-            .map_err(|e| Diagnostic::new(&spec.path, format!("rule script {}", e.message)).at(line, None))?;
+        let source = crate::spec::read_text(&path).map_err(|e| {
+            let message = format!("rule script {}: {}", shown(path.clone()).display(), e.message);
+            Diagnostic::new(&spec.path, message).at(line, None)
+        })?;
         let stem = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -223,6 +225,34 @@ fn find(spec: &Spec) -> Result<Script> {
         ));
     }
     let known = known_families(&dirs);
+    // A script of that name in a `rules/` folder the search does not reach (above the
+    // project's boundary, or above a spec with no boundary over it) is what was meant.
+    if let Some(beyond) = beyond_boundary(&base, &dirs, name) {
+        // The top `rules/` of the climb: the boundary's, else the one beside the spec.
+        let top = dirs
+            .iter()
+            .find(|d| d.parent().is_some_and(is_boundary))
+            .unwrap_or(&dirs[0]);
+        let reach = match top.parent() {
+            Some(folder) if is_boundary(folder) => {
+                format!(
+                    "the search stops at {}, a project's boundary",
+                    shown(folder.to_path_buf()).display()
+                )
+            }
+            _ => "with no marbles.toml or .git above the puzzle, only the `rules/` beside it is searched"
+                .to_string(),
+        };
+        return Err(Diagnostic::new(
+            &spec.path,
+            format!(
+                "rule family `{name}`: {} is not searched ({reach}): move it into {}, or name it by its path",
+                shown(beyond).display(),
+                shown(top.clone()).display()
+            ),
+        )
+        .at(line, None));
+    }
     let hint = crate::diag::did_you_mean(name, &known);
     let searched: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
     Err(Diagnostic::new(
@@ -266,17 +296,33 @@ fn real_folder(file: &Path) -> PathBuf {
 }
 
 /// Folders searched for `NAME.rhai`: `rules/` in `base` and in each folder above it, up to and
-/// including the first boundary, a folder holding `marbles.toml` or `.git`. Without a
-/// boundary above `base`, only `base/rules`.
+/// including the first boundary, a folder holding `marbles.toml` or `.git`, then the folders
+/// that `marbles.toml` lists under `rules`. Without a boundary above `base`, only `base/rules`.
 fn rule_dirs(base: &Path) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
     for a in base.ancestors() {
         dirs.push(a.join("rules"));
-        if a.join("marbles.toml").exists() || a.join(".git").exists() {
+        if is_boundary(a) {
+            // Then the folders the project's marbles.toml names, in its order.
+            dirs.extend(crate::project::rule_folders(a));
             return dirs;
         }
     }
     vec![base.join("rules")]
+}
+
+/// A folder holding `marbles.toml` or `.git`: a project's top.
+fn is_boundary(folder: &Path) -> bool {
+    folder.join("marbles.toml").exists() || folder.join(".git").exists()
+}
+
+/// The nearest `rules/NAME.rhai` above `base` that [`rule_dirs`] leaves out.
+fn beyond_boundary(base: &Path, dirs: &[PathBuf], name: &str) -> Option<PathBuf> {
+    base.ancestors()
+        .map(|a| a.join("rules"))
+        .filter(|d| !dirs.contains(d))
+        .map(|d| d.join(format!("{name}.rhai")))
+        .find(|p| p.is_file())
 }
 
 fn known_families(dirs: &[PathBuf]) -> Vec<String> {
@@ -365,6 +411,19 @@ fn about(name: &str, source: &str) -> String {
         .to_string()
 }
 
+impl Script {
+    /// An error in this script about the value of map key `key`: at the one line that writes
+    /// the key, else at `fn rules`.
+    pub fn error_at_key(&self, key: &str, msg: impl Into<String>) -> Diagnostic {
+        let src = &self.source;
+        let line = (!key.is_empty())
+            .then(|| locate::key_line(src, key))
+            .flatten()
+            .or_else(|| src.lines().position(|l| l.contains("fn rules")).map(|i| i + 1));
+        Diagnostic::new(&self.origin, msg).at(line, None)
+    }
+}
+
 /// The 1-based line of a script that writes map key `key`, when exactly one line does.
 pub fn key_line(source: &str, key: &str) -> Option<usize> {
     locate::key_line(source, key)
@@ -443,12 +502,7 @@ impl Reader<'_> {
     fn err(&self, what: &str, msg: impl Into<String>) -> Diagnostic {
         let key = what.rsplit('.').next().unwrap_or(what);
         let key = key.split('[').next().unwrap_or(key);
-        let src = &self.script.source;
-        let line = (!key.is_empty())
-            .then(|| locate::key_line(src, key))
-            .flatten()
-            .or_else(|| src.lines().position(|l| l.contains("fn rules")).map(|i| i + 1));
-        Diagnostic::new(&self.script.origin, msg).at(line, None)
+        self.script.error_at_key(key, msg)
     }
 
     /// An error that `what` holds `v`, which is not what it should be.

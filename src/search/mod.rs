@@ -13,6 +13,7 @@ pub mod endgame;
 pub mod fewest_moves;
 pub mod guided;
 pub mod invariants;
+pub mod live;
 pub mod meet;
 pub mod orbit_pagoda;
 pub mod pagoda;
@@ -140,6 +141,7 @@ pub struct Budget {
 
 impl Budget {
     pub fn new(limits: Limits) -> Self {
+        live::publish(0, 0);
         Budget {
             limits,
             started: Instant::now(),
@@ -255,6 +257,7 @@ impl Budget {
         if !over {
             self.peak.fetch_max(memory, Ordering::Relaxed);
         }
+        live::publish(self.nodes, memory);
         if CANCELLED.load(Ordering::Relaxed) {
             return Some(GaveUp::Interrupted);
         }

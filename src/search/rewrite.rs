@@ -122,10 +122,12 @@ fn fewest_moves<const K: usize>(
         if budget.nodes >= check_at {
             check_at = budget.next_check(CHECK_EVERY);
             let more = (check_at - budget.nodes + 1) as usize * branching;
-            memory = memory.max(used(&seen, &states, more));
-            if let Some(why) = budget.exceeded(memory) {
-                return gave_up(why, memory);
+            // Checked with the room the next stretch may take; a give-up reports what is
+            // held, never the growth it refused.
+            if let Some(why) = budget.exceeded(memory.max(used(&seen, &states, more))) {
+                return gave_up(why, memory.max(used(&seen, &states, 0)));
             }
+            memory = memory.max(used(&seen, &states, more));
         }
         let cur = unkey(&states[head].0);
         let occ = occupied(&cur);
@@ -238,8 +240,9 @@ fn depth_first<const K: usize>(
         if budget.nodes >= check_at {
             check_at = budget.next_check(CHECK_EVERY);
             let more = (check_at - budget.nodes + 1) as usize;
-            memory = memory.max(used(&seen, &stack, &spare, &path, &best, more));
-            if let Some(why) = budget.exceeded(memory) {
+            let ahead = used(&seen, &stack, &spare, &path, &best, more);
+            if let Some(why) = budget.exceeded(memory.max(ahead)) {
+                let memory = memory.max(used(&seen, &stack, &spare, &path, &best, 0));
                 return match best {
                     Some((n, path)) if fewest => RewriteResult {
                         verdict: Verdict::GaveUp(GaveUp::Unproven {
@@ -253,6 +256,7 @@ fn depth_first<const K: usize>(
                     _ => gave_up(why, memory),
                 };
             }
+            memory = memory.max(ahead);
         }
         let next = m.moves[i].apply(&cur);
         if !seen.insert(key(&next)) || prune.dead(&next) {

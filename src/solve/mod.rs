@@ -32,6 +32,8 @@ pub struct Options {
     pub limits: Limits,
     /// Applied when neither the command line nor the spec sets a memory limit.
     pub default_max_memory: Option<u64>,
+    /// The project's limits (`marbles.toml`), below the spec's own and the command line's.
+    pub project: Limits,
     /// The memory limit holds for the whole process (its code, the script engine's
     /// leftovers, the model and the search's tables): set for commands that search one
     /// puzzle (`solve`, `play`, `count`). A batch shares one process between jobs, so there
@@ -136,12 +138,17 @@ pub fn file_hash(path: &Path) -> Option<String> {
 pub fn limits_for(spec: &Spec, opts: &Options) -> Limits {
     let s = &spec.limits;
     Limits {
-        timeout: opts.limits.timeout.or(s.timeout.map(Duration::from_secs_f64)),
-        max_nodes: opts.limits.max_nodes.or(s.max_nodes),
+        timeout: opts
+            .limits
+            .timeout
+            .or(s.timeout.map(Duration::from_secs_f64))
+            .or(opts.project.timeout),
+        max_nodes: opts.limits.max_nodes.or(s.max_nodes).or(opts.project.max_nodes),
         max_memory: opts
             .limits
             .max_memory
             .or(s.max_memory.map(|b| b.0))
+            .or(opts.project.max_memory)
             .or(opts.default_max_memory),
     }
 }
@@ -233,10 +240,21 @@ pub fn settings(spec: &Spec, opts: &Options) -> String {
             l.timeout.as_secs_f64()
         ),
     };
-    format!(
-        "goal: {pegs} pegs{at}{moves}; order: {order}; limits: {}{script}",
-        limits_for(spec, opts).describe()
-    )
+    // The default memory limit is the machine's share for each job, so it changes with `-j`:
+    // named, not measured, so that a verdict reached under it is reused at any `-j` (a give-up
+    // is retried when its limits differ, see `Outcome::limits`).
+    let mut chosen = limits_for(spec, opts);
+    chosen.max_memory = opts
+        .limits
+        .max_memory
+        .or(spec.limits.max_memory.map(|b| b.0))
+        .or(opts.project.max_memory);
+    let limits = match (chosen.max_memory, opts.default_max_memory, chosen.describe()) {
+        (None, Some(_), none) if none == "none" => "max memory the default".to_string(),
+        (None, Some(_), some) => format!("{some}, max memory the default"),
+        (_, _, described) => described,
+    };
+    format!("goal: {pegs} pegs{at}{moves}; order: {order}; limits: {limits}{script}")
 }
 
 /// Searches a prepared puzzle.

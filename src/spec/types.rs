@@ -193,7 +193,7 @@ pub struct LimitSpec {
 }
 
 /// `timeout:` as seconds: a number, or text such as `10s` (see [`crate::limits::parse_seconds`]).
-fn timeout<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<f64>, D::Error> {
+pub fn timeout<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<f64>, D::Error> {
     use serde::de::{Error, Visitor};
     struct V;
     impl Visitor<'_> for V {

@@ -485,3 +485,60 @@ fn resume_says_how_many_files_it_reused_and_how_many_it_solved() {
         "{second}"
     );
 }
+
+/// The default memory limit is a share of the machine per job: a rerun with another `-j`
+/// changes it, and the results reached under it are reused all the same.
+#[test]
+fn resume_reuses_results_when_only_the_jobs_changed() {
+    let t = Test::new()
+        .file("set/a.yaml", "rules: peg_hop\nboard: |\n  o o . o\n")
+        .file("set/b.yaml", "rules: peg_hop\nboard: |\n  o o .\n");
+    let resume = |jobs: &str| {
+        let out = t
+            .command()
+            .args(["batch", "set", "--report", "rep", "--resume", "-j", jobs])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    resume("2");
+    let again = resume("1");
+    assert!(
+        again.contains("resumed: 2 of 2 puzzle files reused from earlier results, 0 solved now\n"),
+        "{again}"
+    );
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(t.path("rep/summary.json")).unwrap()).unwrap();
+    let settings = summary["results"][0]["settings"].as_str().unwrap_or_default();
+    assert!(settings.ends_with("limits: max memory the default"), "{settings}");
+}
+
+/// A batch closes with its slowest files, and a hint when one took most of the time.
+#[test]
+fn a_batch_names_its_slowest_puzzles_and_the_one_that_took_most_of_the_time() {
+    let corner = std::fs::read_to_string(root().join("puzzles/triangle_hop/corner.yaml")).unwrap();
+    let t = Test::new()
+        .file("set/a.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+        .file("set/b.yaml", "rules: peg_hop\nboard: |\n  . o o\n")
+        .file("set/hard.yaml", &corner);
+    let run = |extra: &[&str]| {
+        let out = t
+            .command()
+            .args([&["batch", "set", "--no-report"][..], extra].concat())
+            .env("MARBLES_PROGRESS", "always")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let said = run(&[]);
+    let slowest = said
+        .lines()
+        .find(|l| l.starts_with("slowest 3: "))
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(slowest.contains("s set/hard.yaml, "), "{said}");
+    assert!(
+        said.contains("% of the time: give it --timeout or solve it alone (marbles solve set/hard.yaml)\n"),
+        "{said}"
+    );
+    assert!(!run(&["--quiet"]).contains("slowest"));
+}

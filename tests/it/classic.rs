@@ -356,3 +356,20 @@ fn tilt_limits_read_the_same_from_yaml_and_icpc() {
         .status(2)
         .stderr_has("many.yaml:3: 5 marbles: a 2×2 tilt board takes 1 to 4");
 }
+
+#[test]
+fn count_reads_the_classic_notations_as_the_other_commands_do() {
+    // The Lisp triangle with its apex empty: 29,760 games to one peg, as its YAML twin counts.
+    Test::new()
+        .in_root()
+        .args(["count", "puzzles/classic/peg_puzzle.lisp"])
+        .run()
+        .status(0)
+        .stdout_has("solutions (jump sequences to the goal): 29760\n");
+    Test::new()
+        .in_root()
+        .args(["count", "puzzles/classic/peg_puzzle.lisp", "--case", "2"])
+        .run()
+        .status(2)
+        .stderr_has("puzzles/classic/peg_puzzle.lisp: there is no case 2 (it holds 1)\n");
+}

@@ -19,6 +19,7 @@ mod limits;
 mod many;
 mod messages;
 mod play;
+mod project;
 mod reach;
 mod sandbox;
 mod search;

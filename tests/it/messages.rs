@@ -455,3 +455,40 @@ fn check_names_each_case_of_a_file_of_several() {
              ok    puzzles/classic/wf2007_sample.icpc (wf2007_sample case 2)  (tilt_roll: 3×3 board, 2 marbles)\n",
         );
 }
+
+#[test]
+fn a_missing_rule_script_is_named_by_its_path() {
+    Test::new()
+        .file("a.yaml", "rules: gone.rhai\nboard: |\n  o o .\n")
+        .args(["solve", "a.yaml"])
+        .run()
+        .status(2)
+        .stderr_has("marbles: error: a.yaml:1: rule script gone.rhai: cannot read: no such file\n");
+}
+
+#[test]
+fn a_move_off_the_board_is_placed_at_the_line_that_writes_it() {
+    let script = "fn rules(board) {\n    let moves = [];\n    moves.push(#{ dir: \"right\", from: [0, 0], over: [0, 1],\n        to: [0, 9] });\n    #{ kind: \"hop\", directions: [\"right\"], moves: moves }\n}\n";
+    Test::new()
+        .file("off.rhai", script)
+        .file("c.yaml", "rules: off.rhai\nboard: |\n  o o .\n")
+        .args(["solve", "c.yaml"])
+        .run()
+        .status(2)
+        .stderr_has("off.rhai:4: move 0 (to [0, 9]) names a cell that is not a hole of the board in c.yaml");
+}
+
+#[test]
+fn a_rule_script_above_the_boundary_is_named_not_passed_over() {
+    Test::new()
+        .file("proj/marbles.toml", "")
+        .file("rules/fam.rhai", "fn rules(board) { peg_hop(board) }\n")
+        .file("proj/sub/d.yaml", "rules: fam\nboard: |\n  o o .\n")
+        .args(["solve", "proj/sub/d.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "proj/sub/d.yaml:1: rule family `fam`: rules/fam.rhai is not searched (the search stops at \
+             proj, a project's boundary): move it into proj/rules, or name it by its path\n",
+        );
+}

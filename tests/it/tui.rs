@@ -68,8 +68,15 @@ fn the_full_screen_board_plays_in_a_terminal() {
         let pane = wait_for(socket, "14 pegs left");
         assert!(pane.contains("Triangle corner (triangle_hop)"), "{pane}");
         assert!(pane.contains("       [●]  ●"), "{pane}");
-        // Down to [2, 0], pick it, up twice to [0, 0], jump.
-        for key in ["Down", "Enter", "Up", "Up", "Enter"] {
+        // Esc puts a picked peg down, and the game goes on.
+        for key in ["Down", "Enter", "Escape"] {
+            tmux(socket, &["send-keys", "-t", "play", key]);
+            sleep(Duration::from_millis(150));
+        }
+        let pane = wait_for(socket, "dropped");
+        assert!(pane.contains("dropped: pick a peg"), "{pane}");
+        // Pick [2, 0] again, up twice to [0, 0], jump.
+        for key in ["Enter", "Up", "Up", "Enter"] {
             tmux(socket, &["send-keys", "-t", "play", key]);
             sleep(Duration::from_millis(150));
         }
@@ -79,6 +86,13 @@ fn the_full_screen_board_plays_in_a_terminal() {
             "{pane}"
         );
         assert!(pane.contains("[●]"), "{pane}");
+        // A game in progress: `q` asks first, a second `q` quits.
+        tmux(socket, &["send-keys", "-t", "play", "q"]);
+        let pane = wait_for(socket, "lose this game");
+        assert!(
+            pane.contains("quit and lose this game? q again to quit, any other key plays on"),
+            "{pane}"
+        );
         tmux(socket, &["send-keys", "-t", "play", "q"]);
         let pane = wait_for(socket, "exit=");
         assert!(
@@ -118,6 +132,9 @@ fn pieces_of_kinds_are_drawn_by_their_letters_and_moved_with_the_keys() {
         };
         assert!(matches!(sgr("F").as_str(), "38;5;2m" | "32m"), "{coloured:?}");
         assert!(matches!(sgr("T").as_str(), "38;5;3m" | "33m"), "{coloured:?}");
+        // A move made: `q` asks, and a second one quits.
+        tmux(socket, &["send-keys", "-t", "play", "q"]);
+        wait_for(socket, "lose this game");
         tmux(socket, &["send-keys", "-t", "play", "q"]);
         let pane = wait_for(socket, "exit=");
         assert!(pane.contains("exit=1"), "{pane}");

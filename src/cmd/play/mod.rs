@@ -5,7 +5,7 @@
 mod tui;
 
 use super::{Error, ExitCode};
-use crate::formats::{self, Notation};
+use crate::formats::Notation;
 use crate::model::rewrite::{Kinds, RewriteModel, occupied};
 use crate::model::{Geometry, HopModel, Model, NONE, TiltModel};
 use crate::outcome::{Replay, Status};
@@ -29,16 +29,7 @@ pub struct Config {
 
 /// Plays on the terminal: commands from stdin, the board on stdout.
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
-    let notation = Notation::of(&config.file, config.notation);
-    let (count, chosen) = formats::prepare_case(&config.file, notation, &config.options, config.case)?;
-    let Some(p) = chosen else {
-        return Err(Error::Usage(format!(
-            "{}: there is no case {} (it holds {count})",
-            config.file.display(),
-            config.case
-        )));
-    };
-    let p = p?;
+    let p = super::prepare_case(&config.file, config.notation, &config.options, config.case)?;
     if io::stdin().is_terminal() && io::stdout().is_terminal() {
         return Ok(tui::run(&p, &config.options)?);
     }

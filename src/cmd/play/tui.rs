@@ -40,12 +40,17 @@ pub enum Input {
     /// Let marbles finish from here, one move a tick.
     Solve,
     Restart,
+    /// `q`: quits, asking first when a game is in progress.
     Quit,
+    /// Esc: drops a picked peg, else as `q`.
+    Back,
+    /// Ctrl-C: quits at once.
+    Interrupt,
     /// Time passing: the next move of a solve being shown.
     Tick,
 }
 
-const KEYS: &str = "arrows move · enter/click pick · u undo · r redo · h hint · s solve · x restart · q quit";
+const KEYS: &str = "arrows move · enter/click pick, again or esc to drop · u undo · r redo · h hint · s solve · x restart · q quit";
 const TILT_KEYS: &str = "arrows tilt · u undo · r redo · h hint · s solve · x restart · q quit";
 
 /// Columns between neighbouring holes of a row, and rows between rows of holes.
@@ -67,6 +72,8 @@ pub struct App<'a> {
     /// Where the board was last drawn, to find the hole under a click.
     board: Rect,
     won: bool,
+    /// `q` was pressed during a game: a second `q` quits, anything else plays on.
+    confirming: bool,
     pub done: bool,
 }
 
@@ -85,6 +92,7 @@ impl<'a> App<'a> {
             playing: VecDeque::new(),
             board: Rect::default(),
             won: false,
+            confirming: false,
             done: false,
         }
     }
@@ -109,13 +117,28 @@ impl<'a> App<'a> {
 
     /// Applies one input.
     pub fn update(&mut self, input: Input) {
-        if !self.playing.is_empty() && !matches!(input, Input::Tick | Input::Quit) {
+        let leaving = matches!(input, Input::Quit | Input::Back | Input::Interrupt);
+        if !self.playing.is_empty() && !leaving && input != Input::Tick {
             self.message = "marbles is playing: wait, or q to quit".into();
             return;
         }
+        let confirming = std::mem::take(&mut self.confirming);
+        if input == Input::Tick {
+            self.confirming = confirming;
+        }
         let tilt = matches!(self.p.model, Model::Tilt(_));
         match input {
-            Input::Quit => self.done = true,
+            Input::Interrupt => self.done = true,
+            Input::Back if self.picked.is_some() => {
+                self.picked = None;
+                self.message = "dropped: pick a peg".into();
+            }
+            // Moves made and the goal not reached: one keystroke must not throw them away.
+            Input::Quit | Input::Back if self.history.len() > 1 && !self.won && !confirming => {
+                self.confirming = true;
+                self.message = "quit and lose this game? q again to quit, any other key plays on".into();
+            }
+            Input::Quit | Input::Back => self.done = true,
             Input::Tick => {
                 if let Some(next) = self.playing.pop_front() {
                     self.step(next);
@@ -229,6 +252,12 @@ impl<'a> App<'a> {
             && let Some((_, _, next)) = jumps.iter().find(|(f, t, _)| *f == from && *t == k)
         {
             self.play(next.clone());
+            return;
+        }
+        // A second press on the picked peg puts it down.
+        if self.picked == Some(k) {
+            self.picked = None;
+            self.message = "dropped: pick a peg".into();
             return;
         }
         // The words for a peg that jumps, or for a piece of a kind that moves.
@@ -579,7 +608,7 @@ fn input_of(e: Event) -> Option<Input> {
     Some(match e {
         Event::Key(k) if k.kind == KeyEventKind::Press => match k.code {
             // Raw mode turns Ctrl-C into a key: it quits, as it would anywhere else.
-            KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => Input::Quit,
+            KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => Input::Interrupt,
             KeyCode::Up => Input::Up,
             KeyCode::Down => Input::Down,
             KeyCode::Left => Input::Left,
@@ -590,7 +619,8 @@ fn input_of(e: Event) -> Option<Input> {
             KeyCode::Char('h') => Input::Hint,
             KeyCode::Char('s') => Input::Solve,
             KeyCode::Char('x') => Input::Restart,
-            KeyCode::Char('q') | KeyCode::Esc => Input::Quit,
+            KeyCode::Char('q') => Input::Quit,
+            KeyCode::Esc => Input::Back,
             _ => return None,
         },
         Event::Mouse(m) if m.kind == MouseEventKind::Down(MouseButton::Left) => Input::Click {
@@ -617,7 +647,7 @@ fn ask_stoppably(app: &mut App, input: Input) -> io::Result<()> {
         let mut failed = Ok(());
         while !search.is_finished() {
             match key() {
-                Ok(Some(Input::Quit)) => stop(),
+                Ok(Some(Input::Quit | Input::Back | Input::Interrupt)) => stop(),
                 Ok(_) => {}
                 Err(e) => {
                     // The keys can no longer be read: stop rather than search on unstoppably.
@@ -684,6 +714,42 @@ mod tests {
             app.update(Input::Tick);
         }
         screen(app)
+    }
+
+    #[test]
+    fn a_picked_peg_is_dropped_and_quitting_a_game_in_progress_asks_first() {
+        let opts = Options::default();
+        let p = prepared("puzzles/triangle_hop/corner.yaml");
+        let mut app = App::new(&p, &opts);
+        // At the start nothing is lost: q quits at once.
+        app.update(Input::Quit);
+        assert!(app.done);
+        let mut app = App::new(&p, &opts);
+        app.update(Input::Down);
+        app.update(Input::Pick);
+        app.update(Input::Back);
+        assert_eq!((app.message(), app.done), ("dropped: pick a peg", false));
+        app.update(Input::Pick);
+        app.update(Input::Pick);
+        assert_eq!((app.message(), app.done), ("dropped: pick a peg", false));
+        // Jump [2, 0] over [1, 0] to [0, 0]: a game in progress.
+        for i in [Input::Pick, Input::Up, Input::Up, Input::Pick] {
+            app.update(i);
+        }
+        app.update(Input::Quit);
+        assert!(!app.done);
+        assert_eq!(
+            app.message(),
+            "quit and lose this game? q again to quit, any other key plays on"
+        );
+        app.update(Input::Left);
+        app.update(Input::Quit);
+        assert!(!app.done, "another key played on: asked again");
+        app.update(Input::Quit);
+        assert!(app.done);
+        let mut app = App::new(&p, &opts);
+        app.update(Input::Interrupt);
+        assert!(app.done, "Ctrl-C quits at once");
     }
 
     #[test]

@@ -1,0 +1,100 @@
+//! `marbles new NAME`: a commented rule script of one of the kinds docs/rules.md describes
+//! (hop, tilt, rewrite) and a puzzle that uses it, to start a variant from; nothing is
+//! overwritten.
+
+use super::{Error, ExitCode};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The kinds of family a template is written for: each a script and a puzzle, `NAME` in them
+/// replaced by the family's name.
+pub const KINDS: &[Kind] = &[
+    Kind {
+        name: "hop",
+        about: "pegs jump over pegs, which are taken (peg solitaire)",
+        script: include_str!("hop.rhai"),
+        puzzle: include_str!("hop.yaml"),
+    },
+    Kind {
+        name: "tilt",
+        about: "tilting rolls every marble into holes (tilt mazes)",
+        script: include_str!("tilt.rhai"),
+        puzzle: include_str!("tilt.yaml"),
+    },
+    Kind {
+        name: "rewrite",
+        about: "pieces of kinds whose moves rewrite a few cells (Frogs and Toads)",
+        script: include_str!("rewrite.rhai"),
+        puzzle: include_str!("rewrite.yaml"),
+    },
+];
+
+/// One kind's templates.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Kind {
+    pub name: &'static str,
+    pub about: &'static str,
+    script: &'static str,
+    puzzle: &'static str,
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The family's name: the script's stem and what the puzzle's `rules:` says.
+    pub name: String,
+    pub kind: &'static Kind,
+    /// Where the puzzle goes; the script goes into its `rules/` folder.
+    pub dir: PathBuf,
+}
+
+pub fn run(config: &Config) -> Result<ExitCode, Error> {
+    let name = &config.name;
+    let good = name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if !good {
+        return Err(Error::Usage(format!(
+            "`{name}` cannot name a family: use lower-case letters, digits and `_`, starting with a \
+             letter (it becomes rules/{name}.rhai and the puzzle's `rules: {name}`)"
+        )));
+    }
+    // Paths as the user would write them: `var.yaml`, not `./var.yaml`.
+    let within = |p: String| match config.dir == Path::new(".") {
+        true => PathBuf::from(p),
+        false => config.dir.join(p),
+    };
+    let script = within(format!("rules/{name}.rhai"));
+    let puzzle = within(format!("{name}.yaml"));
+    // Both checked before either is written: a half-made pair helps nobody.
+    for path in [&script, &puzzle] {
+        if std::fs::symlink_metadata(path).is_ok() {
+            return Err(Error::Usage(format!(
+                "{} already exists: marbles new writes only new files (pick another name, or move it away)",
+                path.display()
+            )));
+        }
+    }
+    let rules = within("rules".into());
+    std::fs::create_dir_all(&rules)
+        .map_err(|e| Error::Usage(format!("{}: cannot make the folder: {e}", rules.display())))?;
+    write_new(&script, &config.kind.script.replace("NAME", name))?;
+    write_new(&puzzle, &config.kind.puzzle.replace("NAME", name))?;
+    println!(
+        "wrote {} (a {} family: {}) and {}, which uses it\nnext: marbles solve {}",
+        script.display(),
+        config.kind.name,
+        config.kind.about,
+        puzzle.display(),
+        puzzle.display()
+    );
+    Ok(ExitCode::Solved)
+}
+
+/// Writes a file that must not exist yet (a file appearing meanwhile is left alone).
+fn write_new(path: &Path, text: &str) -> Result<(), Error> {
+    let mut f = crate::owned::create_new(path)
+        .map_err(|e| Error::Usage(format!("{}: cannot write: {e}", path.display())))?;
+    f.write_all(text.as_bytes())?;
+    Ok(())
+}

@@ -1,0 +1,191 @@
+//! `marbles.toml`: a project's defaults (limits, jobs, report folder, rule folders), read from
+//! the folder that marks the project's boundary. Flags override it; a puzzle's own `solve:`
+//! limits override its limits.
+
+use crate::diag::{Diagnostic, Result};
+use crate::spec::ByteSize;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The file's name.
+pub const FILE: &str = "marbles.toml";
+
+/// What a `marbles.toml` says; every key may be left out.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Project {
+    /// Puzzles a batch solves at once.
+    pub jobs: Option<usize>,
+    /// A batch's report folder (relative paths are read from the file's folder).
+    pub report: Option<PathBuf>,
+    /// Folders searched for `NAME.rhai` after the `rules/` folders on the way up to the file
+    /// (relative paths are read from the file's folder).
+    #[serde(default)]
+    pub rules: Vec<PathBuf>,
+    #[serde(default)]
+    pub limits: ProjectLimits,
+}
+
+/// `[limits]`: the defaults for each puzzle.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProjectLimits {
+    /// Seconds, or a time such as `10s`, `2min`.
+    #[serde(default, deserialize_with = "crate::spec::seconds_field")]
+    pub timeout: Option<f64>,
+    pub max_nodes: Option<u64>,
+    /// Bytes, or a size such as `512MB`.
+    pub max_memory: Option<ByteSize>,
+    /// A rule script's operations.
+    pub script_ops: Option<u64>,
+    /// A rule script's seconds.
+    #[serde(default, deserialize_with = "crate::spec::seconds_field")]
+    pub script_timeout: Option<f64>,
+}
+
+/// A `marbles.toml` read, and where it was.
+#[derive(Debug, Clone, Default)]
+pub struct Found {
+    /// The file; `None` when there is none.
+    pub path: Option<PathBuf>,
+    pub project: Project,
+}
+
+impl Found {
+    /// The report folder it names, read from the file's folder.
+    pub fn report(&self) -> Option<PathBuf> {
+        let dir = self.path.as_deref()?.parent()?;
+        self.project.report.as_ref().map(|r| dir.join(r))
+    }
+}
+
+/// The `marbles.toml` of the project `dir` is in: the first one in `dir` or above it, unless
+/// a folder holding `.git` comes first (that is the boundary, and it has none).
+pub fn find(dir: &Path) -> Result<Found> {
+    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    for a in dir.ancestors() {
+        let file = a.join(FILE);
+        if file.exists() {
+            let shown = file.strip_prefix(&dir).map_or(file.clone(), Path::to_path_buf);
+            return Ok(Found {
+                project: load(&shown)?,
+                path: Some(shown),
+            });
+        }
+        if a.join(".git").exists() {
+            break;
+        }
+    }
+    Ok(Found::default())
+}
+
+/// The rule folders a boundary's `marbles.toml` names, read from its folder; none when the
+/// file is absent or cannot be read (commands refuse such a file before they search).
+pub fn rule_folders(boundary: &Path) -> Vec<PathBuf> {
+    let file = boundary.join(FILE);
+    if !file.is_file() {
+        return Vec::new();
+    }
+    load(&file).map_or_else(
+        |_| Vec::new(),
+        |p| p.rules.iter().map(|r| boundary.join(r)).collect(),
+    )
+}
+
+/// Reads and checks one `marbles.toml`: TOML, the keys above, values in range.
+pub fn load(path: &Path) -> Result<Project> {
+    let text = crate::spec::read_text(path)?;
+    parse(path, &text)
+}
+
+/// [`load`] on text already read.
+pub fn parse(path: &Path, text: &str) -> Result<Project> {
+    let project: Project = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| line_of(text, s.start));
+        Diagnostic::new(path, worded(e.message())).at(line, None)
+    })?;
+    let limits = &project.limits;
+    let bad = |key: &str, why: String| {
+        Diagnostic::new(path, format!("`{key}`: {why}")).at(key_line(text, key), None)
+    };
+    for (key, v) in [
+        ("timeout", limits.timeout),
+        ("script_timeout", limits.script_timeout),
+    ] {
+        if let Some(v) = v {
+            crate::limits::seconds(v).map_err(|why| bad(key, why))?;
+        }
+    }
+    if project.jobs == Some(0) {
+        return Err(bad("jobs", "must be at least 1".into()));
+    }
+    if limits.script_ops == Some(0) {
+        return Err(bad(
+            "script_ops",
+            "must be at least 1 (0 would mean no limit)".into(),
+        ));
+    }
+    Ok(project)
+}
+
+/// serde's words for a key it does not know, made a suggestion: "unknown key `timout`: did
+/// you mean `timeout`? (known: …)".
+fn worded(message: &str) -> String {
+    let message = message.trim();
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return message.to_string();
+    };
+    let (key, rest) = rest.split_once('`').unwrap_or((rest, ""));
+    let known: Vec<&str> = rest.split('`').skip(1).step_by(2).collect();
+    let hint = crate::diag::did_you_mean(key, &known);
+    let known: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+    format!(
+        "unknown key `{key}`: {hint}known keys here: {}",
+        crate::diag::listed(&known, "and")
+    )
+}
+
+/// The 1-based line of byte `at`.
+fn line_of(text: &str, at: usize) -> usize {
+    text.get(..at).unwrap_or(text).matches('\n').count() + 1
+}
+
+/// The 1-based line that sets `key` (`key = …`), if one does.
+fn key_line(text: &str, key: &str) -> Option<usize> {
+    text.lines()
+        .position(|l| {
+            l.trim_start()
+                .strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        })
+        .map(|i| i + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_is_read() {
+        let text = "jobs = 2\nreport = \"out\"\nrules = [\"shared\"]\n[limits]\ntimeout = \"10s\"\n\
+                    max_nodes = 5\nmax_memory = \"1MB\"\nscript_ops = 9\nscript_timeout = 3\n";
+        let p = parse(Path::new(FILE), text).unwrap();
+        assert_eq!(p.jobs, Some(2));
+        assert_eq!(p.rules, [PathBuf::from("shared")]);
+        assert_eq!(p.limits.timeout, Some(10.0));
+        assert_eq!(p.limits.max_memory, Some(ByteSize(1_000_000)));
+        assert_eq!(p.limits.script_timeout, Some(3.0));
+    }
+
+    #[test]
+    fn unknown_keys_are_refused_with_a_suggestion() {
+        let e = parse(Path::new(FILE), "[limits]\ntimout = 3\n").unwrap_err();
+        assert_eq!(e.line, Some(2));
+        assert!(
+            e.message
+                .starts_with("unknown key `timout`: did you mean `timeout`? known keys here: `timeout`,"),
+            "{}",
+            e.message
+        );
+    }
+}

@@ -1,0 +1,138 @@
+//! A project's `marbles.toml` (limits, jobs, report folder, rule folders; refused when it
+//! says what marbles does not know) and `marbles new`, a family and a puzzle to start from.
+
+use crate::support::{Test, root};
+
+fn corner() -> String {
+    std::fs::read_to_string(root().join("puzzles/triangle_hop/corner.yaml")).unwrap()
+}
+
+#[test]
+fn the_project_file_sets_limits_that_flags_override() {
+    let t = || {
+        Test::new()
+            .file(
+                "marbles.toml",
+                "# limits for every puzzle here\n[limits]\nmax_nodes = 5\n",
+            )
+            .file("p.yaml", &corner())
+    };
+    let o = t()
+        .args(["solve", "p.yaml", "--format", "json"])
+        .run()
+        .status(1)
+        .json()[0]
+        .clone();
+    assert_eq!(o["reason"], "node limit (5 nodes)");
+    t().args(["solve", "p.yaml", "--max-nodes", "100000"])
+        .run()
+        .status(0);
+}
+
+#[test]
+fn an_unknown_key_is_refused_at_its_line_with_a_suggestion() {
+    Test::new()
+        .file("marbles.toml", "jobs = 1\n[limits]\ntimout = 3\n")
+        .file("p.yaml", &corner())
+        .args(["solve", "p.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "marbles: error: marbles.toml:3: unknown key `timout`: did you mean `timeout`? known keys \
+             here: `timeout`, `max_nodes`, `max_memory`, `script_ops` and `script_timeout`\n",
+        );
+}
+
+#[test]
+fn text_that_is_not_toml_is_refused_at_its_line_and_check_says_so() {
+    let t = Test::new()
+        .file("marbles.toml", "jobs = 2\nreport = [\n")
+        .file("p.yaml", &corner());
+    let run = Test::new()
+        .in_dir(t.path("").as_path())
+        .args(["batch", "p.yaml"])
+        .run()
+        .status(2)
+        .stderr_has("marbles: error: marbles.toml:2: ");
+    assert!(!t.path("reports").exists(), "{}", run.stderr);
+    Test::new()
+        .file("sub/marbles.toml", "[limits]\ntimeout = \"10 parsecs\"\n")
+        .args(["check", "sub/marbles.toml"])
+        .run()
+        .status(2)
+        .stderr_has("sub/marbles.toml:2: ");
+    Test::new()
+        .file(
+            "sub/marbles.toml",
+            "jobs = 1\n[limits]\ntimeout = \"10s\"\nmax_memory = \"1GB\"\n",
+        )
+        .args(["check", "sub/marbles.toml"])
+        .run()
+        .status(0)
+        .stdout_has("ok    sub/marbles.toml  (project settings)\n");
+}
+
+#[test]
+fn the_project_names_the_report_folder_and_more_rule_folders() {
+    let t = Test::new()
+        .file("marbles.toml", "report = \"out\"\nrules = [\"shared\"]\n")
+        .file(
+            "shared/fam.rhai",
+            &std::fs::read_to_string(root().join("rules/peg_hop.rhai")).unwrap(),
+        )
+        .file("set/p.yaml", "rules: fam\nboard: |\n  o o .\n");
+    let run = Test::new()
+        .in_dir(t.path("set").as_path())
+        .args(["batch", "."])
+        .run()
+        .status(0);
+    let summary = std::fs::read_to_string(t.path("out/summary.json")).expect("report in out/");
+    assert!(summary.contains("shared/fam.rhai"), "{summary}\n{}", run.stderr);
+    // A flag wins over the file.
+    Test::new()
+        .in_dir(t.path("").as_path())
+        .args(["batch", "set", "--report", "mine"])
+        .run()
+        .status(0);
+    assert!(t.path("mine/summary.json").exists());
+}
+
+#[test]
+fn new_writes_a_family_and_a_puzzle_that_solves_for_each_kind() {
+    for (kind, answer) in [
+        ("hop", "solved in 8 moves, 1 peg left\n"),
+        ("tilt", "solved in 2 tilts\n"),
+        ("rewrite", "solved in 8 moves, 4 pieces left\n"),
+    ] {
+        let t = Test::new()
+            .args(["new", "var", "--kind", kind, "--dir", "work"])
+            .run()
+            .status(0)
+            .stdout_has("wrote work/rules/var.rhai (a ");
+        let script = std::fs::read_to_string(t.test.path("work/rules/var.rhai")).unwrap();
+        assert!(script.starts_with("// var: a "), "{script}");
+        Test::new()
+            .in_dir(t.test.path("").as_path())
+            .args(["solve", "work/var.yaml"])
+            .run()
+            .status(0)
+            .stdout_has(answer);
+    }
+}
+
+#[test]
+fn new_overwrites_nothing() {
+    let t = Test::new().file("var.yaml", "mine\n").args(["new", "var"]).run().status(2).stderr_has(
+        "marbles: error: var.yaml already exists: marbles new writes only new files (pick another name, or move it away)\n",
+    );
+    assert_eq!(
+        std::fs::read_to_string(t.test.path("var.yaml")).unwrap(),
+        "mine\n"
+    );
+    assert!(!t.test.path("rules/var.rhai").exists(), "nothing half written");
+    Test::new()
+        .args(["new", "My-Family"])
+        .run()
+        .status(2)
+        .stderr_has("`My-Family` cannot name a family");
+}
