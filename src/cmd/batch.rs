@@ -143,7 +143,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         found.puzzles = failed_last_time(dir, &found.puzzles)?;
         if found.puzzles.is_empty() {
             eprintln!(
-                "--failed: every puzzle passed in {}'s last results: nothing to rerun, no report touched",
+                "--failed: every puzzle passed in the last results in {}: nothing to rerun, no report touched",
                 dir.display()
             );
             return Ok(ExitCode::Solved);

@@ -235,8 +235,10 @@ fn read_each(
         text.lines().position(|l| content(&l)).map_or(1, |i| i + 1)
     };
     let mut refused = None;
+    let mut lines = crate::spec::expect::Lines::default();
     let read = (notation.read)(path, text, &mut |mut s| {
-        match crate::spec::expect::in_comment_above(text, s.line.unwrap_or_else(first)) {
+        let line = s.line.unwrap_or_else(first);
+        match crate::spec::expect::in_comment_above(text, lines.start(text, line), line) {
             Ok(found) => s.expect = found.map(|(e, _)| e),
             Err((why, line)) => {
                 refused = Some(Diagnostic::new(path, why).at(Some(line), None));

@@ -401,7 +401,7 @@ fn summary_sections(s: &mut String, f: &Finished) {
     let failed = f.totals.failing;
     if failed > 0 {
         let title = format!(
-            "Failed: {} (errors, give-ups, answers not as expected; the first {} listed)",
+            "Failed: {} (errors, give-ups, answers not as expected or unsolvable stating none; the first {} listed)",
             thousands(failed as u64),
             f.failed.len()
         );

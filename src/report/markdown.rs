@@ -204,7 +204,7 @@ pub fn summary_tables(results: &Finished) -> String {
     if failed > 0 {
         let _ = writeln!(
             s,
-            "\n## Failed: {} (errors and give-ups; the first {} listed)\n",
+            "\n## Failed: {} (errors, give-ups, answers not as expected or unsolvable stating none; the first {} listed)\n",
             thousands(failed as u64),
             results.failed.len()
         );

@@ -232,7 +232,7 @@ fn failed_reruns_only_what_did_not_pass_last_time() {
     assert_eq!(none.status.code(), Some(0));
     assert_eq!(
         String::from_utf8_lossy(&none.stderr),
-        "--failed: every puzzle passed in reports's last results: nothing to rerun, no report touched\n"
+        "--failed: every puzzle passed in the last results in reports: nothing to rerun, no report touched\n"
     );
     assert_eq!(std::fs::read(t.path("reports/summary.json")).unwrap(), before);
     Test::new()
