@@ -249,8 +249,8 @@ pub struct BatchArgs {
     /// Format of the summary printed on stdout.
     #[arg(long, value_enum, default_value = "table")]
     pub format: TableFormat,
-    /// Where to write results.jsonl, summary.json, summary.csv, summary.md and index.html
-    /// (default: marbles.toml's `report`, else reports).
+    /// Where to write results.jsonl, summary.json, summary.csv, summary.md, index.html and
+    /// junit.xml (default: marbles.toml's `report`, else reports).
     #[arg(long, value_name = "DIR")]
     pub report: Option<PathBuf>,
     /// Write no report files.
@@ -276,6 +276,17 @@ pub struct BatchArgs {
     /// MARBLES_SHARD_COUNT; where several are set they must agree).
     #[arg(long, value_name = "N", requires = "shard", value_parser = clap::value_parser!(u32).range(1..))]
     pub shard_count: Option<u32>,
+    /// Solve only the puzzle files whose path, or the name of a puzzle in them, contains TEXT
+    /// (ignoring case), as pytest's -k.
+    #[arg(short = 'k', value_name = "TEXT", help_heading = "Selecting")]
+    pub select: Option<String>,
+    /// Stop at the first puzzle that does not pass (an error, a give-up, an answer not as its
+    /// `expect:` says, or unsolvable stating none); the files not run are listed.
+    #[arg(long, help_heading = "Selecting")]
+    pub fail_fast: bool,
+    /// Solve only the puzzle files that did not pass in the report folder's last results.
+    #[arg(long, conflicts_with_all = ["no_report", "resume"], help_heading = "Selecting")]
+    pub failed: bool,
     #[command(flatten)]
     pub search: SearchArgs,
 }
@@ -630,6 +641,9 @@ impl BatchArgs {
             options: self.search.options(jobs, project),
             shard: self.shard,
             shard_count: self.shard_count,
+            select: self.select.clone(),
+            fail_fast: self.fail_fast,
+            failed: self.failed,
         }
     }
 }

@@ -167,6 +167,12 @@ pub struct Outcome {
     /// for a `goal: reach:`, `reach [0, 5]: a peg there, however many are left`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goal: Option<String>,
+    /// The file's `expect:`, in words (`unsolvable`, `solved: 13 moves, 1 peg`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<String>,
+    /// Whether the answer meets [`Outcome::expect`] (none without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub met: Option<bool>,
 }
 
 impl Outcome {
@@ -174,6 +180,38 @@ impl Outcome {
     /// the goal counts moves ([`Outcome::move_count`]), else each jump or tilt.
     pub fn moves_made(&self) -> usize {
         self.move_count.map_or(self.moves.len(), |n| n as usize)
+    }
+
+    /// Checks the answer against `expect`, the file's `expect:`, if it has one.
+    pub fn judge(&mut self, expect: Option<crate::spec::Expect>) {
+        let Some(e) = expect else { return };
+        self.expect = Some(e.words());
+        self.met = Some(crate::spec::expect::met(
+            e,
+            self.status == Status::Solved,
+            self.status == Status::Unsolvable,
+            self.moves_made(),
+            self.pegs_left,
+        ));
+    }
+
+    /// Whether it passes as a test: it meets its expectation, or, with none, it is solved.
+    pub fn passed(&self) -> bool {
+        self.met.unwrap_or(self.status == Status::Solved)
+    }
+
+    /// The answer in the words of an expectation, for the reports beside what was expected:
+    /// `solved: 13 moves, 1 peg`, `unsolvable`, `gave up`, `error`.
+    pub fn actual(&self) -> String {
+        match self.status {
+            Status::Solved => crate::spec::Expect::Solved {
+                moves: Some(self.moves_made() as u32),
+                pegs: self.pegs_left,
+            }
+            .words(),
+            Status::GaveUp => "gave up".into(),
+            s => s.as_str().into(),
+        }
     }
 
     /// The outcome for a puzzle that could not be read, compiled or solved.
@@ -201,6 +239,8 @@ impl Outcome {
             gave_up: None,
             move_count: None,
             goal: None,
+            expect: None,
+            met: None,
         }
     }
 }

@@ -255,6 +255,11 @@ pub trait Sink {
     fn idle(&mut self) -> anyhow::Result<()> {
         Ok(())
     }
+    /// Whether it wants no more (`--fail-fast` after a failure): no further file is started,
+    /// and results still coming are dropped.
+    fn done(&self) -> bool {
+        false
+    }
 }
 
 /// One file's results, as a [`Sink`] takes them.
@@ -359,14 +364,20 @@ pub fn solve_all(
             };
             while let Some(done) = waiting.take() {
                 handled = done.and_then(|d| sink.take(d));
-                if handled.is_ok() {
+                if handled.is_ok() && !sink.done() {
                     finished += 1;
                     bar.inc(1);
                     waiting = rx.try_recv().ok();
+                } else if handled.is_ok() {
+                    finished += 1;
                 }
             }
             if handled.is_ok() {
                 handled = sink.idle();
+            }
+            if sink.done() {
+                stop.store(true, Ordering::Relaxed);
+                break;
             }
         }
         if handled.is_err() {

@@ -58,6 +58,52 @@ pub struct Config {
     pub shard: Option<shard::Choice>,
     /// `--shard-count`, for `--shard auto` only.
     pub shard_count: Option<u32>,
+    /// `-k TEXT`: only the files whose path or a puzzle's name contains it (ignoring case).
+    pub select: Option<String>,
+    /// Stop at the first puzzle that does not pass.
+    pub fail_fast: bool,
+    /// Only the files that did not pass in the report folder's last results.
+    pub failed: bool,
+}
+
+/// Whether the puzzle file at `path` is chosen by `-k TEXT` (`text`, lower case): its path
+/// or the name of a puzzle in it contains it, ignoring case.
+fn selected(path: &std::path::Path, text: &str) -> bool {
+    let has = |s: &str| s.to_lowercase().contains(text);
+    has(&path.display().to_string())
+        || crate::spec::read_text(path).is_ok_and(|source| {
+            let notation = crate::formats::Notation::of(path, None);
+            let mut found = false;
+            let _ = crate::formats::parse_each(path, notation, &source, &mut |spec| {
+                found = has(&spec.name);
+                match found {
+                    true => std::ops::ControlFlow::Break(()),
+                    false => std::ops::ControlFlow::Continue(()),
+                }
+            });
+            found
+        })
+}
+
+/// `--failed`: the files of `puzzles` whose results in the report folder `dir` include one
+/// that did not pass; an error when the folder holds no results to choose from.
+fn failed_last_time(dir: &std::path::Path, puzzles: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    let prev = journal::Previous::read(dir)?;
+    if !puzzles.iter().any(|p| prev.knows(&p.display().to_string())) {
+        return Err(Error::Usage(format!(
+            "--failed: {} holds no results for these puzzles: run the batch without --failed first; \
+             nothing was solved and no report was touched",
+            dir.display()
+        )));
+    }
+    Ok(puzzles
+        .iter()
+        .filter(|p| {
+            prev.load(&p.display().to_string())
+                .is_some_and(|o| o.iter().any(|o| !o.passed()))
+        })
+        .cloned()
+        .collect())
 }
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
@@ -77,6 +123,32 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             crate::formats::globs(),
             dirs.join(", ")
         )));
+    }
+    if let Some(text) = &config.select {
+        let text = text.to_lowercase();
+        let of = found.puzzles.len();
+        found.puzzles.retain(|p| selected(p, &text));
+        if found.puzzles.is_empty() {
+            return Err(Error::Usage(format!(
+                "-k {}: no puzzle file's path, nor any puzzle's name, contains it (of {of} files); \
+                 nothing was solved and no report was touched",
+                config.select.as_deref().unwrap_or_default()
+            )));
+        }
+    }
+    if config.failed {
+        let dir = config
+            .report
+            .as_deref()
+            .unwrap_or(std::path::Path::new("reports"));
+        found.puzzles = failed_last_time(dir, &found.puzzles)?;
+        if found.puzzles.is_empty() {
+            eprintln!(
+                "--failed: every puzzle passed in the last results in {}: nothing to rerun, no report touched",
+                dir.display()
+            );
+            return Ok(ExitCode::Solved);
+        }
     }
     let shard = match (config.shard, config.shard_count) {
         (Some(c), count) => Some(c.resolve(count).map_err(Error::Usage)?),
@@ -160,6 +232,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         times: Times::default(),
         bar: &bar,
         drawn: std::time::Instant::now(),
+        fail_fast: config.fail_fast,
+        first_failed: None,
+        taken: vec![false; found.puzzles.len()],
     };
     // The journal's lines are made on the workers, only when there is a journal.
     let encode = match sink.journal {
@@ -174,6 +249,14 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let tally = sink.tally;
     let reused = sink.reused;
     let times = sink.times;
+    let not_run: Vec<String> = found
+        .puzzles
+        .iter()
+        .zip(&sink.taken)
+        .filter(|(_, taken)| !**taken)
+        .map(|(p, _)| p.display().to_string())
+        .collect();
+    let first_failed = sink.first_failed;
     bar.finish_and_clear();
     drop(prev);
     let interrupted = CANCELLED.load(Ordering::SeqCst);
@@ -214,6 +297,20 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     {
         eprint!("{note}");
     }
+    if let Some(which) = first_failed.filter(|_| !not_run.is_empty()) {
+        eprintln!(
+            "marbles: --fail-fast: stopped at {which}; {} puzzle file{} not run: {}{}",
+            not_run.len(),
+            if not_run.len() == 1 { "" } else { "s" },
+            not_run
+                .iter()
+                .take(10)
+                .map(|f| crate::render::terminal(f))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if not_run.len() > 10 { ", …" } else { "" }
+        );
+    }
     if interrupted {
         eprintln!(
             "marbles: interrupted: {} of {} puzzle files finished and reported; rerun with --resume to finish",
@@ -222,7 +319,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         );
         return Ok(ExitCode::Interrupted);
     }
-    Ok(ExitCode::of_statuses(&results.statuses()).or_failed(!found.errors.is_empty()))
+    let t = &results.totals;
+    Ok(ExitCode::of_run(t.errors > 0, t.failing > 0).or_failed(!found.errors.is_empty()))
 }
 
 /// Where a batch's results go as they come: the journal (on disk within a tenth of a second)
@@ -239,6 +337,12 @@ struct Record<'a> {
     bar: &'a ProgressBar,
     /// When that message was last set.
     drawn: std::time::Instant,
+    /// `--fail-fast`: stop at the first puzzle that does not pass.
+    fail_fast: bool,
+    /// The first puzzle that did not pass, in words (`file: puzzle`).
+    first_failed: Option<String>,
+    /// Which files were handed on, by their place in path order.
+    taken: Vec<bool>,
 }
 
 /// How many of the slowest files a batch names at its close.
@@ -308,6 +412,12 @@ impl batch::Sink for Record<'_> {
             self.times
                 .add(outcomes.iter().map(|o| o.stats.seconds).sum(), &first.file);
         }
+        self.taken[index] = true;
+        if self.first_failed.is_none()
+            && let Some(o) = outcomes.iter().find(|o| !o.passed())
+        {
+            self.first_failed = Some(format!("{}: {}", o.file, o.puzzle));
+        }
         if let Some(j) = &mut self.journal {
             let file = outcomes.first().map_or("", |o| o.file.as_str());
             if !(reused && j.reuse(index, file, self.previous)) {
@@ -332,6 +442,10 @@ impl batch::Sink for Record<'_> {
             ));
         }
         self.journal.as_mut().map_or(Ok(()), |j| j.flush_if_due())
+    }
+
+    fn done(&self) -> bool {
+        self.fail_fast && self.first_failed.is_some()
     }
 }
 

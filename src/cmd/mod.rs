@@ -23,9 +23,10 @@ use std::fmt::Display;
 /// The process's exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ExitCode {
-    /// Every puzzle solved (or, for commands that solve nothing, all done).
+    /// Every puzzle solved or as its `expect:` says (or, for commands that solve nothing, all
+    /// done).
     Solved = 0,
-    /// Some puzzle unsolvable, or its search gave up.
+    /// Some puzzle not as its `expect:` says, or, stating none, unsolvable or given up.
     Unsolved = 1,
     /// Bad input, or a failure.
     Failed = 2,
@@ -34,22 +35,25 @@ pub enum ExitCode {
 }
 
 impl ExitCode {
-    /// The code for a set of outcomes: Ctrl-C interrupted them, else any error fails, else
-    /// all solved or not.
+    /// The code for a set of outcomes (see [`ExitCode::of_run`]).
     pub fn of(all: &[Outcome]) -> Self {
-        Self::of_statuses(&all.iter().map(|o| o.status).collect::<Vec<_>>())
+        Self::of_run(
+            all.iter().any(|o| o.status == Status::Error),
+            all.iter().any(|o| !o.passed()),
+        )
     }
 
-    /// [`ExitCode::of`] from the verdicts alone.
-    pub fn of_statuses(all: &[Status]) -> Self {
+    /// The code for a run: Ctrl-C interrupted it, else any error fails it, else every puzzle
+    /// passed (met its `expect:`, or was solved when it states none) or not.
+    pub fn of_run(errors: bool, failing: bool) -> Self {
         if crate::process::CANCELLED.load(std::sync::atomic::Ordering::SeqCst) {
             ExitCode::Interrupted
-        } else if all.contains(&Status::Error) {
+        } else if errors {
             ExitCode::Failed
-        } else if all.iter().all(|&s| s == Status::Solved) {
-            ExitCode::Solved
-        } else {
+        } else if failing {
             ExitCode::Unsolved
+        } else {
+            ExitCode::Solved
         }
     }
 

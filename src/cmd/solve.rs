@@ -30,7 +30,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     super::stop_on_ctrl_c();
     // Each answer is written as soon as its puzzle is solved, and only its verdict is kept:
     // a file of 20,000 cases holds one case's tables and answer at a time.
-    let mut statuses = Vec::new();
+    let (mut solved, mut errors, mut failing) = (0, false, false);
     // Buffered: a file of 20,000 cases wrote (and flushed) a line at a time. Answers are still
     // handed on as they come: at once on a terminal, else at least every tenth of a second.
     let terminal = io::stdout().is_terminal();
@@ -44,9 +44,17 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                 super::report(&o.error.as_deref().unwrap_or(""));
                 answers.failed()
             } else {
-                answers.write(&o, statuses.len() + 1, super::style(notation))
+                answers.write(&o, solved + 1, super::style(notation))
             };
-            statuses.push(o.status);
+            solved += 1;
+            errors |= o.status == Status::Error;
+            failing |= !o.passed();
+            if o.met == Some(false) {
+                eprintln!(
+                    "marbles: not as expected: {}",
+                    crate::render::terminal(&unmet(&o))
+                );
+            }
             if written.is_ok() && (terminal || flushed.elapsed().as_millis() >= 100) {
                 written = answers.flush();
                 flushed = std::time::Instant::now();
@@ -60,7 +68,18 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         written?;
     }
     answers.finish()?;
-    Ok(ExitCode::of_statuses(&statuses))
+    Ok(ExitCode::of_run(errors, failing))
+}
+
+/// The message for an answer that is not what its file's `expect:` says.
+pub fn unmet(o: &Outcome) -> String {
+    format!(
+        "{}: {}: expected {}, got {}",
+        o.file,
+        o.puzzle,
+        o.expect.as_deref().unwrap_or_default(),
+        o.actual()
+    )
 }
 
 /// Solves every puzzle in one file (ICPC files hold several), showing on stderr what their

@@ -199,6 +199,7 @@ pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> Contr
             ratings: Default::default(),
             trace: false,
             line: Some(n_pos.line),
+            expect: None,
         });
         if read.is_break() {
             return Ok(());

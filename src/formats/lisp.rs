@@ -74,6 +74,7 @@ pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> Contr
                 ratings: ratings(),
                 trace,
                 line: several.then_some(first),
+                expect: None,
             }))
         },
         || {

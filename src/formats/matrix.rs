@@ -424,6 +424,7 @@ fn spec(path: &Path, rows: &[(Pos, Vec<i8>)], name: String, source: String) -> R
         ratings: Default::default(),
         trace: false,
         line: None,
+        expect: None,
     })
 }
 

@@ -186,13 +186,18 @@ pub fn read(path: &Path, notation: &Notation) -> Result<Vec<Spec>> {
 
 /// The specs in `text`, the contents of `path` in `notation`.
 pub fn parse(path: &Path, notation: &Notation, text: &str) -> Result<Vec<Spec>> {
-    collect(path, text, notation.read)
+    let mut specs = Vec::new();
+    read_each(path, text, notation, &mut |s| {
+        specs.push(s);
+        ControlFlow::Continue(())
+    })?;
+    Ok(specs)
 }
 
 /// The specs `read` finds in `text`, the contents of `path`, all at once.
 fn collect(path: &Path, text: &str, read: Reader) -> Result<Vec<Spec>> {
     let mut specs = Vec::new();
-    read_each(path, text, read, &mut |s| {
+    read(path, text.strip_prefix('\u{feff}').unwrap_or(text), &mut |s| {
         specs.push(s);
         ControlFlow::Continue(())
     })?;
@@ -208,18 +213,41 @@ pub fn parse_each(
     text: &str,
     emit: &mut dyn FnMut(Spec) -> ControlFlow<()>,
 ) -> Result<()> {
-    read_each(path, text, notation.read, emit)
+    read_each(path, text, notation, emit)
 }
 
-/// [`parse_each`] with `read`.
+/// [`parse_each`], each case of a notation without keys given the expectation a comment just
+/// above it states (`; expect: unsolvable`, see [`crate::spec::expect`]); one that cannot be
+/// read is an error at its line, after the cases before it.
 fn read_each(
     path: &Path,
     text: &str,
-    read: Reader,
+    notation: &Notation,
     emit: &mut dyn FnMut(Spec) -> ControlFlow<()>,
 ) -> Result<()> {
     // Editors on some systems start a file with a byte-order mark; it is not part of the board.
-    read(path, text.strip_prefix('\u{feff}').unwrap_or(text), emit)
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if notation == YAML {
+        return (notation.read)(path, text, emit);
+    }
+    let first = || {
+        let content = |l: &&str| !(l.trim().is_empty() || l.trim_start().starts_with([';', '#']));
+        text.lines().position(|l| content(&l)).map_or(1, |i| i + 1)
+    };
+    let mut refused = None;
+    let mut lines = crate::spec::expect::Lines::default();
+    let read = (notation.read)(path, text, &mut |mut s| {
+        let line = s.line.unwrap_or_else(first);
+        match crate::spec::expect::in_comment_above(text, lines.start(text, line), line) {
+            Ok(found) => s.expect = found.map(|(e, _)| e),
+            Err((why, line)) => {
+                refused = Some(Diagnostic::new(path, why).at(Some(line), None));
+                return ControlFlow::Break(());
+            }
+        }
+        emit(s)
+    });
+    refused.map_or(read, Err)
 }
 
 /// Reads puzzles from `next` and hands each to `send` (its index, it, and whether the file

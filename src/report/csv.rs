@@ -35,6 +35,9 @@ impl Format for Csv {
             "note",
             "solution",
             "script",
+            // Last, so that the columns before keep their places.
+            "expected",
+            "met",
         ])?;
         for o in outcomes {
             w.write_record(
@@ -51,6 +54,8 @@ impl Format for Csv {
                     note(o),
                     moves_compact(o),
                     super::script(o).to_string(),
+                    o.expect.clone().unwrap_or_default(),
+                    super::met_cell(o).to_string(),
                 ]
                 .map(spreadsheet_safe),
             )?;

@@ -398,10 +398,10 @@ fn summary_sections(s: &mut String, f: &Finished) {
     chart(s, "Time per puzzle", &f.time_bins, Finished::time_edge);
     chart(s, "Nodes per puzzle", &f.node_bins, Finished::node_edge);
     brief_table(s, &format!("The slowest {}", f.slowest.len()), &f.slowest);
-    let failed = f.totals.errors + f.totals.gave_up;
+    let failed = f.totals.failing;
     if failed > 0 {
         let title = format!(
-            "Failed: {} (errors and give-ups; the first {} listed)",
+            "Failed: {} (errors, give-ups, answers not as expected or unsolvable stating none; the first {} listed)",
             thousands(failed as u64),
             f.failed.len()
         );
@@ -413,24 +413,31 @@ fn summary_sections(s: &mut String, f: &Finished) {
 fn summary_table(s: &mut String, outcomes: &[Outcome], totals: &Totals) {
     s.push_str(
         "<section class=\"summary\">\n<h2>Summary</h2>\n<div class=\"scroll\">\n<table>\n<thead><tr>\
-         <th>puzzle</th><th>family</th><th>status</th><th class=\"n\">moves</th>\
-         <th class=\"n\">pegs left</th><th class=\"n\">nodes</th><th class=\"n\">time</th>\
-         </tr></thead>\n<tbody>\n",
+         <th>file</th><th>puzzle</th><th>family</th><th>status</th><th>expected</th>\
+         <th class=\"n\">moves</th><th class=\"n\">pegs left</th><th class=\"n\">nodes</th>\
+         <th class=\"n\">time</th><th>reason</th></tr></thead>\n<tbody>\n",
     );
     let start = s.len();
     for (i, o) in outcomes.iter().enumerate() {
         if s.len() - start > MAX_DRAWN_BYTES / 4 {
             let _ = writeln!(
                 s,
-                "<tr><td colspan=\"7\">… {} more puzzles: every result is in summary.json and summary.csv</td></tr>",
+                "<tr><td colspan=\"10\">… {} more puzzles: every result is in summary.json and summary.csv</td></tr>",
                 thousands((outcomes.len() - i) as u64)
             );
             break;
         }
+        let expected = match &o.expect {
+            Some(e) => format!("{} ({})", escape(e), super::met_cell(o)),
+            None => String::new(),
+        };
         let _ = writeln!(
             s,
-            "<tr><td><a href=\"#{}\">{}</a></td><td>{}</td><td>{}</td><td class=\"n\">{}</td>\
-             <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            "<tr{}><td>{}</td><td><a href=\"#{}\">{}</a></td><td>{}</td><td>{}</td><td>{expected}</td>\
+             <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+             <td>{}</td></tr>",
+            if o.passed() { "" } else { " class=\"failing\"" },
+            escape(&o.file),
             anchor(i),
             escape(&o.puzzle),
             escape(&o.rules),
@@ -439,18 +446,16 @@ fn summary_table(s: &mut String, outcomes: &[Outcome], totals: &Totals) {
             o.pegs_left.map(|p| p.to_string()).unwrap_or_default(),
             thousands(o.stats.nodes),
             seconds(o.stats.seconds),
+            escape(&super::note(o)),
         );
     }
     let nodes: u64 = outcomes.iter().map(|o| o.stats.nodes).sum();
     let _ = write!(
         s,
-        "</tbody>\n<tfoot><tr><td colspan=\"3\">{} solved · {} unsolvable · {} gave up · {} errors</td>\
-         <td></td><td></td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr></tfoot>\n\
+        "</tbody>\n<tfoot><tr><td colspan=\"5\">{}</td>\
+         <td></td><td></td><td class=\"n\">{}</td><td class=\"n\">{}</td><td></td></tr></tfoot>\n\
          </table>\n</div>\n</section>\n",
-        totals.solved,
-        totals.unsolvable,
-        totals.gave_up,
-        totals.errors,
+        escape(&totals.line()),
         thousands(nodes),
         seconds(totals.seconds)
     );

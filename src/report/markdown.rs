@@ -2,7 +2,7 @@
 
 use super::tally::Brief;
 use super::{
-    Finished, Format, MAX_DRAWN_BYTES, Totals, left_out_note, moves_cell, note, summarised_note,
+    Finished, Format, MAX_DRAWN_BYTES, Totals, left_out_note, met_cell, moves_cell, note, summarised_note,
     table::seconds, thousands,
 };
 use crate::outcome::{MoveOut, Outcome};
@@ -52,17 +52,26 @@ fn code(s: &str) -> String {
     format!("{fence}{pad}{s}{pad}{fence}")
 }
 
-/// The summary table alone, as Markdown.
+/// The summary table alone, as Markdown: the totals first, then the puzzles that did not pass
+/// (errors, give-ups, expectations not met) with their reasons, then the rest, each in path
+/// order.
 pub fn table(outcomes: &[Outcome]) -> String {
-    let mut s = String::from("| puzzle | family | status | moves | pegs left | nodes | time | note |\n");
-    s.push_str("|---|---|---|--:|--:|--:|--:|---|\n");
-    for o in outcomes {
+    let mut s = format!("{}\n\n", Totals::of(outcomes).line());
+    s.push_str(
+        "| file | puzzle | family | status | expected | met | moves | pegs left | nodes | time | note |\n",
+    );
+    s.push_str("|---|---|---|---|---|---|--:|--:|--:|--:|---|\n");
+    let (failing, rest): (Vec<&Outcome>, Vec<&Outcome>) = outcomes.iter().partition(|o| !o.passed());
+    for o in failing.into_iter().chain(rest) {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            text(&o.file),
             text(&o.puzzle),
             text(&o.rules),
             o.status.as_str(),
+            text(o.expect.as_deref().unwrap_or_default()),
+            met_cell(o),
             moves_cell(o),
             o.pegs_left.map(|p| p.to_string()).unwrap_or_default(),
             o.stats.nodes,
@@ -70,7 +79,6 @@ pub fn table(outcomes: &[Outcome]) -> String {
             text(&note(o)),
         );
     }
-    let _ = writeln!(s, "\n{}", Totals::of(outcomes).line());
     s
 }
 
@@ -192,11 +200,11 @@ pub fn summary_tables(results: &Finished) -> String {
     );
     let _ = writeln!(s, "\n## The slowest {}\n", results.slowest.len());
     briefs(&mut s, &results.slowest);
-    let failed = results.totals.errors + results.totals.gave_up;
+    let failed = results.totals.failing;
     if failed > 0 {
         let _ = writeln!(
             s,
-            "\n## Failed: {} (errors and give-ups; the first {} listed)\n",
+            "\n## Failed: {} (errors, give-ups, answers not as expected or unsolvable stating none; the first {} listed)\n",
             thousands(failed as u64),
             results.failed.len()
         );

@@ -5,6 +5,7 @@
 mod csv;
 mod html;
 mod json;
+mod junit;
 mod markdown;
 mod table;
 pub mod tally;
@@ -87,6 +88,7 @@ pub fn formats() -> Vec<Box<dyn Format>> {
         Box::new(csv::Csv),
         Box::new(markdown::Markdown),
         Box::new(html::Html),
+        Box::new(junit::Junit),
     ]
 }
 
@@ -131,7 +133,7 @@ pub fn read_json(text: &str) -> Option<Vec<Outcome>> {
         .map(|s| s.results)
 }
 
-/// Counts by status, for the totals line.
+/// Counts by status and by expectation, for the totals line and the exit code.
 #[derive(Debug, Default, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Totals {
     pub solved: usize,
@@ -139,6 +141,11 @@ pub struct Totals {
     pub gave_up: usize,
     pub errors: usize,
     pub seconds: f64,
+    /// Puzzles whose answer is what their `expect:` says, and those whose is not.
+    pub met: usize,
+    pub unmet: usize,
+    /// Puzzles that do not pass: an expectation not met, or, stating none, not solved.
+    pub failing: usize,
 }
 
 impl Totals {
@@ -158,11 +165,21 @@ impl Totals {
             Status::Error => self.errors += 1,
         }
         self.seconds += o.stats.seconds;
+        match o.met {
+            Some(true) => self.met += 1,
+            Some(false) => self.unmet += 1,
+            None => {}
+        }
+        self.failing += usize::from(!o.passed());
     }
 
     pub fn line(&self) -> String {
+        let expected = match self.met + self.unmet {
+            0 => String::new(),
+            _ => format!("; expectations: {} met, {} not met", self.met, self.unmet),
+        };
         format!(
-            "{} puzzles: {} solved, {} unsolvable, {} gave up, {} errors; {:.2} s solving",
+            "{} puzzles: {} solved, {} unsolvable, {} gave up, {} errors{expected}; {:.2} s solving",
             self.solved + self.unsolvable + self.gave_up + self.errors,
             self.solved,
             self.unsolvable,
@@ -183,13 +200,38 @@ pub fn moves_cell(o: &Outcome) -> String {
     }
 }
 
+/// Whether an answer is what its `expect:` says, as the reports' `met` column shows it: `met`,
+/// `not met`, or blank without an expectation.
+pub fn met_cell(o: &Outcome) -> &'static str {
+    match o.met {
+        Some(true) => "met",
+        Some(false) => "not met",
+        None => "",
+    }
+}
+
 /// The rule script an outcome used (its path, or `<builtin>/NAME.rhai`), else its family.
 pub fn script(o: &Outcome) -> &str {
     o.script.as_deref().unwrap_or(&o.rules)
 }
 
-/// What a row says after the status: the reason, the error, or the rating.
+/// What a row says after the status: an expectation not met (`expected unsolvable, got
+/// solved: 5 moves`), then the reason, the error, or the rating.
 pub fn note(o: &Outcome) -> String {
+    let why = why(o);
+    match o.met {
+        Some(false) => format!(
+            "expected {}, got {}{}{why}",
+            o.expect.as_deref().unwrap_or_default(),
+            o.actual(),
+            if why.is_empty() { "" } else { ": " }
+        ),
+        _ => why,
+    }
+}
+
+/// The error, the reason, or the rating.
+fn why(o: &Outcome) -> String {
     o.error
         .clone()
         .or_else(|| o.reason.clone())

@@ -110,7 +110,8 @@ pub struct Tally {
     time_bins: [u64; BINS],
     node_bins: [u64; BINS],
     slowest: Slowest,
-    /// Errors first, then give-ups, each in path order.
+    /// Errors first, then the rest that did not pass (given up, not as expected, unsolvable
+    /// stating no `expect:`), each in path order.
     failed: BinaryHeap<Keyed<(bool, Place), Brief>>,
     sample: BinaryHeap<Keyed<Place, Outcome>>,
     /// Every outcome, by place, while there are at most [`SMALL_BATCH`].
@@ -175,8 +176,8 @@ impl Tally {
         if self.slowest.len() < LISTED || self.slowest.peek().is_some_and(|Reverse(top)| key > top.0) {
             keep_least(&mut self.slowest, Reverse(Keyed(key, brief())), LISTED);
         }
-        let failed = (o.status == Status::GaveUp, place);
-        if matches!(o.status, Status::Error | Status::GaveUp)
+        let failed = (o.status != Status::Error, place);
+        if !o.passed()
             && (self.failed.len() < FAILED_LISTED || self.failed.peek().is_some_and(|top| failed < top.0))
         {
             keep_least(&mut self.failed, Keyed(failed, brief()), FAILED_LISTED);
@@ -232,7 +233,7 @@ pub struct Finished {
     pub node_bins: [u64; BINS],
     /// The slowest [`LISTED`], slowest first.
     pub slowest: Vec<Brief>,
-    /// The first [`FAILED_LISTED`] errors, then give-ups, each in path order.
+    /// The first [`FAILED_LISTED`] errors, then the others that did not pass, each in path order.
     pub failed: Vec<Brief>,
     /// The first [`SAMPLE`] results in path order, whole.
     #[serde(skip)]
@@ -253,21 +254,6 @@ impl Finished {
             t.add(i, 1, o);
         }
         t.finish()
-    }
-
-    /// The statuses for the exit code: one of each kind seen.
-    pub fn statuses(&self) -> Vec<Status> {
-        let t = &self.totals;
-        [
-            (t.solved, Status::Solved),
-            (t.unsolvable, Status::Unsolvable),
-            (t.gave_up, Status::GaveUp),
-            (t.errors, Status::Error),
-        ]
-        .into_iter()
-        .filter(|(n, _)| *n > 0)
-        .map(|(_, s)| s)
-        .collect()
     }
 
     pub fn count(&self) -> usize {

@@ -279,7 +279,15 @@ pub fn solve_observed(p: &Prepared, opts: &Options, obs: &mut impl dfs::Observer
 /// figure shown (pegs left, boards, rating) comes from replaying `path` through the model,
 /// not from the search's own account; a solution that does not replay to the goal is an
 /// internal error asking for a bug report, never an answer.
+/// The answer is checked against the file's `expect:`.
 pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stats: Stats) -> Outcome {
+    let mut out = unjudged(p, opts, verdict, path, stats);
+    out.judge(p.spec.expect);
+    out
+}
+
+/// [`outcome`] before it is checked against an expectation.
+fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stats: Stats) -> Outcome {
     let mut out = Outcome {
         file: p.spec.path.display().to_string(),
         puzzle: p.spec.name.clone(),
@@ -300,6 +308,8 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
         gave_up: None,
         move_count: None,
         goal: None,
+        expect: None,
+        met: None,
     };
     let solved = verdict == Verdict::Solved;
     let replayed = match &p.model {

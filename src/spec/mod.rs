@@ -9,10 +9,12 @@
 //! - `board`: hop boards, goal boards, whether a goal fits, tilt boards from their keys;
 //! - [`tilt`]: the checks of a tilt board's marbles, holes and walls, which the ICPC reader
 //!   (`formats::icpc`) calls too;
+//! - [`expect`]: `expect:`, what a puzzle's answer should be, in YAML or in a comment;
 //! - `locate`: the line of a key and the line and column of a board token ([`key_line`]).
 
 mod board;
 mod expansion;
+pub mod expect;
 pub mod input;
 mod locate;
 pub mod tilt;
@@ -20,6 +22,7 @@ mod types;
 mod yaml;
 
 pub use board::check_hop_goal;
+pub use expect::Expect;
 pub use input::{MAX_SPEC_BYTES, read_text};
 pub use locate::{key_line, nested_key_line};
 pub use types::timeout as seconds_field;

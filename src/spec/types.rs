@@ -27,6 +27,8 @@ pub struct Spec {
     /// The line the puzzle starts on, in a file holding several (Lisp, matrix, ICPC): errors
     /// found after reading (its goal, its rule script) name it there.
     pub line: Option<usize>,
+    /// `expect:`, what the answer should be (see [`super::expect`]).
+    pub expect: Option<super::Expect>,
 }
 
 /// The board in one of the two shapes families take.

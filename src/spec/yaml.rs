@@ -34,6 +34,7 @@ struct RawSpec {
     goal: Option<RawGoal>,
     solve: Option<LimitSpec>,
     ratings: Option<BTreeMap<u32, String>>,
+    expect: Option<super::expect::RawExpect>,
 }
 
 #[derive(Deserialize)]
@@ -379,6 +380,11 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         );
     }
 
+    let expect = raw
+        .expect
+        .map(|e| e.read().map_err(|why| err("expect", why)))
+        .transpose()?;
+
     Ok(Spec {
         path: path.to_path_buf(),
         source: source.to_string(),
@@ -390,5 +396,6 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         ratings: raw.ratings.unwrap_or_default(),
         trace: false,
         line: None,
+        expect,
     })
 }

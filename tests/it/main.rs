@@ -6,6 +6,7 @@ mod batch;
 mod classic;
 pub mod cli;
 mod exits;
+mod expect;
 mod fewest;
 mod geometry;
 mod goals;

@@ -151,3 +151,49 @@
     });
   }
 })();
+
+// The summary table: a click on a column's head sorts the rows by it (a second click, the other
+// way); the box above it keeps only the rows holding its text.
+(function () {
+  "use strict";
+  var table = document.querySelector("section.summary table");
+  if (!table || !table.tHead || !table.tBodies.length) return;
+  var body = table.tBodies[0];
+  var box = document.createElement("input");
+  box.type = "search";
+  box.className = "filter";
+  box.placeholder = "filter: a file, a name, a status, a reason";
+  box.setAttribute("aria-label", "filter the rows");
+  table.parentNode.parentNode.insertBefore(box, table.parentNode);
+  box.addEventListener("input", function () {
+    var q = box.value.toLowerCase();
+    for (var i = 0; i < body.rows.length; i++) {
+      var r = body.rows[i];
+      r.hidden = q !== "" && r.textContent.toLowerCase().indexOf(q) < 0;
+    }
+  });
+  // A number column sorts by value: `1,234` nodes, `4.2ms` and `12.50s` of time.
+  function key(row, c, number) {
+    var t = row.cells[c] ? row.cells[c].textContent : "";
+    if (!number) return t.toLowerCase();
+    var x = parseFloat(t.replace(/,/g, ""));
+    if (/ms$/.test(t)) x /= 1000;
+    return isNaN(x) ? -1 : x;
+  }
+  var heads = table.tHead.rows[0].cells;
+  Array.prototype.forEach.call(heads, function (th, c) {
+    var up = true;
+    th.style.cursor = "pointer";
+    th.title = "sort by " + th.textContent;
+    th.addEventListener("click", function () {
+      var number = th.classList.contains("n");
+      var rows = Array.prototype.slice.call(body.rows);
+      rows.sort(function (a, b) {
+        var x = key(a, c, number), y = key(b, c, number);
+        return (x < y ? -1 : x > y ? 1 : 0) * (up ? 1 : -1);
+      });
+      up = !up;
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
+  });
+})();

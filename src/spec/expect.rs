@@ -1,0 +1,250 @@
+//! `expect:`, what a puzzle file says its answer is, so that a collection runs as a test suite:
+//! `unsolvable`, `solved`, and for a solution its moves and pegs left (`31 moves, 1 peg`).
+//!
+//! A YAML puzzle writes it as a key (`expect: unsolvable`, `expect: 13 moves, 1 peg`, or the map
+//! `expect: {moves: 13, pegs: 1}`); a Lisp, matrix or ICPC file, which has no keys, as a
+//! comment on the line or lines just above a case (`; expect: unsolvable`, `# expect: …`).
+//! A search that gives up has no answer, so `gave up` is refused as an expectation.
+
+use serde::Deserialize;
+
+/// What a puzzle is expected to come to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect {
+    /// Proved to have no solution.
+    Unsolvable,
+    /// Solved, in this many moves (as the goal counts them) and with this many pegs left,
+    /// where given.
+    Solved { moves: Option<u32>, pegs: Option<u32> },
+}
+
+impl Expect {
+    /// The expectation in words, as the reports show it: `unsolvable`, `solved`,
+    /// `solved: 13 moves, 1 peg`.
+    pub fn words(self) -> String {
+        match self {
+            Expect::Unsolvable => "unsolvable".into(),
+            Expect::Solved { moves, pegs } => {
+                let mut parts = Vec::new();
+                if let Some(m) = moves {
+                    parts.push(format!("{m} move{}", plural(m)));
+                }
+                if let Some(p) = pegs {
+                    parts.push(format!("{p} peg{}", plural(p)));
+                }
+                match parts.is_empty() {
+                    true => "solved".into(),
+                    false => format!("solved: {}", parts.join(", ")),
+                }
+            }
+        }
+    }
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// The values `expect:` takes, for messages.
+pub const EXPECT_VALUES: &str =
+    "`unsolvable`, `solved`, or a solution's moves and pegs left such as `13 moves, 1 peg`";
+
+/// Reads an expectation written as text: `unsolvable`, `solved`, `13 moves`, `1 peg`,
+/// `solved, 13 moves, 1 peg` (commas or spaces between the parts, in any case).
+pub fn parse_words(text: &str) -> Result<Expect, String> {
+    let t = text.trim().to_ascii_lowercase();
+    let words: Vec<&str> = t
+        .split(|c: char| c == ',' || c == ':' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let refuse = || {
+        format!(
+            "expect: `{}` is not an expectation: write {EXPECT_VALUES}",
+            text.trim()
+        )
+    };
+    match words.as_slice() {
+        ["unsolvable"] => return Ok(Expect::Unsolvable),
+        ["gave", "up"] | ["gave_up"] | ["gives", "up"] => {
+            return Err(format!(
+                "expect: `{}` is not an expectation: a search that gives up has no answer to check \
+                 (raise its limits, or leave `expect:` out); write {EXPECT_VALUES}",
+                text.trim()
+            ));
+        }
+        [] => return Err(refuse()),
+        _ => {}
+    }
+    let (mut moves, mut pegs) = (None, None);
+    let mut rest = words.as_slice();
+    if let ["solved", tail @ ..] = rest {
+        rest = tail;
+    }
+    while let [n, unit, tail @ ..] = rest {
+        let n: u32 = n.parse().map_err(|_| refuse())?;
+        let slot = match *unit {
+            "move" | "moves" => &mut moves,
+            "peg" | "pegs" => &mut pegs,
+            _ => return Err(refuse()),
+        };
+        if slot.replace(n).is_some() {
+            return Err(refuse());
+        }
+        rest = tail;
+    }
+    match rest {
+        [] => Ok(Expect::Solved { moves, pegs }),
+        _ => Err(refuse()),
+    }
+}
+
+/// `expect:` as YAML writes it: text, or a map of `moves:` and `pegs:`.
+#[derive(Deserialize)]
+#[serde(
+    untagged,
+    expecting = "`unsolvable`, `solved`, text such as `13 moves, 1 peg`, or a map of `moves:` and `pegs:`"
+)]
+pub(super) enum RawExpect {
+    Text(String),
+    Map {
+        #[serde(default)]
+        moves: Option<u32>,
+        #[serde(default)]
+        pegs: Option<u32>,
+    },
+}
+
+impl RawExpect {
+    pub(super) fn read(self) -> Result<Expect, String> {
+        match self {
+            RawExpect::Text(t) => parse_words(&t),
+            RawExpect::Map { moves, pegs } => Ok(Expect::Solved { moves, pegs }),
+        }
+    }
+}
+
+/// The expectation written in a comment just above line `line` (1-based) of `source`, which
+/// starts at byte `at`, in a file whose comments start with `;` or `#`: the nearest line of the
+/// run of comment lines directly above it that reads `expect: …`. `Ok(None)` when there is
+/// none; the reason and the comment's line when it cannot be read. Only the lines above it
+/// that are comments are read (a file of 300,000 cases is read once, not once a case).
+pub fn in_comment_above(
+    source: &str,
+    at: usize,
+    line: usize,
+) -> Result<Option<(Expect, usize)>, (String, usize)> {
+    let (mut end, mut n) = (at, line);
+    while end > 0 && n > 1 {
+        let before = &source[..end - 1];
+        let start = before.rfind('\n').map_or(0, |i| i + 1);
+        n -= 1;
+        let Some(body) = before[start..].trim().strip_prefix([';', '#']) else {
+            break;
+        };
+        let body = body.trim_start_matches([';', '#']).trim();
+        if let Some(value) = body.strip_prefix("expect:") {
+            return parse_words(value).map(|e| Some((e, n))).map_err(|why| (why, n));
+        }
+        end = start;
+    }
+    Ok(None)
+}
+
+/// Byte offsets of line starts, found moving forwards only: each case of a file starts on a
+/// later line than the one before, so finding them all reads the file once.
+#[derive(Debug, Default)]
+pub struct Lines {
+    line: usize,
+    at: usize,
+}
+
+impl Lines {
+    /// Where line `line` (1-based) of `source` starts.
+    pub fn start(&mut self, source: &str, line: usize) -> usize {
+        if self.line == 0 || line < self.line {
+            *self = Lines { line: 1, at: 0 };
+        }
+        while self.line < line {
+            match source[self.at..].find('\n') {
+                Some(i) => self.at += i + 1,
+                None => return source.len(),
+            }
+            self.line += 1;
+        }
+        self.at
+    }
+}
+
+/// Whether an answer meets `expect`: its status, and for a solution its moves and pegs left.
+pub fn met(expect: Expect, solved: bool, unsolvable: bool, moves: usize, pegs: Option<u32>) -> bool {
+    match expect {
+        Expect::Unsolvable => unsolvable,
+        Expect::Solved { moves: m, pegs: p } => {
+            solved && m.is_none_or(|m| m as usize == moves) && p.is_none_or(|p| pegs == Some(p))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_read_back_to_what_they_say() {
+        assert_eq!(parse_words("unsolvable"), Ok(Expect::Unsolvable));
+        assert_eq!(
+            parse_words("Solved"),
+            Ok(Expect::Solved {
+                moves: None,
+                pegs: None
+            })
+        );
+        assert_eq!(
+            parse_words("solved, 13 moves, 1 peg"),
+            Ok(Expect::Solved {
+                moves: Some(13),
+                pegs: Some(1)
+            })
+        );
+        assert_eq!(
+            parse_words("2 pegs"),
+            Ok(Expect::Solved {
+                moves: None,
+                pegs: Some(2)
+            })
+        );
+        let words = Expect::Solved {
+            moves: Some(13),
+            pegs: None,
+        }
+        .words();
+        assert_eq!(parse_words(&words).map(Expect::words), Ok(words));
+        assert_eq!(
+            parse_words("winnable"),
+            Err("expect: `winnable` is not an expectation: write `unsolvable`, `solved`, or a solution's moves \
+                 and pegs left such as `13 moves, 1 peg`"
+                .into())
+        );
+        assert!(parse_words("1 peg 2 pegs").is_err());
+        assert!(parse_words("13 jumps").is_err());
+        assert!(
+            parse_words("gave up")
+                .unwrap_err()
+                .contains("a search that gives up has no answer")
+        );
+    }
+
+    #[test]
+    fn a_comment_above_a_case_is_its_expectation() {
+        let src = "1 1 0\n0 0\n0 0\n; the second one cannot be done\n; expect: unsolvable\n3 2 2\n";
+        let mut lines = Lines::default();
+        let mut above = |line| in_comment_above(src, lines.start(src, line), line);
+        assert_eq!(above(1), Ok(None));
+        assert_eq!(above(3), Ok(None));
+        assert_eq!(above(6), Ok(Some((Expect::Unsolvable, 5))));
+        assert_eq!(
+            in_comment_above("# expect: never\n[1]\n", 16, 2).unwrap_err().1,
+            1
+        );
+    }
+}

@@ -1,0 +1,308 @@
+//! Collections as tests: `expect:` in a puzzle (or a comment above a case), checked by
+//! `batch` and `solve`, met or not met in every report, and the exit code it gives.
+
+use crate::support::{Test, root};
+
+const CORNER: &str =
+    "rules: triangle_hop\nboard: |2\n      .\n     o o\n    o o o\n   o o o o\n  o o o o o\n";
+const NO_WAY: &str = "rules: tilt_roll\nsize: 3\nmarbles: [[0,0],[0,2]]\nholes:   [[0,2],[0,0]]\n";
+
+#[test]
+fn the_shipped_collection_passes_as_a_test_and_fails_the_day_an_answer_changes() {
+    // The README's first command: four puzzles are unsolvable on purpose and say so.
+    let t = Test::new().in_root();
+    let out = t
+        .command()
+        .args(["batch", "puzzles", "--no-report", "--quiet", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // A copy whose one expectation is changed fails, and its row says which and why.
+    let crossed = std::fs::read_to_string(root().join("puzzles/tilt_roll/crossed_holes.yaml")).unwrap();
+    let changed = crossed.replacen("expect: unsolvable", "expect: solved", 1);
+    assert_ne!(changed, crossed);
+    let run = Test::new()
+        .file("set/crossed_holes.yaml", &changed)
+        .file("set/corner.yaml", CORNER)
+        .args(["batch", "set", "--no-report", "--quiet", "--format", "markdown"])
+        .run()
+        .status(1)
+        .stdout_has(
+            "| unsolvable | solved | not met |  |  | 0 | 0.0ms | expected solved, got unsolvable: marble 1 starts on hole 2, which it can never leave |\n",
+        );
+    // Totals first, then the row that failed, then the rest.
+    assert!(
+        run.stdout.starts_with(
+            "2 puzzles: 1 solved, 1 unsolvable, 0 gave up, 0 errors; expectations: 0 met, 1 not met;"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.find("Tilt crossed") < run.stdout.find("| corner |"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_batch_passes_when_every_expectation_holds_and_the_rest_are_solved() {
+    let set = |no_way: &str| {
+        Test::new()
+            .file("set/a.yaml", &format!("{CORNER}expect: 13 moves, 1 peg\n"))
+            .file("set/b.yaml", no_way)
+            .args(["batch", "set", "--no-report", "--quiet", "--format", "csv"])
+            .run()
+    };
+    let run = set(&format!("{NO_WAY}expect: unsolvable\n")).status(0);
+    assert!(run.stdout.starts_with("file,puzzle,"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(",\"solved: 13 moves, 1 peg\",met\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains(",unsolvable,met\n"), "{}", run.stdout);
+    // Stating nothing, unsolvable fails the batch as before.
+    set(NO_WAY).status(1);
+    // A number of moves not met.
+    Test::new()
+        .file("set/a.yaml", &format!("{CORNER}expect: {{moves: 12}}\n"))
+        .args(["batch", "set", "--no-report", "--quiet", "--format", "json"])
+        .run()
+        .status(1)
+        .stdout_has("\"expect\": \"solved: 12 moves\"")
+        .stdout_has("\"met\": false");
+}
+
+#[test]
+fn solve_honours_expect_and_says_what_it_got() {
+    Test::new()
+        .file("p.yaml", &format!("{NO_WAY}expect: unsolvable\n"))
+        .args(["solve", "p.yaml"])
+        .run()
+        .status(0);
+    Test::new()
+        .file("p.yaml", &format!("{CORNER}expect: unsolvable\n"))
+        .args(["solve", "p.yaml"])
+        .run()
+        .status(1)
+        .stderr_has(
+            "marbles: not as expected: p.yaml: p: expected unsolvable, got solved: 13 moves, 1 peg\n",
+        );
+}
+
+#[test]
+fn an_unknown_expectation_is_refused_at_its_line() {
+    let gave_up =
+        "p.yaml:8:1: expect: `gave up` is not an expectation: a search that gives up has no answer to check";
+    for cmd in ["solve", "check"] {
+        Test::new()
+            .file("p.yaml", &format!("{CORNER}expect: gave up\n"))
+            .args([cmd, "p.yaml"])
+            .run()
+            .status(2)
+            .no_panic()
+            .stderr_has(gave_up);
+    }
+    Test::new()
+        .file("p.yaml", &format!("{CORNER}expect: gave up\n"))
+        .args(["batch", "p.yaml", "--no-report", "--format", "csv"])
+        .run()
+        .status(2)
+        .stdout_has(gave_up);
+    Test::new()
+        .file("p.yaml", &format!("{CORNER}expect: winnable\n"))
+        .args(["check", "p.yaml"])
+        .run()
+        .status(2)
+        .stderr_has("p.yaml:8:1: expect: `winnable` is not an expectation: write `unsolvable`, `solved`, or a solution's moves and pegs left such as `13 moves, 1 peg`\n");
+}
+
+#[test]
+fn a_case_of_a_file_without_keys_states_it_in_a_comment_above() {
+    // The judge's sample: case 2 cannot be done.
+    let sample = std::fs::read_to_string(root().join("puzzles/classic/wf2007_sample.icpc")).unwrap();
+    Test::new()
+        .file("s.icpc", &sample)
+        .args(["batch", "s.icpc", "--no-report", "--quiet"])
+        .run()
+        .status(0)
+        .stdout_has("expectations: 1 met, 0 not met");
+    let without: String = sample
+        .lines()
+        .filter(|l| !l.starts_with(';'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    Test::new()
+        .file("s.icpc", &without)
+        .args(["batch", "s.icpc", "--no-report", "--quiet"])
+        .run()
+        .status(1);
+    Test::new()
+        .file(
+            "s.icpc",
+            &sample.replace("; expect: unsolvable", "; expect: maybe"),
+        )
+        .args(["check", "s.icpc"])
+        .run()
+        .status(2)
+        .stderr_has("s.icpc:10: expect: `maybe` is not an expectation");
+}
+
+/// Three files: one solved, one unsolvable stating nothing (it fails), one solved.
+fn three() -> Test {
+    Test::new()
+        .file("set/a_corner.yaml", CORNER)
+        .file("set/b_no_way.yaml", &format!("name: Crossed marbles\n{NO_WAY}"))
+        .file("set/c_corner.yaml", CORNER)
+}
+
+/// `marbles batch set` over [`three`] with `extra` arguments, its summary as CSV.
+fn batch_three(extra: &[&str]) -> crate::support::Run {
+    let args = ["batch", "set", "--no-report", "--quiet", "--format", "csv"];
+    three().args(args.iter().chain(extra)).run()
+}
+
+#[test]
+fn k_solves_the_files_whose_path_or_puzzle_name_holds_the_text() {
+    let run = batch_three(&["-k", "CROSSED"]).status(1);
+    assert_eq!(run.stdout.lines().count(), 2, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("set/b_no_way.yaml,Crossed marbles,"),
+        "{}",
+        run.stdout
+    );
+    let run = batch_three(&["-k", "corner"]).status(0);
+    assert_eq!(run.stdout.lines().count(), 3, "{}", run.stdout);
+    three()
+        .args(["batch", "set", "-k", "nothing"])
+        .run()
+        .status(2)
+        .stderr_has("-k nothing: no puzzle file's path, nor any puzzle's name, contains it (of 3 files); nothing was solved and no report was touched\n");
+}
+
+#[test]
+fn fail_fast_stops_at_the_first_failure_and_lists_what_did_not_run() {
+    let run = batch_three(&["-j", "1", "--fail-fast"])
+        .status(1)
+        .stderr_has(
+            "marbles: --fail-fast: stopped at set/b_no_way.yaml: Crossed marbles; 1 puzzle file not run: set/c_corner.yaml\n",
+        );
+    assert_eq!(run.stdout.lines().count(), 3, "{}", run.stdout);
+    assert!(!run.stdout.contains("c_corner"), "{}", run.stdout);
+}
+
+#[test]
+fn failed_reruns_only_what_did_not_pass_last_time() {
+    let t = three();
+    let first = t.command().args(["batch", "set", "--quiet"]).output().unwrap();
+    assert_eq!(first.status.code(), Some(1));
+    let again = t
+        .command()
+        .args(["batch", "set", "--quiet", "--failed", "--format", "csv"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&again.stdout);
+    assert_eq!(again.status.code(), Some(1), "{out}");
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(out.contains("set/b_no_way.yaml,"), "{out}");
+    // Fixed, it passes; then nothing is left to rerun and the report is not touched.
+    std::fs::write(
+        t.path("set/b_no_way.yaml"),
+        format!("{NO_WAY}expect: unsolvable\n"),
+    )
+    .unwrap();
+    let fixed = t
+        .command()
+        .args(["batch", "set", "--quiet", "--failed"])
+        .output()
+        .unwrap();
+    assert_eq!(fixed.status.code(), Some(0));
+    let before = std::fs::read(t.path("reports/summary.json")).unwrap();
+    let none = t
+        .command()
+        .args(["batch", "set", "--quiet", "--failed"])
+        .output()
+        .unwrap();
+    assert_eq!(none.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&none.stderr),
+        "--failed: every puzzle passed in the last results in reports: nothing to rerun, no report touched\n"
+    );
+    assert_eq!(std::fs::read(t.path("reports/summary.json")).unwrap(), before);
+    Test::new()
+        .file("set/a.yaml", CORNER)
+        .args(["batch", "set", "--failed"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "--failed: reports holds no results for these puzzles: run the batch without --failed first",
+        );
+}
+
+#[test]
+fn junit_xml_has_a_testcase_a_puzzle_failures_and_errors() {
+    let run = three()
+        .file("set/d_bad.yaml", "rules: peg_hop\nboard: [\n")
+        .args(["batch", "set", "--quiet", "--report", "rep"])
+        .run()
+        .status(2);
+    let xml = std::fs::read_to_string(run.dir().join("rep/junit.xml")).unwrap();
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"marbles\" tests=\"4\" failures=\"1\" errors=\"1\" time=\""), "{xml}");
+    assert_eq!(xml.matches("<testcase ").count(), 4, "{xml}");
+    assert!(
+        xml.contains("<testcase classname=\"set/a_corner.yaml\" name=\"a_corner\" time=\""),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(
+            "<failure type=\"unsolvable\" message=\"marble 1 starts on hole 2, which it can never leave\">"
+        ),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<error type=\"error\" message=\"set/d_bad.yaml:2:"),
+        "{xml}"
+    );
+    // It parses as XML, where a parser is at hand.
+    if let Ok(out) = std::process::Command::new("python3")
+        .args(["-c", "import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); print(len(list(r.iter('testcase'))))"])
+        .arg(run.dir().join("rep/junit.xml"))
+        .output()
+    {
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "4\n", "{}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+#[test]
+fn the_html_summary_has_file_expectation_and_reason_columns_and_sorts_and_filters() {
+    let run = three()
+        .args(["batch", "set", "--quiet", "--report", "rep"])
+        .run()
+        .status(1);
+    let html = std::fs::read_to_string(run.dir().join("rep/index.html")).unwrap();
+    assert!(
+        html.contains("<th>file</th><th>puzzle</th><th>family</th><th>status</th><th>expected</th>"),
+        "{html}"
+    );
+    assert!(html.contains("<th>reason</th>"), "{html}");
+    assert!(
+        html.contains("<tr class=\"failing\"><td>set/b_no_way.yaml</td>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<td>marble 1 starts on hole 2, which it can never leave</td></tr>"),
+        "{html}"
+    );
+    // Sorting and filtering are the page's own script: nothing is fetched.
+    assert!(html.contains("box.type = \"search\""), "{html}");
+    assert!(
+        !html.contains("src=\"http") && !html.contains("href=\"http"),
+        "{html}"
+    );
+}
