@@ -178,7 +178,7 @@ impl Run {
 pub struct Bounded {
     pub run: Run,
     pub elapsed: std::time::Duration,
-    /// Peak RSS of this child alone (from `wait4`), in KiB.
+    /// Peak RSS of this child alone since its exec (polled), in KiB.
     pub peak_kib: i64,
     /// True when the deadline passed and the child was killed.
     pub killed: bool,
@@ -195,12 +195,8 @@ impl Test {
         let mut cmd = self.command();
         cmd.stdout(std::fs::File::create(&o).unwrap())
             .stderr(std::fs::File::create(&e).unwrap());
-        // Always through `pre_exec`, which makes std fork rather than posix_spawn: a child
-        // spawned sharing this process's memory (vfork) takes this process's *peak* resident
-        // size as its own starting `ru_maxrss`, and tests that search in this process (the
-        // 32 MiB table of `search::dense`, say) would then be charged to every child after
-        // them. A forked child starts from this process's size at that moment, which the
-        // in-process tests keep small by freeing their tables.
+        // The peak is read from the child's own image after exec (`exec_high_water`), so how
+        // it was spawned (fork or vfork) cannot charge it this process's memory.
         // SAFETY: setrlimit is async-signal-safe; it only touches the child.
         unsafe {
             cmd.pre_exec(move || {
@@ -222,7 +218,11 @@ impl Test {
         let mut status = 0;
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
         let mut killed = false;
+        let mut sampled: Option<i64> = None;
         loop {
+            if let Some(kib) = exec_high_water(pid) {
+                sampled = Some(sampled.map_or(kib, |s| s.max(kib)));
+            }
             // SAFETY: waiting for our own child, into values we own.
             let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
             if r == pid {
@@ -233,7 +233,8 @@ impl Test {
                 unsafe { libc::kill(pid, libc::SIGKILL) };
                 killed = true;
             }
-            std::thread::sleep(std::time::Duration::from_millis(5));
+            let first = started.elapsed() < std::time::Duration::from_millis(200);
+            std::thread::sleep(std::time::Duration::from_millis(if first { 1 } else { 5 }));
         }
         let elapsed = started.elapsed();
         let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
@@ -245,7 +246,7 @@ impl Test {
                 test: self,
             },
             elapsed,
-            peak_kib: usage.ru_maxrss,
+            peak_kib: sampled.unwrap_or(usage.ru_maxrss),
             killed,
         }
     }
@@ -268,6 +269,22 @@ impl Bounded {
         );
         self.run.no_panic()
     }
+}
+
+/// The high-water resident size of `pid`'s image since it became marbles, in KiB, or `None`
+/// before its exec (or once it has exited). `wait4`'s `ru_maxrss` cannot serve: it keeps the
+/// resident size the child had as a fork of this process, and this process holds the tables
+/// of whatever tests run in it at that moment, so a child that reads nothing was charged
+/// 150 MiB when it was forked beside such a test. Polled, it may miss growth in the child's
+/// last milliseconds; a search held to a limit stays near it far longer than that.
+fn exec_high_water(pid: i32) -> Option<i64> {
+    let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok()?;
+    if exe != Path::new(env!("CARGO_BIN_EXE_marbles")) {
+        return None;
+    }
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Lets `cmd`'s child write files of `bytes` at most (`RLIMIT_FSIZE`). A write past that
