@@ -22,8 +22,9 @@
 //! the floor up to `b - 1`, an exact "leave `k` pegs" search ([`portfolio`], with symmetry and
 //! endgame tables) either finds a solution — the answer, proven, since every count below it
 //! failed or was ruled out — or proves `k` impossible. If a limit or Ctrl-C stops it first,
-//! the best found so far is returned as gave-up, with the reason saying it is not proven
-//! optimal.
+//! the best found so far is returned as gave-up, with the floor proven on the way (the class
+//! floor, or one above the last count proven impossible): "best found so far 3 pegs, at
+//! least 2".
 //!
 //! On a small board ([`dense::fits`]: at most 25 cells, a 5×5 board's table being 32 MiB) the
 //! floor is followed instead by [`dense::fewest`]: the exact fewest pegs of every position on
@@ -239,6 +240,7 @@ fn dense(
             let verdict = Verdict::GaveUp(GaveUp::Unproven {
                 stop: Box::new(stop),
                 best: model.start.count_ones(),
+                floor: Some(low),
                 known: None,
             });
             (verdict, Vec::new(), model.start)
@@ -282,10 +284,14 @@ fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl
             low - 1
         )
     });
-    let unproven = |stop: &GaveUp, best: u32, known: &Option<String>| {
+    // The fewest pegs proven possible at best: the class floor, then one above each count
+    // the exact searches prove impossible.
+    let mut at_least = low;
+    let unproven = |stop: &GaveUp, best: u32, at_least: u32, known: &Option<String>| {
         Verdict::GaveUp(GaveUp::Unproven {
             stop: Box::new(stop.clone()),
             best,
+            floor: Some(at_least),
             known: known.clone(),
         })
     };
@@ -294,7 +300,7 @@ fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl
         Verdict::Solved | Verdict::Unsolvable(_) => return best,
         Verdict::GaveUp(stop) => {
             if budget.exceeded(best.memory).is_some() {
-                best.verdict = unproven(stop, reached, &why);
+                best.verdict = unproven(stop, reached, at_least, &why);
                 return best;
             }
         }
@@ -323,7 +329,7 @@ fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl
     let reached = best.end.count_ones();
     if let Some(stop) = stopped {
         best.nodes = budget.nodes;
-        best.verdict = unproven(&stop, reached, &why);
+        best.verdict = unproven(&stop, reached, at_least, &why);
         return best;
     }
     best.nodes = budget.nodes;
@@ -342,9 +348,12 @@ fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl
                     ..r
                 };
             }
-            Verdict::Unsolvable(_) => why = Some(proven_below(k)),
+            Verdict::Unsolvable(_) => {
+                why = Some(proven_below(k));
+                at_least = k + 1;
+            }
             Verdict::GaveUp(stop) => {
-                best.verdict = unproven(&stop, reached, &why);
+                best.verdict = unproven(&stop, reached, at_least, &why);
                 return best;
             }
         }

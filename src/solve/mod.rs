@@ -4,7 +4,7 @@ use crate::diag::Result;
 use crate::model::{self, HopModel, Model, NONE, TiltModel};
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Stats, Status};
 use crate::script::{self, RuleTables, Script, ScriptLimits};
-use crate::search::{Budget, Limits, Verdict, dfs, fewest_moves, plan, tilt};
+use crate::search::{Budget, GaveUp, Limits, Verdict, dfs, fewest_moves, plan, tilt};
 use crate::spec::{self, BoardSpec, MoveGoal, PegGoal, Piece, Spec};
 use std::path::Path;
 use std::time::Duration;
@@ -271,6 +271,7 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
         reason: None,
         moves: Vec::new(),
         pegs_left: None,
+        pegs_floor: None,
         rating: None,
         error: None,
         stats,
@@ -367,6 +368,9 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
         Verdict::GaveUp(why) => {
             out.status = Status::GaveUp;
             out.reason = Some(why.to_string());
+            if let GaveUp::Unproven { floor, .. } = &why {
+                out.pegs_floor = *floor;
+            }
             out.gave_up = Some(why);
             out.limits = Some(limits_for(&p.spec, opts).describe());
         }
