@@ -6,7 +6,7 @@
 //! | tilt | [`tilt::solve`]: breadth-first over tilts |
 //! | pieces of kinds, rewrite moves | [`rewrite::solve`]: breadth-first for `moves:`, else depth-first with a visited set |
 //! | hop, `moves: fewest` | [`fewest_moves::solve`]: by layers of peg count, or breadth-first by chains where a jump does not take exactly one peg |
-//! | hop, more goal pegs than the start has, or a goal the position classes refute | nothing: unsolvable, with the reason |
+//! | hop, more goal pegs than the start has, or a goal the position classes or a pagoda function refute | nothing: unsolvable, with the reason |
 //! | hop, `reach:` a cell | `reach`: [`dfs::solve_with`], symmetry and pagodas only (see `reach` below) |
 //! | hop, `pegs: fewest` and nothing else, at most [`dense::MAX_CELLS`] cells, no node limit | `fewest`: [`dense::fewest`]'s exact values after the floor |
 //! | hop, `pegs: fewest` | `fewest`: see below |
@@ -105,7 +105,13 @@ pub fn hop(m: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Ob
     let verdict = match more {
         Some(why) => Some(Verdict::Unsolvable(Some(why))),
         None => match Invariants::find_within(m, budget) {
-            Ok(inv) => inv.refute(m).map(|why| Verdict::Unsolvable(Some(why))),
+            Ok(inv) => match inv.refute(m) {
+                Some(why) => Some(Verdict::Unsolvable(Some(why))),
+                None => match Pagodas::find_within(m, budget) {
+                    Ok(p) => p.refute(m.start).map(|why| Verdict::Unsolvable(Some(why))),
+                    Err(why) => Some(Verdict::GaveUp(why)),
+                },
+            },
             Err(why) => Some(Verdict::GaveUp(why)),
         },
     };
@@ -152,6 +158,9 @@ fn reach(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl 
         Ok((symmetry, mut pagodas)) => {
             let conway = model.goal.at.and_then(|at| Pagodas::towards(model, at));
             pagodas.0.extend(conway);
+            if let Some(why) = pagodas.refute(model.start) {
+                return unmoved(model, Verdict::Unsolvable(Some(why)), budget);
+            }
             let pruning = Pruning {
                 symmetry: (symmetry.order() > 1).then_some(symmetry),
                 pagodas,
