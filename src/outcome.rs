@@ -137,6 +137,10 @@ pub struct Outcome {
     pub moves: Vec<MoveOut>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pegs_left: Option<u32>,
+    /// For a `pegs: fewest` search that gave up: the fewest pegs it proved possible at best
+    /// (`pegs_left` is the best it found).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pegs_floor: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -228,6 +232,7 @@ impl Outcome {
             reason: None,
             moves: Vec::new(),
             pegs_left: None,
+            pegs_floor: None,
             rating: None,
             error: Some(message),
             stats: Stats::default(),

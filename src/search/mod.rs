@@ -106,11 +106,13 @@ pub enum GaveUp {
     #[error("more than 2^128 jump sequences")]
     Overflow,
     /// A `fewest` search stopped by `stop` with an answer of `best` pegs it could not prove
-    /// optimal; `known` says what was proven on the way, if anything.
-    #[error("{stop}; best found so far {best} peg{}, not proven optimal{}", if *best == 1 { "" } else { "s" }, known.as_ref().map(|k| format!(" ({k})")).unwrap_or_default())]
+    /// optimal; `floor` is the fewest it proved possible at best, where it proved one, and
+    /// `known` says how (the words `best found so far 3 pegs, at least 2 (…)`).
+    #[error("{stop}; best found so far {best} peg{}, {}{}", if *best == 1 { "" } else { "s" }, floor.map_or("not proven optimal".to_string(), |f| format!("at least {f}")), known.as_ref().map(|k| format!(" ({k})")).unwrap_or_default())]
     Unproven {
         stop: Box<GaveUp>,
         best: u32,
+        floor: Option<u32>,
         known: Option<String>,
     },
 }

@@ -59,6 +59,17 @@ impl Pagoda {
     pub fn cuts(&self, state: u128) -> bool {
         self.value(state) < self.goal
     }
+
+    /// Why `start` can never reach the goal, when this pagoda shows it: the two weights.
+    pub fn refutes(&self, start: u128) -> Option<String> {
+        let v = self.value(start);
+        (v < self.goal).then(|| {
+            format!(
+                "pagoda function: the start weighs {v}, every goal position at least {}, and no move adds weight",
+                self.goal
+            )
+        })
+    }
 }
 
 fn is_pagoda(model: &HopModel, w: &[u32]) -> bool {
@@ -157,6 +168,11 @@ impl Pagodas {
 
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    /// Why `start` can never reach the goal, when one of the pagodas shows it.
+    pub fn refute(&self, start: u128) -> Option<String> {
+        self.0.iter().find_map(|p| p.refutes(start))
     }
 
     /// True when some pagoda shows `state` cannot reach the goal.

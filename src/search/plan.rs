@@ -6,7 +6,7 @@
 //! | tilt | [`tilt::solve`]: breadth-first over tilts |
 //! | pieces of kinds, rewrite moves | [`rewrite::solve`]: breadth-first for `moves:`, else depth-first with a visited set |
 //! | hop, `moves: fewest` | [`fewest_moves::solve`]: by layers of peg count, or breadth-first by chains where a jump does not take exactly one peg |
-//! | hop, more goal pegs than the start has, or a goal the position classes refute | nothing: unsolvable, with the reason |
+//! | hop, more goal pegs than the start has, or a goal the position classes or a pagoda function refute | nothing: unsolvable, with the reason |
 //! | hop, `reach:` a cell | `reach`: [`dfs::solve_with`], symmetry and pagodas only (see `reach` below) |
 //! | hop, `pegs: fewest` and nothing else, at most [`dense::MAX_CELLS`] cells, no node limit | `fewest`: [`dense::fewest`]'s exact values after the floor |
 //! | hop, `pegs: fewest` | `fewest`: see below |
@@ -22,8 +22,9 @@
 //! the floor up to `b - 1`, an exact "leave `k` pegs" search ([`portfolio`], with symmetry and
 //! endgame tables) either finds a solution — the answer, proven, since every count below it
 //! failed or was ruled out — or proves `k` impossible. If a limit or Ctrl-C stops it first,
-//! the best found so far is returned as gave-up, with the reason saying it is not proven
-//! optimal.
+//! the best found so far is returned as gave-up, with the floor proven on the way (the class
+//! floor, or one above the last count proven impossible): "best found so far 3 pegs, at
+//! least 2".
 //!
 //! On a small board ([`dense::fits`]: at most 25 cells, a 5×5 board's table being 32 MiB) the
 //! floor is followed instead by [`dense::fewest`]: the exact fewest pegs of every position on
@@ -104,7 +105,13 @@ pub fn hop(m: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Ob
     let verdict = match more {
         Some(why) => Some(Verdict::Unsolvable(Some(why))),
         None => match Invariants::find_within(m, budget) {
-            Ok(inv) => inv.refute(m).map(|why| Verdict::Unsolvable(Some(why))),
+            Ok(inv) => match inv.refute(m) {
+                Some(why) => Some(Verdict::Unsolvable(Some(why))),
+                None => match Pagodas::find_within(m, budget) {
+                    Ok(p) => p.refute(m.start).map(|why| Verdict::Unsolvable(Some(why))),
+                    Err(why) => Some(Verdict::GaveUp(why)),
+                },
+            },
             Err(why) => Some(Verdict::GaveUp(why)),
         },
     };
@@ -151,6 +158,9 @@ fn reach(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl 
         Ok((symmetry, mut pagodas)) => {
             let conway = model.goal.at.and_then(|at| Pagodas::towards(model, at));
             pagodas.0.extend(conway);
+            if let Some(why) = pagodas.refute(model.start) {
+                return unmoved(model, Verdict::Unsolvable(Some(why)), budget);
+            }
             let pruning = Pruning {
                 symmetry: (symmetry.order() > 1).then_some(symmetry),
                 pagodas,
@@ -239,6 +249,7 @@ fn dense(
             let verdict = Verdict::GaveUp(GaveUp::Unproven {
                 stop: Box::new(stop),
                 best: model.start.count_ones(),
+                floor: Some(low),
                 known: None,
             });
             (verdict, Vec::new(), model.start)
@@ -282,10 +293,14 @@ fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl
             low - 1
         )
     });
-    let unproven = |stop: &GaveUp, best: u32, known: &Option<String>| {
+    // The fewest pegs proven possible at best: the class floor, then one above each count
+    // the exact searches prove impossible.
+    let mut at_least = low;
+    let unproven = |stop: &GaveUp, best: u32, at_least: u32, known: &Option<String>| {
         Verdict::GaveUp(GaveUp::Unproven {
             stop: Box::new(stop.clone()),
             best,
+            floor: Some(at_least),
             known: known.clone(),
         })
     };
@@ -294,7 +309,7 @@ fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl
         Verdict::Solved | Verdict::Unsolvable(_) => return best,
         Verdict::GaveUp(stop) => {
             if budget.exceeded(best.memory).is_some() {
-                best.verdict = unproven(stop, reached, &why);
+                best.verdict = unproven(stop, reached, at_least, &why);
                 return best;
             }
         }
@@ -323,7 +338,7 @@ fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl
     let reached = best.end.count_ones();
     if let Some(stop) = stopped {
         best.nodes = budget.nodes;
-        best.verdict = unproven(&stop, reached, &why);
+        best.verdict = unproven(&stop, reached, at_least, &why);
         return best;
     }
     best.nodes = budget.nodes;
@@ -342,9 +357,12 @@ fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl
                     ..r
                 };
             }
-            Verdict::Unsolvable(_) => why = Some(proven_below(k)),
+            Verdict::Unsolvable(_) => {
+                why = Some(proven_below(k));
+                at_least = k + 1;
+            }
             Verdict::GaveUp(stop) => {
-                best.verdict = unproven(&stop, reached, &why);
+                best.verdict = unproven(&stop, reached, at_least, &why);
                 return best;
             }
         }

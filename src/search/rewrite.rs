@@ -248,6 +248,7 @@ fn depth_first<const K: usize>(
                         verdict: Verdict::GaveUp(GaveUp::Unproven {
                             stop: Box::new(why),
                             best: n,
+                            floor: None,
                             known: None,
                         }),
                         path,

@@ -4,7 +4,7 @@ use crate::diag::Result;
 use crate::model::{self, HopModel, Model, NONE, TiltModel};
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Stats, Status};
 use crate::script::{self, RuleTables, Script, ScriptLimits};
-use crate::search::{Budget, Limits, Verdict, dfs, fewest_moves, plan, tilt};
+use crate::search::{Budget, GaveUp, Limits, Verdict, dfs, fewest_moves, plan, tilt};
 use crate::spec::{self, BoardSpec, MoveGoal, PegGoal, Piece, Spec};
 use std::path::Path;
 use std::time::Duration;
@@ -297,6 +297,7 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
         reason: None,
         moves: Vec::new(),
         pegs_left: None,
+        pegs_floor: None,
         rating: None,
         error: None,
         stats,
@@ -395,6 +396,9 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
         Verdict::GaveUp(why) => {
             out.status = Status::GaveUp;
             out.reason = Some(why.to_string());
+            if let GaveUp::Unproven { floor, .. } = &why {
+                out.pegs_floor = *floor;
+            }
             out.gave_up = Some(why);
             out.limits = Some(limits_for(&p.spec, opts).describe());
         }

@@ -571,9 +571,10 @@ fn a_fewest_search_stopped_before_its_first_move_reports_the_start_as_its_best()
     assert!(
         v[0]["reason"]
             .as_str()
-            .is_some_and(|r| r.contains("best found so far 40 pegs, not proven optimal")),
+            .is_some_and(|r| r.contains("best found so far 40 pegs, at least 2 (position class")),
         "{v}"
     );
+    assert_eq!(v[0]["pegs_floor"], 2, "{v}");
 }
 
 #[test]

@@ -341,3 +341,19 @@ fn one_line_answers_count_chains_when_the_goal_counts_moves() {
     assert_eq!(solve("moves"), "10 moves\n");
     assert_eq!(solve("icpc"), "Case 1: 10 moves\n\n");
 }
+
+#[test]
+fn a_goal_a_pagoda_rules_out_is_refuted_before_any_search_with_its_weights() {
+    // Two pegs on the right edge of a 4×4 board share the class of one peg at [0, 0], but the
+    // pagoda built around that corner (1 on the four cells two apart from it, 0 elsewhere)
+    // weighs them 0 against its 1. The search used to try them and say only "exhaustive".
+    let yaml = "rules: peg_hop\nboard: |\n  . . . .\n  . . . o\n  . . . o\n  . . . .\n\
+                goal:\n  pegs: 1\n  at: [0, 0]\n";
+    let o = outcome(yaml, 1);
+    assert_eq!(o["status"], "unsolvable");
+    assert_eq!(
+        o["reason"],
+        "pagoda function: the start weighs 0, every goal position at least 1, and no move adds weight"
+    );
+    assert_eq!(o["stats"]["nodes"], 0);
+}

@@ -759,10 +759,11 @@ fn best_not_proven(yaml: &str, json: &serde_json::Value, stop: &str, at: Option<
     assert_eq!(
         o["reason"],
         format!(
-            "{stop}; best found so far {n} pegs, not proven optimal \
+            "{stop}; best found so far {n} pegs, at least 2 \
              (position class: no 1-peg position shares the start's class)"
         )
     );
+    assert_eq!(o["pegs_floor"], 2, "{o}");
     let left = crate::cli::replay_hops(yaml, &o["moves"], &crate::cli::SQUARE);
     assert_eq!(left.len() as u64, n);
     assert!(n >= 3, "two pegs would have been proven optimal: {o}");
