@@ -4,7 +4,7 @@ use crate::diag::Result;
 use crate::model::{self, HopModel, Model, NONE, TiltModel};
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Stats, Status};
 use crate::script::{self, RuleTables, Script, ScriptLimits};
-use crate::search::{Budget, Limits, Verdict, dfs, fewest_moves, plan, tilt};
+use crate::search::{Budget, GaveUp, Limits, Verdict, dfs, fewest_moves, plan, tilt};
 use crate::spec::{self, BoardSpec, MoveGoal, PegGoal, Piece, Spec};
 use std::path::Path;
 use std::time::Duration;
@@ -301,7 +301,7 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
             out.move_count = m
                 .goal
                 .moves
-                .filter(|_| solved)
+                .filter(|_| solved || matches!(verdict, Verdict::GaveUp(GaveUp::UnprovenMoves { .. })))
                 .map(|_| fewest_moves::count_moves(m, path));
             let goal = m.is_goal(
                 end,
