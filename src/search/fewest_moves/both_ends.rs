@@ -51,10 +51,10 @@ pub(super) fn run<W: Word>(
                 least,
             ));
         }
-        // The side whose next layer should cost the fewer chain steps, as its last cost per
-        // position says: reversed chains in a sparse position run long, chains in a full one
-        // stop soon.
-        let back = sides[1].cost() < sides[0].cost();
+        // The smaller frontier. (Weighing each by its last layer's chain steps a position,
+        // as reversed chains run long in sparse positions, took the 28-hole triangle past
+        // twice as long.)
+        let back = sides[1].frontier.len() < sides[0].frontier.len();
         let (me, other) = match back {
             false => {
                 let [a, b] = &mut sides;
@@ -66,7 +66,6 @@ pub(super) fn run<W: Word>(
             }
         };
         let d = me.reached + 1;
-        let spent = budget.nodes;
         let mut next = Vec::new();
         let mut best: Option<(u32, W)> = None;
         let mut stack: Vec<(W, usize)> = Vec::new();
@@ -116,7 +115,6 @@ pub(super) fn run<W: Word>(
                 }
             }
         }
-        me.rate = (budget.nodes - spent) as f64 / me.frontier.len() as f64;
         me.frontier = next;
         me.reached = d;
         if let Some(found) = best {
@@ -148,8 +146,6 @@ struct Side<W> {
     depth: FxHashMap<W, u8>,
     frontier: Vec<W>,
     reached: u32,
-    /// Chain steps per position its last layer took (1 before any).
-    rate: f64,
 }
 
 impl<W: Word> Side<W> {
@@ -158,13 +154,7 @@ impl<W: Word> Side<W> {
             depth: frontier.iter().map(|&p| (p, 0)).collect(),
             frontier,
             reached: 0,
-            rate: 1.0,
         }
-    }
-
-    /// The chain steps its next layer is expected to take.
-    fn cost(&self) -> f64 {
-        self.frontier.len() as f64 * self.rate
     }
 
     /// The moves from this side's end to `p`, if met.
