@@ -731,7 +731,9 @@ fn triangle_fewest_moves(rows: usize) -> Result<Run, String> {
     let mut finish = 0;
     for &(r, c) in &starts {
         let rows: Vec<&str> = board.iter().map(String::as_str).collect();
-        let m = solve::hop_model("triangle_hop", &with_vacancy(&rows, r, c), "{pegs: 1}")?;
+        // Row `r` is drawn after `rows - 1 - r` spaces.
+        let hole = rows.len() - 1 - r + c;
+        let m = solve::hop_model("triangle_hop", &with_vacancy(&rows, r, hole), "{pegs: 1}")?;
         let run = crate::search::fewest_moves::solve(&m, crate::spec::MoveGoal::Fewest, &mut b);
         match run.verdict {
             Verdict::Solved => {
