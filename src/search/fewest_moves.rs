@@ -1,8 +1,10 @@
 //! Fewest moves, a move being one peg's chain of consecutive jumps: exact, for any hop family.
 //!
 //! A family whose jumps do not each take exactly one peg (`over:` a list of several, or
-//! none) is searched by `chains`, breadth-first by moves; what follows is the search for
-//! the others. Every jump removes one peg, so positions fall into layers by peg count and
+//! none) is searched by `chains`, breadth-first by moves. For the others, a goal whose
+//! positions can be listed is searched by moves from both ends (`both_ends`), after a quick
+//! depth-first line to return should a limit stop it; what follows is the search for the
+//! rest (`pegs: fewest`, or too many goal positions). Every jump removes one peg, so positions fall into layers by peg count and
 //! no path revisits one. An optimal answer only passes through positions that are both reachable from the
 //! start and able to reach the goal ("feasible"), and those are few: 1.7 M canonical on the
 //! English board against 23.5 M reachable. So the search is in three passes over canonical
@@ -23,6 +25,7 @@
 
 use super::bits::{Word, binomial, subsets};
 use super::dfs::HopResult;
+use super::invariants::Invariants;
 use super::pagoda::Pagodas;
 use super::symmetry::Symmetry;
 use super::{Budget, GaveUp, Verdict, table_bytes, table_peak};
@@ -32,6 +35,7 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+mod both_ends;
 mod chains;
 
 /// Goal positions are listed, and searched backwards from, only up to this many.
@@ -68,12 +72,30 @@ pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult
     let r = if model.moves.iter().any(|m| m.over.len() != 1) {
         chains::run(model, budget)
     } else if model.geo.cells.len() <= 64 {
-        Search::<u64>::new(model, budget).and_then(|s| s.run(budget))
+        Search::<u64>::new(model, budget).and_then(|s| s.fastest(budget))
     } else {
-        Search::<u128>::new(model, budget).and_then(|s| s.run(budget))
+        Search::<u128>::new(model, budget).and_then(|s| s.fastest(budget))
     };
     let (verdict, path, end, memory) = match r {
         Err(Stop::GaveUp(why, memory)) => (Verdict::GaveUp(why), Vec::new(), model.start, memory),
+        Err(Stop::Bounded {
+            why,
+            memory,
+            least,
+            best,
+        }) => match best {
+            Some(best) => (
+                Verdict::GaveUp(GaveUp::UnprovenMoves {
+                    stop: Box::new(why),
+                    best: count_moves(model, &best),
+                    least,
+                }),
+                best.clone(),
+                end_of(model, &best),
+                memory,
+            ),
+            None => (Verdict::GaveUp(why), Vec::new(), model.start, memory),
+        },
         Err(Stop::Unsolvable(why, memory)) => (Verdict::Unsolvable(why), Vec::new(), model.start, memory),
         Ok(found) => match goal {
             MoveGoal::Within(n) if found.moves > n => (
@@ -112,9 +134,22 @@ pub fn count_moves(model: &HopModel, path: &[usize]) -> u32 {
     n
 }
 
+/// Where a jump sequence from the start ends.
+fn end_of(model: &HopModel, path: &[usize]) -> u128 {
+    path.iter().fold(model.start, |s, &i| s ^ model.moves[i].mask)
+}
+
 enum Stop {
     /// Why, and the memory estimate when it stopped.
     GaveUp(GaveUp, u64),
+    /// Stopped by `why` having proven that at least `least` moves are needed, with the best
+    /// line found so far, if any.
+    Bounded {
+        why: GaveUp,
+        memory: u64,
+        least: u32,
+        best: Option<Vec<usize>>,
+    },
     Unsolvable(Option<String>, u64),
 }
 
@@ -406,6 +441,45 @@ impl<'a, W: Word> Search<'a, W> {
             self.insert(&mut out, c, budget)?;
         }
         Ok(Some(out))
+    }
+
+    /// The fewest moves: from both ends by moves where the goal's positions can be listed,
+    /// else by layers of peg count.
+    fn fastest(mut self, budget: &mut Budget) -> Result<Found, Stop> {
+        let goals = match self.model.goal.pegs {
+            PegGoal::Count(n) if n <= self.model.start.count_ones() => self.goal_positions(n, budget)?,
+            _ => None,
+        };
+        let Some(goals) = goals else {
+            return self.run(budget);
+        };
+        // Goal positions outside the start's position class cannot be reached.
+        let inv = Invariants::find_within(self.model, budget).map_err(|why| Stop::GaveUp(why, 0))?;
+        let class = inv.class(self.model.start);
+        let goals: Vec<W> = goals
+            .iter()
+            .copied()
+            .filter(|g| inv.class(g.wide()) == class)
+            .collect();
+        if goals.is_empty() {
+            let why = inv
+                .refute(self.model)
+                .unwrap_or_else(|| "position class: no goal position is in the class of the start".into());
+            return Err(Stop::Unsolvable(Some(why), 0));
+        }
+        self.live = 0;
+        // A quick line first, to return should a limit stop the exact search.
+        let best = quick_line(self.model, budget);
+        match both_ends::run(&self, goals, budget) {
+            Ok(found) => Ok(found),
+            Err((Stop::GaveUp(why, memory), least)) => Err(Stop::Bounded {
+                why,
+                memory,
+                least,
+                best,
+            }),
+            Err((stop, _)) => Err(stop),
+        }
     }
 
     fn run(mut self, budget: &mut Budget) -> Result<Found, Stop> {
@@ -704,6 +778,21 @@ impl<'a, W: Word> Search<'a, W> {
     }
 }
 
+/// Nodes the quick first line may take.
+const QUICK_NODES: u64 = 1 << 16;
+
+/// A line from the start to the goal by the depth-first search for any finish, within
+/// [`QUICK_NODES`] of `budget`, if it finds one.
+fn quick_line(model: &HopModel, budget: &mut Budget) -> Option<Vec<usize>> {
+    let mut any = model.clone();
+    any.goal.moves = None;
+    let order: Vec<usize> = (0..any.moves.len()).collect();
+    let mut turn = budget.capped(QUICK_NODES);
+    let r = super::dfs::solve(&any, &order, &mut turn, &mut super::dfs::Quiet);
+    budget.nodes = turn.nodes;
+    (r.verdict == Verdict::Solved).then_some(r.path)
+}
+
 /// The jumps from the start to `end`, `moves` moves from it: walked back a move at a time, each
 /// by reversed chains to a position `moves_to` says is met one move nearer the start (the
 /// moves from the start of a position met, as its search recorded them). The search's group
@@ -715,10 +804,27 @@ fn walk_back<W: Word>(
     moves: u32,
     moves_to: impl Fn(W) -> Option<u32>,
 ) -> Vec<usize> {
-    // A position met `d` moves from the start and the reversed jumps of one move from it to
-    // `to`: depth-first over reversed chains, each state (position, cell its moving peg sits
-    // on) once, as a jump that takes no peg can lead back to one.
-    let back_one_move = |to: W, d: u32| {
+    let mut path = walk(model, by_to, true, end, moves, moves_to);
+    path.reverse();
+    path
+}
+
+/// The jumps of `moves` moves from `from`, a move at a time, each to a position `moves_to`
+/// numbers one less (0 at the walk's end), in the order walked: by reversed chains (`back`,
+/// `adj` the jumps landing on each cell, so the jumps come last first) or by chains (`adj`
+/// the jumps leaving each cell).
+fn walk<W: Word>(
+    model: &HopModel,
+    adj: &[Vec<usize>],
+    back: bool,
+    from: W,
+    moves: u32,
+    moves_to: impl Fn(W) -> Option<u32>,
+) -> Vec<usize> {
+    // A position met `d` moves from the walk's end and the jumps of one move from it to
+    // `to`: depth-first over chains, each state (position, cell its moving peg sits on)
+    // once, as a jump that takes no peg can lead back to one.
+    let one_move = |to: W, d: u32| {
         let mut stack: Vec<(W, usize, Vec<usize>)> = (0..model.geo.cells.len())
             .filter(|&c| to.wide() >> c & 1 == 1)
             .map(|c| (to, c, Vec::new()))
@@ -728,10 +834,14 @@ fn walk_back<W: Word>(
             if !seen.insert((s, at)) {
                 continue;
             }
-            for &i in &by_to[at] {
+            for &i in &adj[at] {
                 let m = &model.moves[i];
                 let (mask, need) = (W::narrow(m.mask), W::narrow(m.need));
-                if s & mask != mask ^ need {
+                let able = match back {
+                    true => s & mask == mask ^ need,
+                    false => s & mask == need,
+                };
+                if !able {
                     continue;
                 }
                 let p = s ^ mask;
@@ -744,21 +854,20 @@ fn walk_back<W: Word>(
                 if e == d {
                     return Some((p, chain));
                 }
-                stack.push((p, m.from, chain));
+                stack.push((p, if back { m.from } else { m.to }, chain));
             }
         }
         None
     };
     let mut path = Vec::new();
-    let mut cur = end;
+    let mut cur = from;
     for d in (0..moves).rev() {
-        let (prev, chain) =
-            back_one_move(cur, d).expect("a position with a move count has a predecessor one move fewer");
+        let (next, chain) =
+            one_move(cur, d).expect("a position with a move count has a neighbour one move nearer the end");
         path.extend(chain);
-        cur = prev;
+        cur = next;
     }
-    debug_assert!(cur.wide() == model.start);
-    path.reverse();
+    debug_assert!(!back || cur.wide() == model.start);
     path
 }
 

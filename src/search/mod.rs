@@ -115,13 +115,21 @@ pub enum GaveUp {
         floor: Option<u32>,
         known: Option<String>,
     },
+    /// A fewest-moves search stopped by `stop` with a line of `best` moves, having proven
+    /// that none has fewer than `least`.
+    #[error("{stop}; best found so far {best} move{}, at least {least}", if *best == 1 { "" } else { "s" })]
+    UnprovenMoves {
+        stop: Box<GaveUp>,
+        best: u32,
+        least: u32,
+    },
 }
 
 impl GaveUp {
     /// The limit (or Ctrl-C) that stopped the search, under any wrapping.
     pub fn stop(&self) -> &GaveUp {
         match self {
-            GaveUp::Unproven { stop, .. } => stop.stop(),
+            GaveUp::Unproven { stop, .. } | GaveUp::UnprovenMoves { stop, .. } => stop.stop(),
             other => other,
         }
     }

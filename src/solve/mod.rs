@@ -330,7 +330,7 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
             out.move_count = m
                 .goal
                 .moves
-                .filter(|_| solved)
+                .filter(|_| solved || matches!(verdict, Verdict::GaveUp(GaveUp::UnprovenMoves { .. })))
                 .map(|_| fewest_moves::count_moves(m, path));
             let goal = m.is_goal(
                 end,

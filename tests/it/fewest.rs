@@ -480,3 +480,47 @@ fn fewest_moves_match_a_plain_breadth_first_search_whatever_a_jump_takes() {
         check_fewest_moves(&m, &rules, &goal, &what);
     }
 }
+
+/// The triangle of six rows with one hole, the second of its edge.
+const T6: &str = "rules: triangle_hop\nboard: |2\n       o\n      . o\n     o o o\n    o o o o\n   o o o o o\n  o o o o o o\ngoal:\n  pegs: 1\n";
+
+#[test]
+fn a_fewest_moves_search_stopped_early_says_its_best_line_and_its_lower_bound() {
+    let run = |args: &[&str]| {
+        Test::new()
+            .file("t6.yaml", T6)
+            .args(["solve", "--fewest-moves", "t6.yaml"].iter().chain(args))
+            .run()
+    };
+    // Unstopped: 9 moves (Bell).
+    run(&[]).status(0).stdout_has("solved in 9 moves");
+    // Stopped, it returns the quick first line, replayed, and what it proved on the way.
+    let stopped = run(&["--max-nodes", "20000"]);
+    let stopped = stopped.status(1).stdout_has("best found so far ");
+    let text = stopped.stdout.clone();
+    let (best, least) = bounds(&text);
+    assert!(least <= 9 && 9 <= best, "{text}");
+    // The line is replayed: its last jump is listed.
+    assert!(text.contains("\n19. "), "{text}");
+    let json = &run(&["--max-nodes", "20000", "--format", "json"])
+        .status(1)
+        .json()[0];
+    assert_eq!(json["status"], "gave_up", "{json}");
+    assert_eq!(json["move_count"], best, "{json}");
+    assert!(
+        json["reason"]
+            .as_str()
+            .is_some_and(|r| r.ends_with(&format!("best found so far {best} moves, at least {least}"))),
+        "{json}"
+    );
+}
+
+/// The two numbers of "best found so far N moves, at least M".
+fn bounds(text: &str) -> (u64, u64) {
+    let at = text.find("best found so far ").expect("a best so far") + "best found so far ".len();
+    let words: Vec<&str> = text[at..]
+        .split([' ', ',', '\n'])
+        .filter(|w| !w.is_empty())
+        .collect();
+    (words[0].parse().unwrap(), words[4].parse().unwrap())
+}

@@ -161,6 +161,41 @@ pub fn cases() -> Vec<Case> {
             run: || triangle_starts(7),
         },
         Case {
+            name: "Triangle 4",
+            asked: "fewest moves, best single vacancy to 1 peg (5: Bell 2008, OEIS A127500)",
+            run: || triangle_fewest_moves(4),
+        },
+        Case {
+            name: "Triangle 5",
+            asked: "fewest moves, best single vacancy to 1 peg (9: Bell 2008, OEIS A127500)",
+            run: || triangle_fewest_moves(5),
+        },
+        Case {
+            name: "Triangle 6",
+            asked: "fewest moves, best single vacancy to 1 peg (9: Bell 2008, OEIS A127500)",
+            run: || triangle_fewest_moves(6),
+        },
+        Case {
+            name: "Triangle 7",
+            asked: "fewest moves, best single vacancy to 1 peg (12: Bell 2008, OEIS A127500)",
+            run: || triangle_fewest_moves(7),
+        },
+        Case {
+            name: "Triangle 8",
+            asked: "fewest moves, best single vacancy to 1 peg (13: Bell 2008, OEIS A127500)",
+            run: || triangle_fewest_moves(8),
+        },
+        Case {
+            name: "Triangle 9",
+            asked: "fewest moves, best single vacancy to 1 peg (16: Bell 2008, OEIS A127500) (long)",
+            run: || triangle_fewest_moves(9),
+        },
+        Case {
+            name: "Triangle 10",
+            asked: "fewest moves, best single vacancy to 1 peg (18: Bell 2008, OEIS A127500) (long)",
+            run: || triangle_fewest_moves(10),
+        },
+        Case {
             name: "Tilt four_by_four",
             asked: "shortest tilt sequence",
             run: tilt_example,
@@ -666,6 +701,61 @@ fn triangle_starts(rows: usize) -> Result<Run, String> {
     Ok(Run {
         nodes,
         result: format!("{n} starts: {solved} solved, {unsolvable} unsolvable"),
+    })
+}
+
+/// The fewest moves from each class of single vacancy of the triangle with `rows` rows to one
+/// peg anywhere: the least over the classes that finish, and how many classes do.
+fn triangle_fewest_moves(rows: usize) -> Result<Run, String> {
+    let board: Vec<String> = (0..rows)
+        .map(|r| format!("{}{}", " ".repeat(rows - 1 - r), "o".repeat(r + 1)))
+        .collect();
+    // One vacancy per class under the triangle's six symmetries: its sorted distances to
+    // the three sides.
+    let mut seen = FxHashSet::default();
+    let mut starts = Vec::new();
+    for r in 0..rows {
+        for c in 0..=r {
+            let mut key = [r - c, c, rows - 1 - r];
+            key.sort_unstable();
+            if seen.insert(key) {
+                starts.push((r, c));
+            }
+        }
+    }
+    let mut b = Budget::new(Limits {
+        timeout: Some(if rows > 8 { LONG_TIMEOUT } else { CASE_TIMEOUT }),
+        ..Limits::default()
+    });
+    let mut least: Option<u32> = None;
+    let mut finish = 0;
+    for &(r, c) in &starts {
+        let rows: Vec<&str> = board.iter().map(String::as_str).collect();
+        // Row `r` is drawn after `rows - 1 - r` spaces.
+        let hole = rows.len() - 1 - r + c;
+        let m = solve::hop_model("triangle_hop", &with_vacancy(&rows, r, hole), "{pegs: 1}")?;
+        let run = crate::search::fewest_moves::solve(&m, crate::spec::MoveGoal::Fewest, &mut b);
+        match run.verdict {
+            Verdict::Solved => {
+                let moves = crate::search::fewest_moves::count_moves(&m, &run.path);
+                least = Some(least.map_or(moves, |l| l.min(moves)));
+                finish += 1;
+            }
+            Verdict::Unsolvable(_) => {}
+            v => {
+                return Ok(Run {
+                    nodes: b.nodes,
+                    result: verdict_word(&v),
+                });
+            }
+        }
+    }
+    Ok(Run {
+        nodes: b.nodes,
+        result: match least {
+            Some(l) => format!("{l} moves ({finish} of {} start classes finish)", starts.len()),
+            None => "no start finishes".into(),
+        },
     })
 }
 
