@@ -8,14 +8,23 @@ use std::path::Path;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
-/// A 16×8 board, full but for one hole: no search finishes it within seconds.
+/// A puzzle no search here decides in under a minute: the 41-hole diamond from its tip, whose
+/// position class, pagodas and beams all leave it open, so a run given a few seconds gives up.
 fn slow_puzzle() -> String {
+    let rows = [
+        "# # # # . # # # #",
+        "# # # o o o # # #",
+        "# # o o o o o # #",
+        "# o o o o o o o #",
+        "o o o o o o o o o",
+        "# o o o o o o o #",
+        "# # o o o o o # #",
+        "# # # o o o # # #",
+        "# # # # o # # # #",
+    ];
     let mut s = String::from("name: Slow\nrules: peg_hop\nboard: |\n");
-    for r in 0..8 {
-        let row: Vec<&str> = (0..16)
-            .map(|c| if (r, c) == (3, 3) { "." } else { "o" })
-            .collect();
-        s.push_str(&format!("  {}\n", row.join(" ")));
+    for r in rows {
+        s.push_str(&format!("  {r}\n"));
     }
     s + "goal:\n  pegs: 1\n"
 }
