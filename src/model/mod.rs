@@ -364,6 +364,27 @@ fn kinds_in_hop_goal(spec: &Spec, script: &Script) -> Option<Diagnostic> {
 }
 
 fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> Result<HopModel> {
+    check_hop_spec(spec, script, g)?;
+    let (geo, tokens) = grid_geometry(spec, t.layout, g)?;
+    let start = tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| **t == Token::Peg)
+        .fold(0u128, |s, (k, _)| s | 1 << k);
+    let moves = hop_moves(spec, script, t, &geo)?;
+    let goal = hop_goal(spec, script, t, g, &geo, start)?;
+    Ok(HopModel {
+        geo,
+        directions: t.directions.iter().map(|d| d.name.clone()).collect(),
+        moves,
+        start,
+        goal,
+    })
+}
+
+/// What a hop puzzle's spec may not ask, refused before its board is placed: pieces of kinds,
+/// `moves:` beside `reach:`, a goal a hop cannot meet.
+fn check_hop_spec(spec: &Spec, script: &Script, g: &GridBoard) -> Result<()> {
     let goal_board = spec.goal.board.as_ref();
     if let Some(e) = lettered_in_hop(spec, script, g, false)
         .or_else(|| goal_board.and_then(|b| lettered_in_hop(spec, script, b, true)))
@@ -388,12 +409,12 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
         return Err(Diagnostic::new(&spec.path, "goal pegs must be at least 1")
             .at(crate::spec::key_line(&spec.source, "pegs"), None));
     }
-    let (geo, tokens) = grid_geometry(spec, t.layout, g)?;
-    let start = tokens
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| **t == Token::Peg)
-        .fold(0u128, |s, (k, _)| s | 1 << k);
+    Ok(())
+}
+
+/// The script's jumps as bitboard masks, each cell checked to be a hole and each jump listed
+/// once.
+fn hop_moves(spec: &Spec, script: &Script, t: &RuleTables, geo: &Geometry) -> Result<Vec<HopMove>> {
     let script_err = |msg: String| Diagnostic::new(&script.origin, msg);
     let idx = |cell: &Cell, what: &str, i: usize| {
         geo.index.get(cell).copied().ok_or_else(|| {
@@ -452,9 +473,22 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
             dir: h.dir,
         });
     }
+    Ok(moves)
+}
+
+/// The goal in the board's terms: a pattern drawn, the pegs to leave (the family's default
+/// checked against the start), the goal cell.
+fn hop_goal(
+    spec: &Spec,
+    script: &Script,
+    t: &RuleTables,
+    g: &GridBoard,
+    geo: &Geometry,
+    start: u128,
+) -> Result<HopGoal> {
     let pattern = match &spec.goal.board {
         Some(goal) => Some(
-            goal_tokens(spec, &geo, g, goal)?
+            goal_tokens(spec, geo, g, goal)?
                 .iter()
                 .enumerate()
                 .filter(|(_, t)| **t == Token::Peg)
@@ -518,18 +552,12 @@ fn compile_hop(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
         }
         (None, None) => None,
     };
-    Ok(HopModel {
-        geo,
-        directions: t.directions.iter().map(|d| d.name.clone()).collect(),
-        moves,
-        start,
-        goal: HopGoal {
-            pegs,
-            at,
-            moves: spec.goal.moves,
-            pattern,
-            reach: reach.is_some(),
-        },
+    Ok(HopGoal {
+        pegs,
+        at,
+        moves: spec.goal.moves,
+        pattern,
+        reach: reach.is_some(),
     })
 }
 
