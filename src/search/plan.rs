@@ -102,18 +102,9 @@ pub fn hop(m: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Ob
                 m.start.count_ones()
             )
         });
-    let verdict = match more {
-        Some(why) => Some(Verdict::Unsolvable(Some(why))),
-        None => match Invariants::find_within(m, budget) {
-            Ok(inv) => match inv.refute(m) {
-                Some(why) => Some(Verdict::Unsolvable(Some(why))),
-                None => match Pagodas::find_within(m, budget) {
-                    Ok(p) => p.refute(m.start).map(|why| Verdict::Unsolvable(Some(why))),
-                    Err(why) => Some(Verdict::GaveUp(why)),
-                },
-            },
-            Err(why) => Some(Verdict::GaveUp(why)),
-        },
+    let verdict = match more.map_or_else(|| refutation(m, budget), |why| Ok(Some(why))) {
+        Ok(why) => why.map(|why| Verdict::Unsolvable(Some(why))),
+        Err(why) => Some(Verdict::GaveUp(why)),
     };
     if let Some(verdict) = verdict {
         return unmoved(m, verdict, budget);
@@ -122,6 +113,15 @@ pub fn hop(m: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Ob
         return count(m, order, budget, obs);
     }
     portfolio::solve(m, order, budget, obs, portfolio::FIRST_CAP)
+}
+
+/// Why no search is needed: the position classes, then a pagoda function, refuting the goal
+/// (or the limit that stopped finding them).
+fn refutation(m: &HopModel, budget: &Budget) -> Result<Option<String>, GaveUp> {
+    if let Some(why) = Invariants::find_within(m, budget)?.refute(m) {
+        return Ok(Some(why));
+    }
+    Ok(Pagodas::find_within(m, budget)?.refute(m.start))
 }
 
 /// A verdict reached without a move: the start, and the nodes spent so far.
