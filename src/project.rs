@@ -116,6 +116,21 @@ pub fn parse(path: &Path, text: &str) -> Result<Project> {
             crate::limits::seconds(v).map_err(|why| bad(key, why))?;
         }
     }
+    // A mistyped rule folder would quietly leave its families to the built-in scripts.
+    let here = path.parent().unwrap_or(Path::new(""));
+    if let Some(r) = project.rules.iter().find(|r| !here.join(r).is_dir()) {
+        return Err(bad(
+            "rules",
+            match here.as_os_str().is_empty() {
+                true => format!("no folder `{}`: name folders that hold rule scripts", r.display()),
+                false => format!(
+                    "no folder `{}` (looked for at {}): name folders that hold rule scripts",
+                    r.display(),
+                    here.join(r).display()
+                ),
+            },
+        ));
+    }
     if project.jobs == Some(0) {
         return Err(bad("jobs", "must be at least 1".into()));
     }
@@ -167,11 +182,11 @@ mod tests {
 
     #[test]
     fn every_key_is_read() {
-        let text = "jobs = 2\nreport = \"out\"\nrules = [\"shared\"]\n[limits]\ntimeout = \"10s\"\n\
+        let text = "jobs = 2\nreport = \"out\"\nrules = [\"src\"]\n[limits]\ntimeout = \"10s\"\n\
                     max_nodes = 5\nmax_memory = \"1MB\"\nscript_ops = 9\nscript_timeout = 3\n";
         let p = parse(Path::new(FILE), text).unwrap();
         assert_eq!(p.jobs, Some(2));
-        assert_eq!(p.rules, [PathBuf::from("shared")]);
+        assert_eq!(p.rules, [PathBuf::from("src")]);
         assert_eq!(p.limits.timeout, Some(10.0));
         assert_eq!(p.limits.max_memory, Some(ByteSize(1_000_000)));
         assert_eq!(p.limits.script_timeout, Some(3.0));

@@ -100,7 +100,7 @@ fn the_project_names_the_report_folder_and_more_rule_folders() {
 #[test]
 fn new_writes_a_family_and_a_puzzle_that_solves_for_each_kind() {
     for (kind, answer) in [
-        ("hop", "solved in 8 moves, 1 peg left\n"),
+        ("hop", "solved in 6 moves (8 jumps), 1 peg left\n"),
         ("tilt", "solved in 2 tilts\n"),
         ("rewrite", "solved in 8 moves, 4 pieces left\n"),
     ] {
@@ -135,4 +135,17 @@ fn new_overwrites_nothing() {
         .run()
         .status(2)
         .stderr_has("`My-Family` cannot name a family");
+}
+
+#[test]
+fn a_rule_folder_the_project_names_must_exist() {
+    Test::new()
+        .file("marbles.toml", "rules = [\"shared/rulez\"]\n")
+        .file("shared/rules/fam.rhai", "")
+        .args(["check", "marbles.toml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "marbles.toml:1: `rules`: no folder `shared/rulez`: name folders that hold rule scripts\n",
+        );
 }
