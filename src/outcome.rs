@@ -56,6 +56,84 @@ pub enum MoveOut {
     },
 }
 
+/// An answer's line. On a hop board it is written `jumps` (each entry one peg's jump; a move
+/// is a chain of them), elsewhere `moves` (each entry a tilt or a rewrite), so that no word
+/// means two things; either name is read back.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Line {
+    /// Whether the entries are jumps of a hop board.
+    pub hop: bool,
+    pub steps: Vec<MoveOut>,
+}
+
+impl Line {
+    /// A hop board's jumps.
+    pub fn jumps(steps: Vec<MoveOut>) -> Self {
+        Line { hop: true, steps }
+    }
+
+    /// Tilts or rewrites.
+    pub fn moves(steps: Vec<MoveOut>) -> Self {
+        Line { hop: false, steps }
+    }
+
+    /// The moves of a hop board's jumps: each run of jumps in which a peg goes on from where
+    /// it landed is one move.
+    pub fn chain_count(&self) -> usize {
+        let mut landed = None;
+        let mut n = 0;
+        for m in &self.steps {
+            if let MoveOut::Hop { from, to, .. } = m {
+                n += usize::from(landed != Some(*from));
+                landed = Some(*to);
+            }
+        }
+        n
+    }
+
+    fn key(&self) -> &'static str {
+        if self.hop { "jumps" } else { "moves" }
+    }
+}
+
+impl std::ops::Deref for Line {
+    type Target = Vec<MoveOut>;
+    fn deref(&self) -> &Vec<MoveOut> {
+        &self.steps
+    }
+}
+
+impl Serialize for Line {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(1))?;
+        m.serialize_entry(self.key(), &self.steps)?;
+        m.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Line {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Either {
+            #[serde(default)]
+            jumps: Option<Vec<MoveOut>>,
+            #[serde(default)]
+            moves: Option<Vec<MoveOut>>,
+        }
+        let e = Either::deserialize(d)?;
+        Ok(match (e.jumps, e.moves) {
+            (Some(steps), _) => Line::jumps(steps),
+            // Records written before jumps had their own name held them under `moves`.
+            (None, steps) => {
+                let steps = steps.unwrap_or_default();
+                let hop = steps.iter().any(|m| matches!(m, MoveOut::Hop { .. }));
+                Line { hop, steps }
+            }
+        })
+    }
+}
+
 /// A cell a rewrite changes: what it held and holds after (`.` or a kind's letter).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Change {
@@ -134,7 +212,10 @@ pub struct Outcome {
     /// Why it is unsolvable or why the search gave up, where known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    pub moves: Vec<MoveOut>,
+    /// The answer's line: its jumps (hop families, JSON `jumps`) or its moves (tilts and
+    /// rewrites, JSON `moves`).
+    #[serde(flatten)]
+    pub moves: Line,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pegs_left: Option<u32>,
     /// For a `pegs: fewest` search that gave up: the fewest pegs it proved possible at best
@@ -164,9 +245,13 @@ pub struct Outcome {
     /// search is never recorded, and every other reason is kept in words.
     #[serde(skip)]
     pub gave_up: Option<GaveUp>,
-    /// For a `moves:` goal: the moves the solution makes, each one peg's chain of jumps.
+    /// The moves the line makes: on a hop board each move is one peg's chain of jumps, the
+    /// literature's count (English central: 18 moves, 31 jumps); a tilt or a rewrite is a move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub move_count: Option<u32>,
+    /// On a hop board, the jumps the line makes (the length of `jumps`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jump_count: Option<u32>,
     /// For a `goal: board:`, the goal in words: `the goal board: 2 pegs at [0, 1], [2, 2]`;
     /// for a `goal: reach:`, `reach [0, 5]: a peg there, however many are left`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -180,10 +265,19 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The moves an answer makes as its goal counts them: chains of one peg's jumps where
-    /// the goal counts moves ([`Outcome::move_count`]), else each jump or tilt.
+    /// The moves an answer makes: chains of one peg's jumps on a hop board, else each tilt
+    /// or rewrite.
     pub fn moves_made(&self) -> usize {
-        self.move_count.map_or(self.moves.len(), |n| n as usize)
+        match self.move_count {
+            Some(n) => n as usize,
+            None if self.moves.hop => self.moves.chain_count(),
+            None => self.moves.len(),
+        }
+    }
+
+    /// The jumps an answer makes, on a hop board (none elsewhere).
+    pub fn jumps_made(&self) -> Option<usize> {
+        self.jump_count.map(|n| n as usize)
     }
 
     /// Checks the answer against `expect`, the file's `expect:`, if it has one.
@@ -195,6 +289,7 @@ impl Outcome {
             self.status == Status::Solved,
             self.status == Status::Unsolvable,
             self.moves_made(),
+            self.jumps_made(),
             self.pegs_left,
         ));
     }
@@ -210,6 +305,7 @@ impl Outcome {
         match self.status {
             Status::Solved => crate::spec::Expect::Solved {
                 moves: Some(self.moves_made() as u32),
+                jumps: self.jump_count,
                 pegs: self.pegs_left,
             }
             .words(),
@@ -230,7 +326,7 @@ impl Outcome {
             script: None,
             status: Status::Error,
             reason: None,
-            moves: Vec::new(),
+            moves: Line::default(),
             pegs_left: None,
             pegs_floor: None,
             rating: None,
@@ -243,6 +339,7 @@ impl Outcome {
             replay: None,
             gave_up: None,
             move_count: None,
+            jump_count: None,
             goal: None,
             expect: None,
             met: None,

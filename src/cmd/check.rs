@@ -259,7 +259,7 @@ fn show(
             "{}, {}, {}, {}",
             plural(m.geo.cells.len(), "hole"),
             plural(m.start.count_ones() as usize, "peg"),
-            plural(m.moves.len(), "move"),
+            plural(m.moves.len(), "jump"),
             symmetries(m, &p.spec, opts)
         ),
         Model::Tilt(m) => format!("{0}×{0} board, {1}", m.size, plural(m.start.len(), "marble")),

@@ -236,8 +236,10 @@ fn read_each(
     };
     let mut refused = None;
     let mut lines = crate::spec::expect::Lines::default();
+    let (mut last, mut stopped) = (0, false);
     let read = (notation.read)(path, text, &mut |mut s| {
         let line = s.line.unwrap_or_else(first);
+        last = last.max(line);
         match crate::spec::expect::in_comment_above(text, lines.start(text, line), line) {
             Ok(found) => s.expect = found.map(|(e, _)| e),
             Err((why, line)) => {
@@ -245,9 +247,30 @@ fn read_each(
                 return ControlFlow::Break(());
             }
         }
-        emit(s)
+        let flow = emit(s);
+        stopped = flow.is_break();
+        flow
     });
+    if read.is_ok() && refused.is_none() && !stopped && last > 0 {
+        refused = expect_below_last(path, text, last);
+    }
     refused.map_or(read, Err)
+}
+
+/// An `expect:` comment after the last case (line `last`) belongs to no case: refused at its
+/// line rather than dropped.
+fn expect_below_last(path: &Path, text: &str, last: usize) -> Option<Diagnostic> {
+    text.lines().enumerate().skip(last).find_map(|(i, l)| {
+        let body = l.trim().strip_prefix([';', '#'])?;
+        let why = match crate::spec::expect::expect_comment(body) {
+            Ok(None) => return None,
+            Ok(Some(_)) => "this `expect:` comment is below the last case and belongs to none: \
+                            write it on the line just above the case it is about"
+                .to_string(),
+            Err(why) => why,
+        };
+        Some(Diagnostic::new(path, why).at(Some(i + 1), None))
+    })
 }
 
 /// Reads puzzles from `next` and hands each to `send` (its index, it, and whether the file
@@ -578,6 +601,9 @@ pub fn to_yaml(spec: &Spec, origin: &str) -> String {
             }
             let _ = writeln!(y, "walls: [{}]", walls.join(", "));
         }
+    }
+    if let Some(e) = spec.expect {
+        let _ = writeln!(y, "expect: {}", quote(&e.words()));
     }
     if !spec.ratings.is_empty() {
         y.push_str("ratings:\n");

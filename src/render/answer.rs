@@ -295,7 +295,7 @@ fn lisp_answer(o: &Outcome) -> String {
     lines.join("\n")
 }
 
-/// `# name: N moves`, `# rules: NAME` when the family is not the one the matrix's shape
+/// `# name: N moves (M jumps)`, `# rules: NAME` when the family is not the one the matrix's shape
 /// reads back as (`peg_hop` for a square grid, `triangle_hop` for a triangle), then each state
 /// from start to goal as a matrix, numbers right-aligned in columns, a blank line before each;
 /// when not solved, the start alone. Every answer thus reads back as its puzzle.
@@ -305,6 +305,9 @@ fn matrix_answer(o: &Outcome) -> String {
         super::one_line(&o.puzzle),
         verdict_words(o, "no solution")
     );
+    if let Some(j) = o.jumps_made().filter(|_| o.status == Status::Solved) {
+        out.push_str(&format!(" ({j} jump{})", if j == 1 { "" } else { "s" }));
+    }
     if let Some(replay @ Replay::Hop { frames, layout, .. }) = o.replay.as_ref() {
         let read_as = match layout {
             crate::script::Layout::Triangle => "triangle_hop",

@@ -437,14 +437,14 @@ pub fn verdict(o: &Outcome) -> String {
             let tilt = matches!(o.replay, Some(Replay::Tilt { .. }))
                 || matches!(o.moves.first(), Some(MoveOut::Tilt { .. }));
             let plural = |k: usize| if k == 1 { "" } else { "s" };
-            let kinds = lettered(o);
-            match (tilt, o.move_count.filter(|_| !kinds)) {
+            match (tilt, o.jumps_made()) {
                 (true, _) if n == 0 => "already solved: every marble starts in its own hole".to_string(),
                 (true, _) => format!("solved in {n} tilt{}", plural(n)),
                 (false, _) if n == 0 => "already solved: the start meets the goal".to_string(),
-                // Moves as chains of one peg's jumps: say both counts.
-                (false, Some(k)) => {
-                    format!("solved in {k} move{} ({n} jump{})", plural(k as usize), plural(n))
+                // On a hop board a move is one peg's chain of jumps: say both counts.
+                (false, Some(j)) => {
+                    let k = o.moves_made();
+                    format!("solved in {k} move{} ({j} jump{})", plural(k), plural(j))
                 }
                 (false, None) => format!("solved in {n} move{}", plural(n)),
             }
@@ -494,7 +494,7 @@ pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) ->
     let Some(replay) = &o.replay else { return out };
     out.push_str("\nstart:\n");
     out.push_str(&indent(&draw(replay, 0, None)));
-    let groups = o.move_count.map(|_| chains(&o.moves)).unwrap_or_default();
+    let groups = if o.moves.hop { chains(&o.moves) } else { Vec::new() };
     let mut drawn = 0;
     let mut left_out = 0;
     for (i, m) in o.moves.iter().enumerate() {
@@ -512,10 +512,11 @@ pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) ->
         }
     }
     if left_out > 0 {
+        let step = if o.moves.hop { "jump" } else { "move" };
         let _ = writeln!(
             out,
             "\n… {left_out} more board{} not drawn (an answer draws at most {} KiB of boards): \
-             every move is listed above; use --format json for the moves alone",
+             every {step} is listed above; use --format json for the {step}s alone",
             if left_out == 1 { "" } else { "s" },
             MAX_ANSWER_BOARD_BYTES / 1024
         );

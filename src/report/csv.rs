@@ -38,6 +38,7 @@ impl Format for Csv {
             // Last, so that the columns before keep their places.
             "expected",
             "met",
+            "jumps",
         ])?;
         for o in outcomes {
             w.write_record(
@@ -56,6 +57,7 @@ impl Format for Csv {
                     super::script(o).to_string(),
                     o.expect.clone().unwrap_or_default(),
                     super::met_cell(o).to_string(),
+                    super::jumps_cell(o),
                 ]
                 .map(spreadsheet_safe),
             )?;

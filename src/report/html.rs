@@ -414,7 +414,7 @@ fn summary_table(s: &mut String, outcomes: &[Outcome], totals: &Totals) {
     s.push_str(
         "<section class=\"summary\">\n<h2>Summary</h2>\n<div class=\"scroll\">\n<table>\n<thead><tr>\
          <th>file</th><th>puzzle</th><th>family</th><th>status</th><th>expected</th>\
-         <th class=\"n\">moves</th><th class=\"n\">pegs left</th><th class=\"n\">nodes</th>\
+         <th class=\"n\">moves</th><th class=\"n\">jumps</th><th class=\"n\">pegs left</th><th class=\"n\">nodes</th>\
          <th class=\"n\">time</th><th>reason</th></tr></thead>\n<tbody>\n",
     );
     let start = s.len();
@@ -422,7 +422,7 @@ fn summary_table(s: &mut String, outcomes: &[Outcome], totals: &Totals) {
         if s.len() - start > MAX_DRAWN_BYTES / 4 {
             let _ = writeln!(
                 s,
-                "<tr><td colspan=\"10\">… {} more puzzles: every result is in summary.json and summary.csv</td></tr>",
+                "<tr><td colspan=\"11\">… {} more puzzles: every result is in summary.json and summary.csv</td></tr>",
                 thousands((outcomes.len() - i) as u64)
             );
             break;
@@ -435,7 +435,7 @@ fn summary_table(s: &mut String, outcomes: &[Outcome], totals: &Totals) {
             s,
             "<tr{}><td>{}</td><td><a href=\"#{}\">{}</a></td><td>{}</td><td>{}</td><td>{expected}</td>\
              <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
-             <td>{}</td></tr>",
+             <td class=\"n\">{}</td><td>{}</td></tr>",
             if o.passed() { "" } else { " class=\"failing\"" },
             escape(&o.file),
             anchor(i),
@@ -443,6 +443,7 @@ fn summary_table(s: &mut String, outcomes: &[Outcome], totals: &Totals) {
             escape(&o.rules),
             badge(o.status),
             moves_cell(o),
+            super::jumps_cell(o),
             o.pegs_left.map(|p| p.to_string()).unwrap_or_default(),
             thousands(o.stats.nodes),
             seconds(o.stats.seconds),
@@ -510,16 +511,15 @@ fn section(s: &mut String, i: usize, o: &Outcome) {
     }
 
     let mut facts: Vec<(&str, String)> = Vec::new();
+    let step = if o.moves.hop { "jump" } else { "move" };
     if o.status == Status::Solved {
-        // As the index counts them; the jumps too when the goal counts chains of them.
-        let jumps = o.moves.len();
-        facts.push(match o.moves_made() {
-            n if n == jumps => ("moves", n.to_string()),
-            n => ("moves", format!("{n} ({jumps} jumps)")),
-        });
+        facts.push(("moves", o.moves_made().to_string()));
+        if let Some(j) = o.jumps_made() {
+            facts.push(("jumps", j.to_string()));
+        }
     } else if !o.moves.is_empty() {
         // Not a solution: the furthest the search got before it stopped.
-        facts.push(("best try", format!("{} moves", o.moves.len())));
+        facts.push(("best try", format!("{} {step}s", o.moves.len())));
     }
     if let Some(p) = o.pegs_left {
         let what = if render::lettered(o) {
@@ -583,18 +583,19 @@ fn stepper(s: &mut String, o: &Outcome, replay: &Replay) {
     };
     let n = o.moves.len().min(frames.saturating_sub(1));
     let off = if n == 0 { " disabled" } else { "" };
+    let step = if o.moves.hop { "jump" } else { "move" };
     let what = if n == 0 {
         match o.status {
-            Status::Solved => "already solved at the start",
-            _ => "no moves to step through",
+            Status::Solved => "already solved at the start".to_string(),
+            _ => format!("no {step}s to step through"),
         }
     } else {
-        "start position"
+        "start position".to_string()
     };
     let count = if n == 0 {
-        "no moves".to_string()
+        format!("no {step}s")
     } else {
-        format!("move 0 of {n}")
+        format!("{step} 0 of {n}")
     };
     let _ = write!(
         s,
@@ -604,7 +605,7 @@ fn stepper(s: &mut String, o: &Outcome, replay: &Replay) {
          <button type=\"button\" data-go=\"next\" title=\"next (→)\" aria-label=\"next move\"{off}><i class=\"ico right\"></i></button>\
          <button type=\"button\" data-go=\"last\" title=\"last (End)\" aria-label=\"last move\"{off}><i class=\"ico right\"></i><i class=\"ico bar\"></i></button>\
          </div>\n<input type=\"range\" class=\"scrub\" min=\"0\" max=\"{n}\" value=\"0\" aria-label=\"move\"{off}>\n\
-         <p class=\"where\" aria-live=\"polite\"><span class=\"count\">{count}</span>\
+         <p class=\"where\" aria-live=\"polite\"><span class=\"count\" data-step=\"{step}\">{count}</span>\
          <span class=\"words\">{what}</span></p>\n</div>\n"
     );
 }
@@ -836,12 +837,14 @@ mod tests {
 
     fn hop_outcome(name: &str) -> Outcome {
         Outcome {
-            moves: vec![MoveOut::Hop {
+            moves: crate::outcome::Line::jumps(vec![MoveOut::Hop {
                 from: [0, 0],
                 over: Over::One([0, 1]),
                 to: [0, 2],
                 dir: Some("right".into()),
-            }],
+            }]),
+            move_count: Some(1),
+            jump_count: Some(1),
             pegs_left: Some(1),
             replay: Some(Replay::Hop {
                 layout: Layout::Square,
@@ -857,7 +860,8 @@ mod tests {
 
     fn tilt_outcome() -> Outcome {
         Outcome {
-            moves: vec![MoveOut::Tilt { tilt: "left".into() }],
+            moves: crate::outcome::Line::moves(vec![MoveOut::Tilt { tilt: "left".into() }]),
+            move_count: Some(1),
             replay: Some(Replay::Tilt {
                 size: 2,
                 walls: vec![[[0, 0], [0, 1]], [[0, 0], [1, 0]]],

@@ -2,8 +2,8 @@
 
 use super::tally::Brief;
 use super::{
-    Finished, Format, MAX_DRAWN_BYTES, Totals, left_out_note, met_cell, moves_cell, note, summarised_note,
-    table::seconds, thousands,
+    Finished, Format, MAX_DRAWN_BYTES, Totals, jumps_cell, left_out_note, met_cell, moves_cell, note,
+    summarised_note, table::seconds, thousands,
 };
 use crate::outcome::{MoveOut, Outcome};
 use crate::render;
@@ -58,14 +58,14 @@ fn code(s: &str) -> String {
 pub fn table(outcomes: &[Outcome]) -> String {
     let mut s = format!("{}\n\n", Totals::of(outcomes).line());
     s.push_str(
-        "| file | puzzle | family | status | expected | met | moves | pegs left | nodes | time | note |\n",
+        "| file | puzzle | family | status | expected | met | moves | jumps | pegs left | nodes | time | note |\n",
     );
-    s.push_str("|---|---|---|---|---|---|--:|--:|--:|--:|---|\n");
+    s.push_str("|---|---|---|---|---|---|--:|--:|--:|--:|--:|---|\n");
     let (failing, rest): (Vec<&Outcome>, Vec<&Outcome>) = outcomes.iter().partition(|o| !o.passed());
     for o in failing.into_iter().chain(rest) {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             text(&o.file),
             text(&o.puzzle),
             text(&o.rules),
@@ -73,6 +73,7 @@ pub fn table(outcomes: &[Outcome]) -> String {
             text(o.expect.as_deref().unwrap_or_default()),
             met_cell(o),
             moves_cell(o),
+            jumps_cell(o),
             o.pegs_left.map(|p| p.to_string()).unwrap_or_default(),
             o.stats.nodes,
             seconds(o.stats.seconds),
@@ -128,7 +129,8 @@ fn sections(s: &mut String, outcomes: &[Outcome], of: usize, file_name: &str) {
         s.push_str("```\n");
         for (i, m) in o.moves.iter().enumerate() {
             if full(s) {
-                let _ = writeln!(s, "\n… the boards after move {i} are not drawn");
+                let step = if o.moves.hop { "jump" } else { "move" };
+                let _ = writeln!(s, "\n… the boards after {step} {i} are not drawn");
                 break;
             }
             let _ = write!(s, "\n{}. {}\n\n```\n", i + 1, move_words(m));

@@ -190,13 +190,21 @@ impl Totals {
     }
 }
 
-/// The number shown in a `moves` column: moves of a solution as its goal counts them (chains
-/// of one peg's jumps under `moves:`), blank otherwise.
+/// The number shown in a `moves` column: a solution's moves (on a hop board, chains of one
+/// peg's jumps), blank otherwise.
 pub fn moves_cell(o: &Outcome) -> String {
     if o.status == Status::Solved {
         o.moves_made().to_string()
     } else {
         String::new()
+    }
+}
+
+/// The number shown in a `jumps` column: a hop board's solution's jumps, blank otherwise.
+pub fn jumps_cell(o: &Outcome) -> String {
+    match o.jumps_made() {
+        Some(j) if o.status == Status::Solved => j.to_string(),
+        _ => String::new(),
     }
 }
 

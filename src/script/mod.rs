@@ -547,7 +547,16 @@ impl Reader<'_> {
         self.known_keys(
             &map,
             "the returned map",
-            &["kind", "layout", "directions", "moves", "links", "pieces", "goal"],
+            &[
+                "kind",
+                "layout",
+                "directions",
+                "moves",
+                "jumps",
+                "links",
+                "pieces",
+                "goal",
+            ],
         )?;
         let kind = match self.string(&map, "kind")?.as_deref() {
             Some("hop") => Kind::Hop,
@@ -595,6 +604,12 @@ impl Reader<'_> {
                 "`links` is for tilt families: a family of kind \"rewrite\" gives its moves in `moves`",
             ));
         }
+        if kind != Kind::Hop && map.contains_key("jumps") {
+            return Err(self.err(
+                "jumps",
+                "`jumps` is for hop families: a tilt or rewrite family gives its moves in `moves` or `links`",
+            ));
+        }
         if kind != Kind::Rewrite && map.contains_key("pieces") {
             return Err(self.err(
                 "pieces",
@@ -610,8 +625,20 @@ impl Reader<'_> {
                 }
             }
             Kind::Hop => {
-                for (i, m) in self.table(&map, "moves")?.into_iter().enumerate() {
-                    let what = format!("moves[{i}]");
+                // A hop family's table lists jumps (a move is a chain of them): `jumps`, or
+                // `moves` as scripts written before had it.
+                let key = match (map.contains_key("jumps"), map.contains_key("moves")) {
+                    (true, true) => {
+                        return Err(self.err(
+                            "moves",
+                            "give a hop family's jumps once, in `jumps` (not also in `moves`)",
+                        ));
+                    }
+                    (true, false) => "jumps",
+                    (false, _) => "moves",
+                };
+                for (i, m) in self.table(&map, key)?.into_iter().enumerate() {
+                    let what = format!("{key}[{i}]");
                     let m = self.as_map(m, &what)?;
                     self.known_keys(&m, &what, &["dir", "from", "over", "to"])?;
                     let dir = match self.string(&m, "dir")? {

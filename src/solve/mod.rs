@@ -2,7 +2,7 @@
 
 use crate::diag::Result;
 use crate::model::{self, HopModel, Model, NONE, TiltModel};
-use crate::outcome::{MoveOut, Outcome, Over, Replay, Stats, Status};
+use crate::outcome::{Line, MoveOut, Outcome, Over, Replay, Stats, Status};
 use crate::script::{self, RuleTables, Script, ScriptLimits};
 use crate::search::{Budget, GaveUp, Limits, Verdict, dfs, fewest_moves, plan, tilt};
 use crate::spec::{self, BoardSpec, MoveGoal, PegGoal, Piece, Spec};
@@ -295,7 +295,7 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
         script: Some(p.script.origin.display().to_string()),
         status: Status::Error,
         reason: None,
-        moves: Vec::new(),
+        moves: Line::default(),
         pegs_left: None,
         pegs_floor: None,
         rating: None,
@@ -308,6 +308,7 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
         replay: None,
         gave_up: None,
         move_count: None,
+        jump_count: None,
         goal: None,
         expect: None,
         met: None,
@@ -320,18 +321,17 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
                 (None, Some(a)) if m.goal.reach => Some(reach_words(m, a)),
                 _ => None,
             };
-            out.moves = path.iter().map(|&i| hop_move(m, i)).collect();
+            out.moves = Line::jumps(path.iter().map(|&i| hop_move(m, i)).collect());
             out.replay = (!opts.bare).then(|| hop_replay(&p.spec, m, path));
             // Pegs left describe an end position: only a solution has one, or a `fewest` search
             // stopped early (its best so far, marked not proven in the reason; the start
             // itself when no move was kept, as the reason says).
             let best_so_far = m.goal.pegs == PegGoal::Fewest && matches!(verdict, Verdict::GaveUp(_));
             out.pegs_left = (solved || best_so_far).then(|| end.count_ones());
-            out.move_count = m
-                .goal
-                .moves
-                .filter(|_| solved || matches!(verdict, Verdict::GaveUp(GaveUp::UnprovenMoves { .. })))
-                .map(|_| fewest_moves::count_moves(m, path));
+            // A line's moves are its chains of one peg's jumps, whatever the goal counts.
+            let line = solved || !path.is_empty();
+            out.move_count = line.then(|| fewest_moves::count_moves(m, path));
+            out.jump_count = line.then_some(path.len() as u32);
             let goal = m.is_goal(
                 end,
                 match m.goal.pegs {
@@ -341,7 +341,7 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
             );
             match (solved, goal) {
                 (true, false) => Err(format!(
-                    "its {} moves leave {} pegs, which is not the goal",
+                    "its {} jumps leave {} pegs, which is not the goal",
                     path.len(),
                     end.count_ones()
                 )),
@@ -350,25 +350,27 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
         }),
         Model::Rewrite(m) => rewrite::states(m, path).and_then(|states| {
             let end = states.last().copied().unwrap_or(m.start);
-            out.moves = path.iter().map(|&i| rewrite::move_out(m, i)).collect();
+            out.moves = Line::moves(path.iter().map(|&i| rewrite::move_out(m, i)).collect());
             out.replay = (!opts.bare).then(|| rewrite::replay(&p.spec, m, &states));
             out.goal = Some(rewrite::goal_words(m));
             let best_so_far = m.goal.pieces == Some(PegGoal::Fewest) && matches!(verdict, Verdict::GaveUp(_));
             out.pegs_left =
                 (solved || best_so_far).then(|| crate::model::rewrite::occupied(&end).count_ones());
-            out.move_count = m.goal.moves.filter(|_| solved).map(|_| path.len() as u32);
+            out.move_count = (solved || !path.is_empty()).then_some(path.len() as u32);
             match (solved, m.is_goal(&end)) {
                 (true, false) => Err(format!("its {} moves do not end at the goal", path.len())),
                 _ => Ok(()),
             }
         }),
         Model::Tilt(m) => tilt_states(m, path).and_then(|states| {
-            out.moves = path
-                .iter()
-                .map(|&d| MoveOut::Tilt {
-                    tilt: m.dirs[d].name.clone(),
-                })
-                .collect();
+            out.moves = Line::moves(
+                path.iter()
+                    .map(|&d| MoveOut::Tilt {
+                        tilt: m.dirs[d].name.clone(),
+                    })
+                    .collect(),
+            );
+            out.move_count = (solved || !path.is_empty()).then_some(path.len() as u32);
             let home = states.last().is_some_and(|s| m.is_home(s));
             out.replay = (!opts.bare).then(|| tilt_replay(m, &states));
             match (solved, home) {

@@ -1,5 +1,6 @@
 //! `expect:`, what a puzzle file says its answer is, so that a collection runs as a test suite:
-//! `unsolvable`, `solved`, and for a solution its moves and pegs left (`31 moves, 1 peg`).
+//! `unsolvable`, `solved`, and for a solution its moves, jumps and pegs left (`18 moves, 1 peg`;
+//! on a hop board a move is one peg's chain of jumps, so `31 jumps` counts the single jumps).
 //!
 //! A YAML puzzle writes it as a key (`expect: unsolvable`, `expect: 13 moves, 1 peg`, or the map
 //! `expect: {moves: 13, pegs: 1}`); a Lisp, matrix or ICPC file, which has no keys, as a
@@ -13,9 +14,13 @@ use serde::Deserialize;
 pub enum Expect {
     /// Proved to have no solution.
     Unsolvable,
-    /// Solved, in this many moves (as the goal counts them) and with this many pegs left,
-    /// where given.
-    Solved { moves: Option<u32>, pegs: Option<u32> },
+    /// Solved, in this many moves (on a hop board, chains of one peg's jumps), this many jumps
+    /// (hop boards only) and with this many pegs left, where given.
+    Solved {
+        moves: Option<u32>,
+        jumps: Option<u32>,
+        pegs: Option<u32>,
+    },
 }
 
 impl Expect {
@@ -24,10 +29,13 @@ impl Expect {
     pub fn words(self) -> String {
         match self {
             Expect::Unsolvable => "unsolvable".into(),
-            Expect::Solved { moves, pegs } => {
+            Expect::Solved { moves, jumps, pegs } => {
                 let mut parts = Vec::new();
                 if let Some(m) = moves {
                     parts.push(format!("{m} move{}", plural(m)));
+                }
+                if let Some(j) = jumps {
+                    parts.push(format!("{j} jump{}", plural(j)));
                 }
                 if let Some(p) = pegs {
                     parts.push(format!("{p} peg{}", plural(p)));
@@ -46,11 +54,10 @@ fn plural(n: u32) -> &'static str {
 }
 
 /// The values `expect:` takes, for messages.
-pub const EXPECT_VALUES: &str =
-    "`unsolvable`, `solved`, or a solution's moves and pegs left such as `13 moves, 1 peg`";
+pub const EXPECT_VALUES: &str = "`unsolvable`, `solved`, or a solution's moves, jumps and pegs left such as `10 moves, 1 peg` or `13 jumps`";
 
-/// Reads an expectation written as text: `unsolvable`, `solved`, `13 moves`, `1 peg`,
-/// `solved, 13 moves, 1 peg` (commas or spaces between the parts, in any case).
+/// Reads an expectation written as text: `unsolvable`, `solved`, `13 moves`, `13 jumps`,
+/// `1 peg`, `solved, 10 moves, 13 jumps, 1 peg` (commas or spaces between the parts, in any case).
 pub fn parse_words(text: &str) -> Result<Expect, String> {
     let t = text.trim().to_ascii_lowercase();
     let words: Vec<&str> = t
@@ -75,7 +82,7 @@ pub fn parse_words(text: &str) -> Result<Expect, String> {
         [] => return Err(refuse()),
         _ => {}
     }
-    let (mut moves, mut pegs) = (None, None);
+    let (mut moves, mut jumps, mut pegs) = (None, None, None);
     let mut rest = words.as_slice();
     if let ["solved", tail @ ..] = rest {
         rest = tail;
@@ -84,6 +91,7 @@ pub fn parse_words(text: &str) -> Result<Expect, String> {
         let n: u32 = n.parse().map_err(|_| refuse())?;
         let slot = match *unit {
             "move" | "moves" => &mut moves,
+            "jump" | "jumps" => &mut jumps,
             "peg" | "pegs" => &mut pegs,
             _ => return Err(refuse()),
         };
@@ -93,41 +101,70 @@ pub fn parse_words(text: &str) -> Result<Expect, String> {
         rest = tail;
     }
     match rest {
-        [] => Ok(Expect::Solved { moves, pegs }),
+        [] => Ok(Expect::Solved { moves, jumps, pegs }),
         _ => Err(refuse()),
     }
 }
 
-/// `expect:` as YAML writes it: text, or a map of `moves:` and `pegs:`.
+/// `expect:` as YAML writes it: text, or a map of `moves:`, `jumps:` and `pegs:`.
 #[derive(Deserialize)]
 #[serde(
     untagged,
-    expecting = "`unsolvable`, `solved`, text such as `13 moves, 1 peg`, or a map of `moves:` and `pegs:`"
+    expecting = "`unsolvable`, `solved`, text such as `10 moves, 1 peg`, or a map of `moves:`, `jumps:` and `pegs:`"
 )]
 pub(super) enum RawExpect {
     Text(String),
-    Map {
-        #[serde(default)]
-        moves: Option<u32>,
-        #[serde(default)]
-        pegs: Option<u32>,
-    },
+    Map(std::collections::BTreeMap<String, serde_yaml::Value>),
 }
 
 impl RawExpect {
     pub(super) fn read(self) -> Result<Expect, String> {
         match self {
             RawExpect::Text(t) => parse_words(&t),
-            RawExpect::Map { moves, pegs } => Ok(Expect::Solved { moves, pegs }),
+            RawExpect::Map(map) => {
+                const KEYS: [&str; 3] = ["moves", "jumps", "pegs"];
+                let (mut moves, mut jumps, mut pegs) = (None, None, None);
+                for (key, value) in map {
+                    let slot = match key.as_str() {
+                        "moves" => &mut moves,
+                        "jumps" => &mut jumps,
+                        "pegs" => &mut pegs,
+                        _ => {
+                            return Err(format!(
+                                "expect: `{key}` is not a key of an expectation: {}the keys are {}",
+                                crate::diag::did_you_mean(&key, &KEYS),
+                                KEYS.join(", ")
+                            ));
+                        }
+                    };
+                    let n = value
+                        .as_u64()
+                        .and_then(|n| u32::try_from(n).ok())
+                        .ok_or_else(|| {
+                            format!("expect: `{key}` must be a whole number, not `{}`", shown(&value))
+                        })?;
+                    *slot = Some(n);
+                }
+                Ok(Expect::Solved { moves, jumps, pegs })
+            }
         }
     }
 }
 
+/// A YAML value in one line, for messages.
+fn shown(v: &serde_yaml::Value) -> String {
+    serde_yaml::to_string(v)
+        .map(|s| s.trim().replace('\n', " "))
+        .unwrap_or_default()
+}
+
 /// The expectation written in a comment just above line `line` (1-based) of `source`, which
 /// starts at byte `at`, in a file whose comments start with `;` or `#`: the nearest line of the
-/// run of comment lines directly above it that reads `expect: …`. `Ok(None)` when there is
-/// none; the reason and the comment's line when it cannot be read. Only the lines above it
-/// that are comments are read (a file of 300,000 cases is read once, not once a case).
+/// run of comment lines above it (blank lines between them and the case allowed) that reads
+/// `expect: …`, in any case. `Ok(None)` when there is none; the reason and the comment's line
+/// when it cannot be read, or when a comment's first word is a near miss of `expect:` (such a
+/// typo must not drop the expectation silently). Only the lines above it that are comments or
+/// blank are read (a file of 300,000 cases is read once, not once a case).
 pub fn in_comment_above(
     source: &str,
     at: usize,
@@ -138,16 +175,41 @@ pub fn in_comment_above(
         let before = &source[..end - 1];
         let start = before.rfind('\n').map_or(0, |i| i + 1);
         n -= 1;
-        let Some(body) = before[start..].trim().strip_prefix([';', '#']) else {
+        end = start;
+        let text = before[start..].trim();
+        if text.is_empty() {
+            continue;
+        }
+        let Some(body) = text.strip_prefix([';', '#']) else {
             break;
         };
-        let body = body.trim_start_matches([';', '#']).trim();
-        if let Some(value) = body.strip_prefix("expect:") {
+        if let Some(value) = expect_comment(body).map_err(|why| (why, n))? {
             return parse_words(value).map(|e| Some((e, n))).map_err(|why| (why, n));
         }
-        end = start;
     }
     Ok(None)
+}
+
+/// The value of a comment's body that reads `expect: …` (any case), `Ok(None)` for any other
+/// comment, and the reason for one whose first word is a near miss of `expect:` (`expext:`).
+pub fn expect_comment(body: &str) -> Result<Option<&str>, String> {
+    let body = body.trim_start_matches([';', '#']).trim();
+    let Some((word, value)) = body.split_once(':') else {
+        return Ok(None);
+    };
+    let word = word.trim().to_ascii_lowercase();
+    if word == "expect" {
+        return Ok(Some(value));
+    }
+    let near = !word.contains(char::is_whitespace) && strsim::levenshtein(&word, "expect") <= 2;
+    match near {
+        true => Err(format!(
+            "`{}:` is not `expect:`: write the expectation as `; expect: {}`",
+            body.split_once(':').map_or("", |(w, _)| w.trim()),
+            value.trim()
+        )),
+        false => Ok(None),
+    }
 }
 
 /// Byte offsets of line starts, found moving forwards only: each case of a file starts on a
@@ -176,11 +238,25 @@ impl Lines {
 }
 
 /// Whether an answer meets `expect`: its status, and for a solution its moves and pegs left.
-pub fn met(expect: Expect, solved: bool, unsolvable: bool, moves: usize, pegs: Option<u32>) -> bool {
+pub fn met(
+    expect: Expect,
+    solved: bool,
+    unsolvable: bool,
+    moves: usize,
+    jumps: Option<usize>,
+    pegs: Option<u32>,
+) -> bool {
     match expect {
         Expect::Unsolvable => unsolvable,
-        Expect::Solved { moves: m, pegs: p } => {
-            solved && m.is_none_or(|m| m as usize == moves) && p.is_none_or(|p| pegs == Some(p))
+        Expect::Solved {
+            moves: m,
+            jumps: j,
+            pegs: p,
+        } => {
+            solved
+                && m.is_none_or(|m| m as usize == moves)
+                && j.is_none_or(|j| jumps == Some(j as usize))
+                && p.is_none_or(|p| pegs == Some(p))
         }
     }
 }
@@ -196,13 +272,15 @@ mod tests {
             parse_words("Solved"),
             Ok(Expect::Solved {
                 moves: None,
+                jumps: None,
                 pegs: None
             })
         );
         assert_eq!(
-            parse_words("solved, 13 moves, 1 peg"),
+            parse_words("solved, 10 moves, 13 jumps, 1 peg"),
             Ok(Expect::Solved {
-                moves: Some(13),
+                moves: Some(10),
+                jumps: Some(13),
                 pegs: Some(1)
             })
         );
@@ -210,23 +288,25 @@ mod tests {
             parse_words("2 pegs"),
             Ok(Expect::Solved {
                 moves: None,
+                jumps: None,
                 pegs: Some(2)
             })
         );
         let words = Expect::Solved {
-            moves: Some(13),
+            moves: Some(10),
+            jumps: Some(13),
             pegs: None,
         }
         .words();
         assert_eq!(parse_words(&words).map(Expect::words), Ok(words));
         assert_eq!(
             parse_words("winnable"),
-            Err("expect: `winnable` is not an expectation: write `unsolvable`, `solved`, or a solution's moves \
-                 and pegs left such as `13 moves, 1 peg`"
+            Err("expect: `winnable` is not an expectation: write `unsolvable`, `solved`, or a solution's moves, \
+                 jumps and pegs left such as `10 moves, 1 peg` or `13 jumps`"
                 .into())
         );
         assert!(parse_words("1 peg 2 pegs").is_err());
-        assert!(parse_words("13 jumps").is_err());
+        assert!(parse_words("13 hops").is_err());
         assert!(
             parse_words("gave up")
                 .unwrap_err()

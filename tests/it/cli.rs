@@ -134,10 +134,10 @@ fn english_central_game_replays_to_one_peg_in_the_centre() {
     let o = &v[0];
     assert_eq!(o["status"], "solved");
     assert_eq!(o["rules"], "peg_hop");
-    assert_eq!(o["moves"].as_array().unwrap().len(), 31);
+    assert_eq!(crate::support::line(o).as_array().unwrap().len(), 31);
     let left = replay_hops(
         &shipped("puzzles/peg_hop/english_central.yaml"),
-        &o["moves"],
+        crate::support::line(o),
         &SQUARE,
     );
     assert_eq!(left, BTreeSet::from([(3, 3)]));
@@ -155,9 +155,9 @@ fn every_shipped_triangle_ends_with_one_peg_after_13_jumps() {
             .run()
             .status(0);
         let o = &run.json()[0];
-        assert_eq!(o["moves"].as_array().unwrap().len(), 13, "{stem}");
+        assert_eq!(crate::support::line(o).as_array().unwrap().len(), 13, "{stem}");
         assert_eq!(
-            replay_hops(&shipped(&rel), &o["moves"], &TRIANGLE).len(),
+            replay_hops(&shipped(&rel), crate::support::line(o), &TRIANGLE).len(),
             1,
             "{stem}"
         );
@@ -172,7 +172,7 @@ fn text_answer_shows_each_board_with_the_moved_peg_marked() {
         .args(["solve", "puzzles/triangle_hop/corner.yaml"])
         .run()
         .status(0)
-        .stdout_has("solved in 13 moves, 1 peg left (genius)")
+        .stdout_has("solved in 12 moves (13 jumps), 1 peg left (genius)")
         .stdout_has("start:\n        .\n       o o\n      o o o\n     o o o o\n    o o o o o\n")
         .stdout_has("1. [2, 0] over [1, 0] to [0, 0] (up-right)\n        *\n       . o\n      . o o\n");
 }
@@ -200,7 +200,7 @@ fn tilt_example_takes_exactly_five_tilts_that_drop_every_marble_home() {
         .run()
         .status(0);
     let o = &run.json()[0];
-    let moves = o["moves"].as_array().unwrap();
+    let moves = crate::support::line(o).as_array().unwrap();
     assert_eq!(moves.len(), 5);
     let holes = [(2, 3), (2, 1), (3, 2)];
     let mut pos = [Some((0, 1)), Some((1, 0)), Some((1, 2))];
@@ -283,7 +283,7 @@ fn rules(board) {
         assert_eq!(o["rules"], "right_hop");
         assert_eq!(o["status"], "solved");
         assert_eq!(o["pegs_left"], 2);
-        let moves = from_to(&o["moves"]);
+        let moves = from_to(crate::support::line(o));
         assert_eq!(moves, [((0, 0), (0, 2)), ((0, 3), (0, 5))]);
     }
 }
@@ -305,7 +305,7 @@ fn diagonal_family_solves_its_shipped_puzzle() {
     dirs.extend([(1, 1), (1, -1), (-1, 1), (-1, -1)]);
     let left = replay_hops(
         &shipped("puzzles/diagonal_hop/square5_centre.yaml"),
-        &o["moves"],
+        crate::support::line(o),
         &dirs,
     );
     assert_eq!(left, BTreeSet::from([(2, 2)]));
@@ -479,7 +479,7 @@ fn check_validates_without_solving() {
         .args(["check", "puzzles"])
         .run()
         .status(0)
-        .stdout_has("ok    puzzles/peg_hop/english_central.yaml  (peg_hop: 33 holes, 32 pegs, 76 moves, 8 symmetries)")
+        .stdout_has("ok    puzzles/peg_hop/english_central.yaml  (peg_hop: 33 holes, 32 pegs, 76 jumps, 8 symmetries)")
         .stdout_has("ok    puzzles/tilt_roll/four_by_four.yaml  (tilt_roll: 4×4 board, 3 marbles)")
         .stdout_lacks("warn");
 }
@@ -494,7 +494,7 @@ fn check_warns_of_holes_no_move_reaches() {
         .status(0);
     assert_eq!(
         run.stdout,
-        "ok    p.yaml  (peg_hop: 8 holes, 6 pegs, 4 moves, 2 symmetries)\n\
+        "ok    p.yaml  (peg_hop: 8 holes, 6 pegs, 4 jumps, 2 symmetries)\n\
          warn  p.yaml  2 holes take no part in any move: [0, 4], [1, 4] (a peg there can never move or be taken: is a row drawn a column off?)\n"
     );
 }
@@ -534,7 +534,10 @@ fn fewest_finds_the_best_position_when_one_peg_is_impossible() {
         let o = &run.json()[0];
         assert_eq!(o["pegs_left"], 2);
         assert_eq!(o["rating"], "above average");
-        assert_eq!(replay_hops(BOTTOM_ROW, &o["moves"], &TRIANGLE).len(), 2);
+        assert_eq!(
+            replay_hops(BOTTOM_ROW, crate::support::line(o), &TRIANGLE).len(),
+            2
+        );
     }
 }
 
@@ -610,7 +613,7 @@ fn fewest_proves_two_pegs_where_the_position_class_rules_out_one() {
             let o = &run.json()[0];
             assert_eq!(o["status"], "solved", "{o}");
             assert_eq!(o["pegs_left"], 2);
-            assert_eq!(replay_hops(&yaml, &o["moves"], &SQUARE).len(), 2);
+            assert_eq!(replay_hops(&yaml, crate::support::line(o), &SQUARE).len(), 2);
         }
     }
 }
@@ -643,7 +646,7 @@ fn rules(board) {
     let out = run.json();
     let o = &out.as_array().unwrap()[0];
     assert_eq!(o["status"], "solved");
-    let moves = from_to(&o["moves"]);
+    let moves = from_to(crate::support::line(o));
     assert_eq!(moves, [((0, 0), (2, 0))]);
 }
 

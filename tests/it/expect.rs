@@ -33,7 +33,7 @@ fn the_shipped_collection_passes_as_a_test_and_fails_the_day_an_answer_changes()
         .run()
         .status(1)
         .stdout_has(
-            "| unsolvable | solved | not met |  |  | 0 | 0.0ms | expected solved, got unsolvable: marble 1 starts on hole 2, which it can never leave |\n",
+            "| unsolvable | solved | not met |  |  |  | 0 | 0.0ms | expected solved, got unsolvable: marble 1 starts on hole 2, which it can never leave |\n",
         );
     // Totals first, then the row that failed, then the rest.
     assert!(
@@ -54,7 +54,10 @@ fn the_shipped_collection_passes_as_a_test_and_fails_the_day_an_answer_changes()
 fn a_batch_passes_when_every_expectation_holds_and_the_rest_are_solved() {
     let set = |no_way: &str| {
         Test::new()
-            .file("set/a.yaml", &format!("{CORNER}expect: 13 moves, 1 peg\n"))
+            .file(
+                "set/a.yaml",
+                &format!("{CORNER}expect: 12 moves, 13 jumps, 1 peg\n"),
+            )
             .file("set/b.yaml", no_way)
             .args(["batch", "set", "--no-report", "--quiet", "--format", "csv"])
             .run()
@@ -62,20 +65,21 @@ fn a_batch_passes_when_every_expectation_holds_and_the_rest_are_solved() {
     let run = set(&format!("{NO_WAY}expect: unsolvable\n")).status(0);
     assert!(run.stdout.starts_with("file,puzzle,"), "{}", run.stdout);
     assert!(
-        run.stdout.contains(",\"solved: 13 moves, 1 peg\",met\n"),
+        run.stdout
+            .contains(",\"solved: 12 moves, 13 jumps, 1 peg\",met,13\n"),
         "{}",
         run.stdout
     );
-    assert!(run.stdout.contains(",unsolvable,met\n"), "{}", run.stdout);
+    assert!(run.stdout.contains(",unsolvable,met,\n"), "{}", run.stdout);
     // Stating nothing, unsolvable fails the batch as before.
     set(NO_WAY).status(1);
     // A number of moves not met.
     Test::new()
-        .file("set/a.yaml", &format!("{CORNER}expect: {{moves: 12}}\n"))
+        .file("set/a.yaml", &format!("{CORNER}expect: {{moves: 13}}\n"))
         .args(["batch", "set", "--no-report", "--quiet", "--format", "json"])
         .run()
         .status(1)
-        .stdout_has("\"expect\": \"solved: 12 moves\"")
+        .stdout_has("\"expect\": \"solved: 13 moves\"")
         .stdout_has("\"met\": false");
 }
 
@@ -92,7 +96,7 @@ fn solve_honours_expect_and_says_what_it_got() {
         .run()
         .status(1)
         .stderr_has(
-            "marbles: not as expected: p.yaml: p: expected unsolvable, got solved: 13 moves, 1 peg\n",
+            "marbles: not as expected: p.yaml: p: expected unsolvable, got solved: 12 moves, 13 jumps, 1 peg\n",
         );
 }
 
@@ -120,7 +124,7 @@ fn an_unknown_expectation_is_refused_at_its_line() {
         .args(["check", "p.yaml"])
         .run()
         .status(2)
-        .stderr_has("p.yaml:8:1: expect: `winnable` is not an expectation: write `unsolvable`, `solved`, or a solution's moves and pegs left such as `13 moves, 1 peg`\n");
+        .stderr_has("p.yaml:8:1: expect: `winnable` is not an expectation: write `unsolvable`, `solved`, or a solution's moves, jumps and pegs left such as `10 moves, 1 peg` or `13 jumps`\n");
 }
 
 #[test]
@@ -305,4 +309,84 @@ fn the_html_summary_has_file_expectation_and_reason_columns_and_sorts_and_filter
         !html.contains("src=\"http") && !html.contains("href=\"http"),
         "{html}"
     );
+}
+
+#[test]
+fn a_mistyped_key_of_an_expectation_map_is_refused_at_its_line() {
+    for (map, why) in [
+        (
+            "{moves: 12, pegz: 5}",
+            "p.yaml:8:1: expect: `pegz` is not a key of an expectation: did you mean `pegs`? the keys are moves, jumps, pegs\n",
+        ),
+        (
+            "{moves: -1}",
+            "p.yaml:8:1: expect: `moves` must be a whole number, not `-1`\n",
+        ),
+    ] {
+        Test::new()
+            .file("p.yaml", &format!("{CORNER}expect: {map}\n"))
+            .args(["check", "p.yaml"])
+            .run()
+            .status(2)
+            .stderr_has(why);
+    }
+}
+
+#[test]
+fn an_expect_comment_is_never_dropped_by_a_typo_a_blank_line_or_its_place() {
+    let sample = std::fs::read_to_string(root().join("puzzles/classic/wf2007_sample.icpc")).unwrap();
+    let check = |text: &str| {
+        Test::new()
+            .file("s.icpc", text)
+            .args(["batch", "s.icpc", "--no-report", "--quiet"])
+            .run()
+    };
+    // Any case, and blank lines between the comment and its case.
+    check(&sample.replace("; expect: unsolvable", "; Expect: unsolvable\n"))
+        .status(0)
+        .stdout_has("expectations: 1 met, 0 not met");
+    let refused = |text: &str| {
+        let run = Test::new().file("s.icpc", text).args(["check", "s.icpc"]).run();
+        run.status(2)
+    };
+    refused(&sample.replace("; expect: unsolvable", "; expext: unsolvable")).stderr_has(
+        "s.icpc:10: `expext:` is not `expect:`: write the expectation as `; expect: unsolvable`\n",
+    );
+    // Below the last case it belongs to none.
+    let below = format!(
+        "{}; expect: unsolvable\n",
+        sample.replace("; expect: unsolvable\n", "")
+    );
+    let line = below.lines().count();
+    refused(&below).stderr_has(&format!(
+        "s.icpc:{line}: this `expect:` comment is below the last case and belongs to none"
+    ));
+}
+
+#[test]
+fn import_keeps_a_cases_expectation_and_the_batch_names_each_failure_by_file() {
+    let t = Test::new().file(
+        "s.icpc",
+        &std::fs::read_to_string(root().join("puzzles/classic/wf2007_sample.icpc")).unwrap(),
+    );
+    Test::new()
+        .in_dir(t.path("").as_path())
+        .args(["import", "s.icpc", "--out", "yaml"])
+        .run()
+        .status(0);
+    let two = std::fs::read_to_string(t.path("yaml/s_case2.yaml")).unwrap();
+    assert!(two.contains("expect: \"unsolvable\"\n"), "{two}");
+    Test::new()
+        .in_dir(t.path("").as_path())
+        .args(["batch", "yaml", "--no-report", "--quiet"])
+        .run()
+        .status(0)
+        .stdout_has("expectations: 1 met, 0 not met");
+    // A failing row's note starts with its file: ten rows of one name are told apart.
+    Test::new()
+        .file("set/one.yaml", &format!("{CORNER}expect: unsolvable\n"))
+        .args(["batch", "set", "--no-report", "--quiet"])
+        .run()
+        .status(1)
+        .stdout_has("set/one.yaml: one: expected unsolvable, got solved:");
 }

@@ -27,7 +27,7 @@ fn a_centred_and_a_padded_hexagon_are_one_puzzle() {
             .run()
             .status(0)
             .stdout_has(&format!(
-                "ok    {file}  (triangle_hop: 19 holes, 18 pegs, 54 moves, 12 symmetries)\n"
+                "ok    {file}  (triangle_hop: 19 holes, 18 pegs, 54 jumps, 12 symmetries)\n"
             ));
         // Read as rows shifted half a step each, the centred drawing was another board that
         // "solved in 17 moves, 1 peg left".
@@ -37,7 +37,7 @@ fn a_centred_and_a_padded_hexagon_are_one_puzzle() {
         );
         assert_eq!(
             verdict(file, &hexagon(board, 2)),
-            "solved in 16 moves, 2 pegs left"
+            "solved in 16 moves (16 jumps), 2 pegs left"
         );
     }
 }
@@ -156,7 +156,7 @@ fn a_square_board_drawn_with_spaces_for_missing_holes_is_the_same_board() {
         .args(["check", "e.yaml"])
         .run()
         .status(0)
-        .stdout_has("ok    e.yaml  (peg_hop: 33 holes, 32 pegs, 76 moves, 8 symmetries)\n");
+        .stdout_has("ok    e.yaml  (peg_hop: 33 holes, 32 pegs, 76 jumps, 8 symmetries)\n");
 }
 
 #[test]
@@ -164,11 +164,11 @@ fn the_shipped_hexagons_solve_as_their_comments_say() {
     for (file, verdict) in [
         (
             "puzzles/triangle_hop/hexagon19.yaml",
-            "solved in 16 moves, 2 pegs left",
+            "solved in 16 moves (16 jumps), 2 pegs left",
         ),
         (
             "puzzles/triangle_hop/hexagon37.yaml",
-            "solved in 35 moves, 1 peg left",
+            "solved in 28 moves (35 jumps), 1 peg left",
         ),
     ] {
         let run = Test::new().in_root().args(["solve", file]).run().status(0);

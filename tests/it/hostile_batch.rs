@@ -289,7 +289,11 @@ fn a_hostile_batch_finishes_in_bounds_with_every_good_puzzle_solved() {
             Some(start) => {
                 assert_eq!(status, "solved", "{file}: {r}");
                 if let Some(start) = start.clone().filter(|_| replayed < 10) {
-                    assert_eq!(replay(start, &r["moves"]).len(), 1, "{file} replays to one peg");
+                    assert_eq!(
+                        replay(start, crate::support::line(r)).len(),
+                        1,
+                        "{file} replays to one peg"
+                    );
                     replayed += 1;
                 }
             }

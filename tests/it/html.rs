@@ -222,7 +222,7 @@ fn html_report_draws_in_chromium() {
     assert_eq!(count_class(section(&second, title), "peg"), 31);
     let last = section(&end, title);
     assert_eq!(count_class(last, "peg"), 1);
-    assert!(last.contains("move 31 of 31"), "label not updated:\n{last}");
+    assert!(last.contains("jump 31 of 31"), "label not updated:\n{last}");
     assert!(last.contains("to [3, 3]"), "last move not described");
     assert_eq!(count_class(last, "moved"), 1, "the landing cell is highlighted");
     assert_eq!(

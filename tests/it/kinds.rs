@@ -29,7 +29,7 @@ type Step = (char, Square, Square, Vec<Square>);
 
 /// The moves of an outcome.
 fn steps(o: &Value) -> Vec<Step> {
-    o["moves"]
+    crate::support::line(o)
         .as_array()
         .unwrap()
         .iter()
@@ -174,7 +174,7 @@ fn the_hoppers_challenges_end_with_the_red_frog_alone() {
     assert_eq!(left.len(), 1);
     assert_eq!(left[0].0, 'R');
     // Every jump takes a frog: eleven greens, eleven jumps.
-    assert_eq!(o["moves"].as_array().unwrap().len(), 11);
+    assert_eq!(crate::support::line(&o).as_array().unwrap().len(), 11);
     assert_eq!(o["pegs_left"], 1);
 
     let o = solved("puzzles/hoppers/hoppers_corner.yaml");
@@ -195,7 +195,7 @@ fn a_red_frog_that_can_only_be_jumped_is_unsolvable() {
     assert_eq!(o["status"], "unsolvable");
     // The same pond with the green frog to be last is solved by that one jump.
     let o = run("  pegs: 1\n  left: {G: 1}\n").status(0).json()[0].clone();
-    assert_eq!(o["moves"][0]["takes"][0], serde_json::json!([0, 2]));
+    assert_eq!(crate::support::line(&o)[0]["takes"][0], serde_json::json!([0, 2]));
 }
 
 /// The slide maze as the test reads `slide_ricochet.yaml`: rows of `.`, `#`, `R`, `B`.
@@ -467,8 +467,8 @@ fn peg_solitaire_as_rewrites_leaves_the_same_fewest_pegs_as_the_hop_search() {
         );
         // Each jump takes a peg: as many moves as pegs taken, both ways.
         assert_eq!(
-            pair[0]["moves"].as_array().unwrap().len(),
-            pair[1]["moves"].as_array().unwrap().len()
+            crate::support::line(&pair[0]).as_array().unwrap().len(),
+            crate::support::line(&pair[1]).as_array().unwrap().len()
         );
     }
 }
@@ -575,7 +575,7 @@ fn a_rewrite_that_is_not_one_piece_moving_lists_every_cell_it_changes() {
         .clone();
     assert_eq!(o["pegs_left"], 0);
     assert_eq!(
-        o["moves"][0]["changes"][1],
+        crate::support::line(&o)[0]["changes"][1],
         serde_json::json!({"at": [0, 2], "was": "T", "becomes": "."})
     );
 }
@@ -650,7 +650,10 @@ fn left_and_moves(t: Test) -> (Option<u64>, Option<usize>) {
         .status(0)
         .json()[0]
         .clone();
-    (o["pegs_left"].as_u64(), o["moves"].as_array().map(Vec::len))
+    (
+        o["pegs_left"].as_u64(),
+        crate::support::line(&o).as_array().map(Vec::len),
+    )
 }
 
 #[test]

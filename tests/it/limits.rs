@@ -395,7 +395,7 @@ fn the_symmetry_fallback_takes_no_more_steps_than_the_node_limit() {
     let v = b.held(1024).status(0).json();
     assert_eq!(v[0]["status"], "solved", "{v}");
     assert_eq!(v[0]["pegs_left"], 1, "{v}");
-    assert_eq!(v[0]["moves"].as_array().unwrap().len(), 126, "{v}");
+    assert_eq!(crate::support::line(&v[0]).as_array().unwrap().len(), 126, "{v}");
 }
 
 #[test]
@@ -764,7 +764,7 @@ fn best_not_proven(yaml: &str, json: &serde_json::Value, stop: &str, at: Option<
         )
     );
     assert_eq!(o["pegs_floor"], 2, "{o}");
-    let left = crate::cli::replay_hops(yaml, &o["moves"], &crate::cli::SQUARE);
+    let left = crate::cli::replay_hops(yaml, crate::support::line(o), &crate::cli::SQUARE);
     assert_eq!(left.len() as u64, n);
     assert!(n >= 3, "two pegs would have been proven optimal: {o}");
     assert!(at.is_none_or(|c| left.contains(&c)), "{left:?}");

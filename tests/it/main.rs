@@ -31,3 +31,4 @@ mod support;
 mod tables;
 mod tools;
 mod tui;
+mod words;

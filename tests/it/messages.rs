@@ -207,12 +207,12 @@ fn unknown_keys_in_a_script_map_are_refused_like_yaml_keys() {
         (
             "        kind: \"hop\", directions: [\"r\"], moves: [],\n        gaol: #{ pegs: 1 },\n",
             "g.rhai:4: the returned map has an unknown key `gaol`: did you mean `goal`? \
-             known keys are kind, layout, directions, moves, links, pieces, goal",
+             known keys are kind, layout, directions, moves, jumps, links, pieces, goal",
         ),
         (
             "        kind: \"hop\", directions: [\"r\"], moves: [],\n        layuot: \"square\",\n",
             "g.rhai:4: the returned map has an unknown key `layuot`: did you mean `layout`? \
-             known keys are kind, layout, directions, moves, links, pieces, goal",
+             known keys are kind, layout, directions, moves, jumps, links, pieces, goal",
         ),
         (
             "        kind: \"hop\", directions: [\"r\"],\n        \
@@ -330,14 +330,17 @@ fn a_wide_board_draws_a_bounded_answer_and_says_what_it_left_out() {
         .run()
         .status(0);
     assert!(run.stdout.len() < 2_100_000, "{} bytes", run.stdout.len());
-    assert!(run.stdout.contains("solved in 40 moves, 40 pegs left\n"));
+    assert!(
+        run.stdout
+            .contains("solved in 40 moves (40 jumps), 40 pegs left\n")
+    );
     assert!(
         run.stdout
             .contains("\n40. [0, 117] over [0, 116] to [0, 115] (left)\n")
     );
     assert!(run.stdout.trim_end().ends_with(
-        "\n… 39 more boards not drawn (an answer draws at most 256 KiB of boards): every move is \
-         listed above; use --format json for the moves alone"
+        "\n… 39 more boards not drawn (an answer draws at most 256 KiB of boards): every jump is \
+         listed above; use --format json for the jumps alone"
     ));
 }
 

@@ -126,7 +126,7 @@ fn a_cell_reached_among_other_pegs_is_a_solution_a_lone_peg_there_is_not() {
     assert_eq!(o["pegs_left"], 2);
     assert_eq!(o["goal"], "reach [0, 2]: a peg there, however many are left");
     let yaml = format!("{board}goal:\n  reach: [0, 2]\n");
-    assert!(replay_hops(&yaml, &o["moves"], &SQUARE).contains(&(0, 2)));
+    assert!(replay_hops(&yaml, crate::support::line(&o), &SQUARE).contains(&(0, 2)));
     // Leaving that peg alone there is another goal, and an impossible one.
     let alone = outcome(&format!("{board}goal:\n  pegs: 1\n  at: [0, 2]\n"), &[], 1);
     assert_eq!(alone["status"], "unsolvable", "{alone}");
@@ -140,7 +140,7 @@ fn a_start_already_on_the_cell_is_solved_in_no_moves() {
         0,
     );
     assert_eq!(
-        (&o["status"], o["moves"].as_array().unwrap().len()),
+        (&o["status"], crate::support::line(&o).as_array().unwrap().len()),
         (&"solved".into(), 0)
     );
     assert_eq!(o["pegs_left"], 3);
@@ -167,7 +167,7 @@ fn fewest_pegs_with_reach_is_the_fewest_with_a_peg_on_the_cell() {
     }
     let yaml = format!("{board}goal:\n  reach: [0, 3]\n");
     assert_eq!(
-        replay_hops(&yaml, &reach["moves"], &SQUARE),
+        replay_hops(&yaml, crate::support::line(&reach), &SQUARE),
         [(0, 3)].into_iter().collect()
     );
 }
@@ -250,7 +250,7 @@ fn text_answers_say_what_was_reached() {
         .run()
         .status(0)
         .stdout_has(
-            "solved in 1 move, 2 pegs left\ngoal: reach [0, 2]: a peg there, however many are left\n",
+            "solved in 1 move (1 jump), 2 pegs left\ngoal: reach [0, 2]: a peg there, however many are left\n",
         );
 }
 

@@ -20,8 +20,12 @@ fn first_move(order: &str) -> Value {
     )
     .status(0);
     let out = r.json();
-    assert_eq!(out[0]["moves"].as_array().map(Vec::len), Some(4), "{out}");
-    let m = &out[0]["moves"][0];
+    assert_eq!(
+        crate::support::line(&out[0]).as_array().map(Vec::len),
+        Some(4),
+        "{out}"
+    );
+    let m = &crate::support::line(&out[0])[0];
     json!([m["from"], m["to"], m["dir"]])
 }
 
@@ -152,13 +156,23 @@ const ENGLISH: &str = "\
 /// The same board as a YAML spec with the matrix's goal: one peg, anywhere.
 const ENGLISH_YAML: &str = "name: english\nrules: peg_hop\nboard: |\n  # # o o o # #\n  # # o o o # #\n  o o o o o o o\n  o o o . o o o\n  o o o o o o o\n  # # o o o # #\n  # # o o o # #\ngoal:\n  pegs: 1\n";
 
+/// The jumps of each answer of `marbles solve FILE --format json`, each counted in its line.
+fn jumps_each(r: &Run) -> Vec<usize> {
+    let out = r.json();
+    let answers = out.as_array().unwrap_or_else(|| panic!("{out}"));
+    answers
+        .iter()
+        .map(|o| crate::support::line(o).as_array().map_or(0, Vec::len))
+        .collect()
+}
+
 /// The moves of each puzzle `marbles solve FILE --format json` answers.
 fn moves_of(r: &Run) -> Vec<Value> {
     let out = r.json();
     out.as_array()
         .unwrap_or_else(|| panic!("{out}"))
         .iter()
-        .map(|o| o["moves"].clone())
+        .map(|o| crate::support::line(o).clone())
         .collect()
 }
 
@@ -209,7 +223,10 @@ fn matrix_answers_read_back_one_puzzle_per_state() {
     .status(0);
     let answer = r.stdout.clone();
     let (head, states) = answer.split_once("\n\n").expect("a blank line after the verdict");
-    assert_eq!(head, "# english: 31 moves");
+    assert!(
+        head.starts_with("# english: ") && head.ends_with(" moves (31 jumps)"),
+        "{head}"
+    );
     assert!(
         states.starts_with(ENGLISH),
         "the start first, as written:\n{states}"
@@ -218,16 +235,16 @@ fn matrix_answers_read_back_one_puzzle_per_state() {
     let r = r
         .test
         .file("answer.matrix", &answer)
-        .args(["solve", "answer.matrix", "--format", "moves"])
+        .args(["solve", "answer.matrix", "--format", "json"])
         .run()
         .status(0);
-    let want: Vec<String> = (0..=31).rev().map(|n| format!("{n} moves")).collect();
-    assert_eq!(r.stdout.lines().collect::<Vec<_>>(), want);
+    assert_eq!(jumps_each(&r), (0..=31).rev().collect::<Vec<_>>());
 
     // A triangle comes out lower-triangular and reads back as a triangle.
     let r = run("call.lisp", CALL, &["solve", "call.lisp", "--format", "matrix"]).status(0);
     assert!(
-        r.stdout.starts_with("# call: 13 moves\n\n 0\n 1  1\n 1  1  1\n"),
+        r.stdout
+            .starts_with("# call: 12 moves (13 jumps)\n\n 0\n 1  1\n 1  1  1\n"),
         "{}",
         r.stdout
     );
@@ -288,11 +305,10 @@ fn a_matrix_answer_is_a_rectangle_and_a_hexagon_has_none() {
     let back = r
         .test
         .file("sp.matrix", &r.stdout)
-        .args(["solve", "sp.matrix", "--format", "moves"])
+        .args(["solve", "sp.matrix", "--format", "json"])
         .run()
         .status(0);
-    let want: Vec<String> = (0..=31).rev().map(|n| format!("{n} moves")).collect();
-    assert_eq!(back.stdout.lines().collect::<Vec<_>>(), want);
+    assert_eq!(jumps_each(&back), (0..=31).rev().collect::<Vec<_>>());
     // A hexagon lies on the triangle lattice but is no triangle: no matrix reads back as it.
     let hexagon = "rules: triangle_hop\nboard: |2\n    o o o\n   o o o o\n  o o . o o\n   o o o o\n    o o o\ngoal:\n  pegs: 2\n";
     let r = run("hex.yaml", hexagon, &["solve", "hex.yaml", "--format", "matrix"]).status(2);
@@ -397,7 +413,7 @@ fn a_broken_case_among_many_keeps_its_place_and_its_line() {
     // case, its line of `--format moves` says `error`, and the cases around it are solved.
     let file = "((o) (x x) (x x x) (x x x x) (x x x x x))\n((x))\n((o))\n((x))\n";
     let r = run("many.lisp", file, &["solve", "many.lisp", "--format", "moves"]).status(2);
-    assert_eq!(r.stdout, "13 moves\n0 moves\nerror\n0 moves\n");
+    assert_eq!(r.stdout, "12 moves\n0 moves\nerror\n0 moves\n");
     assert!(
         r.stderr
             .starts_with("marbles: error: many.lisp:3: many call 3: goal: 1 peg to leave"),
@@ -420,7 +436,7 @@ fn a_case_that_does_not_parse_keeps_the_answers_before_it() {
     // with its line and column, after the two cases before it were answered.
     let file = "((o) (x x) (x x x) (x x x x) (x x x x x))\n((x))\n((x x)\n";
     let r = run("end.lisp", file, &["solve", "end.lisp", "--format", "moves"]);
-    assert_eq!(r.stdout, "13 moves\n0 moves\nerror\n");
+    assert_eq!(r.stdout, "12 moves\n0 moves\nerror\n");
     // (A first row of two entries starts a square board now, which is never closed.)
     assert_eq!(
         r.stderr,
@@ -450,7 +466,7 @@ fn a_name_with_a_line_break_stays_on_its_heading_line() {
     let r = run("n.yaml", yaml, &["solve", "n.yaml", "--format", "matrix"]).status(0);
     assert_eq!(
         r.stdout,
-        "# evil\\u{a}1 1 0\\u{a}: 1 moves\n\n 1  1  0\n\n 0  0  1\n"
+        "# evil\\u{a}1 1 0\\u{a}: 1 moves (1 jump)\n\n 1  1  0\n\n 0  0  1\n"
     );
     let back = r
         .test
@@ -478,7 +494,7 @@ fn a_matrix_answer_keeps_its_rule_family_and_an_unsolved_one_its_board() {
         .status(0);
     assert!(
         r.stdout
-            .starts_with("# 5x5 diagonal: 23 moves\n# rules: diagonal_hop\n\n 1  1  1  1  1\n"),
+            .starts_with("# 5x5 diagonal: 21 moves (23 jumps)\n# rules: diagonal_hop\n\n 1  1  1  1  1\n"),
         "{}",
         r.stdout
     );
@@ -494,7 +510,7 @@ fn a_matrix_answer_keeps_its_rule_family_and_an_unsolved_one_its_board() {
     assert!(answers.iter().all(|o| o["rules"] == "diagonal_hop"), "{out}");
     let moves: Vec<usize> = answers
         .iter()
-        .map(|o| o["moves"].as_array().unwrap().len())
+        .map(|o| crate::support::line(o).as_array().unwrap().len())
         .collect();
     assert_eq!(moves, (0..=23).rev().collect::<Vec<_>>());
 
@@ -554,7 +570,7 @@ fn lisp_answers_of_square_boards_read_back_as_lisp() {
     assert!(answers.iter().all(|o| o["rules"] == "peg_hop"), "{out}");
     let moves: Vec<usize> = answers
         .iter()
-        .map(|o| o["moves"].as_array().unwrap().len())
+        .map(|o| crate::support::line(o).as_array().unwrap().len())
         .collect();
     assert_eq!(moves, (0..=31).rev().collect::<Vec<_>>());
     // The triangle's answer reads back the same way, as triangles.
@@ -562,9 +578,8 @@ fn lisp_answers_of_square_boards_read_back_as_lisp() {
     let back = r
         .test
         .file("back.lisp", &r.stdout)
-        .args(["solve", "back.lisp", "--format", "moves"])
+        .args(["solve", "back.lisp", "--format", "json"])
         .run()
         .status(0);
-    let want: Vec<String> = (0..=13).rev().map(|n| format!("{n} moves")).collect();
-    assert_eq!(back.stdout.lines().collect::<Vec<_>>(), want);
+    assert_eq!(jumps_each(&back), (0..=13).rev().collect::<Vec<_>>());
 }

@@ -55,7 +55,7 @@ fn reaches_row(name: &str, yaml: &str, k: i64) -> usize {
         army.iter().all(|&(r, _)| r >= LINE),
         "the army starts below the line"
     );
-    let left = replay_hops(yaml, &o["moves"], &SQUARE);
+    let left = replay_hops(yaml, crate::support::line(o), &SQUARE);
     assert!(
         left.contains(&(LINE - k, MIDDLE)),
         "{name}: the moves leave no soldier on row {k}: {left:?}"

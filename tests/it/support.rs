@@ -550,3 +550,8 @@ pub fn random_5x5_boards(count: usize, mut seed: u64) -> Vec<String> {
         })
         .collect()
 }
+
+/// An answer's line in its JSON: `jumps` on a hop board, `moves` for tilts and rewrites.
+pub fn line(o: &serde_json::Value) -> &serde_json::Value {
+    o.get("jumps").unwrap_or(&o["moves"])
+}

@@ -73,7 +73,7 @@ fn table(rows: &[&str], starts: &[Cell], args: &[&str]) -> BTreeMap<(Cell, Cell)
         match status.as_str() {
             "solved" => {
                 let yaml = problem(rows, v, f);
-                let left = replay_hops(&yaml, &o["moves"], &SQUARE);
+                let left = replay_hops(&yaml, crate::support::line(o), &SQUARE);
                 assert_eq!(left, BTreeSet::from([f]), "{file}");
             }
             "unsolvable" => {}

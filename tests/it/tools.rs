@@ -40,7 +40,7 @@ fn a_script_alone_is_checked_on_a_sample_board_showing_what_it_printed() {
     );
     assert_eq!(
         r.stdout,
-        "ok    rules/chatty.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 15 moves, 2 symmetries\n"
+        "ok    rules/chatty.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 15 jumps, 2 symmetries\n"
     );
     assert_eq!(
         r.stderr,
@@ -56,7 +56,7 @@ fn what_a_failing_script_printed_comes_before_its_error() {
         ("p.yaml", "rules: chatty\nboard: |\n  o o .\n"),
     ];
     let unknown = "the returned map has an unknown key `gaol`: did you mean `goal`? \
-                   known keys are kind, layout, directions, moves, links, pieces, goal";
+                   known keys are kind, layout, directions, moves, jumps, links, pieces, goal";
     let r = run(&files, &["check", "rules/chatty.rhai"], 2);
     assert_eq!(
         r.stderr,
@@ -114,7 +114,7 @@ fn rules_and_check_show_a_script_s_words_without_terminal_controls() {
     let r = run(&files, &["check", "rules/evil\u{1b}.rhai"], 0);
     assert_eq!(
         r.stdout,
-        "ok    rules/evil\\u{1b}.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 0 moves, 8 symmetries\n\
+        "ok    rules/evil\\u{1b}.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 0 jumps, 8 symmetries\n\
          warn  rules/evil\\u{1b}.rhai  the rules make no move on this board: no peg can ever move\n"
     );
 }
@@ -135,8 +135,8 @@ fn a_script_is_checked_on_every_puzzle_given_that_uses_it() {
     );
     assert_eq!(
         r.stdout,
-        "ok    p/rules/chatty.rhai  on p/a.yaml: 6 holes, 4 pegs, 4 moves, 1 symmetry\n\
-         ok    p/rules/chatty.rhai  on p/c.yaml: 3 holes, 2 pegs, 1 move, 2 symmetries\n"
+        "ok    p/rules/chatty.rhai  on p/a.yaml: 6 holes, 4 pegs, 4 jumps, 1 symmetry\n\
+         ok    p/rules/chatty.rhai  on p/c.yaml: 3 holes, 2 pegs, 1 jump, 2 symmetries\n"
     );
 }
 
@@ -247,7 +247,7 @@ fn a_script_no_puzzle_given_uses_is_checked_on_a_sample_board_saying_so() {
     );
     assert_eq!(
         r.stdout,
-        "ok    rules/triangle_hop.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 78 moves, 4 symmetries\n"
+        "ok    rules/triangle_hop.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 78 jumps, 4 symmetries\n"
     );
     assert_eq!(
         r.stderr,
@@ -268,7 +268,7 @@ fn a_folder_of_scripts_alone_checks_its_scripts() {
     );
     assert_eq!(
         r.stdout,
-        "ok    rules/chatty.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 15 moves, 2 symmetries\n"
+        "ok    rules/chatty.rhai  on a sample 5×5 board: 25 holes, 24 pegs, 15 jumps, 2 symmetries\n"
     );
 }
 

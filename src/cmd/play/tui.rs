@@ -309,7 +309,7 @@ impl<'a> App<'a> {
             }
             Status::Solved => {
                 let mut pos = self.here().clone();
-                for mv in &o.moves {
+                for mv in o.moves.iter() {
                     let Some(next) = self.after(&pos, mv) else { break };
                     self.playing.push_back(next.clone());
                     pos = next;
@@ -833,7 +833,7 @@ mod tests {
         app.update(Input::Solve);
         assert_eq!(
             app.message(),
-            "marbles finishes: solved in 13 moves, 1 peg left (genius)"
+            "marbles finishes: solved in 12 moves (13 jumps), 1 peg left (genius)"
         );
         app.update(Input::Tick);
         assert!(screen(&mut app).contains("13 pegs left · rating: mental midget · move 1"));

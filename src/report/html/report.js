@@ -57,7 +57,8 @@
     p.k = k;
     if (p.d.kind === "hop") hopFrame(p, k);
     else tiltFrame(p, k);
-    p.count.textContent = "move " + k + " of " + p.n;
+    // A hop board steps through jumps (a move is a chain of them), others through moves.
+    p.count.textContent = (p.count.getAttribute("data-step") || "move") + " " + k + " of " + p.n;
     p.words.textContent = k === 0 ? (p.n ? "start position" : p.words.textContent) : p.d.words[k - 1];
     p.scrub.value = String(k);
     p.btn.first.disabled = p.btn.prev.disabled = k === 0;
