@@ -133,7 +133,7 @@ fn batch(folder: &Path, report: &Path, cached: bool) -> Command {
 fn rule_tables_kept_between_puzzles_answer_as_fresh_runs_do() {
     let dir = tempfile::tempdir().unwrap();
     let set = dir.path().join("set");
-    generated(&set.join("generated"), 2_000, 0x9E37_79B9_7F4A_7C15);
+    generated(&set.join("generated"), 600, 0x9E37_79B9_7F4A_7C15);
     let copy = |from: &Path, to: &Path| {
         for e in walkdir::WalkDir::new(from).into_iter().flatten() {
             let rel = e.path().strip_prefix(from).unwrap();
@@ -155,7 +155,7 @@ fn rule_tables_kept_between_puzzles_answer_as_fresh_runs_do() {
         );
     }
     let (kept, fresh) = (results(&kept), results(&fresh));
-    assert_eq!(kept.len(), 2_041, "2,000 generated and the 41 shipped");
+    assert_eq!(kept.len(), 641, "600 generated and the 41 shipped");
     assert_eq!(kept.len(), fresh.len());
     for (k, f) in kept.iter().zip(&fresh) {
         assert_eq!(k, f, "a kept table answered otherwise than a fresh run");
@@ -171,7 +171,7 @@ fn rule_tables_kept_between_puzzles_answer_as_fresh_runs_do() {
         })
         .inspect(|r| assert_eq!(r["pegs_left"], 2, "{r}"))
         .count();
-    assert!(solved_two > 50, "{solved_two}");
+    assert!(solved_two > 15, "{solved_two}");
 }
 
 /// A tilt family whose links depend on the walls: a wall between the top-left squares stops

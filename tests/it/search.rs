@@ -911,7 +911,7 @@ fn fewest_pegs_match_brute_force_on_random_5x5_boards() {
         max_nodes: Some(u64::MAX),
         ..Limits::default()
     };
-    for (i, board) in random_5x5_boards(300, 0x2545_f491_4f6c_dd1d).iter().enumerate() {
+    for (i, board) in random_5x5_boards(100, 0x2545_f491_4f6c_dd1d).iter().enumerate() {
         let m = puzzle("peg_hop", board, "{pegs: fewest}");
         let order: Vec<usize> = (0..m.moves.len()).collect();
         let mut budget = Budget::new(depth_first);
@@ -932,7 +932,7 @@ fn fewest_pegs_match_brute_force_on_random_5x5_boards() {
         }
     }
     assert!(
-        long >= 10 && checked >= 40,
+        long >= 3 && checked >= 13,
         "{long} long searches, {checked} checked"
     );
 }

@@ -185,9 +185,11 @@ pub struct Bounded {
 }
 
 impl Test {
-    /// Runs like [`Test::run`], but kills the child after `limit` (a hang must fail the test,
-    /// not stall it) and measures the child's own peak RSS. `setup` runs in the child before
-    /// exec (to set an rlimit, say).
+    /// Runs like [`Test::run`], but kills the child once it has used `limit` of CPU time, or
+    /// four times `limit` of wall time (a hang must fail the test, not stall it), and measures
+    /// the child's own peak RSS. CPU time is the work done, which a loaded machine does not
+    /// stretch as it stretches the wall clock; it counts every thread, so two busy threads
+    /// spend it twice as fast. `rlimit_as` caps the child's address space.
     pub fn run_bounded(self, limit: std::time::Duration, rlimit_as: Option<u64>) -> Bounded {
         use std::os::unix::process::CommandExt;
         let out = tempfile::tempdir().unwrap();
@@ -228,7 +230,8 @@ impl Test {
             if r == pid {
                 break;
             }
-            if started.elapsed() > limit && !killed {
+            let over = started.elapsed() > 4 * limit || cpu_time(pid).is_some_and(|t| t > limit);
+            if over && !killed {
                 // SAFETY: signalling our own child.
                 unsafe { libc::kill(pid, libc::SIGKILL) };
                 killed = true;
@@ -258,7 +261,7 @@ impl Bounded {
     pub fn held(self, max_mib: i64) -> Run {
         assert!(
             !self.killed,
-            "still running after {:?}\nstderr:\n{}",
+            "still running after {:?} (out of CPU or wall time)\nstderr:\n{}",
             self.elapsed, self.run.stderr
         );
         assert!(
@@ -285,6 +288,24 @@ fn exec_high_water(pid: i32) -> Option<i64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The CPU time (user and system, all threads) `pid` has used since it became marbles, or
+/// `None` before its exec (or once it has exited).
+fn cpu_time(pid: i32) -> Option<std::time::Duration> {
+    let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok()?;
+    if exe != Path::new(env!("CARGO_BIN_EXE_marbles")) {
+        return None;
+    }
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the command name in parentheses: state is field 3, utime and stime 14 and 15.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf only reads a system constant.
+    let hz = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) })
+        .ok()?
+        .max(1);
+    Some(std::time::Duration::from_millis(ticks * 1000 / hz))
 }
 
 /// Lets `cmd`'s child write files of `bytes` at most (`RLIMIT_FSIZE`). A write past that
