@@ -171,8 +171,10 @@ impl Search<'_> {
             return false;
         }
         for r in 0..s.len() {
-            // With as many moves left as the bound, only a goal robot it bounds may move.
+            // With as many moves left as the bound, only a goal robot it bounds may move; a
+            // deeper search may move the others.
             if bound == left && !(m.active[r] && m.dist[s[r] as usize] == bound) {
+                self.cut = true;
                 continue;
             }
             for d in 0..m.directions.len() {
