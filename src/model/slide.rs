@@ -9,11 +9,30 @@ use crate::diag::{Diagnostic, Result};
 use crate::script::{RuleTables, Script};
 use crate::spec::{Cell, GridBoard, MoveGoal, Spec, Token};
 
-/// A position holds at most this many robots (their squares packed in a `u64` key).
+/// A position holds at most this many robots (their squares packed in a key of
+/// [`KEY_BITS`]).
 pub const MAX_ROBOTS: usize = 8;
+
+/// The bits of a position's key: a search keeps it beside a byte in one word.
+pub const KEY_BITS: usize = 56;
 
 /// The marker for a square no slide can bring the goal's robot to.
 pub const FAR: u8 = u8::MAX;
+
+/// A slide from one square in one direction, in one word so that a slide reads one a robot.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ray {
+    /// Where a robot stops with no robot in its way (the square itself when blocked at once).
+    pub stop: u16,
+    /// The square one step back, where a robot stops when this square holds a robot (the
+    /// square itself where there is none).
+    pub back: u16,
+    /// The line of the direction through the square, and how far along it the square lies:
+    /// robot `q` cuts a slide from `c` short when it lies on the same line, past `c` and not
+    /// past the stop.
+    pub line: i16,
+    pub place: i16,
+}
 
 /// The goal: a robot (of a kind, or any) on the target square.
 #[derive(Debug, Clone)]
@@ -33,17 +52,8 @@ pub struct SlideModel {
     pub directions: Vec<String>,
     /// `reverse[d]`: the direction opposite `d`, if the family has it.
     pub reverse: Vec<Option<usize>>,
-    /// `stop[d * n + c]`: where a robot on square `c` sliding in direction `d` stops with no
-    /// robot in its way (`c` itself when blocked at once).
-    pub stop: Vec<u16>,
-    /// `line[d * n + c]`, `place[d * n + c]`: the line of direction `d` through `c`, and how
-    /// far along it `c` lies: robot `q` cuts a slide from `c` short when it lies on the same
-    /// line, past `c` and not past the stop.
-    pub line: Vec<i32>,
-    pub place: Vec<i32>,
-    /// `back[d * n + c]`: the square one step before `c` in direction `d`, where a robot
-    /// stops when `c` holds a robot (`c` itself where there is none).
-    pub back: Vec<u16>,
+    /// `rays[d * n + c]`: a slide from square `c` in direction `d` (see [`Ray`]).
+    pub rays: Vec<Ray>,
     /// Each robot's kind (an index into `kinds`) and square at the start, in board order.
     pub kind_of: Vec<usize>,
     pub start: Vec<u16>,
@@ -57,6 +67,8 @@ pub struct SlideModel {
     pub dist: Vec<u8>,
     /// Bits a square takes in a position's key.
     pub bits: u32,
+    /// The robots in the order a search tries them: the goal robots first.
+    pub order: Vec<usize>,
 }
 
 impl SlideModel {
@@ -69,19 +81,18 @@ impl SlideModel {
     /// Where robot `r` stops sliding in direction `d` from the position `s`.
     #[inline]
     pub fn slide(&self, s: &[u16], r: usize, d: usize) -> u16 {
-        let n = self.squares();
-        let at = d * n + s[r] as usize;
-        let mut end = self.stop[at];
-        if end == s[r] {
-            return end;
+        let base = d * self.squares();
+        let ray = self.rays[base + s[r] as usize];
+        if ray.stop == s[r] {
+            return ray.stop;
         }
-        let (line, from) = (self.line[at], self.place[at]);
-        let mut limit = self.place[d * n + end as usize];
+        let mut end = ray.stop;
+        let mut limit = self.rays[base + end as usize].place;
         for (q, &sq) in s.iter().enumerate() {
-            let j = d * n + sq as usize;
-            if q != r && self.line[j] == line && self.place[j] > from && self.place[j] <= limit {
-                limit = self.place[j] - 1;
-                end = self.back[j];
+            let other = self.rays[base + sq as usize];
+            if q != r && other.line == ray.line && other.place > ray.place && other.place <= limit {
+                limit = other.place - 1;
+                end = other.back;
             }
         }
         end
@@ -126,8 +137,8 @@ impl SlideModel {
                 }
             }
         }
-        act[..na].sort_unstable();
-        help[..nh].sort_unstable();
+        sort(&mut act[..na]);
+        sort(&mut help[..nh]);
         act[..na]
             .iter()
             .chain(&help[..nh])
@@ -138,6 +149,18 @@ impl SlideModel {
     #[inline]
     pub fn unpack(&self, i: usize) -> (usize, usize) {
         (i / self.directions.len(), i % self.directions.len())
+    }
+}
+
+/// Insertion sort: a group holds a few robots.
+#[inline]
+fn sort(a: &mut [u16]) {
+    for i in 1..a.len() {
+        let mut j = i;
+        while j > 0 && a[j - 1] > a[j] {
+            a.swap(j - 1, j);
+            j -= 1;
+        }
     }
 }
 
@@ -171,14 +194,21 @@ pub fn compile(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
     }
     let board_line = crate::spec::key_line(&spec.source, "board");
     let bits = usize::BITS - (n.max(2) - 1).leading_zeros();
-    if start.is_empty() || start.len() > MAX_ROBOTS || bits as usize * start.len() > 64 {
+    if start.is_empty() || start.len() > MAX_ROBOTS || bits as usize * start.len() > KEY_BITS {
         return Err(Diagnostic::new(
             &spec.path,
             format!(
                 "the board has {} robots: a slide puzzle has 1 to {} on a board of {n} squares",
                 start.len(),
-                (64 / bits as usize).min(MAX_ROBOTS)
+                (KEY_BITS / bits as usize).min(MAX_ROBOTS)
             ),
+        )
+        .at(board_line, None));
+    }
+    if geo.cells.iter().flatten().any(|&x| x >= 1 << 13) {
+        return Err(Diagnostic::new(
+            &spec.path,
+            "a slide board is at most 8,192 rows and columns wide",
         )
         .at(board_line, None));
     }
@@ -208,8 +238,7 @@ pub fn compile(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
         (!walls.contains(&(c, to))).then_some(to)
     };
     let nd = steps.len();
-    let (mut stop, mut line, mut place, mut back) =
-        (vec![0u16; nd * n], vec![0i32; nd * n], vec![0i32; nd * n], vec![0u16; nd * n]);
+    let mut rays = vec![Ray::default(); nd * n];
     for (d, &[dr, dc]) in steps.iter().enumerate() {
         for c in 0..n {
             let [r, col] = geo.cells[c];
@@ -217,10 +246,12 @@ pub fn compile(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
             while let Some(to) = next(end, [dr, dc]).filter(|&to| to != c) {
                 end = to;
             }
-            stop[d * n + c] = end as u16;
-            line[d * n + c] = (r * dc - col * dr) as i32;
-            place[d * n + c] = (r * dr + col * dc) as i32;
-            back[d * n + c] = geo.index.get(&[r - dr, col - dc]).map_or(c, |&b| b) as u16;
+            rays[d * n + c] = Ray {
+                stop: end as u16,
+                back: geo.index.get(&[r - dr, col - dc]).map_or(c, |&b| b) as u16,
+                line: (r * dc - col * dr) as i16,
+                place: (r * dr + col * dc) as i16,
+            };
         }
     }
     let reverse = steps
@@ -247,15 +278,15 @@ pub fn compile(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
             }
         }
     }
+    let mut order: Vec<usize> = (0..active.len()).collect();
+    order.sort_by_key(|&r| !active[r]);
     Ok(SlideModel {
+        order,
         geo,
         kinds,
         directions: t.directions.iter().map(|d| d.name.clone()).collect(),
         reverse,
-        stop,
-        line,
-        place,
-        back,
+        rays,
         kind_of,
         start,
         goal,

@@ -22,45 +22,48 @@ pub struct SlideResult {
 /// How often the limits are checked, in positions.
 const CHECK_EVERY: u64 = 1 << 14;
 
-/// Positions seen, each with the most moves it was searched with: open addressing, a key of
-/// 0 with no moves being an empty slot.
+/// Positions seen, each with the most moves it was searched with, in one word: the key above
+/// the low byte, the moves in it (at least 2, so 0 is an empty slot). Open addressing with
+/// linear probing, grown fourfold at half full.
 struct Seen {
-    keys: Vec<u64>,
-    left: Vec<u8>,
+    slots: Vec<u64>,
+    shift: u32,
     len: usize,
 }
 
 impl Seen {
+    const FIRST: usize = 1 << 12;
+
     fn new() -> Self {
         Seen {
-            keys: vec![0; 1 << 12],
-            left: vec![0; 1 << 12],
+            slots: vec![0; Self::FIRST],
+            shift: 64 - Self::FIRST.trailing_zeros(),
             len: 0,
         }
     }
 
     fn bytes(cap: usize) -> u64 {
-        cap as u64 * 9
+        cap as u64 * 8
     }
 
     /// Records `key` as searched with `moves` left; false when it was already searched with
     /// as many.
     #[inline]
     fn visit(&mut self, key: u64, moves: u8) -> bool {
-        let mask = self.keys.len() - 1;
-        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & mask;
+        let mask = self.slots.len() - 1;
+        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
         loop {
-            if self.left[i] == 0 {
-                self.keys[i] = key;
-                self.left[i] = moves;
+            let slot = self.slots[i];
+            if slot == 0 {
+                self.slots[i] = key << 8 | moves as u64;
                 self.len += 1;
                 return true;
             }
-            if self.keys[i] == key {
-                if self.left[i] >= moves {
+            if slot >> 8 == key {
+                if (slot & 0xff) as u8 >= moves {
                     return false;
                 }
-                self.left[i] = moves;
+                self.slots[i] = key << 8 | moves as u64;
                 return true;
             }
             i = (i + 1) & mask;
@@ -68,15 +71,17 @@ impl Seen {
     }
 
     fn grow(&mut self) {
-        let old = std::mem::replace(self, Seen {
-            keys: vec![0; self.keys.len() * 2],
-            left: vec![0; self.keys.len() * 2],
-            len: 0,
-        });
-        for (k, m) in old.keys.into_iter().zip(old.left) {
-            if m != 0 {
-                self.visit(k, m);
-            }
+        let cap = self.slots.len() * 4;
+        let old = std::mem::replace(
+            self,
+            Seen {
+                slots: vec![0; cap],
+                shift: 64 - cap.trailing_zeros(),
+                len: 0,
+            },
+        );
+        for slot in old.slots.into_iter().filter(|&s| s != 0) {
+            self.visit(slot >> 8, (slot & 0xff) as u8);
         }
     }
 }
@@ -119,7 +124,7 @@ pub fn solve(m: &SlideModel, budget: &mut Budget) -> SlideResult {
         path: Vec::new(),
         budget,
         check_at,
-        memory: Seen::bytes(1 << 12),
+        memory: Seen::bytes(Seen::FIRST),
         stopped: None,
         cut: false,
     };
@@ -149,10 +154,11 @@ impl Search<'_> {
     /// holds the moves from here, first first.
     fn dfs(&mut self, s: &mut [u16], left: u8, last: Option<(usize, usize)>) -> bool {
         let m = self.m;
-        if m.is_goal(s) {
+        // 0 only on the target: the goal.
+        let bound = m.bound(s);
+        if bound == 0 {
             return true;
         }
-        let bound = m.bound(s);
         if bound > left {
             self.cut = true;
             return false;
@@ -167,10 +173,10 @@ impl Search<'_> {
         if left > 1 && !self.seen.visit(m.key(s), left) {
             return false;
         }
-        if self.seen.len * 2 > self.seen.keys.len() && !self.grow() {
+        if self.seen.len * 2 > self.seen.slots.len() && !self.grow() {
             return false;
         }
-        for r in 0..s.len() {
+        for &r in &m.order {
             // With as many moves left as the bound, only a goal robot it bounds may move; a
             // deeper search may move the others.
             if bound == left && !(m.active[r] && m.dist[s[r] as usize] == bound) {
@@ -215,14 +221,14 @@ impl Search<'_> {
 
     /// Doubles the table, if the memory limit leaves room for the old and new ones at once.
     fn grow(&mut self) -> bool {
-        let cap = self.seen.keys.len();
-        let ahead = Seen::bytes(cap) + Seen::bytes(cap * 2);
+        let cap = self.seen.slots.len();
+        let ahead = Seen::bytes(cap) + Seen::bytes(cap * 4);
         if let Some(why) = self.budget.exceeded(ahead) {
             self.stopped = Some(why);
             return false;
         }
         self.seen.grow();
-        self.memory = self.memory.max(Seen::bytes(cap * 2));
+        self.memory = self.memory.max(Seen::bytes(cap * 4));
         true
     }
 }

@@ -859,3 +859,68 @@ fn slides_on_random_walled_boards_take_as_few_moves_as_a_plain_breadth_first_sea
     }
     assert!(solved > 40 && none > 0, "{solved} solved, {none} unsolvable");
 }
+
+/// A 3 × 3 slide puzzle with `walls` and the goal lines `goal`.
+fn slide_puzzle(walls: &str, goal: &str) -> String {
+    format!("rules: ricochet\nboard: |\n  R . .\n  . # .\n  G . .\nwalls: {walls}\ngoal:\n{goal}")
+}
+
+#[test]
+fn mistakes_in_a_slide_puzzle_are_told_at_their_line() {
+    let reach = "  reach: [0, 2]\n  piece: R\n";
+    let cases = [
+        (
+            slide_puzzle("[[[0, 0], [1, 1]]]", reach),
+            "p.yaml:6: wall 1 is between [0, 0] and [1, 1], which are not neighbours: a wall stands on the edge between two side-by-side squares",
+        ),
+        (
+            slide_puzzle("[[[0, 1], [1, 1]]]", reach),
+            "p.yaml:6: wall 1 names [1, 1], which is not a square of the board (off it, or `#`)",
+        ),
+        (
+            slide_puzzle("[[[0, 2], [0, 3]]]", reach),
+            "p.yaml:6: wall 1 names [0, 3], which is not a square of the board (off it, or `#`)",
+        ),
+        (
+            slide_puzzle("[]", "  reach: [1, 1]\n  piece: R\n"),
+            "p.yaml:8: goal: the target [1, 1] is off the board: name a square of it (not `#`)",
+        ),
+        (
+            slide_puzzle("[]", "  reach: [5, 0]\n"),
+            "p.yaml:8: goal: the target [5, 0] is off the board: name a square of it (not `#`)",
+        ),
+        (
+            slide_puzzle("[]", "  reach: [0, 2]\n  piece: Y\n"),
+            "p.yaml:9: goal: `piece: Y`, but the board has no robot `Y`",
+        ),
+        (
+            slide_puzzle("[]", "  pegs: 1\n"),
+            "p.yaml:8: goal: `pegs:` is not a goal of a slide puzzle",
+        ),
+        (
+            "rules: ricochet\nboard: |\n  R . X\ngoal:\n  reach: [0, 1]\n".to_string(),
+            "p.yaml:3:7: the board has a robot `X` at [0, 2], but the robots of `ricochet` are RGBYS",
+        ),
+        (
+            "rules: slide_maze\nboard: |\n  R . .\nwalls: [[[0, 0], [0, 1]]]\ngoal:\n  reach: [0, 2]\n  piece: R\n"
+                .to_string(),
+            "p.yaml:4: `walls:` between squares are for slide families; `slide_maze` draws no walls",
+        ),
+    ];
+    for (yaml, want) in cases {
+        let err = refusal("p.yaml", &yaml);
+        assert!(err.contains(want), "{want}\nnot in\n{err}");
+    }
+}
+
+#[test]
+fn a_fifth_robot_and_a_target_for_any_robot_are_solved_exactly() {
+    // The red robot reaches [0, 2] only by stopping against the silver one, which must move
+    // first; any robot reaches it at once.
+    let board = "rules: ricochet\nboard: |\n  . . . .\n  R . . .\n  . . . .\n  G B Y S\n";
+    let red = solved_json("p.yaml", &format!("{board}goal:\n  reach: [0, 2]\n  piece: R\n"));
+    assert_eq!(red[0]["move_count"], 3, "{red}");
+    let any = solved_json("p.yaml", &format!("{board}goal:\n  reach: [0, 3]\n"));
+    assert_eq!(any[0]["move_count"], 1, "{any}");
+    assert_eq!(any[0]["moves"][0]["piece"], "S");
+}
