@@ -206,14 +206,16 @@ pub fn compile(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
         .at(board_line, None));
     }
     if geo.cells.iter().flatten().any(|&x| x >= 1 << 13) {
-        return Err(Diagnostic::new(
-            &spec.path,
-            "a slide board is at most 8,192 rows and columns wide",
-        )
-        .at(board_line, None));
+        return Err(
+            Diagnostic::new(&spec.path, "a slide board is at most 8,192 rows and columns wide")
+                .at(board_line, None),
+        );
     }
     let goal = goal(spec, &geo, &kinds)?;
-    let active: Vec<bool> = kind_of.iter().map(|&k| goal.kind.is_none_or(|g| g == k)).collect();
+    let active: Vec<bool> = kind_of
+        .iter()
+        .map(|&k| goal.kind.is_none_or(|g| g == k))
+        .collect();
     if !active.contains(&true) {
         let letter = kinds[goal.kind.unwrap_or(0)] as char;
         return Err(Diagnostic::new(

@@ -100,7 +100,11 @@ struct Search<'a> {
 
 /// Solves `m` under `budget`: the fewest slides to the goal, or a proof there is none.
 pub fn solve(m: &SlideModel, budget: &mut Budget) -> SlideResult {
-    let done = |verdict, path, memory| SlideResult { verdict, path, memory };
+    let done = |verdict, path, memory| SlideResult {
+        verdict,
+        path,
+        memory,
+    };
     if m.is_goal(&m.start) {
         return done(Verdict::Solved, Vec::new(), 0);
     }
@@ -108,7 +112,8 @@ pub fn solve(m: &SlideModel, budget: &mut Budget) -> SlideResult {
     if first == FAR {
         return done(
             Verdict::Unsolvable(Some(
-                "no robot that may meet the goal can reach the target, even stopping anywhere it passes".into(),
+                "no robot that may meet the goal can reach the target, even stopping anywhere it passes"
+                    .into(),
             )),
             Vec::new(),
             0,
@@ -145,7 +150,10 @@ pub fn solve(m: &SlideModel, budget: &mut Budget) -> SlideResult {
         }
         depth += 1;
     }
-    let why = format!("no solution within {most} move{}", if most == 1 { "" } else { "s" });
+    let why = format!(
+        "no solution within {most} move{}",
+        if most == 1 { "" } else { "s" }
+    );
     done(Verdict::Unsolvable(Some(why)), Vec::new(), search.memory)
 }
 

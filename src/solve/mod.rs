@@ -364,7 +364,9 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
             }
         }),
         Model::Slide(m) => slide::states(m, path).and_then(|states| {
-            out.moves = (0..path.len()).map(|k| slide::move_out(m, &states, k, path[k])).collect();
+            out.moves = (0..path.len())
+                .map(|k| slide::move_out(m, &states, k, path[k]))
+                .collect();
             out.replay = (!opts.bare).then(|| slide::replay(&p.spec, m, &states));
             out.goal = Some(slide::goal_words(m));
             out.pegs_left = solved.then_some(m.start.len() as u32);

@@ -850,7 +850,10 @@ fn slides_on_random_walled_boards_take_as_few_moves_as_a_plain_breadth_first_sea
         let mut at: Vec<_> = b.robots.iter().map(|&(_, s)| s).collect();
         for (piece, from, to, _) in steps(o) {
             let (from, to) = ((from.0 as i64, from.1 as i64), (to.0 as i64, to.1 as i64));
-            let k = at.iter().position(|&s| s == from).expect("a robot where a move starts");
+            let k = at
+                .iter()
+                .position(|&s| s == from)
+                .expect("a robot where a move starts");
             assert_eq!(piece, b.robots[k].0, "board {i}");
             assert!(DIRS.iter().any(|&d| b.slide(&at, from, d) == to), "board {i}");
             at[k] = to;
