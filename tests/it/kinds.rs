@@ -730,10 +730,10 @@ impl SlideBoard {
             }
         }
         let mut robots = Vec::new();
-        for (k, letter) in ['R', 'G', 'G', 'B'][..2 + roll(3) as usize].iter().enumerate() {
+        for letter in &['R', 'G', 'G', 'B'][..2 + roll(3) as usize] {
             let at = loop {
                 let s = open[roll(open.len() as u64) as usize];
-                if robots.iter().all(|&(_, o)| o != s) || k == 99 {
+                if robots.iter().all(|&(_, o)| o != s) {
                     break s;
                 }
             };
