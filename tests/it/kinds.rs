@@ -873,8 +873,8 @@ fn mistakes_in_a_slide_puzzle_are_told_at_their_line() {
     let reach = "  reach: [0, 2]\n  piece: R\n";
     let cases = [
         (
-            slide_puzzle("[[[0, 0], [1, 1]]]", reach),
-            "p.yaml:6: wall 1 is between [0, 0] and [1, 1], which are not neighbours: a wall stands on the edge between two side-by-side squares",
+            slide_puzzle("[[[0, 0], [2, 2]]]", reach),
+            "p.yaml:6: wall 1 is between [0, 0] and [2, 2], which are not neighbours: a wall stands on the edge between two side-by-side squares",
         ),
         (
             slide_puzzle("[[[0, 1], [1, 1]]]", reach),
