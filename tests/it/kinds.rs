@@ -3,7 +3,7 @@
 //! its figure checked against the literature or the test's own breadth-first search; and the
 //! exact messages for the ways a board, a goal or a rewrite script goes wrong.
 
-use crate::support::{Test, refusal};
+use crate::support::{Test, refusal, solved_json};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet, VecDeque};
 
