@@ -15,10 +15,29 @@ pub const MAX_TILT_MARBLES: usize = 64;
 /// A family of pieces has at most this many kinds: a position is one bitboard a kind.
 pub const MAX_KINDS: usize = 4;
 
+/// A slide family has at most this many kinds of robot (they cost nothing per position: a
+/// position is each robot's square).
+pub const MAX_SLIDE_KINDS: usize = 8;
+
 /// A rule table (a script's `moves` or `links`) holds at most this many entries. The sandbox's
 /// per-value limits are sized so that a table this long fits (see
 /// [`crate::script::ScriptLimits`]); past it the script gets this limit's own message.
 pub const MAX_RULE_MOVES: usize = 20_000;
+
+/// A drawn board holds at most this many squares: slide families keep a robot's square in a
+/// `u16`, and a position packs its robots' squares into 64 bits (12 bits a square here).
+pub const MAX_DRAWN_CELLS: usize = 4096;
+
+/// Checks a drawn board's hole count before its family is known: the largest any family takes
+/// (hop and rewrite families check [`check_hop`] as their model is compiled).
+pub fn check_drawn(holes: usize) -> Result<(), String> {
+    if holes > MAX_DRAWN_CELLS {
+        return Err(format!(
+            "the board has {holes} holes; a drawn board may have at most {MAX_DRAWN_CELLS} (hop families and pieces of kinds {MAX_HOP_CELLS}, slide families {MAX_DRAWN_CELLS})"
+        ));
+    }
+    Ok(())
+}
 
 /// Checks a hop board's hole count against the bitboard's width.
 pub fn check_hop(holes: usize) -> Result<(), String> {

@@ -263,6 +263,12 @@ fn show(
             symmetries(m, &p.spec, opts)
         ),
         Model::Tilt(m) => format!("{0}×{0} board, {1}", m.size, plural(m.start.len(), "marble")),
+        Model::Slide(m) => format!(
+            "{}, {}, {} directions",
+            plural(m.squares(), "square"),
+            plural(m.start.len(), "robot"),
+            m.directions.len()
+        ),
         Model::Rewrite(m) => format!(
             "{}, {}, {} of kinds {}",
             plural(m.geo.cells.len(), "hole"),
@@ -287,7 +293,7 @@ fn show(
     let idle = match &p.model {
         Model::Hop(m) => idle_holes(m),
         Model::Rewrite(m) => idle_cells(m),
-        Model::Tilt(_) => None,
+        Model::Tilt(_) | Model::Slide(_) => None,
     };
     if let Some(warning) = idle {
         writeln!(

@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 pub mod rewrite;
+pub mod slide;
 pub use rewrite::RewriteModel;
+pub use slide::SlideModel;
 
 pub use crate::limits::{MAX_HOP_CELLS, MAX_TILT_MARBLES, MAX_TILT_SIZE};
 
@@ -255,6 +257,8 @@ pub enum Model {
     Tilt(TiltModel),
     /// Boxed: its tables are twice a hop model's, and models are moved around a lot.
     Rewrite(Box<RewriteModel>),
+    /// Robots that slide until something stops them.
+    Slide(Box<SlideModel>),
 }
 
 /// Compiles a spec and its script's tables into a model.
@@ -264,7 +268,27 @@ pub fn compile(spec: &Spec, script: &Script, tables: &RuleTables) -> Result<Mode
         Err(Diagnostic::new(&spec.path, format!("`{}` is {is}", script.name))
             .at(crate::spec::key_line(&spec.source, key), None))
     };
+    if let BoardSpec::Grid(g) = &spec.board
+        && !g.walls.is_empty()
+        && tables.kind != Kind::Slide
+    {
+        return Err(Diagnostic::new(
+            &spec.path,
+            format!(
+                "`walls:` between squares are for slide families; `{}` draws no walls: mark a wall square `#` instead",
+                script.name
+            ),
+        )
+        .at(crate::spec::key_line(&spec.source, "walls"), None));
+    }
     match (&spec.board, tables.kind) {
+        (BoardSpec::Grid(g), Kind::Slide) => {
+            slide::compile(spec, script, tables, g).map(|m| Model::Slide(Box::new(m)))
+        }
+        (BoardSpec::Tilt(_), Kind::Slide) => wrong_board(
+            "rules",
+            "a family of sliding robots: give a `board:` of rows of . # and its robots' letters, and `walls:`",
+        ),
         (BoardSpec::Grid(g), Kind::Hop) => compile_hop(spec, script, tables, g).map(Model::Hop),
         (BoardSpec::Tilt(t), Kind::Tilt) => compile_tilt(spec, script, tables, t).map(Model::Tilt),
         (BoardSpec::Grid(g), Kind::Rewrite) => {
@@ -287,6 +311,21 @@ pub fn compile(spec: &Spec, script: &Script, tables: &RuleTables) -> Result<Mode
 /// A drawn board's holes in cell-index order (row by row), its geometry on `layout`, and the
 /// token on each hole.
 pub(crate) fn grid_geometry(spec: &Spec, layout: Layout, g: &GridBoard) -> Result<(Geometry, Vec<Token>)> {
+    grid_geometry_within(spec, layout, g, crate::limits::check_hop)
+}
+
+/// [`grid_geometry`] for a model whose board may hold as many holes as `check` passes.
+pub(crate) fn grid_geometry_within(
+    spec: &Spec,
+    layout: Layout,
+    g: &GridBoard,
+    check: fn(usize) -> std::result::Result<(), String>,
+) -> Result<(Geometry, Vec<Token>)> {
+    let total = g.rows.iter().flatten().filter(|t| **t != Token::Blocked).count();
+    if let Err(why) = check(total) {
+        // Specs check the largest any family takes before their script runs.
+        return Err(Diagnostic::new(&spec.path, why).at(crate::spec::key_line(&spec.source, "board"), None));
+    }
     let mut cells = Vec::new();
     let (mut drawn, mut blocked) = (Vec::new(), Vec::new());
     let mut tokens = Vec::new();
@@ -296,14 +335,6 @@ pub(crate) fn grid_geometry(spec: &Spec, layout: Layout, g: &GridBoard) -> Resul
             if *tok == Token::Blocked {
                 blocked.push(at);
                 continue;
-            }
-            if cells.len() == MAX_HOP_CELLS {
-                // Specs check this before their script runs; a spec built in code may not have.
-                let total = g.rows.iter().flatten().filter(|t| **t != Token::Blocked).count();
-                let why = crate::limits::check_hop(total).unwrap_err();
-                return Err(
-                    Diagnostic::new(&spec.path, why).at(crate::spec::key_line(&spec.source, "board"), None)
-                );
             }
             tokens.push(*tok);
             cells.push([r as i64, c as i64]);

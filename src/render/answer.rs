@@ -120,6 +120,7 @@ impl Answer {
         let (is, writes) = match &p.model {
             crate::model::Model::Tilt(_) => ("is a tilt puzzle", "hop boards"),
             crate::model::Model::Rewrite(_) => ("has pieces of kinds", "boards of one kind of peg"),
+            crate::model::Model::Slide(_) => ("has sliding robots", "boards of one kind of peg"),
             crate::model::Model::Hop(_) => ("", ""),
         };
         let crate::model::Model::Hop(hop) = &p.model else {

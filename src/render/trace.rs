@@ -157,7 +157,7 @@ pub fn solve_traced(
             tracer.begin(&p.spec.name);
             solve::solve_observed(p, opts, &mut tracer)
         }
-        Model::Tilt(_) | Model::Rewrite(_) => {
+        Model::Tilt(_) | Model::Rewrite(_) | Model::Slide(_) => {
             let what = match &p.model {
                 Model::Tilt(_) => "tilt puzzles are searched breadth-first",
                 _ => "puzzles of pieces of kinds are searched by their own search",

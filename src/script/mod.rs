@@ -29,6 +29,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("frogs_toads", include_str!("../../rules/frogs_toads.rhai")),
     ("hoppers", include_str!("../../rules/hoppers.rhai")),
     ("slide_maze", include_str!("../../rules/slide_maze.rhai")),
+    ("ricochet", include_str!("../../rules/ricochet.rhai")),
 ];
 
 /// A rule script's text and where it came from.
@@ -64,6 +65,9 @@ pub enum Kind {
     Tilt,
     /// Pieces of kinds, moves as rewrites of cells (see [`RewriteRule`]).
     Rewrite,
+    /// Robots of kinds that slide until a wall, the edge or another robot stops them (see
+    /// [`crate::model::slide`]): no move list, the model works out every slide natively.
+    Slide,
 }
 
 pub use crate::lattice::Layout;
@@ -562,16 +566,17 @@ impl Reader<'_> {
             Some("hop") => Kind::Hop,
             Some("tilt") => Kind::Tilt,
             Some("rewrite") => Kind::Rewrite,
+            Some("slide") => Kind::Slide,
             Some(other) => {
                 return Err(self.err(
                     "kind",
-                    format!("`kind` must be \"hop\", \"tilt\" or \"rewrite\", not \"{other}\""),
+                    format!("`kind` must be \"hop\", \"tilt\", \"rewrite\" or \"slide\", not \"{other}\""),
                 ));
             }
             None => {
                 return Err(self.err(
                     "",
-                    "the returned map needs `kind`: \"hop\", \"tilt\" or \"rewrite\"",
+                    "the returned map needs `kind`: \"hop\", \"tilt\", \"rewrite\" or \"slide\"",
                 ));
             }
         };
@@ -607,16 +612,34 @@ impl Reader<'_> {
         if kind != Kind::Hop && map.contains_key("jumps") {
             return Err(self.err(
                 "jumps",
-                "`jumps` is for hop families: a tilt or rewrite family gives its moves in `moves` or `links`",
+                "`jumps` is for hop families: a tilt, rewrite or slide family gives its moves otherwise",
             ));
         }
-        if kind != Kind::Rewrite && map.contains_key("pieces") {
+        if !matches!(kind, Kind::Rewrite | Kind::Slide) && map.contains_key("pieces") {
             return Err(self.err(
                 "pieces",
-                "`pieces` is for families of kind \"rewrite\": hop and tilt families have one kind of piece",
+                "`pieces` is for families of kind \"rewrite\" or \"slide\": hop and tilt families have one kind of piece",
             ));
         }
         match kind {
+            Kind::Slide => {
+                if let Some(key) = ["moves", "links"].into_iter().find(|k| map.contains_key(*k)) {
+                    return Err(self.err(
+                        key,
+                        format!(
+                            "`{key}` is not for a family of kind \"slide\": marbles works out every slide from \
+                             `directions`, the board's walls and the robots"
+                        ),
+                    ));
+                }
+                pieces = self.pieces_at_most(&map, crate::limits::MAX_SLIDE_KINDS)?;
+                if directions.is_empty() || directions.iter().any(|d| d.step.is_none()) {
+                    return Err(self.err(
+                        "directions",
+                        "slide directions need a `step`, e.g. #{ name: \"up\", step: [-1, 0] }",
+                    ));
+                }
+            }
             Kind::Rewrite => {
                 pieces = self.pieces(&map)?;
                 for (i, m) in self.table(&map, "moves")?.into_iter().enumerate() {
@@ -715,7 +738,11 @@ impl Reader<'_> {
     /// A rewrite family's `pieces`: each kind's letter, a capital or `o`, at most
     /// [`crate::limits::MAX_KINDS`] of them.
     fn pieces(&self, map: &Map) -> Result<Vec<u8>> {
-        let max = crate::limits::MAX_KINDS;
+        self.pieces_at_most(map, crate::limits::MAX_KINDS)
+    }
+
+    /// A family's `pieces`, at most `max` kinds.
+    fn pieces_at_most(&self, map: &Map, max: usize) -> Result<Vec<u8>> {
         let should = "a kind's letter: one capital letter, or \"o\" for plain pegs";
         let list = self.array(map, "pieces")?;
         if list.is_empty() || list.len() > max {

@@ -20,6 +20,7 @@ pub mod pagoda;
 pub mod plan;
 pub mod portfolio;
 pub mod rewrite;
+pub mod slide;
 pub mod soldiers;
 mod spare;
 pub mod symmetry;

@@ -5,6 +5,7 @@
 //! |---|---|
 //! | tilt | [`tilt::solve`]: breadth-first over tilts |
 //! | pieces of kinds, rewrite moves | [`rewrite::solve`]: breadth-first for `moves:`, else depth-first with a visited set |
+//! | sliding robots | [`slide::solve`]: iterative deepening on a lower bound, the fewest slides |
 //! | hop, `moves: fewest` | [`fewest_moves::solve`]: by layers of peg count, or breadth-first by chains where a jump does not take exactly one peg |
 //! | hop, more goal pegs than the start has, or a goal the position classes or a pagoda function refute | nothing: unsolvable, with the reason |
 //! | hop, `reach:` a cell | `reach`: [`dfs::solve_with`], symmetry and pagodas only (see `reach` below) |
@@ -38,7 +39,7 @@ use super::endgame::goal_positions;
 use super::invariants::Invariants;
 use super::pagoda::Pagodas;
 use super::symmetry::Symmetry;
-use super::{Budget, GaveUp, Verdict, beam, dense, fewest_moves, portfolio, rewrite, tilt};
+use super::{Budget, GaveUp, Verdict, beam, dense, fewest_moves, portfolio, rewrite, slide, tilt};
 use crate::model::{HopModel, Model};
 use crate::spec::PegGoal;
 
@@ -73,6 +74,10 @@ pub fn solve(
         }
         Model::Rewrite(m) => {
             let r = rewrite::solve(m, budget);
+            (r.verdict, r.path, r.memory)
+        }
+        Model::Slide(m) => {
+            let r = slide::solve(m, budget);
             (r.verdict, r.path, r.memory)
         }
     };

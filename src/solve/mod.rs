@@ -10,6 +10,7 @@ use std::path::Path;
 use std::time::Duration;
 
 pub mod rewrite;
+pub mod slide;
 
 /// The order a hop search tries moves in.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -362,6 +363,22 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
                 _ => Ok(()),
             }
         }),
+        Model::Slide(m) => slide::states(m, path).and_then(|states| {
+            out.moves = Line::moves(
+                (0..path.len())
+                    .map(|k| slide::move_out(m, &states, k, path[k]))
+                    .collect(),
+            );
+            out.replay = (!opts.bare).then(|| slide::replay(&p.spec, m, &states));
+            out.goal = Some(slide::goal_words(m));
+            out.pegs_left = solved.then_some(m.start.len() as u32);
+            out.move_count = solved.then_some(path.len() as u32);
+            let end = states.last().unwrap_or(&m.start);
+            match (solved, m.is_goal(end)) {
+                (true, false) => Err(format!("its {} moves do not end at the goal", path.len())),
+                _ => Ok(()),
+            }
+        }),
         Model::Tilt(m) => tilt_states(m, path).and_then(|states| {
             out.moves = Line::moves(
                 path.iter()
@@ -629,7 +646,7 @@ pub fn hop_model(rules: &str, rows: &[impl AsRef<str>], goal: &str) -> std::resu
         .model
     {
         Model::Hop(m) => Ok(m),
-        Model::Tilt(_) | Model::Rewrite(_) => Err("expected a hop family".into()),
+        Model::Tilt(_) | Model::Rewrite(_) | Model::Slide(_) => Err("expected a hop family".into()),
     }
 }
 

@@ -182,8 +182,12 @@ pub(super) fn parse_grid(
     if holes == 0 {
         return Err(Diagnostic::new(path, "the board has no holes").at(board_line, None));
     }
-    crate::limits::check_hop(holes).map_err(|why| Diagnostic::new(path, why).at(board_line, None))?;
-    Ok(GridBoard { rows, xs })
+    crate::limits::check_drawn(holes).map_err(|why| Diagnostic::new(path, why).at(board_line, None))?;
+    Ok(GridBoard {
+        rows,
+        xs,
+        walls: Vec::new(),
+    })
 }
 
 /// Whitespace-separated tokens with their byte offsets in the line.
@@ -211,6 +215,12 @@ impl TiltKeys {
             || self.holes.is_some()
             || self.walls.is_some()
             || self.exit_keys()
+    }
+
+    /// Whether the file gives a key of a tilt board other than `walls:` (which drawn boards
+    /// take too).
+    pub fn any_but_walls(&self) -> bool {
+        self.size.is_some() || self.marbles.is_some() || self.holes.is_some() || self.exit_keys()
     }
 
     /// Whether the file gives any key of a board with exits.
@@ -394,4 +404,41 @@ fn check_items(
         return Err(err(key, why));
     }
     Ok(())
+}
+
+/// A drawn board's `walls:`, each between two squares of the board (not `#`) that share a
+/// side; the first that is not is the error, at the `walls:` line.
+pub(super) fn grid_walls(
+    path: &Path,
+    source: &str,
+    board: &GridBoard,
+    walls: Vec<[Cell; 2]>,
+) -> Result<Vec<[Cell; 2]>> {
+    let square = |[r, c]: Cell| {
+        usize::try_from(r)
+            .ok()
+            .zip(usize::try_from(c).ok())
+            .and_then(|(r, c)| board.rows.get(r)?.get(c))
+            .is_some_and(|t| *t != Token::Blocked)
+    };
+    let err = |why: String| Diagnostic::new(path, why).at(crate::spec::key_line(source, "walls"), None);
+    for (i, &[a, b]) in walls.iter().enumerate() {
+        let shown = |c: Cell| format!("[{}, {}]", c[0], c[1]);
+        if let Some(off) = [a, b].into_iter().find(|&c| !square(c)) {
+            return Err(err(format!(
+                "wall {} names {}, which is not a square of the board (off it, or `#`)",
+                i + 1,
+                shown(off)
+            )));
+        }
+        if (a[0] - b[0]).abs() + (a[1] - b[1]).abs() != 1 {
+            return Err(err(format!(
+                "wall {} is between {} and {}, which are not neighbours: a wall stands on the edge between two side-by-side squares",
+                i + 1,
+                shown(a),
+                shown(b)
+            )));
+        }
+    }
+    Ok(walls)
 }

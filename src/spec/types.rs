@@ -47,6 +47,8 @@ pub struct GridBoard {
     /// `xs[r][c]`: the character column where the token at `[r, c]` is drawn, leading
     /// spaces included; row `r` is drawn on the board's line `r`.
     pub xs: Vec<Vec<i64>>,
+    /// `walls:`, each a wall on the edge between two side-by-side squares (slide families).
+    pub walls: Vec<[Cell; 2]>,
 }
 
 impl GridBoard {
@@ -57,7 +59,11 @@ impl GridBoard {
             .zip(&rows)
             .map(|(r, row)| (0..row.len() as i64).map(|c| height - r - 1 + 2 * c).collect())
             .collect();
-        GridBoard { rows, xs }
+        GridBoard {
+            rows,
+            xs,
+            walls: Vec::new(),
+        }
     }
 
     /// Rows drawn left-aligned, one space between tokens (a square grid, or a triangle in the
@@ -67,7 +73,11 @@ impl GridBoard {
             .iter()
             .map(|row| (0..row.len() as i64).map(|c| 2 * c).collect())
             .collect();
-        GridBoard { rows, xs }
+        GridBoard {
+            rows,
+            xs,
+            walls: Vec::new(),
+        }
     }
 
     /// Row `r` as drawn: each token at its column.

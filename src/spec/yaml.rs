@@ -280,7 +280,11 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         sliders: raw.sliders,
         blockers: raw.blockers,
     };
-    let tilt_keys = tilt.any();
+    let tilt_keys = match raw.board {
+        Some(_) => tilt.any_but_walls(),
+        None => tilt.any(),
+    };
+    let grid_walls = tilt.walls.clone();
     let board = match (raw.board, tilt_keys) {
         (Some(_), true) => {
             return Err(err(
@@ -288,7 +292,11 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
                 "a puzzle has either `board:` (hop families) or `size:`/`marbles:`/`holes:` (tilt families), not both".into(),
             ));
         }
-        (Some(text), false) => BoardSpec::Grid(parse_grid(path, source, &text, board_line)?),
+        (Some(text), false) => {
+            let mut g = parse_grid(path, source, &text, board_line)?;
+            g.walls = super::board::grid_walls(path, source, &g, grid_walls.unwrap_or_default())?;
+            BoardSpec::Grid(g)
+        }
         (None, true) => BoardSpec::Tilt(parse_tilt(path, source, tilt)?),
         (None, false) => {
             return Err(Diagnostic::new(

@@ -362,7 +362,7 @@ fn unknown_rule_names_suggest_the_closest() {
     bad(
         &[("p.yaml", "rules: peg_hopp\nboard: |\n  o o .\n")],
         "p.yaml",
-        "p.yaml:1: unknown rule family `peg_hopp`: did you mean `peg_hop`? known families: diagonal_hop, frogs_toads, hoppers, peg_hop, slide_maze, tilt_roll, triangle_hop",
+        "p.yaml:1: unknown rule family `peg_hopp`: did you mean `peg_hop`? known families: diagonal_hop, frogs_toads, hoppers, peg_hop, ricochet, slide_maze, tilt_roll, triangle_hop",
     );
 }
 

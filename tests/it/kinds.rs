@@ -3,7 +3,7 @@
 //! its figure checked against the literature or the test's own breadth-first search; and the
 //! exact messages for the ways a board, a goal or a rewrite script goes wrong.
 
-use crate::support::{Test, refusal};
+use crate::support::{Test, refusal, solved_json};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -709,4 +709,235 @@ fn goals_a_hop_cannot_meet_are_goals_pieces_of_kinds_can() {
             .stderr;
         assert_eq!(err.trim_end(), format!("marbles: error: {want}"));
     }
+}
+
+/// A random slide board of the test's own: its size, its `#` squares, the walls between
+/// side-by-side squares, the robots (letter and square, the first one R) and the target.
+struct SlideBoard {
+    size: i64,
+    blocked: HashSet<(i64, i64)>,
+    walls: HashSet<((i64, i64), (i64, i64))>,
+    robots: Vec<(char, (i64, i64))>,
+    target: (i64, i64),
+    /// Whether only R counts at the target (else any robot).
+    red: bool,
+}
+
+impl SlideBoard {
+    fn random(seed: &mut u64) -> Self {
+        let mut roll = |n: u64| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            (*seed % n) as i64
+        };
+        let size = 4 + roll(3);
+        let squares: Vec<(i64, i64)> = (0..size).flat_map(|r| (0..size).map(move |c| (r, c))).collect();
+        let blocked: HashSet<_> = squares.iter().copied().filter(|_| roll(9) == 0).collect();
+        let open: Vec<_> = squares.iter().copied().filter(|s| !blocked.contains(s)).collect();
+        let mut walls = HashSet::new();
+        for &(r, c) in &open {
+            for n in [(r, c + 1), (r + 1, c)] {
+                if open.contains(&n) && roll(5) == 0 {
+                    walls.insert(((r, c), n));
+                }
+            }
+        }
+        let mut robots = Vec::new();
+        for letter in &['R', 'G', 'G', 'B'][..2 + roll(3) as usize] {
+            let at = loop {
+                let s = open[roll(open.len() as u64) as usize];
+                if robots.iter().all(|&(_, o)| o != s) {
+                    break s;
+                }
+            };
+            robots.push((*letter, at));
+        }
+        let target = open[roll(open.len() as u64) as usize];
+        let red = roll(4) != 0;
+        SlideBoard {
+            size,
+            blocked,
+            walls,
+            robots,
+            target,
+            red,
+        }
+    }
+
+    fn yaml(&self) -> String {
+        let mut board = String::new();
+        for r in 0..self.size {
+            let row: Vec<String> = (0..self.size)
+                .map(|c| match self.robots.iter().find(|&&(_, at)| at == (r, c)) {
+                    Some((letter, _)) => letter.to_string(),
+                    None if self.blocked.contains(&(r, c)) => "#".into(),
+                    None => ".".into(),
+                })
+                .collect();
+            board += &format!("  {}\n", row.join(" "));
+        }
+        let walls: Vec<String> = self
+            .walls
+            .iter()
+            .map(|(a, b)| format!("[[{}, {}], [{}, {}]]", a.0, a.1, b.0, b.1))
+            .collect();
+        let piece = if self.red { "\n  piece: R" } else { "" };
+        format!(
+            "rules: ricochet\nboard: |\n{board}walls: [{}]\ngoal:\n  reach: [{}, {}]{piece}\n  moves: fewest\n",
+            walls.join(", "),
+            self.target.0,
+            self.target.1
+        )
+    }
+
+    /// Where the robot at `from` stops sliding by `d` among the robots `at`.
+    fn slide(&self, at: &[(i64, i64)], from: (i64, i64), d: (i64, i64)) -> (i64, i64) {
+        let mut now = from;
+        loop {
+            let next = (now.0 + d.0, now.1 + d.1);
+            let inside = (0..self.size).contains(&next.0) && (0..self.size).contains(&next.1);
+            let walled = self.walls.contains(&(now, next)) || self.walls.contains(&(next, now));
+            if !inside || walled || self.blocked.contains(&next) || at.contains(&next) {
+                return now;
+            }
+            now = next;
+        }
+    }
+
+    fn won(&self, at: &[(i64, i64)]) -> bool {
+        at.iter()
+            .enumerate()
+            .any(|(k, &s)| s == self.target && (!self.red || self.robots[k].0 == 'R'))
+    }
+
+    /// The fewest slides to the goal, by plain breadth-first search over every robot's square.
+    fn fewest(&self) -> Option<usize> {
+        let start: Vec<_> = self.robots.iter().map(|&(_, s)| s).collect();
+        let mut seen = HashSet::from([start.clone()]);
+        let mut queue = VecDeque::from([(start, 0)]);
+        while let Some((at, n)) = queue.pop_front() {
+            if self.won(&at) {
+                return Some(n);
+            }
+            for k in 0..at.len() {
+                for d in DIRS {
+                    let mut next = at.clone();
+                    next[k] = self.slide(&at, at[k], d);
+                    if seen.insert(next.clone()) {
+                        queue.push_back((next, n + 1));
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+#[test]
+fn slides_on_random_walled_boards_take_as_few_moves_as_a_plain_breadth_first_search() {
+    let mut seed = 0x5eed_2026_u64;
+    let boards: Vec<SlideBoard> = (0..80).map(|_| SlideBoard::random(&mut seed)).collect();
+    let mut t = Test::new();
+    let mut args = vec!["solve".to_string(), "--format".into(), "json".into()];
+    for (i, b) in boards.iter().enumerate() {
+        t = t.file(&format!("b{i:03}.yaml"), &b.yaml());
+        args.push(format!("b{i:03}.yaml"));
+    }
+    let out = t.args(args).run().json();
+    let (mut solved, mut none) = (0, 0);
+    for (i, (b, o)) in boards.iter().zip(out.as_array().unwrap()).enumerate() {
+        let want = b.fewest();
+        match want {
+            Some(n) => {
+                assert_eq!(o["status"], "solved", "board {i}:\n{}", b.yaml());
+                assert_eq!(o["move_count"], n, "board {i}:\n{}", b.yaml());
+                solved += 1;
+            }
+            None => {
+                assert_eq!(o["status"], "unsolvable", "board {i}:\n{}", b.yaml());
+                none += 1;
+                continue;
+            }
+        }
+        // Each move is a slide of the robot on its square, by the test's own rules.
+        let mut at: Vec<_> = b.robots.iter().map(|&(_, s)| s).collect();
+        for (piece, from, to, _) in steps(o) {
+            let (from, to) = ((from.0 as i64, from.1 as i64), (to.0 as i64, to.1 as i64));
+            let k = at
+                .iter()
+                .position(|&s| s == from)
+                .expect("a robot where a move starts");
+            assert_eq!(piece, b.robots[k].0, "board {i}");
+            assert!(DIRS.iter().any(|&d| b.slide(&at, from, d) == to), "board {i}");
+            at[k] = to;
+        }
+        assert!(b.won(&at), "board {i}");
+    }
+    assert!(solved > 40 && none > 0, "{solved} solved, {none} unsolvable");
+}
+
+/// A 3 × 3 slide puzzle with `walls` and the goal lines `goal`.
+fn slide_puzzle(walls: &str, goal: &str) -> String {
+    format!("rules: ricochet\nboard: |\n  R . .\n  . # .\n  G . .\nwalls: {walls}\ngoal:\n{goal}")
+}
+
+#[test]
+fn mistakes_in_a_slide_puzzle_are_told_at_their_line() {
+    let reach = "  reach: [0, 2]\n  piece: R\n";
+    let cases = [
+        (
+            slide_puzzle("[[[0, 0], [2, 2]]]", reach),
+            "p.yaml:6: wall 1 is between [0, 0] and [2, 2], which are not neighbours: a wall stands on the edge between two side-by-side squares",
+        ),
+        (
+            slide_puzzle("[[[0, 1], [1, 1]]]", reach),
+            "p.yaml:6: wall 1 names [1, 1], which is not a square of the board (off it, or `#`)",
+        ),
+        (
+            slide_puzzle("[[[0, 2], [0, 3]]]", reach),
+            "p.yaml:6: wall 1 names [0, 3], which is not a square of the board (off it, or `#`)",
+        ),
+        (
+            slide_puzzle("[]", "  reach: [1, 1]\n  piece: R\n"),
+            "p.yaml:8: goal: the target [1, 1] is off the board: name a square of it (not `#`)",
+        ),
+        (
+            slide_puzzle("[]", "  reach: [5, 0]\n"),
+            "p.yaml:8: goal: the target [5, 0] is off the board: name a square of it (not `#`)",
+        ),
+        (
+            slide_puzzle("[]", "  reach: [0, 2]\n  piece: Y\n"),
+            "p.yaml:9: goal: `piece: Y`, but the board has no robot `Y`",
+        ),
+        (
+            slide_puzzle("[]", "  pegs: 1\n"),
+            "p.yaml:8: goal: `pegs:` is not a goal of a slide puzzle",
+        ),
+        (
+            "rules: ricochet\nboard: |\n  R . X\ngoal:\n  reach: [0, 1]\n".to_string(),
+            "p.yaml:3:7: the board has a robot `X` at [0, 2], but the robots of `ricochet` are RGBYS",
+        ),
+        (
+            "rules: slide_maze\nboard: |\n  R . .\nwalls: [[[0, 0], [0, 1]]]\ngoal:\n  reach: [0, 2]\n  piece: R\n"
+                .to_string(),
+            "p.yaml:4: `walls:` between squares are for slide families; `slide_maze` draws no walls",
+        ),
+    ];
+    for (yaml, want) in cases {
+        let err = refusal("p.yaml", &yaml);
+        assert!(err.contains(want), "{want}\nnot in\n{err}");
+    }
+}
+
+#[test]
+fn a_fifth_robot_and_a_target_for_any_robot_are_solved_exactly() {
+    // The red robot reaches [0, 2] only by stopping against the silver one, which must move
+    // first; any robot reaches it at once.
+    let board = "rules: ricochet\nboard: |\n  . . . .\n  R . . .\n  . . . .\n  G B Y S\n";
+    let red = solved_json("p.yaml", &format!("{board}goal:\n  reach: [0, 2]\n  piece: R\n"));
+    assert_eq!(red[0]["move_count"], 3, "{red}");
+    let any = solved_json("p.yaml", &format!("{board}goal:\n  reach: [0, 3]\n"));
+    assert_eq!(any[0]["move_count"], 1, "{any}");
+    assert_eq!(any[0]["moves"][0]["piece"], "S");
 }

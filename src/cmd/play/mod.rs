@@ -30,6 +30,16 @@ pub struct Config {
 /// Plays on the terminal: commands from stdin, the board on stdout.
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let p = super::prepare_case(&config.file, config.notation, &config.options, config.case)?;
+    if let Model::Slide(_) = p.model {
+        return Err(crate::diag::Diagnostic::new(
+            &p.spec.path,
+            format!(
+                "`{}` has sliding robots, which `marbles play` does not play yet: `marbles solve` answers it",
+                p.spec.name
+            ),
+        )
+        .into());
+    }
     if io::stdin().is_terminal() && io::stdout().is_terminal() {
         return Ok(tui::run(&p, &config.options)?);
     }
@@ -60,6 +70,7 @@ impl Position {
             Model::Hop(m) => Position::Hop(m.start),
             Model::Tilt(m) => Position::Tilt(m.start.clone()),
             Model::Rewrite(m) => Position::Rewrite(m.start),
+            Model::Slide(_) => unreachable!("play refuses slide puzzles before it starts"),
         }
     }
 }

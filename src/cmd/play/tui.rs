@@ -292,7 +292,7 @@ impl<'a> App<'a> {
         match &self.p.model {
             Model::Hop(m) => format!("[{}, {}]", m.geo.cells[k][0], m.geo.cells[k][1]),
             Model::Rewrite(m) => format!("[{}, {}]", m.geo.cells[k][0], m.geo.cells[k][1]),
-            Model::Tilt(_) => String::new(),
+            Model::Tilt(_) | Model::Slide(_) => String::new(),
         }
     }
 
@@ -337,7 +337,7 @@ impl<'a> App<'a> {
         match &self.p.model {
             Model::Hop(m) => Some(&m.geo),
             Model::Rewrite(m) => Some(&m.geo),
-            Model::Tilt(_) => None,
+            Model::Tilt(_) | Model::Slide(_) => None,
         }
     }
 
