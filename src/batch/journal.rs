@@ -32,6 +32,60 @@ fn create_dir(dir: &Path) -> anyhow::Result<()> {
 const CURRENT: &str = "current";
 /// Generation folders are named `.gen-<pid>-<nanoseconds>`.
 const GEN_PREFIX: &str = ".gen-";
+/// Beside `results.jsonl` in a generation folder: the latest results of the files the run
+/// did not finish (not selected, not reached, interrupted), carried over from earlier runs for
+/// `--failed` and `--resume`.
+pub const EARLIER_FILE: &str = "earlier.jsonl";
+
+/// The refusal of a folder planted where a report name is published.
+fn folder_refused(path: &Path) -> String {
+    format!(
+        "cannot write {}: it is a folder, where marbles publishes a link to its report; remove it",
+        path.display()
+    )
+}
+
+/// Refuses, before anything is solved, a report folder `dir` where writing the reports would
+/// replace something marbles did not put there: a folder at a name it publishes, a `current`
+/// that is not its link to a generation folder, or any other file at a report's name (its
+/// own are links into `current/`) unless `current` shows marbles wrote a report here before.
+pub fn check_ours(dir: &Path) -> anyhow::Result<()> {
+    let current = dir.join(CURRENT);
+    let gen_link = |p: &Path| {
+        std::fs::read_link(p).is_ok_and(|t| {
+            t.components().count() == 1 && t.to_string_lossy().starts_with(GEN_PREFIX)
+        })
+    };
+    let ours = gen_link(&current);
+    let names = report::formats()
+        .iter()
+        .map(|f| f.file_name())
+        .chain([report::RESULTS_FILE, CURRENT])
+        .collect::<Vec<_>>();
+    for name in names {
+        let path = dir.join(name);
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if meta.is_dir() {
+            anyhow::bail!("{}", folder_refused(&path));
+        }
+        let link = std::fs::read_link(&path).ok();
+        let mine = match name {
+            CURRENT => ours,
+            _ => ours || link.as_deref() == Some(&Path::new(CURRENT).join(name)),
+        };
+        if !mine {
+            anyhow::bail!(
+                "{}: a file marbles did not write (its reports are links into {}/); move it away \
+                 or choose another --report folder; nothing was solved and no report was touched",
+                path.display(),
+                dir.join(CURRENT).display()
+            );
+        }
+    }
+    Ok(())
+}
 
 /// Writes every report into `dir` as one set: `results.jsonl` (made at the path given to
 /// `results`, every result a line, on disk when it returns) and each format of
@@ -57,10 +111,7 @@ pub fn write_reports(
     for name in published {
         let path = dir.join(name);
         if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
-            anyhow::bail!(
-                "cannot write {}: it is a folder, where marbles publishes a link to its report; remove it",
-                path.display()
-            );
+            anyhow::bail!("{}", folder_refused(&path));
         }
     }
     let nanos = std::time::SystemTime::now()
@@ -276,9 +327,10 @@ struct Group {
     failed: bool,
 }
 
-/// The results of the last run in a report folder, for `--resume`: an index of each file's
-/// records in `results.jsonl` and, after a kill, the journal (a later record of a file
-/// replaces an earlier one). Records are read back only for the files reused.
+/// The latest results in a report folder, for `--resume`, `--failed` and the runs that keep
+/// them: an index of each file's records in `earlier.jsonl`, `results.jsonl` and, after a
+/// kill, the journal (a later record of a file replaces an earlier one). Records are read
+/// back only for the files reused, asked about or carried over.
 #[derive(Default)]
 pub struct Previous {
     files: Vec<File>,
@@ -334,11 +386,13 @@ impl Previous {
     /// passed over unkept (what it held is solved again), said in [`Previous::notes`].
     pub fn read(dir: &Path) -> anyhow::Result<Self> {
         let mut p = Previous::default();
-        for name in [report::RESULTS_FILE, JOURNAL] {
+        let earlier = Path::new(CURRENT).join(EARLIER_FILE);
+        let names = [earlier.as_path(), Path::new(report::RESULTS_FILE), Path::new(JOURNAL)];
+        for name in names {
             let path = dir.join(name);
-            // `results.jsonl` is the link marbles made into the current set; the journal
-            // is never a link.
-            let f = match crate::owned::open_to_read(&path, name == report::RESULTS_FILE) {
+            // `results.jsonl` is the link marbles made into the current set, `earlier.jsonl`
+            // is in it; the journal is never a link.
+            let f = match crate::owned::open_to_read(&path, name != Path::new(JOURNAL)) {
                 Ok(f) => f,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                 Err(e) => anyhow::bail!("{}: {e}", path.display()),
@@ -354,7 +408,7 @@ impl Previous {
             }
             let source = p.files.len();
             p.index(source, &f, &path);
-            if name == JOURNAL {
+            if name == Path::new(JOURNAL) {
                 p.journal = identity(&f).map(|id| (source, id));
             }
             p.files.push(f);
@@ -459,6 +513,26 @@ impl Previous {
         self.by_file.contains_key(&path_key(file))
     }
 
+    /// Writes into `out` (made new, on disk when it returns) the records of every file
+    /// `keep` names (by its path as outcomes name it), as they were written: the results a
+    /// run carries over for the files it did not finish.
+    pub fn carry(&self, out: &Path, keep: &dyn Fn(&str) -> bool) -> std::io::Result<()> {
+        let mut kept: Vec<&Earlier> = self.by_file.values().collect();
+        kept.sort_by_key(|e| (e.source, e.offset));
+        let mut bytes = Vec::new();
+        write_synced(out, &mut |w| {
+            for e in &kept {
+                bytes.resize(e.len as usize, 0);
+                self.files[e.source].read_exact_at(&mut bytes, e.offset)?;
+                let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+                if serde_json::from_slice::<Brief>(first).is_ok_and(|b| keep(&b.file)) {
+                    w.write_all(&bytes)?;
+                }
+            }
+            Ok(())
+        })
+    }
+
     /// The results kept for `file`, read back.
     pub fn load(&self, file: &str) -> Option<Vec<Outcome>> {
         let e = self.by_file.get(&path_key(file))?;
@@ -523,9 +597,11 @@ impl Journal {
         // it in and removing it): written into, it would change reports already published.
         // Its name is dropped instead; `--resume` read it already ([`Previous::read`] holds
         // it open) and journals again what it reuses.
-        if std::fs::symlink_metadata(&path)
-            .is_ok_and(|m| m.is_file() && std::os::unix::fs::MetadataExt::nlink(&m) > 1)
-        {
+        // A run not resuming starts a new file: the last one, held open by [`Previous::read`],
+        // stays whole for the results it carries over.
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| {
+            m.is_file() && (!resume || std::os::unix::fs::MetadataExt::nlink(&m) > 1)
+        }) {
             std::fs::remove_file(&path).map_err(cannot)?;
         }
         // A link planted as the journal is refused, not followed (nor removed by `finish`
@@ -539,9 +615,6 @@ impl Journal {
                 .truncate(false),
         )
         .map_err(cannot)?;
-        if !resume {
-            file.set_len(0).map_err(cannot)?;
-        }
         let clean = ends_in_newline(&mut file).map_err(cannot)?;
         let len = file.metadata().map_err(cannot)?.len();
         Ok(Journal {
