@@ -45,18 +45,19 @@ fn folder_refused(path: &Path) -> String {
     )
 }
 
+/// Whether `dir/current` is marbles' link to one of its generation folders: the mark of a
+/// folder it wrote a report into.
+fn written_before(dir: &Path) -> bool {
+    std::fs::read_link(dir.join(CURRENT))
+        .is_ok_and(|t| t.components().count() == 1 && t.to_string_lossy().starts_with(GEN_PREFIX))
+}
+
 /// Refuses, before anything is solved, a report folder `dir` where writing the reports would
-/// replace something marbles did not put there: a folder at a name it publishes, a `current`
-/// that is not its link to a generation folder, or any other file at a report's name (its
-/// own are links into `current/`) unless `current` shows marbles wrote a report here before.
+/// replace something marbles did not put there: a folder at a name it publishes, or a file
+/// there that is no link (marbles' own are links, replaced by a rename, never followed)
+/// unless `current` shows marbles wrote a report here before.
 pub fn check_ours(dir: &Path) -> anyhow::Result<()> {
-    let current = dir.join(CURRENT);
-    let gen_link = |p: &Path| {
-        std::fs::read_link(p).is_ok_and(|t| {
-            t.components().count() == 1 && t.to_string_lossy().starts_with(GEN_PREFIX)
-        })
-    };
-    let ours = gen_link(&current);
+    let ours = written_before(dir);
     let names = report::formats()
         .iter()
         .map(|f| f.file_name())
@@ -70,12 +71,7 @@ pub fn check_ours(dir: &Path) -> anyhow::Result<()> {
         if meta.is_dir() {
             anyhow::bail!("{}", folder_refused(&path));
         }
-        let link = std::fs::read_link(&path).ok();
-        let mine = match name {
-            CURRENT => ours,
-            _ => ours || link.as_deref() == Some(&Path::new(CURRENT).join(name)),
-        };
-        if !mine {
+        if !(ours || meta.is_symlink()) {
             anyhow::bail!(
                 "{}: a file marbles did not write (its reports are links into {}/); move it away \
                  or choose another --report folder; nothing was solved and no report was touched",
@@ -387,8 +383,16 @@ impl Previous {
     pub fn read(dir: &Path) -> anyhow::Result<Self> {
         let mut p = Previous::default();
         let earlier = Path::new(CURRENT).join(EARLIER_FILE);
-        let names = [earlier.as_path(), Path::new(report::RESULTS_FILE), Path::new(JOURNAL)];
+        let names = [
+            earlier.as_path(),
+            Path::new(report::RESULTS_FILE),
+            Path::new(JOURNAL),
+        ];
         for name in names {
+            // `earlier.jsonl` is read only from a set marbles made.
+            if name == earlier && !written_before(dir) {
+                continue;
+            }
             let path = dir.join(name);
             // `results.jsonl` is the link marbles made into the current set, `earlier.jsonl`
             // is in it; the journal is never a link.
@@ -599,9 +603,9 @@ impl Journal {
         // it open) and journals again what it reuses.
         // A run not resuming starts a new file: the last one, held open by [`Previous::read`],
         // stays whole for the results it carries over.
-        if std::fs::symlink_metadata(&path).is_ok_and(|m| {
-            m.is_file() && (!resume || std::os::unix::fs::MetadataExt::nlink(&m) > 1)
-        }) {
+        if std::fs::symlink_metadata(&path)
+            .is_ok_and(|m| m.is_file() && (!resume || std::os::unix::fs::MetadataExt::nlink(&m) > 1))
+        {
             std::fs::remove_file(&path).map_err(cannot)?;
         }
         // A link planted as the journal is refused, not followed (nor removed by `finish`

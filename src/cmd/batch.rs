@@ -149,11 +149,18 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         }
         (None, None) => None,
     };
+    // Two files sharing a relative path are refused before the report folder is made.
+    if let Some(s) = shard {
+        shard::relatives(s, &found.puzzles, &config.dirs).map_err(Error::Usage)?;
+    }
     // Taken before anything in the folder is read or written; held until the end of `run`.
     let _lock = config.report.as_deref().map(batch::lock::acquire).transpose()?;
     super::stop_on_ctrl_c();
     // The latest results of each file: reused by `--resume`, chosen from by `--failed`, and
     // carried over for the files this run does not finish.
+    if let Some(dir) = &config.report {
+        journal::check_ours(dir)?;
+    }
     let kept_in = config
         .report
         .as_deref()
@@ -172,9 +179,6 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         for note in &prev.notes {
             eprintln!("marbles: warning: {note}");
         }
-    }
-    if let Some(dir) = &config.report {
-        journal::check_ours(dir)?;
     }
     if let (Some(dir), true) = (kept_in, config.failed) {
         found.puzzles = failed_last_time(dir, &prev, &found.puzzles)?;
@@ -442,7 +446,13 @@ impl Times {
 
 impl Record<'_> {
     /// Counts and journals the `index`-th file's results, finished (solved now or `reused`).
-    fn finished(&mut self, index: usize, outcomes: &[Outcome], encoded: Vec<u8>, reused: bool) -> anyhow::Result<()> {
+    fn finished(
+        &mut self,
+        index: usize,
+        outcomes: &[Outcome],
+        encoded: Vec<u8>,
+        reused: bool,
+    ) -> anyhow::Result<()> {
         self.reused += usize::from(reused);
         if !reused && let Some(first) = outcomes.first() {
             self.times
@@ -544,7 +554,9 @@ fn progress(total: u64, quiet: bool) -> ProgressBar {
     };
     let eta = |state: &ProgressState, w: &mut dyn std::fmt::Write| {
         if let (done @ 1.., Some(total)) = (state.pos(), state.len()) {
-            let left = state.elapsed().mul_f64(total.saturating_sub(done) as f64 / done as f64);
+            let left = state
+                .elapsed()
+                .mul_f64(total.saturating_sub(done) as f64 / done as f64);
             let _ = write!(w, ", ETA {:#}", indicatif::HumanDuration(left));
         }
     };
@@ -614,7 +626,11 @@ mod tests {
 
     #[test]
     fn only_a_puzzle_that_dominates_is_said_to_take_most_of_the_time() {
-        assert!(!note(&[25.3, 25.1]).contains("% of the time"), "{}", note(&[25.3, 25.1]));
+        assert!(
+            !note(&[25.3, 25.1]).contains("% of the time"),
+            "{}",
+            note(&[25.3, 25.1])
+        );
         assert!(note(&[25.3, 2.1, 1.0]).contains("1 puzzle took 89% of the time"));
     }
 }

@@ -62,7 +62,10 @@ pub trait Format {
 /// how many puzzle files it did not run, the first ten named.
 pub fn stopped_note(results: &Finished) -> Option<String> {
     let why = results.stopped.as_deref()?;
-    Some(format!("incomplete run: {why}; {}", not_run_words(&results.not_run)))
+    Some(format!(
+        "incomplete run: {why}; {}",
+        not_run_words(&results.not_run)
+    ))
 }
 
 /// `2 puzzle files not run: a.yaml, b.yaml`, naming ten at most.

@@ -252,7 +252,10 @@ fn rerun_failed(t: &Test) -> (Option<i32>, String) {
         .args(["batch", "set", "--quiet", "--failed", "--format", "csv"])
         .output()
         .unwrap();
-    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
 }
 
 #[test]
@@ -277,13 +280,28 @@ fn failed_runs_what_a_fail_fast_stop_never_reached_and_its_reports_say_so() {
         "{md}"
     );
     // b fixed: b runs again, and so do c and d, which never ran; d still fails.
-    std::fs::write(t.path("set/b_no_way.yaml"), format!("{NO_WAY}expect: unsolvable\n")).unwrap();
+    std::fs::write(
+        t.path("set/b_no_way.yaml"),
+        format!("{NO_WAY}expect: unsolvable\n"),
+    )
+    .unwrap();
     let (code, out) = rerun_failed(&t);
     assert_eq!(code, Some(1), "{out}");
-    let files: Vec<&str> = out.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
-    assert_eq!(files, ["set/b_no_way.yaml", "set/c_corner.yaml", "set/d_no_way.yaml"]);
+    let files: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        ["set/b_no_way.yaml", "set/c_corner.yaml", "set/d_no_way.yaml"]
+    );
     // Only d is left; fixed, every file has passed in its latest run.
-    std::fs::write(t.path("set/d_no_way.yaml"), format!("{NO_WAY}expect: unsolvable\n")).unwrap();
+    std::fs::write(
+        t.path("set/d_no_way.yaml"),
+        format!("{NO_WAY}expect: unsolvable\n"),
+    )
+    .unwrap();
     let (code, out) = rerun_failed(&t);
     assert_eq!((code, out.lines().count()), (Some(0), 2), "{out}");
     assert_eq!(rerun_failed(&t), (Some(0), String::new()));
@@ -306,7 +324,10 @@ fn a_run_over_some_files_keeps_the_failures_of_the_others_for_failed() {
     std::fs::rename(t.path("set/c_corner.yaml"), t.path("set/e_corner.yaml")).unwrap();
     let (code, out) = rerun_failed(&t);
     assert_eq!(code, Some(1), "{out}");
-    assert!(out.contains("set/b_no_way.yaml,") && out.contains("set/e_corner.yaml,"), "{out}");
+    assert!(
+        out.contains("set/b_no_way.yaml,") && out.contains("set/e_corner.yaml,"),
+        "{out}"
+    );
 }
 
 #[test]

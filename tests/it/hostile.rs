@@ -369,7 +369,10 @@ fn ctrl_c_writes_what_was_finished_and_the_search_it_cut_and_exits_130() {
     assert_eq!(v["stopped"], "interrupted (Ctrl-C)");
     assert!(v["not_run"][0].as_str().unwrap().ends_with("c_never.yaml"), "{v}");
     let xml = std::fs::read_to_string(report.join("junit.xml")).unwrap();
-    assert!(xml.contains("<skipped type=\"interrupted\" message=\"interrupted after "), "{xml}");
+    assert!(
+        xml.contains("<skipped type=\"interrupted\" message=\"interrupted after "),
+        "{xml}"
+    );
     assert!(xml.contains(" skipped=\"2\">"), "{xml}");
     // The cut search is reported, never recorded: `--resume` solves it again.
     let records = std::fs::read_to_string(report.join("results.jsonl")).unwrap();

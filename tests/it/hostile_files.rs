@@ -393,7 +393,10 @@ fn a_report_folder_holding_files_marbles_did_not_write_is_refused_before_solving
             .no_panic()
             .stderr_has(&format!("rep/{name}: a file marbles did not write (its reports are links into rep/current/); move it away or choose another --report folder; nothing was solved and no report was touched\n"));
         assert_eq!(text(&run.dir().join("rep").join(name)), PRECIOUS);
-        assert!(!run.dir().join("rep/.journal.jsonl").exists(), "{name}: solving began");
+        assert!(
+            !run.dir().join("rep/.journal.jsonl").exists(),
+            "{name}: solving began"
+        );
     }
     // A folder planted at `current` is refused before anything is solved too.
     let t = with_victim();
