@@ -32,6 +32,56 @@ fn create_dir(dir: &Path) -> anyhow::Result<()> {
 const CURRENT: &str = "current";
 /// Generation folders are named `.gen-<pid>-<nanoseconds>`.
 const GEN_PREFIX: &str = ".gen-";
+/// Beside `results.jsonl` in a generation folder: the latest results of the files the run
+/// did not finish (not selected, not reached, interrupted), carried over from earlier runs for
+/// `--failed` and `--resume`.
+pub const EARLIER_FILE: &str = "earlier.jsonl";
+
+/// The refusal of a folder planted where a report name is published.
+fn folder_refused(path: &Path) -> String {
+    format!(
+        "cannot write {}: it is a folder, where marbles publishes a link to its report; remove it",
+        path.display()
+    )
+}
+
+/// Whether `dir/current` is marbles' link to one of its generation folders: the mark of a
+/// folder it wrote a report into.
+fn written_before(dir: &Path) -> bool {
+    std::fs::read_link(dir.join(CURRENT))
+        .is_ok_and(|t| t.components().count() == 1 && t.to_string_lossy().starts_with(GEN_PREFIX))
+}
+
+/// Refuses, before anything is solved, a report folder `dir` where writing the reports would
+/// replace something marbles did not put there: a folder at a name it publishes, or a file
+/// there that is no link (marbles' own are links, replaced by a rename, never followed)
+/// unless `current` shows marbles wrote a report here before.
+pub fn check_ours(dir: &Path) -> anyhow::Result<()> {
+    let ours = written_before(dir);
+    let names = report::formats()
+        .iter()
+        .map(|f| f.file_name())
+        .chain([report::RESULTS_FILE, CURRENT])
+        .collect::<Vec<_>>();
+    for name in names {
+        let path = dir.join(name);
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if meta.is_dir() {
+            anyhow::bail!("{}", folder_refused(&path));
+        }
+        if !(ours || meta.is_symlink()) {
+            anyhow::bail!(
+                "{}: a file marbles did not write (its reports are links into {}/); move it away \
+                 or choose another --report folder; nothing was solved and no report was touched",
+                path.display(),
+                dir.join(CURRENT).display()
+            );
+        }
+    }
+    Ok(())
+}
 
 /// Writes every report into `dir` as one set: `results.jsonl` (made at the path given to
 /// `results`, every result a line, on disk when it returns) and each format of
@@ -57,10 +107,7 @@ pub fn write_reports(
     for name in published {
         let path = dir.join(name);
         if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
-            anyhow::bail!(
-                "cannot write {}: it is a folder, where marbles publishes a link to its report; remove it",
-                path.display()
-            );
+            anyhow::bail!("{}", folder_refused(&path));
         }
     }
     let nanos = std::time::SystemTime::now()
@@ -276,9 +323,10 @@ struct Group {
     failed: bool,
 }
 
-/// The results of the last run in a report folder, for `--resume`: an index of each file's
-/// records in `results.jsonl` and, after a kill, the journal (a later record of a file
-/// replaces an earlier one). Records are read back only for the files reused.
+/// The latest results in a report folder, for `--resume`, `--failed` and the runs that keep
+/// them: an index of each file's records in `earlier.jsonl`, `results.jsonl` and, after a
+/// kill, the journal (a later record of a file replaces an earlier one). Records are read
+/// back only for the files reused, asked about or carried over.
 #[derive(Default)]
 pub struct Previous {
     files: Vec<File>,
@@ -334,11 +382,21 @@ impl Previous {
     /// passed over unkept (what it held is solved again), said in [`Previous::notes`].
     pub fn read(dir: &Path) -> anyhow::Result<Self> {
         let mut p = Previous::default();
-        for name in [report::RESULTS_FILE, JOURNAL] {
+        let earlier = Path::new(CURRENT).join(EARLIER_FILE);
+        let names = [
+            earlier.as_path(),
+            Path::new(report::RESULTS_FILE),
+            Path::new(JOURNAL),
+        ];
+        for name in names {
+            // `earlier.jsonl` is read only from a set marbles made.
+            if name == earlier && !written_before(dir) {
+                continue;
+            }
             let path = dir.join(name);
-            // `results.jsonl` is the link marbles made into the current set; the journal
-            // is never a link.
-            let f = match crate::owned::open_to_read(&path, name == report::RESULTS_FILE) {
+            // `results.jsonl` is the link marbles made into the current set, `earlier.jsonl`
+            // is in it; the journal is never a link.
+            let f = match crate::owned::open_to_read(&path, name != Path::new(JOURNAL)) {
                 Ok(f) => f,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                 Err(e) => anyhow::bail!("{}: {e}", path.display()),
@@ -354,7 +412,7 @@ impl Previous {
             }
             let source = p.files.len();
             p.index(source, &f, &path);
-            if name == JOURNAL {
+            if name == Path::new(JOURNAL) {
                 p.journal = identity(&f).map(|id| (source, id));
             }
             p.files.push(f);
@@ -459,6 +517,26 @@ impl Previous {
         self.by_file.contains_key(&path_key(file))
     }
 
+    /// Writes into `out` (made new, on disk when it returns) the records of every file
+    /// `keep` names (by its path as outcomes name it), as they were written: the results a
+    /// run carries over for the files it did not finish.
+    pub fn carry(&self, out: &Path, keep: &dyn Fn(&str) -> bool) -> std::io::Result<()> {
+        let mut kept: Vec<&Earlier> = self.by_file.values().collect();
+        kept.sort_by_key(|e| (e.source, e.offset));
+        let mut bytes = Vec::new();
+        write_synced(out, &mut |w| {
+            for e in &kept {
+                bytes.resize(e.len as usize, 0);
+                self.files[e.source].read_exact_at(&mut bytes, e.offset)?;
+                let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+                if serde_json::from_slice::<Brief>(first).is_ok_and(|b| keep(&b.file)) {
+                    w.write_all(&bytes)?;
+                }
+            }
+            Ok(())
+        })
+    }
+
     /// The results kept for `file`, read back.
     pub fn load(&self, file: &str) -> Option<Vec<Outcome>> {
         let e = self.by_file.get(&path_key(file))?;
@@ -523,8 +601,10 @@ impl Journal {
         // it in and removing it): written into, it would change reports already published.
         // Its name is dropped instead; `--resume` read it already ([`Previous::read`] holds
         // it open) and journals again what it reuses.
+        // A run not resuming starts a new file: the last one, held open by [`Previous::read`],
+        // stays whole for the results it carries over.
         if std::fs::symlink_metadata(&path)
-            .is_ok_and(|m| m.is_file() && std::os::unix::fs::MetadataExt::nlink(&m) > 1)
+            .is_ok_and(|m| m.is_file() && (!resume || std::os::unix::fs::MetadataExt::nlink(&m) > 1))
         {
             std::fs::remove_file(&path).map_err(cannot)?;
         }
@@ -539,9 +619,6 @@ impl Journal {
                 .truncate(false),
         )
         .map_err(cannot)?;
-        if !resume {
-            file.set_len(0).map_err(cannot)?;
-        }
         let clean = ends_in_newline(&mut file).map_err(cannot)?;
         let len = file.metadata().map_err(cannot)?.len();
         Ok(Journal {

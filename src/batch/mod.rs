@@ -271,6 +271,9 @@ pub struct Done {
     pub encoded: Vec<u8>,
     /// They are an earlier run's, unchanged.
     pub reused: bool,
+    /// Ctrl-C cut the file short: these are the results it has (the search stopped among
+    /// them), to be reported, never recorded.
+    pub interrupted: bool,
 }
 
 impl<F: FnMut(Done) -> anyhow::Result<()>> Sink for F {
@@ -294,9 +297,9 @@ pub fn no_encoding(_: usize, _: &[Outcome]) -> anyhow::Result<Vec<u8>> {
 /// still good, and hands each file's results to `sink` (its place in `puzzles`, its results,
 /// what `encode` made of them on the worker) on the calling thread as soon as it is
 /// finished, telling it when none are waiting. Files are taken in path order, so results
-/// come nearly in that order. A file cut short by Ctrl-C (see [`CANCELLED`]) is not handed
-/// on; neither is anything after `sink` or `encode` fails, which stops the run with its
-/// error. Returns the number of files handed on.
+/// come nearly in that order. A file cut short by Ctrl-C (see [`CANCELLED`]) is handed on
+/// as [`Done::interrupted`], with what it has; nothing is after `sink` or `encode` fails,
+/// which stops the run with its error. Returns the number of files finished and handed on.
 pub fn solve_all(
     puzzles: &[PathBuf],
     opts: &Options,
@@ -320,12 +323,21 @@ pub fn solve_all(
                 None => {
                     bar.set_message(crate::render::terminal(&path.display().to_string()).into_owned());
                     let outcomes = solve_contained(path, opts);
-                    // Cases left unprepared after Ctrl-C leave no trace but the flag.
+                    // Cases left unprepared after Ctrl-C leave no trace but the flag; those
+                    // it has go to be reported as cut short, and no more files are started.
                     if CANCELLED.load(Ordering::SeqCst)
                         || outcomes
                             .iter()
                             .any(|o| o.gave_up.as_ref().map(GaveUp::stop) == Some(&GaveUp::Interrupted))
                     {
+                        let cut = Done {
+                            index: i,
+                            outcomes,
+                            encoded: Vec::new(),
+                            reused: false,
+                            interrupted: true,
+                        };
+                        let _ = tx.send(Ok(cut));
                         break;
                     }
                     outcomes
@@ -336,6 +348,7 @@ pub fn solve_all(
                 outcomes,
                 encoded,
                 reused: again,
+                interrupted: false,
             });
             if tx.send(done).is_err() {
                 break;
@@ -363,13 +376,14 @@ pub fn solve_all(
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
             while let Some(done) = waiting.take() {
+                let whole = done.as_ref().is_ok_and(|d| !d.interrupted);
                 handled = done.and_then(|d| sink.take(d));
                 if handled.is_ok() && !sink.done() {
-                    finished += 1;
-                    bar.inc(1);
+                    finished += usize::from(whole);
+                    bar.inc(u64::from(whole));
                     waiting = rx.try_recv().ok();
                 } else if handled.is_ok() {
-                    finished += 1;
+                    finished += usize::from(whole);
                 }
             }
             if handled.is_ok() {

@@ -8,8 +8,8 @@ use crate::outcome::Outcome;
 use crate::process::CANCELLED;
 use crate::report::{self, Summary, Tally};
 use crate::solve::Options;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::Write;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -85,10 +85,14 @@ fn selected(path: &std::path::Path, text: &str) -> bool {
         })
 }
 
-/// `--failed`: the files of `puzzles` whose results in the report folder `dir` include one
-/// that did not pass; an error when the folder holds no results to choose from.
-fn failed_last_time(dir: &std::path::Path, puzzles: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
-    let prev = journal::Previous::read(dir)?;
+/// `--failed`: the files of `puzzles` that did not pass in their latest results in the report
+/// folder `dir` (`prev`), or have none there (never run, or not reached: a `--fail-fast` stop,
+/// Ctrl-C, a `-k` run, a file renamed); an error when the folder holds no results of them.
+fn failed_last_time(
+    dir: &std::path::Path,
+    prev: &journal::Previous,
+    puzzles: &[PathBuf],
+) -> Result<Vec<PathBuf>, Error> {
     if !puzzles.iter().any(|p| prev.knows(&p.display().to_string())) {
         return Err(Error::Usage(format!(
             "--failed: {} holds no results for these puzzles: run the batch without --failed first; \
@@ -100,7 +104,7 @@ fn failed_last_time(dir: &std::path::Path, puzzles: &[PathBuf]) -> Result<Vec<Pa
         .iter()
         .filter(|p| {
             prev.load(&p.display().to_string())
-                .is_some_and(|o| o.iter().any(|o| !o.passed()))
+                .is_none_or(|o| o.iter().any(|o| !o.passed()))
         })
         .cloned()
         .collect())
@@ -136,20 +140,6 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             )));
         }
     }
-    if config.failed {
-        let dir = config
-            .report
-            .as_deref()
-            .unwrap_or(std::path::Path::new("reports"));
-        found.puzzles = failed_last_time(dir, &found.puzzles)?;
-        if found.puzzles.is_empty() {
-            eprintln!(
-                "--failed: every puzzle passed in the last results in {}: nothing to rerun, no report touched",
-                dir.display()
-            );
-            return Ok(ExitCode::Solved);
-        }
-    }
     let shard = match (config.shard, config.shard_count) {
         (Some(c), count) => Some(c.resolve(count).map_err(Error::Usage)?),
         (None, Some(n)) => {
@@ -159,15 +149,53 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         }
         (None, None) => None,
     };
+    // Two files sharing a relative path are refused before the report folder is made.
+    if let Some(s) = shard {
+        shard::relatives(s, &found.puzzles, &config.dirs).map_err(Error::Usage)?;
+    }
+    // Taken before anything in the folder is read or written; held until the end of `run`.
+    let _lock = config.report.as_deref().map(batch::lock::acquire).transpose()?;
+    super::stop_on_ctrl_c();
+    // The latest results of each file: reused by `--resume`, chosen from by `--failed`, and
+    // carried over for the files this run does not finish.
+    if let Some(dir) = &config.report {
+        journal::check_ours(dir)?;
+    }
+    let kept_in = config
+        .report
+        .as_deref()
+        .or(config.failed.then_some(std::path::Path::new("reports")));
+    let prev = match kept_in {
+        Some(dir) => journal::Previous::read(dir)?,
+        None => journal::Previous::default(),
+    };
+    // Ctrl-C while reading back a long journal: what was read is partial, so nothing is
+    // solved or written from it (the report folder stays as it was).
+    if CANCELLED.load(Ordering::SeqCst) {
+        eprintln!("marbles: interrupted while reading back earlier results: nothing was solved or written");
+        return Ok(ExitCode::Interrupted);
+    }
+    if config.resume || config.failed {
+        for note in &prev.notes {
+            eprintln!("marbles: warning: {note}");
+        }
+    }
+    if let (Some(dir), true) = (kept_in, config.failed) {
+        found.puzzles = failed_last_time(dir, &prev, &found.puzzles)?;
+        if found.puzzles.is_empty() {
+            eprintln!(
+                "--failed: every puzzle passed in the last results in {}: nothing to rerun, no report touched",
+                dir.display()
+            );
+            return Ok(ExitCode::Solved);
+        }
+    }
     // Each file's path relative to its folder, which names it to every shard: refused before
     // anything is solved or written when two files share one.
     let listing = match shard {
         Some(s) => shard::relatives(s, &found.puzzles, &config.dirs).map_err(Error::Usage)?,
         None => Vec::new(),
     };
-    // Taken before anything in the folder is read or written; held until the end of `run`.
-    let _lock = config.report.as_deref().map(batch::lock::acquire).transpose()?;
-    super::stop_on_ctrl_c();
     // An empty share is fine: a small folder over many shards.
     let mut owned = Vec::new();
     if let Some(s) = shard {
@@ -202,19 +230,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         ..config.options.clone()
     };
 
-    let prev = match &config.report {
-        Some(dir) if config.resume => journal::Previous::read(dir)?,
-        _ => journal::Previous::default(),
-    };
-    // Ctrl-C while reading back a long journal: what was read is partial, so nothing is
-    // solved or written from it (the report folder stays as it was).
-    if CANCELLED.load(Ordering::SeqCst) {
-        eprintln!("marbles: interrupted while reading back earlier results: nothing was solved or written");
-        return Ok(ExitCode::Interrupted);
-    }
-    for note in &prev.notes {
-        eprintln!("marbles: warning: {note}");
-    }
+    let none = journal::Previous::default();
+    let reusable = if config.resume { &prev } else { &none };
     let mut journal = config
         .report
         .as_ref()
@@ -225,7 +242,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     // and the tally (what the summary needs): memory does not grow with the number of puzzles.
     let bar = progress(found.puzzles.len() as u64, config.quiet);
     let mut sink = Record {
-        previous: &prev,
+        previous: reusable,
         journal: journal.as_mut(),
         tally: Tally::new(),
         reused: 0,
@@ -235,13 +252,14 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         fail_fast: config.fail_fast,
         first_failed: None,
         taken: vec![false; found.puzzles.len()],
+        cut: Vec::new(),
     };
     // The journal's lines are made on the workers, only when there is a journal.
     let encode = match sink.journal {
         Some(_) => journal::records,
         None => batch::no_encoding,
     };
-    let finished = batch::solve_all(&found.puzzles, &options, jobs, &prev, &bar, &encode, &mut sink);
+    let finished = batch::solve_all(&found.puzzles, &options, jobs, reusable, &bar, &encode, &mut sink);
     // What was taken reaches the journal, even when the run stopped on an error.
     let flushed = sink.journal.as_mut().map_or(Ok(()), |j| j.flush());
     let finished = finished?;
@@ -249,23 +267,46 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let tally = sink.tally;
     let reused = sink.reused;
     let times = sink.times;
+    let (taken, cut) = (sink.taken, sink.cut);
     let not_run: Vec<String> = found
         .puzzles
         .iter()
-        .zip(&sink.taken)
-        .filter(|(_, taken)| !**taken)
-        .map(|(p, _)| p.display().to_string())
+        .enumerate()
+        .filter(|(i, _)| !taken[*i] && !cut.contains(i))
+        .map(|(_, p)| p.display().to_string())
         .collect();
     let first_failed = sink.first_failed;
     bar.finish_and_clear();
-    drop(prev);
     let interrupted = CANCELLED.load(Ordering::SeqCst);
     let mut results = tally.finish();
     results.listed = config.report.is_some();
+    results.stopped = match (interrupted, &first_failed) {
+        (true, _) => Some("interrupted (Ctrl-C)".to_string()),
+        (false, Some(which)) if config.fail_fast && !not_run.is_empty() => {
+            Some(format!("--fail-fast: stopped at {which}"))
+        }
+        _ => None,
+    };
+    if results.stopped.is_some() {
+        results.not_run.clone_from(&not_run);
+    }
 
     // The reports first: a closed or full stdout must not lose them.
     if let (Some(dir), Some(mut j)) = (&config.report, journal) {
-        journal::write_reports(dir, &results, &mut |path| j.place_results(path))?;
+        // Files finished now are in `results.jsonl`; the latest results of the others (not
+        // selected, not reached, interrupted) are carried over while the file is there.
+        let now: rustc_hash::FxHashSet<String> = found
+            .puzzles
+            .iter()
+            .zip(&taken)
+            .filter(|(_, taken)| **taken)
+            .map(|(p, _)| p.display().to_string())
+            .collect();
+        let keep = |file: &str| !now.contains(file) && std::fs::metadata(file).is_ok();
+        journal::write_reports(dir, &results, &mut |path| {
+            j.place_results(path)?;
+            prev.carry(&path.with_file_name(journal::EARLIER_FILE), &keep)
+        })?;
         // An interrupted shard is not whole: it leaves no results file for merge to take.
         if let Some(s) = shard.filter(|_| !interrupted) {
             write_shard(dir, s, config, (owned, &listing), j.outcomes()?)?;
@@ -284,9 +325,15 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             )),
         })?;
     if config.resume && !config.quiet {
+        let unfinished = found.puzzles.len() - finished;
         eprintln!(
-            "resumed: {reused} of {finished} puzzle files reused from earlier results, {} solved now",
-            finished - reused
+            "resumed: {reused} of {} puzzle files reused from earlier results, {} solved now{}",
+            found.puzzles.len(),
+            finished - reused,
+            match unfinished {
+                0 => String::new(),
+                n => format!(", {n} not finished"),
+            }
         );
     }
     if let Some(dir) = config.report.as_ref().filter(|_| !config.quiet) {
@@ -297,19 +344,12 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     {
         eprint!("{note}");
     }
-    if let Some(which) = first_failed.filter(|_| !not_run.is_empty()) {
-        eprintln!(
-            "marbles: --fail-fast: stopped at {which}; {} puzzle file{} not run: {}{}",
-            not_run.len(),
-            if not_run.len() == 1 { "" } else { "s" },
-            not_run
-                .iter()
-                .take(10)
-                .map(|f| crate::render::terminal(f))
-                .collect::<Vec<_>>()
-                .join(", "),
-            if not_run.len() > 10 { ", …" } else { "" }
-        );
+    if let (Some(stop), false) = (&results.stopped, interrupted) {
+        let shown: Vec<String> = not_run
+            .iter()
+            .map(|f| crate::render::terminal(f).into_owned())
+            .collect();
+        eprintln!("marbles: {stop}; {}", report::not_run_words(&shown));
     }
     if interrupted {
         eprintln!(
@@ -343,6 +383,8 @@ struct Record<'a> {
     first_failed: Option<String>,
     /// Which files were handed on, by their place in path order.
     taken: Vec<bool>,
+    /// The places of the files Ctrl-C cut short: reported, not recorded.
+    cut: Vec<usize>,
 }
 
 /// How many of the slowest files a batch names at its close.
@@ -389,7 +431,10 @@ impl Times {
         let mut note = format!("slowest {}: {}\n", named.len(), named.join(", "));
         let (top, file) = &self.slowest[0];
         let share = if self.total > 0.0 { top / self.total } else { 0.0 };
-        if share > 0.5 {
+        // One that dominates: most of the time, and twice the next slowest at least (two
+        // equal puzzles, solved side by side, each take half).
+        let next = self.slowest.get(1).map_or(0.0, |(s, _)| *s);
+        if share > 0.5 && *top >= 2.0 * next {
             note += &format!(
                 "1 puzzle took {:.0}% of the time: give it --timeout or solve it alone (marbles solve {file})\n",
                 share * 100.0
@@ -399,14 +444,15 @@ impl Times {
     }
 }
 
-impl batch::Sink for Record<'_> {
-    fn take(&mut self, done: batch::Done) -> anyhow::Result<()> {
-        let batch::Done {
-            index,
-            outcomes,
-            encoded,
-            reused,
-        } = done;
+impl Record<'_> {
+    /// Counts and journals the `index`-th file's results, finished (solved now or `reused`).
+    fn finished(
+        &mut self,
+        index: usize,
+        outcomes: &[Outcome],
+        encoded: Vec<u8>,
+        reused: bool,
+    ) -> anyhow::Result<()> {
         self.reused += usize::from(reused);
         if !reused && let Some(first) = outcomes.first() {
             self.times
@@ -423,6 +469,24 @@ impl batch::Sink for Record<'_> {
             if !(reused && j.reuse(index, file, self.previous)) {
                 j.record(index, encoded)?;
             }
+        }
+        Ok(())
+    }
+}
+
+impl batch::Sink for Record<'_> {
+    fn take(&mut self, done: batch::Done) -> anyhow::Result<()> {
+        let batch::Done {
+            index,
+            outcomes,
+            encoded,
+            reused,
+            interrupted,
+        } = done;
+        if interrupted {
+            self.cut.push(index);
+        } else {
+            self.finished(index, &outcomes, encoded, reused)?;
         }
         for (k, o) in outcomes.into_iter().enumerate() {
             self.tally.add(index, k + 1, o);
@@ -474,16 +538,99 @@ fn write_shard(
     Ok(())
 }
 
+/// The batch's progress bar on stderr: drawn in place on a terminal; with
+/// `MARBLES_PROGRESS=always` and stderr not a terminal, each redraw a line of its own. Its ETA
+/// is shown once a file has finished, from the time finished files took.
 fn progress(total: u64, quiet: bool) -> ProgressBar {
     if quiet || !crate::render::progress::shown() {
         return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
     }
-    let bar = ProgressBar::new(total);
+    let bar = match std::io::stderr().is_terminal() {
+        true => ProgressBar::new(total),
+        false => ProgressBar::with_draw_target(
+            Some(total),
+            ProgressDrawTarget::term_like(Box::new(Lines::default())),
+        ),
+    };
+    let eta = |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+        if let (done @ 1.., Some(total)) = (state.pos(), state.len()) {
+            let left = state
+                .elapsed()
+                .mul_f64(total.saturating_sub(done) as f64 / done as f64);
+            let _ = write!(w, ", ETA {:#}", indicatif::HumanDuration(left));
+        }
+    };
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} puzzles  {elapsed}, ETA {eta}  {wide_msg}")
+        ProgressStyle::with_template("{bar:30} {pos}/{len} puzzles  {elapsed}{eta}  {wide_msg}")
             .expect("static template")
+            .with_key("eta", eta)
             .progress_chars("=> "),
     );
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
     bar
+}
+
+/// Progress drawn on a stderr that is no terminal: each frame a line, no cursor movement.
+#[derive(Debug, Default)]
+struct Lines {
+    /// A frame was written since the last line ended.
+    open: std::sync::atomic::AtomicBool,
+}
+
+impl indicatif::TermLike for Lines {
+    fn width(&self) -> u16 {
+        100
+    }
+    fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        self.open.store(false, Ordering::Relaxed);
+        writeln!(std::io::stderr(), "{s}")
+    }
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        self.open.store(!s.is_empty(), Ordering::Relaxed);
+        write!(std::io::stderr(), "{s}")
+    }
+    fn clear_line(&self) -> std::io::Result<()> {
+        match self.open.swap(false, Ordering::Relaxed) {
+            true => writeln!(std::io::stderr()),
+            false => Ok(()),
+        }
+    }
+    fn flush(&self) -> std::io::Result<()> {
+        std::io::stderr().flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn note(seconds: &[f64]) -> String {
+        let mut t = Times::default();
+        for (k, s) in seconds.iter().enumerate() {
+            t.add(*s, &format!("p{k}.yaml"));
+        }
+        t.note(false).unwrap_or_default()
+    }
+
+    #[test]
+    fn only_a_puzzle_that_dominates_is_said_to_take_most_of_the_time() {
+        assert!(
+            !note(&[25.3, 25.1]).contains("% of the time"),
+            "{}",
+            note(&[25.3, 25.1])
+        );
+        assert!(note(&[25.3, 2.1, 1.0]).contains("1 puzzle took 89% of the time"));
+    }
 }

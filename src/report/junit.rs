@@ -22,26 +22,24 @@ fn xml(s: &str) -> String {
     super::html::escape(&held)
 }
 
+/// What a testcase holds when it did not pass: its element (`failure`, `error` or
+/// `skipped`), the element's type and why.
+type Verdict = (&'static str, &'static str, String);
+
 /// One `testcase`: `file`, `puzzle`, its time, and, when it did not pass, why.
-fn case(s: &mut String, file: &str, puzzle: &str, seconds: f64, failed: Option<(Status, String)>) {
+fn case(s: &mut String, file: &str, puzzle: &str, seconds: f64, verdict: Option<Verdict>) {
     let _ = write!(
         s,
         "    <testcase classname=\"{}\" name=\"{}\" time=\"{seconds:.6}\"",
         xml(file),
         xml(puzzle)
     );
-    match failed {
+    match verdict {
         None => s.push_str("/>\n"),
-        Some((status, why)) => {
-            let tag = if status == Status::Error {
-                "error"
-            } else {
-                "failure"
-            };
+        Some((tag, kind, why)) => {
             let _ = write!(
                 s,
-                ">\n      <{tag} type=\"{}\" message=\"{}\">{}</{tag}>\n    </testcase>\n",
-                status.as_str(),
+                ">\n      <{tag} type=\"{kind}\" message=\"{}\">{}</{tag}>\n    </testcase>\n",
                 xml(&why),
                 xml(&why)
             );
@@ -49,10 +47,22 @@ fn case(s: &mut String, file: &str, puzzle: &str, seconds: f64, failed: Option<(
     }
 }
 
+/// The counts of a document: tests, failures, errors, skipped, and the seconds they took.
+#[derive(Default)]
+struct Counts {
+    tests: usize,
+    failures: usize,
+    errors: usize,
+    skipped: usize,
+    seconds: f64,
+}
+
 /// The document around `cases`, with its counts.
-fn document(tests: usize, failures: usize, errors: usize, seconds: f64, cases: &str, note: &str) -> String {
-    let counts =
-        format!("tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" time=\"{seconds:.6}\"");
+fn document(c: &Counts, cases: &str, note: &str) -> String {
+    let counts = format!(
+        "tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{:.6}\"",
+        c.tests, c.failures, c.errors, c.seconds
+    );
     let out = if note.is_empty() {
         String::new()
     } else {
@@ -60,17 +70,66 @@ fn document(tests: usize, failures: usize, errors: usize, seconds: f64, cases: &
     };
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"marbles\" {counts}>\n  \
-         <testsuite name=\"marbles batch\" {counts} skipped=\"0\">\n{cases}{out}  </testsuite>\n</testsuites>\n"
+         <testsuite name=\"marbles batch\" {counts} skipped=\"{}\">\n{cases}{out}  </testsuite>\n</testsuites>\n",
+        c.skipped
     )
 }
 
-/// Why `o` did not pass, or `None` when it did.
-fn failure(o: &Outcome) -> Option<(Status, String)> {
+/// The element of a puzzle that did not pass: `error` for bad input, else `failure`.
+fn tag(status: Status) -> &'static str {
+    match status {
+        Status::Error => "error",
+        _ => "failure",
+    }
+}
+
+/// Why `o` did not pass, or `None` when it did: a search Ctrl-C stopped is skipped.
+fn verdict(o: &Outcome) -> Option<Verdict> {
+    if super::interrupted(o) {
+        let why = format!("interrupted after {:.2} s", o.stats.seconds);
+        return Some(("skipped", "interrupted", why));
+    }
     (!o.passed()).then(|| {
         let why = note(o);
         let why = if why.is_empty() { o.actual() } else { why };
-        (o.status, why)
+        (tag(o.status), o.status.as_str(), why)
     })
+}
+
+/// A testcase for each file not run, skipped.
+fn not_run(cases: &mut String, c: &mut Counts, files: &[String], stopped: Option<&str>) {
+    let why = format!("not run: {}", stopped.unwrap_or("the run stopped short"));
+    for file in files {
+        case(cases, file, "", 0.0, Some(("skipped", "not_run", why.clone())));
+    }
+    c.tests += files.len();
+    c.skipped += files.len();
+}
+
+impl Junit {
+    /// Every outcome, then the files not run.
+    fn listed(outcomes: &[Outcome], results: Option<&Finished>) -> String {
+        let mut cases = String::new();
+        let mut c = Counts {
+            tests: outcomes.len(),
+            ..Counts::default()
+        };
+        for o in outcomes {
+            let verdict = verdict(o);
+            match verdict.as_ref().map(|v| v.0) {
+                Some("error") => c.errors += 1,
+                Some("skipped") => c.skipped += 1,
+                Some(_) => c.failures += 1,
+                None => {}
+            }
+            c.seconds += o.stats.seconds;
+            case(&mut cases, &o.file, &o.puzzle, o.stats.seconds, verdict);
+        }
+        if let Some(r) = results {
+            not_run(&mut cases, &mut c, &r.not_run, r.stopped.as_deref());
+        }
+        document(&c, &cases, "")
+    }
 }
 
 impl Format for Junit {
@@ -79,42 +138,40 @@ impl Format for Junit {
     }
 
     fn render(&self, outcomes: &[Outcome]) -> anyhow::Result<String> {
-        let mut cases = String::new();
-        let (mut failures, mut errors, mut seconds) = (0, 0, 0.0);
-        for o in outcomes {
-            let failed = failure(o);
-            match failed.as_ref().map(|f| f.0) {
-                Some(Status::Error) => errors += 1,
-                Some(_) => failures += 1,
-                None => {}
-            }
-            seconds += o.stats.seconds;
-            case(&mut cases, &o.file, &o.puzzle, o.stats.seconds, failed);
+        Ok(Junit::listed(outcomes, None))
+    }
+
+    /// As any format writes, the files not run as skipped testcases.
+    fn write(&self, results: &Finished) -> anyhow::Result<String> {
+        match &results.every {
+            Some(all) => Ok(Junit::listed(all, Some(results))),
+            None => self.summarise(results),
         }
-        Ok(document(outcomes.len(), failures, errors, seconds, &cases, ""))
     }
 
     /// Too many to list: the counts, and a testcase for each failed one listed.
     fn summarise(&self, results: &Finished) -> anyhow::Result<String> {
         let mut cases = String::new();
         for b in &results.failed {
-            case(
-                &mut cases,
-                &b.file,
-                &b.puzzle,
-                b.seconds,
-                Some((b.status, b.note.clone())),
-            );
+            let verdict = (tag(b.status), b.status.as_str(), b.note.clone());
+            case(&mut cases, &b.file, &b.puzzle, b.seconds, Some(verdict));
         }
         let t = &results.totals;
-        Ok(document(
-            results.count(),
-            t.failing - t.errors,
-            t.errors,
-            t.seconds,
-            &cases,
-            &super::summarised_note(results),
-        ))
+        let mut c = Counts {
+            tests: results.count(),
+            failures: t.failing - t.errors,
+            errors: t.errors,
+            skipped: 0,
+            seconds: t.seconds,
+        };
+        c.tests += results.not_run.len();
+        c.skipped += results.not_run.len();
+        let note = super::summarised_note(results);
+        let note = match super::stopped_note(results) {
+            Some(stopped) => format!("{stopped}\n{note}"),
+            None => note,
+        };
+        Ok(document(&c, &cases, &note))
     }
 }
 

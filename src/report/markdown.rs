@@ -88,6 +88,10 @@ impl Format for Markdown {
         "summary.md"
     }
 
+    fn stopped_short(&self, report: String, note: &str) -> String {
+        format!("> **{}**\n\n{report}", text(note))
+    }
+
     fn render(&self, outcomes: &[Outcome]) -> anyhow::Result<String> {
         let mut s = String::from("# marbles report\n\n");
         s.push_str(&table(outcomes));

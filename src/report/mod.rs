@@ -39,13 +39,51 @@ pub trait Format {
     /// A batch too large to list (see [`tally`]): its counts, charts, slowest and failed
     /// puzzles, and a sample; every result is in `results.jsonl`.
     fn summarise(&self, results: &Finished) -> anyhow::Result<String>;
-    /// [`Format::render`] for a batch small enough, else [`Format::summarise`].
+    /// [`Format::render`] for a batch small enough, else [`Format::summarise`]; a run that
+    /// stopped short says so ([`Format::stopped_short`]).
     fn write(&self, results: &Finished) -> anyhow::Result<String> {
-        match &results.every {
-            Some(all) => self.render(all),
-            None => self.summarise(results),
-        }
+        let text = match &results.every {
+            Some(all) => self.render(all)?,
+            None => self.summarise(results)?,
+        };
+        Ok(match stopped_note(results) {
+            Some(note) => self.stopped_short(text, &note),
+            None => text,
+        })
     }
+    /// `text` with `note` ([`stopped_note`]) where a reader sees it first; as it is when the
+    /// format has no place for a note.
+    fn stopped_short(&self, text: String, _note: &str) -> String {
+        text
+    }
+}
+
+/// What a report of a run that stopped short (Ctrl-C, `--fail-fast`) says first: why, and
+/// how many puzzle files it did not run, the first ten named.
+pub fn stopped_note(results: &Finished) -> Option<String> {
+    let why = results.stopped.as_deref()?;
+    Some(format!(
+        "incomplete run: {why}; {}",
+        not_run_words(&results.not_run)
+    ))
+}
+
+/// `2 puzzle files not run: a.yaml, b.yaml`, naming ten at most.
+pub fn not_run_words(files: &[String]) -> String {
+    let named: Vec<&str> = files.iter().take(10).map(String::as_str).collect();
+    format!(
+        "{} puzzle file{} not run{}{}{}",
+        files.len(),
+        if files.len() == 1 { "" } else { "s" },
+        if files.is_empty() { "" } else { ": " },
+        named.join(", "),
+        if files.len() > 10 { ", …" } else { "" }
+    )
+}
+
+/// Whether `o` is a search Ctrl-C stopped: a batch reports it, and keeps no record of it.
+pub fn interrupted(o: &Outcome) -> bool {
+    o.gave_up.as_ref().map(crate::search::GaveUp::stop) == Some(&crate::search::GaveUp::Interrupted)
 }
 
 /// The file every result of a batch is in, one JSON object a line, in path order.

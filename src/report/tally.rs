@@ -216,6 +216,8 @@ impl Tally {
             sample: ordered(self.sample.into_iter().map(|k| (k.0, k.1)).collect()),
             every: self.every.map(ordered),
             listed: true,
+            not_run: Vec::new(),
+            stopped: None,
         }
     }
 }
@@ -244,6 +246,13 @@ pub struct Finished {
     /// Whether every result is written to `results.jsonl` (a batch with a report folder).
     #[serde(skip)]
     pub listed: bool,
+    /// The puzzle files a run that stopped short did not reach, in path order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_run: Vec<String>,
+    /// Why the run stopped short, in words, when it did: `interrupted (Ctrl-C)`, or
+    /// `--fail-fast: stopped at FILE: PUZZLE`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
 }
 
 impl Finished {

@@ -567,3 +567,51 @@ fn a_batch_names_its_slowest_puzzles_and_the_one_that_took_most_of_the_time() {
     );
     assert!(!run(&["--quiet"]).contains("slowest"));
 }
+
+/// A run over some of the files (`-k`, a Ctrl-C, `--fail-fast`) keeps the results of the others
+/// for `--resume`, which counts every file of the folder.
+#[test]
+fn resume_after_a_run_over_some_files_reuses_every_file_finished_before() {
+    let t = Test::new()
+        .file("set/a.yaml", "rules: peg_hop\nboard: |\n  o o . o\n")
+        .file("set/b.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+        .file("set/c.yaml", "rules: peg_hop\nboard: |\n  . o o\n");
+    let run = |extra: &[&str]| {
+        let args = [&["batch", "set", "--report", "rep"][..], extra].concat();
+        let out = t.command().args(args).output().unwrap();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    run(&[]);
+    run(&["-k", "a.yaml"]);
+    let resumed = run(&["--resume"]);
+    assert!(
+        resumed.contains("resumed: 3 of 3 puzzle files reused from earlier results, 0 solved now\n"),
+        "{resumed}"
+    );
+    let resumed = run(&["--resume", "-k", "b.yaml"]);
+    assert!(
+        resumed.contains("resumed: 1 of 1 puzzle files reused from earlier results, 0 solved now\n"),
+        "{resumed}"
+    );
+}
+
+/// `MARBLES_PROGRESS=always` draws the bar on a stderr that is no terminal, a line a redraw;
+/// it says no ETA before a file has finished.
+#[test]
+fn the_progress_bar_is_drawn_when_asked_and_guesses_no_eta_from_nothing() {
+    let corner = std::fs::read_to_string(root().join("puzzles/triangle_hop/corner.yaml")).unwrap();
+    let out = Test::new()
+        .file("set/hard.yaml", &corner)
+        .file("set/quick.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+        .args(["batch", "set", "--no-report", "-j", "1"])
+        .command()
+        .env("MARBLES_PROGRESS", "always")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let frames: Vec<&str> = stderr.lines().filter(|l| l.contains("/2 puzzles")).collect();
+    assert!(frames.iter().any(|l| l.contains(" 0/2 puzzles ")), "{stderr}");
+    for frame in frames {
+        assert_eq!(frame.contains("ETA"), !frame.contains(" 0/2 "), "{frame}");
+    }
+}

@@ -268,6 +268,91 @@ fn failed_reruns_only_what_did_not_pass_last_time() {
         );
 }
 
+/// `--failed` over `t`'s `set`, its summary as CSV: the exit code and the files solved.
+fn rerun_failed(t: &Test) -> (Option<i32>, String) {
+    let out = t
+        .command()
+        .args(["batch", "set", "--quiet", "--failed", "--format", "csv"])
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn failed_runs_what_a_fail_fast_stop_never_reached_and_its_reports_say_so() {
+    let t = three().file("set/d_no_way.yaml", NO_WAY);
+    let first = t
+        .command()
+        .args(["batch", "set", "--quiet", "--fail-fast", "-j", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(first.status.code(), Some(1));
+    let xml = std::fs::read_to_string(t.path("reports/junit.xml")).unwrap();
+    assert!(xml.contains("tests=\"4\" failures=\"1\" errors=\"0\""), "{xml}");
+    assert!(xml.contains(" skipped=\"2\">"), "{xml}");
+    assert!(
+        xml.contains("<testcase classname=\"set/d_no_way.yaml\" name=\"\" time=\"0.000000\">\n      <skipped type=\"not_run\" message=\"not run: --fail-fast: stopped at set/b_no_way.yaml: Crossed marbles\">"),
+        "{xml}"
+    );
+    let md = std::fs::read_to_string(t.path("reports/summary.md")).unwrap();
+    assert!(
+        md.starts_with("> **incomplete run: --fail-fast: stopped at set/b\\_no\\_way.yaml: Crossed marbles; 2 puzzle files not run: set/c\\_corner.yaml, set/d\\_no\\_way.yaml**\n"),
+        "{md}"
+    );
+    // b fixed: b runs again, and so do c and d, which never ran; d still fails.
+    std::fs::write(
+        t.path("set/b_no_way.yaml"),
+        format!("{NO_WAY}expect: unsolvable\n"),
+    )
+    .unwrap();
+    let (code, out) = rerun_failed(&t);
+    assert_eq!(code, Some(1), "{out}");
+    let files: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        ["set/b_no_way.yaml", "set/c_corner.yaml", "set/d_no_way.yaml"]
+    );
+    // Only d is left; fixed, every file has passed in its latest run.
+    std::fs::write(
+        t.path("set/d_no_way.yaml"),
+        format!("{NO_WAY}expect: unsolvable\n"),
+    )
+    .unwrap();
+    let (code, out) = rerun_failed(&t);
+    assert_eq!((code, out.lines().count()), (Some(0), 2), "{out}");
+    assert_eq!(rerun_failed(&t), (Some(0), String::new()));
+}
+
+#[test]
+fn a_run_over_some_files_keeps_the_failures_of_the_others_for_failed() {
+    let t = three();
+    let run = |args: &[&str]| {
+        let args = [&["batch", "set", "--quiet"][..], args].concat();
+        t.command().args(args).output().unwrap().status.code()
+    };
+    assert_eq!(run(&[]), Some(1));
+    assert_eq!(run(&["-k", "a_corner"]), Some(0));
+    let (code, out) = rerun_failed(&t);
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(out.contains("set/b_no_way.yaml,"), "{out}");
+    // A file renamed has no results under its new name: it is run too.
+    std::fs::rename(t.path("set/c_corner.yaml"), t.path("set/e_corner.yaml")).unwrap();
+    let (code, out) = rerun_failed(&t);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("set/b_no_way.yaml,") && out.contains("set/e_corner.yaml,"),
+        "{out}"
+    );
+}
+
 #[test]
 fn junit_xml_has_a_testcase_a_puzzle_failures_and_errors() {
     let run = three()

@@ -313,15 +313,13 @@ fn a_batch_killed_ten_times_and_resumed_reports_as_if_never_killed() {
 }
 
 #[test]
-fn ctrl_c_writes_what_was_finished_and_exits_130() {
+fn ctrl_c_writes_what_was_finished_and_the_search_it_cut_and_exits_130() {
     let dir = tempfile::tempdir().unwrap();
     let set = dir.path().join("set");
     std::fs::create_dir(&set).unwrap();
-    std::fs::copy(
-        root().join("puzzles/triangle_hop/corner.yaml"),
-        set.join("a_fast.yaml"),
-    )
-    .unwrap();
+    // A quick puzzle that fails (its expectation is not met): Ctrl-C is no `--fail-fast` stop.
+    let corner = std::fs::read_to_string(root().join("puzzles/triangle_hop/corner.yaml")).unwrap();
+    std::fs::write(set.join("a_fast.yaml"), format!("{corner}expect: unsolvable\n")).unwrap();
     // Far beyond any search: a 9×9 board full but for its centre, down to one peg.
     let row = |r: usize| {
         (0..9)
@@ -357,6 +355,7 @@ fn ctrl_c_writes_what_was_finished_and_exits_130() {
         stderr.contains("interrupted: 1 of 3 puzzle files finished and reported"),
         "{stderr}"
     );
+    assert!(!stderr.contains("fail-fast"), "{stderr}");
     let v = untimed(&report);
     let files: Vec<&str> = v["results"]
         .as_array()
@@ -364,6 +363,19 @@ fn ctrl_c_writes_what_was_finished_and_exits_130() {
         .iter()
         .map(|o| o["file"].as_str().unwrap())
         .collect();
-    assert_eq!(files.len(), 1);
-    assert!(files[0].ends_with("a_fast.yaml"));
+    assert_eq!(files.len(), 2);
+    assert!(files[0].ends_with("a_fast.yaml") && files[1].ends_with("b_slow.yaml"));
+    assert_eq!(v["results"][1]["reason"], "interrupted");
+    assert_eq!(v["stopped"], "interrupted (Ctrl-C)");
+    assert!(v["not_run"][0].as_str().unwrap().ends_with("c_never.yaml"), "{v}");
+    let xml = std::fs::read_to_string(report.join("junit.xml")).unwrap();
+    assert!(
+        xml.contains("<skipped type=\"interrupted\" message=\"interrupted after "),
+        "{xml}"
+    );
+    assert!(xml.contains(" skipped=\"2\">"), "{xml}");
+    // The cut search is reported, never recorded: `--resume` solves it again.
+    let records = std::fs::read_to_string(report.join("results.jsonl")).unwrap();
+    assert_eq!(records.lines().count(), 1, "{records}");
+    assert!(records.contains("a_fast.yaml"), "{records}");
 }

@@ -380,3 +380,36 @@ fn a_folder_planted_where_a_report_is_published_is_refused_before_anything_is_sw
         assert!(left.is_empty(), "{name}: left {left:?}");
     }
 }
+
+#[test]
+fn a_report_folder_holding_files_marbles_did_not_write_is_refused_before_solving() {
+    for name in ["index.html", "summary.json", "results.jsonl", "current"] {
+        let t = with_victim();
+        std::fs::write(t.path("rep").join(name), PRECIOUS).unwrap();
+        let run = t
+            .args(["batch", "set", "--report", "rep"])
+            .run()
+            .status(2)
+            .no_panic()
+            .stderr_has(&format!("rep/{name}: a file marbles did not write (its reports are links into rep/current/); move it away or choose another --report folder; nothing was solved and no report was touched\n"));
+        assert_eq!(text(&run.dir().join("rep").join(name)), PRECIOUS);
+        assert!(
+            !run.dir().join("rep/.journal.jsonl").exists(),
+            "{name}: solving began"
+        );
+    }
+    // A folder planted at `current` is refused before anything is solved too.
+    let t = with_victim();
+    std::fs::create_dir(t.path("rep/current")).unwrap();
+    let run = t
+        .args(["batch", "set", "--report", "rep"])
+        .run()
+        .status(2)
+        .stderr_has("rep/current: it is a folder, where marbles publishes a link to its report; remove it");
+    assert!(!run.dir().join("rep/.journal.jsonl").exists(), "solving began");
+    // A folder marbles wrote a report into is written again.
+    let t = with_victim();
+    let done = batch_into_rep(&t, "set", None);
+    assert!(done.status.success());
+    assert!(batch_into_rep(&t, "set", None).status.success());
+}
