@@ -124,7 +124,8 @@ fn hostile() -> Vec<(String, Vec<u8>)> {
             "pagemap_rules.yaml",
             "rules: /proc/self/pagemap\nboard: |\n  o o .\n".into(),
         ),
-        text("huge_hop.yaml", square(40)),
+        // 144 holes: over the 128 a hop board may have (a slide board may have more).
+        text("huge_hop.yaml", square(12)),
         text(
             "huge_tilt.yaml",
             "rules: tilt_roll\nsize: 100\nmarbles: [[0, 0]]\nholes: [[1, 1]]\n".into(),

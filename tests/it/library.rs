@@ -94,9 +94,9 @@ fn every_shipped_puzzle_solves_or_is_refuted_and_every_hop_answer_replays_to_its
         }
         assert_eq!(o["status"], "solved", "{name}: {o}");
         let yaml = std::fs::read_to_string(path).unwrap();
-        // Tilt answers, and those of pieces of kinds, are replayed by tests of their own
-        // (exits.rs, kinds.rs).
-        let kinds = ["frogs_toads/", "hoppers/", "slide_maze/"];
+        // Tilt answers, and those of pieces of kinds and of sliding robots, are replayed by
+        // tests of their own (exits.rs, kinds.rs).
+        let kinds = ["frogs_toads/", "hoppers/", "slide_maze/", "ricochet/"];
         if !name.starts_with("tilt_roll/") && !kinds.iter().any(|k| name.starts_with(k)) {
             check_hop_answer(&name, &yaml, o);
             hop += 1;

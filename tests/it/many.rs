@@ -155,7 +155,7 @@ fn rule_tables_kept_between_puzzles_answer_as_fresh_runs_do() {
         );
     }
     let (kept, fresh) = (results(&kept), results(&fresh));
-    assert_eq!(kept.len(), 641, "600 generated and the 41 shipped");
+    assert_eq!(kept.len(), 647, "600 generated and the 47 shipped");
     assert_eq!(kept.len(), fresh.len());
     for (k, f) in kept.iter().zip(&fresh) {
         assert_eq!(k, f, "a kept table answered otherwise than a fresh run");
@@ -472,7 +472,7 @@ fn merged_shards_list_every_result_as_one_batch_does() {
     ]);
     run(&["batch", "set", "--report", "whole", "--quiet"]);
     let (merged, whole) = (results(&t.path("merged")), results(&t.path("whole")));
-    assert_eq!(whole.len(), 41);
+    assert_eq!(whole.len(), 47);
     assert!(
         whole.iter().any(|r| r["cases"] == 2),
         "the ICPC sample's two cases"

@@ -201,7 +201,7 @@ fn rules_lists_each_family_where_it_is_found_and_its_first_comment() {
         ]
     );
     assert_eq!(row("tilt_roll")[..2], ["tilt_roll", "built in"]);
-    assert_eq!(lines.len(), 9, "{}", r.stdout);
+    assert_eq!(lines.len(), 10, "{}", r.stdout);
     // The folder lists what its puzzles find, up to the project's top: the folder named on
     // the command line bounds nothing (it once hid the top rules/ here).
     let r = run(&files, &["rules", "puzzles"], 0);

@@ -422,11 +422,6 @@ impl<'a> App<'a> {
         let block = Block::bordered();
         let inner = block.inner(board);
         frame.render_widget(block, board);
-        self.board = Rect {
-            x: inner.x + 1,
-            y: inner.y,
-            ..inner
-        };
         let lines = match (&self.p.model, self.here()) {
             (_, Position::Hop(s)) => {
                 let s = *s;
@@ -440,6 +435,22 @@ impl<'a> App<'a> {
                 })
             }
             _ => self.tilt_lines(),
+        };
+        // The board in the middle of its frame (clicks are read against where it is drawn).
+        let area = Rect {
+            x: inner.x + 1,
+            width: inner.width.saturating_sub(1),
+            ..inner
+        };
+        let (w, h) = (
+            lines.iter().map(Line::width).max().unwrap_or(0) as u16,
+            lines.len() as u16,
+        );
+        self.board = Rect {
+            x: area.x + area.width.saturating_sub(w) / 2,
+            y: area.y + area.height.saturating_sub(h) / 2,
+            width: w.min(area.width),
+            height: h.min(area.height),
         };
         frame.render_widget(Paragraph::new(lines), self.board);
         frame.render_widget(Line::from(self.status()), status);
@@ -759,22 +770,34 @@ mod tests {
         let mut app = App::new(&p, &opts);
         let start = screen(&mut app);
         // The cursor starts on the first peg, [1, 0]; [2, 0] below it can jump up to [0, 0].
+        // The board's rows, drawn in the middle of the frame: its indentation taken off.
         let rows: Vec<&str> = start
             .lines()
-            .skip(2)
-            .take(5)
             .map(|l| l.trim_matches('│').trim_end())
+            .filter(|l| l.contains(['●', '○']))
             .collect();
+        let indent = rows
+            .iter()
+            .map(|l| l.len() - l.trim_start().len())
+            .min()
+            .unwrap_or(0);
+        let rows: Vec<&str> = rows.iter().map(|l| &l[indent..]).collect();
         assert_eq!(
             rows,
             [
-                "          ○",
-                "       [●]  ●",
-                "      ●   ●   ●",
-                "    ●   ●   ●   ●",
-                "  ●   ●   ●   ●   ●"
+                "        ○",
+                "     [●]  ●",
+                "    ●   ●   ●",
+                "  ●   ●   ●   ●",
+                "●   ●   ●   ●   ●"
             ]
         );
+        // Centred: as much room on the left of the widest row as on its right, give or take one.
+        let widest = start.lines().find(|l| l.contains("●   ●   ●   ●   ●")).unwrap();
+        let inside = widest.trim_matches('│');
+        let room = |s: &str| inside.chars().count() - s.chars().count();
+        let (left, right) = (room(inside.trim_start()), room(inside.trim_end()));
+        assert!(left > 10 && left.abs_diff(right) <= 2, "{widest:?}");
         assert!(
             start.contains("\n14 pegs left · rating: mental midget · move 0\n"),
             "{start}"
@@ -816,11 +839,13 @@ mod tests {
                 .0;
             (line[..x].chars().count() as u16, row as u16)
         };
-        // Row 2 of the board (screen row 4) is [2, 0] [2, 1] [2, 2]; the hole [0, 0] is on row 2.
-        let (c, r) = at(&s, 4, 2);
+        // The board's first row (the hole [0, 0]) is where the board is centred; two rows below
+        // it are [2, 0] [2, 1] [2, 2].
+        let top = s.lines().position(|l| l.contains(['●', '○'])).unwrap();
+        let (c, r) = at(&s, top + 2, 2);
         app.update(Input::Click { column: c, row: r });
         assert_eq!(app.message(), "[2, 2] picked: choose where it jumps");
-        let (c, r) = at(&s, 2, 0);
+        let (c, r) = at(&s, top, 0);
         app.update(Input::Click { column: c, row: r });
         assert!(screen(&mut app).contains("13 pegs left · rating: mental midget · move 1"));
     }
@@ -851,7 +876,7 @@ mod tests {
         let opts = Options::default();
         let p = prepared("puzzles/frogs_toads/frogs_toads_3.yaml");
         let mut app = App::new(&p, &opts);
-        assert!(screen(&mut app).contains("│ [F]  F   F   ○   T   T   T"));
+        assert!(screen(&mut app).contains("[F]  F   F   ○   T   T   T"));
         // The frog at [0, 2] and the toad at [0, 4] can move: underlined in their colours.
         let toad = style_at(&mut app, " T   T   T");
         assert_eq!(toad.fg, Some(Color::Yellow));
@@ -901,7 +926,7 @@ mod tests {
         app.update(Input::Click { column: toad, row });
         assert_eq!(app.message(), "[0, 4] picked: choose where it goes");
         app.update(Input::Click { column: hole, row });
-        assert!(screen(&mut app).contains("│  F   F   F  [T]  ○   T   T"));
+        assert!(screen(&mut app).contains(" F   F   F  [T]  ○   T   T"));
         app.update(Input::Undo);
         app.update(Input::Solve);
         assert_eq!(
@@ -909,7 +934,7 @@ mod tests {
             "marbles finishes: solved in 15 moves, 6 pieces left"
         );
         let end = ticked(&mut app, 15);
-        assert!(end.contains("│  T   T   T  [○]  F   F   F"), "{end}");
+        assert!(end.contains(" T   T   T  [○]  F   F   F"), "{end}");
         assert!(end.contains("solved in 15 moves: 6 pieces (3 F, 3 T)"), "{end}");
         assert_eq!(app.exit_code(), ExitCode::Solved);
     }
