@@ -1,6 +1,6 @@
 //! The terminal table printed by `marbles batch`: fits 80 columns on a terminal.
 
-use super::{Finished, Totals, jumps_cell, moves_cell, thousands};
+use super::{Finished, Totals, moves_cell, thousands};
 use crate::outcome::Outcome;
 use crate::render;
 use std::fmt::Write as _;
@@ -8,21 +8,16 @@ use std::io::IsTerminal;
 use tabled::settings::peaker::Priority;
 use tabled::settings::{Alignment, Modify, Style, Width, object::Columns};
 
-/// Rows (puzzle, family, status, expectation met, moves, jumps, pegs left, nodes, time), then
-/// the totals line.
+/// Rows (puzzle, family, status, expectation met, moves, pegs left, nodes, time), then the
+/// totals line.
 pub fn render(outcomes: &[Outcome]) -> String {
     let mut b = tabled::builder::Builder::default();
     // An `expect` column (met, not met) only when some puzzle states an expectation.
     let expects = outcomes.iter().any(|o| o.met.is_some());
-    // A `jumps` column (a hop board's moves are chains of jumps) only when some answer jumps.
-    let jumps = outcomes.iter().any(|o| o.jumps_made().is_some());
     let head = [
-        "puzzle", "family", "status", "expect", "moves", "jumps", "pegs", "nodes", "time",
+        "puzzle", "family", "status", "expect", "moves", "pegs", "nodes", "time",
     ];
-    b.push_record(
-        head.into_iter()
-            .filter(|&h| (expects || h != "expect") && (jumps || h != "jumps")),
-    );
+    b.push_record(head.into_iter().filter(|&h| expects || h != "expect"));
     for o in outcomes {
         let expect = expects.then(|| super::met_cell(o).to_string());
         b.push_record(
@@ -33,9 +28,8 @@ pub fn render(outcomes: &[Outcome]) -> String {
             ]
             .into_iter()
             .chain(expect)
-            .chain([moves_cell(o)])
-            .chain(jumps.then(|| jumps_cell(o)))
             .chain([
+                moves_cell(o),
                 o.pegs_left.map(|p| p.to_string()).unwrap_or_default(),
                 o.stats.nodes.to_string(),
                 seconds(o.stats.seconds),
