@@ -9,30 +9,12 @@ const NO_WAY: &str = "rules: tilt_roll\nsize: 3\nmarbles: [[0,0],[0,2]]\nholes: 
 
 #[test]
 fn the_shipped_collection_passes_as_a_test_and_fails_the_day_an_answer_changes() {
-    // The README's first command: four puzzles are unsolvable on purpose and say so.
-    // The two hardest Ricochet problems take a minute each in a release build and far more
-    // in the test build: they are left to benches/ricochet.py and docs/benchmarks.md.
-    let long = ["hardest_25_moves.yaml", "hard_24_moves.yaml"];
-    let mut sets: Vec<String> = Vec::new();
-    for entry in std::fs::read_dir(root().join("puzzles")).unwrap() {
-        let dir = entry.unwrap().path();
-        match dir.file_name().unwrap() == "ricochet" {
-            false => sets.push(format!("puzzles/{}", dir.file_name().unwrap().to_string_lossy())),
-            true => sets.extend(
-                std::fs::read_dir(&dir)
-                    .unwrap()
-                    .map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
-                    .filter(|f| !long.contains(&f.as_str()))
-                    .map(|f| format!("puzzles/ricochet/{f}")),
-            ),
-        }
-    }
-    let t = Test::new().in_root();
+    // The README's first command: four puzzles are unsolvable on purpose and say so (the
+    // collection without its two longest problems: see `LONG_SHIPPED`).
+    let t = Test::new().with_shipped();
     let out = t
         .command()
-        .arg("batch")
-        .args(&sets)
-        .args(["--no-report", "--quiet", "--format", "csv"])
+        .args(["batch", "puzzles", "--no-report", "--quiet", "--format", "csv"])
         .output()
         .unwrap();
     assert_eq!(

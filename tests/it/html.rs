@@ -147,7 +147,7 @@ fn report_of(puzzles: &str) -> (tempfile::TempDir, crate::support::Run) {
     let dir = tempfile::tempdir().expect("temp dir");
     let report = dir.path().display().to_string();
     let out = Test::new()
-        .in_root()
+        .with_shipped()
         .args(["batch", puzzles, "--report", &report, "--quiet"])
         .run();
     (dir, out)

@@ -3,7 +3,7 @@
 //! its figure checked against the literature or the test's own breadth-first search; and the
 //! exact messages for the ways a board, a goal or a rewrite script goes wrong.
 
-use crate::support::{Test, refusal, solved_json};
+use crate::support::{Test, refusal, root, solved_json};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -719,8 +719,8 @@ struct SlideBoard {
     walls: HashSet<((i64, i64), (i64, i64))>,
     robots: Vec<(char, (i64, i64))>,
     target: (i64, i64),
-    /// Whether only R counts at the target (else any robot).
-    red: bool,
+    /// The robot that must reach the target (else any robot).
+    piece: Option<char>,
 }
 
 impl SlideBoard {
@@ -754,14 +754,14 @@ impl SlideBoard {
             robots.push((*letter, at));
         }
         let target = open[roll(open.len() as u64) as usize];
-        let red = roll(4) != 0;
+        let piece = (roll(4) != 0).then_some('R');
         SlideBoard {
             size,
             blocked,
             walls,
             robots,
             target,
-            red,
+            piece,
         }
     }
 
@@ -782,7 +782,7 @@ impl SlideBoard {
             .iter()
             .map(|(a, b)| format!("[[{}, {}], [{}, {}]]", a.0, a.1, b.0, b.1))
             .collect();
-        let piece = if self.red { "\n  piece: R" } else { "" };
+        let piece = self.piece.map_or(String::new(), |p| format!("\n  piece: {p}"));
         format!(
             "rules: ricochet\nboard: |\n{board}walls: [{}]\ngoal:\n  reach: [{}, {}]{piece}\n  moves: fewest\n",
             walls.join(", "),
@@ -805,10 +805,65 @@ impl SlideBoard {
         }
     }
 
+    /// Replays an answer by the test's own rules: each move a slide of the robot on its
+    /// square, the last one leaving a robot the goal wants on the target.
+    fn replay(&self, o: &Value, what: &str) {
+        let mut at: Vec<_> = self.robots.iter().map(|&(_, s)| s).collect();
+        for (piece, from, to, _) in steps(o) {
+            let (from, to) = ((from.0 as i64, from.1 as i64), (to.0 as i64, to.1 as i64));
+            let k = at
+                .iter()
+                .position(|&s| s == from)
+                .expect("a robot where a move starts");
+            assert_eq!(piece, self.robots[k].0, "{what}");
+            assert!(DIRS.iter().any(|&d| self.slide(&at, from, d) == to), "{what}");
+            at[k] = to;
+        }
+        assert!(self.won(&at), "{what}");
+    }
+
+    /// A shipped slide puzzle, read by the test from its YAML.
+    fn shipped(rel: &str) -> Self {
+        let text = std::fs::read_to_string(root().join("puzzles").join(rel)).unwrap();
+        let v: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+        let rows: Vec<Vec<&str>> = v["board"]
+            .as_str()
+            .unwrap()
+            .lines()
+            .map(|l| l.split_whitespace().collect())
+            .collect();
+        let (mut blocked, mut robots) = (HashSet::new(), Vec::new());
+        for (r, row) in rows.iter().enumerate() {
+            for (c, sym) in row.iter().enumerate() {
+                let at = (r as i64, c as i64);
+                match *sym {
+                    "#" => _ = blocked.insert(at),
+                    "." => {}
+                    robot => robots.push((robot.chars().next().unwrap(), at)),
+                }
+            }
+        }
+        let square = |v: &serde_yaml::Value| (v[0].as_i64().unwrap(), v[1].as_i64().unwrap());
+        let walls = v["walls"]
+            .as_sequence()
+            .unwrap()
+            .iter()
+            .map(|w| (square(&w[0]), square(&w[1])))
+            .collect();
+        SlideBoard {
+            size: rows.len() as i64,
+            blocked,
+            walls,
+            robots,
+            target: square(&v["goal"]["reach"]),
+            piece: v["goal"]["piece"].as_str().map(|p| p.chars().next().unwrap()),
+        }
+    }
+
     fn won(&self, at: &[(i64, i64)]) -> bool {
         at.iter()
             .enumerate()
-            .any(|(k, &s)| s == self.target && (!self.red || self.robots[k].0 == 'R'))
+            .any(|(k, &s)| s == self.target && self.piece.is_none_or(|p| self.robots[k].0 == p))
     }
 
     /// The fewest slides to the goal, by plain breadth-first search over every robot's square.
@@ -860,19 +915,7 @@ fn slides_on_random_walled_boards_take_as_few_moves_as_a_plain_breadth_first_sea
                 continue;
             }
         }
-        // Each move is a slide of the robot on its square, by the test's own rules.
-        let mut at: Vec<_> = b.robots.iter().map(|&(_, s)| s).collect();
-        for (piece, from, to, _) in steps(o) {
-            let (from, to) = ((from.0 as i64, from.1 as i64), (to.0 as i64, to.1 as i64));
-            let k = at
-                .iter()
-                .position(|&s| s == from)
-                .expect("a robot where a move starts");
-            assert_eq!(piece, b.robots[k].0, "board {i}");
-            assert!(DIRS.iter().any(|&d| b.slide(&at, from, d) == to), "board {i}");
-            at[k] = to;
-        }
-        assert!(b.won(&at), "board {i}");
+        b.replay(o, &format!("board {i}"));
     }
     assert!(solved > 40 && none > 0, "{solved} solved, {none} unsolvable");
 }
@@ -940,4 +983,40 @@ fn a_fifth_robot_and_a_target_for_any_robot_are_solved_exactly() {
     let any = solved_json("p.yaml", &format!("{board}goal:\n  reach: [0, 3]\n"));
     assert_eq!(any[0]["move_count"], 1, "{any}");
     assert_eq!(any[0]["moves"][0]["piece"], "S");
+}
+
+#[test]
+fn the_hardest_problem_ten_moves_along_its_published_line_takes_the_fifteen_left() {
+    // The published solution of the 25-move problem (DriftingDroids, "minimum number of
+    // robots moved"), robot and direction a move. The whole problem takes a minute in a
+    // release build (benches/ricochet.py); from the position after its first 10 moves the
+    // fewest left must be 15: fewer would make the whole problem shorter than its proven 25.
+    let line = "gS gE gN gE gS gE bN bW bS bW bS bW bS bE gS gW gS gW gN bW gS gE bS bE bN";
+    let mut board = SlideBoard::shipped("ricochet/hardest_25_moves.yaml");
+    let mut at: Vec<_> = board.robots.iter().map(|&(_, s)| s).collect();
+    let mut halfway = None;
+    for (n, m) in line.split(' ').enumerate() {
+        let letter = m.chars().next().unwrap().to_ascii_uppercase();
+        let k = board.robots.iter().position(|&(l, _)| l == letter).unwrap();
+        let d = match &m[1..] {
+            "N" => (-1, 0),
+            "S" => (1, 0),
+            "W" => (0, -1),
+            _ => (0, 1),
+        };
+        let to = board.slide(&at, at[k], d);
+        assert_ne!(to, at[k], "move {} of the published line goes nowhere", n + 1);
+        at[k] = to;
+        if n + 1 == 10 {
+            halfway = Some(at.clone());
+        }
+    }
+    // The shipped board, walls and target are the published ones: the line ends on the target.
+    assert!(board.won(&at), "the published line misses the target: {at:?}");
+    for (robot, s) in board.robots.iter_mut().zip(halfway.unwrap()) {
+        robot.1 = s;
+    }
+    let o = &solved_json("p.yaml", &board.yaml())[0];
+    assert_eq!(o["move_count"], 15, "{o}");
+    board.replay(o, "the second half");
 }

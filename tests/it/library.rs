@@ -8,12 +8,9 @@ use crate::support::{Test, root};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// Puzzles that take tens of seconds in a debug build (a second or so in a release one):
-/// replayed when the tests are built with optimisations (`cargo test --release`), skipped
-/// otherwise. None now: the French (1,3) game, once 7 M nodes, takes 1.3 M since beams
-/// look for one peg anywhere (2 s in a debug build). (Wiegleb's central game, 25 s in a
-/// debug build, stays in `benches/` for that.)
-const SLOW_IN_DEBUG: [&str; 0] = [];
+/// Puzzles that take minutes in a debug build (a minute in a release one): solved when the
+/// tests are built with optimisations (`cargo test --release`), skipped otherwise.
+const SLOW_IN_DEBUG: [&str; 2] = crate::support::LONG_SHIPPED;
 
 /// The shipped puzzles with no way to win (a marble starts on another's hole; no tilt works).
 const REFUTED: [&str; 3] = [

@@ -10,6 +10,25 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Shipped puzzles that take about a minute each in a release build and several in the test
+/// build: the hardest Ricochet problems, proven optimal by `benches/ricochet.py`. Tests that
+/// run the whole shipped collection leave them out (`Test::with_shipped`, `copy_shipped`);
+/// `kinds.rs` solves the 25-move one from ten moves along its published line.
+pub const LONG_SHIPPED: [&str; 2] = ["ricochet/hard_24_moves.yaml", "ricochet/hardest_25_moves.yaml"];
+
+/// Copies `puzzles/` to `to`, folders and all, without the [`LONG_SHIPPED`] puzzles.
+pub fn copy_shipped(to: &Path) {
+    let from = root().join("puzzles");
+    for e in walkdir::WalkDir::new(&from).into_iter().flatten() {
+        let rel = e.path().strip_prefix(&from).unwrap();
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(to.join(rel)).unwrap();
+        } else if !LONG_SHIPPED.iter().any(|l| rel == Path::new(l)) {
+            std::fs::copy(e.path(), to.join(rel)).unwrap();
+        }
+    }
+}
+
 pub struct Test {
     dir: tempfile::TempDir,
     args: Vec<String>,
@@ -34,6 +53,13 @@ impl Test {
         let p = self.dir.path().join(name);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, contents).unwrap();
+        self
+    }
+
+    /// Copies the shipped puzzles into the test's folder as `puzzles/`, without the
+    /// [`LONG_SHIPPED`] ones, for tests that run the whole collection.
+    pub fn with_shipped(self) -> Self {
+        copy_shipped(&self.dir.path().join("puzzles"));
         self
     }
 
