@@ -181,6 +181,9 @@ pub enum Replay {
         /// One string per position, start first: `1` where cell i holds a peg, else `0`; on a
         /// board of pieces of kinds, the letter of the kind there, else `0`.
         frames: Vec<String>,
+        /// The walls on edges between side-by-side squares (`walls:` of a square board).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        walls: Vec<[Cell; 2]>,
     },
     Tilt {
         size: usize,

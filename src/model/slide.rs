@@ -117,50 +117,10 @@ impl SlideModel {
             .unwrap_or(FAR)
     }
 
-    /// The position's key: the goal robots' squares then the helpers', each group sorted, as
-    /// robots of a group move alike and are met alike by the goal (a helper's kind changes
-    /// nothing a slide does), so positions that differ by which of them stands where are one.
-    #[inline]
-    pub fn key(&self, s: &[u16]) -> u64 {
-        let mut act = [0u16; MAX_ROBOTS];
-        let mut help = [0u16; MAX_ROBOTS];
-        let (mut na, mut nh) = (0, 0);
-        for (&sq, &a) in s.iter().zip(&self.active) {
-            match a {
-                true => {
-                    act[na] = sq;
-                    na += 1;
-                }
-                false => {
-                    help[nh] = sq;
-                    nh += 1;
-                }
-            }
-        }
-        sort(&mut act[..na]);
-        sort(&mut help[..nh]);
-        act[..na]
-            .iter()
-            .chain(&help[..nh])
-            .fold(0u64, |k, &sq| k << self.bits | sq as u64)
-    }
-
     /// Move `i` as (robot, direction).
     #[inline]
     pub fn unpack(&self, i: usize) -> (usize, usize) {
         (i / self.directions.len(), i % self.directions.len())
-    }
-}
-
-/// Insertion sort: a group holds a few robots.
-#[inline]
-fn sort(a: &mut [u16]) {
-    for i in 1..a.len() {
-        let mut j = i;
-        while j > 0 && a[j - 1] > a[j] {
-            a.swap(j - 1, j);
-            j -= 1;
-        }
     }
 }
 

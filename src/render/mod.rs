@@ -215,6 +215,29 @@ pub fn hop_picture(replay: &Replay) -> Option<Picture> {
     Some((cells.iter().map(|&c| at(c)).collect(), blocked))
 }
 
+/// The walls of a hop replay on a square board, each as the pictured positions of the two
+/// squares it parts (see [`hop_picture`]); a wall beside a `#` is left out (nothing passes
+/// there anyway).
+pub fn wall_pairs(replay: &Replay) -> Vec<([i64; 2], [i64; 2])> {
+    let Replay::Hop {
+        layout: Layout::Square,
+        cells,
+        walls,
+        ..
+    } = replay
+    else {
+        return Vec::new();
+    };
+    if walls.is_empty() {
+        return Vec::new();
+    }
+    let (holes, _) = hop_picture(replay).unwrap_or_default();
+    let index: std::collections::HashMap<Cell, usize> =
+        cells.iter().enumerate().map(|(k, &c)| (c, k)).collect();
+    let at = |c: &Cell| index.get(c).and_then(|&k| holes.get(k).copied());
+    walls.iter().filter_map(|[a, b]| Some((at(a)?, at(b)?))).collect()
+}
+
 /// Where a pictured position sits on a plane where neighbouring holes are 1 apart: square
 /// cells on a grid, triangle rows packed to equilateral spacing.
 pub fn hop_point(layout: Layout, [x, y]: [i64; 2]) -> (f64, f64) {
@@ -254,6 +277,26 @@ pub fn board(replay: &Replay, i: usize, mark: Option<Cell>) -> String {
                 };
                 lines.entry(y).or_default().insert(x, ch);
             }
+            // Walls: `|` between squares side by side, `---` under a square above one.
+            let mut under: BTreeMap<i64, BTreeMap<i64, char>> = BTreeMap::new();
+            for ([xa, ya], [xb, yb]) in wall_pairs(replay) {
+                if ya == yb {
+                    lines.entry(ya).or_default().entry((xa + xb) / 2).or_insert('|');
+                } else {
+                    let marks = under.entry(ya.min(yb)).or_default();
+                    for x in xa - 1..=xa + 1 {
+                        marks.insert(x.max(0), '-');
+                    }
+                }
+            }
+            let draw = |tokens: &BTreeMap<i64, char>| {
+                let mut line = String::new();
+                for (&x, &ch) in tokens {
+                    line.push_str(&" ".repeat((x as usize).saturating_sub(line.len())));
+                    line.push(ch);
+                }
+                line
+            };
             let mut out = String::new();
             let mut y = 0;
             for (line_y, tokens) in lines {
@@ -267,13 +310,12 @@ pub fn board(replay: &Replay, i: usize, mark: Option<Cell>) -> String {
                     break;
                 }
                 out.push_str(&"\n".repeat(gap));
-                let mut line = String::with_capacity(width);
-                for (x, ch) in tokens {
-                    line.push_str(&" ".repeat((x as usize).saturating_sub(line.len())));
-                    line.push(ch);
-                }
-                out.push_str(&line);
+                out.push_str(&draw(&tokens));
                 out.push('\n');
+                if let Some(marks) = under.get(&line_y) {
+                    out.push_str(&draw(marks));
+                    out.push('\n');
+                }
                 y = line_y + 1;
             }
             out
@@ -453,9 +495,16 @@ pub fn verdict(o: &Outcome) -> String {
         Status::GaveUp => "gave up".to_string(),
         Status::Error => "error".to_string(),
     };
-    if let Some(p) = o.pegs_left {
-        let what = if lettered(o) { "piece" } else { "peg" };
-        let _ = write!(s, ", {p} {what}{} left", if p == 1 { "" } else { "s" });
+    match (o.pegs_left, &o.goal) {
+        (Some(p), _) => {
+            let what = if lettered(o) { "piece" } else { "peg" };
+            let _ = write!(s, ", {p} {what}{} left", if p == 1 { "" } else { "s" });
+        }
+        // Sliding robots, which never leave: the one on the target.
+        (None, Some(goal)) if o.status == Status::Solved => {
+            let _ = write!(s, ", {goal}");
+        }
+        _ => {}
     }
     if let Some(r) = &o.rating {
         let _ = write!(s, " ({r})");

@@ -558,7 +558,12 @@ fn section(s: &mut String, i: usize, o: &Outcome) {
                 let (holes, _) = render::hop_picture(replay).unwrap_or_default();
                 let pos = holes.iter().map(|&p| render::hop_point(*layout, p)).collect();
                 kinds = Kinds::of(frames);
-                hop_svg(s, (*layout, pos), frames.first(), &kinds, &o.puzzle)
+                let point = |p| render::hop_point(*layout, p);
+                let walls = render::wall_pairs(replay)
+                    .into_iter()
+                    .map(|(a, b)| (point(a), point(b)))
+                    .collect::<Vec<_>>();
+                hop_svg(s, (*layout, pos, &walls), frames.first(), &kinds, &o.puzzle)
             }
             Replay::Tilt {
                 size,
@@ -610,12 +615,16 @@ fn stepper(s: &mut String, o: &Outcome, replay: &Replay) {
     );
 }
 
+/// A wall as the centres of the two squares it parts.
+type Edge = ((f64, f64), (f64, f64));
+
 /// A hop board as a picture: one tile and one hole per entry of `pos` (cell-index order,
 /// from [`render::hop_point`]). On a board of pieces of `kinds`, each piece is a disc of its
 /// kind's colour with its letter on it (every cell has the letter's `<text>`, for the script).
+/// Each wall, given by the centres of the two squares it parts, is the edge between them.
 fn hop_svg(
     s: &mut String,
-    (layout, pos): (Layout, Vec<(f64, f64)>),
+    (layout, pos, walls): (Layout, Vec<(f64, f64)>, &[Edge]),
     frame: Option<&String>,
     kinds: &Kinds,
     name: &str,
@@ -713,6 +722,23 @@ fn hop_svg(
             num(x),
             num(y)
         );
+    }
+    let mut wall_d = String::new();
+    for &((xa, ya), (xb, yb)) in walls {
+        let (x, y) = ((xa + xb) / 2.0, (ya + yb) / 2.0);
+        // Half the step between the squares, turned a quarter: the edge they share.
+        let (dx, dy) = ((yb - ya) / 2.0, (xb - xa) / 2.0);
+        let _ = write!(
+            wall_d,
+            "M{} {}L{} {}",
+            num(x - dx),
+            num(y - dy),
+            num(x + dx),
+            num(y + dy)
+        );
+    }
+    if !wall_d.is_empty() {
+        let _ = writeln!(s, "<path class=\"wall\" d=\"{wall_d}\"/>");
     }
     s.push_str("</svg>\n");
 }
@@ -853,6 +879,7 @@ mod tests {
                 pictured: vec![[0, 0], [2, 0], [4, 0]],
                 blocked: Vec::new(),
                 frames: vec!["110".into(), "001".into()],
+                walls: Vec::new(),
             }),
             ..solved("puzzles/x.yaml", name, "peg_hop")
         }

@@ -5,10 +5,17 @@
 //! a goal robot whose bound it is may move (any other move would leave one too few); and a
 //! robot never slides straight back the way it came (it would stop where one slide the other
 //! way from its square before would have, or where it was). Helpers are one group in the key
-//! (see [`SlideModel::key`]).
+//! (their kinds change nothing a slide does).
+//!
+//! The search is compiled once for each number of robots, so that a position is an array
+//! the compiler sees whole. A position's children are made before any is searched: their
+//! bounds and keys come with them (a helper's slide leaves the bound as it was), and the
+//! table slots of those that will look themselves up are asked of the memory at once, so
+//! that the misses of a large table overlap instead of following one another.
 
+use super::count::prefetch;
 use super::{Budget, GaveUp, Verdict};
-use crate::model::slide::{FAR, MAX_ROBOTS, SlideModel};
+use crate::model::slide::{FAR, Ray, SlideModel};
 
 /// What the search found: its verdict, the moves of its answer (robot × directions +
 /// direction) and its table's peak bytes.
@@ -46,12 +53,18 @@ impl Seen {
         cap as u64 * 8
     }
 
+    /// Where `key`'s probe starts.
+    #[inline(always)]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
     /// Records `key` as searched with `moves` left; false when it was already searched with
     /// as many.
     #[inline]
     fn visit(&mut self, key: u64, moves: u8) -> bool {
         let mask = self.slots.len() - 1;
-        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        let mut i = self.home(key);
         loop {
             let slot = self.slots[i];
             if slot == 0 {
@@ -86,10 +99,35 @@ impl Seen {
     }
 }
 
-struct Search<'a> {
+/// A child of the position being searched: robot `r` slid in direction `d` to `to`, with
+/// the child's bound and (where it will look itself up) key.
+#[derive(Clone, Copy)]
+struct Kid {
+    r: u8,
+    d: u8,
+    to: u16,
+    bound: u8,
+    key: u64,
+}
+
+/// No move led here (the start).
+const NONE: (usize, usize) = (usize::MAX, usize::MAX);
+
+/// One search over positions of `N` robots, renumbered so that the goal robots come first:
+/// `active` of them, then the helpers.
+struct Search<'a, const N: usize> {
     m: &'a SlideModel,
+    squares: usize,
+    directions: usize,
+    active: usize,
+    /// `reverse[d]`: the direction opposite `d` (`usize::MAX`: none).
+    reverse: Vec<usize>,
     seen: Seen,
-    path: Vec<usize>,
+    /// The children of the positions on the current line, each position's after its
+    /// parent's: one buffer, so no position allocates.
+    kids: Vec<Kid>,
+    /// The moves from the goal back to the start, robots numbered as here.
+    path: Vec<(usize, usize)>,
     budget: &'a mut Budget,
     check_at: u64,
     memory: u64,
@@ -100,11 +138,6 @@ struct Search<'a> {
 
 /// Solves `m` under `budget`: the fewest slides to the goal, or a proof there is none.
 pub fn solve(m: &SlideModel, budget: &mut Budget) -> SlideResult {
-    let done = |verdict, path, memory| SlideResult {
-        verdict,
-        path,
-        memory,
-    };
     if m.is_goal(&m.start) {
         return done(Verdict::Solved, Vec::new(), 0);
     }
@@ -119,13 +152,42 @@ pub fn solve(m: &SlideModel, budget: &mut Budget) -> SlideResult {
             0,
         );
     }
-    let n = m.start.len();
-    let mut s = [0u16; MAX_ROBOTS];
-    s[..n].copy_from_slice(&m.start);
+    match m.start.len() {
+        1 => run::<1>(m, first, budget),
+        2 => run::<2>(m, first, budget),
+        3 => run::<3>(m, first, budget),
+        4 => run::<4>(m, first, budget),
+        5 => run::<5>(m, first, budget),
+        6 => run::<6>(m, first, budget),
+        7 => run::<7>(m, first, budget),
+        8 => run::<8>(m, first, budget),
+        n => unreachable!("a slide model holds 1 to 8 robots, not {n}"),
+    }
+}
+
+fn done(verdict: Verdict, path: Vec<usize>, memory: u64) -> SlideResult {
+    SlideResult {
+        verdict,
+        path,
+        memory,
+    }
+}
+
+/// Iterative deepening from the start's bound `first`, with `N` robots.
+fn run<const N: usize>(m: &SlideModel, first: u8, budget: &mut Budget) -> SlideResult {
+    // `order` lists the goal robots first: robot `i` here is the model's `order[i]`.
+    let robot: [usize; N] = std::array::from_fn(|i| m.order[i]);
+    let mut s: [u16; N] = std::array::from_fn(|i| m.start[robot[i]]);
+    let directions = m.directions.len();
     let check_at = budget.nodes + 1;
-    let mut search = Search {
+    let mut search = Search::<N> {
         m,
+        squares: m.squares(),
+        directions,
+        active: m.active.iter().filter(|&&a| a).count(),
+        reverse: m.reverse.iter().map(|r| r.unwrap_or(usize::MAX)).collect(),
         seen: Seen::new(),
+        kids: Vec::with_capacity(32 * N * directions),
         path: Vec::new(),
         budget,
         check_at,
@@ -137,8 +199,14 @@ pub fn solve(m: &SlideModel, budget: &mut Budget) -> SlideResult {
     let mut depth = first as u32;
     while depth <= most {
         search.cut = false;
-        if search.dfs(&mut s[..n], depth as u8, None) {
-            let path = std::mem::take(&mut search.path);
+        let key = search.key(&s);
+        if search.dfs(&mut s, depth as u8, first, NONE, key) {
+            let path = search
+                .path
+                .iter()
+                .rev()
+                .map(|&(r, d)| robot[r] * directions + d)
+                .collect();
             return done(Verdict::Solved, path, search.memory);
         }
         if let Some(why) = search.stopped.take() {
@@ -157,62 +225,140 @@ pub fn solve(m: &SlideModel, budget: &mut Budget) -> SlideResult {
     done(Verdict::Unsolvable(Some(why)), Vec::new(), search.memory)
 }
 
-impl Search<'_> {
-    /// Searches `s` with `left` moves; `last` the move that led here. On success `path`
-    /// holds the moves from here, first first.
-    fn dfs(&mut self, s: &mut [u16], left: u8, last: Option<(usize, usize)>) -> bool {
-        let m = self.m;
-        // 0 only on the target: the goal.
-        let bound = m.bound(s);
-        if bound == 0 {
-            return true;
-        }
-        if bound > left {
-            self.cut = true;
-            return false;
-        }
-        if left == 0 {
-            return false;
-        }
+impl<const N: usize> Search<'_, N> {
+    /// Searches `s`, whose bound `bound` is above 0 and at most `left`, the moves it has;
+    /// `last` the move that led here, `key` its key where `left` is above 1. On success
+    /// `path` holds the moves from here, last first.
+    fn dfs(&mut self, s: &mut [u16; N], left: u8, bound: u8, last: (usize, usize), key: u64) -> bool {
         self.budget.nodes += 1;
         if self.budget.nodes >= self.check_at && !self.check() {
             return false;
         }
-        if left > 1 && !self.seen.visit(m.key(s), left) {
+        if left > 1 && !self.seen.visit(key, left) {
             return false;
         }
         if self.seen.len * 2 > self.seen.slots.len() && !self.grow() {
             return false;
         }
-        for &r in &m.order {
+        let first = self.kids.len();
+        self.children(s, left, bound, last);
+        for i in first..self.kids.len() {
+            let k = self.kids[i];
+            let (r, d) = (k.r as usize, k.d as usize);
+            let found = k.bound == 0 || {
+                let from = s[r];
+                s[r] = k.to;
+                let found = self.dfs(s, left - 1, k.bound, (r, d), k.key);
+                s[r] = from;
+                found
+            };
+            if found {
+                self.path.push((r, d));
+            }
+            if found || self.stopped.is_some() {
+                self.kids.truncate(first);
+                return found;
+            }
+        }
+        self.kids.truncate(first);
+        false
+    }
+
+    /// Appends the children of `s` worth searching with `left - 1` moves to `kids`, in the
+    /// order they are searched (the goal robots first), and asks for their table slots.
+    #[inline(always)]
+    fn children(&mut self, s: &mut [u16; N], left: u8, bound: u8, last: (usize, usize)) {
+        let m = self.m;
+        for r in 0..N {
             // With as many moves left as the bound, only a goal robot it bounds may move; a
             // deeper search may move the others.
-            if bound == left && !(m.active[r] && m.dist[s[r] as usize] == bound) {
+            if bound == left && !(r < self.active && m.dist[s[r] as usize] == bound) {
                 self.cut = true;
+                if r >= self.active {
+                    break;
+                }
                 continue;
             }
-            for d in 0..m.directions.len() {
-                if last.is_some_and(|(lr, ld)| lr == r && m.reverse[ld] == Some(d)) {
+            let from = s[r];
+            for d in 0..self.directions {
+                if last.0 == r && self.reverse[last.1] == d {
                     continue;
                 }
-                let from = s[r];
-                let to = m.slide(s, r, d);
+                let to = self.slide(s, r, d);
                 if to == from {
                     continue;
                 }
                 s[r] = to;
-                let found = self.dfs(s, left - 1, Some((r, d)));
+                let b = match r < self.active {
+                    false => bound,
+                    true if self.active == 1 => m.dist[to as usize],
+                    true => s[..self.active]
+                        .iter()
+                        .map(|&sq| m.dist[sq as usize])
+                        .min()
+                        .unwrap_or(FAR),
+                };
+                if b >= left {
+                    // Over the moves the child has: dropped, for a deeper search to try.
+                    self.cut = true;
+                } else {
+                    let key = match left > 2 && b > 0 {
+                        true => {
+                            let key = self.key(s);
+                            prefetch(self.seen.slots.as_ptr().wrapping_add(self.seen.home(key)));
+                            key
+                        }
+                        false => 0,
+                    };
+                    self.kids.push(Kid {
+                        r: r as u8,
+                        d: d as u8,
+                        to,
+                        bound: b,
+                        key,
+                    });
+                }
                 s[r] = from;
-                if found {
-                    self.path.insert(0, r * m.directions.len() + d);
-                    return true;
-                }
-                if self.stopped.is_some() {
-                    return false;
-                }
             }
         }
-        false
+    }
+
+    /// Where robot `r` stops sliding in direction `d` from `s`: as [`SlideModel::slide`].
+    #[inline(always)]
+    fn slide(&self, s: &[u16; N], r: usize, d: usize) -> u16 {
+        let rays: &[Ray] = &self.m.rays[d * self.squares..(d + 1) * self.squares];
+        let from = s[r];
+        let ray = rays[from as usize];
+        if ray.stop == from {
+            return from;
+        }
+        let mut end = ray.stop;
+        let mut limit = rays[end as usize].place;
+        for (q, &sq) in s.iter().enumerate() {
+            let other = rays[sq as usize];
+            if q != r && other.line == ray.line && other.place > ray.place && other.place <= limit {
+                limit = other.place - 1;
+                end = other.back;
+            }
+        }
+        end
+    }
+
+    /// The position's key: the goal robots' squares then the helpers', each group sorted, as
+    /// robots of a group move alike and are met alike by the goal, so positions that differ
+    /// by which of them stands where are one.
+    #[inline(always)]
+    fn key(&self, s: &[u16; N]) -> u64 {
+        let mut a = *s;
+        if self.active == 1 {
+            sort(&mut a[1..]);
+        } else {
+            let (act, help) = a.split_at_mut(self.active);
+            sort(act);
+            sort(help);
+        }
+        let bits = self.m.bits;
+        a.iter().fold(0u64, |k, &sq| k << bits | sq as u64)
     }
 
     /// Checks the limits; false (with `stopped` set) when one is reached.
@@ -227,7 +373,8 @@ impl Search<'_> {
         }
     }
 
-    /// Doubles the table, if the memory limit leaves room for the old and new ones at once.
+    /// Grows the table fourfold, if the memory limit leaves room for the old and new ones at
+    /// once.
     fn grow(&mut self) -> bool {
         let cap = self.seen.slots.len();
         let ahead = Seen::bytes(cap) + Seen::bytes(cap * 4);
@@ -238,5 +385,17 @@ impl Search<'_> {
         self.seen.grow();
         self.memory = self.memory.max(Seen::bytes(cap * 4));
         true
+    }
+}
+
+/// Insertion sort: a group holds a few robots.
+#[inline(always)]
+fn sort(a: &mut [u16]) {
+    for i in 1..a.len() {
+        let mut j = i;
+        while j > 0 && a[j - 1] > a[j] {
+            a.swap(j - 1, j);
+            j -= 1;
+        }
     }
 }

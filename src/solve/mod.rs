@@ -255,7 +255,12 @@ pub fn settings(spec: &Spec, opts: &Options) -> String {
         (None, Some(_), some) => format!("{some}, max memory the default"),
         (_, _, described) => described,
     };
-    format!("goal: {pegs} pegs{at}{moves}; order: {order}; limits: {limits}{script}")
+    // Reaching a square with any number left: a piece, as a robot or a kind of piece is one.
+    let goal = match at.strip_prefix(" with one reaching ") {
+        Some(rest) if pegs == "any" && spec.goal.at.is_none() => format!("a piece reaching {rest}"),
+        _ => format!("{pegs} pegs{at}"),
+    };
+    format!("goal: {goal}{moves}; order: {order}; limits: {limits}{script}")
 }
 
 /// Searches a prepared puzzle.
@@ -371,7 +376,8 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
             );
             out.replay = (!opts.bare).then(|| slide::replay(&p.spec, m, &states));
             out.goal = Some(slide::goal_words(m));
-            out.pegs_left = solved.then_some(m.start.len() as u32);
+            // Robots never leave the board: the answer says which is on the target instead.
+            out.pegs_left = None;
             out.move_count = solved.then_some(path.len() as u32);
             let end = states.last().unwrap_or(&m.start);
             match (solved, m.is_goal(end)) {
@@ -586,9 +592,9 @@ pub fn hop_replay(spec: &Spec, m: &HopModel, path: &[usize]) -> Replay {
 /// The replay of a drawn board (hop families, pieces of kinds): its shape from `spec` and
 /// `geo`, and `frames`, one string a position.
 pub fn drawn_replay(spec: &Spec, geo: &model::Geometry, frames: Vec<String>) -> Replay {
-    let widths = match &spec.board {
-        BoardSpec::Grid(g) => g.rows.iter().map(Vec::len).collect(),
-        BoardSpec::Tilt(_) => Vec::new(),
+    let (widths, walls) = match &spec.board {
+        BoardSpec::Grid(g) => (g.rows.iter().map(Vec::len).collect(), g.walls.clone()),
+        BoardSpec::Tilt(_) => (Vec::new(), Vec::new()),
     };
     Replay::Hop {
         layout: geo.layout,
@@ -597,6 +603,7 @@ pub fn drawn_replay(spec: &Spec, geo: &model::Geometry, frames: Vec<String>) -> 
         pictured: geo.pictured.clone(),
         blocked: geo.blocked.clone(),
         frames,
+        walls,
     }
 }
 

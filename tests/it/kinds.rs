@@ -983,6 +983,51 @@ fn a_fifth_robot_and_a_target_for_any_robot_are_solved_exactly() {
     let any = solved_json("p.yaml", &format!("{board}goal:\n  reach: [0, 3]\n"));
     assert_eq!(any[0]["move_count"], 1, "{any}");
     assert_eq!(any[0]["moves"][0]["piece"], "S");
+    // The settings name a piece reaching the target, not pegs; no pieces are counted.
+    let settings = any[0]["settings"].as_str().unwrap_or_default();
+    assert!(
+        settings.starts_with("goal: a piece reaching [0, 3]; order: script;"),
+        "{settings}"
+    );
+    assert!(
+        red[0]["settings"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("goal: a piece reaching [0, 2] (kind R);"),
+        "{red}"
+    );
+    assert_eq!(any[0]["pegs_left"], Value::Null, "{any}");
+}
+
+#[test]
+fn a_slide_answer_names_the_robot_on_the_target_and_draws_the_walls_between_squares() {
+    // The red robot stops against the wall right of [0, 1]; the wall under [1, 2] is drawn
+    // too, as `---` on a line of its own.
+    let yaml = slide_puzzle(
+        "[[[0, 1], [0, 2]], [[1, 2], [2, 2]]]",
+        "  reach: [0, 1]\n  piece: R\n",
+    );
+    Test::new()
+        .file("p.yaml", &yaml)
+        .args(["solve", "p.yaml"])
+        .run()
+        .status(0)
+        .stdout_has("solved in 1 move, R robot on [0, 1]\ngoal: R robot on [0, 1]\n")
+        .stdout_has("start:\n    R .|.\n    . # .\n       ---\n    G . .\n")
+        .stdout_has("1. R [0, 0] to [0, 1] (right)\n    . R|.\n");
+    let report = tempfile::tempdir().expect("temp dir");
+    let at = report.path().display().to_string();
+    Test::new()
+        .file("p.yaml", &yaml)
+        .args(["batch", "p.yaml", "--report", &at, "--quiet"])
+        .run()
+        .status(0);
+    let page = std::fs::read_to_string(report.path().join("index.html")).expect("index.html");
+    // The edge right of [0, 1] and the one under [1, 2], squares 1 apart, centres at [x, y].
+    assert!(
+        page.contains("<path class=\"wall\" d=\"M1.5 -0.5L1.5 0.5M1.5 1.5L2.5 1.5\"/>"),
+        "{page}"
+    );
 }
 
 #[test]

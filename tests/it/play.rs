@@ -374,3 +374,22 @@ fn names_from_a_script_are_escaped_in_every_line_play_writes() {
     assert!(run.stdout.contains("try: "), "{}", run.stdout);
     assert!(!run.stdout.contains('\u{1b}'), "{:?}", run.stdout);
 }
+
+#[test]
+fn a_slide_puzzle_is_refused_in_one_line_saying_why() {
+    let run = Test::new()
+        .in_root()
+        .args(["play", "puzzles/ricochet/red_circle.yaml"])
+        .stdin("")
+        .run()
+        .status(2);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "puzzles/ricochet/red_circle.yaml: `Ricochet Robots, the red circle` has sliding robots, which `marbles play` does not play yet: `marbles solve` answers it"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stdout, "");
+}

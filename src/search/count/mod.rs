@@ -309,7 +309,7 @@ const AHEAD: usize = 16;
 
 /// Asks the cache for the line at `p`: only a hint, so `p` may be past any allocation.
 #[inline(always)]
-fn prefetch<T>(p: *const T) {
+pub(crate) fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch is only a hint and never faults, whatever the address.
     unsafe {
