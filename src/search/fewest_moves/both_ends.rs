@@ -35,7 +35,10 @@ const CHECK_EVERY: u64 = 1 << 12;
 /// The parts a side's table is split into by a hash of the position.
 const PARTS: usize = 1 << 10;
 
-/// Chunks a frontier is split into for its chains to be followed in parallel.
+/// Frontier positions whose chains are listed at a time.
+const SLICE: usize = 1 << 20;
+
+/// Chunks a slice of the frontier is split into for its chains to be followed in parallel.
 const CHUNKS: usize = 64;
 
 #[inline]
@@ -155,7 +158,8 @@ impl<W: Word> Side<W> {
 
     /// Grows this side by one move (reversed, `back`) with `held` bytes held: the memory it
     /// reached, and the best position met by `other` too (its moves from end to end, and the
-    /// position), if any.
+    /// position), if any. The frontier is taken [`SLICE`] positions at a time, so that the
+    /// chain steps listed stay a bounded part of the memory.
     fn grow(
         &mut self,
         s: &Search<'_, W>,
@@ -167,73 +171,80 @@ impl<W: Word> Side<W> {
         if let Some(why) = budget.exceeded_or_grown(held) {
             return Err((why, held));
         }
-        let lists = steps(s, &self.frontier, back, budget, held)?;
-        let listed: u64 = lists
-            .iter()
-            .flatten()
-            .map(|l| (l.capacity() * size_of::<W>()) as u64)
-            .sum();
         let d = self.reached + 1;
-        let held = held + listed;
-        let grown = AtomicU64::new(0);
         let (lo, hi) = other.pegs;
-        let budget = &*budget;
-        // Each part's table records its list: a position met for the first time is `d`
-        // moves from this end, and it joins the next frontier.
-        let parts: Vec<_> = std::mem::take(&mut self.depth)
-            .into_par_iter()
-            .enumerate()
-            .map(|(k, mut table)| {
-                let mut next = Vec::new();
-                let mut best: Option<(u32, W)> = None;
-                for &c in lists.iter().flat_map(|l| &l[k]) {
-                    let full = table.len() == table.capacity();
-                    if (full || next.len() == next.capacity()) && !table.contains_key(&c) {
-                        // What grows, counted before it is allocated; the old table is
-                        // freed after.
-                        let (cap, more) = (table.capacity(), next.capacity().max(4));
-                        let new = match full {
-                            true => table_bytes::<(W, u8)>(grown_capacity(cap)),
-                            false => 0,
-                        } + (more * size_of::<W>()) as u64;
-                        let used = held + grown.load(Relaxed) + new;
-                        if let Some(why) = budget.exceeded_or_grown(used) {
-                            return Err((why, used));
-                        }
-                        grown.fetch_add(new - if full { table_bytes::<(W, u8)>(cap) } else { 0 }, Relaxed);
-                    }
-                    if let Entry::Vacant(e) = table.entry(c) {
-                        e.insert(d as u8);
-                        next.push(c);
-                        if (lo..=hi).contains(&c.pegs())
-                            && let Some(&o) = other.depth[k].get(&c)
-                        {
-                            let total = (d + u32::from(o), c);
-                            best = Some(best.map_or(total, |b| b.min(total)));
-                        }
-                    }
-                }
-                Ok((table, next, best))
-            })
-            .collect::<Result<_, Over>>()?;
-        let peak = held + grown.load(Relaxed);
-        drop(lists);
+        // What the tables and the next frontier grew by.
+        let grown = AtomicU64::new(0);
+        let mut peak = held;
+        let mut nexts: Vec<Vec<W>> = vec![Vec::new(); PARTS];
         let mut best: Option<(u32, W)> = None;
-        let mut next = Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum());
-        for (table, new, meet) in parts {
-            self.depth.push(table);
-            next.extend(new);
-            best = match (best, meet) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
+        for slice in self.frontier.chunks(SLICE) {
+            let lists = steps(s, slice, back, budget, held + grown.load(Relaxed))?;
+            let listed: u64 = lists
+                .iter()
+                .flatten()
+                .map(|l| (l.capacity() * size_of::<W>()) as u64)
+                .sum();
+            let held = held + listed;
+            let budget = &*budget;
+            // Each part's table records its list: a position met for the first time is `d`
+            // moves from this end, and it joins the next frontier.
+            let met = self
+                .depth
+                .par_iter_mut()
+                .zip(nexts.par_iter_mut())
+                .enumerate()
+                .map(|(k, (table, next))| {
+                    let mut best: Option<(u32, W)> = None;
+                    for &c in lists.iter().flat_map(|l| &l[k]) {
+                        let full = table.len() == table.capacity();
+                        if (full || next.len() == next.capacity()) && !table.contains_key(&c) {
+                            // What grows, counted before it is allocated; the old table is
+                            // freed after.
+                            let (cap, more) = (table.capacity(), next.capacity().max(4));
+                            let new = match full {
+                                true => table_bytes::<(W, u8)>(grown_capacity(cap)),
+                                false => 0,
+                            } + (more * size_of::<W>()) as u64;
+                            let used = held + grown.load(Relaxed) + new;
+                            if let Some(why) = budget.exceeded_or_grown(used) {
+                                return Err((why, used));
+                            }
+                            let old = if full { table_bytes::<(W, u8)>(cap) } else { 0 };
+                            grown.fetch_add(new - old, Relaxed);
+                        }
+                        if let Entry::Vacant(e) = table.entry(c) {
+                            e.insert(d as u8);
+                            next.push(c);
+                            if (lo..=hi).contains(&c.pegs())
+                                && let Some(&o) = other.depth[k].get(&c)
+                            {
+                                let total = (d + u32::from(o), c);
+                                best = Some(best.map_or(total, |b| b.min(total)));
+                            }
+                        }
+                    }
+                    Ok(best)
+                })
+                .try_reduce(|| None, |a, b| Ok(least(a, b)))?;
+            best = least(best, met);
+            peak = peak.max(held + grown.load(Relaxed));
         }
+        let next: Vec<W> = nexts.concat();
         self.pegs = next
             .iter()
             .fold(self.pegs, |(lo, hi), p| (lo.min(p.pegs()), hi.max(p.pegs())));
         self.frontier = next;
         self.reached = d;
         Ok((peak.max(self.bytes() + other.bytes()), best))
+    }
+}
+
+/// The lesser of two meetings, either of which may be missing.
+fn least<W: Word>(a: Option<(u32, W)>, b: Option<(u32, W)>) -> Option<(u32, W)> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
