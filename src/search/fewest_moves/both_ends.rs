@@ -33,7 +33,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 const CHECK_EVERY: u64 = 1 << 12;
 
 /// The parts a side's table is split into by a hash of the position.
-const PARTS: usize = 1 << 10;
+const PARTS: usize = 1 << 8;
 
 /// Frontier positions whose chains are listed at a time.
 const SLICE: usize = 1 << 20;
