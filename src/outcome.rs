@@ -80,15 +80,23 @@ impl Line {
     /// The moves of a hop board's jumps: each run of jumps in which a peg goes on from where
     /// it landed is one move.
     pub fn chain_count(&self) -> usize {
-        let mut landed = None;
-        let mut n = 0;
-        for m in &self.steps {
-            if let MoveOut::Hop { from, to, .. } = m {
-                n += usize::from(landed != Some(*from));
-                landed = Some(*to);
+        self.chains().len()
+    }
+
+    /// Hops grouped into moves, each one peg's chain of jumps: the index of its first hop and
+    /// the cells its peg visits.
+    pub fn chains(&self) -> Vec<(usize, Vec<Cell>)> {
+        let mut out: Vec<(usize, Vec<Cell>)> = Vec::new();
+        for (i, m) in self.steps.iter().enumerate() {
+            let MoveOut::Hop { from, to, .. } = m else {
+                continue;
+            };
+            match out.last_mut() {
+                Some((_, cells)) if cells.last() == Some(from) => cells.push(*to),
+                _ => out.push((i, vec![*from, *to])),
             }
         }
-        n
+        out
     }
 
     fn key(&self) -> &'static str {

@@ -543,7 +543,7 @@ pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) ->
     let Some(replay) = &o.replay else { return out };
     out.push_str("\nstart:\n");
     out.push_str(&indent(&draw(replay, 0, None)));
-    let groups = if o.moves.hop { chains(&o.moves) } else { Vec::new() };
+    let groups = if o.moves.hop { o.moves.chains() } else { Vec::new() };
     let mut drawn = 0;
     let mut left_out = 0;
     for (i, m) in o.moves.iter().enumerate() {
@@ -569,22 +569,6 @@ pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) ->
             if left_out == 1 { "" } else { "s" },
             MAX_ANSWER_BOARD_BYTES / 1024
         );
-    }
-    out
-}
-
-/// Hops grouped into moves, each one peg's chain of jumps: the index of its first hop and
-/// the cells its peg visits.
-pub fn chains(moves: &[MoveOut]) -> Vec<(usize, Vec<Cell>)> {
-    let mut out: Vec<(usize, Vec<Cell>)> = Vec::new();
-    for (i, m) in moves.iter().enumerate() {
-        let MoveOut::Hop { from, to, .. } = m else {
-            continue;
-        };
-        match out.last_mut() {
-            Some((_, cells)) if cells.last() == Some(from) => cells.push(*to),
-            _ => out.push((i, vec![*from, *to])),
-        }
     }
     out
 }

@@ -486,28 +486,18 @@ impl<'a, W: Word> Search<'a, W> {
         let start = W::narrow(self.model.start);
         let top = start.pegs();
         let cells = self.model.geo.cells.len();
-        let n_cells = cells as u32;
         let mut fwd: Layers<W> = (0..=cells).map(|_| Layer::default()).collect();
         let mut bwd: Layers<W> = (0..=cells).map(|_| Layer::default()).collect();
         fwd[top as usize] = std::iter::once(self.canon(start)).collect();
         self.live += set_bytes(&fwd[top as usize]);
         let unsolvable = |why: &str, s: &Self| Stop::Unsolvable(Some(why.to_string()), s.peak);
 
-        // Pass 1: grow layers from both ends until they are adjacent. A game from a full board
-        // less one hole back to one peg in that hole is its own reverse: its backward layers
-        // are the complements of its forward ones, so only the forward half is grown.
+        // Pass 1: grow layers from both ends until they are adjacent.
         let mut lo = top; // the forward side's emptiest layer so far
-        let mirror = self.model.goal.pegs == PegGoal::Count(1)
-            && self
-                .model
-                .goal
-                .at
-                .is_some_and(|a| self.full & !self.model.start == 1 << a);
         let (goal_pegs, mut hi) = match self.model.goal.pegs {
             PegGoal::Count(n) if n > top => {
                 return Err(unsolvable("the start has fewer pegs than the goal", &self));
             }
-            PegGoal::Count(n) if mirror => (Some(n), n),
             PegGoal::Count(n) => match self.goal_positions(n, budget)? {
                 Some(g) if !g.is_empty() => {
                     self.live += set_bytes(&g);
@@ -521,11 +511,7 @@ impl<'a, W: Word> Search<'a, W> {
         let two_sided = goal_pegs.is_some_and(|n| hi == n);
         let floor = goal_pegs.unwrap_or(0);
         loop {
-            let forward = if mirror {
-                // The backward layer `k` is the complement of forward layer `cells - k`.
-                hi = n_cells - lo;
-                lo > hi + 1
-            } else if two_sided {
+            let forward = if two_sided {
                 if lo <= hi + 1 {
                     break;
                 }
@@ -533,7 +519,7 @@ impl<'a, W: Word> Search<'a, W> {
             } else {
                 lo > floor
             };
-            if !forward && (mirror || !two_sided) {
+            if !forward && !two_sided {
                 break;
             }
             if forward {
@@ -578,18 +564,14 @@ impl<'a, W: Word> Search<'a, W> {
         let mut ok: Layers<W> = (0..=cells).map(|_| Layer::default()).collect();
         let bottom;
         let meet;
-        if two_sided || mirror {
+        if two_sided {
             bottom = goal_pegs.unwrap_or(0);
             if lo == hi {
-                // The sides share a layer: the start's (already the goal's), or with a mirror
-                // the middle one of an even board.
+                // The sides share a layer: the start's, already the goal's.
                 ok[lo as usize] = fwd[lo as usize]
                     .iter()
                     .copied()
-                    .filter(|&s| match mirror {
-                        true => fwd[lo as usize].contains(&self.canon(s ^ W::narrow(self.full))),
-                        false => bwd[hi as usize].contains(&s),
-                    })
+                    .filter(|s| bwd[hi as usize].contains(s))
                     .collect();
                 meet = lo;
             } else {
@@ -597,24 +579,15 @@ impl<'a, W: Word> Search<'a, W> {
                 meet = hi;
                 let b = std::mem::take(&mut bwd[hi as usize]);
                 let f = std::mem::take(&mut fwd[lo as usize]);
-                let full = W::narrow(self.full);
                 // Successors are deduplicated first (bucket by bucket, in cache), so that
                 // each is looked up on the other side once rather than once per parent.
                 let r = self
                     .expand(&f, false, budget, |s: &Self, t| Some(s.canon(t)))
                     .map(|next| {
-                        let this = &self;
                         let sets = next
                             .sets
                             .into_par_iter()
-                            .map(|set| {
-                                set.into_iter()
-                                    .filter(|&c| match mirror {
-                                        true => f.contains(&this.canon(c ^ full)),
-                                        false => b.contains(&c),
-                                    })
-                                    .collect()
-                            })
+                            .map(|set| set.into_iter().filter(|c| b.contains(c)).collect())
                             .collect();
                         Layer { sets }
                     });
@@ -662,20 +635,6 @@ impl<'a, W: Word> Search<'a, W> {
             self.live -= set_bytes(&f);
         }
         for k in (bottom + 1..=meet).rev() {
-            if mirror {
-                // Feasible positions of a self-reverse game are closed under complement.
-                let mut next = Layer::default();
-                let twin = std::mem::take(&mut ok[(n_cells - (k - 1)) as usize]);
-                for &s in twin.iter() {
-                    self.tick(budget)?;
-                    let c = self.canon(s ^ W::narrow(self.full));
-                    self.insert(&mut next, c, budget)?;
-                }
-                ok[(n_cells - (k - 1)) as usize] = twin;
-                self.live += set_bytes(&next);
-                ok[k as usize - 1] = next;
-                continue;
-            }
             let from = std::mem::take(&mut ok[k as usize]);
             let into = std::mem::take(&mut bwd[k as usize - 1]);
             let next = self.link(&from, false, budget, |_, t| into.contains(&t));
@@ -984,7 +943,7 @@ mod tests {
     }
 
     #[test]
-    fn triangle_to_a_given_cell_and_the_reversed_mirror_case() {
+    fn triangle_to_a_given_cell_and_back_to_its_own_vacancy() {
         let at = |v: usize, finish: usize, pegs: u32| {
             let m = hop_model("triangle_hop", &with_hole(&triangle(), v), "{pegs: 1}").unwrap();
             let [r, c] = m.geo.cells[finish];
@@ -995,7 +954,7 @@ mod tests {
             )
             .unwrap()
         };
-        // A vacancy back to one peg in it is its own reverse: the complemented half is used.
+        // A vacancy back to one peg in it: a game that is its own reverse.
         assert_eq!(checked(&at(3, 3, 1)), Some(9));
         checked(&at(0, 0, 1));
         checked(&at(0, 12, 1));
