@@ -392,10 +392,7 @@ fn reports_of_many_big_puzzles_are_capped_with_a_note() {
 
     let md = read("summary.md");
     let sections = md.matches("\n## p").count();
-    assert_eq!(
-        sections + left_out(&md, " more puzzles not drawn (summary.md"),
-        N
-    );
+    assert_eq!(sections + left_out(&md, " more puzzles not drawn (summary.md"), N);
     assert!(md.contains(" more puzzles not drawn (summary.md draws at most 16 MiB)"));
 }
 
