@@ -14,6 +14,7 @@ pub fn render(outcomes: &[Outcome]) -> String {
     let mut b = tabled::builder::Builder::default();
     // An `expect` column (met, not met) only when some puzzle states an expectation.
     let expects = outcomes.iter().any(|o| o.met.is_some());
+    let terminal = std::io::stdout().is_terminal();
     let head = [
         "puzzle", "family", "status", "expect", "moves", "pegs", "nodes", "time",
     ];
@@ -31,7 +32,7 @@ pub fn render(outcomes: &[Outcome]) -> String {
             .chain([
                 moves_cell(o),
                 o.pegs_left.map(|p| p.to_string()).unwrap_or_default(),
-                o.stats.nodes.to_string(),
+                nodes_cell(o.stats.nodes, terminal),
                 seconds(o.stats.seconds),
             ]),
         );
@@ -41,7 +42,7 @@ pub fn render(outcomes: &[Outcome]) -> String {
         .with(Modify::new(Columns::new(3 + usize::from(expects)..)).with(Alignment::right()));
     // Fitted to 80 columns on a terminal; piped, names are kept whole (ten rows cut to
     // "Triangle 5 h…" could not be told apart).
-    if std::io::stdout().is_terminal() {
+    if terminal {
         t.with(Width::truncate(80).suffix("…").priority(Priority::max(true)));
     }
     let mut out = t.to_string();
@@ -62,6 +63,15 @@ pub fn render(outcomes: &[Outcome]) -> String {
     out.push_str(&Totals::of(outcomes).line());
     out.push('\n');
     out
+}
+
+/// A node count as the table shows it: whole when piped; on a terminal, counts of eight
+/// digits or more as `99.3M`, which the 80 columns would otherwise cut to `1185927…`.
+fn nodes_cell(nodes: u64, terminal: bool) -> String {
+    match terminal && nodes >= 10_000_000 {
+        true => render::progress::compact(nodes),
+        false => nodes.to_string(),
+    }
 }
 
 /// The summary of a batch too large to list: counts by family and status, the slowest, the
@@ -130,5 +140,17 @@ pub fn seconds(s: f64) -> String {
         format!("{:.1}ms", s * 1000.0)
     } else {
         format!("{s:.2}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nodes_cell;
+
+    #[test]
+    fn large_node_counts_are_shortened_only_on_a_terminal() {
+        assert_eq!(nodes_cell(118_592_731, true), "118.6M");
+        assert_eq!(nodes_cell(118_592_731, false), "118592731");
+        assert_eq!(nodes_cell(9_999_999, true), "9999999");
     }
 }
