@@ -375,21 +375,76 @@ fn names_from_a_script_are_escaped_in_every_line_play_writes() {
     assert!(!run.stdout.contains('\u{1b}'), "{:?}", run.stdout);
 }
 
+/// Three robot squares a side: a wall right of [0, 1] and one below [1, 2]; the red robot
+/// to [2, 1].
+const SLIDE: &str = "rules: ricochet\nboard: |\n  R . .\n  . . .\n  . . Y\n\
+                     walls: [[[0, 1], [0, 2]], [[1, 2], [2, 2]]]\ngoal:\n  reach: [2, 1]\n  piece: R\n";
+
+/// Plays [`SLIDE`] with `input`; returns (exit code, stdout).
+fn play_slide(input: &str) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("p.yaml"), SLIDE).unwrap();
+    play_in(dir.path(), "p.yaml", input)
+}
+
 #[test]
-fn a_slide_puzzle_is_refused_in_one_line_saying_why() {
-    let run = Test::new()
-        .in_root()
-        .args(["play", "puzzles/ricochet/red_circle.yaml"])
-        .stdin("")
-        .run()
-        .status(2);
-    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+fn a_slide_puzzle_is_played_to_its_goal_by_typed_slides_the_walls_stopping_them() {
+    let (code, out) = play_slide("moves\n0 0 0 1\nundo\n0,0 0,1\n0 1 2 1\n");
+    assert_eq!(code, Some(0));
+    // The walls drawn, and each stopping a robot: the red one at [0, 1], the yellow one at once.
     assert!(
-        run.stderr.contains(
-            "puzzles/ricochet/red_circle.yaml: `Ricochet Robots, the red circle` has sliding robots, which `marbles play` does not play yet: `marbles solve` answers it"
+        out.starts_with(
+            "p (ricochet): type a move, or `help`\n    R .|.\n    . . .\n       ---\n    . . Y\n"
         ),
-        "{}",
-        run.stderr
+        "{out}"
     );
-    assert_eq!(run.stdout, "");
+    assert!(
+        out.contains(
+            "  R [0, 0] to [0, 1] (right)\n  R [0, 0] to [2, 0] (down)\n  Y [2, 2] to [2, 0] (left)\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("(up)"), "{out}");
+    assert_eq!(
+        out.matches("    . R|.\n").count(),
+        2,
+        "a slide, its undo, the slide again: {out}"
+    );
+    assert!(
+        out.ends_with("    . .|.\n    . . .\n       ---\n    . R Y\ngoal: R robot on [2, 1]\nsolved in 2 moves: R robot on [2, 1]\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_slide_that_stops_elsewhere_is_refused_with_where_the_robot_does_stop() {
+    let (code, out) = play_slide("0 0 0 2\n1 1 2 1\n2 2 0 2\nquit\n");
+    assert_eq!(code, Some(1));
+    assert!(
+        out.contains(
+            "no slide stops the R robot at [0, 0] on [0, 2]: it stops at [0, 1] (right), [2, 0] (down)\n"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("not now: [1, 1] holds no robot\n"), "{out}");
+    assert!(
+        out.contains("no slide stops the Y robot at [2, 2] on [0, 2]: it stops at [2, 0] (left)\n"),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("goal: R robot on [2, 1]").count(),
+        1,
+        "no move was made: {out}"
+    );
+}
+
+#[test]
+fn solve_finishes_a_slide_puzzle_from_the_start() {
+    let (code, out) = play_slide("solve\n");
+    assert_eq!(code, Some(0));
+    assert!(out.contains("solved in 2 moves, R robot on [2, 1]\n"), "{out}");
+    assert!(
+        out.contains("1. R [0, 0] to [0, 1] (right)\n") && out.contains("2. R [0, 1] to [2, 1] (down)\n"),
+        "{out}"
+    );
 }

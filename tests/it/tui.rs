@@ -201,3 +201,20 @@ fn a_long_fewest_solve_shows_the_best_so_far_on_the_terminal() {
         "{answer}"
     );
 }
+
+#[test]
+fn the_full_screen_board_refuses_sliding_robots_saying_to_pipe_the_moves_in() {
+    in_terminal("puzzles/ricochet/red_circle.yaml", |socket| {
+        let pane = wait_for(socket, "exit=");
+        // One message, which the pane wraps at its width: the full-screen game, not `play`,
+        // refuses.
+        let text: String = pane.lines().collect();
+        assert!(
+            text.contains(
+                "has sliding robots, which the full-screen `marbles play` does not play yet: pipe the moves in"
+            ),
+            "{pane}"
+        );
+        assert!(pane.contains("exit=2"), "{pane}");
+    });
+}

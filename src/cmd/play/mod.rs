@@ -7,7 +7,7 @@ mod tui;
 use super::{Error, ExitCode};
 use crate::formats::Notation;
 use crate::model::rewrite::{Kinds, RewriteModel, occupied};
-use crate::model::{Geometry, HopModel, Model, NONE, TiltModel};
+use crate::model::{Geometry, HopModel, Model, NONE, SlideModel, TiltModel};
 use crate::outcome::{Replay, Status};
 use crate::render;
 use crate::search::tilt::roll;
@@ -30,17 +30,18 @@ pub struct Config {
 /// Plays on the terminal: commands from stdin, the board on stdout.
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let p = super::prepare_case(&config.file, config.notation, &config.options, config.case)?;
-    if let Model::Slide(_) = p.model {
-        return Err(crate::diag::Diagnostic::new(
-            &p.spec.path,
-            format!(
-                "`{}` has sliding robots, which `marbles play` does not play yet: `marbles solve` answers it",
-                p.spec.name
-            ),
-        )
-        .into());
-    }
     if io::stdin().is_terminal() && io::stdout().is_terminal() {
+        if let Model::Slide(_) = p.model {
+            return Err(crate::diag::Diagnostic::new(
+                &p.spec.path,
+                format!(
+                    "`{}` has sliding robots, which the full-screen `marbles play` does not play yet: \
+                     pipe the moves in (`marbles play FILE < moves`), or `marbles solve` answers it",
+                    p.spec.name
+                ),
+            )
+            .into());
+        }
         return Ok(tui::run(&p, &config.options)?);
     }
     let prompt = io::stdin().is_terminal();
@@ -61,6 +62,8 @@ enum Position {
     Tilt(Vec<u8>),
     /// Pieces of kinds: a bitboard per kind.
     Rewrite(Kinds),
+    /// Sliding robots: each robot's square.
+    Slide(Vec<u16>),
 }
 
 impl Position {
@@ -70,7 +73,7 @@ impl Position {
             Model::Hop(m) => Position::Hop(m.start),
             Model::Tilt(m) => Position::Tilt(m.start.clone()),
             Model::Rewrite(m) => Position::Rewrite(m.start),
-            Model::Slide(_) => unreachable!("play refuses slide puzzles before it starts"),
+            Model::Slide(m) => Position::Slide(m.start.clone()),
         }
     }
 }
@@ -96,18 +99,24 @@ const PIECES_MOVE: &str = concat!(
     "                 several moves between the two, the first the rules list that fits"
 );
 
+/// [`HELP`]'s first command as puzzles of sliding robots read it.
+const SLIDE_MOVE: &str = concat!(
+    "  R C R2 C2      slide the robot at [R, C] until it stops at [R2, C2] (also written\n",
+    "                 R,C R2,C2)"
+);
+
 /// The commands for `p`.
 fn help(p: &Prepared) -> String {
-    match &p.model {
-        Model::Rewrite(_) => {
-            let (_, rest) = HELP
-                .split_once("\n  up down")
-                .expect("HELP lists the tilts second");
-            let (_, rest) = rest.split_once("\n  moves").expect("then the moves");
-            format!("commands:\n{PIECES_MOVE}\n  moves{rest}")
-        }
-        _ => HELP.to_string(),
-    }
+    let first = match &p.model {
+        Model::Rewrite(_) => PIECES_MOVE,
+        Model::Slide(_) => SLIDE_MOVE,
+        _ => return HELP.to_string(),
+    };
+    let (_, rest) = HELP
+        .split_once("\n  up down")
+        .expect("HELP lists the tilts second");
+    let (_, rest) = rest.split_once("\n  moves").expect("then the moves");
+    format!("commands:\n{first}\n  moves{rest}")
 }
 
 /// How long `hint` and `solve` search when neither `--timeout` nor the puzzle sets a limit:
@@ -276,6 +285,10 @@ fn from(p: &Prepared, pos: &Position) -> Prepared {
             start: *s,
             ..(**m).clone()
         })),
+        (Model::Slide(m), Position::Slide(s)) => Model::Slide(Box::new(SlideModel {
+            start: s.clone(),
+            ..(**m).clone()
+        })),
         _ => unreachable!("positions match their model"),
     };
     Prepared {
@@ -300,6 +313,7 @@ fn show(p: &Prepared, pos: &Position, mark: Option<Cell>, out: &mut impl Write) 
         (Model::Rewrite(m), Position::Rewrite(s)) => {
             solve::rewrite::replay(&p.spec, m, std::slice::from_ref(s))
         }
+        (Model::Slide(m), Position::Slide(s)) => solve::slide::replay(&p.spec, m, std::slice::from_ref(s)),
         _ => unreachable!("positions match their model"),
     };
     let board = render::board(&replay, 0, mark);
@@ -319,7 +333,25 @@ fn show(p: &Prepared, pos: &Position, mark: Option<Cell>, out: &mut impl Write) 
             Model::Rewrite(m) => writeln!(out, "{}", pieces_text(m, s)),
             _ => unreachable!("positions match their model"),
         },
+        Position::Slide(_) => match &p.model {
+            Model::Slide(m) => writeln!(out, "goal: {}", solve::slide::goal_words(m)),
+            _ => unreachable!("positions match their model"),
+        },
     }
+}
+
+/// The slides that move a robot in `s`: (move index as the solver numbers it, the position
+/// after).
+fn slides(m: &SlideModel, s: &[u16]) -> impl Iterator<Item = (usize, Vec<u16>)> {
+    (0..s.len() * m.directions.len()).filter_map(move |i| {
+        let (r, d) = m.unpack(i);
+        let to = m.slide(s, r, d);
+        (to != s[r]).then(|| {
+            let mut next = s.to_vec();
+            next[r] = to;
+            (i, next)
+        })
+    })
 }
 
 /// `6 pieces (3 F, 3 T)`: the pieces in all, then of each kind.
@@ -376,6 +408,12 @@ fn legal_moves(p: &Prepared, pos: &Position) -> Vec<(String, Position)> {
                 )
             })
             .collect(),
+        (Model::Slide(m), Position::Slide(s)) => slides(m, s)
+            .map(|(i, next)| {
+                let text = render::move_text(&solve::slide::move_out(m, &[s.clone(), next.clone()], 0, i));
+                (text, Position::Slide(next))
+            })
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -428,6 +466,33 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
                     },
                 )?;
             Ok((Position::Rewrite(next), Some([r2, c2])))
+        }
+        (Model::Slide(m), Position::Slide(s)) => {
+            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, words, "a slide")?;
+            let robot = s
+                .iter()
+                .position(|&sq| sq as usize == f)
+                .ok_or_else(|| format!("not now: [{r}, {c}] holds no robot"))?;
+            match slides(m, s).find(|(i, next)| m.unpack(*i).0 == robot && next[robot] as usize == t) {
+                Some((_, next)) => Ok((Position::Slide(next), Some([r2, c2]))),
+                None => {
+                    let stops: Vec<String> = slides(m, s)
+                        .filter(|(i, _)| m.unpack(*i).0 == robot)
+                        .map(|(i, next)| {
+                            let [r, c] = m.geo.cells[next[robot] as usize];
+                            format!("[{r}, {c}] ({})", m.directions[m.unpack(i).1])
+                        })
+                        .collect();
+                    let letter = m.kinds[m.kind_of[robot]] as char;
+                    Err(match stops.is_empty() {
+                        true => format!("not now: the {letter} robot at [{r}, {c}] cannot slide anywhere"),
+                        false => format!(
+                            "no slide stops the {letter} robot at [{r}, {c}] on [{r2}, {c2}]: it stops at {}",
+                            stops.join(", ")
+                        ),
+                    })
+                }
+            }
         }
         (Model::Tilt(m), Position::Tilt(s)) => {
             let name = match words {
@@ -530,6 +595,7 @@ fn finished(p: &Prepared, pos: &Position, moves: usize) -> Option<End> {
             words: "solved: every marble is home".to_string(),
         }),
         (Model::Rewrite(m), Position::Rewrite(s)) => rewrite_end(m, s, moves),
+        (Model::Slide(m), Position::Slide(s)) => slide_end(m, s, moves),
         _ => None,
     }
 }
@@ -564,6 +630,28 @@ fn rewrite_end(m: &RewriteModel, s: &Kinds, moves: usize) -> Option<End> {
         }),
         _ => None,
     }
+}
+
+/// [`finished`] for sliding robots: the goal's robot on its square, in at most the moves a
+/// `moves: N` goal allows.
+fn slide_end(m: &SlideModel, s: &[u16], moves: usize) -> Option<End> {
+    if !m.is_goal(s) {
+        return None;
+    }
+    let plural = if moves == 1 { "" } else { "s" };
+    Some(match m.goal.within {
+        Some(most) if moves > most as usize => End {
+            won: false,
+            words: format!(
+                "the goal, but in {moves} moves: this puzzle allows {most}. `undo`, `restart`, or `solve` to see \
+                 what marbles would do"
+            ),
+        },
+        _ => End {
+            won: true,
+            words: format!("solved in {moves} move{plural}: {}", solve::slide::goal_words(m)),
+        },
+    })
 }
 
 /// The longest input line `play` reads; a move or command is a few dozen bytes.

@@ -494,6 +494,7 @@ impl<'a> App<'a> {
                 Model::Rewrite(m) => format!("{} · move {}", pieces_text(m, s), self.history.len() - 1),
                 _ => String::new(),
             },
+            Position::Slide(_) => unreachable!("the full-screen game refuses sliding robots"),
         }
     }
 
@@ -564,7 +565,7 @@ fn holds(pos: &Position, k: usize) -> bool {
     match pos {
         Position::Hop(s) => s >> k & 1 == 1,
         Position::Rewrite(s) => occupied(s) >> k & 1 == 1,
-        Position::Tilt(_) => false,
+        Position::Tilt(_) | Position::Slide(_) => false,
     }
 }
 
