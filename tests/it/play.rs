@@ -418,7 +418,7 @@ fn a_slide_puzzle_is_played_to_its_goal_by_typed_slides_the_walls_stopping_them(
 
 #[test]
 fn a_slide_that_stops_elsewhere_is_refused_with_where_the_robot_does_stop() {
-    let (code, out) = play_slide("0 0 0 2\n1 1 2 1\n2 2 0 2\nquit\n");
+    let (code, out) = play_slide("0 0 0 2\n1 1 2 1\n2 2 0 2\n9 9 0 0\nquit\n");
     assert_eq!(code, Some(1));
     assert!(
         out.contains(
@@ -427,6 +427,7 @@ fn a_slide_that_stops_elsewhere_is_refused_with_where_the_robot_does_stop() {
         "{out}"
     );
     assert!(out.contains("not now: [1, 1] holds no robot\n"), "{out}");
+    assert!(out.contains("[9, 9] is not a square of this board\n"), "{out}");
     assert!(
         out.contains("no slide stops the Y robot at [2, 2] on [0, 2]: it stops at [2, 0] (left)\n"),
         "{out}"

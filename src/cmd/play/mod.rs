@@ -543,11 +543,13 @@ fn from_to(geo: &Geometry, words: &[&str], what: &str) -> Result<((usize, usize)
             "{what} is four numbers: R C R2 C2 (from [R, C] to [R2, C2])"
         ));
     };
+    // Robots stand on squares, as slide puzzles say everywhere.
+    let place = if what == "a slide" { "square" } else { "hole" };
     let cell = |[r, c]: Cell| {
         geo.index
             .get(&[r, c])
             .copied()
-            .ok_or_else(|| format!("[{r}, {c}] is not a hole of this board"))
+            .ok_or_else(|| format!("[{r}, {c}] is not a {place} of this board"))
     };
     Ok(((cell([r, c])?, cell([r2, c2])?), [[r, c], [r2, c2]]))
 }
