@@ -434,7 +434,7 @@ fn echo(words: &[&str]) -> String {
 fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position, Option<Cell>), String> {
     match (&p.model, pos) {
         (Model::Hop(m), Position::Hop(s)) => {
-            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, words, "a jump")?;
+            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, words, "a jump", "hole")?;
             let mv = m
                 .moves
                 .iter()
@@ -448,7 +448,7 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
             Ok((Position::Hop(s ^ mv.mask), Some([r2, c2])))
         }
         (Model::Rewrite(m), Position::Rewrite(s)) => {
-            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, words, "a move")?;
+            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, words, "a move", "hole")?;
             if !m.moves.iter().any(|mv| mv.from == f && mv.to == t) {
                 return Err(format!(
                     "no move goes from [{r}, {c}] to [{r2}, {c2}] on this board"
@@ -468,7 +468,7 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
             Ok((Position::Rewrite(next), Some([r2, c2])))
         }
         (Model::Slide(m), Position::Slide(s)) => {
-            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, words, "a slide")?;
+            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, words, "a slide", "square")?;
             let robot = s
                 .iter()
                 .position(|&sq| sq as usize == f)
@@ -526,8 +526,14 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
     }
 }
 
-/// The two cells of a move written `R C R2 C2` (from, to), as hole indices and as cells.
-fn from_to(geo: &Geometry, words: &[&str], what: &str) -> Result<((usize, usize), [Cell; 2]), String> {
+/// The two cells of a move written `R C R2 C2` (from, to), as hole indices and as cells;
+/// `place` is what the board's cells are called in a refusal (holes, squares).
+fn from_to(
+    geo: &Geometry,
+    words: &[&str],
+    what: &str,
+    place: &str,
+) -> Result<((usize, usize), [Cell; 2]), String> {
     let nums: Vec<i64> = words
         .iter()
         .map(|w| w.parse::<i64>())
@@ -543,8 +549,6 @@ fn from_to(geo: &Geometry, words: &[&str], what: &str) -> Result<((usize, usize)
             "{what} is four numbers: R C R2 C2 (from [R, C] to [R2, C2])"
         ));
     };
-    // Robots stand on squares, as slide puzzles say everywhere.
-    let place = if what == "a slide" { "square" } else { "hole" };
     let cell = |[r, c]: Cell| {
         geo.index
             .get(&[r, c])
@@ -602,6 +606,17 @@ fn finished(p: &Prepared, pos: &Position, moves: usize) -> Option<End> {
     }
 }
 
+/// How a game that reached its goal in more moves than its `moves: N` allows ends.
+fn over_limit(moves: usize, most: u32) -> End {
+    End {
+        won: false,
+        words: format!(
+            "the goal, but in {moves} moves: this puzzle allows {most}. `undo`, `restart`, or `solve` to see \
+             what marbles would do"
+        ),
+    }
+}
+
 /// [`finished`] for pieces of kinds.
 fn rewrite_end(m: &RewriteModel, s: &Kinds, moves: usize) -> Option<End> {
     let stuck = rewrites(m, s).next().is_none();
@@ -610,13 +625,7 @@ fn rewrite_end(m: &RewriteModel, s: &Kinds, moves: usize) -> Option<End> {
     let pieces = pieces_text(m, s);
     let plural = if moves == 1 { "" } else { "s" };
     match m.goal.moves {
-        Some(MoveGoal::Within(most)) if goal && moves > most as usize => Some(End {
-            won: false,
-            words: format!(
-                "the goal, but in {moves} moves: this puzzle allows {most}. `undo`, `restart`, or `solve` to see \
-                 what marbles would do"
-            ),
-        }),
+        Some(MoveGoal::Within(most)) if goal && moves > most as usize => Some(over_limit(moves, most)),
         _ if goal => Some(End {
             won: true,
             words: format!(
@@ -642,13 +651,7 @@ fn slide_end(m: &SlideModel, s: &[u16], moves: usize) -> Option<End> {
     }
     let plural = if moves == 1 { "" } else { "s" };
     Some(match m.goal.within {
-        Some(most) if moves > most as usize => End {
-            won: false,
-            words: format!(
-                "the goal, but in {moves} moves: this puzzle allows {most}. `undo`, `restart`, or `solve` to see \
-                 what marbles would do"
-            ),
-        },
+        Some(most) if moves > most as usize => over_limit(moves, most),
         _ => End {
             won: true,
             words: format!("solved in {moves} move{plural}: {}", solve::slide::goal_words(m)),
