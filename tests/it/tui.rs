@@ -174,7 +174,7 @@ fn a_long_fewest_solve_shows_the_best_so_far_on_the_terminal() {
     let fewest = plain.replace("  pegs: fewest\n", "  pegs: fewest\n  at: [1, 4]\n");
     std::fs::write(&yaml, fewest).unwrap();
     let out = dir.path().join("out.txt");
-    let args = format!("solve {} --timeout 12 > {}", yaml.display(), out.display());
+    let args = format!("solve {} --timeout 6 > {}", yaml.display(), out.display());
     in_terminal_running(&args, |socket| {
         let pane = wait_for(socket, "fewest pegs so far 3");
         assert!(pane.contains(" M nodes ("), "{pane}");
@@ -197,7 +197,7 @@ fn a_long_fewest_solve_shows_the_best_so_far_on_the_terminal() {
     });
     let answer = std::fs::read_to_string(&out).unwrap();
     assert!(
-        answer.contains("gave up, 3 pegs left: time limit (12.000 s); best found so far 3 pegs, at least 2"),
+        answer.contains("gave up, 3 pegs left: time limit (6.000 s); best found so far 3 pegs, at least 2"),
         "{answer}"
     );
 }
