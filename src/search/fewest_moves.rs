@@ -3,19 +3,19 @@
 //! A family whose jumps do not each take exactly one peg (`over:` a list of several, or
 //! none) is searched by `chains`, breadth-first by moves. For the others, a goal whose
 //! positions can be listed is searched by moves from both ends (`both_ends`), after a quick
-//! depth-first line to return should a limit stop it; what follows is the search for the
-//! rest (`pegs: fewest`, or too many goal positions). Every jump removes one peg, so positions fall into layers by peg count and
-//! no path revisits one. An optimal answer only passes through positions that are both reachable from the
-//! start and able to reach the goal ("feasible"), and those are few: 1.7 M canonical on the
-//! English board against 23.5 M reachable. So the search is in three passes over canonical
-//! positions (symmetries fixing the start and the goal cell):
+//! depth-first line to return should a limit stop it, and a beam's line (`upper`) for it to
+//! beat, with lower bounds from Merson regions (`bounds`) dropping positions that cannot be
+//! on a line shorter than the beam's. What follows is the search for the rest
+//! (`pegs: fewest`, or too many goal positions). Every jump removes one peg, so positions
+//! fall into layers by peg count and no path revisits one. An optimal answer only passes
+//! through positions that are both reachable from the start and able to reach the goal
+//! ("feasible"). So the search is in three passes over canonical positions (symmetries
+//! fixing the start and the goal cell):
 //!
-//! 1. Layers are grown from the start by jumps and from the goal positions by reversed jumps,
-//!    always the smaller frontier, until they meet; pagoda functions cut forward positions
-//!    that cannot reach the goal and, through the reversed game, backward ones the start
-//!    cannot reach. Goals with too many positions to list are grown forward only.
-//! 2. The meeting layer's common positions are the feasible ones there; reversed jumps from
-//!    them into the forward layers, and jumps into the backward layers, give the rest.
+//! 1. Layers are grown from the start by jumps down to the goal's pegs (or until none is
+//!    left); pagoda functions cut positions that cannot reach the goal.
+//! 2. The goal layer's goal positions are feasible; reversed jumps from them into the layers
+//!    above give the rest.
 //! 3. Over the feasible positions, fullest first, the fewest moves to each is relaxed along
 //!    every chain one peg can jump from each position (a chain through an infeasible position
 //!    can only end infeasible, so it stops there).
@@ -36,7 +36,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 mod both_ends;
+mod bounds;
 mod chains;
+mod upper;
 
 /// Goal positions are listed, and searched backwards from, only up to this many.
 const MAX_GOAL_POSITIONS: u64 = 1 << 16;
@@ -335,13 +337,12 @@ impl<'a, W: Word> Search<'a, W> {
         Ok(())
     }
 
-    /// The canonical positions one jump (or, `back`, one reversed jump) from `layer` that
-    /// `keep(self, position)` gives, in parallel: each thread lists its positions' successors
-    /// by bucket, then each bucket's set is built from those lists.
+    /// The canonical positions one jump from `layer` that `keep(self, position)` gives, in
+    /// parallel: each thread lists its positions' successors by bucket, then each bucket's
+    /// set is built from those lists.
     fn expand(
         &mut self,
         layer: &Layer<W>,
-        back: bool,
         budget: &mut Budget,
         keep: impl Fn(&Self, W) -> Option<W> + Sync,
     ) -> Result<Layer<W>, Stop> {
@@ -372,7 +373,7 @@ impl<'a, W: Word> Search<'a, W> {
                         held = now;
                     }
                     for j in &this.jumps {
-                        if if back { j.backward(s) } else { j.forward(s) }
+                        if j.forward(s)
                             && let Some(c) = keep(this, s ^ j.mask)
                         {
                             out[bucket(c)].push(c);
@@ -472,13 +473,13 @@ impl<'a, W: Word> Search<'a, W> {
         let best = quick_line(self.model, budget);
         match both_ends::run(&self, goals, budget) {
             Ok(found) => Ok(found),
-            Err((Stop::GaveUp(why, memory), least)) => Err(Stop::Bounded {
+            Err((Stop::GaveUp(why, memory), least, line)) => Err(Stop::Bounded {
                 why,
                 memory,
                 least,
-                best,
+                best: line.or(best),
             }),
-            Err((stop, _)) => Err(stop),
+            Err((stop, ..)) => Err(stop),
         }
     }
 
@@ -487,162 +488,72 @@ impl<'a, W: Word> Search<'a, W> {
         let top = start.pegs();
         let cells = self.model.geo.cells.len();
         let mut fwd: Layers<W> = (0..=cells).map(|_| Layer::default()).collect();
-        let mut bwd: Layers<W> = (0..=cells).map(|_| Layer::default()).collect();
         fwd[top as usize] = std::iter::once(self.canon(start)).collect();
         self.live += set_bytes(&fwd[top as usize]);
         let unsolvable = |why: &str, s: &Self| Stop::Unsolvable(Some(why.to_string()), s.peak);
 
-        // Pass 1: grow layers from both ends until they are adjacent.
-        let mut lo = top; // the forward side's emptiest layer so far
-        let (goal_pegs, mut hi) = match self.model.goal.pegs {
+        // Pass 1: grow layers from the start down to the goal's pegs. (A goal whose positions
+        // can be listed is searched from both ends by `both_ends` instead.)
+        let mut lo = top; // the emptiest layer so far
+        let goal_pegs = match self.model.goal.pegs {
             PegGoal::Count(n) if n > top => {
                 return Err(unsolvable("the start has fewer pegs than the goal", &self));
             }
-            PegGoal::Count(n) => match self.goal_positions(n, budget)? {
-                Some(g) if !g.is_empty() => {
-                    self.live += set_bytes(&g);
-                    bwd[n as usize] = g;
-                    (Some(n), n)
-                }
-                _ => (Some(n), 0),
-            },
-            PegGoal::Fewest => (None, 0),
+            PegGoal::Count(n) => Some(n),
+            PegGoal::Fewest => None,
         };
-        let two_sided = goal_pegs.is_some_and(|n| hi == n);
         let floor = goal_pegs.unwrap_or(0);
-        loop {
-            let forward = if two_sided {
-                if lo <= hi + 1 {
+        while lo > floor {
+            let cur = std::mem::take(&mut fwd[lo as usize]);
+            let next = self.expand(&cur, budget, |s: &Self, t| {
+                (!s.ahead.cuts(t.wide())).then(|| s.canon(t))
+            })?;
+            fwd[lo as usize] = cur;
+            lo -= 1;
+            self.live += set_bytes(&next);
+            let empty = next.is_empty();
+            fwd[lo as usize] = next;
+            if empty {
+                if goal_pegs.is_none() {
                     break;
                 }
-                fwd[lo as usize].len() <= bwd[hi as usize].len()
-            } else {
-                lo > floor
-            };
-            if !forward && !two_sided {
-                break;
-            }
-            if forward {
-                let cur = std::mem::take(&mut fwd[lo as usize]);
-                let next = self.expand(&cur, false, budget, |s: &Self, t| {
-                    (!s.ahead.cuts(t.wide())).then(|| s.canon(t))
-                })?;
-                fwd[lo as usize] = cur;
-                lo -= 1;
-                self.live += set_bytes(&next);
-                let empty = next.is_empty();
-                fwd[lo as usize] = next;
-                if empty {
-                    if goal_pegs.is_none() {
-                        break;
-                    }
-                    return Err(unsolvable(
-                        "no position with the goal's pegs can be reached",
-                        &self,
-                    ));
-                }
-            } else {
-                let cur = std::mem::take(&mut bwd[hi as usize]);
-                let next = self.expand(&cur, true, budget, |s: &Self, t| {
-                    (!s.behind.cuts(s.full & !t.wide())).then(|| s.canon(t))
-                })?;
-                bwd[hi as usize] = cur;
-                hi += 1;
-                self.live += set_bytes(&next);
-                let empty = next.is_empty();
-                bwd[hi as usize] = next;
-                if empty {
-                    return Err(unsolvable(
-                        "no position with the goal's pegs leads back to the start",
-                        &self,
-                    ));
-                }
+                return Err(unsolvable(
+                    "no position with the goal's pegs can be reached",
+                    &self,
+                ));
             }
         }
 
-        // Pass 2: the feasible positions, outwards from where the two sides meet.
+        // Pass 2: the feasible positions, up from the goal layer.
         let mut ok: Layers<W> = (0..=cells).map(|_| Layer::default()).collect();
-        let bottom;
-        let meet;
-        if two_sided {
-            bottom = goal_pegs.unwrap_or(0);
-            if lo == hi {
-                // The sides share a layer: the start's, already the goal's.
-                ok[lo as usize] = fwd[lo as usize]
-                    .iter()
-                    .copied()
-                    .filter(|s| bwd[hi as usize].contains(s))
-                    .collect();
-                meet = lo;
-            } else {
-                // Jumps from the forward side's last layer that land on the backward side.
-                meet = hi;
-                let b = std::mem::take(&mut bwd[hi as usize]);
-                let f = std::mem::take(&mut fwd[lo as usize]);
-                // Successors are deduplicated first (bucket by bucket, in cache), so that
-                // each is looked up on the other side once rather than once per parent.
-                let r = self
-                    .expand(&f, false, budget, |s: &Self, t| Some(s.canon(t)))
-                    .map(|next| {
-                        let sets = next
-                            .sets
-                            .into_par_iter()
-                            .map(|set| set.into_iter().filter(|c| b.contains(c)).collect())
-                            .collect();
-                        Layer { sets }
-                    });
-                if let Ok(l) = &r {
-                    self.live += set_bytes(l);
-                }
-                bwd[hi as usize] = b;
-                ok[meet as usize] = r?;
-                ok[lo as usize] = {
-                    let into = &f;
-                    let from = std::mem::take(&mut ok[meet as usize]);
-                    let r = self.link(&from, true, budget, |_, t| into.contains(&t));
-                    ok[meet as usize] = from;
-                    r?
-                };
-                fwd[lo as usize] = f;
-            }
-        } else {
-            // The goal layer: the given count, or the emptiest reached with a goal position.
-            let n = match goal_pegs {
-                Some(n) => n,
-                None => (0..=top)
-                    .find(|&k| fwd[k as usize].iter().any(|&s| self.is_goal(s)))
-                    .unwrap_or(top),
-            };
-            ok[n as usize] = fwd[n as usize]
-                .iter()
-                .copied()
-                .filter(|&s| self.is_goal(s))
-                .collect();
-            self.live += set_bytes(&ok[n as usize]);
-            (bottom, meet) = (n, n);
-        }
-        if ok[meet as usize].is_empty() {
+        // The goal layer: the given count, or the emptiest reached with a goal position.
+        let n = match goal_pegs {
+            Some(n) => n,
+            None => (0..=top)
+                .find(|&k| fwd[k as usize].iter().any(|&s| self.is_goal(s)))
+                .unwrap_or(top),
+        };
+        ok[n as usize] = fwd[n as usize]
+            .iter()
+            .copied()
+            .filter(|&s| self.is_goal(s))
+            .collect();
+        self.live += set_bytes(&ok[n as usize]);
+        let bottom = n;
+        if ok[n as usize].is_empty() {
             return Err(unsolvable("no goal position can be reached", &self));
         }
-        for k in meet.max(lo)..top {
+        for k in n.max(lo)..top {
             let from = std::mem::take(&mut ok[k as usize]);
             let into = std::mem::take(&mut fwd[k as usize + 1]);
-            let next = self.link(&from, true, budget, |_, t| into.contains(&t));
+            let next = self.link(&from, budget, |t| into.contains(&t));
             ok[k as usize] = from;
             ok[k as usize + 1] = next?;
             self.live -= set_bytes(&into);
             let f = std::mem::take(&mut fwd[k as usize]);
             self.live -= set_bytes(&f);
         }
-        for k in (bottom + 1..=meet).rev() {
-            let from = std::mem::take(&mut ok[k as usize]);
-            let into = std::mem::take(&mut bwd[k as usize - 1]);
-            let next = self.link(&from, false, budget, |_, t| into.contains(&t));
-            ok[k as usize] = from;
-            ok[k as usize - 1] = next?;
-            self.live -= set_bytes(&into);
-        }
-        drop((fwd, bwd));
+        drop(fwd);
         self.live = ok.iter().map(set_bytes).sum();
 
         // Pass 3: the fewest moves to each feasible position, fullest layer first.
@@ -704,14 +615,12 @@ impl<'a, W: Word> Search<'a, W> {
         })
     }
 
-    /// The canonical positions one jump (or, `back`, one reversed jump) from `from` that
-    /// `keep(from's position, canonical position)` accepts.
+    /// The canonical positions one reversed jump from `from` that `keep` accepts.
     fn link(
         &mut self,
         from: &Layer<W>,
-        back: bool,
         budget: &mut Budget,
-        keep: impl Fn(&Self, W) -> bool,
+        keep: impl Fn(W) -> bool,
     ) -> Result<Layer<W>, Stop> {
         let mut out = Layer::default();
         let jumps = std::mem::take(&mut self.jumps);
@@ -719,12 +628,11 @@ impl<'a, W: Word> Search<'a, W> {
             for &s in from.iter() {
                 self.tick(budget)?;
                 for j in &jumps {
-                    let ok = if back { j.backward(s) } else { j.forward(s) };
-                    if !ok {
+                    if !j.backward(s) {
                         continue;
                     }
                     let c = self.canon(s ^ j.mask);
-                    if keep(self, c) {
+                    if keep(c) {
                         self.insert(&mut out, c, budget)?;
                     }
                 }
@@ -804,15 +712,13 @@ fn walk<W: Word>(
                     continue;
                 }
                 let p = s ^ mask;
-                // Every position on a chain between two positions met was met too.
-                let Some(e) = moves_to(p) else {
-                    continue;
-                };
                 let mut chain = chain.clone();
                 chain.push(i);
-                if e == d {
+                if moves_to(p) == Some(d) {
                     return Some((p, chain));
                 }
+                // A position on a chain between two positions met need not have been met
+                // itself: a bound may have dropped it while its chain went on.
                 stack.push((p, if back { m.from } else { m.to }, chain));
             }
         }
@@ -981,6 +887,27 @@ mod tests {
         let run = |n| solve(&m, MoveGoal::Within(n), &mut Budget::new(Limits::default())).verdict;
         assert_eq!(run(10), Verdict::Solved);
         assert!(matches!(run(9), Verdict::Unsolvable(Some(why)) if why.contains("10")));
+    }
+
+    #[test]
+    fn a_search_stopped_early_proves_the_regions_bound() {
+        // The 28-hole triangle from the hole next to a corner: 12 moves (Bell). Its corners
+        // and edge pairs prove 9 before anything is searched; the layers alone proved 3 by
+        // this point.
+        let rows = [
+            "      o", "     .o", "    ooo", "   oooo", "  ooooo", " oooooo", "ooooooo",
+        ];
+        let m = hop_model("triangle_hop", &rows, "{pegs: 1}").unwrap();
+        let limits = Limits {
+            max_nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let r = solve(&m, MoveGoal::Fewest, &mut Budget::new(limits));
+        let Verdict::GaveUp(GaveUp::UnprovenMoves { best, least, .. }) = r.verdict else {
+            panic!("{:?}", r.verdict);
+        };
+        assert_eq!(least, 9);
+        assert!(best >= 12 && count_moves(&m, &r.path) == best);
     }
 
     #[test]

@@ -21,13 +21,15 @@
 //! When a limit stops it first, no line of `a + b` moves or fewer exists for the depths `a`
 //! and `b` it completed: that is the lower bound it proves.
 
-use super::{Found, Search, Stop, walk};
+use super::bounds::Bounds;
+use super::{Found, Search, Stop, upper, walk};
 use crate::search::bits::Word;
 use crate::search::{Budget, GaveUp, grown_capacity, table_bytes};
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::hash_map::Entry;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// Chain steps between budget checks.
 const CHECK_EVERY: u64 = 1 << 12;
@@ -49,16 +51,24 @@ fn part<W: Word>(c: W) -> usize {
 /// A limit met: why, and the memory estimate then.
 type Over = (GaveUp, u64);
 
-/// The fewest moves from the start to one of `goals` (canonical positions), or the moves
-/// proven needed when a limit stops it (in [`Stop::GaveUp`]'s place: `Err((stop, least))`).
+/// The fewest moves from the start to one of `goals` (canonical positions), or, when a limit
+/// stops it, the moves proven needed and the shortest line found, if any (in
+/// [`Stop::GaveUp`]'s place: `Err((stop, least, line))`).
+///
+/// Searched for a target number of moves: a position `d` moves from its end whose bound on
+/// the moves still needed takes it past the target is dropped. Every position of a line
+/// within the target is kept, at its true number of moves, so the first meeting is as short
+/// as any; when the sides have grown to the target without meeting, or a side has nothing
+/// left, no line within it exists. With a line of `u` moves from the beam, one pass for
+/// `u - 1` decides; without one, the target is raised one at a time from the bound at the
+/// start.
 pub(super) fn run<W: Word>(
     s: &Search<'_, W>,
     goals: Vec<W>,
     budget: &mut Budget,
-) -> Result<Found, (Stop, u32)> {
+) -> Result<Found, (Stop, u32, Option<Vec<usize>>)> {
     let start = s.canon(W::narrow(s.model.start));
-    let mut sides = [Side::new(vec![start]), Side::new(goals)];
-    if let Some(0) = sides[1].depth_of(start) {
+    if goals.contains(&start) {
         return Ok(Found {
             moves: 0,
             path: Vec::new(),
@@ -66,32 +76,97 @@ pub(super) fn run<W: Word>(
             memory: 0,
         });
     }
+    let bounds = goal_bounds(s.model);
+    let from_goals = goals.iter().map(|&g| bounds.behind(g)).min().unwrap_or(0);
+    // The fewest moves proven needed.
+    let mut floor = bounds.ahead(start).max(from_goals).max(1);
+    let goal_set: FxHashSet<W> = goals.iter().copied().collect();
+    let beam =
+        upper::line(s, &bounds, &goal_set, budget).map_err(|why| (Stop::GaveUp(why, 0), floor, None))?;
     let mut memory = 0u64;
-    let meet = loop {
-        let least = sides[0].reached + sides[1].reached + 1;
-        if sides.iter().any(|side| side.frontier.is_empty()) {
-            return Err((
-                Stop::Unsolvable(Some("no goal position can be reached".into()), memory),
-                least,
-            ));
+    let mut target = floor;
+    if let Some((u, path)) = &beam {
+        if *u <= floor {
+            return Ok(line_found(s, *u, path.clone(), memory));
         }
-        // The smaller frontier. (Weighing each by its last layer's chain steps a position,
-        // as reversed chains run long in sparse positions, took the 28-hole triangle past
-        // twice as long.)
-        let back = sides[1].frontier.len() < sides[0].frontier.len();
-        let [a, b] = &mut sides;
-        let (me, other) = if back { (b, &*a) } else { (a, &*b) };
-        let held = me.bytes() + other.bytes();
-        let grown = me
-            .grow(s, back, other, budget, held)
-            .map_err(|(why, used)| (Stop::GaveUp(why, memory.max(used)), least))?;
-        memory = memory.max(grown.0);
-        if let Some(found) = grown.1 {
-            break found;
+        target = u - 1;
+    }
+    let best = beam.as_ref().map(|b| b.1.clone());
+    loop {
+        let within = |g: &&W| bounds.behind(**g) <= target;
+        let mut sides = [
+            Side::new(vec![start]),
+            Side::new(goals.iter().filter(within).copied().collect()),
+        ];
+        let mut dropped = sides[1].frontier.len() < goals.len();
+        let meet = loop {
+            if sides[0].reached + sides[1].reached >= target {
+                break None;
+            }
+            let least = floor.max(sides[0].reached + sides[1].reached + 1);
+            if sides.iter().any(|side| side.frontier.is_empty()) {
+                if dropped {
+                    break None;
+                }
+                return Err((
+                    Stop::Unsolvable(Some("no goal position can be reached".into()), memory),
+                    least,
+                    None,
+                ));
+            }
+            // The smaller frontier. (Weighing each by its last layer's chain steps a
+            // position, as reversed chains run long in sparse positions, took the 28-hole
+            // triangle past twice as long.)
+            let back = sides[1].frontier.len() < sides[0].frontier.len();
+            let [a, b] = &mut sides;
+            let (me, other) = if back { (b, &*a) } else { (a, &*b) };
+            let held = me.bytes() + other.bytes();
+            let grown = me
+                .grow(s, &bounds, target, back, other, budget, held)
+                .map_err(|(why, used)| (Stop::GaveUp(why, memory.max(used)), least, best.clone()))?;
+            memory = memory.max(grown.memory);
+            dropped |= grown.dropped;
+            if let Some(found) = grown.met {
+                break Some(found);
+            }
+        };
+        if let Some(meet) = meet {
+            return Ok(walk_meeting(s, &sides, meet, memory));
         }
-    };
-    let (moves, at) = meet;
-    let [fwd, bwd] = &sides;
+        // No line within the target.
+        floor = target + 1;
+        if let Some((u, path)) = beam {
+            return Ok(line_found(s, u, path, memory));
+        }
+        target += 1;
+    }
+}
+
+/// The beam's line of `moves` moves, shown the fewest.
+fn line_found<W: Word>(s: &Search<'_, W>, moves: u32, path: Vec<usize>, memory: u64) -> Found {
+    Found {
+        moves,
+        end: super::end_of(s.model, &path),
+        path,
+        memory,
+    }
+}
+
+/// The regions' bounds for the search's start and goal.
+fn goal_bounds<W: Word>(model: &crate::model::HopModel) -> Bounds<W> {
+    let g = &model.goal;
+    let pegs = model.target_pegs();
+    Bounds::new(model, pegs, model.goal_cells(), g.pattern.is_some())
+}
+
+/// The line through the position `at` where the sides met, `moves` long.
+fn walk_meeting<W: Word>(
+    s: &Search<'_, W>,
+    sides: &[Side<W>; 2],
+    (moves, at): (u32, W),
+    memory: u64,
+) -> Found {
+    let [fwd, bwd] = sides;
     let a = fwd
         .depth_of(at)
         .expect("the meeting position was met from the start");
@@ -105,13 +180,12 @@ pub(super) fn run<W: Word>(
         end = end ^ W::narrow(s.model.moves[i].mask);
     }
     path.extend(on);
-    memory = memory.max(fwd.bytes() + bwd.bytes());
-    Ok(Found {
+    Found {
         moves,
         path,
         end: end.wide(),
-        memory,
-    })
+        memory: memory.max(fwd.bytes() + bwd.bytes()),
+    }
 }
 
 /// One end's positions met, each with its moves from that end (by part), and its newest
@@ -156,30 +230,47 @@ impl<W: Word> Side<W> {
         tables + (self.frontier.capacity() * size_of::<W>()) as u64
     }
 
-    /// Grows this side by one move (reversed, `back`) with `held` bytes held: the memory it
-    /// reached, and the best position met by `other` too (its moves from end to end, and the
-    /// position), if any. The frontier is taken [`SLICE`] positions at a time, so that the
+    /// Grows this side by one move (reversed, `back`) with `held` bytes held, dropping
+    /// positions `bounds` takes past `target`. The frontier is taken [`SLICE`] positions at a time, so that the
     /// chain steps listed stay a bounded part of the memory.
+    #[allow(clippy::too_many_arguments)]
     fn grow(
         &mut self,
         s: &Search<'_, W>,
+        bounds: &Bounds<W>,
+        target: u32,
         back: bool,
         other: &Side<W>,
         budget: &mut Budget,
         held: u64,
-    ) -> Result<(u64, Option<(u32, W)>), Over> {
+    ) -> Result<Grown<W>, Over> {
         if let Some(why) = budget.exceeded_or_grown(held) {
             return Err((why, held));
         }
         let d = self.reached + 1;
+        // The sides reach the target with this layer: its positions are only looked up on
+        // the other side, not kept.
+        let last = d + other.reached >= target;
         let (lo, hi) = other.pegs;
         // What the tables and the next frontier grew by.
         let grown = AtomicU64::new(0);
         let mut peak = held;
         let mut nexts: Vec<Vec<W>> = vec![Vec::new(); PARTS];
         let mut best: Option<(u32, W)> = None;
+        let dropped = AtomicBool::new(false);
+        let cut = Cut {
+            bounds,
+            depth: d,
+            target,
+            dropped: &dropped,
+            only_meet: last.then_some(other),
+            met: Mutex::new(None),
+        };
         for slice in self.frontier.chunks(SLICE) {
-            let lists = steps(s, slice, back, budget, held + grown.load(Relaxed))?;
+            let lists = steps(s, &cut, slice, back, budget, held + grown.load(Relaxed))?;
+            if last {
+                continue;
+            }
             let listed: u64 = lists
                 .iter()
                 .flatten()
@@ -230,14 +321,33 @@ impl<W: Word> Side<W> {
             best = least(best, met);
             peak = peak.max(held + grown.load(Relaxed));
         }
+        if last {
+            best = cut.met.into_inner().unwrap_or_else(|e| e.into_inner());
+        }
+        if last && let Some((_, c)) = best {
+            // The one position of the last layer the way back needs.
+            self.depth[part(c)].entry(c).or_insert(d as u8);
+        }
         let next: Vec<W> = nexts.concat();
         self.pegs = next
             .iter()
             .fold(self.pegs, |(lo, hi), p| (lo.min(p.pegs()), hi.max(p.pegs())));
         self.frontier = next;
         self.reached = d;
-        Ok((peak.max(self.bytes() + other.bytes()), best))
+        Ok(Grown {
+            memory: peak.max(self.bytes() + other.bytes()),
+            met: best,
+            dropped: dropped.into_inner(),
+        })
     }
+}
+
+/// A layer grown: the memory it reached, the best position met by the other side too (its
+/// moves from end to end, and the position), if any, and whether a bound dropped a position.
+struct Grown<W> {
+    memory: u64,
+    met: Option<(u32, W)>,
+    dropped: bool,
 }
 
 /// The lesser of two meetings, either of which may be missing.
@@ -248,10 +358,23 @@ fn least<W: Word>(a: Option<(u32, W)>, b: Option<(u32, W)>) -> Option<(u32, W)> 
     }
 }
 
-/// Every position one move (reversed, `back`) from `frontier` that the pagodas keep,
-/// canonical, by part: a list a part from each chunk of the frontier, `held` bytes held.
+/// What drops a position `depth` moves from its end: its bound taking it past `target`.
+struct Cut<'a, W> {
+    bounds: &'a Bounds<W>,
+    depth: u32,
+    target: u32,
+    dropped: &'a AtomicBool,
+    /// For the last layer: the other side, the positions only looked up in it, the best
+    /// meeting kept in `met`.
+    only_meet: Option<&'a Side<W>>,
+    met: Mutex<Option<(u32, W)>>,
+}
+
+/// Every position one move (reversed, `back`) from `frontier` that the pagodas and `cut`
+/// keep, canonical, by part: a list a part from each chunk of the frontier, `held` bytes held.
 fn steps<W: Word>(
     s: &Search<'_, W>,
+    cut: &Cut<'_, W>,
     frontier: &[W],
     back: bool,
     budget: &mut Budget,
@@ -275,6 +398,8 @@ fn steps<W: Word>(
             let mut out: Vec<Vec<W>> = vec![Vec::new(); PARTS];
             let mut stack: Vec<(W, usize)> = Vec::new();
             let (mut done, mut counted) = (0u64, 0u64);
+            let mut dropped = false;
+            let mut met = None;
             for &p in ps {
                 for j in &s.jumps {
                     if if back { j.backward(p) } else { j.forward(p) } {
@@ -290,15 +415,44 @@ fn steps<W: Word>(
                         }
                         (done, counted) = (0, now);
                     }
-                    let cut = match back {
+                    let hopeless = match back {
                         false => s.ahead.cuts(q.wide()),
                         true => s.behind.cuts(s.full & !q.wide()),
                     };
-                    if cut {
+                    if hopeless {
                         continue;
                     }
-                    let c = s.canon(q);
-                    out[part(c)].push(c);
+                    let (bound, moving) = match back {
+                        false => {
+                            let a = cut.bounds.ahead(q);
+                            (a, a.saturating_sub(u32::from(cut.bounds.in_full(q, at))))
+                        }
+                        // A position the chain reaches from `q`, one reversed move on from
+                        // the start, is at most one move nearer it.
+                        true => {
+                            let b = cut.bounds.behind(q);
+                            (b, b.saturating_sub(1))
+                        }
+                    };
+                    if cut.depth + moving > cut.target {
+                        dropped = true;
+                        continue;
+                    }
+                    if cut.depth + bound <= cut.target {
+                        let c = s.canon(q);
+                        match cut.only_meet {
+                            None => out[part(c)].push(c),
+                            Some(other) => {
+                                if (other.pegs.0..=other.pegs.1).contains(&c.pegs())
+                                    && let Some(o) = other.depth_of(c)
+                                {
+                                    met = least(met, Some((cut.depth + o, c)));
+                                }
+                            }
+                        }
+                    } else {
+                        dropped = true;
+                    }
                     let adj = if back { &s.by_to[at] } else { &s.by_from[at] };
                     for &i in adj {
                         let j = &s.jumps[i];
@@ -309,6 +463,13 @@ fn steps<W: Word>(
                 }
             }
             nodes.fetch_add(done, Relaxed);
+            if dropped {
+                cut.dropped.store(true, Relaxed);
+            }
+            if met.is_some() {
+                let mut best = cut.met.lock().unwrap_or_else(|e| e.into_inner());
+                *best = least(*best, met);
+            }
             Ok(out)
         })
         .collect::<Result<_, Over>>();
