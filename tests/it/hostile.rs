@@ -320,19 +320,8 @@ fn ctrl_c_writes_what_was_finished_and_the_search_it_cut_and_exits_130() {
     // A quick puzzle that fails (its expectation is not met): Ctrl-C is no `--fail-fast` stop.
     let corner = std::fs::read_to_string(root().join("puzzles/triangle_hop/corner.yaml")).unwrap();
     std::fs::write(set.join("a_fast.yaml"), format!("{corner}expect: unsolvable\n")).unwrap();
-    // Far beyond any search: a 9×9 board full but for its centre, down to one peg.
-    let row = |r: usize| {
-        (0..9)
-            .map(|c| if (r, c) == (4, 4) { "." } else { "o" })
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let board: Vec<String> = (0..9).map(|r| format!("  {}", row(r))).collect();
-    std::fs::write(
-        set.join("b_slow.yaml"),
-        format!("rules: peg_hop\nboard: |\n{}\n", board.join("\n")),
-    )
-    .unwrap();
+    // Far beyond any search: the 41-hole diamond from its top tip, down to one peg.
+    std::fs::write(set.join("b_slow.yaml"), crate::support::diamond41_from_tip()).unwrap();
     std::fs::copy(
         root().join("puzzles/triangle_hop/interior.yaml"),
         set.join("c_never.yaml"),

@@ -2,7 +2,7 @@
 //! own files, special files and endless lines where it reads back, a walk into `/proc` and
 //! `/sys`, what a failed batch leaves, and shard sets that cannot make one batch.
 
-use crate::support::{Test, alpha_and_beta, batch_into_rep, diamond41_rows, root};
+use crate::support::{Test, alpha_and_beta, batch_into_rep, root};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
@@ -83,10 +83,7 @@ fn a_link_planted_in_the_place_of_a_file_marbles_writes_is_refused_not_followed(
 #[test]
 fn a_shard_never_publishes_a_link_planted_as_its_temporary_file() {
     // A search only `--timeout` ends: the link is planted long before the shard writes.
-    let slow = format!(
-        "rules: peg_hop\nboard: |\n{}goal:\n  pegs: 1\n",
-        diamond41_rows((0, 4))
-    );
+    let slow = crate::support::diamond41_from_tip();
     let t = Test::new().file("set/slow.yaml", &slow).file("victim", PRECIOUS);
     std::fs::create_dir(t.path("rep")).unwrap();
     let t = t.args([

@@ -534,16 +534,10 @@ fn the_default_count_holds_each_limit_within_two_mib() {
 #[test]
 fn an_answer_that_gave_up_on_memory_says_what_its_tables_reached() {
     // A depth-first search stopped by a limit returned no figure of its own: 0 bytes.
+    let yaml = crate::support::diamond41_from_tip();
     let run = Test::new()
-        .in_root()
-        .args([
-            "solve",
-            "puzzles/peg_hop/french_solvable.yaml",
-            "--max-memory",
-            "24MB",
-            "--format",
-            "json",
-        ])
+        .file("p.yaml", &yaml)
+        .args(["solve", "p.yaml", "--max-memory", "24MB", "--format", "json"])
         .run_bounded(SECS(120), None)
         .held(1024)
         .status(1);

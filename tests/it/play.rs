@@ -1,6 +1,6 @@
 //! `marbles play`: a person's moves through stdin, checked, undone, and finished by the solver.
 
-use crate::support::{Test, diamond41_rows, root};
+use crate::support::{Test, root};
 
 /// Plays a shipped `file` with `input` on stdin; returns (exit code, stdout).
 fn play(file: &str, input: &str) -> (Option<i32>, String) {
@@ -178,10 +178,7 @@ fn a_hint_searches_ten_seconds_unless_told_otherwise() {
     // Diamond 41, top tip vacant, to one peg anywhere: far more than a hint's time to decide
     // (release: no answer in 20 s). The 9×9 square used here before is now solved by the
     // beams in under a second.
-    let yaml = format!(
-        "rules: peg_hop\nboard: |\n{}goal:\n  pegs: 1\n",
-        diamond41_rows((0, 4))
-    );
+    let yaml = crate::support::diamond41_from_tip();
     let hint = |extra: &[&str]| {
         let mut args = vec!["play", "big.yaml"];
         args.extend(extra);

@@ -478,18 +478,8 @@ fn an_interrupted_rerun_leaves_no_old_results_file() {
     let out = tempfile::tempdir().unwrap();
     let set = out.path().join("set");
     std::fs::create_dir(&set).unwrap();
-    // Far beyond any search: a 9×9 board full but for its centre, down to one peg.
-    let board: Vec<String> = (0..9)
-        .map(|r| {
-            let row: Vec<&str> = (0..9).map(|c| if (r, c) == (4, 4) { "." } else { "o" }).collect();
-            format!("  {}", row.join(" "))
-        })
-        .collect();
-    std::fs::write(
-        set.join("slow.yaml"),
-        format!("rules: peg_hop\nboard: |\n{}\n", board.join("\n")),
-    )
-    .unwrap();
+    // Far beyond any search: the 41-hole diamond from its top tip, down to one peg.
+    std::fs::write(set.join("slow.yaml"), crate::support::diamond41_from_tip()).unwrap();
     let report = out.path().join("rep");
     let results = report.join("shard-0-of-1.json");
     let args = |extra: &[&str]| {

@@ -424,6 +424,15 @@ pub fn diamond41_rows(vacant: (usize, usize)) -> String {
     rows
 }
 
+/// The puzzle [`diamond41_rows`] describes: the diamond from its top tip, down to one peg
+/// anywhere, as a YAML file's text. A search only a limit or Ctrl-C ends.
+pub fn diamond41_from_tip() -> String {
+    format!(
+        "rules: peg_hop\nboard: |\n{}goal:\n  pegs: 1\n",
+        diamond41_rows((0, 4))
+    )
+}
+
 /// Kills `child` with SIGKILL after a reproducible pause of `from` to `from + spread`
 /// milliseconds (xorshift64 of `seed`, which it advances), and reaps it: a kill at a
 /// random moment, as a power cut or the OOM killer would.
