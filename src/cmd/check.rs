@@ -8,6 +8,7 @@ use crate::batch;
 use crate::diag::{Diagnostic, Result as Checked};
 use crate::formats::{self, Notation};
 use crate::model::{Geometry, HopModel, Model, RewriteModel};
+use crate::report::plural;
 use crate::script::{self, Script};
 use crate::search::Budget;
 use crate::search::symmetry::Symmetry;
@@ -356,10 +357,6 @@ fn report_on(d: &Diagnostic, on: &str) {
     } else {
         super::report_printed(d, &format!("{d} ({on})"));
     }
-}
-
-fn plural(n: usize, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// How many symmetries the board has (its moves included), found under the puzzle's limits.

@@ -217,15 +217,20 @@ impl Totals {
             _ => format!("; expectations: {} met, {} not met", self.met, self.unmet),
         };
         format!(
-            "{} puzzles: {} solved, {} unsolvable, {} gave up, {} errors{expected}; {:.2} s solving",
+            "{} puzzles: {} solved, {} unsolvable, {} gave up, {}{expected}; {:.2} s solving",
             self.solved + self.unsolvable + self.gave_up + self.errors,
             self.solved,
             self.unsolvable,
             self.gave_up,
-            self.errors,
+            plural(self.errors, "error"),
             self.seconds
         )
     }
+}
+
+/// `n` and a noun, the noun with an `s` unless `n` is 1: "1 error", "2 errors".
+pub fn plural(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 /// The number shown in a `moves` column: a solution's moves (on a hop board, chains of one

@@ -114,7 +114,7 @@ fn one_row_per_puzzle_with_its_status_and_reports_that_agree() {
 
     let md = std::fs::read_to_string(rep.join("summary.md")).unwrap();
     assert!(
-        md.contains("4 puzzles: 1 solved, 1 unsolvable, 1 gave up, 1 errors"),
+        md.contains("4 puzzles: 1 solved, 1 unsolvable, 1 gave up, 1 error;"),
         "{md}"
     );
     assert!(
@@ -139,7 +139,7 @@ fn the_table_shows_totals_and_fits_80_columns() {
     }
     assert!(
         run.stdout
-            .contains("4 puzzles: 1 solved, 1 unsolvable, 1 gave up, 1 errors"),
+            .contains("4 puzzles: 1 solved, 1 unsolvable, 1 gave up, 1 error;"),
         "{}",
         run.stdout
     );
