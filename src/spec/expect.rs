@@ -107,6 +107,19 @@ pub fn parse_words(text: &str) -> Result<Expect, String> {
 }
 
 /// `expect:` as YAML writes it: text, or a map of `moves:`, `jumps:` and `pegs:`.
+/// What `expect:` written without a value is told.
+pub(super) const NO_VALUE: &str = "expect: has no value: write `unsolvable`, `solved`, text such as \
+     `10 moves, 1 peg`, or a map of `moves:`, `jumps:` and `pegs:` (or leave the key out)";
+
+/// A present key, even with no value: `Some(None)` for `key:` or `key: ~`.
+pub(super) fn present<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d).map(Some)
+}
+
 #[derive(Deserialize)]
 #[serde(
     untagged,

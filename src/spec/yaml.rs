@@ -34,7 +34,10 @@ struct RawSpec {
     goal: Option<RawGoal>,
     solve: Option<LimitSpec>,
     ratings: Option<BTreeMap<u32, String>>,
-    expect: Option<super::expect::RawExpect>,
+    /// `Some(None)` for a key written without a value (`expect:` or `expect: ~`), which is
+    /// refused rather than read as no expectation.
+    #[serde(default, deserialize_with = "super::expect::present")]
+    expect: Option<Option<super::expect::RawExpect>>,
 }
 
 #[derive(Deserialize)]
@@ -388,10 +391,11 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         );
     }
 
-    let expect = raw
-        .expect
-        .map(|e| e.read().map_err(|why| err("expect", why)))
-        .transpose()?;
+    let expect = match raw.expect {
+        None => None,
+        Some(None) => return Err(err("expect", super::expect::NO_VALUE.to_string())),
+        Some(Some(e)) => Some(e.read().map_err(|why| err("expect", why))?),
+    };
 
     Ok(Spec {
         path: path.to_path_buf(),

@@ -419,6 +419,21 @@ fn a_mistyped_key_of_an_expectation_map_is_refused_at_its_line() {
 }
 
 #[test]
+fn an_expect_key_without_a_value_is_refused_not_read_as_no_expectation() {
+    for empty in ["", " ~"] {
+        Test::new()
+            .file("p.yaml", &format!("{CORNER}expect:{empty}\n"))
+            .args(["check", "p.yaml"])
+            .run()
+            .status(2)
+            .stderr_has(
+                "p.yaml:8:1: expect: has no value: write `unsolvable`, `solved`, text such as \
+                 `10 moves, 1 peg`, or a map of `moves:`, `jumps:` and `pegs:` (or leave the key out)\n",
+            );
+    }
+}
+
+#[test]
 fn an_expect_comment_is_never_dropped_by_a_typo_a_blank_line_or_its_place() {
     let sample = std::fs::read_to_string(root().join("puzzles/classic/wf2007_sample.icpc")).unwrap();
     let check = |text: &str| {
