@@ -527,3 +527,29 @@ fn bounds(text: &str) -> (u64, u64) {
         .collect();
     (words[0].parse().unwrap(), words[4].parse().unwrap())
 }
+
+#[test]
+fn a_node_limit_holds_the_fewest_moves_search_from_its_first_node() {
+    // The beam that finds a line to beat counted its positions in chunks of a layer and
+    // checked the limit only after 4,096 of a chunk: `--max-nodes 1` ran 137,107 nodes.
+    // Each of the two threads may take one position before it checks.
+    for limit in [1u64, 10] {
+        let run = Test::new()
+            .in_root()
+            .args([
+                "solve",
+                "--fewest-moves",
+                "--max-nodes",
+                &limit.to_string(),
+                "--format",
+                "json",
+                "puzzles/peg_hop/english_central.yaml",
+            ])
+            .run()
+            .status(1);
+        let v = &run.json()[0];
+        assert_eq!(v["reason"], format!("node limit ({limit} nodes)"), "{v}");
+        let nodes = v["stats"]["nodes"].as_u64().unwrap();
+        assert!((limit..=limit + 2).contains(&nodes), "{limit}: {nodes} nodes");
+    }
+}

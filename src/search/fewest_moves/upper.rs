@@ -32,6 +32,9 @@ struct Kept<W> {
 /// A child met: its rank (lower better), its class, and how it was reached.
 type Child<W> = ((u32, u32), W, Kept<W>);
 
+/// A chunk's children, and a goal position met with the move to it, if any.
+type Chunk<W> = (Vec<Child<W>>, Option<Goal>);
+
 /// A goal position met: the kept position its move left, and the move's jumps.
 type Goal = (usize, Vec<usize>);
 
@@ -55,9 +58,19 @@ pub(super) fn line<W: Word>(
         let last = layers.last().expect("the start's layer");
         let base = budget.nodes;
         let nodes = AtomicU64::new(0);
+        // Every chunk counts its positions into `nodes` and checks the budget every `every`
+        // of them and at its end, so a node limit holds within a check a thread.
+        let every = budget
+            .nodes_left()
+            .map_or(CHECK_EVERY, |left| left.clamp(1, CHECK_EVERY));
+        let check = |done: u64| -> Result<(), GaveUp> {
+            let mut b = budget.capped(u64::MAX);
+            b.nodes = base + nodes.fetch_add(done, Relaxed) + done;
+            b.exceeded_or_grown(0).map_or(Ok(()), Err)
+        };
         let chunk = last.len().div_ceil(CHUNKS).max(1);
         // Each chunk's children, and a goal position met with the move to it, if any.
-        let found: Vec<(Vec<Child<W>>, Option<Goal>)> = last
+        let found: Result<Vec<Chunk<W>>, GaveUp> = last
             .par_chunks(chunk)
             .enumerate()
             .map(|(n, ps)| {
@@ -82,12 +95,8 @@ pub(super) fn line<W: Word>(
                             continue;
                         }
                         done += 1;
-                        if done == CHECK_EVERY {
-                            let mut b = budget.capped(u64::MAX);
-                            b.nodes = base + nodes.fetch_add(done, Relaxed) + done;
-                            if let Some(why) = b.exceeded_or_grown(0) {
-                                return Err(why);
-                            }
+                        if done >= every {
+                            check(done)?;
                             done = 0;
                         }
                         if q.pegs() < least || s.ahead.cuts(q.wide()) {
@@ -112,11 +121,12 @@ pub(super) fn line<W: Word>(
                         out.push(((bounds.ahead(q), q.pegs()), c, kept));
                     }
                 }
-                nodes.fetch_add(done, Relaxed);
+                check(done)?;
                 Ok((out, None))
             })
-            .collect::<Result<_, GaveUp>>()?;
+            .collect::<Result<_, GaveUp>>();
         budget.nodes = base + nodes.load(Relaxed);
+        let found = found?;
         let mut children: Vec<Child<W>> = Vec::new();
         for (out, goal) in found {
             if let Some((k, mut path)) = goal {
