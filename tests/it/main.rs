@@ -20,6 +20,8 @@ mod limits;
 mod many;
 mod messages;
 mod play;
+mod play_app;
+mod play_lines;
 mod project;
 mod reach;
 mod sandbox;

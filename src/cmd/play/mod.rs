@@ -2,7 +2,7 @@
 //! from wherever they are (the "solve" button of the classic CS106B assignment). On a
 //! terminal the game is a full-screen board (`tui`); piped, it reads one command a line.
 
-mod tui;
+pub mod tui;
 
 use super::{Error, ExitCode};
 use crate::formats::Notation;
@@ -78,7 +78,7 @@ impl Position {
     }
 }
 
-const HELP: &str = "\
+pub const HELP: &str = "\
 commands:
   R C R2 C2      hop puzzles: jump the peg at [R, C] to [R2, C2] (also written R,C R2,C2)
   up down left right (or u d l r)
@@ -94,7 +94,7 @@ commands:
   quit           leave (end of input does too)";
 
 /// [`HELP`]'s first command as puzzles of pieces of kinds read it.
-const PIECES_MOVE: &str = concat!(
+pub const PIECES_MOVE: &str = concat!(
     "  R C R2 C2      move the piece at [R, C] to [R2, C2] (also written R,C R2,C2); of\n",
     "                 several moves between the two, the first the rules list that fits"
 );
@@ -694,65 +694,5 @@ fn read_line_at_most(input: &mut impl BufRead, bytes: &mut Vec<u8>, max: usize) 
                 input.consume(len);
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::path::Path;
-
-    /// Plays a shipped puzzle with `input` as the player's lines; the exit code and the screen.
-    fn play_with(puzzle: &str, input: &str, prompt: bool) -> (ExitCode, String) {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(puzzle);
-        let p = solve::prepare(&path, &Options::default()).expect("shipped puzzle");
-        let mut out = Vec::new();
-        let code = play(&p, &Options::default(), input.as_bytes(), &mut out, prompt).unwrap();
-        (code, String::from_utf8(out).unwrap())
-    }
-
-    #[test]
-    fn tilting_every_marble_home_wins() {
-        let (code, out) = play_with("puzzles/tilt_roll/four_by_four.yaml", "l\nd\nu\nr\nd\n", false);
-        assert_eq!(code, ExitCode::Solved);
-        assert!(out.ends_with("solved: every marble is home\n"), "{out}");
-    }
-
-    #[test]
-    fn quitting_early_is_not_a_win() {
-        let (code, out) = play_with("puzzles/triangle_hop/corner.yaml", "moves\nquit\n", false);
-        assert_eq!(code, ExitCode::Unsolved);
-        assert!(out.contains("  [2, 0] over [1, 0] to [0, 0]"), "{out}");
-    }
-
-    #[test]
-    fn solve_finishes_the_game_and_wins() {
-        let (code, out) = play_with("puzzles/triangle_hop/corner.yaml", "solve\n", false);
-        assert_eq!(code, ExitCode::Solved);
-        assert!(out.contains("solved in"), "{out}");
-    }
-
-    #[test]
-    fn help_for_pieces_of_kinds_says_how_a_piece_moves_and_leaves_out_tilts() {
-        let (_, out) = play_with("puzzles/frogs_toads/frogs_toads_3.yaml", "help\n", false);
-        assert!(
-            out.contains(&format!(
-                "commands:\n{PIECES_MOVE}\n  moves          list the legal moves\n"
-            )),
-            "{out}"
-        );
-        assert!(!out.contains("tilt"), "{out}");
-        let (_, out) = play_with("puzzles/triangle_hop/corner.yaml", "help\n", false);
-        assert!(out.ends_with(&format!("{HELP}\n")), "{out}");
-    }
-
-    #[test]
-    fn a_bad_move_is_explained_and_the_prompt_shown_only_when_asked() {
-        let (code, out) = play_with("puzzles/triangle_hop/corner.yaml", "9 9 0 0\n", true);
-        assert_eq!(code, ExitCode::Unsolved);
-        assert!(out.contains("[9, 9] is not a hole of this board"), "{out}");
-        assert!(out.contains("> "), "{out}");
-        let (_, out) = play_with("puzzles/triangle_hop/corner.yaml", "9 9 0 0\n", false);
-        assert!(!out.contains("> "), "{out}");
     }
 }
