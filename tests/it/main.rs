@@ -8,6 +8,7 @@ pub mod cli;
 mod exits;
 mod expect;
 mod fewest;
+mod fewest_brute;
 mod geometry;
 mod goals;
 mod hostile;
