@@ -555,8 +555,14 @@ fn steps<W: Word>(
             let (mut done, mut counted) = (0u64, 0u64);
             let mut dropped = false;
             for &p in ps {
+                // A move lowers the regions' bound only if its first jump starts in a full
+                // region (no other jump of it can empty one): when the bound leaves this
+                // move no slack, only those moves are followed.
+                let tight = !back && cut.depth + cut.bounds.ahead(p) > cut.target;
                 for j in &s.jumps {
-                    if if back { j.backward(p) } else { j.forward(p) } {
+                    if if back { j.backward(p) } else { j.forward(p) }
+                        && (!tight || cut.bounds.in_full(p, j.from))
+                    {
                         stack.push((p ^ j.mask, if back { j.from } else { j.to }));
                     }
                 }
