@@ -4,19 +4,22 @@
 //! One side grows from the start by moves (every chain one peg can jump from each position
 //! of its frontier), the other from the goal positions by reversed moves (a peg unjumping
 //! back along its chain), always the smaller frontier. Each position met on a chain is
-//! recorded with the moves it is from its end, so a position's number is the fewest moves
-//! to it. The first layer that meets the other side holds the answer: a position `a` moves
-//! from the start and `b` from the goal gives a line of at most `a + b` moves, and while no
-//! position at most `a - 1` from one end and `b` from the other had met, none shorter than
-//! `a + b` exists (the position an optimal line reaches after its first moves would be one).
-//! Pagoda functions cut positions that cannot reach the goal, and backward ones the start
-//! cannot reach. Only the layers' depths are kept: the frontiers are a walk apart.
+//! recorded in the layer of the moves it is from its end, so a position's layer is the
+//! fewest moves to it. The first layer that meets the other side holds the answer: a
+//! position `a` moves from the start and `b` from the goal gives a line of at most `a + b`
+//! moves, and while no position at most `a - 1` from one end and `b` from the other had met,
+//! none shorter than `a + b` exists (the position an optimal line reaches after its first
+//! moves would be one). Pagoda functions cut positions that cannot reach the goal, and
+//! backward ones the start cannot reach. Only the layers are kept: the frontiers are a walk
+//! apart.
 //!
 //! A layer is grown in two passes, both on every core: the chains from the frontier are
 //! followed first, each position on them listed by a hash of it into one of [`PARTS`] parts;
-//! then each part's table takes its list in one go. A chain step costs a table lookup, which
-//! on tables of hundreds of megabytes is a cache miss when the steps come in chain order; a
-//! part's table is small enough to stay in cache while its list is recorded.
+//! then each part's list is sorted, cleared of what the side met before by a merge with its
+//! older layers (sorted lists of bare words, 8 bytes a position on 64 cells), and recorded
+//! in the part's table of the new layer, small enough to stay in cache. A chain step looked
+//! up in chain order in tables of hundreds of megabytes was a cache miss each. A finished
+//! layer becomes sorted lists too, and the other side's layers are met by a merge as well.
 //!
 //! When a limit stops it first, no line of `a + b` moves or fewer exists for the depths `a`
 //! and `b` it completed: that is the lower bound it proves.
@@ -24,11 +27,9 @@
 use super::bounds::Bounds;
 use super::{Found, Search, Stop, upper, walk};
 use crate::search::bits::Word;
-use crate::search::{Budget, GaveUp, grown_capacity, table_bytes};
+use crate::search::{Budget, GaveUp};
 use rayon::prelude::*;
-use rustc_hash::{FxHashMap, FxHashSet};
-use std::collections::hash_map::Entry;
-use std::sync::Mutex;
+use rustc_hash::FxHashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// Chain steps between budget checks.
@@ -38,7 +39,7 @@ const CHECK_EVERY: u64 = 1 << 12;
 const PARTS: usize = 1 << 8;
 
 /// Frontier positions whose chains are listed at a time.
-const SLICE: usize = 1 << 20;
+const SLICE: usize = 1 << 18;
 
 /// Chunks a slice of the frontier is split into for its chains to be followed in parallel.
 const CHUNKS: usize = 64;
@@ -98,13 +99,13 @@ pub(super) fn run<W: Word>(
             Side::new(vec![start]),
             Side::new(goals.iter().filter(within).copied().collect()),
         ];
-        let mut dropped = sides[1].frontier.len() < goals.len();
+        let mut dropped = sides[1].frontier_len() < goals.len();
         let meet = loop {
             if sides[0].reached + sides[1].reached >= target {
                 break None;
             }
             let least = floor.max(sides[0].reached + sides[1].reached + 1);
-            if sides.iter().any(|side| side.frontier.is_empty()) {
+            if sides.iter().any(|side| side.frontier_len() == 0) {
                 if dropped {
                     break None;
                 }
@@ -114,10 +115,11 @@ pub(super) fn run<W: Word>(
                     None,
                 ));
             }
-            // The smaller frontier. (Weighing each by its last layer's chain steps a
+            // The side whose next layer looks smaller: its frontier times what its last
+            // layer grew by. (Weighing each frontier by its last layer's chain steps a
             // position, as reversed chains run long in sparse positions, took the 28-hole
             // triangle past twice as long.)
-            let back = sides[1].frontier.len() < sides[0].frontier.len();
+            let back = sides[1].next_size() < sides[0].next_size();
             let [a, b] = &mut sides;
             let (me, other) = if back { (b, &*a) } else { (a, &*b) };
             let held = me.bytes() + other.bytes();
@@ -188,51 +190,85 @@ fn walk_meeting<W: Word>(
     }
 }
 
-/// One end's positions met, each with its moves from that end (by part), and its newest
-/// layer.
+/// One end's positions met, by their moves from that end: `layers[d][k]` holds the
+/// positions of part `k` first met `d` moves from it, sorted. A position's depth is the
+/// layer it is in, so a layer costs its words alone; the newest layer is the frontier.
 struct Side<W> {
-    depth: Vec<FxHashMap<W, u8>>,
-    frontier: Vec<W>,
+    layers: Vec<Vec<Vec<W>>>,
+    /// The fewest and the most pegs of each layer's positions: lookups skip the layers
+    /// outside them.
+    pegs: Vec<(u32, u32)>,
     reached: u32,
-    /// The fewest and the most pegs of a position met: the other side looks up only
-    /// positions within them.
-    pegs: (u32, u32),
+}
+
+/// The fewest and the most pegs of `ps`.
+fn peg_range<'a, W: Word>(ps: impl IntoIterator<Item = &'a W>) -> (u32, u32) {
+    ps.into_iter()
+        .fold((u32::MAX, 0), |(lo, hi), p| (lo.min(p.pegs()), hi.max(p.pegs())))
+}
+
+/// Whether two ranges of peg counts overlap.
+fn overlap((a, b): (u32, u32), (c, d): (u32, u32)) -> bool {
+    a <= d && c <= b
 }
 
 impl<W: Word> Side<W> {
     fn new(frontier: Vec<W>) -> Self {
-        let mut depth = vec![FxHashMap::default(); PARTS];
+        let mut parts = vec![Vec::new(); PARTS];
         for &p in &frontier {
-            depth[part(p)].insert(p, 0);
+            parts[part(p)].push(p);
         }
-        let pegs = frontier
-            .iter()
-            .fold((u32::MAX, 0), |(lo, hi), p| (lo.min(p.pegs()), hi.max(p.pegs())));
+        for v in &mut parts {
+            v.sort_unstable();
+            v.dedup();
+        }
         Side {
-            depth,
-            frontier,
+            pegs: vec![peg_range(&frontier)],
+            layers: vec![parts],
             reached: 0,
-            pegs,
+        }
+    }
+
+    /// The positions of the newest layer.
+    fn frontier_len(&self) -> usize {
+        self.layers[self.reached as usize].iter().map(Vec::len).sum()
+    }
+
+    /// The size the next layer is expected to have: the frontier's times the last layer's
+    /// over the one before (the frontier's alone at the end).
+    fn next_size(&self) -> f64 {
+        let n = self.frontier_len() as f64;
+        match self.reached {
+            0 => n,
+            r => {
+                let before: usize = self.layers[r as usize - 1].iter().map(Vec::len).sum();
+                n * n / before.max(1) as f64
+            }
         }
     }
 
     /// The moves from this side's end to canonical `c`, if met.
     fn depth_of(&self, c: W) -> Option<u32> {
-        self.depth[part(c)].get(&c).map(|&d| u32::from(d))
+        let (k, n) = (part(c), c.pegs());
+        self.layers
+            .iter()
+            .zip(&self.pegs)
+            .position(|(l, &p)| overlap(p, (n, n)) && l[k].binary_search(&c).is_ok())
+            .map(|d| d as u32)
     }
 
     fn bytes(&self) -> u64 {
-        let tables: u64 = self
-            .depth
-            .iter()
-            .map(|t| table_bytes::<(W, u8)>(t.capacity()))
-            .sum();
-        tables + (self.frontier.capacity() * size_of::<W>()) as u64
+        let words: usize = self.layers.iter().flatten().map(Vec::capacity).sum();
+        (words * size_of::<W>()) as u64
     }
 
     /// Grows this side by one move (reversed, `back`) with `held` bytes held, dropping
-    /// positions `bounds` takes past `target`. The frontier is taken [`SLICE`] positions at a time, so that the
-    /// chain steps listed stay a bounded part of the memory.
+    /// positions `bounds` takes past `target`. The frontier is taken about [`SLICE`]
+    /// positions at a time, so that the chain steps listed stay a bounded part of the
+    /// memory; each part's list is sorted, what this side met before is taken out of it by
+    /// a merge with each older layer, and the rest is recorded in the part's table of the
+    /// new layer, which becomes a sorted list when the layer is done. What is new is merged
+    /// with the other side's layers for a meeting.
     #[allow(clippy::too_many_arguments)]
     fn grow(
         &mut self,
@@ -251,11 +287,14 @@ impl<W: Word> Side<W> {
         // The sides reach the target with this layer: its positions are only looked up on
         // the other side, not kept.
         let last = d + other.reached >= target;
-        let (lo, hi) = other.pegs;
-        // What the tables and the next frontier grew by.
+        let others = other
+            .pegs
+            .iter()
+            .fold((u32::MAX, 0), |(lo, hi), &(a, b)| (lo.min(a), hi.max(b)));
+        // What the new layer's runs hold.
         let grown = AtomicU64::new(0);
         let mut peak = held;
-        let mut nexts: Vec<Vec<W>> = vec![Vec::new(); PARTS];
+        let mut runs: Vec<Vec<Vec<W>>> = vec![Vec::new(); PARTS];
         let mut best: Option<(u32, W)> = None;
         let dropped = AtomicBool::new(false);
         let cut = Cut {
@@ -263,57 +302,78 @@ impl<W: Word> Side<W> {
             depth: d,
             target,
             dropped: &dropped,
-            only_meet: last.then_some(other),
-            met: Mutex::new(None),
+            pegs: last.then_some(others),
         };
-        for slice in self.frontier.chunks(SLICE) {
-            let lists = steps(s, &cut, slice, back, budget, held + grown.load(Relaxed))?;
-            if last {
-                continue;
+        let frontier = &self.layers[self.reached as usize];
+        let mut most_listed = 0;
+        let mut from = 0;
+        while from < PARTS {
+            // Whole parts, about a slice of positions.
+            let mut to = from + 1;
+            let mut n = frontier[from].len();
+            while to < PARTS && n + frontier[to].len() <= SLICE {
+                n += frontier[to].len();
+                to += 1;
             }
+            let slice: Vec<W> = frontier[from..to].iter().flatten().copied().collect();
+            from = to;
+            let lists = steps(s, &cut, &slice, back, budget, held + grown.load(Relaxed))?;
+            drop(slice);
             let listed: u64 = lists
                 .iter()
                 .flatten()
                 .map(|l| (l.capacity() * size_of::<W>()) as u64)
                 .sum();
+            most_listed = most_listed.max(listed);
             let held = held + listed;
             let budget = &*budget;
-            // Each part's table records its list: a position met for the first time is `d`
-            // moves from this end, and it joins the next frontier.
-            let met = self
-                .depth
+            let layers = &self.layers;
+            let pegs = &self.pegs;
+            let met = runs
                 .par_iter_mut()
-                .zip(nexts.par_iter_mut())
                 .enumerate()
-                .map(|(k, (table, next))| {
+                .map(|(k, runs)| {
+                    let mut new: Vec<W> = lists.iter().flat_map(|l| &l[k]).copied().collect();
+                    new.sort_unstable();
+                    new.dedup();
+                    let range = peg_range(&new);
+                    if !last {
+                        // What is left is met for the first time: `d` moves from this end.
+                        // (A position of the last layer this side met before met the other
+                        // side then, if at all: the search would have stopped.)
+                        for (layer, &p) in layers.iter().zip(pegs) {
+                            if overlap(p, range) {
+                                subtract(&mut new, &layer[k]);
+                            }
+                        }
+                        for run in runs.iter() {
+                            subtract(&mut new, run);
+                        }
+                    }
                     let mut best: Option<(u32, W)> = None;
-                    for &c in lists.iter().flat_map(|l| &l[k]) {
-                        let full = table.len() == table.capacity();
-                        if (full || next.len() == next.capacity()) && !table.contains_key(&c) {
-                            // What grows, counted before it is allocated; the old table is
-                            // freed after.
-                            let (cap, more) = (table.capacity(), next.capacity().max(4));
-                            let new = match full {
-                                true => table_bytes::<(W, u8)>(grown_capacity(cap)),
-                                false => 0,
-                            } + (more * size_of::<W>()) as u64;
-                            let used = held + grown.load(Relaxed) + new;
-                            if let Some(why) = budget.exceeded_or_grown(used) {
-                                return Err((why, used));
-                            }
-                            let old = if full { table_bytes::<(W, u8)>(cap) } else { 0 };
-                            grown.fetch_add(new - old, Relaxed);
-                        }
-                        if let Entry::Vacant(e) = table.entry(c) {
-                            e.insert(d as u8);
-                            next.push(c);
-                            if (lo..=hi).contains(&c.pegs())
-                                && let Some(&o) = other.depth[k].get(&c)
+                    if overlap(others, range) {
+                        for (o, (layer, &p)) in other.layers.iter().zip(&other.pegs).enumerate() {
+                            if overlap(p, range)
+                                && let Some(c) = first_common(&new, &layer[k])
                             {
-                                let total = (d + u32::from(o), c);
-                                best = Some(best.map_or(total, |b| b.min(total)));
+                                best = least(best, Some((d + o as u32, c)));
                             }
                         }
+                    }
+                    if !last && !new.is_empty() {
+                        // The run, and the merges it sets off, counted before they are
+                        // allocated.
+                        let size = size_of::<W>() as u64;
+                        let merged: usize = runs.iter().map(Vec::len).sum::<usize>() + new.len();
+                        let more = (new.len() + merged) as u64 * size;
+                        let used = held + grown.load(Relaxed) + more;
+                        if let Some(why) = budget.exceeded_or_grown(used) {
+                            return Err((why, used));
+                        }
+                        let before: usize = runs.iter().map(Vec::capacity).sum();
+                        push_run(runs, new.as_slice().to_vec());
+                        let after: usize = runs.iter().map(Vec::capacity).sum();
+                        grown.fetch_add((after - before) as u64 * size, Relaxed);
                     }
                     Ok(best)
                 })
@@ -321,25 +381,120 @@ impl<W: Word> Side<W> {
             best = least(best, met);
             peak = peak.max(held + grown.load(Relaxed));
         }
-        if last {
-            best = cut.met.into_inner().unwrap_or_else(|e| e.into_inner());
-        }
-        if last && let Some((_, c)) = best {
+        let layer: Vec<Vec<W>> = match (last, best) {
             // The one position of the last layer the way back needs.
-            self.depth[part(c)].entry(c).or_insert(d as u8);
-        }
-        let next: Vec<W> = nexts.concat();
-        self.pegs = next
-            .iter()
-            .fold(self.pegs, |(lo, hi), p| (lo.min(p.pegs()), hi.max(p.pegs())));
-        self.frontier = next;
+            (true, Some((_, c))) => {
+                let mut parts = vec![Vec::new(); PARTS];
+                parts[part(c)].push(c);
+                parts
+            }
+            (true, None) => vec![Vec::new(); PARTS],
+            (false, _) => runs
+                .into_par_iter()
+                .map(|mut runs| {
+                    while runs.len() > 1 {
+                        let b = runs.pop().expect("two runs");
+                        let a = runs.pop().expect("two runs");
+                        runs.push(merge(&a, &b));
+                    }
+                    runs.pop().unwrap_or_default()
+                })
+                .collect(),
+        };
+        self.pegs.push(peg_range(layer.iter().flatten()));
+        self.layers.push(layer);
         self.reached = d;
+        if trace_memory() {
+            let mib = |b: u64| b as f64 / f64::from(1 << 20);
+            eprintln!(
+                "fewest moves: {} layer {d}: {} positions; layers {:.1} MiB, lists at most {:.1} MiB, peak {:.1} MiB, grown by {:.1} MiB",
+                if back { "backward" } else { "forward" },
+                self.frontier_len(),
+                mib(self.bytes() + other.bytes()),
+                mib(most_listed),
+                mib(peak),
+                mib(budget.resident_growth()),
+            );
+        }
         Ok(Grown {
             memory: peak.max(self.bytes() + other.bytes()),
             met: best,
             dropped: dropped.into_inner(),
         })
     }
+}
+
+/// Whether `MARBLES_MEMORY_TRACE` is set: each layer grown then prints its positions and
+/// the memory figures on stderr.
+fn trace_memory() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("MARBLES_MEMORY_TRACE").is_some())
+}
+
+/// Adds a sorted run to `runs`, sorted runs with no element in common: it is merged with
+/// the run before it while that one is at most twice its size, so the runs stay few (about
+/// the logarithm of the runs pushed) and each element is merged about as many times.
+fn push_run<W: Ord + Copy>(runs: &mut Vec<Vec<W>>, run: Vec<W>) {
+    runs.push(run);
+    while let [.., a, b] = runs.as_slice()
+        && a.len() <= 2 * b.len()
+    {
+        let b = runs.pop().expect("two runs");
+        let a = runs.pop().expect("two runs");
+        runs.push(merge(&a, &b));
+    }
+}
+
+/// The elements of `a` and `b`, both sorted, sorted.
+fn merge<W: Ord + Copy>(a: &[W], b: &[W]) -> Vec<W> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] < b[j] {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+/// `s` from its first element not below `x`, by an exponential search from its front.
+fn skip_below<'a, W: Ord>(s: &'a [W], x: &W) -> &'a [W] {
+    let (mut lo, mut step) = (0, 1);
+    while lo + step < s.len() && s[lo + step] < *x {
+        lo += step;
+        step *= 2;
+    }
+    let hi = (lo + step + 1).min(s.len());
+    &s[lo + s[lo..hi].partition_point(|y| y < x)..]
+}
+
+/// Takes every element of `of` out of `xs`, both sorted.
+fn subtract<W: Ord + Copy>(xs: &mut Vec<W>, of: &[W]) {
+    let mut rest = of;
+    xs.retain(|x| {
+        rest = skip_below(rest, x);
+        rest.first() != Some(x)
+    });
+}
+
+/// The least element of both `xs` and `ys`, both sorted.
+fn first_common<W: Ord + Copy>(xs: &[W], ys: &[W]) -> Option<W> {
+    let mut rest = ys;
+    for x in xs {
+        rest = skip_below(rest, x);
+        match rest.first() {
+            None => return None,
+            Some(y) if y == x => return Some(*x),
+            Some(_) => {}
+        }
+    }
+    None
 }
 
 /// A layer grown: the memory it reached, the best position met by the other side too (its
@@ -364,10 +519,10 @@ struct Cut<'a, W> {
     depth: u32,
     target: u32,
     dropped: &'a AtomicBool,
-    /// For the last layer: the other side, the positions only looked up in it, the best
-    /// meeting kept in `met`.
-    only_meet: Option<&'a Side<W>>,
-    met: Mutex<Option<(u32, W)>>,
+    /// For the last layer, only looked up on the other side: the fewest and the most pegs
+    /// of the other side's positions. A position outside them is not listed, and a chain
+    /// stops once its pegs have passed them.
+    pegs: Option<(u32, u32)>,
 }
 
 /// Every position one move (reversed, `back`) from `frontier` that the pagodas and `cut`
@@ -399,10 +554,15 @@ fn steps<W: Word>(
             let mut stack: Vec<(W, usize)> = Vec::new();
             let (mut done, mut counted) = (0u64, 0u64);
             let mut dropped = false;
-            let mut met = None;
             for &p in ps {
+                // A move lowers the regions' bound only if its first jump starts in a full
+                // region (no other jump of it can empty one): when the bound leaves this
+                // move no slack, only those moves are followed.
+                let tight = !back && cut.depth + cut.bounds.ahead(p) > cut.target;
                 for j in &s.jumps {
-                    if if back { j.backward(p) } else { j.forward(p) } {
+                    if if back { j.backward(p) } else { j.forward(p) }
+                        && (!tight || cut.bounds.in_full(p, j.from))
+                    {
                         stack.push((p ^ j.mask, if back { j.from } else { j.to }));
                     }
                 }
@@ -438,20 +598,22 @@ fn steps<W: Word>(
                         dropped = true;
                         continue;
                     }
-                    if cut.depth + bound <= cut.target {
-                        let c = s.canon(q);
-                        match cut.only_meet {
-                            None => out[part(c)].push(c),
-                            Some(other) => {
-                                if (other.pegs.0..=other.pegs.1).contains(&c.pegs())
-                                    && let Some(o) = other.depth_of(c)
-                                {
-                                    met = least(met, Some((cut.depth + o, c)));
-                                }
-                            }
+                    let (listed, past) = match cut.pegs {
+                        None => (true, false),
+                        // A chain takes a peg a jump (reversed, adds one).
+                        Some((lo, hi)) => {
+                            let n = q.pegs();
+                            ((lo..=hi).contains(&n), if back { n > hi } else { n < lo })
                         }
-                    } else {
+                    };
+                    if past {
+                        continue;
+                    }
+                    if cut.depth + bound > cut.target {
                         dropped = true;
+                    } else if listed {
+                        let c = s.canon(q);
+                        out[part(c)].push(c);
                     }
                     let adj = if back { &s.by_to[at] } else { &s.by_from[at] };
                     for &i in adj {
@@ -466,13 +628,33 @@ fn steps<W: Word>(
             if dropped {
                 cut.dropped.store(true, Relaxed);
             }
-            if met.is_some() {
-                let mut best = cut.met.lock().unwrap_or_else(|e| e.into_inner());
-                *best = least(*best, met);
-            }
             Ok(out)
         })
         .collect::<Result<_, Over>>();
     budget.nodes = base + nodes.load(Relaxed);
     lists
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sorted_lists_are_merged() {
+        let mut xs = vec![1u64, 3, 4, 7, 9, 12];
+        subtract(&mut xs, &[0, 3, 5, 9, 10, 11, 12, 20]);
+        assert_eq!(xs, [1, 4, 7]);
+        subtract(&mut xs, &[]);
+        assert_eq!(xs, [1, 4, 7]);
+        assert_eq!(first_common(&[2u64, 5, 8, 13], &[1, 3, 8, 13]), Some(8));
+        assert_eq!(first_common(&[2u64, 5], &[1, 3, 8, 13]), None);
+        assert_eq!(first_common(&[40u64], &(0..40).collect::<Vec<u64>>()), None);
+        let mut runs = Vec::new();
+        for run in [vec![5u64, 9], vec![1], vec![2, 7], vec![3]] {
+            push_run(&mut runs, run);
+        }
+        // [5, 9] takes in [1], then [2, 7]; [3] stays a run of its own.
+        assert_eq!(runs, [vec![1, 2, 5, 7, 9], vec![3]]);
+        assert_eq!(merge(&[1u64, 4, 6], &[2, 3, 9]), [1, 2, 3, 4, 6, 9]);
+    }
 }
