@@ -393,9 +393,7 @@ impl<W: Word> Side<W> {
                 .into_par_iter()
                 .map(|mut runs| {
                     while runs.len() > 1 {
-                        let b = runs.pop().expect("two runs");
-                        let a = runs.pop().expect("two runs");
-                        runs.push(merge(&a, &b));
+                        merge_last_two(&mut runs);
                     }
                     runs.pop().unwrap_or_default()
                 })
@@ -439,10 +437,15 @@ fn push_run<W: Ord + Copy>(runs: &mut Vec<Vec<W>>, run: Vec<W>) {
     while let [.., a, b] = runs.as_slice()
         && a.len() <= 2 * b.len()
     {
-        let b = runs.pop().expect("two runs");
-        let a = runs.pop().expect("two runs");
-        runs.push(merge(&a, &b));
+        merge_last_two(runs);
     }
+}
+
+/// Merges the last two of `runs` into one.
+fn merge_last_two<W: Ord + Copy>(runs: &mut Vec<Vec<W>>) {
+    let b = runs.pop().expect("two runs");
+    let a = runs.pop().expect("two runs");
+    runs.push(merge(&a, &b));
 }
 
 /// The elements of `a` and `b`, both sorted, sorted.
