@@ -552,18 +552,26 @@ fn progress(total: u64, quiet: bool) -> ProgressBar {
             ProgressDrawTarget::term_like(Box::new(Lines::default())),
         ),
     };
-    let eta = |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-        if let (done @ 1.., Some(total)) = (state.pos(), state.len()) {
-            let left = state
-                .elapsed()
-                .mul_f64(total.saturating_sub(done) as f64 / done as f64);
+    // One key reads the count once for the count and the ETA: `{pos}` and a key of our own
+    // would each read it, and a file finishing between the two reads drew "0/2, ETA 0s".
+    let counted = |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+        let done = state.pos();
+        let total = state.len().unwrap_or(done);
+        let elapsed = state.elapsed();
+        let _ = write!(
+            w,
+            "{done}/{total} puzzles  {:#}",
+            indicatif::HumanDuration(elapsed)
+        );
+        if done > 0 {
+            let left = elapsed.mul_f64(total.saturating_sub(done) as f64 / done as f64);
             let _ = write!(w, ", ETA {:#}", indicatif::HumanDuration(left));
         }
     };
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} puzzles  {elapsed}{eta}  {wide_msg}")
+        ProgressStyle::with_template("{bar:30} {counted}  {wide_msg}")
             .expect("static template")
-            .with_key("eta", eta)
+            .with_key("counted", counted)
             .progress_chars("=> "),
     );
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
