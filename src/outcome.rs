@@ -233,6 +233,10 @@ pub struct Outcome {
     /// (`pegs_left` is the best it found).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pegs_floor: Option<u32>,
+    /// For a fewest-moves search that gave up: the fewest moves it proved needed (`move_count`
+    /// is its best line's, absent when it found none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves_floor: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -340,6 +344,7 @@ impl Outcome {
             moves: Line::default(),
             pegs_left: None,
             pegs_floor: None,
+            moves_floor: None,
             rating: None,
             error: Some(message),
             stats: Stats::default(),

@@ -85,19 +85,15 @@ pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult
             memory,
             least,
             best,
-        }) => match best {
-            Some(best) => (
-                Verdict::GaveUp(GaveUp::UnprovenMoves {
-                    stop: Box::new(why),
-                    best: count_moves(model, &best),
-                    least,
-                }),
-                best.clone(),
-                end_of(model, &best),
-                memory,
-            ),
-            None => (Verdict::GaveUp(why), Vec::new(), model.start, memory),
-        },
+        }) => {
+            let best = best.unwrap_or_default();
+            let verdict = Verdict::GaveUp(GaveUp::UnprovenMoves {
+                stop: Box::new(why),
+                best: (!best.is_empty()).then(|| count_moves(model, &best)),
+                least,
+            });
+            (verdict, best.clone(), end_of(model, &best), memory)
+        }
         Err(Stop::Unsolvable(why, memory)) => (Verdict::Unsolvable(why), Vec::new(), model.start, memory),
         Ok(found) => match goal {
             MoveGoal::Within(n) if found.moves > n => (

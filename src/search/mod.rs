@@ -116,12 +116,12 @@ pub enum GaveUp {
         floor: Option<u32>,
         known: Option<String>,
     },
-    /// A fewest-moves search stopped by `stop` with a line of `best` moves, having proven
-    /// that none has fewer than `least`.
-    #[error("{stop}; best found so far {best} move{}, at least {least}", if *best == 1 { "" } else { "s" })]
+    /// A fewest-moves search stopped by `stop` with a line of `best` moves (none found yet:
+    /// `None`), having proven that none has fewer than `least`.
+    #[error("{stop}; {}, at least {least}", best.map_or("no line found yet".to_string(), |b| format!("best found so far {b} move{}", if b == 1 { "" } else { "s" })))]
     UnprovenMoves {
         stop: Box<GaveUp>,
-        best: u32,
+        best: Option<u32>,
         least: u32,
     },
 }

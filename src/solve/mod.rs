@@ -304,6 +304,7 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
         moves: Line::default(),
         pegs_left: None,
         pegs_floor: None,
+        moves_floor: None,
         rating: None,
         error: None,
         stats,
@@ -421,8 +422,10 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
         Verdict::GaveUp(why) => {
             out.status = Status::GaveUp;
             out.reason = Some(why.to_string());
-            if let GaveUp::Unproven { floor, .. } = &why {
-                out.pegs_floor = *floor;
+            match &why {
+                GaveUp::Unproven { floor, .. } => out.pegs_floor = *floor,
+                GaveUp::UnprovenMoves { least, .. } => out.moves_floor = Some(*least),
+                _ => {}
             }
             out.gave_up = Some(why);
             out.limits = Some(limits_for(&p.spec, opts).describe());

@@ -516,6 +516,38 @@ fn a_fewest_moves_search_stopped_early_says_its_best_line_and_its_lower_bound() 
             .is_some_and(|r| r.ends_with(&format!("best found so far {best} moves, at least {least}"))),
         "{json}"
     );
+    assert_eq!(json["moves_floor"], least, "{json}");
+}
+
+/// Stopped before any line is found, the search still says the moves it proved needed.
+#[test]
+fn a_fewest_moves_search_stopped_before_any_line_still_says_its_lower_bound() {
+    let run = |format: &str| {
+        Test::new()
+            .file("t6.yaml", T6)
+            .args([
+                "solve",
+                "--fewest-moves",
+                "--max-nodes",
+                "10",
+                "--format",
+                format,
+                "t6.yaml",
+            ])
+            .run()
+            .status(1)
+    };
+    let text = run("text").stdout.clone();
+    let said = "no line found yet, at least ";
+    let at = text.find(said).expect(&text) + said.len();
+    let least: u64 = text[at..].lines().next().unwrap().parse().unwrap();
+    // The regions' bound, and no more than the 9 moves T6 takes from here.
+    assert!((2..=9).contains(&least), "{text}");
+    assert!(text.contains("gave up: node limit (10 nodes); "), "{text}");
+    let json = &run("json").json()[0];
+    assert_eq!(json["moves_floor"], least, "{json}");
+    assert_eq!(json["jumps"], serde_json::json!([]), "{json}");
+    assert!(json.get("move_count").is_none(), "{json}");
 }
 
 /// The two numbers of "best found so far N moves, at least M".
