@@ -544,6 +544,7 @@ impl SearchArgs {
                 // The whole process is held to its memory limit: a script's bytes too.
                 let mut script = self.script.limits(project);
                 if let Some(b) = self.max_memory.or(given.max_memory) {
+                    script.run_bytes = b.0 < script.max_bytes;
                     script.max_bytes = script.max_bytes.min(b.0);
                 }
                 script

@@ -5,7 +5,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// An error a user can act on: what went wrong, and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Diagnostic {
     pub file: PathBuf,
     /// 1-based line, when the problem has one.
@@ -16,6 +16,9 @@ pub struct Diagnostic {
     /// What a rule script printed (`print`/`debug`) before failing, in order: not part of the
     /// message, so commands that show script output can show it first.
     pub printed: Vec<String>,
+    /// Where no fault of the file's but a limit of the run's stopped it (a rule script held to
+    /// `--max-memory`): the puzzle gave up, for this reason.
+    pub gave_up: Option<Box<crate::search::GaveUp>>,
 }
 
 impl Diagnostic {
@@ -26,12 +29,19 @@ impl Diagnostic {
             column: None,
             message: message.into(),
             printed: Vec::new(),
+            gave_up: None,
         }
     }
 
     pub fn at(mut self, line: Option<usize>, column: Option<usize>) -> Self {
         self.line = line;
         self.column = column.filter(|_| line.is_some());
+        self
+    }
+
+    /// This error as the puzzle giving up, stopped by `why`.
+    pub fn gave_up(mut self, why: crate::search::GaveUp) -> Self {
+        self.gave_up = Some(Box::new(why));
         self
     }
 

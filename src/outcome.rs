@@ -329,6 +329,25 @@ impl Outcome {
         }
     }
 
+    /// The outcome for a puzzle stopped before its search by `d`: an error, or, where a limit
+    /// of the run's stopped it, a give-up.
+    pub fn failed(file: &str, d: &crate::diag::Diagnostic) -> Self {
+        let mut o = Outcome::error(file, d.to_string());
+        if let Some(why) = &d.gave_up {
+            // Stopped in its rule script (`d.file`), whose name is the family's.
+            o.status = Status::GaveUp;
+            o.error = None;
+            o.reason = Some(d.message.clone());
+            o.gave_up = Some(why.as_ref().clone());
+            o.script = Some(d.file.display().to_string());
+            o.rules = d
+                .file
+                .file_stem()
+                .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+        }
+        o
+    }
+
     /// The outcome for a puzzle that could not be read, compiled or solved.
     pub fn error(file: &str, message: String) -> Self {
         Outcome {

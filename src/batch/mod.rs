@@ -160,13 +160,13 @@ pub fn solve_contained(path: &Path, opts: &Options) -> Vec<Outcome> {
     let text = crate::spec::read_text(path);
     let hash = text.as_deref().ok().map(crate::fingerprint::hash);
     let solve_all = || match &text {
-        Err(d) => vec![Outcome::error(&file, d.to_string())],
+        Err(d) => vec![Outcome::failed(&file, d)],
         Ok(text) => {
             let mut outcomes = Vec::new();
             formats::prepare_text(path, Notation::of(path, None), text, opts, &mut |p| {
                 outcomes.push(match p {
                     Ok(p) => solve::solve_prepared(&p, opts),
-                    Err(d) => Outcome::error(&file, d.to_string()),
+                    Err(d) => Outcome::failed(&file, &d),
                 });
                 std::ops::ControlFlow::Continue(())
             });

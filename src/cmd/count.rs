@@ -52,7 +52,10 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             if ignored.len() == 1 { "it is" } else { "they are" }
         )));
     }
-    let p = super::prepare_case(&config.file, config.notation, &config.options, config.case)?;
+    let p = match super::prepare_case(&config.file, config.notation, &config.options, config.case) {
+        Err(Error::Input(d)) if d.gave_up.is_some() => return gave_up(config, d.message, false, 0),
+        p => p?,
+    };
     let Model::Hop(m) = &p.model else {
         return Err(Diagnostic::new(&config.file, "count works on hop puzzles only").into());
     };
@@ -113,25 +116,30 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                 Stop::GaveUp(g) => g.to_string(),
                 other => format!("{other:?}"),
             };
-            eprintln!("marbles: gave up counting {}: {why}", config.file.display());
-            if config.json {
-                // A reader of the JSON gets the verdict too, not an empty stream.
-                let gave_up = serde_json::json!({
-                    "file": config.file.display().to_string(),
-                    "status": "gave_up",
-                    "reason": why,
-                    "memory_bytes": budget.peak_memory(),
-                });
-                let mut stdout = io::stdout().lock();
-                serde_json::to_writer_pretty(&mut stdout, &gave_up)?;
-                writeln!(stdout)?;
-            }
-            Ok(match interrupted {
-                true => ExitCode::Interrupted,
-                false => ExitCode::Unsolved,
-            })
+            gave_up(config, why, interrupted, budget.peak_memory())
         }
     }
+}
+
+/// Says on stderr, and in the JSON asked for, that the count gave up, and why.
+fn gave_up(config: &Config, why: String, interrupted: bool, memory: u64) -> Result<ExitCode, Error> {
+    eprintln!("marbles: gave up counting {}: {why}", config.file.display());
+    if config.json {
+        // A reader of the JSON gets the verdict too, not an empty stream.
+        let gave_up = serde_json::json!({
+            "file": config.file.display().to_string(),
+            "status": "gave_up",
+            "reason": why,
+            "memory_bytes": memory,
+        });
+        let mut stdout = io::stdout().lock();
+        serde_json::to_writer_pretty(&mut stdout, &gave_up)?;
+        writeln!(stdout)?;
+    }
+    Ok(match interrupted {
+        true => ExitCode::Interrupted,
+        false => ExitCode::Unsolved,
+    })
 }
 
 /// For a goal of the fewest pegs and nothing else, `r`'s solutions are the sequences that

@@ -134,7 +134,7 @@ fn solve_reporting(
 /// The error outcome of a case that could not be compiled, after what its script printed.
 fn failed(file: &Path, d: &crate::diag::Diagnostic, err: &mut dyn Write) -> Outcome {
     let _ = super::show_lines(err, &d.file, &d.printed);
-    let mut o = Outcome::error(&file.display().to_string(), d.to_string());
+    let mut o = Outcome::failed(&file.display().to_string(), d);
     o.spec_hash = solve::file_hash(file);
     o
 }

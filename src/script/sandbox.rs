@@ -35,6 +35,9 @@ pub struct ScriptLimits {
     pub max_string: usize,
     /// Bytes the script's thread may hold, whatever holds them (see [`super::alloc`]).
     pub max_bytes: u64,
+    /// `max_bytes` is the run's memory limit (`--max-memory` below the script's own): a
+    /// script stopped by it has the puzzle give up, as its search would, instead of failing.
+    pub run_bytes: bool,
     /// Bytes of `print` and `debug` output kept.
     pub max_printed: usize,
 }
@@ -57,6 +60,7 @@ impl Default for ScriptLimits {
             max_map: 5 * MAX_RULE_MOVES,
             max_string: 256 * 1024,
             max_bytes: 64 << 20,
+            run_bytes: false,
             max_printed: 1 << 20,
         }
     }
@@ -552,6 +556,18 @@ fn runtime_error(script: &Script, e: &EvalAltResult, limits: &ScriptLimits) -> D
             }
             _ => break,
         }
+    }
+    if let EvalAltResult::ErrorTerminated(token, ..) = inner
+        && limits.run_bytes
+        && token.to_string() == MEMORY
+    {
+        // The run's limit, not the script's: no line of the script is at fault.
+        let why = crate::search::GaveUp::Memory(limits.max_bytes);
+        return Diagnostic::new(
+            &script.origin,
+            format!("{why} reached while the rule script built the board"),
+        )
+        .gave_up(why);
     }
     let (line, column) = match (pos.line(), func) {
         (Some(l), _) => (Some(l), pos.position()),

@@ -97,6 +97,30 @@ fn script_memory_is_bounded_in_bytes_whatever_holds_it() {
         .stderr_has("rule script stopped: ");
 }
 
+/// A `--max-memory` below what the rule script needs stops the script: the puzzle gives up
+/// under the run's limit, as its search would, and no line of the script is blamed.
+#[test]
+fn a_memory_limit_too_small_for_the_rule_script_is_a_give_up_not_the_scripts_error() {
+    let run = |args: &[&str]| {
+        Test::new()
+            .file("p.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+            .args(args)
+            .run()
+            .status(1)
+    };
+    let said = "memory limit (1 B) reached while the rule script built the board";
+    run(&["solve", "--max-memory", "1", "p.yaml"]).stdout_has(&format!("gave up: {said}\n"));
+    let json = &run(&["solve", "--max-memory", "1", "--format", "json", "p.yaml"]).json()[0];
+    assert_eq!(json["status"], "gave_up", "{json}");
+    assert_eq!(json["reason"], said, "{json}");
+    assert_eq!(json["script"], "<builtin>/peg_hop.rhai", "{json}");
+    assert_eq!(json["rules"], "peg_hop", "{json}");
+    run(&["batch", "--max-memory", "1", "--no-report", "."])
+        .stdout_has("0 solved, 0 unsolvable, 1 gave up, 0 errors");
+    run(&["count", "--max-memory", "1", "p.yaml"])
+        .stderr_has(&format!("marbles: gave up counting p.yaml: {said}\n"));
+}
+
 #[test]
 fn deeply_nested_script_data_cannot_abort_a_batch() {
     let body = "  let a = [];\n  for i in 0..190000 { a = [a]; }\n  #{}";
