@@ -233,8 +233,9 @@ pub struct Outcome {
     /// (`pegs_left` is the best it found).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pegs_floor: Option<u32>,
-    /// For a fewest-moves search that gave up: the fewest moves it proved needed (`move_count`
-    /// is its best line's, absent when it found none).
+    /// For a fewest-moves search, the fewest moves it proved needed: solved, its answer's
+    /// `move_count` (proven the fewest); given up, its floor (`move_count` is then its best
+    /// line's, absent when it found none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moves_floor: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -486,7 +486,11 @@ pub fn verdict(o: &Outcome) -> String {
                 // On a hop board a move is one peg's chain of jumps: say both counts.
                 (false, Some(j)) => {
                     let k = o.moves_made();
-                    format!("solved in {k} move{} ({j} jump{})", plural(k), plural(j))
+                    let proven = match o.moves_floor {
+                        Some(f) if f as usize == k => ", proven the fewest",
+                        _ => "",
+                    };
+                    format!("solved in {k} move{}{proven} ({j} jump{})", plural(k), plural(j))
                 }
                 (false, None) => format!("solved in {n} move{}", plural(n)),
             }

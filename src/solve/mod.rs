@@ -339,6 +339,10 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
             let line = solved || !path.is_empty();
             out.move_count = line.then(|| fewest_moves::count_moves(m, path));
             out.jump_count = line.then_some(path.len() as u32);
+            if solved && m.goal.moves == Some(MoveGoal::Fewest) {
+                // The fewest-moves search is exact: its answer is its own floor.
+                out.moves_floor = out.move_count;
+            }
             let goal = m.is_goal(
                 end,
                 match m.goal.pegs {

@@ -207,7 +207,7 @@ fn a_jump_over_two_pegs_is_one_move_to_the_fewest_moves_search() {
     for holes in [1, 67] {
         row(holes, &[])
             .status(0)
-            .stdout_has("solved in 1 move (1 jump), 1 peg left");
+            .stdout_has("solved in 1 move, proven the fewest (1 jump), 1 peg left");
     }
     // Its search spends the budget like every other.
     row(1, &["--max-nodes", "0"])
@@ -496,7 +496,9 @@ fn a_fewest_moves_search_stopped_early_says_its_best_line_and_its_lower_bound() 
             .run()
     };
     // Unstopped: 9 moves (Bell).
-    run(&[]).status(0).stdout_has("solved in 9 moves");
+    run(&[])
+        .status(0)
+        .stdout_has("solved in 9 moves, proven the fewest (19 jumps)");
     // Stopped, it returns the quick first line, replayed, and what it proved on the way.
     let stopped = run(&["--max-nodes", "20000"]);
     let stopped = stopped.status(1).stdout_has("best found so far ");

@@ -337,7 +337,7 @@ fn one_line_answers_count_chains_when_the_goal_counts_moves() {
             .stdout
     };
     assert!(
-        solve("text").contains("solved in 10 moves (13 jumps)"),
+        solve("text").contains("solved in 10 moves, proven the fewest (13 jumps)"),
         "{}",
         solve("text")
     );
