@@ -309,7 +309,7 @@ pub struct MergeArgs {
 #[derive(Debug, Args, Clone)]
 pub struct SearchArgs {
     /// Give up on a puzzle after this many seconds.
-    #[arg(long, value_name = "SECONDS", value_parser = seconds, help_heading = "Limits (per puzzle)")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true, help_heading = "Limits (per puzzle)")]
     pub timeout: Option<f64>,
     /// Give up on a puzzle after trying this many moves.
     #[arg(long, value_name = "N", help_heading = "Limits (per puzzle)")]
@@ -464,7 +464,7 @@ fn parse_order(s: &str) -> Result<OrderArg, String> {
 pub struct ScriptArgs {
     #[arg(long, value_name = "N", value_parser = script_ops, help = script_ops_help(), help_heading = "Rule script limits")]
     pub script_ops: Option<u64>,
-    #[arg(long, value_name = "SECONDS", value_parser = seconds, help = script_timeout_help(), help_heading = "Rule script limits")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true, help = script_timeout_help(), help_heading = "Rule script limits")]
     pub script_timeout: Option<f64>,
 }
 

@@ -314,6 +314,17 @@ fn time_limits_that_are_no_number_of_seconds_are_refused() {
             .no_panic()
             .stderr_has(&format!("invalid value '{bad}' for '{flag} <SECONDS>'"));
     }
+    // A negative number after a space is the flag's value, not an unknown flag.
+    for flag in ["--timeout", "--script-timeout"] {
+        Test::new()
+            .file("t.yaml", QUICK)
+            .args(["solve", "t.yaml", flag, "-1"])
+            .run()
+            .status(2)
+            .stderr_has(&format!(
+                "invalid value '-1' for '{flag} <SECONDS>': `-1` is not a time limit: give seconds from 0 to 31536000 (a year)"
+            ));
+    }
     // In a batch the bad file is one error row; the good one is solved.
     let run = Test::new()
         .file(
