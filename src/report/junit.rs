@@ -83,11 +83,19 @@ fn tag(status: Status) -> &'static str {
     }
 }
 
+/// A search Ctrl-C stopped after `seconds`: skipped.
+fn stopped(seconds: f64) -> Verdict {
+    (
+        "skipped",
+        "interrupted",
+        format!("interrupted after {seconds:.2} s"),
+    )
+}
+
 /// Why `o` did not pass, or `None` when it did: a search Ctrl-C stopped is skipped.
 fn verdict(o: &Outcome) -> Option<Verdict> {
     if super::interrupted(o) {
-        let why = format!("interrupted after {:.2} s", o.stats.seconds);
-        return Some(("skipped", "interrupted", why));
+        return Some(stopped(o.stats.seconds));
     }
     (!o.passed()).then(|| {
         let why = note(o);
@@ -153,15 +161,18 @@ impl Format for Junit {
     fn summarise(&self, results: &Finished) -> anyhow::Result<String> {
         let mut cases = String::new();
         for b in &results.failed {
-            let verdict = (tag(b.status), b.status.as_str(), b.note.clone());
+            let verdict = match b.interrupted {
+                true => stopped(b.seconds),
+                false => (tag(b.status), b.status.as_str(), b.note.clone()),
+            };
             case(&mut cases, &b.file, &b.puzzle, b.seconds, Some(verdict));
         }
         let t = &results.totals;
         let mut c = Counts {
             tests: results.count(),
-            failures: t.failing - t.errors,
+            failures: t.failing - t.errors - t.interrupted,
             errors: t.errors,
-            skipped: 0,
+            skipped: t.interrupted,
             seconds: t.seconds,
         };
         c.tests += results.not_run.len();

@@ -184,6 +184,8 @@ pub struct Totals {
     pub unmet: usize,
     /// Puzzles that do not pass: an expectation not met, or, stating none, not solved.
     pub failing: usize,
+    /// Of those failing, the ones whose search Ctrl-C stopped (JUnit's `skipped`).
+    pub interrupted: usize,
 }
 
 impl Totals {
@@ -209,6 +211,7 @@ impl Totals {
             None => {}
         }
         self.failing += usize::from(!o.passed());
+        self.interrupted += usize::from(!o.passed() && interrupted(o));
     }
 
     pub fn line(&self) -> String {

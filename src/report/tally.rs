@@ -34,6 +34,9 @@ pub struct Brief {
     pub nodes: u64,
     pub seconds: f64,
     pub note: String,
+    /// Its search was stopped by Ctrl-C.
+    #[serde(skip)]
+    pub interrupted: bool,
     /// Where it stands among the batch's results: its file's place in path order, and its
     /// case in that file (from 1).
     #[serde(skip)]
@@ -112,7 +115,7 @@ pub struct Tally {
     slowest: Slowest,
     /// Errors first, then the rest that did not pass (given up, not as expected, unsolvable
     /// stating no `expect:`), each in path order.
-    failed: BinaryHeap<Keyed<(bool, Place), Brief>>,
+    failed: BinaryHeap<Keyed<(bool, bool, Place), Brief>>,
     sample: BinaryHeap<Keyed<Place, Outcome>>,
     /// Every outcome, by place, while there are at most [`SMALL_BATCH`].
     every: Option<Vec<(Place, Outcome)>>,
@@ -170,13 +173,14 @@ impl Tally {
             nodes: o.stats.nodes,
             seconds: o.stats.seconds,
             note: note(&o),
+            interrupted: super::interrupted(&o),
             place,
         };
         let key = (Secs(o.stats.seconds), Reverse(place));
         if self.slowest.len() < LISTED || self.slowest.peek().is_some_and(|Reverse(top)| key > top.0) {
             keep_least(&mut self.slowest, Reverse(Keyed(key, brief())), LISTED);
         }
-        let failed = (o.status != Status::Error, place);
+        let failed = (o.status != Status::Error, !super::interrupted(&o), place);
         if !o.passed()
             && (self.failed.len() < FAILED_LISTED || self.failed.peek().is_some_and(|top| failed < top.0))
         {
@@ -202,7 +206,7 @@ impl Tally {
         };
         let mut slowest: Vec<Brief> = self.slowest.into_iter().map(|Reverse(k)| k.1).collect();
         slowest.sort_by(|a, b| b.seconds.total_cmp(&a.seconds).then(a.place.cmp(&b.place)));
-        let mut failed: Vec<Keyed<(bool, Place), Brief>> = self.failed.into_vec();
+        let mut failed: Vec<Keyed<(bool, bool, Place), Brief>> = self.failed.into_vec();
         failed.sort_by_key(|k| k.0);
         let failed = failed.into_iter().map(|k| k.1).collect();
         Finished {
@@ -235,7 +239,8 @@ pub struct Finished {
     pub node_bins: [u64; BINS],
     /// The slowest [`LISTED`], slowest first.
     pub slowest: Vec<Brief>,
-    /// The first [`FAILED_LISTED`] errors, then the others that did not pass, each in path order.
+    /// The first [`FAILED_LISTED`] errors, then searches Ctrl-C stopped, then the others that
+    /// did not pass, each in path order.
     pub failed: Vec<Brief>,
     /// The first [`SAMPLE`] results in path order, whole.
     #[serde(skip)]

@@ -4,6 +4,7 @@
 use crate::support::{Test, copy_shipped, root};
 use serde_json::Value;
 use std::fmt::Write as _;
+use std::io::BufRead as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -347,6 +348,45 @@ fn a_large_batch_lists_every_result_in_results_jsonl_and_summarises_its_reports(
         "two charts"
     );
     assert!(html.contains(&format!("<b>{solved}</b><span>solved</span>")));
+}
+
+/// Past the results a report lists in full, a search Ctrl-C stopped is still JUnit's
+/// `skipped`, not a failure, as in a small batch.
+#[test]
+fn a_large_batch_interrupted_reports_the_cut_search_as_skipped() {
+    let t = Test::new();
+    std::fs::create_dir_all(t.path("set")).unwrap();
+    for f in 0..21 {
+        std::fs::write(t.path(&format!("set/f{f:02}.icpc")), icpc_cases(100, 11 + f)).unwrap();
+    }
+    std::fs::write(t.path("set/z_tip.yaml"), crate::support::diamond41_from_tip()).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_marbles"))
+        .args(["batch", "set", "--report", "rep", "-j", "1"])
+        .current_dir(t.path(""))
+        .env("MARBLES_PROGRESS", "always")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    // Every other file done, the diamond's search runs: cut it.
+    assert!(stderr.any(|l| l.unwrap().contains(" 21/22 puzzles")));
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let said: Vec<String> = stderr.map(Result::unwrap).collect();
+    assert_eq!(child.wait().unwrap().code(), Some(130), "{said:?}");
+    let rows = results(&t.path("rep"));
+    assert_eq!(rows.len(), 2_100);
+    let unsolvable = rows.iter().filter(|r| r["status"] == "unsolvable").count();
+    let xml = std::fs::read_to_string(t.path("rep/junit.xml")).unwrap();
+    let suite = format!("tests=\"2101\" failures=\"{unsolvable}\" errors=\"0\"");
+    assert!(xml.contains(&suite) && xml.contains(" skipped=\"1\">"), "{xml}");
+    assert!(
+        xml.contains("name=\"z_tip\"")
+            && xml.contains("<skipped type=\"interrupted\" message=\"interrupted after "),
+        "{xml}"
+    );
 }
 
 #[test]
