@@ -203,6 +203,54 @@ fn indented_first_row(path: &Path, source: &str, line: usize) -> Option<Diagnost
     )
 }
 
+/// The errors serde_yaml places at the start of a mapping (`at`, line and column) or of the
+/// document, at the line that causes them: a key given twice (at its second line) and a
+/// second document (at its `---`).
+fn located_elsewhere(path: &Path, source: &str, msg: &str, at: Option<(usize, usize)>) -> Option<Diagnostic> {
+    let lines = || source.lines().enumerate().map(|(i, l)| (i + 1, l));
+    if let Some((within, rest)) = msg.split_once("duplicate field `") {
+        let key = rest.strip_suffix('`')?;
+        // The mapping's keys: from its first, at its indentation.
+        let (from, column) = at.unwrap_or((1, 1));
+        let mut given = lines().skip(from - 1).filter(|(_, l)| {
+            l.len() - l.trim_start().len() == column - 1
+                && l.trim_start()
+                    .strip_prefix(key)
+                    .is_some_and(|rest| rest.trim_start().starts_with(':'))
+        });
+        let (first, _) = given.next()?;
+        let (again, _) = given.next()?;
+        return Some(
+            Diagnostic::new(
+                path,
+                format!(
+                    "invalid puzzle YAML: {within}`{key}:` is given twice, first at line {first}: keep one"
+                ),
+            )
+            .at(Some(again), Some(column)),
+        );
+    }
+    if msg.contains("more than one document") {
+        // A `---` after content starts a second document (one at the very top starts the first).
+        let mut content = false;
+        let (at, _) = lines().find(|(_, l)| {
+            let starts = l.starts_with("---") && content;
+            let t = l.trim();
+            content |= !t.is_empty() && !t.starts_with('#') && !t.starts_with("---");
+            starts
+        })?;
+        return Some(
+            Diagnostic::new(
+                path,
+                "invalid puzzle YAML: this `---` starts a second YAML document; a puzzle file holds one \
+                 puzzle (put each in a file of its own)",
+            )
+            .at(Some(at), Some(1)),
+        );
+    }
+    None
+}
+
 /// Parses spec text; `path` is used for messages and to resolve relative rule paths.
 pub fn parse(path: &Path, source: &str) -> Result<Spec> {
     // Editors on Windows start UTF-8 files with a byte-order mark; it is not content.
@@ -246,6 +294,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         if let Some(d) = loc
             .as_ref()
             .and_then(|l| indented_first_row(path, source, l.line()))
+            .or_else(|| located_elsewhere(path, source, &msg, loc.as_ref().map(|l| (l.line(), l.column()))))
         {
             return d;
         }

@@ -355,6 +355,24 @@ fn malformed_yaml_names_file_line_and_column() {
         "p.yaml",
         "marbles: error: p.yaml:4:7: invalid puzzle YAML: goal: invalid type: sequence, expected a map with `pegs:` and optionally `at:`",
     );
+    // What serde_yaml places at a mapping's or the document's start, at its own line.
+    let top = "rules: peg_hop\nboard: |\n  o o .\n";
+    for (text, said) in [
+        (
+            format!("{top}goal:\n  pegs: 1\ngoal:\n  pegs: 2\n"),
+            "p.yaml:6:1: invalid puzzle YAML: `goal:` is given twice, first at line 4: keep one",
+        ),
+        (
+            format!("{top}goal:\n  pegs: 1\n  pegs: 2\n"),
+            "p.yaml:6:3: invalid puzzle YAML: goal: `pegs:` is given twice, first at line 5: keep one",
+        ),
+        (
+            format!("{top}---\n{top}"),
+            "p.yaml:4:1: invalid puzzle YAML: this `---` starts a second YAML document; a puzzle file holds one puzzle (put each in a file of its own)",
+        ),
+    ] {
+        bad(&[("p.yaml", &text)], "p.yaml", &format!("marbles: error: {said}"));
+    }
 }
 
 #[test]
