@@ -59,6 +59,12 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
              letter (it becomes rules/{name}.rhai and the puzzle's `rules: {name}`)"
         )));
     }
+    if crate::script::BUILTIN.iter().any(|(b, _)| b == name) {
+        return Err(Error::Usage(format!(
+            "`{name}` is a built-in family: a rules/{name}.rhai would take its place for every puzzle \
+             here that says `rules: {name}`; pick another name (`marbles rules` lists the families)"
+        )));
+    }
     // Paths as the user would write them: `var.yaml`, not `./var.yaml`.
     let within = |p: String| match config.dir == Path::new(".") {
         true => PathBuf::from(p),
