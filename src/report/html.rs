@@ -77,14 +77,6 @@ fn num(x: f64) -> String {
     }
 }
 
-/// `1110348` → `1,110,348`.
-fn bytes(n: u64) -> String {
-    match n {
-        n if n < 1024 * 1024 => format!("{:.1} KB", n as f64 / 1024.0),
-        n => format!("{:.1} MB", n as f64 / (1024.0 * 1024.0)),
-    }
-}
-
 /// The anchor of puzzle `i`'s section.
 fn anchor(i: usize) -> String {
     format!("puzzle-{}", i + 1)
@@ -539,7 +531,7 @@ fn section(s: &mut String, i: usize, o: &Outcome) {
         facts.push(("nodes", thousands(o.stats.nodes)));
         facts.push(("time", seconds(o.stats.seconds)));
         if o.stats.memory_bytes > 0 {
-            facts.push(("memory", bytes(o.stats.memory_bytes)));
+            facts.push(("memory", crate::process::human_bytes(o.stats.memory_bytes)));
         }
     }
     if !facts.is_empty() {
@@ -942,6 +934,14 @@ mod tests {
         assert!(!page.contains("src="));
         assert!(!page.contains("@import"));
         assert!(!page.contains("url("));
+    }
+
+    #[test]
+    fn memory_is_in_binary_units_as_the_other_reports_say_it() {
+        let mut o = hop_outcome("a");
+        o.stats.memory_bytes = 3 << 20;
+        let page = Html.render(&[o]).unwrap();
+        assert!(page.contains("<dt>memory</dt><dd>3.0 MiB</dd>"), "{page}");
     }
 
     #[test]
