@@ -561,12 +561,16 @@ fn steps<W: Word>(
                 // A move lowers the regions' bound only if its first jump starts in a full
                 // region (no other jump of it can empty one): when the bound leaves this
                 // move no slack, only those moves are followed.
+                // A move skipped so is dropped by the bound: without it, a frontier the
+                // target emptied would read as no line at all.
                 let tight = !back && cut.depth + cut.bounds.ahead(p) > cut.target;
                 for j in &s.jumps {
-                    if if back { j.backward(p) } else { j.forward(p) }
-                        && (!tight || cut.bounds.in_full(p, j.from))
-                    {
-                        stack.push((p ^ j.mask, if back { j.from } else { j.to }));
+                    if if back { j.backward(p) } else { j.forward(p) } {
+                        if !tight || cut.bounds.in_full(p, j.from) {
+                            stack.push((p ^ j.mask, if back { j.from } else { j.to }));
+                        } else {
+                            dropped = true;
+                        }
                     }
                 }
                 while let Some((q, at)) = stack.pop() {
