@@ -84,6 +84,8 @@ pub(super) fn run<W: Word>(
     let goal_set: FxHashSet<W> = goals.iter().copied().collect();
     let beam =
         upper::line(s, &bounds, &goal_set, budget).map_err(|why| (Stop::GaveUp(why, 0), floor, None))?;
+    // The beam's layers, freed, go back to the system before the tables grow.
+    crate::process::release_freed();
     let mut memory = 0u64;
     let mut target = floor;
     if let Some((u, path)) = &beam {

@@ -38,6 +38,19 @@ type Chunk<W> = (Vec<Child<W>>, Option<Goal>);
 /// A goal position met: the kept position its move left, and the move's jumps.
 type Goal = (usize, Vec<usize>);
 
+/// The bytes a layer of kept positions holds, their chains' jumps included.
+/// (Each layer is a list of its own length.)
+fn layer_bytes<W>(layer: &[Kept<W>]) -> u64 {
+    let chains: u64 = layer.iter().map(|k| chain_bytes(k.chain.len())).sum();
+    size_of_val(layer) as u64 + chains
+}
+
+/// The heap a chain of `jumps` jumps takes: glibc's block, its 8-byte header and the jumps
+/// rounded up to 16 bytes, 32 at least.
+fn chain_bytes(jumps: usize) -> u64 {
+    ((jumps * size_of::<usize>() + 8).next_multiple_of(16).max(32)) as u64
+}
+
 /// The jumps of a line from the start to a goal position in `goals` (canonical), and its
 /// moves; `None` when the beam runs dry. A limit stops it with its reason.
 pub(super) fn line<W: Word>(
@@ -63,10 +76,14 @@ pub(super) fn line<W: Word>(
         let every = budget
             .nodes_left()
             .map_or(CHECK_EVERY, |left| left.clamp(1, CHECK_EVERY));
-        let check = |done: u64| -> Result<(), GaveUp> {
+        // The layers kept, and the children listed so far: what the beam holds.
+        let kept: u64 = layers.iter().map(|l| layer_bytes(l)).sum();
+        let listed = AtomicU64::new(0);
+        let check = |done: u64, more: u64| -> Result<(), GaveUp> {
             let mut b = budget.capped(u64::MAX);
             b.nodes = base + nodes.fetch_add(done, Relaxed) + done;
-            b.exceeded_or_grown(0).map_or(Ok(()), Err)
+            let used = kept + listed.fetch_add(more, Relaxed) + more;
+            b.exceeded_or_grown(used).map_or(Ok(()), Err)
         };
         let chunk = last.len().div_ceil(CHUNKS).max(1);
         // Each chunk's children, and a goal position met with the move to it, if any.
@@ -79,7 +96,8 @@ pub(super) fn line<W: Word>(
                 // (position, its moving peg's cell, jumps of the chain before, the jump).
                 let mut stack: Vec<(W, usize, usize, usize)> = Vec::new();
                 let mut chain: Vec<usize> = Vec::new();
-                let mut done = 0u64;
+                let (mut done, mut counted) = (0u64, 0u64);
+                let mut held = 0u64;
                 for (i, p) in ps.iter().enumerate() {
                     let k = n * chunk + i;
                     seen.clear();
@@ -96,8 +114,9 @@ pub(super) fn line<W: Word>(
                         }
                         done += 1;
                         if done >= every {
-                            check(done)?;
-                            done = 0;
+                            let now = held + (out.capacity() * size_of::<Child<W>>()) as u64;
+                            check(done, now - counted)?;
+                            (done, counted) = (0, now);
                         }
                         if q.pegs() < least || s.ahead.cuts(q.wide()) {
                             continue;
@@ -113,6 +132,7 @@ pub(super) fn line<W: Word>(
                             nodes.fetch_add(done, Relaxed);
                             return Ok((out, Some((k, chain))));
                         }
+                        held += chain_bytes(chain.len());
                         let kept = Kept {
                             at: q,
                             parent: k,
@@ -121,13 +141,20 @@ pub(super) fn line<W: Word>(
                         out.push(((bounds.ahead(q), q.pegs()), c, kept));
                     }
                 }
-                check(done)?;
+                let now = held + (out.capacity() * size_of::<Child<W>>()) as u64;
+                check(done, now - counted)?;
                 Ok((out, None))
             })
             .collect::<Result<_, GaveUp>>();
         budget.nodes = base + nodes.load(Relaxed);
         let found = found?;
-        let mut children: Vec<Child<W>> = Vec::new();
+        // Gathered in one list, the children are held twice for a moment.
+        let total = found.iter().map(|(out, _)| out.len()).sum();
+        let gathered = (total * size_of::<Child<W>>()) as u64;
+        if let Some(why) = budget.exceeded_or_grown(kept + listed.load(Relaxed) + gathered) {
+            return Err(why);
+        }
+        let mut children: Vec<Child<W>> = Vec::with_capacity(total);
         for (out, goal) in found {
             if let Some((k, mut path)) = goal {
                 let mut at = k;
@@ -148,6 +175,9 @@ pub(super) fn line<W: Word>(
         children.dedup_by_key(|(_, c, _)| *c);
         children.sort_unstable_by_key(|(rank, _, kept)| (*rank, kept.at));
         children.truncate(width);
-        layers.push(children.into_iter().map(|(_, _, kept)| kept).collect());
+        // A list of its own: collected in place, the layer would keep every child's room.
+        let mut layer = Vec::with_capacity(children.len());
+        layer.extend(children.drain(..).map(|(_, _, kept)| kept));
+        layers.push(layer);
     }
 }
