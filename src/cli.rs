@@ -464,7 +464,7 @@ fn parse_order(s: &str) -> Result<OrderArg, String> {
 pub struct ScriptArgs {
     #[arg(long, value_name = "N", value_parser = script_ops, help = script_ops_help(), help_heading = "Rule script limits")]
     pub script_ops: Option<u64>,
-    #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true, help = script_timeout_help(), help_heading = "Rule script limits")]
+    #[arg(long, value_name = "SECONDS", value_parser = script_seconds, allow_negative_numbers = true, help = script_timeout_help(), help_heading = "Rule script limits")]
     pub script_timeout: Option<f64>,
 }
 
@@ -497,6 +497,12 @@ fn script_ops(s: &str) -> Result<u64, String> {
 fn seconds(s: &str) -> Result<f64, String> {
     let v = crate::limits::parse_seconds(s)?;
     crate::limits::seconds(v).map(|_| v)
+}
+
+/// A rule script's time limit: [`seconds`], and more than 0, which no script could meet.
+fn script_seconds(s: &str) -> Result<f64, String> {
+    let v = seconds(s)?;
+    crate::limits::script_seconds(v).map(|_| v)
 }
 
 impl ScriptArgs {

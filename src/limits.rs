@@ -97,6 +97,17 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
         .map_err(|_| not_a_time())
 }
 
+/// A rule script's time limit: more than 0 (no script runs in no time), else as [`seconds`].
+pub fn script_seconds(s: f64) -> Result<std::time::Duration, String> {
+    if s == 0.0 {
+        return Err(
+            "`0` is no time for a rule script: give it more than 0 seconds (2 is the default)".into(),
+        );
+    }
+    seconds(s)
+}
+
+/// A time limit in seconds: from 0 to a year.
 pub fn seconds(s: f64) -> Result<std::time::Duration, String> {
     if (0.0..=MAX_TIMEOUT_SECS).contains(&s) {
         Ok(std::time::Duration::from_secs_f64(s))

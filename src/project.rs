@@ -108,13 +108,11 @@ pub fn parse(path: &Path, text: &str) -> Result<Project> {
     let bad = |key: &str, why: String| {
         Diagnostic::new(path, format!("`{key}`: {why}")).at(key_line(text, key), None)
     };
-    for (key, v) in [
-        ("timeout", limits.timeout),
-        ("script_timeout", limits.script_timeout),
-    ] {
-        if let Some(v) = v {
-            crate::limits::seconds(v).map_err(|why| bad(key, why))?;
-        }
+    if let Some(v) = limits.timeout {
+        crate::limits::seconds(v).map_err(|why| bad("timeout", why))?;
+    }
+    if let Some(v) = limits.script_timeout {
+        crate::limits::script_seconds(v).map_err(|why| bad("script_timeout", why))?;
     }
     // A mistyped rule folder would quietly leave its families to the built-in scripts.
     let here = path.parent().unwrap_or(Path::new(""));

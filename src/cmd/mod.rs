@@ -116,6 +116,12 @@ pub fn finish(result: Result<ExitCode, Error>) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) if e.is_broken_pipe() => ExitCode::Solved,
+        // A limit of the run's, not the input, stopped it (a rule script held to
+        // `--max-memory`): the puzzle gave up, as a search stopped so does.
+        Err(Error::Input(d)) if d.gave_up.is_some() => {
+            eprintln!("marbles: gave up: {}", crate::render::terminal(&d.to_string()));
+            ExitCode::Unsolved
+        }
         Err(e) => {
             report(&e);
             ExitCode::Failed

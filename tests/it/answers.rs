@@ -314,6 +314,20 @@ fn time_limits_that_are_no_number_of_seconds_are_refused() {
             .no_panic()
             .stderr_has(&format!("invalid value '{bad}' for '{flag} <SECONDS>'"));
     }
+    // No rule script runs in no time: 0 is refused as a script's limit, flag or project file.
+    Test::new()
+        .file("t.yaml", QUICK)
+        .args(["solve", "t.yaml", "--script-timeout", "0"])
+        .run()
+        .status(2)
+        .stderr_has("invalid value '0' for '--script-timeout <SECONDS>': `0` is no time for a rule script: give it more than 0 seconds (2 is the default)");
+    Test::new()
+        .file("t.yaml", QUICK)
+        .file("marbles.toml", "[limits]\nscript_timeout = 0\n")
+        .args(["solve", "t.yaml"])
+        .run()
+        .status(2)
+        .stderr_has("marbles.toml:2: `script_timeout`: `0` is no time for a rule script");
     // A negative number after a space is the flag's value, not an unknown flag.
     for flag in ["--timeout", "--script-timeout"] {
         Test::new()

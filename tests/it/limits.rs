@@ -119,6 +119,8 @@ fn a_memory_limit_too_small_for_the_rule_script_is_a_give_up_not_the_scripts_err
         .stdout_has("0 solved, 0 unsolvable, 1 gave up, 0 errors");
     run(&["count", "--max-memory", "1", "p.yaml"])
         .stderr_has(&format!("marbles: gave up counting p.yaml: {said}\n"));
+    run(&["play", "--max-memory", "1", "p.yaml"])
+        .stderr_has(&format!("marbles: gave up: <builtin>/peg_hop.rhai: {said}\n"));
 }
 
 #[test]
