@@ -79,7 +79,20 @@ pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult
         Search::<u128>::new(model, budget).and_then(|s| s.fastest(budget))
     };
     let (verdict, path, end, memory) = match r {
-        Err(Stop::GaveUp(why, memory)) => (Verdict::GaveUp(why), Vec::new(), model.start, memory),
+        // Stopped before its layers began, it still has the regions' bound to say.
+        Err(Stop::GaveUp(why, memory)) => match regions_floor(model) {
+            Some(least) => (
+                Verdict::GaveUp(GaveUp::UnprovenMoves {
+                    stop: Box::new(why),
+                    best: None,
+                    least,
+                }),
+                Vec::new(),
+                model.start,
+                memory,
+            ),
+            None => (Verdict::GaveUp(why), Vec::new(), model.start, memory),
+        },
         Err(Stop::Bounded {
             why,
             memory,
@@ -115,6 +128,17 @@ pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult
         nodes: budget.nodes,
         memory,
     }
+}
+
+/// The moves the regions full at the start prove a goal of a peg count needs, when more
+/// than none: what a search stopped before its first layer can still say.
+fn regions_floor(model: &HopModel) -> Option<u32> {
+    let single = model.moves.iter().all(|m| m.over.len() == 1);
+    let least = match model.goal.pegs {
+        PegGoal::Count(_) if single => both_ends::goal_bounds::<u128>(model).ahead(model.start),
+        _ => 0,
+    };
+    (least > 0).then_some(least)
 }
 
 /// The number of moves a jump sequence makes: a jump from where the last one landed

@@ -550,6 +550,19 @@ fn a_fewest_moves_search_stopped_before_any_line_still_says_its_lower_bound() {
     assert_eq!(json["moves_floor"], least, "{json}");
     assert_eq!(json["jumps"], serde_json::json!([]), "{json}");
     assert!(json.get("move_count").is_none(), "{json}");
+    // Stopped before its first layer, by any limit, it says the same bound.
+    for (flag, value, stop) in [
+        ("--max-nodes", "0", "node limit (0 nodes)"),
+        ("--timeout", "0", "time limit (0.000 s)"),
+        ("--max-memory", "100KB", "memory limit (97.7 KiB)"),
+    ] {
+        Test::new()
+            .file("t6.yaml", T6)
+            .args(["solve", "--fewest-moves", flag, value, "t6.yaml"])
+            .run()
+            .status(1)
+            .stdout_has(&format!("gave up: {stop}; no line found yet, at least {least}\n"));
+    }
 }
 
 /// The two numbers of "best found so far N moves, at least M".

@@ -157,7 +157,7 @@ fn line_found<W: Word>(s: &Search<'_, W>, moves: u32, path: Vec<usize>, memory: 
 }
 
 /// The regions' bounds for the search's start and goal.
-fn goal_bounds<W: Word>(model: &crate::model::HopModel) -> Bounds<W> {
+pub(super) fn goal_bounds<W: Word>(model: &crate::model::HopModel) -> Bounds<W> {
     let g = &model.goal;
     let pegs = model.target_pegs();
     Bounds::new(model, pegs, model.goal_cells(), g.pattern.is_some())
