@@ -262,7 +262,7 @@ pub struct BatchArgs {
     pub resume: bool,
     /// Puzzles solved at once (default, and at most: one per core; never more than there are
     /// puzzle files).
-    #[arg(long, short = 'j', value_name = "N")]
+    #[arg(long, short = 'j', value_name = "N", value_parser = jobs, allow_negative_numbers = true)]
     pub jobs: Option<usize>,
     /// No progress bar.
     #[arg(long, short = 'q')]
@@ -312,11 +312,21 @@ pub struct SearchArgs {
     #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true, help_heading = "Limits (per puzzle)")]
     pub timeout: Option<f64>,
     /// Give up on a puzzle after trying this many moves.
-    #[arg(long, value_name = "N", help_heading = "Limits (per puzzle)")]
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        help_heading = "Limits (per puzzle)"
+    )]
     pub max_nodes: Option<u64>,
     /// Give up when a search's tables reach this size, e.g. 512MB or 2GiB
     /// (default: a quarter of the machine's memory, shared between jobs).
-    #[arg(long, value_name = "SIZE", help_heading = "Limits (per puzzle)")]
+    #[arg(
+        long,
+        value_name = "SIZE",
+        allow_negative_numbers = true,
+        help_heading = "Limits (per puzzle)"
+    )]
     pub max_memory: Option<ByteSize>,
     /// Leave as few pegs as possible instead of meeting the spec's peg count.
     #[arg(long, help_heading = "Search")]
@@ -332,7 +342,13 @@ pub struct SearchArgs {
     #[arg(long, conflicts_with = "order", help_heading = "Search")]
     pub shuffle: bool,
     /// The seed for --shuffle.
-    #[arg(long, default_value_t = 1, requires = "shuffle", help_heading = "Search")]
+    #[arg(
+        long,
+        default_value_t = 1,
+        allow_negative_numbers = true,
+        requires = "shuffle",
+        help_heading = "Search"
+    )]
     pub seed: u64,
     #[command(flatten)]
     pub script: ScriptArgs,
@@ -462,7 +478,7 @@ fn parse_order(s: &str) -> Result<OrderArg, String> {
 
 #[derive(Debug, Args, Clone)]
 pub struct ScriptArgs {
-    #[arg(long, value_name = "N", value_parser = script_ops, help = script_ops_help(), help_heading = "Rule script limits")]
+    #[arg(long, value_name = "N", value_parser = script_ops, allow_negative_numbers = true, help = script_ops_help(), help_heading = "Rule script limits")]
     pub script_ops: Option<u64>,
     #[arg(long, value_name = "SECONDS", value_parser = script_seconds, allow_negative_numbers = true, help = script_timeout_help(), help_heading = "Rule script limits")]
     pub script_timeout: Option<f64>,
@@ -485,6 +501,15 @@ fn script_timeout_help() -> String {
 }
 
 /// An operation limit: at least 1, since Rhai reads 0 as "no limit at all".
+/// Puzzles solved at once: at least 1, as `jobs` in marbles.toml.
+fn jobs(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(0) => Err("-j must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{s}` is not a whole number of jobs")),
+    }
+}
+
 fn script_ops(s: &str) -> Result<u64, String> {
     match s.trim().parse::<u64>() {
         Ok(0) => Err("--script-ops must be at least 1 (0 would mean no limit)".into()),

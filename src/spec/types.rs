@@ -258,7 +258,16 @@ impl std::str::FromStr for ByteSize {
                 ));
             }
         };
-        Ok(ByteSize((n * mult) as u64))
+        // Whole bytes, as many as 64 bits hold: `0.5` and `1e30` are no size to hold to
+        // (`1.1GB` is, to the nearest byte).
+        let bytes = (n * mult).round();
+        if (mult == 1.0 && n.fract() != 0.0) || bytes >= u64::MAX as f64 {
+            return Err(format!(
+                "`{s}` is not a whole number of bytes up to {} (16 EiB)",
+                u64::MAX
+            ));
+        }
+        Ok(ByteSize(bytes as u64))
     }
 }
 

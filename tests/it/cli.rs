@@ -716,3 +716,43 @@ fn a_mistyped_folder_is_refused_before_any_report_is_touched() {
         assert_eq!(std::fs::read(t.path("reports/summary.json")).unwrap(), before);
     }
 }
+
+/// A negative or out-of-range number is refused as the flag's value, saying what it takes,
+/// not read as an unknown flag ("use '-- -1'") or quietly made another number.
+#[test]
+fn numbers_a_flag_cannot_take_are_refused_with_what_it_takes() {
+    for (args, said) in [
+        (
+            ["-j", "0"],
+            "invalid value '0' for '--jobs <N>': -j must be at least 1",
+        ),
+        (
+            ["-j", "-1"],
+            "invalid value '-1' for '--jobs <N>': `-1` is not a whole number of jobs",
+        ),
+        (["--max-nodes", "-1"], "invalid value '-1' for '--max-nodes <N>'"),
+        (
+            ["--script-ops", "-1"],
+            "invalid value '-1' for '--script-ops <N>': `-1` is not a whole number of operations",
+        ),
+        (
+            ["--max-memory", "-1"],
+            "invalid value '-1' for '--max-memory <SIZE>': `-1` is not a size",
+        ),
+        (
+            ["--max-memory", "0.5"],
+            "invalid value '0.5' for '--max-memory <SIZE>': `0.5` is not a whole number of bytes up to 18446744073709551615 (16 EiB)",
+        ),
+        (
+            ["--max-memory", "99999999999999999999"],
+            "`99999999999999999999` is not a whole number of bytes up to 18446744073709551615 (16 EiB)",
+        ),
+    ] {
+        Test::new()
+            .file("set/p.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+            .args(["batch", "set", "--no-report"].iter().chain(&args))
+            .run()
+            .status(2)
+            .stderr_has(said);
+    }
+}
