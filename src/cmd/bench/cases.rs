@@ -196,6 +196,11 @@ pub fn cases() -> Vec<Case> {
             run: || triangle_fewest_moves(10),
         },
         Case {
+            name: "Triangle 11",
+            asked: "fewest moves, best single vacancy to 1 peg (19 to 28: Bell 2008, OEIS A127500) (long)",
+            run: || triangle_best_line(11),
+        },
+        Case {
             name: "Tilt four_by_four",
             asked: "shortest tilt sequence",
             run: tilt_example,
@@ -706,12 +711,16 @@ fn triangle_starts(rows: usize) -> Result<Run, String> {
 
 /// The fewest moves from each class of single vacancy of the triangle with `rows` rows to one
 /// peg anywhere: the least over the classes that finish, and how many classes do.
-fn triangle_fewest_moves(rows: usize) -> Result<Run, String> {
+/// A start: its vacancy (row from the apex, hole in the row) and its model.
+type Start = ((usize, usize), HopModel);
+
+/// One start of each class of the triangle of `rows` rows under its six symmetries (a
+/// vacancy's sorted distances to the three sides), as its model with the goal of one peg.
+fn triangle_start_classes(rows: usize) -> Result<Vec<Start>, String> {
     let board: Vec<String> = (0..rows)
         .map(|r| format!("{}{}", " ".repeat(rows - 1 - r), "o".repeat(r + 1)))
         .collect();
-    // One vacancy per class under the triangle's six symmetries: its sorted distances to
-    // the three sides.
+    let board: Vec<&str> = board.iter().map(String::as_str).collect();
     let mut seen = FxHashSet::default();
     let mut starts = Vec::new();
     for r in 0..rows {
@@ -719,25 +728,29 @@ fn triangle_fewest_moves(rows: usize) -> Result<Run, String> {
             let mut key = [r - c, c, rows - 1 - r];
             key.sort_unstable();
             if seen.insert(key) {
-                starts.push((r, c));
+                // Row `r` is drawn after `rows - 1 - r` spaces.
+                let hole = rows - 1 - r + c;
+                let m = solve::hop_model("triangle_hop", &with_vacancy(&board, r, hole), "{pegs: 1}")?;
+                starts.push(((r, c), m));
             }
         }
     }
+    Ok(starts)
+}
+
+fn triangle_fewest_moves(rows: usize) -> Result<Run, String> {
+    let starts = triangle_start_classes(rows)?;
     let mut b = Budget::new(Limits {
         timeout: Some(if rows > 8 { LONG_TIMEOUT } else { CASE_TIMEOUT }),
         ..Limits::default()
     });
     let mut least: Option<u32> = None;
     let mut finish = 0;
-    for &(r, c) in &starts {
-        let rows: Vec<&str> = board.iter().map(String::as_str).collect();
-        // Row `r` is drawn after `rows - 1 - r` spaces.
-        let hole = rows.len() - 1 - r + c;
-        let m = solve::hop_model("triangle_hop", &with_vacancy(&rows, r, hole), "{pegs: 1}")?;
-        let run = crate::search::fewest_moves::solve(&m, crate::spec::MoveGoal::Fewest, &mut b);
+    for (_, m) in &starts {
+        let run = crate::search::fewest_moves::solve(m, crate::spec::MoveGoal::Fewest, &mut b);
         match run.verdict {
             Verdict::Solved => {
-                let moves = crate::search::fewest_moves::count_moves(&m, &run.path);
+                let moves = crate::search::fewest_moves::count_moves(m, &run.path);
                 least = Some(least.map_or(moves, |l| l.min(moves)));
                 finish += 1;
             }
@@ -755,6 +768,49 @@ fn triangle_fewest_moves(rows: usize) -> Result<Run, String> {
         result: match least {
             Some(l) => format!("{l} moves ({finish} of {} start classes finish)", starts.len()),
             None => "no start finishes".into(),
+        },
+    })
+}
+
+/// Where the exact search is out of reach (the 66-hole triangle): from each start class, the
+/// fewest-moves search under 4 GB, its best line replayed to one peg, and the least of the
+/// floors it proved over every start.
+fn triangle_best_line(rows: usize) -> Result<Run, String> {
+    let mut nodes = 0;
+    let mut best: Option<(u32, (usize, usize))> = None;
+    let mut floor: Option<u32> = None;
+    for ((r, c), m) in triangle_start_classes(rows)? {
+        let mut b = Budget::new(Limits {
+            timeout: Some(CASE_TIMEOUT),
+            max_memory: Some(4 << 30),
+            ..Limits::default()
+        });
+        let run = crate::search::fewest_moves::solve(&m, crate::spec::MoveGoal::Fewest, &mut b);
+        nodes += b.nodes;
+        let least = match &run.verdict {
+            Verdict::Solved => crate::search::fewest_moves::count_moves(&m, &run.path),
+            Verdict::GaveUp(crate::search::GaveUp::UnprovenMoves { least, .. }) => *least,
+            Verdict::Unsolvable(_) => continue,
+            v => return Err(format!("from ({r}, {c}): {}", verdict_word(v))),
+        };
+        floor = Some(floor.map_or(least, |f| f.min(least)));
+        // The line is what its jumps do: replayed from the start to one peg.
+        let end = solve::hop_end(&m, &run.path)?;
+        if !run.path.is_empty() && end.count_ones() == 1 {
+            let moves = crate::search::fewest_moves::count_moves(&m, &run.path);
+            if best.is_none_or(|(b, _)| moves < b) {
+                best = Some((moves, (r, c)));
+            }
+        }
+    }
+    Ok(Run {
+        nodes,
+        result: match best {
+            Some((moves, (r, c))) => format!(
+                "a line of {moves} moves from ({r}, {c}), replayed to one peg; at least {} from any start",
+                floor.unwrap_or(0)
+            ),
+            None => "no line found".into(),
         },
     })
 }
