@@ -85,6 +85,15 @@ fn selected(path: &std::path::Path, text: &str) -> bool {
         })
 }
 
+/// `--failed` on a report folder `dir` without results of the puzzles asked for.
+fn no_results(dir: &std::path::Path) -> Error {
+    Error::Usage(format!(
+        "--failed: {} holds no results for these puzzles: run the batch without --failed first; \
+         nothing was solved and no report was touched",
+        dir.display()
+    ))
+}
+
 /// `--failed`: the files of `puzzles` that did not pass in their latest results in the report
 /// folder `dir` (`prev`), or have none there (never run, or not reached: a `--fail-fast` stop,
 /// Ctrl-C, a `-k` run, a file renamed); an error when the folder holds no results of them.
@@ -94,11 +103,7 @@ fn failed_last_time(
     puzzles: &[PathBuf],
 ) -> Result<Vec<PathBuf>, Error> {
     if !puzzles.iter().any(|p| prev.knows(&p.display().to_string())) {
-        return Err(Error::Usage(format!(
-            "--failed: {} holds no results for these puzzles: run the batch without --failed first; \
-             nothing was solved and no report was touched",
-            dir.display()
-        )));
+        return Err(no_results(dir));
     }
     Ok(puzzles
         .iter()
@@ -152,6 +157,12 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     // Two files sharing a relative path are refused before the report folder is made.
     if let Some(s) = shard {
         shard::relatives(s, &found.puzzles, &config.dirs).map_err(Error::Usage)?;
+    }
+    // No folder, no results to rerun: said before the lock would make the folder.
+    if let (Some(dir), true) = (&config.report, config.failed)
+        && std::fs::symlink_metadata(dir).is_err()
+    {
+        return Err(no_results(dir));
     }
     // Taken before anything in the folder is read or written; held until the end of `run`.
     let _lock = config.report.as_deref().map(batch::lock::acquire).transpose()?;

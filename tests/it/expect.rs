@@ -240,7 +240,7 @@ fn failed_reruns_only_what_did_not_pass_last_time() {
         "--failed: every puzzle passed in the last results in reports: nothing to rerun, no report touched\n"
     );
     assert_eq!(std::fs::read(t.path("reports/summary.json")).unwrap(), before);
-    Test::new()
+    let run = Test::new()
         .file("set/a.yaml", CORNER)
         .args(["batch", "set", "--failed"])
         .run()
@@ -248,6 +248,7 @@ fn failed_reruns_only_what_did_not_pass_last_time() {
         .stderr_has(
             "--failed: reports holds no results for these puzzles: run the batch without --failed first",
         );
+    assert!(!run.test.path("reports").exists(), "no report folder made");
 }
 
 /// `--failed` over `t`'s `set`, its summary as CSV: the exit code and the files solved.
