@@ -1,5 +1,6 @@
-//! `moves: fewest` on the 15- and 28-hole triangles, small squares and crosses: each answer
-//! replayed and checked against a 0-1 breadth-first search over the model's own jumps.
+//! `moves: fewest` on the 15- and 28-hole triangles, small squares, crosses and English goal
+//! boards: each answer replayed and checked against a 0-1 breadth-first search over the
+//! model's own jumps; and a 23-move line on the 66-hole triangle replayed.
 
 use marbles::model::HopModel;
 use marbles::search::fewest_moves::{count_moves, solve};
@@ -220,4 +221,53 @@ fn limits_stop_it() {
     };
     let r = solve(&m, MoveGoal::Fewest, &mut Budget::new(limits));
     assert!(matches!(r.verdict, Verdict::GaveUp(_)), "{:?}", r.verdict);
+}
+
+/// A line of 23 moves on the 66-hole triangle from the hole at (2, 0), as from>to of each
+/// jump: found by `marbles solve --fewest-moves --max-memory 4GB` on that board (its beam).
+const T11_LINE: &str = concat!(
+    "0,0>2,0 3,0>1,0 5,0>3,0 2,2>0,0 0,0>2,0 2,0>4,0 7,0>5,0 5,0>3,0 8,2>6,0 7,3>7,1 9,0>7,0 ",
+    "7,0>7,2 7,2>5,0 5,0>7,0 10,2>8,0 8,0>6,0 10,4>10,2 10,2>8,2 8,2>10,4 10,5>10,3 4,4>2,2 ",
+    "2,2>2,0 2,0>4,0 6,6>4,4 10,7>10,5 8,8>6,6 10,0>10,2 10,2>10,4 10,4>10,6 5,3>5,5 5,5>3,3 ",
+    "3,3>5,3 5,3>7,3 7,3>9,3 4,1>6,3 6,3>6,1 6,1>4,1 4,1>4,3 4,3>2,1 2,1>4,1 8,5>10,7 ",
+    "10,7>10,5 10,5>8,3 8,3>8,5 8,5>6,3 9,8>9,6 9,6>9,4 9,4>9,2 9,2>7,0 7,0>5,0 5,0>3,0 ",
+    "3,0>5,2 5,2>7,4 7,5>5,5 5,5>7,7 7,7>9,7 10,9>10,7 10,7>8,7 8,7>8,5 8,5>6,3 6,3>6,5 ",
+    "6,5>8,7 10,10>8,8 8,8>8,6 ",
+);
+
+/// The 23-move line replays to one peg: the published bound for the 66-hole triangle
+/// (Bell 2008, OEIS A127500: 19 <= a(11) <= 28) comes down to 23.
+#[test]
+fn a_23_move_line_on_the_66_hole_triangle_replays_to_one_peg() {
+    // Row r drawn after 10 - r spaces, each hole a character (hole c of row r is cell [r, c]).
+    let rows: Vec<String> = (0..11)
+        .map(|r| {
+            let holes: String = (0..=r)
+                .map(|c| if (r, c) == (2, 0) { '.' } else { 'o' })
+                .collect();
+            format!("{}{holes}", " ".repeat(10 - r))
+        })
+        .collect();
+    let m = hop_model("triangle_hop", &rows, "{pegs: 1}").unwrap();
+    let cell = |t: &str| -> usize {
+        let (r, c) = t.split_once(',').unwrap();
+        let (r, c): (i64, i64) = (r.parse().unwrap(), c.parse().unwrap());
+        m.geo.index[&[r, c]]
+    };
+    let path: Vec<usize> = T11_LINE
+        .split_whitespace()
+        .map(|j| {
+            let (from, to) = j.split_once('>').unwrap();
+            let (from, to) = (cell(from), cell(to));
+            m.moves
+                .iter()
+                .position(|mv| mv.from == from && mv.to == to)
+                .expect(j)
+        })
+        .collect();
+    let end = marbles::solve::hop_end(&m, &path).unwrap();
+    assert_eq!(
+        (path.len(), end.count_ones(), count_moves(&m, &path)),
+        (64, 1, 23)
+    );
 }
