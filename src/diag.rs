@@ -19,6 +19,8 @@ pub struct Diagnostic {
     /// Where no fault of the file's but a limit of the run's stopped it (a rule script held to
     /// `--max-memory`): the puzzle gave up, for this reason.
     pub gave_up: Option<Box<crate::search::GaveUp>>,
+    /// For a give-up, the puzzle it stopped: its name and its `expect:`, for its outcome.
+    pub puzzle: Option<Box<(String, Option<crate::spec::Expect>)>>,
 }
 
 impl Diagnostic {
@@ -30,6 +32,7 @@ impl Diagnostic {
             message: message.into(),
             printed: Vec::new(),
             gave_up: None,
+            puzzle: None,
         }
     }
 
@@ -42,6 +45,14 @@ impl Diagnostic {
     /// This error as the puzzle giving up, stopped by `why`.
     pub fn gave_up(mut self, why: crate::search::GaveUp) -> Self {
         self.gave_up = Some(Box::new(why));
+        self
+    }
+
+    /// A give-up, of the puzzle `spec`: its outcome keeps the puzzle's name and expectation.
+    pub fn stopping(mut self, spec: &crate::spec::Spec) -> Self {
+        if self.gave_up.is_some() {
+            self.puzzle = Some(Box::new((spec.name.clone(), spec.expect)));
+        }
         self
     }
 

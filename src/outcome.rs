@@ -345,6 +345,10 @@ impl Outcome {
                 .file
                 .file_stem()
                 .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+            if let Some(p) = &d.puzzle {
+                o.puzzle = p.0.clone();
+                o.judge(p.1);
+            }
         }
         o
     }

@@ -82,7 +82,7 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
         )
         .at(spec.goal.board_line, None));
     }
-    let tables = script::run(&script, &spec, &opts.script)?;
+    let tables = script::run(&script, &spec, &opts.script).map_err(|d| d.stopping(&spec))?;
     let hop = tables.kind == script::Kind::Hop;
     if opts.fewest_moves && spec.goal.reach.is_some() && hop {
         return Err(crate::diag::Diagnostic::new(

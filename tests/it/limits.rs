@@ -121,6 +121,25 @@ fn a_memory_limit_too_small_for_the_rule_script_is_a_give_up_not_the_scripts_err
         .stderr_has(&format!("marbles: gave up counting p.yaml: {said}\n"));
     run(&["play", "--max-memory", "1", "p.yaml"])
         .stderr_has(&format!("marbles: gave up: <builtin>/peg_hop.rhai: {said}\n"));
+    // The puzzle keeps its name and is judged against its `expect:`.
+    let json = &Test::new()
+        .file(
+            "p.yaml",
+            "name: Quick\nrules: peg_hop\nboard: |\n  o o .\nexpect: unsolvable\n",
+        )
+        .args(["solve", "--max-memory", "1", "--format", "json", "p.yaml"])
+        .run()
+        .status(1)
+        .json()[0];
+    assert_eq!(
+        (&json["puzzle"], &json["expect"], &json["met"]),
+        (
+            &serde_json::json!("Quick"),
+            &serde_json::json!("unsolvable"),
+            &serde_json::json!(false)
+        ),
+        "{json}"
+    );
 }
 
 #[test]
