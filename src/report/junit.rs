@@ -104,11 +104,15 @@ fn verdict(o: &Outcome) -> Option<Verdict> {
     })
 }
 
-/// A testcase for each file not run, skipped.
+/// A testcase for each file not run, skipped, named by its file's stem (never read, its
+/// puzzles' names are not known).
 fn not_run(cases: &mut String, c: &mut Counts, files: &[String], stopped: Option<&str>) {
     let why = format!("not run: {}", stopped.unwrap_or("the run stopped short"));
     for file in files {
-        case(cases, file, "", 0.0, Some(("skipped", "not_run", why.clone())));
+        let name = std::path::Path::new(file)
+            .file_stem()
+            .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+        case(cases, file, &name, 0.0, Some(("skipped", "not_run", why.clone())));
     }
     c.tests += files.len();
     c.skipped += files.len();

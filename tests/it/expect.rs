@@ -277,7 +277,7 @@ fn failed_runs_what_a_fail_fast_stop_never_reached_and_its_reports_say_so() {
     assert!(xml.contains("tests=\"4\" failures=\"1\" errors=\"0\""), "{xml}");
     assert!(xml.contains(" skipped=\"2\">"), "{xml}");
     assert!(
-        xml.contains("<testcase classname=\"set/d_no_way.yaml\" name=\"\" time=\"0.000000\">\n      <skipped type=\"not_run\" message=\"not run: --fail-fast: stopped at set/b_no_way.yaml: Crossed marbles\">"),
+        xml.contains("<testcase classname=\"set/d_no_way.yaml\" name=\"d_no_way\" time=\"0.000000\">\n      <skipped type=\"not_run\" message=\"not run: --fail-fast: stopped at set/b_no_way.yaml: Crossed marbles\">"),
         "{xml}"
     );
     let md = std::fs::read_to_string(t.path("reports/summary.md")).unwrap();
