@@ -569,11 +569,7 @@ fn progress(total: u64, quiet: bool) -> ProgressBar {
         let done = state.pos();
         let total = state.len().unwrap_or(done);
         let elapsed = state.elapsed();
-        let _ = write!(
-            w,
-            "{done}/{total} puzzles  {:#}",
-            indicatif::HumanDuration(elapsed)
-        );
+        let _ = write!(w, "{done}/{total} files  {:#}", indicatif::HumanDuration(elapsed));
         if done > 0 {
             let left = elapsed.mul_f64(total.saturating_sub(done) as f64 / done as f64);
             let _ = write!(w, ", ETA {:#}", indicatif::HumanDuration(left));

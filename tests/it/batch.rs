@@ -609,8 +609,8 @@ fn the_progress_bar_is_drawn_when_asked_and_guesses_no_eta_from_nothing() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let frames: Vec<&str> = stderr.lines().filter(|l| l.contains("/2 puzzles")).collect();
-    assert!(frames.iter().any(|l| l.contains(" 0/2 puzzles ")), "{stderr}");
+    let frames: Vec<&str> = stderr.lines().filter(|l| l.contains("/2 files")).collect();
+    assert!(frames.iter().any(|l| l.contains(" 0/2 files ")), "{stderr}");
     for frame in frames {
         assert_eq!(frame.contains("ETA"), !frame.contains(" 0/2 "), "{frame}");
     }
