@@ -500,22 +500,27 @@ fn script_timeout_help() -> String {
     )
 }
 
-/// An operation limit: at least 1, since Rhai reads 0 as "no limit at all".
-/// Puzzles solved at once: at least 1, as `jobs` in marbles.toml.
-fn jobs(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(0) => Err("-j must be at least 1".into()),
+/// A whole number of `what` from 1, `zero` saying why 0 is refused.
+fn at_least_one(s: &str, what: &str, zero: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(0) => Err(zero.into()),
         Ok(n) => Ok(n),
-        Err(_) => Err(format!("`{s}` is not a whole number of jobs")),
+        Err(_) => Err(format!("`{s}` is not a whole number of {what}")),
     }
 }
 
+/// Puzzles solved at once: at least 1, as `jobs` in marbles.toml.
+fn jobs(s: &str) -> Result<usize, String> {
+    at_least_one(s, "jobs", "-j must be at least 1").map(|n| n as usize)
+}
+
+/// An operation limit: at least 1, since Rhai reads 0 as "no limit at all".
 fn script_ops(s: &str) -> Result<u64, String> {
-    match s.trim().parse::<u64>() {
-        Ok(0) => Err("--script-ops must be at least 1 (0 would mean no limit)".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!("`{s}` is not a whole number of operations")),
-    }
+    at_least_one(
+        s,
+        "operations",
+        "--script-ops must be at least 1 (0 would mean no limit)",
+    )
 }
 
 /// A number of seconds that makes a time limit (see [`crate::limits::seconds`]).

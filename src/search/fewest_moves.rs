@@ -71,7 +71,8 @@ impl<W: Word> Jump<W> {
 /// The fewest moves, or whether the goal can be met within `goal`'s number of them.
 pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult {
     // The layers below stand on every jump taking exactly one peg.
-    let r = if model.moves.iter().any(|m| m.over.len() != 1) {
+    let single = model.moves.iter().all(|m| m.over.len() == 1);
+    let r = if !single {
         chains::run(model, budget)
     } else if model.geo.cells.len() <= 64 {
         Search::<u64>::new(model, budget).and_then(|s| s.fastest(budget))
@@ -80,7 +81,7 @@ pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult
     };
     let (verdict, path, end, memory) = match r {
         // Stopped before its layers began, it still has the regions' bound to say.
-        Err(Stop::GaveUp(why, memory)) => match regions_floor(model) {
+        Err(Stop::GaveUp(why, memory)) => match regions_floor(model, single) {
             Some(least) => (
                 Verdict::GaveUp(GaveUp::UnprovenMoves {
                     stop: Box::new(why),
@@ -131,9 +132,9 @@ pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult
 }
 
 /// The moves the regions full at the start prove a goal of a peg count needs, when more
-/// than none: what a search stopped before its first layer can still say.
-fn regions_floor(model: &HopModel) -> Option<u32> {
-    let single = model.moves.iter().all(|m| m.over.len() == 1);
+/// than none and every jump takes one peg (`single`): what a search stopped before its
+/// first layer can still say.
+fn regions_floor(model: &HopModel, single: bool) -> Option<u32> {
     let least = match model.goal.pegs {
         PegGoal::Count(_) if single => both_ends::goal_bounds::<u128>(model).ahead(model.start),
         _ => 0,
