@@ -530,6 +530,51 @@ struct Cut<'a, W> {
     pegs: Option<(u32, u32)>,
 }
 
+/// Slots of [`Seen`].
+const SEEN_SLOTS: usize = 1 << 10;
+
+/// The chain states (position, cell of the moving peg) met from one frontier position, so
+/// that a state reached again by the same jumps in another order (a peg circling a triangle
+/// either way round) is followed once. Direct-mapped: a slot keeps the last state hashed to
+/// it, so a state pushed out is followed again when met again, and no state is skipped that
+/// was not followed. On the 36-hole triangle this skips a fifth of the chain steps.
+struct Seen<W> {
+    slots: Vec<(W, u32, u32)>,
+    /// The mark of the states met since the last [`Seen::clear`].
+    mark: u32,
+}
+
+impl<W: Word> Seen<W> {
+    fn new() -> Self {
+        Seen {
+            slots: vec![(W::ZERO, 0, 0); SEEN_SLOTS],
+            mark: 1,
+        }
+    }
+
+    /// Forgets every state met.
+    fn clear(&mut self) {
+        self.mark = self.mark.wrapping_add(1);
+        if self.mark == 0 {
+            self.slots.fill((W::ZERO, 0, 0));
+            self.mark = 1;
+        }
+    }
+
+    /// Records the state `(q, at)`: whether it is new since the last [`Seen::clear`].
+    #[inline]
+    fn insert(&mut self, q: W, at: usize) -> bool {
+        let h = (q.fold64() ^ at as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let slot = &mut self.slots[(h >> (64 - SEEN_SLOTS.trailing_zeros())) as usize];
+        let state = (q, at as u32, self.mark);
+        if *slot == state {
+            return false;
+        }
+        *slot = state;
+        true
+    }
+}
+
 /// Every position one move (reversed, `back`) from `frontier` that the pagodas and `cut`
 /// keep, canonical, by part: a list a part from each chunk of the frontier, `held` bytes held.
 fn steps<W: Word>(
@@ -557,6 +602,7 @@ fn steps<W: Word>(
         .map(|ps| {
             let mut out: Vec<Vec<W>> = vec![Vec::new(); PARTS];
             let mut stack: Vec<(W, usize)> = Vec::new();
+            let mut seen = Seen::new();
             let (mut done, mut counted) = (0u64, 0u64);
             let mut dropped = false;
             for &p in ps {
@@ -575,7 +621,11 @@ fn steps<W: Word>(
                         }
                     }
                 }
+                seen.clear();
                 while let Some((q, at)) = stack.pop() {
+                    if !seen.insert(q, at) {
+                        continue;
+                    }
                     done += 1;
                     if done == CHECK_EVERY {
                         let now: u64 = out.iter().map(|v| (v.capacity() * size_of::<W>()) as u64).sum();
