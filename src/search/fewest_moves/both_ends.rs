@@ -716,4 +716,23 @@ mod tests {
         assert_eq!(runs, [vec![1, 2, 5, 7, 9], vec![3]]);
         assert_eq!(merge(&[1u64, 4, 6], &[2, 3, 9]), [1, 2, 3, 4, 6, 9]);
     }
+
+    #[test]
+    fn a_chain_state_is_new_once_until_cleared() {
+        let mut seen = Seen::<u64>::new();
+        assert!(seen.insert(0b1011, 3));
+        assert!(!seen.insert(0b1011, 3));
+        // The same position with the moving peg elsewhere is another state.
+        assert!(seen.insert(0b1011, 1));
+        seen.clear();
+        assert!(seen.insert(0b1011, 3));
+        // Every slot is overwritten in turn: a state pushed out is new again, never lost.
+        for q in 0..4 * SEEN_SLOTS as u64 {
+            seen.insert(q << 8, 0);
+        }
+        let again = (0..4 * SEEN_SLOTS as u64)
+            .filter(|&q| seen.insert(q << 8, 0))
+            .count();
+        assert!(again >= 3 * SEEN_SLOTS, "{again} states were new again");
+    }
 }
