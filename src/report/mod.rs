@@ -236,22 +236,21 @@ pub fn plural(n: usize, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
-/// The number shown in a `moves` column: a solution's moves (on a hop board, chains of one
-/// peg's jumps), blank otherwise.
+/// The number shown in a `moves` column: the moves of a solution, or of the best line a
+/// search that gave up had found (on a hop board, chains of one peg's jumps), as JSON's
+/// `move_count`; blank without a line.
 pub fn moves_cell(o: &Outcome) -> String {
-    if o.status == Status::Solved {
+    if o.status == Status::Solved || o.move_count.is_some() {
         o.moves_made().to_string()
     } else {
         String::new()
     }
 }
 
-/// The number shown in a `jumps` column: a hop board's solution's jumps, blank otherwise.
+/// The number shown in a `jumps` column: the jumps of a hop board's solution or best line
+/// found, as JSON's `jump_count`; blank otherwise.
 pub fn jumps_cell(o: &Outcome) -> String {
-    match o.jumps_made() {
-        Some(j) if o.status == Status::Solved => j.to_string(),
-        _ => String::new(),
-    }
+    o.jumps_made().map(|j| j.to_string()).unwrap_or_default()
 }
 
 /// Whether an answer is what its `expect:` says, as the reports' `met` column shows it: `met`,

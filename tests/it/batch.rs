@@ -101,14 +101,13 @@ fn one_row_per_puzzle_with_its_status_and_reports_that_agree() {
     for (row, o) in rows.iter().zip(json["results"].as_array().unwrap()) {
         assert_eq!(&row[0], o["file"].as_str().unwrap());
         assert_eq!(&row[3], o["status"].as_str().unwrap());
-        assert_eq!(
-            row[4].parse::<u64>().ok(),
-            (o["status"] == "solved").then(|| o["move_count"].as_u64().unwrap())
-        );
+        // The moves of a solution, or of the best line a give-up found, as JSON counts them.
+        assert_eq!(row[4].parse::<u64>().ok(), o["move_count"].as_u64());
         assert_eq!(
             row[14].parse::<usize>().ok(),
-            (o["status"] == "solved" && o.get("jumps").is_some())
-                .then(|| crate::support::line(o).as_array().unwrap().len())
+            o.get("jumps")
+                .map(|_| crate::support::line(o).as_array().unwrap().len())
+                .filter(|&n| n > 0)
         );
     }
 

@@ -521,6 +521,44 @@ fn a_fewest_moves_search_stopped_early_says_its_best_line_and_its_lower_bound() 
     assert_eq!(json["moves_floor"], least, "{json}");
 }
 
+/// A batch's table and CSV count a give-up's best line as JSON does: its moves and jumps.
+#[test]
+fn a_batch_shows_the_moves_of_the_best_line_a_stopped_search_found() {
+    let run = Test::new()
+        .file("in/t6.yaml", T6)
+        .args([
+            "batch",
+            "in",
+            "--fewest-moves",
+            "--max-nodes",
+            "20000",
+            "--report",
+            "r",
+        ])
+        .run()
+        .status(1);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.dir().join("r/summary.json")).unwrap()).unwrap();
+    let r = &json["results"][0];
+    assert_eq!(r["status"], "gave_up", "{r}");
+    let (moves, jumps) = (r["move_count"].to_string(), r["jump_count"].to_string());
+    // The line is T6's 19 jumps, in at least the 9 moves Bell proved the fewest.
+    assert_eq!(jumps, "19", "{r}");
+    assert!(moves.parse::<u32>().unwrap() >= 9, "{r}");
+    let row = run.stdout.lines().find(|l| l.contains("gave_up")).unwrap();
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    assert_eq!(cells[3], moves, "{row}");
+    let csv = std::fs::read_to_string(run.dir().join("r/summary.csv")).unwrap();
+    let mut rows = csv::Reader::from_reader(csv.as_bytes());
+    let head = rows.headers().unwrap().clone();
+    let rec = rows.records().next().unwrap().unwrap();
+    let cell = |name: &str| &rec[head.iter().position(|h| h == name).unwrap()];
+    assert_eq!(
+        (cell("status"), cell("moves"), cell("jumps")),
+        ("gave_up", &*moves, &*jumps)
+    );
+}
+
 /// Stopped before any line is found, the search still says the moves it proved needed.
 #[test]
 fn a_fewest_moves_search_stopped_before_any_line_still_says_its_lower_bound() {
