@@ -83,19 +83,22 @@ fn tag(status: Status) -> &'static str {
     }
 }
 
-/// A search Ctrl-C stopped after `seconds`: skipped.
-fn stopped(seconds: f64) -> Verdict {
-    (
-        "skipped",
-        "interrupted",
-        format!("interrupted after {seconds:.2} s"),
-    )
+/// A search Ctrl-C stopped after `seconds`, `note` saying why and what it had found so far
+/// (`interrupted; best found so far 15 moves, at least 11`): skipped, with the time said.
+fn stopped(seconds: f64, note: &str) -> Verdict {
+    let after = format!("interrupted after {seconds:.2} s");
+    let why = match note.contains("interrupted") {
+        true => note.replacen("interrupted", &after, 1),
+        false if note.is_empty() => after,
+        false => format!("{after}: {note}"),
+    };
+    ("skipped", "interrupted", why)
 }
 
 /// Why `o` did not pass, or `None` when it did: a search Ctrl-C stopped is skipped.
 fn verdict(o: &Outcome) -> Option<Verdict> {
     if super::interrupted(o) {
-        return Some(stopped(o.stats.seconds));
+        return Some(stopped(o.stats.seconds, &note(o)));
     }
     (!o.passed()).then(|| {
         let why = note(o);
@@ -166,7 +169,7 @@ impl Format for Junit {
         let mut cases = String::new();
         for b in &results.failed {
             let verdict = match b.interrupted {
-                true => stopped(b.seconds),
+                true => stopped(b.seconds, &b.note),
                 false => (tag(b.status), b.status.as_str(), b.note.clone()),
             };
             case(&mut cases, &b.file, &b.puzzle, b.seconds, Some(verdict));
@@ -200,5 +203,24 @@ mod tests {
             xml("a<b & \"c\" 'd'>\u{1}\n"),
             "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;?\n"
         );
+    }
+
+    #[test]
+    fn a_search_cut_by_ctrl_c_is_skipped_with_what_it_had_found() {
+        let cut = |reason: &str| {
+            let o = Outcome {
+                status: Status::GaveUp,
+                reason: Some(reason.into()),
+                gave_up: Some(crate::search::GaveUp::Interrupted),
+                ..Outcome::error("t8.yaml", String::new())
+            };
+            Junit::listed(&[Outcome { error: None, ..o }], None)
+        };
+        let xml = cut("interrupted; best found so far 15 moves, at least 11");
+        assert!(
+            xml.contains("<skipped type=\"interrupted\" message=\"interrupted after 0.00 s; best found so far 15 moves, at least 11\""),
+            "{xml}"
+        );
+        assert!(cut("interrupted").contains("message=\"interrupted after 0.00 s\""));
     }
 }
