@@ -479,20 +479,20 @@ pub fn verdict(o: &Outcome) -> String {
             let tilt = matches!(o.replay, Some(Replay::Tilt { .. }))
                 || matches!(o.moves.first(), Some(MoveOut::Tilt { .. }));
             let plural = |k: usize| if k == 1 { "" } else { "s" };
+            let proven = match o.moves_floor {
+                Some(f) if f as usize == o.moves_made() => ", proven the fewest",
+                _ => "",
+            };
             match (tilt, o.jumps_made()) {
                 (true, _) if n == 0 => "already solved: every marble starts in its own hole".to_string(),
-                (true, _) => format!("solved in {n} tilt{}", plural(n)),
+                (true, _) => format!("solved in {n} tilt{}{proven}", plural(n)),
                 (false, _) if n == 0 => "already solved: the start meets the goal".to_string(),
                 // On a hop board a move is one peg's chain of jumps: say both counts.
                 (false, Some(j)) => {
                     let k = o.moves_made();
-                    let proven = match o.moves_floor {
-                        Some(f) if f as usize == k => ", proven the fewest",
-                        _ => "",
-                    };
                     format!("solved in {k} move{}{proven} ({j} jump{})", plural(k), plural(j))
                 }
-                (false, None) => format!("solved in {n} move{}", plural(n)),
+                (false, None) => format!("solved in {n} move{}{proven}", plural(n)),
             }
         }
         Status::Unsolvable => "unsolvable".to_string(),

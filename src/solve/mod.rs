@@ -368,6 +368,10 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
             out.pegs_left =
                 (solved || best_so_far).then(|| crate::model::rewrite::occupied(&end).count_ones());
             out.move_count = (solved || !path.is_empty()).then_some(path.len() as u32);
+            if solved && m.goal.moves == Some(MoveGoal::Fewest) {
+                // Searched breadth-first: no line is shorter.
+                out.moves_floor = out.move_count;
+            }
             match (solved, m.is_goal(&end)) {
                 (true, false) => Err(format!("its {} moves do not end at the goal", path.len())),
                 _ => Ok(()),
@@ -384,6 +388,8 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
             // Robots never leave the board: the answer says which is on the target instead.
             out.pegs_left = None;
             out.move_count = solved.then_some(path.len() as u32);
+            // Iterative deepening on an admissible bound: a solution is the fewest slides.
+            out.moves_floor = out.move_count;
             let end = states.last().unwrap_or(&m.start);
             match (solved, m.is_goal(end)) {
                 (true, false) => Err(format!("its {} moves do not end at the goal", path.len())),
@@ -399,6 +405,10 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
                     .collect(),
             );
             out.move_count = (solved || !path.is_empty()).then_some(path.len() as u32);
+            if solved {
+                // Searched breadth-first: no fewer tilts do it.
+                out.moves_floor = out.move_count;
+            }
             let home = states.last().is_some_and(|s| m.is_home(s));
             out.replay = (!opts.bare).then(|| tilt_replay(m, &states));
             match (solved, home) {

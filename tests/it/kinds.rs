@@ -275,7 +275,7 @@ fn a_text_answer_draws_each_kind_by_its_letter() {
         .args(["solve", "puzzles/frogs_toads/frogs_toads_3.yaml"])
         .run()
         .status(0)
-        .stdout_has("solved in 15 moves, 6 pieces left")
+        .stdout_has("solved in 15 moves, proven the fewest, 6 pieces left")
         .stdout_has("1. F [0, 2] to [0, 3] (right)\n    F F . F T T T\n")
         .stdout_has("2. T [0, 4] to [0, 2] (left)\n    F F T F . T T\n");
 }
@@ -1012,7 +1012,7 @@ fn a_slide_answer_names_the_robot_on_the_target_and_draws_the_walls_between_squa
         .args(["solve", "p.yaml"])
         .run()
         .status(0)
-        .stdout_has("solved in 1 move, R robot on [0, 1]\ngoal: R robot on [0, 1]\n")
+        .stdout_has("solved in 1 move, proven the fewest, R robot on [0, 1]\ngoal: R robot on [0, 1]\n")
         .stdout_has("start:\n    R .|.\n    . # .\n       ---\n    G . .\n")
         .stdout_has("1. R [0, 0] to [0, 1] (right)\n    . R|.\n");
     let report = tempfile::tempdir().expect("temp dir");

@@ -440,7 +440,10 @@ fn a_slide_that_stops_elsewhere_is_refused_with_where_the_robot_does_stop() {
 fn solve_finishes_a_slide_puzzle_from_the_start() {
     let (code, out) = play_slide("solve\n");
     assert_eq!(code, Some(0));
-    assert!(out.contains("solved in 2 moves, R robot on [2, 1]\n"), "{out}");
+    assert!(
+        out.contains("solved in 2 moves, proven the fewest, R robot on [2, 1]\n"),
+        "{out}"
+    );
     assert!(
         out.contains("1. R [0, 0] to [0, 1] (right)\n") && out.contains("2. R [0, 1] to [2, 1] (down)\n"),
         "{out}"

@@ -256,7 +256,7 @@ fn pieces_of_kinds_show_their_colours_and_the_solver_finishes_with_them() {
     app.update(Input::Solve);
     assert_eq!(
         app.message(),
-        "marbles finishes: solved in 15 moves, 6 pieces left"
+        "marbles finishes: solved in 15 moves, proven the fewest, 6 pieces left"
     );
     let end = ticked(&mut app, 15);
     assert!(end.contains(" T   T   T  [○]  F   F   F"), "{end}");

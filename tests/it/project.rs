@@ -101,8 +101,8 @@ fn the_project_names_the_report_folder_and_more_rule_folders() {
 fn new_writes_a_family_and_a_puzzle_that_solves_for_each_kind() {
     for (kind, answer) in [
         ("hop", "solved in 6 moves (8 jumps), 1 peg left\n"),
-        ("tilt", "solved in 2 tilts\n"),
-        ("rewrite", "solved in 8 moves, 4 pieces left\n"),
+        ("tilt", "solved in 2 tilts, proven the fewest\n"),
+        ("rewrite", "solved in 8 moves, proven the fewest, 4 pieces left\n"),
     ] {
         let t = Test::new()
             .args(["new", "var", "--kind", kind, "--dir", "work"])
