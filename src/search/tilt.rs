@@ -1,7 +1,7 @@
 //! Breadth-first search for tilt families: the fewest tilts that drop every marble home (or,
 //! on a board with exits, that take every slider off the board and drop no blocker).
 
-use super::{Budget, Verdict, table_peak, vec_peak};
+use super::{Budget, GaveUp, Verdict, table_peak, vec_peak};
 use crate::model::{EXIT, NONE, TiltModel};
 use crate::spec::Piece;
 use rustc_hash::FxHashSet;
@@ -117,6 +117,19 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
             let more = (check_at - budget.nodes + 1) as usize * model.dirs.len();
             memory = memory.max(used(&seen, &states, more));
             if let Some(reason) = budget.exceeded(memory) {
+                // Breadth-first: every state as near the start as the one expanded next was
+                // met, and none is home, so no fewer tilts than one more can do it.
+                let mut depth = 0;
+                let mut i = head;
+                while states[i].1 != u32::MAX {
+                    depth += 1;
+                    i = states[i].1 as usize;
+                }
+                let reason = GaveUp::UnprovenMoves {
+                    stop: Box::new(reason),
+                    best: None,
+                    least: depth + 1,
+                };
                 return finish(
                     Verdict::GaveUp(reason),
                     vec![],

@@ -295,12 +295,12 @@ fn node_and_time_limits_hold_on_the_smallest_searches() {
         (
             "puzzles/tilt_roll/four_by_four.yaml",
             ["--max-nodes", "1"],
-            "node limit (1 nodes)",
+            "node limit (1 nodes); no line found yet, at least 1",
         ),
         (
             "puzzles/tilt_roll/four_by_four.yaml",
             ["--timeout", "0"],
-            "time limit (0.000 s)",
+            "time limit (0.000 s); no line found yet, at least 1",
         ),
     ] {
         let run = Test::new()
@@ -316,6 +316,41 @@ fn node_and_time_limits_hold_on_the_smallest_searches() {
             "{file} {args:?}: {v}"
         );
     }
+}
+
+/// A tilt search stopped says the fewest tilts it proved needed, rising with the states it
+/// was let expand to the answer itself.
+#[test]
+fn a_tilt_search_stopped_says_the_tilts_it_proved_needed() {
+    let json = |more: &[&str]| {
+        let mut args = vec!["solve", "puzzles/tilt_roll/four_by_four.yaml", "--format", "json"];
+        args.extend(more);
+        Test::new().in_root().args(args).run().json()[0].clone()
+    };
+    let solved = json(&[]);
+    assert_eq!(solved["moves_floor"], solved["move_count"], "{solved}");
+    let (tilts, nodes) = (
+        solved["move_count"].as_u64().unwrap(),
+        solved["stats"]["nodes"].as_u64().unwrap(),
+    );
+    let mut floors = Vec::new();
+    for n in [1, nodes / 4, nodes / 2, nodes - 1] {
+        let v = json(&["--max-nodes", &n.to_string()]);
+        assert_eq!(v["status"], "gave_up", "{v}");
+        let least = v["moves_floor"].as_u64().unwrap();
+        assert!(
+            v["reason"]
+                .as_str()
+                .is_some_and(|r| r.ends_with(&format!("; no line found yet, at least {least}"))),
+            "{v}"
+        );
+        floors.push(least);
+    }
+    // Stopped a state before the one whose tilt drops the last marble home, it is at most
+    // one tilt short of the answer.
+    assert!(floors.windows(2).all(|w| w[0] <= w[1]), "{floors:?}");
+    assert_eq!(floors[0], 1, "{floors:?}");
+    assert!((tilts - 1..=tilts).contains(&floors[3]), "{floors:?}");
 }
 
 #[test]
