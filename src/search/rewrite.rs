@@ -125,6 +125,13 @@ fn fewest_moves<const K: usize>(
             // Checked with the room the next stretch may take; a give-up reports what is
             // held, never the growth it refused.
             if let Some(why) = budget.exceeded(memory.max(used(&seen, &states, more))) {
+                // Every position up to the depth of the one expanded next was met, and none
+                // is a goal: no fewer moves than one more can do it.
+                let why = GaveUp::UnprovenMoves {
+                    stop: Box::new(why),
+                    best: None,
+                    least: depth + 1,
+                };
                 return gave_up(why, memory.max(used(&seen, &states, 0)));
             }
             memory = memory.max(used(&seen, &states, more));

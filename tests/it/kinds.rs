@@ -481,7 +481,7 @@ fn limits_hold_for_searches_of_kinds() {
         (
             "puzzles/slide_maze/slide_ricochet.yaml",
             ["--max-nodes", "100"],
-            "node limit (100 nodes)",
+            "node limit (100 nodes); no line found yet, at least 4",
         ),
         (
             "puzzles/hoppers/hoppers_red_last.yaml",
@@ -491,7 +491,7 @@ fn limits_hold_for_searches_of_kinds() {
         (
             "puzzles/slide_maze/slide_ricochet.yaml",
             ["--max-memory", "4MB"],
-            "memory limit (3.8 MiB)",
+            "memory limit (3.8 MiB); no line found yet, at least 1",
         ),
     ] {
         let o = Test::new()

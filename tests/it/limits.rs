@@ -318,39 +318,45 @@ fn node_and_time_limits_hold_on_the_smallest_searches() {
     }
 }
 
-/// A tilt search stopped says the fewest tilts it proved needed, rising with the states it
-/// was let expand to the answer itself.
+/// A tilt, rewrite or sliding-robot search stopped says the fewest moves it proved needed,
+/// rising with the positions it was let expand to the answer itself.
 #[test]
-fn a_tilt_search_stopped_says_the_tilts_it_proved_needed() {
-    let json = |more: &[&str]| {
-        let mut args = vec!["solve", "puzzles/tilt_roll/four_by_four.yaml", "--format", "json"];
-        args.extend(more);
-        Test::new().in_root().args(args).run().json()[0].clone()
-    };
-    let solved = json(&[]);
-    assert_eq!(solved["moves_floor"], solved["move_count"], "{solved}");
-    let (tilts, nodes) = (
-        solved["move_count"].as_u64().unwrap(),
-        solved["stats"]["nodes"].as_u64().unwrap(),
-    );
-    let mut floors = Vec::new();
-    for n in [1, nodes / 4, nodes / 2, nodes - 1] {
-        let v = json(&["--max-nodes", &n.to_string()]);
-        assert_eq!(v["status"], "gave_up", "{v}");
-        let least = v["moves_floor"].as_u64().unwrap();
-        assert!(
-            v["reason"]
-                .as_str()
-                .is_some_and(|r| r.ends_with(&format!("; no line found yet, at least {least}"))),
-            "{v}"
+fn a_tilt_rewrite_or_slide_search_stopped_says_the_moves_it_proved_needed() {
+    for file in [
+        "puzzles/tilt_roll/four_by_four.yaml",
+        "puzzles/frogs_toads/frogs_toads_3.yaml",
+        "puzzles/ricochet/red_circle.yaml",
+    ] {
+        let json = |more: &[&str]| {
+            let mut args = vec!["solve", file, "--format", "json"];
+            args.extend(more);
+            Test::new().in_root().args(args).run().json()[0].clone()
+        };
+        let solved = json(&[]);
+        assert_eq!(solved["moves_floor"], solved["move_count"], "{solved}");
+        let (moves, nodes) = (
+            solved["move_count"].as_u64().unwrap(),
+            solved["stats"]["nodes"].as_u64().unwrap(),
         );
-        floors.push(least);
+        let mut floors = Vec::new();
+        for n in [1, nodes / 4, nodes / 2, nodes - 1] {
+            let v = json(&["--max-nodes", &n.to_string()]);
+            assert_eq!(v["status"], "gave_up", "{v}");
+            let least = v["moves_floor"].as_u64().unwrap();
+            assert!(
+                v["reason"]
+                    .as_str()
+                    .is_some_and(|r| r.ends_with(&format!("; no line found yet, at least {least}"))),
+                "{v}"
+            );
+            floors.push(least);
+        }
+        // Stopped a position before the one that ends it, a search is at most one move short
+        // of the answer (breadth-first, its last layer unfinished).
+        assert!(floors.windows(2).all(|w| w[0] <= w[1]), "{file}: {floors:?}");
+        assert!(floors[0] >= 1, "{file}: {floors:?}");
+        assert!((moves - 1..=moves).contains(&floors[3]), "{file}: {floors:?}");
     }
-    // Stopped a state before the one whose tilt drops the last marble home, it is at most
-    // one tilt short of the answer.
-    assert!(floors.windows(2).all(|w| w[0] <= w[1]), "{floors:?}");
-    assert_eq!(floors[0], 1, "{floors:?}");
-    assert!((tilts - 1..=tilts).contains(&floors[3]), "{floors:?}");
 }
 
 #[test]
