@@ -103,6 +103,11 @@ pub enum GaveUp {
     Memory(u64),
     #[error("time limit ({:.3} s)", .0.as_secs_f64())]
     Time(Duration),
+    /// The memory limit (`limit` bytes) where it bounds the whole process, already passed by
+    /// the `held` bytes the process held before the search began (its code, the model, what
+    /// the script engine left): no search fits under it.
+    #[error("memory limit ({}), below the {} marbles held before the search began", human_bytes(*limit), human_bytes(*held))]
+    MemoryHeld { limit: u64, held: u64 },
     /// A count of jump sequences outgrew 128 bits.
     #[error("more than 2^128 jump sequences")]
     Overflow,
@@ -280,6 +285,12 @@ impl Budget {
         if let Some(m) = self.limits.max_memory
             && over
         {
+            if self.outside >= m {
+                return Some(GaveUp::MemoryHeld {
+                    limit: m,
+                    held: self.outside,
+                });
+            }
             return Some(GaveUp::Memory(m));
         }
         if let Some(t) = self.limits.timeout

@@ -318,6 +318,32 @@ fn node_and_time_limits_hold_on_the_smallest_searches() {
     }
 }
 
+/// A memory limit below what the process held before its search began says so, with the
+/// figure: the search's own tables had reached nothing.
+#[test]
+fn a_memory_limit_below_what_marbles_holds_at_the_start_says_what_it_held() {
+    let v = Test::new()
+        .in_root()
+        .args([
+            "solve",
+            "puzzles/peg_hop/english_central.yaml",
+            "--max-memory",
+            "5MB",
+            "--format",
+            "json",
+        ])
+        .run()
+        .status(1)
+        .json()[0]
+        .clone();
+    let reason = v["reason"].as_str().unwrap();
+    let held = reason
+        .strip_prefix("memory limit (4.8 MiB), below the ")
+        .and_then(|r| r.strip_suffix(" MiB marbles held before the search began"))
+        .unwrap_or_else(|| panic!("{v}"));
+    assert!(held.parse::<f64>().unwrap() > 4.8, "{v}");
+}
+
 /// A tilt, rewrite or sliding-robot search stopped says the fewest moves it proved needed,
 /// rising with the positions it was let expand to the answer itself.
 #[test]
