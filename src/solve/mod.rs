@@ -95,7 +95,8 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
     if opts.fewest {
         spec.goal.pegs = Some(PegGoal::Fewest);
     }
-    if opts.fewest_moves {
+    // A goal's own `moves: N` stays: its search finds the fewest too, then holds them to N.
+    if opts.fewest_moves && spec.goal.moves.is_none() {
         spec.goal.moves = Some(MoveGoal::Fewest);
     }
     let model = model::compile(&spec, &script, &tables)?;
@@ -228,8 +229,8 @@ pub fn settings(spec: &Spec, opts: &Options) -> String {
         MoveOrder::Directions(names) => names.join(","),
     };
     let moves = match spec.goal.moves {
-        _ if opts.fewest_moves => "; moves: fewest".to_string(),
         Some(goal) => format!("; moves: {goal:?}"),
+        None if opts.fewest_moves => "; moves: fewest".to_string(),
         None => String::new(),
     };
     // Script limits change what a script may do before it fails: said when not the default.
@@ -339,8 +340,9 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
             let line = solved || !path.is_empty();
             out.move_count = line.then(|| fewest_moves::count_moves(m, path));
             out.jump_count = line.then_some(path.len() as u32);
-            if solved && m.goal.moves == Some(MoveGoal::Fewest) {
-                // The fewest-moves search is exact: its answer is its own floor.
+            if solved && m.goal.moves.is_some() {
+                // The fewest-moves search is exact (for `moves: N` too, then held to N): its
+                // answer is its own floor.
                 out.moves_floor = out.move_count;
             }
             let goal = m.is_goal(
@@ -368,7 +370,7 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
             out.pegs_left =
                 (solved || best_so_far).then(|| crate::model::rewrite::occupied(&end).count_ones());
             out.move_count = (solved || !path.is_empty()).then_some(path.len() as u32);
-            if solved && m.goal.moves == Some(MoveGoal::Fewest) {
+            if solved && m.goal.moves.is_some() {
                 // Searched breadth-first: no line is shorter.
                 out.moves_floor = out.move_count;
             }

@@ -521,6 +521,29 @@ fn a_fewest_moves_search_stopped_early_says_its_best_line_and_its_lower_bound() 
     assert_eq!(json["moves_floor"], least, "{json}");
 }
 
+/// `--fewest-moves` keeps a puzzle's own `moves: N`: the fewest, held to N.
+#[test]
+fn the_fewest_moves_flag_keeps_the_goals_own_limit_on_the_moves() {
+    let corner = "rules: triangle_hop\nboard: |2\n       .\n      o o\n     o o o\n    o o o o\n   o o o o o\ngoal:\n  pegs: 1\n  moves: ";
+    for (within, said) in [
+        ("9", "unsolvable: the fewest moves is 10, more than 9\n"),
+        (
+            "10",
+            "solved in 10 moves, proven the fewest (13 jumps), 1 peg left",
+        ),
+    ] {
+        for flag in [None, Some("--fewest-moves")] {
+            let mut args = vec!["solve", "t5.yaml"];
+            args.extend(flag);
+            Test::new()
+                .file("t5.yaml", &format!("{corner}{within}\n"))
+                .args(args)
+                .run()
+                .stdout_has(said);
+        }
+    }
+}
+
 /// A batch's table and CSV count a give-up's best line as JSON does: its moves and jumps.
 #[test]
 fn a_batch_shows_the_moves_of_the_best_line_a_stopped_search_found() {
