@@ -334,7 +334,12 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
             // Pegs left describe an end position: only a solution has one, or a `fewest` search
             // stopped early (its best so far, marked not proven in the reason; the start
             // itself when no move was kept, as the reason says).
-            let best_so_far = m.goal.pegs == PegGoal::Fewest && matches!(verdict, Verdict::GaveUp(_));
+            let best_so_far = match verdict {
+                // A fewest-moves search's best line: where it ends.
+                Verdict::GaveUp(GaveUp::UnprovenMoves { best: Some(_), .. }) => true,
+                Verdict::GaveUp(_) => m.goal.pegs == PegGoal::Fewest,
+                _ => false,
+            };
             out.pegs_left = (solved || best_so_far).then(|| end.count_ones());
             // A line's moves are its chains of one peg's jumps, whatever the goal counts.
             let line = solved || !path.is_empty();

@@ -570,15 +570,17 @@ fn a_batch_shows_the_moves_of_the_best_line_a_stopped_search_found() {
     assert!(moves.parse::<u32>().unwrap() >= 9, "{r}");
     let row = run.stdout.lines().find(|l| l.contains("gave_up")).unwrap();
     let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-    assert_eq!(cells[3], moves, "{row}");
+    // The line ends on the goal's one peg: its pegs left, in every report.
+    assert_eq!(r["pegs_left"], 1, "{r}");
+    assert_eq!((cells[3], cells[4]), (&*moves, "1"), "{row}");
     let csv = std::fs::read_to_string(run.dir().join("r/summary.csv")).unwrap();
     let mut rows = csv::Reader::from_reader(csv.as_bytes());
     let head = rows.headers().unwrap().clone();
     let rec = rows.records().next().unwrap().unwrap();
     let cell = |name: &str| &rec[head.iter().position(|h| h == name).unwrap()];
     assert_eq!(
-        (cell("status"), cell("moves"), cell("jumps")),
-        ("gave_up", &*moves, &*jumps)
+        (cell("status"), cell("moves"), cell("jumps"), cell("pegs_left")),
+        ("gave_up", &*moves, &*jumps, "1")
     );
 }
 
