@@ -131,12 +131,15 @@ pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult
     }
 }
 
-/// The moves the regions full at the start prove a goal of a peg count needs, when more
-/// than none and every jump takes one peg (`single`): what a search stopped before its
-/// first layer can still say.
+/// The moves the regions full at the start prove a goal of a peg count needs (one at least
+/// while the start has more pegs than the goal), when more than none and every jump takes one
+/// peg (`single`): what a search stopped before its first layer can still say.
 fn regions_floor(model: &HopModel, single: bool) -> Option<u32> {
     let least = match model.goal.pegs {
-        PegGoal::Count(_) if single => both_ends::goal_bounds::<u128>(model).ahead(model.start),
+        // A start with more pegs than the goal needs a move at least, whatever the regions say.
+        PegGoal::Count(k) if single => both_ends::goal_bounds::<u128>(model)
+            .ahead(model.start)
+            .max(u32::from(model.start.count_ones() > k)),
         _ => 0,
     };
     (least > 0).then_some(least)

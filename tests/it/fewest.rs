@@ -521,6 +521,24 @@ fn a_fewest_moves_search_stopped_early_says_its_best_line_and_its_lower_bound() 
     assert_eq!(json["moves_floor"], least, "{json}");
 }
 
+/// Where no region is full at the start, a search stopped before its first layer still says
+/// the one move a start with pegs to spare needs.
+#[test]
+fn a_start_with_pegs_to_spare_needs_a_move_at_least() {
+    Test::new()
+        .in_root()
+        .args([
+            "solve",
+            "--fewest-moves",
+            "--max-nodes",
+            "0",
+            "puzzles/peg_hop/greek_cross.yaml",
+        ])
+        .run()
+        .status(1)
+        .stdout_has("gave up: node limit (0 nodes); no line found yet, at least 1\n");
+}
+
 /// `--fewest-moves` keeps a puzzle's own `moves: N`: the fewest, held to N.
 #[test]
 fn the_fewest_moves_flag_keeps_the_goals_own_limit_on_the_moves() {
