@@ -539,6 +539,24 @@ fn a_start_with_pegs_to_spare_needs_a_move_at_least() {
         .stdout_has("gave up: node limit (0 nodes); no line found yet, at least 1\n");
 }
 
+/// A hop start that already meets its goal is solved under any limit, as other families' are.
+#[test]
+fn a_start_at_its_goal_is_solved_at_a_node_limit_of_none() {
+    for flag in [None, Some("--fewest-moves")] {
+        let mut args = vec!["solve", "--max-nodes", "0", "one.yaml"];
+        args.extend(flag);
+        Test::new()
+            .file(
+                "one.yaml",
+                "rules: peg_hop\nboard: |\n  . o .\n  . . .\ngoal:\n  pegs: 1\n",
+            )
+            .args(args)
+            .run()
+            .status(0)
+            .stdout_has("already solved: the start meets the goal, 1 peg left");
+    }
+}
+
 /// `--fewest-moves` keeps a puzzle's own `moves: N`: the fewest, held to N.
 #[test]
 fn the_fewest_moves_flag_keeps_the_goals_own_limit_on_the_moves() {
