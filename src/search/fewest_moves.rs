@@ -83,11 +83,7 @@ pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult
         // Stopped before its layers began, it still has the regions' bound to say.
         Err(Stop::GaveUp(why, memory)) => match regions_floor(model, single) {
             Some(least) => (
-                Verdict::GaveUp(GaveUp::UnprovenMoves {
-                    stop: Box::new(why),
-                    best: None,
-                    least,
-                }),
+                Verdict::GaveUp(GaveUp::no_line_yet(why, least)),
                 Vec::new(),
                 model.start,
                 memory,

@@ -132,6 +132,16 @@ pub enum GaveUp {
 }
 
 impl GaveUp {
+    /// A fewest-moves search stopped by `stop` before any line, having proven `least` moves
+    /// needed.
+    pub fn no_line_yet(stop: GaveUp, least: u32) -> GaveUp {
+        GaveUp::UnprovenMoves {
+            stop: Box::new(stop),
+            best: None,
+            least,
+        }
+    }
+
     /// The limit (or Ctrl-C) that stopped the search, under any wrapping.
     pub fn stop(&self) -> &GaveUp {
         match self {

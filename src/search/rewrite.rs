@@ -127,11 +127,7 @@ fn fewest_moves<const K: usize>(
             if let Some(why) = budget.exceeded(memory.max(used(&seen, &states, more))) {
                 // Every position up to the depth of the one expanded next was met, and none
                 // is a goal: no fewer moves than one more can do it.
-                let why = GaveUp::UnprovenMoves {
-                    stop: Box::new(why),
-                    best: None,
-                    least: depth + 1,
-                };
+                let why = GaveUp::no_line_yet(why, depth + 1);
                 return gave_up(why, memory.max(used(&seen, &states, 0)));
             }
             memory = memory.max(used(&seen, &states, more));

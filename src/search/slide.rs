@@ -211,11 +211,7 @@ fn run<const N: usize>(m: &SlideModel, first: u8, budget: &mut Budget) -> SlideR
         }
         if let Some(why) = search.stopped.take() {
             // Every depth below this one was searched whole (the first is the start's bound).
-            let why = GaveUp::UnprovenMoves {
-                stop: Box::new(why),
-                best: None,
-                least: depth,
-            };
+            let why = GaveUp::no_line_yet(why, depth);
             return done(Verdict::GaveUp(why), Vec::new(), search.memory);
         }
         if !search.cut {

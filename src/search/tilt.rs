@@ -125,11 +125,7 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
                     depth += 1;
                     i = states[i].1 as usize;
                 }
-                let reason = GaveUp::UnprovenMoves {
-                    stop: Box::new(reason),
-                    best: None,
-                    least: depth + 1,
-                };
+                let reason = GaveUp::no_line_yet(reason, depth + 1);
                 return finish(
                     Verdict::GaveUp(reason),
                     vec![],

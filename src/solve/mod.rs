@@ -345,11 +345,6 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
             let line = solved || !path.is_empty();
             out.move_count = line.then(|| fewest_moves::count_moves(m, path));
             out.jump_count = line.then_some(path.len() as u32);
-            if solved && m.goal.moves.is_some() {
-                // The fewest-moves search is exact (for `moves: N` too, then held to N): its
-                // answer is its own floor.
-                out.moves_floor = out.move_count;
-            }
             let goal = m.is_goal(
                 end,
                 match m.goal.pegs {
@@ -375,10 +370,6 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
             out.pegs_left =
                 (solved || best_so_far).then(|| crate::model::rewrite::occupied(&end).count_ones());
             out.move_count = (solved || !path.is_empty()).then_some(path.len() as u32);
-            if solved && m.goal.moves.is_some() {
-                // Searched breadth-first: no line is shorter.
-                out.moves_floor = out.move_count;
-            }
             match (solved, m.is_goal(&end)) {
                 (true, false) => Err(format!("its {} moves do not end at the goal", path.len())),
                 _ => Ok(()),
@@ -395,8 +386,6 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
             // Robots never leave the board: the answer says which is on the target instead.
             out.pegs_left = None;
             out.move_count = solved.then_some(path.len() as u32);
-            // Iterative deepening on an admissible bound: a solution is the fewest slides.
-            out.moves_floor = out.move_count;
             let end = states.last().unwrap_or(&m.start);
             match (solved, m.is_goal(end)) {
                 (true, false) => Err(format!("its {} moves do not end at the goal", path.len())),
@@ -412,10 +401,6 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
                     .collect(),
             );
             out.move_count = (solved || !path.is_empty()).then_some(path.len() as u32);
-            if solved {
-                // Searched breadth-first: no fewer tilts do it.
-                out.moves_floor = out.move_count;
-            }
             let home = states.last().is_some_and(|s| m.is_home(s));
             out.replay = (!opts.bare).then(|| tilt_replay(m, &states));
             match (solved, home) {
@@ -433,6 +418,17 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
             out.file
         ));
         return out;
+    }
+    // A solution of an exact search for the fewest moves is its own floor: hop and rewrite
+    // searches asked for moves (`moves: N` too, the fewest then held to N), tilts
+    // (breadth-first) and robots (iterative deepening on an admissible bound) always.
+    let exact = match &p.model {
+        Model::Hop(m) => m.goal.moves.is_some(),
+        Model::Rewrite(m) => m.goal.moves.is_some(),
+        Model::Slide(_) | Model::Tilt(_) => true,
+    };
+    if solved && exact {
+        out.moves_floor = out.move_count;
     }
     match verdict {
         Verdict::Solved => out.status = Status::Solved,
