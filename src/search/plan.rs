@@ -6,6 +6,7 @@
 //! | tilt | [`tilt::solve`]: breadth-first over tilts |
 //! | pieces of kinds, rewrite moves | [`rewrite::solve`]: breadth-first for `moves:`, else depth-first with a visited set |
 //! | sliding robots | [`slide::solve`]: iterative deepening on a lower bound, the fewest slides |
+//! | hop, `pegs: fewest` and `moves: fewest`, every jump taking a peg | `fewest` (below), then [`fewest_moves::solve`] to that many pegs |
 //! | hop, `moves: fewest` | [`fewest_moves::solve`]: by layers of peg count, or breadth-first by chains where a jump does not take exactly one peg |
 //! | hop, more goal pegs than the start has, or a goal the position classes or a pagoda function refute | nothing: unsolvable, with the reason |
 //! | hop, `reach:` a cell | `reach`: [`dfs::solve_with`], symmetry and pagodas only (see `reach` below) |
@@ -68,6 +69,11 @@ pub fn solve(
         }
         Model::Hop(m) => {
             let r = match m.goal.moves {
+                Some(goal)
+                    if m.goal.pegs == PegGoal::Fewest && m.moves.iter().all(|j| !j.over.is_empty()) =>
+                {
+                    fewest_pegs_in_fewest_moves(m, goal, order, budget, obs)
+                }
                 Some(goal) => fewest_moves::solve(m, goal, budget),
                 None => hop(m, &order(m), budget, obs),
             };
@@ -91,6 +97,48 @@ pub fn solve(
         path,
         memory,
     }
+}
+
+/// `pegs: fewest` in the fewest moves, every jump taking a peg (the fewest-pegs searches stand
+/// on each jump leaving fewer): the fewest pegs first (`fewest`, below), then the
+/// fewest moves to that many (a goal whose positions can be listed, searched from both ends;
+/// layering the whole game for an unknown count took Diamond 41 past any limit). A limit that
+/// stops the first search returns its best line and pegs floor; one that stops the second, its
+/// best line (the first search's, if it found none of its own) and moves floor.
+fn fewest_pegs_in_fewest_moves(
+    m: &HopModel,
+    goal: crate::spec::MoveGoal,
+    order: impl FnOnce(&HopModel) -> Vec<usize>,
+    budget: &mut Budget,
+    obs: &mut impl Observer,
+) -> HopResult {
+    let mut pegs = m.clone();
+    pegs.goal.moves = None;
+    let first = fewest(&pegs, &order(&pegs), budget, obs);
+    if first.verdict != Verdict::Solved {
+        return first;
+    }
+    let k = first.end.count_ones();
+    let mut count = m.clone();
+    count.goal.pegs = PegGoal::Count(k);
+    if count.is_goal(count.start, k) {
+        return HopResult {
+            path: Vec::new(),
+            end: count.start,
+            ..first
+        };
+    }
+    let mut r = fewest_moves::solve(&count, goal, budget);
+    if let Verdict::GaveUp(GaveUp::UnprovenMoves {
+        best: best @ None, ..
+    }) = &mut r.verdict
+    {
+        *best = Some(fewest_moves::count_moves(m, &first.path));
+        r.path = first.path;
+        r.end = first.end;
+    }
+    r.memory = r.memory.max(first.memory);
+    r
 }
 
 /// Refutes the goal by position classes when it can, else searches with every pruning found.

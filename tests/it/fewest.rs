@@ -521,6 +521,38 @@ fn a_fewest_moves_search_stopped_early_says_its_best_line_and_its_lower_bound() 
     assert_eq!(json["moves_floor"], least, "{json}");
 }
 
+/// `pegs: fewest` in the fewest moves finds the fewest pegs first, then the fewest moves to
+/// them: stopped in the second search, it returns a line to the fewest pegs and the moves it
+/// proved needed, as the search for a peg count does.
+#[test]
+fn the_fewest_pegs_in_the_fewest_moves_stopped_says_its_best_line_and_its_lower_bound() {
+    let t6 = T6.replace("pegs: 1", "pegs: fewest");
+    let run = |args: &[&str]| {
+        Test::new()
+            .file("t6.yaml", &t6)
+            .args(["solve", "--fewest-moves", "t6.yaml"].iter().chain(args))
+            .run()
+    };
+    run(&[])
+        .status(0)
+        .stdout_has("solved in 9 moves, proven the fewest (19 jumps), 1 peg left");
+    let json = &run(&["--max-nodes", "20000", "--format", "json"])
+        .status(1)
+        .json()[0];
+    assert_eq!(json["status"], "gave_up", "{json}");
+    assert_eq!(json["pegs_left"], 1, "{json}");
+    let (best, least) = (&json["move_count"], &json["moves_floor"]);
+    let (best, least) = (best.as_u64().expect("a line"), least.as_u64().expect("a floor"));
+    assert!(least <= 9 && 9 <= best, "{json}");
+    assert_eq!(json["jumps"].as_array().map(Vec::len), Some(19), "{json}");
+    assert!(
+        json["reason"]
+            .as_str()
+            .is_some_and(|r| r.ends_with(&format!("best found so far {best} moves, at least {least}"))),
+        "{json}"
+    );
+}
+
 /// Where no region is full at the start, a search stopped before its first layer still says
 /// the one move a start with pegs to spare needs.
 #[test]
