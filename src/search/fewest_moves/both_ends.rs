@@ -479,25 +479,55 @@ fn skip_below<'a, W: Ord>(s: &'a [W], x: &W) -> &'a [W] {
     &s[lo + s[lo..hi].partition_point(|y| y < x)..]
 }
 
+/// Whether `ys` is so much longer than `xs` that each element of `xs` is better found in it
+/// by [`skip_below`] than by stepping through both.
+fn sparse(xs: usize, ys: usize) -> bool {
+    ys > 8 * xs
+}
+
 /// Takes every element of `of` out of `xs`, both sorted.
 fn subtract<W: Ord + Copy>(xs: &mut Vec<W>, of: &[W]) {
     let mut rest = of;
+    if sparse(xs.len(), of.len()) {
+        xs.retain(|x| {
+            rest = skip_below(rest, x);
+            rest.first() != Some(x)
+        });
+        return;
+    }
     xs.retain(|x| {
-        rest = skip_below(rest, x);
+        while let [y, tail @ ..] = rest
+            && y < x
+        {
+            rest = tail;
+        }
         rest.first() != Some(x)
     });
 }
 
 /// The least element of both `xs` and `ys`, both sorted.
 fn first_common<W: Ord + Copy>(xs: &[W], ys: &[W]) -> Option<W> {
-    let mut rest = ys;
-    for x in xs {
-        rest = skip_below(rest, x);
-        match rest.first() {
-            None => return None,
-            Some(y) if y == x => return Some(*x),
-            Some(_) => {}
+    if sparse(xs.len(), ys.len()) {
+        let mut rest = ys;
+        for x in xs {
+            rest = skip_below(rest, x);
+            match rest.first() {
+                None => return None,
+                Some(y) if y == x => return Some(*x),
+                Some(_) => {}
+            }
         }
+        return None;
+    }
+    // Sizes alike: a merge, stepping past the lesser each time without a branch to mispredict.
+    let (mut i, mut j) = (0, 0);
+    while i < xs.len() && j < ys.len() {
+        let (x, y) = (xs[i], ys[j]);
+        if x == y {
+            return Some(x);
+        }
+        i += usize::from(x < y);
+        j += usize::from(y < x);
     }
     None
 }
@@ -715,6 +745,45 @@ mod tests {
         // [5, 9] takes in [1], then [2, 7]; [3] stays a run of its own.
         assert_eq!(runs, [vec![1, 2, 5, 7, 9], vec![3]]);
         assert_eq!(merge(&[1u64, 4, 6], &[2, 3, 9]), [1, 2, 3, 4, 6, 9]);
+    }
+
+    /// Both ways of walking two sorted lists (a merge when their sizes are alike, a search
+    /// of the longer one for each element of the shorter) give what sets give.
+    #[test]
+    fn subtract_and_first_common_agree_with_sets_at_every_ratio() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut list = |n: usize| {
+            let mut v: Vec<u64> = (0..n)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    seed % 200
+                })
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        for (n, m) in [
+            (0, 5),
+            (5, 0),
+            (3, 3),
+            (10, 40),
+            (10, 90),
+            (5, 150),
+            (40, 10),
+            (1, 200),
+        ] {
+            let (xs, ys) = (list(n), list(m));
+            let set: std::collections::BTreeSet<u64> = ys.iter().copied().collect();
+            let mut rest = xs.clone();
+            subtract(&mut rest, &ys);
+            let want: Vec<u64> = xs.iter().copied().filter(|x| !set.contains(x)).collect();
+            assert_eq!(rest, want, "{xs:?} less {ys:?}");
+            let want = xs.iter().copied().find(|x| set.contains(x));
+            assert_eq!(first_common(&xs, &ys), want, "{xs:?} and {ys:?}");
+        }
     }
 
     #[test]
