@@ -58,12 +58,18 @@ pub trait Format {
     }
 }
 
-/// What a report of a run that stopped short (Ctrl-C, `--fail-fast`) says first: why, and
-/// how many puzzle files it did not run, the first ten named.
+/// What a report of a run that stopped short (Ctrl-C, `--fail-fast`) says first: why, how
+/// many searches Ctrl-C stopped (their results say so), and how many puzzle files it did not
+/// run, the first ten named.
 pub fn stopped_note(results: &Finished) -> Option<String> {
     let why = results.stopped.as_deref()?;
+    let cut = match results.totals.interrupted {
+        0 => String::new(),
+        1 => "1 search stopped before its answer, ".to_string(),
+        n => format!("{n} searches stopped before their answers, "),
+    };
     Some(format!(
-        "incomplete run: {why}; {}",
+        "incomplete run: {why}; {cut}{}",
         not_run_words(&results.not_run)
     ))
 }

@@ -369,6 +369,12 @@ fn ctrl_c_writes_what_was_finished_and_the_search_it_cut_and_exits_130() {
         "{xml}"
     );
     assert!(xml.contains(" skipped=\"2\">"), "{xml}");
+    // The summary counts the search cut apart from the file never reached.
+    let md = std::fs::read_to_string(report.join("summary.md")).unwrap();
+    assert!(
+        md.starts_with("> **incomplete run: interrupted \\(Ctrl-C\\); 1 search stopped before its answer, 1 puzzle file not run: "),
+        "{md}"
+    );
     // The cut search is reported, never recorded: `--resume` solves it again.
     let records = std::fs::read_to_string(report.join("results.jsonl")).unwrap();
     assert_eq!(records.lines().count(), 1, "{records}");
