@@ -157,6 +157,16 @@ pub fn count_moves(model: &HopModel, path: &[usize]) -> u32 {
     n
 }
 
+/// The most pegs a position on a line from the start to the goal can have (the start's),
+/// and the fewest (a goal of a peg count's; none for `pegs: fewest`): no jump adds a peg.
+fn pegs_on_a_line(model: &HopModel) -> (u32, u32) {
+    let least = match model.goal.pegs {
+        PegGoal::Count(k) => k,
+        PegGoal::Fewest => 0,
+    };
+    (model.start.count_ones(), least)
+}
+
 /// Where a jump sequence from the start ends.
 fn end_of(model: &HopModel, path: &[usize]) -> u128 {
     path.iter().fold(model.start, |s, &i| s ^ model.moves[i].mask)
@@ -709,9 +719,11 @@ fn walk<W: Word>(
     moves: u32,
     moves_to: impl Fn(W) -> Option<u32>,
 ) -> Vec<usize> {
-    // A position met `d` moves from the walk's end and the jumps of one move from it to
-    // `to`: depth-first over chains, each state (position, cell its moving peg sits on)
-    // once, as a jump that takes no peg can lead back to one.
+    // No jump adds a peg: walked back, no position on a line from the start has more pegs
+    // than it, and walked on, none fewer than a goal of a peg count. (Unbounded, a reversed
+    // chain on a large, nearly empty board adds a peg an unjump in any direction, and the
+    // walk ran past every limit.)
+    let (most, least) = pegs_on_a_line(model);
     let one_move = |to: W, d: u32| {
         let mut stack: Vec<(W, usize, Vec<usize>)> = (0..model.geo.cells.len())
             .filter(|&c| to.wide() >> c & 1 == 1)
@@ -733,6 +745,9 @@ fn walk<W: Word>(
                     continue;
                 }
                 let p = s ^ mask;
+                if (back && p.pegs() > most) || (!back && p.pegs() < least) {
+                    continue;
+                }
                 let mut chain = chain.clone();
                 chain.push(i);
                 if moves_to(p) == Some(d) {

@@ -553,6 +553,50 @@ fn the_fewest_pegs_in_the_fewest_moves_stopped_says_its_best_line_and_its_lower_
     );
 }
 
+/// No jump adds a peg, so no position of a line has more pegs than the start nor fewer than a
+/// goal of a peg count: the searches from both ends and the walk back along the answer keep to
+/// that. Without it, a peg on a large, nearly empty board unjumped in every direction: the
+/// 105-hole triangle below ran past its 5 s and 500 MB to 3 GB, the 55-hole one gave up at
+/// 200 MB on a line of 4 moves a plain breadth-first search proves the fewest.
+#[test]
+fn lines_on_large_nearly_empty_boards_keep_to_the_pegs_of_their_ends() {
+    let blank = |n: usize| " .".repeat(n);
+    let mut tri = String::from("rules: triangle_hop\nboard: |2\n");
+    for r in 0..14 {
+        let row = match r {
+            0 => " o".to_string(),
+            13 => format!(" o o{} o", blank(11)),
+            _ => blank(r + 1),
+        };
+        tri += &format!("  {}{}\n", " ".repeat(13 - r), &row[1..]);
+    }
+    tri += "goal:\n  pegs: fewest\n";
+    let bounded = Test::new()
+        .file("t105.yaml", &tri)
+        .args([
+            "solve",
+            "--fewest-moves",
+            "--timeout",
+            "5",
+            "--max-memory",
+            "500MB",
+            "t105.yaml",
+        ])
+        .run_bounded(std::time::Duration::from_secs(20), None);
+    assert!(!bounded.killed, "past its limits");
+    bounded
+        .run
+        .status(0)
+        .stdout_has("solved in 1 move, proven the fewest (1 jump), 3 pegs left");
+    let t55 = "rules: triangle_hop\nboard: |2\n           .\n          . .\n         . . .\n        . . . .\n       . . . . .\n      . . . . . .\n     . o . . . . .\n    . o . o o . . .\n   . o o o o . . . .\n  o . o . . . . . . .\ngoal:\n  pegs: 1\n  moves: fewest\n";
+    Test::new()
+        .file("t55.yaml", t55)
+        .args(["solve", "--max-memory", "200MB", "t55.yaml"])
+        .run()
+        .status(0)
+        .stdout_has("solved in 4 moves, proven the fewest (9 jumps), 1 peg left");
+}
+
 /// Where no region is full at the start, a search stopped before its first layer still says
 /// the one move a start with pegs to spare needs.
 #[test]

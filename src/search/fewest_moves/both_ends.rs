@@ -626,6 +626,7 @@ fn steps<W: Word>(
         // growth counts when it is more.
         b.exceeded_or_grown(used).map(|why| (why, used))
     };
+    let (most, least) = super::pegs_on_a_line(s.model);
     let chunk = frontier.len().div_ceil(CHUNKS).max(1);
     let lists = frontier
         .par_chunks(chunk)
@@ -664,9 +665,11 @@ fn steps<W: Word>(
                         }
                         (done, counted) = (0, now);
                     }
+                    // A chain only takes pegs (reversed, adds them): past the goal's count
+                    // (the start's) neither it nor its rest is on a line.
                     let hopeless = match back {
-                        false => s.ahead.cuts(q.wide()),
-                        true => s.behind.cuts(s.full & !q.wide()),
+                        false => q.pegs() < least || s.ahead.cuts(q.wide()),
+                        true => q.pegs() > most || s.behind.cuts(s.full & !q.wide()),
                     };
                     if hopeless {
                         continue;
