@@ -80,9 +80,20 @@ pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult
     } else {
         Search::<u128>::new(model, budget).and_then(|s| s.fastest(budget))
     };
+    let cap = match goal {
+        MoveGoal::Within(n) => n,
+        MoveGoal::Fewest => u32::MAX,
+    };
+    // A stop that has proven more moves needed than a goal of at most `cap` allows has
+    // decided the goal.
+    let beyond = |least: u32, memory: u64| {
+        let why = format!("at least {least} moves are needed, more than {cap}");
+        (Verdict::Unsolvable(Some(why)), Vec::new(), model.start, memory)
+    };
     let (verdict, path, end, memory) = match r {
         // Stopped before its layers began, it still has the regions' bound to say.
         Err(Stop::GaveUp(why, memory)) => match regions_floor(model, single) {
+            Some(least) if least > cap => beyond(least, memory),
             Some(least) => (
                 Verdict::GaveUp(GaveUp::no_line_yet(why, least)),
                 Vec::new(),
@@ -91,13 +102,15 @@ pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult
             ),
             None => (Verdict::GaveUp(why), Vec::new(), model.start, memory),
         },
+        Err(Stop::Bounded { memory, least, .. }) if least > cap => beyond(least, memory),
         Err(Stop::Bounded {
             why,
             memory,
             least,
             best,
         }) => {
-            let best = best.unwrap_or_default();
+            // A line past the cap does not meet the goal: no best so far.
+            let best = best.filter(|b| count_moves(model, b) <= cap).unwrap_or_default();
             let verdict = Verdict::GaveUp(GaveUp::UnprovenMoves {
                 stop: Box::new(why),
                 best: (!best.is_empty()).then(|| count_moves(model, &best)),

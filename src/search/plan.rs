@@ -104,7 +104,8 @@ pub fn solve(
 /// fewest moves to that many (a goal whose positions can be listed, searched from both ends;
 /// layering the whole game for an unknown count took Diamond 41 past any limit). A limit that
 /// stops the first search returns its best line and pegs floor; one that stops the second, its
-/// best line (the first search's, if it found none of its own) and moves floor.
+/// best line (the first search's, if it found none of its own and it meets a `moves: N`) and
+/// moves floor.
 fn fewest_pegs_in_fewest_moves(
     m: &HopModel,
     goal: crate::spec::MoveGoal,
@@ -129,11 +130,17 @@ fn fewest_pegs_in_fewest_moves(
         };
     }
     let mut r = fewest_moves::solve(&count, goal, budget);
+    let moves = fewest_moves::count_moves(m, &first.path);
+    let within = match goal {
+        crate::spec::MoveGoal::Within(n) => moves <= n,
+        crate::spec::MoveGoal::Fewest => true,
+    };
     if let Verdict::GaveUp(GaveUp::UnprovenMoves {
         best: best @ None, ..
     }) = &mut r.verdict
+        && within
     {
-        *best = Some(fewest_moves::count_moves(m, &first.path));
+        *best = Some(moves);
         r.path = first.path;
         r.end = first.end;
     }

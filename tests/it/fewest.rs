@@ -597,6 +597,37 @@ fn lines_on_large_nearly_empty_boards_keep_to_the_pegs_of_their_ends() {
         .stdout_has("solved in 4 moves, proven the fewest (9 jumps), 1 peg left");
 }
 
+/// Under a goal of at most N moves, a stopped search that has proven more needed has decided
+/// the goal, and a line longer than N is no best so far.
+#[test]
+fn a_stopped_search_under_a_cap_on_the_moves_keeps_to_the_cap() {
+    let run = |cap: u32, nodes: &str, format: &str| {
+        let t6 = T6.replace("pegs: 1\n", &format!("pegs: 1\n  moves: {cap}\n"));
+        Test::new()
+            .file("t6.yaml", &t6)
+            .args(["solve", "--max-nodes", nodes, "--format", format, "t6.yaml"])
+            .run()
+    };
+    // The regions prove 7 moves needed before any node is spent.
+    run(1, "0", "text")
+        .status(1)
+        .stdout_has("unsolvable: at least 7 moves are needed, more than 1\n");
+    // Stopped with only the quick 17-move line, under a cap of 12 (the fewest is 9).
+    let json = &run(12, "20000", "json").status(1).json()[0];
+    assert_eq!(json["status"], "gave_up", "{json}");
+    assert!(json.get("move_count").is_none(), "{json}");
+    assert_eq!(json["jumps"], serde_json::json!([]), "{json}");
+    assert!(
+        json["reason"]
+            .as_str()
+            .is_some_and(|r| r.ends_with("; no line found yet, at least 7")),
+        "{json}"
+    );
+    run(12, "100000000", "text")
+        .status(0)
+        .stdout_has("solved in 9 moves, proven the fewest (19 jumps)");
+}
+
 /// Where no region is full at the start, a search stopped before its first layer still says
 /// the one move a start with pegs to spare needs.
 #[test]
