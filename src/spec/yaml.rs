@@ -49,7 +49,7 @@ struct RawSpec {
 struct RawGoal {
     pegs: Option<RawPegs>,
     at: Option<Cell>,
-    moves: Option<RawPegs>,
+    moves: Option<RawMoves>,
     board: Option<String>,
     reach: Option<Cell>,
     left: Option<BTreeMap<String, u32>>,
@@ -82,6 +82,24 @@ impl<'de> Deserialize<'de> for RawPegs {
                     .map_err(|_| format!("{n} pegs is more than any board holds"))
             },
             |w| Ok(RawPegs::Word(w.to_string())),
+        )
+    }
+}
+
+/// A goal's `moves:`, read as `pegs:` is, its errors speaking of moves.
+struct RawMoves(RawPegs);
+
+impl<'de> Deserialize<'de> for RawMoves {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        number_or_text(
+            d,
+            "a number of moves or `fewest`",
+            |n| {
+                u32::try_from(n)
+                    .map(|n| RawMoves(RawPegs::Count(n)))
+                    .map_err(|_| format!("{n} moves is more than any search makes"))
+            },
+            |w| Ok(RawMoves(RawPegs::Word(w.to_string()))),
         )
     }
 }
@@ -362,7 +380,14 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         None => GoalSpec::default(),
         Some(g) => {
             let pegs = count_or_fewest(path, source, g.pegs, "pegs", PegGoal::Count, PegGoal::Fewest)?;
-            let moves = count_or_fewest(path, source, g.moves, "moves", MoveGoal::Within, MoveGoal::Fewest)?;
+            let moves = count_or_fewest(
+                path,
+                source,
+                g.moves.map(|m| m.0),
+                "moves",
+                MoveGoal::Within,
+                MoveGoal::Fewest,
+            )?;
             let board = match g.board {
                 None if goal_board_line.is_some() => {
                     return Err(Diagnostic::new(

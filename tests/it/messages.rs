@@ -80,6 +80,11 @@ fn yaml_type_errors_speak_of_pegs_and_sizes_not_serde() {
              expected a number of pegs or `fewest`",
         ),
         (
+            "goal:\n  pegs: 1\n  moves: -1\n",
+            "p.yaml:6:10: invalid puzzle YAML: goal.moves: invalid value: integer `-1`, \
+             expected a number of moves or `fewest`",
+        ),
+        (
             "solve:\n  max_memory: -3\n",
             "p.yaml:5:15: invalid puzzle YAML: solve.max_memory: invalid value: integer `-3`, \
              expected a size: a number of bytes or e.g. 512MB",
