@@ -111,11 +111,16 @@ pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult
         }) => {
             // A line past the cap does not meet the goal: no best so far.
             let best = best.filter(|b| count_moves(model, b) <= cap).unwrap_or_default();
-            let verdict = Verdict::GaveUp(GaveUp::UnprovenMoves {
-                stop: Box::new(why),
-                best: (!best.is_empty()).then(|| count_moves(model, &best)),
-                least,
-            });
+            let moves = (!best.is_empty()).then(|| count_moves(model, &best));
+            // A line as short as the floor proven is the answer, whatever stopped the search.
+            let verdict = match moves {
+                Some(m) if m <= least => Verdict::Solved,
+                _ => Verdict::GaveUp(GaveUp::UnprovenMoves {
+                    stop: Box::new(why),
+                    best: moves,
+                    least,
+                }),
+            };
             (verdict, best.clone(), end_of(model, &best), memory)
         }
         Err(Stop::Unsolvable(why, memory)) => (Verdict::Unsolvable(why), Vec::new(), model.start, memory),

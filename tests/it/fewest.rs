@@ -628,6 +628,24 @@ fn a_stopped_search_under_a_cap_on_the_moves_keeps_to_the_cap() {
         .stdout_has("solved in 9 moves, proven the fewest (19 jumps)");
 }
 
+/// A line found as short as the floor proven is the answer, proven, whatever limit stopped the
+/// search: for a goal of a peg count and for `pegs: fewest` (whose line comes from the
+/// fewest-pegs search before the fewest-moves one).
+#[test]
+fn a_line_as_short_as_its_floor_is_the_answer_under_any_limit() {
+    for pegs in ["3", "fewest"] {
+        Test::new()
+            .file(
+                "b.yaml",
+                &format!("rules: peg_hop\nboard: |\n  o . . .\n  o o o .\ngoal:\n  pegs: {pegs}\n"),
+            )
+            .args(["solve", "--fewest-moves", "--max-nodes", "2", "b.yaml"])
+            .run()
+            .status(0)
+            .stdout_has("solved in 1 move, proven the fewest (1 jump), 3 pegs left");
+    }
+}
+
 /// Where no region is full at the start, a search stopped before its first layer still says
 /// the one move a start with pegs to spare needs.
 #[test]
