@@ -80,14 +80,12 @@ pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult
     } else {
         Search::<u128>::new(model, budget).and_then(|s| s.fastest(budget))
     };
-    let cap = match goal {
-        MoveGoal::Within(n) => n,
-        MoveGoal::Fewest => u32::MAX,
-    };
+    let cap = goal.most();
     // A stop that has proven more moves needed than a goal of at most `cap` allows has
     // decided the goal.
     let beyond = |least: u32, memory: u64| {
-        let why = format!("at least {least} moves are needed, more than {cap}");
+        let are = if least == 1 { "move is" } else { "moves are" };
+        let why = format!("at least {least} {are} needed, more than {cap}");
         (Verdict::Unsolvable(Some(why)), Vec::new(), model.start, memory)
     };
     let (verdict, path, end, memory) = match r {

@@ -115,8 +115,18 @@ fn fewest_pegs_in_fewest_moves(
 ) -> HopResult {
     let mut pegs = m.clone();
     pegs.goal.moves = None;
-    let first = fewest(&pegs, &order(&pegs), budget, obs);
+    let mut first = fewest(&pegs, &order(&pegs), budget, obs);
+    let cap = goal.most();
+    let moves = fewest_moves::count_moves(m, &first.path);
     if first.verdict != Verdict::Solved {
+        // A best line past a `moves: N` meets no goal: the start is the best so far.
+        if moves > cap {
+            if let Verdict::GaveUp(GaveUp::Unproven { best, .. }) = &mut first.verdict {
+                *best = m.start.count_ones();
+            }
+            first.path.clear();
+            first.end = m.start;
+        }
         return first;
     }
     let k = first.end.count_ones();
@@ -130,11 +140,7 @@ fn fewest_pegs_in_fewest_moves(
         };
     }
     let mut r = fewest_moves::solve(&count, goal, budget);
-    let moves = fewest_moves::count_moves(m, &first.path);
-    let within = match goal {
-        crate::spec::MoveGoal::Within(n) => moves <= n,
-        crate::spec::MoveGoal::Fewest => true,
-    };
+    let within = moves <= cap;
     if let Verdict::GaveUp(GaveUp::UnprovenMoves {
         best: best @ None,
         least,

@@ -189,6 +189,16 @@ pub enum MoveGoal {
     Within(u32),
 }
 
+impl MoveGoal {
+    /// The most moves a line meeting the goal may have.
+    pub fn most(self) -> u32 {
+        match self {
+            MoveGoal::Fewest => u32::MAX,
+            MoveGoal::Within(n) => n,
+        }
+    }
+}
+
 /// Per-puzzle limits from the spec's `solve:` section; the command line may override them.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(

@@ -628,6 +628,28 @@ fn a_stopped_search_under_a_cap_on_the_moves_keeps_to_the_cap() {
         .stdout_has("solved in 9 moves, proven the fewest (19 jumps)");
 }
 
+/// Under `pegs: fewest` and `moves: N`, a search stopped before the fewest pegs were proven
+/// shows no line longer than N either: the start is its best so far.
+#[test]
+fn the_fewest_pegs_stopped_under_a_cap_on_the_moves_shows_no_longer_line() {
+    let t6 = T6.replace("pegs: 1\n", "pegs: fewest\n  moves: 2\n");
+    let json = &Test::new()
+        .file("t6.yaml", &t6)
+        .args(["solve", "--max-nodes", "10", "--format", "json", "t6.yaml"])
+        .run()
+        .status(1)
+        .json()[0];
+    assert_eq!(json["status"], "gave_up", "{json}");
+    assert!(json.get("move_count").is_none(), "{json}");
+    assert_eq!(json["pegs_left"], 20, "{json}");
+    assert!(
+        json["reason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("node limit (10 nodes); best found so far 20 pegs, at least ")),
+        "{json}"
+    );
+}
+
 /// A line found as short as the floor proven is the answer, proven, whatever limit stopped the
 /// search: for a goal of a peg count and for `pegs: fewest` (whose line comes from the
 /// fewest-pegs search before the fewest-moves one).
