@@ -47,9 +47,12 @@ struct RawSpec {
                  for pieces of kinds also `left:` and `piece:`"
 )]
 struct RawGoal {
-    pegs: Option<RawPegs>,
+    /// `Some(None)` for a key written without a value, refused rather than read as no goal.
+    #[serde(default, deserialize_with = "super::expect::present")]
+    pegs: Option<Option<RawPegs>>,
     at: Option<Cell>,
-    moves: Option<RawMoves>,
+    #[serde(default, deserialize_with = "super::expect::present")]
+    moves: Option<Option<RawMoves>>,
     board: Option<String>,
     reach: Option<Cell>,
     left: Option<BTreeMap<String, u32>>,
@@ -105,20 +108,25 @@ impl<'de> Deserialize<'de> for RawMoves {
 }
 
 /// A goal's `pegs:` or `moves:` (its `key`): a number (`count`) or the word `fewest`; any
-/// other word is an error at the key's line.
+/// other word, or none, is an error at the key's line.
 fn count_or_fewest<T>(
     path: &Path,
     source: &str,
-    raw: Option<RawPegs>,
+    raw: Option<Option<RawPegs>>,
     key: &str,
     count: fn(u32) -> T,
     fewest: T,
 ) -> Result<Option<T>> {
     match raw {
         None => Ok(None),
-        Some(RawPegs::Count(n)) => Ok(Some(count(n))),
-        Some(RawPegs::Word(w)) if w == "fewest" => Ok(Some(fewest)),
-        Some(RawPegs::Word(w)) => Err(Diagnostic::new(
+        Some(None) => Err(Diagnostic::new(
+            path,
+            format!("goal {key} has no value: write a number or `fewest` (or leave the key out)"),
+        )
+        .at(key_line(source, key), None)),
+        Some(Some(RawPegs::Count(n))) => Ok(Some(count(n))),
+        Some(Some(RawPegs::Word(w))) if w == "fewest" => Ok(Some(fewest)),
+        Some(Some(RawPegs::Word(w))) => Err(Diagnostic::new(
             path,
             format!("goal {key} `{w}` is neither a number nor `fewest`"),
         )
@@ -383,7 +391,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
             let moves = count_or_fewest(
                 path,
                 source,
-                g.moves.map(|m| m.0),
+                g.moves.map(|m| m.map(|m| m.0)),
                 "moves",
                 MoveGoal::Within,
                 MoveGoal::Fewest,
