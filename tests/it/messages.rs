@@ -71,28 +71,6 @@ fn a_byte_order_mark_is_not_a_second_document() {
         .stdout_has("1 moves");
 }
 
-/// A goal's `pegs:` or `moves:` written without a value is refused at its line, not read as
-/// no goal on pegs or moves (a puzzle with `moves:` left empty was solved with no cap).
-#[test]
-fn a_goal_key_without_a_value_is_refused_at_its_line() {
-    for (tail, line, key) in [("  pegs: 1\n  moves:\n", 6, "moves"), ("  pegs: ~\n", 5, "pegs")] {
-        let run = Test::new()
-            .file(
-                "p.yaml",
-                &format!("rules: peg_hop\nboard: |\n  o o .\ngoal:\n{tail}"),
-            )
-            .args(["solve", "p.yaml"])
-            .run()
-            .status(2);
-        assert_eq!(
-            run.stderr,
-            format!(
-                "marbles: error: p.yaml:{line}: goal {key} has no value: write a number or `fewest` (or leave the key out)\n"
-            )
-        );
-    }
-}
-
 #[test]
 fn yaml_type_errors_speak_of_pegs_and_sizes_not_serde() {
     let cases = [
@@ -105,6 +83,16 @@ fn yaml_type_errors_speak_of_pegs_and_sizes_not_serde() {
             "goal:\n  pegs: 1\n  moves: -1\n",
             "p.yaml:6:10: invalid puzzle YAML: goal.moves: invalid value: integer `-1`, \
              expected a number of moves or `fewest`",
+        ),
+        // A key without a value is refused, not read as no goal on pegs or moves (an empty
+        // `moves:` was read as no cap).
+        (
+            "goal:\n  pegs: 1\n  moves:\n",
+            "p.yaml:6: goal moves has no value: write a number or `fewest` (or leave the key out)",
+        ),
+        (
+            "goal:\n  pegs: ~\n",
+            "p.yaml:5: goal pegs has no value: write a number or `fewest` (or leave the key out)",
         ),
         (
             "solve:\n  max_memory: -3\n",
