@@ -335,8 +335,9 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
             // stopped early (its best so far, marked not proven in the reason; the start
             // itself when no move was kept, as the reason says).
             let best_so_far = match verdict {
-                // A fewest-moves search's best line: where it ends.
-                Verdict::GaveUp(GaveUp::UnprovenMoves { best: Some(_), .. }) => true,
+                // A fewest-moves search's best line: where it ends; without one, no position
+                // (the start is no line to the fewest pegs its first search may have proven).
+                Verdict::GaveUp(GaveUp::UnprovenMoves { best, .. }) => best.is_some(),
                 Verdict::GaveUp(_) => m.goal.pegs == PegGoal::Fewest,
                 _ => false,
             };

@@ -632,13 +632,17 @@ fn a_stopped_search_under_a_cap_on_the_moves_keeps_to_the_cap() {
 /// shows no line longer than N either: the start is its best so far.
 #[test]
 fn the_fewest_pegs_stopped_under_a_cap_on_the_moves_shows_no_longer_line() {
-    let t6 = T6.replace("pegs: 1\n", "pegs: fewest\n  moves: 2\n");
-    let json = &Test::new()
-        .file("t6.yaml", &t6)
-        .args(["solve", "--max-nodes", "10", "--format", "json", "t6.yaml"])
-        .run()
-        .status(1)
-        .json()[0];
+    let run = |cap: u32, nodes: &str| {
+        let t6 = T6.replace("pegs: 1\n", &format!("pegs: fewest\n  moves: {cap}\n"));
+        Test::new()
+            .file("t6.yaml", &t6)
+            .args(["solve", "--max-nodes", nodes, "--format", "json", "t6.yaml"])
+            .run()
+            .status(1)
+            .json()[0]
+            .clone()
+    };
+    let json = &run(2, "10");
     assert_eq!(json["status"], "gave_up", "{json}");
     assert!(json.get("move_count").is_none(), "{json}");
     assert_eq!(json["pegs_left"], 20, "{json}");
@@ -646,6 +650,14 @@ fn the_fewest_pegs_stopped_under_a_cap_on_the_moves_shows_no_longer_line() {
         json["reason"]
             .as_str()
             .is_some_and(|r| r.starts_with("node limit (10 nodes); best found so far 20 pegs, at least ")),
+        "{json}"
+    );
+    // Stopped later, in the fewest-moves search with no line within 9 yet: no pegs left are
+    // claimed (the start's were).
+    let json = &run(9, "100");
+    assert!(json.get("pegs_left").is_none(), "{json}");
+    assert_eq!(
+        json["reason"], "node limit (100 nodes); no line found yet, at least 7",
         "{json}"
     );
 }
