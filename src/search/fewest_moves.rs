@@ -108,17 +108,11 @@ pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult
             best,
         }) => {
             // A line past the cap does not meet the goal: no best so far.
-            let best = best.filter(|b| count_moves(model, b) <= cap).unwrap_or_default();
-            let moves = (!best.is_empty()).then(|| count_moves(model, &best));
-            // A line as short as the floor proven is the answer, whatever stopped the search.
-            let verdict = match moves {
-                Some(m) if m <= least => Verdict::Solved,
-                _ => Verdict::GaveUp(GaveUp::UnprovenMoves {
-                    stop: Box::new(why),
-                    best: moves,
-                    least,
-                }),
-            };
+            let line = best
+                .map(|b| (count_moves(model, &b), b))
+                .filter(|(m, _)| *m <= cap);
+            let verdict = stopped_with(why, line.as_ref().map(|l| l.0), least);
+            let best = line.map(|l| l.1).unwrap_or_default();
             (verdict, best.clone(), end_of(model, &best), memory)
         }
         Err(Stop::Unsolvable(why, memory)) => (Verdict::Unsolvable(why), Vec::new(), model.start, memory),
@@ -171,6 +165,19 @@ pub fn count_moves(model: &HopModel, path: &[usize]) -> u32 {
         last = Some(j.to);
     }
     n
+}
+
+/// A fewest-moves search stopped by `why` with a line of `best` moves, if any, having proven
+/// `least` needed: a line as short as the floor is the answer, whatever stopped the search.
+pub fn stopped_with(why: GaveUp, best: Option<u32>, least: u32) -> Verdict {
+    match best {
+        Some(m) if m <= least => Verdict::Solved,
+        _ => Verdict::GaveUp(GaveUp::UnprovenMoves {
+            stop: Box::new(why),
+            best,
+            least,
+        }),
+    }
 }
 
 /// The most pegs a position on a line from the start to the goal can have (the start's),

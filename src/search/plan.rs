@@ -140,19 +140,14 @@ fn fewest_pegs_in_fewest_moves(
         };
     }
     let mut r = fewest_moves::solve(&count, goal, budget);
-    let within = moves <= cap;
     if let Verdict::GaveUp(GaveUp::UnprovenMoves {
-        best: best @ None,
+        stop,
+        best: None,
         least,
-        ..
-    }) = &mut r.verdict
-        && within
+    }) = &r.verdict
+        && moves <= cap
     {
-        *best = Some(moves);
-        // As short as the floor proven: the answer.
-        if moves <= *least {
-            r.verdict = Verdict::Solved;
-        }
+        r.verdict = fewest_moves::stopped_with((**stop).clone(), Some(moves), *least);
         r.path = first.path;
         r.end = first.end;
     }
