@@ -176,6 +176,7 @@ pub fn stopped_with(why: GaveUp, best: Option<u32>, least: u32) -> Verdict {
             stop: Box::new(why),
             best,
             least,
+            pegs: None,
         }),
     }
 }

@@ -31,6 +31,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::process::{CANCELLED, human_bytes, resident_bytes, resident_recent};
+use crate::report::plural;
 
 /// Limits for one puzzle's search; `None` means unlimited.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -122,12 +123,15 @@ pub enum GaveUp {
         known: Option<String>,
     },
     /// A fewest-moves search stopped by `stop` with a line of `best` moves (none found yet:
-    /// `None`), having proven that none has fewer than `least`.
-    #[error("{stop}; {}, at least {least}", best.map_or("no line found yet".to_string(), |b| format!("best found so far {b} move{}", if b == 1 { "" } else { "s" })))]
+    /// `None`), having proven that none has fewer than `least`; under `pegs: fewest`, `pegs`
+    /// is the fewest pegs, proven before the moves were searched. The words name what each
+    /// number counts: `no line found yet, at least 7 moves; 2 pegs, proven the fewest`.
+    #[error("{stop}; {}{}", best.map_or_else(|| format!("no line found yet, at least {}", plural(*least as usize, "move")), |b| format!("best found so far {}, at least {least}", plural(b as usize, "move"))), pegs.map(|p| format!("; {}, proven the fewest", plural(p as usize, "peg"))).unwrap_or_default())]
     UnprovenMoves {
         stop: Box<GaveUp>,
         best: Option<u32>,
         least: u32,
+        pegs: Option<u32>,
     },
 }
 
@@ -139,6 +143,7 @@ impl GaveUp {
             stop: Box::new(stop),
             best: None,
             least,
+            pegs: None,
         }
     }
 

@@ -144,12 +144,17 @@ fn fewest_pegs_in_fewest_moves(
         stop,
         best: None,
         least,
+        ..
     }) = &r.verdict
         && moves <= cap
     {
         r.verdict = fewest_moves::stopped_with((**stop).clone(), Some(moves), *least);
         r.path = first.path;
         r.end = first.end;
+    }
+    // A give-up in the moves says the fewest pegs proven before them.
+    if let Verdict::GaveUp(GaveUp::UnprovenMoves { pegs, .. }) = &mut r.verdict {
+        *pegs = Some(k);
     }
     r.memory = r.memory.max(first.memory);
     r

@@ -442,7 +442,10 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
             out.reason = Some(why.to_string());
             match &why {
                 GaveUp::Unproven { floor, .. } => out.pegs_floor = *floor,
-                GaveUp::UnprovenMoves { least, .. } => out.moves_floor = Some(*least),
+                GaveUp::UnprovenMoves { least, pegs, .. } => {
+                    out.moves_floor = Some(*least);
+                    out.pegs_floor = *pegs;
+                }
                 _ => {}
             }
             out.gave_up = Some(why);

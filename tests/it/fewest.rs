@@ -5,7 +5,7 @@
 //! breadth-first search of the test's own.
 
 use crate::many::results;
-use crate::support::{Test, random_5x5_boards, root};
+use crate::support::{Test, no_line_yet, random_5x5_boards, root};
 use marbles::model::{HopModel, HopMove, Model};
 use marbles::search::dfs::{HopResult, Quiet};
 use marbles::search::{Budget, Limits, Verdict, plan};
@@ -546,9 +546,9 @@ fn the_fewest_pegs_in_the_fewest_moves_stopped_says_its_best_line_and_its_lower_
     assert!(least <= 9 && 9 <= best, "{json}");
     assert_eq!(json["jumps"].as_array().map(Vec::len), Some(19), "{json}");
     assert!(
-        json["reason"]
-            .as_str()
-            .is_some_and(|r| r.ends_with(&format!("best found so far {best} moves, at least {least}"))),
+        json["reason"].as_str().is_some_and(|r| r.ends_with(&format!(
+            "best found so far {best} moves, at least {least}; 1 peg, proven the fewest"
+        ))),
         "{json}"
     );
 }
@@ -620,7 +620,7 @@ fn a_stopped_search_under_a_cap_on_the_moves_keeps_to_the_cap() {
     assert!(
         json["reason"]
             .as_str()
-            .is_some_and(|r| r.ends_with("; no line found yet, at least 7")),
+            .is_some_and(|r| r.ends_with("; no line found yet, at least 7 moves")),
         "{json}"
     );
     run(12, "100000000", "text")
@@ -653,11 +653,18 @@ fn the_fewest_pegs_stopped_under_a_cap_on_the_moves_shows_no_longer_line() {
         "{json}"
     );
     // Stopped later, in the fewest-moves search with no line within 9 yet: no pegs left are
-    // claimed (the start's were).
+    // claimed (the start's were), the fewest pegs proven are said, and each floor names
+    // what it counts.
     let json = &run(9, "100");
     assert!(json.get("pegs_left").is_none(), "{json}");
     assert_eq!(
-        json["reason"], "node limit (100 nodes); no line found yet, at least 7",
+        json["reason"],
+        "node limit (100 nodes); no line found yet, at least 7 moves; 1 peg, proven the fewest",
+        "{json}"
+    );
+    assert_eq!(
+        (&json["moves_floor"], &json["pegs_floor"]),
+        (&7.into(), &1.into()),
         "{json}"
     );
 }
@@ -695,7 +702,7 @@ fn a_start_with_pegs_to_spare_needs_a_move_at_least() {
         ])
         .run()
         .status(1)
-        .stdout_has("gave up: node limit (0 nodes); no line found yet, at least 1\n");
+        .stdout_has("gave up: node limit (0 nodes); no line found yet, at least 1 move\n");
 }
 
 /// A hop start that already meets its goal is solved under any limit, as other families' are.
@@ -800,7 +807,7 @@ fn a_fewest_moves_search_stopped_before_any_line_still_says_its_lower_bound() {
     let text = run("text").stdout.clone();
     let said = "no line found yet, at least ";
     let at = text.find(said).expect(&text) + said.len();
-    let least: u64 = text[at..].lines().next().unwrap().parse().unwrap();
+    let least: u64 = text[at..].split(' ').next().unwrap().parse().unwrap();
     // The regions' bound, and no more than the 9 moves T6 takes from here.
     assert!((2..=9).contains(&least), "{text}");
     assert!(text.contains("gave up: node limit (10 nodes); "), "{text}");
@@ -820,7 +827,7 @@ fn a_fewest_moves_search_stopped_before_any_line_still_says_its_lower_bound() {
             .run()
             .status(1)
             .stdout_has(&format!("gave up: {stop}"))
-            .stdout_has(&format!("; no line found yet, at least {least}\n"));
+            .stdout_has(&format!("; {}\n", no_line_yet(least)));
     }
 }
 
@@ -857,7 +864,7 @@ fn a_node_limit_holds_the_fewest_moves_search_from_its_first_node() {
         // Stopped before any line, it says the moves it proved needed (English takes 18).
         let least = v["moves_floor"].as_u64().unwrap();
         assert!((1..=18).contains(&least), "{v}");
-        let said = format!("node limit ({limit} nodes); no line found yet, at least {least}");
+        let said = format!("node limit ({limit} nodes); {}", no_line_yet(least));
         assert_eq!(v["reason"], said, "{v}");
         let nodes = v["stats"]["nodes"].as_u64().unwrap();
         assert!((limit..=limit + 2).contains(&nodes), "{limit}: {nodes} nodes");

@@ -481,7 +481,7 @@ fn limits_hold_for_searches_of_kinds() {
         (
             "puzzles/slide_maze/slide_ricochet.yaml",
             ["--max-nodes", "100"],
-            "node limit (100 nodes); no line found yet, at least 4",
+            "node limit (100 nodes); no line found yet, at least 4 moves",
         ),
         (
             "puzzles/hoppers/hoppers_red_last.yaml",

@@ -2,7 +2,7 @@
 //! ran memory into gigabytes (issue 10). Every run has a deadline and a peak-RSS bound of
 //! its own child (`wait4`), so a regression fails instead of stalling the suite.
 
-use crate::support::{Test, diamond41_rows, root};
+use crate::support::{Test, diamond41_rows, no_line_yet, root};
 use std::time::Duration;
 
 const SECS: fn(u64) -> Duration = Duration::from_secs;
@@ -295,12 +295,12 @@ fn node_and_time_limits_hold_on_the_smallest_searches() {
         (
             "puzzles/tilt_roll/four_by_four.yaml",
             ["--max-nodes", "1"],
-            "node limit (1 nodes); no line found yet, at least 1",
+            "node limit (1 nodes); no line found yet, at least 1 move",
         ),
         (
             "puzzles/tilt_roll/four_by_four.yaml",
             ["--timeout", "0"],
-            "time limit (0.000 s); no line found yet, at least 1",
+            "time limit (0.000 s); no line found yet, at least 1 move",
         ),
     ] {
         let run = Test::new()
@@ -372,7 +372,7 @@ fn a_tilt_rewrite_or_slide_search_stopped_says_the_moves_it_proved_needed() {
             assert!(
                 v["reason"]
                     .as_str()
-                    .is_some_and(|r| r.ends_with(&format!("; no line found yet, at least {least}"))),
+                    .is_some_and(|r| r.ends_with(&format!("; {}", no_line_yet(least)))),
                 "{v}"
             );
             floors.push(least);

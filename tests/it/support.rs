@@ -615,3 +615,12 @@ pub fn random_5x5_boards(count: usize, mut seed: u64) -> Vec<String> {
 pub fn line(o: &serde_json::Value) -> &serde_json::Value {
     o.get("jumps").unwrap_or(&o["moves"])
 }
+
+/// What a fewest-moves search stopped before any line says of its floor:
+/// `no line found yet, at least 7 moves` (`1 move`).
+pub fn no_line_yet(least: u64) -> String {
+    format!(
+        "no line found yet, at least {least} move{}",
+        if least == 1 { "" } else { "s" }
+    )
+}
