@@ -344,19 +344,26 @@ fn dense(
 /// Solves a `pegs: fewest` model: a floor from position classes, a quick first answer, then
 /// exact searches for each peg count below it (see `fewest` in the module notes).
 fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Observer) -> HopResult {
+    // Stopped before its first move, the start is the best found, and a peg stays.
+    let at_start = |why: GaveUp, low: u32, budget: &Budget| {
+        let verdict = Verdict::GaveUp(GaveUp::Unproven {
+            stop: Box::new(why),
+            best: model.start.count_ones(),
+            floor: Some(low),
+            known: None,
+        });
+        unmoved(model, verdict, budget)
+    };
     let low = match floor(model, budget) {
         Ok(low) => low,
-        Err(why) => return unmoved(model, Verdict::GaveUp(why), budget),
+        Err(why) => return at_start(why, model.start.count_ones().min(1), budget),
     };
     if let Some(r) = dense(model, order, low, budget, obs) {
         return r;
     }
-    let found = Pruning::for_model_within(model, budget).map(|p| (low, p));
-    let (low, mut plain) = match found {
-        Ok(found) => found,
-        Err(why) => {
-            return unmoved(model, Verdict::GaveUp(why), budget);
-        }
+    let mut plain = match Pruning::for_model_within(model, budget) {
+        Ok(plain) => plain,
+        Err(why) => return at_start(why, low, budget),
     };
     plain.floor = Some(low);
     let mut turn = budget.capped(FEWEST_CAP);

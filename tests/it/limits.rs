@@ -292,6 +292,12 @@ fn node_and_time_limits_hold_on_the_smallest_searches() {
             ["--timeout", "0"],
             "time limit (0.000 s)",
         ),
+        // `pegs: fewest` stopped before its first node: the start is its best, with a floor.
+        (
+            "puzzles/triangle_hop/triangle7.yaml",
+            ["--max-nodes", "0"],
+            "node limit (0 nodes); best found so far 27 pegs, at least 1",
+        ),
         (
             "puzzles/tilt_roll/four_by_four.yaml",
             ["--max-nodes", "1"],
