@@ -5,10 +5,11 @@ use super::{Error, ExitCode};
 use crate::diag::Diagnostic;
 use crate::model::Model;
 use crate::process::human_bytes;
-use crate::search::GaveUp;
 use crate::search::count::{self, CountResult};
 use crate::search::meet::{self, Counted, MeetResult, Stop};
+use crate::search::{GaveUp, Verdict};
 use crate::solve::{self, MoveOrder, Options};
+use crate::spec::{MoveGoal, PegGoal};
 use std::io::{self, Write};
 use std::path::PathBuf;
 use tabled::settings::Alignment;
@@ -69,8 +70,46 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         .at(p.spec.goal.reach_line, None)
         .into());
     }
+    if let Some(moves) = p.spec.goal.moves {
+        let moves = match moves {
+            MoveGoal::Fewest => "fewest".to_string(),
+            MoveGoal::Within(n) => n.to_string(),
+        };
+        return Err(Diagnostic::new(
+            &config.file,
+            format!(
+                "count counts every jump sequence to the goal's pegs, whatever its moves: it cannot \
+                 hold them to `moves: {moves}` (a goal for solve and batch); leave `moves:` out to count"
+            ),
+        )
+        .at(p.spec.goal.moves_line, None)
+        .into());
+    }
     let mut budget = solve::budget_for(&p.spec, &config.options);
     super::stop_on_ctrl_c();
+    // `pegs: fewest` counts the sequences to the fewest pegs the goal allows (with one on its
+    // `at:` cell, if it names one): found first, by the search `solve` runs.
+    let fewest = match m.goal.pegs {
+        PegGoal::Fewest => match fewest_pegs(m, &mut budget) {
+            Ok(k) => k,
+            Err(why) => {
+                let interrupted = matches!(why.stop(), GaveUp::Interrupted);
+                let why = format!("the fewest pegs to count to are not proven: {why}");
+                return gave_up(config, why, interrupted, budget.peak_memory());
+            }
+        },
+        PegGoal::Count(_) => None,
+    };
+    let resolved;
+    let m = match fewest {
+        Some(k) => {
+            let mut to_k = m.clone();
+            to_k.goal.pegs = PegGoal::Count(k);
+            resolved = to_k;
+            &resolved
+        }
+        None => m,
+    };
     let line = crate::render::progress::Ticker::start("counting");
     let counted = if config.all || config.feasible || config.positions_only {
         let options = count::Options {
@@ -86,8 +125,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     };
     drop(line);
     let counted = counted.map(|mut c| {
-        if let Counted::All(r) = &mut c {
-            fewest_solutions(m, r);
+        match &mut c {
+            Counted::All(r) => r.fewest_pegs = fewest,
+            Counted::Meet(r) => r.fewest_pegs = fewest,
         }
         c
     });
@@ -142,17 +182,18 @@ fn gave_up(config: &Config, why: String, interrupted: bool, memory: u64) -> Resu
     })
 }
 
-/// For a goal of the fewest pegs and nothing else, `r`'s solutions are the sequences that
-/// leave the fewest pegs reachable: the complete games of the lowest layer (no position there
-/// has a move, or a lower layer would be reachable).
-fn fewest_solutions(m: &crate::model::HopModel, r: &mut CountResult) {
-    let plain = m.goal.at.is_none() && m.goal.pattern.is_none() && !m.goal.reach;
-    if m.goal.pegs != crate::spec::PegGoal::Fewest || !plain {
-        return;
-    }
-    if let Some(low) = r.layers.iter().filter(|l| l.positions > 0).min_by_key(|l| l.pegs) {
-        r.fewest_pegs = Some(low.pegs);
-        r.solutions = low.games;
+/// The fewest pegs `m`'s goal allows, proven by the search `solve` runs for `pegs: fewest`;
+/// `None` when no reachable position meets the goal's cells at all.
+fn fewest_pegs(
+    m: &crate::model::HopModel,
+    budget: &mut crate::search::Budget,
+) -> Result<Option<u32>, GaveUp> {
+    let order = solve::move_order(m, &MoveOrder::Script);
+    let r = crate::search::plan::hop(m, &order, budget, &mut crate::search::dfs::Quiet);
+    match r.verdict {
+        Verdict::Solved => Ok(Some(r.end.count_ones())),
+        Verdict::Unsolvable(_) => Ok(None),
+        Verdict::GaveUp(why) => Err(why),
     }
 }
 
@@ -196,10 +237,7 @@ pub fn table(r: &CountResult) -> String {
         true => "not counted (--positions-only)".to_string(),
         false => n.to_string(),
     };
-    let goal = match r.fewest_pegs {
-        Some(n) => format!("the fewest pegs reachable, {n}"),
-        None => "the goal".to_string(),
-    };
+    let goal = goal_words(r.fewest_pegs);
     format!(
         "{}\nsolutions (jump sequences to {goal}): {}\ncomplete games (jump sequences played until no jump is left, wins included): {}\nsymmetries used: {}; {:.3} s; tables ~{}\n",
         super::plain(t),
@@ -209,6 +247,14 @@ pub fn table(r: &CountResult) -> String {
         r.seconds,
         human_bytes(r.memory)
     )
+}
+
+/// What the solutions reach: the goal, or for `pegs: fewest` the count it allows.
+fn goal_words(fewest: Option<u32>) -> String {
+    match fewest {
+        Some(n) => format!("the fewest pegs the goal allows, {n}"),
+        None => "the goal".to_string(),
+    }
 }
 
 /// The bidirectional count's figures: feasible positions per layer, then the totals.
@@ -244,10 +290,11 @@ pub fn meet_table(r: &MeetResult) -> String {
          either way not ruled out by a pagoda).\n\
          The passes met between {} and {} pegs. `--all` counts every reachable position, and \
          the complete games.\n\
-         solutions (jump sequences to the goal): {}\nsymmetries used: {}; {:.3} s; tables ~{}\n",
+         solutions (jump sequences to {}): {}\nsymmetries used: {}; {:.3} s; tables ~{}\n",
         super::plain(t),
         r.meeting[0],
         r.meeting[1],
+        goal_words(r.fewest_pegs),
         r.solutions,
         r.symmetries,
         r.seconds,

@@ -152,6 +152,8 @@ pub struct GoalSpec {
     pub at: Option<Cell>,
     /// `moves:`, a limit on moves, each one peg's chain of jumps.
     pub moves: Option<MoveGoal>,
+    /// 1-based line of the goal's `moves:` key, for the commands that cannot hold to it.
+    pub moves_line: Option<usize>,
     /// 1-based line of the `at:` key, for errors found once the geometry is known.
     pub at_line: Option<usize>,
     /// `board:`, a drawing of where pegs must stand at the end: the goal is exactly it.

@@ -451,6 +451,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
                 pegs,
                 at: g.at,
                 moves,
+                moves_line: moves.and_then(|_| nested_key_line(source, "goal", "moves")),
                 at_line: g.at.and_then(|_| key_line(source, "at")),
                 board,
                 board_line: goal_board_line,

@@ -442,6 +442,53 @@ fn count_falls_back_to_the_full_enumeration_for_fewest_pegs() {
     }
 }
 
+/// `pegs: fewest` beside `at:` counts to the fewest pegs with one on the cell, not to the
+/// fewest anywhere; `--feasible` counts the positions on the way to the fewest pegs, which
+/// are goals, not dead ends; and a goal's `moves:`, which a count cannot hold to, is refused
+/// at its line.
+#[test]
+fn count_of_a_fewest_goal_counts_to_the_fewest_pegs_the_goal_allows() {
+    let count = |board: &str, goal: &str, flags: &[&str]| {
+        let yaml = format!("rules: peg_hop\nboard: |\n  {board}\ngoal:\n  pegs: fewest\n{goal}");
+        let t = Test::new().file("f.yaml", &yaml);
+        t.args(["count", "f.yaml", "--format", "json"].iter().chain(flags))
+            .run()
+            .status(0)
+            .json()
+    };
+    // `o o . o`: the one first jump leaves pegs on [0, 2] and [0, 3]; the next one leaves a
+    // single peg, on [0, 1]. So two pegs with one on [0, 3], by one sequence.
+    for flags in [&[][..], &["--all"]] {
+        let v = count("o o . o", "  at: [0, 3]\n", flags);
+        assert_eq!(
+            (&v["fewest_pegs"], &v["solutions"]),
+            (&2.into(), &1.into()),
+            "{flags:?}: {v}"
+        );
+    }
+    // `o o . o o`: two jumps each way leave two pegs, by two sequences through five positions.
+    let v = count("o o . o o", "", &["--feasible"]);
+    let layers = v["layers"].as_array().unwrap();
+    let sum = |key: &str| layers.iter().map(|l| l[key].as_u64().unwrap()).sum::<u64>();
+    assert_eq!((sum("feasible"), sum("dead_ends")), (5, 0), "{v}");
+    assert_eq!(
+        (&v["fewest_pegs"], &v["solutions"]),
+        (&2.into(), &2.into()),
+        "{v}"
+    );
+    for moves in ["2", "fewest"] {
+        Test::new()
+            .file("m.yaml", &format!("rules: peg_hop\nboard: |\n  o o . o\ngoal:\n  pegs: 1\n  moves: {moves}\n"))
+            .args(["count", "m.yaml"])
+            .run()
+            .status(2)
+            .stderr_has(&format!(
+                "marbles: error: m.yaml:6: count counts every jump sequence to the goal's pegs, whatever its \
+                 moves: it cannot hold them to `moves: {moves}` (a goal for solve and batch); leave `moves:` out to count\n"
+            ));
+    }
+}
+
 #[test]
 fn count_of_a_fewest_goal_counts_the_sequences_leaving_the_fewest_pegs() {
     let board = "o o o . o\no . o o o";

@@ -64,8 +64,9 @@ pub struct CountResult {
     /// Complete games: jump sequences from the start played until no jump is left, wins
     /// included (0, not counted, when `positions_only`).
     pub games: u128,
-    /// For a `pegs: fewest` goal, the fewest pegs reachable: `solutions` then counts the
-    /// sequences that leave that many.
+    /// For a `pegs: fewest` goal, the fewest pegs it allows (with one on its `at:` cell, if it
+    /// names one): `solutions` counts the sequences that leave that many (set by the caller,
+    /// which found them).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fewest_pegs: Option<u32>,
     /// Only positions were counted, not jump sequences (`--positions-only`).

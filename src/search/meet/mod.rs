@@ -83,6 +83,10 @@ pub struct MeetResult {
     pub self_dual: bool,
     /// Jump sequences from the start to a goal position.
     pub solutions: u128,
+    /// For a `pegs: fewest` goal, the fewest pegs it allows: `solutions` counts the sequences
+    /// that leave that many (set by the caller, which found them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fewest_pegs: Option<u32>,
     /// The peak estimate of the tables' memory.
     pub memory: u64,
     pub seconds: f64,
@@ -614,6 +618,7 @@ fn meet_with<const G: usize>(
         meeting: [top, top],
         self_dual,
         solutions: 0,
+        fewest_pegs: None,
         memory: 0,
         seconds: 0.0,
     };
