@@ -9,7 +9,7 @@ use crate::search::count::{self, CountResult};
 use crate::search::meet::{self, Counted, MeetResult, Stop};
 use crate::search::{GaveUp, Verdict};
 use crate::solve::{self, MoveOrder, Options};
-use crate::spec::{MoveGoal, PegGoal};
+use crate::spec::PegGoal;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use tabled::settings::Alignment;
@@ -71,10 +71,6 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         .into());
     }
     if let Some(moves) = p.spec.goal.moves {
-        let moves = match moves {
-            MoveGoal::Fewest => "fewest".to_string(),
-            MoveGoal::Within(n) => n.to_string(),
-        };
         return Err(Diagnostic::new(
             &config.file,
             format!(

@@ -229,7 +229,7 @@ pub fn settings(spec: &Spec, opts: &Options) -> String {
         MoveOrder::Directions(names) => names.join(","),
     };
     let moves = match spec.goal.moves {
-        Some(goal) => format!("; moves: {goal:?}"),
+        Some(goal) => format!("; moves: {goal}"),
         None if opts.fewest_moves => "; moves: fewest".to_string(),
         None => String::new(),
     };

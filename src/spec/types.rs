@@ -191,6 +191,16 @@ pub enum MoveGoal {
     Within(u32),
 }
 
+/// As the goal's `moves:` is written: `fewest`, or the number.
+impl std::fmt::Display for MoveGoal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveGoal::Fewest => f.write_str("fewest"),
+            MoveGoal::Within(n) => write!(f, "{n}"),
+        }
+    }
+}
+
 impl MoveGoal {
     /// The most moves a line meeting the goal may have.
     pub fn most(self) -> u32 {

@@ -508,6 +508,28 @@ fn resume_says_how_many_files_it_reused_and_how_many_it_solved() {
     );
 }
 
+/// Results made under `--fewest-moves` are reused by a rerun under it: the settings recorded
+/// are those a rerun works out, `moves: fewest` as the goal writes it.
+#[test]
+fn resume_reuses_results_made_under_fewest_moves() {
+    let t = Test::new().file("set/a.yaml", "rules: peg_hop\nboard: |\n  o o . o\n");
+    let resume = || {
+        let args = ["batch", "set", "--report", "rep", "--resume", "--fewest-moves"];
+        let out = t.command().args(args).output().unwrap();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    resume();
+    let again = resume();
+    assert!(
+        again.contains("resumed: 1 of 1 puzzle files reused from earlier results, 0 solved now\n"),
+        "{again}"
+    );
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(t.path("rep/summary.json")).unwrap()).unwrap();
+    let settings = summary["results"][0]["settings"].as_str().unwrap_or_default();
+    assert!(settings.contains("; moves: fewest;"), "{settings}");
+}
+
 /// The default memory limit is a share of the machine per job: a rerun with another `-j`
 /// changes it, and the results reached under it are reused all the same.
 #[test]
