@@ -36,7 +36,21 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let terminal = io::stdout().is_terminal();
     let mut flushed = std::time::Instant::now();
     let mut answers = Answers::new(io::BufWriter::new(io::stdout().lock()), config.answer);
-    for file in &config.files {
+    for (k, file) in config.files.iter().enumerate() {
+        // After Ctrl-C, the files not started are named, not read (a script stopped on its
+        // way in would read as the file's error).
+        if crate::process::CANCELLED.load(std::sync::atomic::Ordering::SeqCst) {
+            let rest: Vec<String> = config.files[k..]
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect();
+            eprintln!(
+                "marbles: interrupted (Ctrl-C); {} not run: {}",
+                crate::report::plural(rest.len(), "file"),
+                rest.join(", ")
+            );
+            break;
+        }
         let notation = Notation::of(file, config.notation);
         let mut written = Ok(());
         solve_reporting(file, notation, config, &mut |o| {

@@ -827,6 +827,28 @@ fn ctrl_c_stops_solve_and_check_while_many_cases_are_prepared() {
     }
 }
 
+/// Ctrl-C during `solve` of several files: the search it cuts is given up, and the files
+/// after it are named as not run, not read (their scripts stopped on the way in read as
+/// errors of the files).
+#[test]
+fn ctrl_c_during_solve_names_the_files_not_run() {
+    let test = Test::new()
+        .file("tip.yaml", &crate::support::diamond41_from_tip())
+        .file("a.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+        .file("b.yaml", "rules: triangle_hop\nboard: |\n  .\n  o o\n");
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_marbles"));
+    c.args(["solve", "tip.yaml", "a.yaml", "b.yaml"])
+        .current_dir(test.path(""));
+    let out = crate::support::interrupted(&mut c, SECS(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert_eq!(
+        stderr,
+        "marbles: interrupted (Ctrl-C); 2 files not run: a.yaml, b.yaml\n"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("gave up: interrupted"));
+}
+
 #[test]
 fn ctrl_c_in_a_script_is_called_an_interruption_not_a_time_limit() {
     let test = Test::new()
