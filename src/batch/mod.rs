@@ -67,6 +67,14 @@ pub fn collect(paths: &[PathBuf]) -> Found {
                     found.puzzles.push(e.into_path())
                 }
                 Ok(_) => {}
+                // A file named like a puzzle that cannot be looked at (a link to nothing) is
+                // listed too: reading it fails, and the reports show that as its error row.
+                Err(e)
+                    if e.loop_ancestor().is_none()
+                        && e.path().is_some_and(|p| !p.is_dir() && Notation::claims(p)) =>
+                {
+                    found.puzzles.extend(e.path().map(Path::to_path_buf))
+                }
                 Err(e) => {
                     let where_ = e.path().map(|p| p.display().to_string()).unwrap_or_default();
                     let why = if e.loop_ancestor().is_some() {

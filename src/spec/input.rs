@@ -28,8 +28,16 @@ fn kind_of(path: &Path) -> &'static str {
 
 /// Reads a small UTF-8 text file, refusing directories, FIFOs, huge files and bad bytes.
 pub fn read_text(path: &Path) -> Result<String> {
-    let meta = std::fs::metadata(path)
-        .map_err(|e| Diagnostic::new(path, format!("cannot read: {}", io_reason(&e))))?;
+    let meta = std::fs::metadata(path).map_err(|e| {
+        // A link whose target is gone: say so, as the link itself is there to see.
+        let why = match std::fs::read_link(path) {
+            Ok(to) if e.kind() == std::io::ErrorKind::NotFound => {
+                format!("a link to {}, which does not exist", to.display())
+            }
+            _ => io_reason(&e),
+        };
+        Diagnostic::new(path, format!("cannot read: {why}"))
+    })?;
     if meta.is_dir() {
         return Err(Diagnostic::new(
             path,

@@ -143,6 +143,25 @@ fn directories_and_fifos_are_not_puzzles() {
     assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
     refused_at(dir.path(), "pipe.yaml", "is not a regular file");
     refused_at(dir.path(), "missing.yaml", "cannot read: no such file");
+    std::os::unix::fs::symlink("gone.yaml", dir.path().join("dangling.yaml")).unwrap();
+    refused_at(
+        dir.path(),
+        "dangling.yaml",
+        "cannot read: a link to gone.yaml, which does not exist",
+    );
+    // In a batch each is a row of its own, an error its summary counts (the link was a
+    // warning on stderr beside reports that said no error).
+    let out = Test::new()
+        .in_dir(dir.path())
+        .args(["batch", ".", "--no-report"])
+        .run();
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("2 puzzles: 0 solved, 0 unsolvable, 0 gave up, 2 errors;"),
+        "{}",
+        out.stdout
+    );
 }
 
 /// A puzzle whose rule script is `body` inside `fn rules(board)`.
