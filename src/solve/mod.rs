@@ -295,6 +295,13 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
 
 /// [`outcome`] before it is checked against an expectation.
 fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stats: Stats) -> Outcome {
+    // A hop search that gave up shows a line only as the best it found towards an optimising
+    // goal: where a search for a first solution happened to stop is neither an answer nor
+    // the nearest one to it.
+    let path = match &p.model {
+        Model::Hop(m) if matches!(verdict, Verdict::GaveUp(_)) && !best_so_far(m, &verdict) => &[][..],
+        _ => path,
+    };
     let mut out = Outcome {
         file: p.spec.path.display().to_string(),
         puzzle: p.spec.name.clone(),
@@ -334,14 +341,7 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
             // Pegs left describe an end position: only a solution has one, or a `fewest` search
             // stopped early (its best so far, marked not proven in the reason; the start
             // itself when no move was kept, as the reason says).
-            let best_so_far = match verdict {
-                // A fewest-moves search's best line: where it ends; without one, no position
-                // (the start is no line to the fewest pegs its first search may have proven).
-                Verdict::GaveUp(GaveUp::UnprovenMoves { best, .. }) => best.is_some(),
-                Verdict::GaveUp(_) => m.goal.pegs == PegGoal::Fewest,
-                _ => false,
-            };
-            out.pegs_left = (solved || best_so_far).then(|| end.count_ones());
+            out.pegs_left = (solved || best_so_far(m, &verdict)).then(|| end.count_ones());
             // A line's moves are its chains of one peg's jumps, whatever the goal counts.
             let line = solved || !path.is_empty();
             out.move_count = line.then(|| fewest_moves::count_moves(m, path));
@@ -456,6 +456,18 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
         out.rating = out.pegs_left.and_then(|n| rating(&p.spec, n));
     }
     out
+}
+
+/// Whether `verdict` is a hop search's give-up with a best so far: an optimising search's
+/// line (a fewest-moves search's, where it found one) or a `fewest` search's position.
+fn best_so_far(m: &HopModel, verdict: &Verdict) -> bool {
+    match verdict {
+        // Without a line, no position: the start is no line to the fewest pegs a first
+        // search may have proven.
+        Verdict::GaveUp(GaveUp::UnprovenMoves { best, .. }) => best.is_some(),
+        Verdict::GaveUp(_) => m.goal.pegs == PegGoal::Fewest,
+        _ => false,
+    }
 }
 
 /// A goal board in words: `the goal board: 2 pegs at [0, 1], [2, 2]`.

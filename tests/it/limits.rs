@@ -827,6 +827,31 @@ fn ctrl_c_stops_solve_and_check_while_many_cases_are_prepared() {
     }
 }
 
+/// A search for a first solution stopped by a limit shows no line: where it happened to stop
+/// is no answer, and no best so far (it showed a 29-jump line leaving 6 pegs, unexplained).
+#[test]
+fn a_first_solution_search_stopped_shows_no_line() {
+    let run = Test::new()
+        .in_root()
+        .args([
+            "solve",
+            "--max-nodes",
+            "100",
+            "--format",
+            "json",
+            "puzzles/triangle_hop/triangle8.yaml",
+        ])
+        .run()
+        .status(1);
+    let o = &run.json()[0];
+    assert_eq!(o["reason"], "node limit (100 nodes)", "{o}");
+    assert_eq!(o["jumps"], serde_json::json!([]), "{o}");
+    assert!(
+        o.get("move_count").is_none() && o.get("pegs_left").is_none(),
+        "{o}"
+    );
+}
+
 /// Ctrl-C during `solve` of several files: the search it cuts is given up, and the files
 /// after it are named as not run, not read (their scripts stopped on the way in read as
 /// errors of the files).
