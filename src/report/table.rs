@@ -23,8 +23,9 @@ pub fn render(outcomes: &[Outcome]) -> String {
         let expect = expects.then(|| super::met_cell(o).to_string());
         b.push_record(
             [
-                render::terminal(&o.puzzle).into_owned(),
-                render::terminal(&o.rules).into_owned(),
+                // A line break in a name would split its row.
+                render::one_line(&o.puzzle).into_owned(),
+                render::one_line(&o.rules).into_owned(),
                 o.status.as_str().to_string(),
             ]
             .into_iter()
@@ -54,7 +55,12 @@ pub fn render(outcomes: &[Outcome]) -> String {
         .filter(|o| o.error.is_some() || o.reason.is_some() || o.met == Some(false))
     {
         // The file first: ten rows of one puzzle name must be told apart.
-        let text = format!("{}: {}: {}", o.file, o.puzzle, super::note(o));
+        let text = format!(
+            "{}: {}: {}",
+            render::one_line(&o.file),
+            render::one_line(&o.puzzle),
+            super::note(o)
+        );
         for line in textwrap::wrap(&render::terminal(&text), &opts) {
             out.push_str(&line);
             out.push('\n');
@@ -81,7 +87,7 @@ pub fn summarise(results: &Finished) -> String {
     b.push_record(["family", "status", "puzzles", "time", "slowest", "nodes"]);
     for g in &results.groups {
         b.push_record([
-            render::terminal(&g.family).into_owned(),
+            render::one_line(&g.family).into_owned(),
             g.status.map_or("", |s| s.as_str()).to_string(),
             thousands(g.puzzles),
             seconds(g.seconds),
@@ -109,8 +115,8 @@ pub fn summarise(results: &Finished) -> String {
             &mut out,
             &format!(
                 "  {} ({}) {} nodes, {}",
-                s.puzzle,
-                s.file,
+                render::one_line(&s.puzzle),
+                render::one_line(&s.file),
                 thousands(s.nodes),
                 seconds(s.seconds)
             ),
@@ -125,7 +131,10 @@ pub fn summarise(results: &Finished) -> String {
             results.failed.len()
         );
         for f in results.failed.iter().take(10) {
-            para(&mut out, &format!("  {}: {}", f.puzzle, f.note));
+            para(
+                &mut out,
+                &format!("  {}: {}", render::one_line(&f.puzzle), f.note),
+            );
         }
     }
     para(&mut out, &super::summarised_note(results));

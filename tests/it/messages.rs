@@ -269,6 +269,22 @@ fn names_are_escaped_for_the_terminal() {
     assert!(!run.stdout.contains('\u{1b}'), "raw escape:\n{}", run.stdout);
     assert!(!run.stdout.contains('\u{7}'), "raw bell:\n{}", run.stdout);
     assert!(run.stdout.contains("red\\u{1b}[31mALERT"), "{}", run.stdout);
+    // A line break in a name keeps its row whole.
+    let run = nasty_names()
+        .file(
+            "in/4.yaml",
+            "name: \"two\\nlines\"\nrules: peg_hop\nboard: |\n  o o .\n",
+        )
+        .args(["batch", "in", "--no-report"])
+        .run()
+        .status(0);
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l.starts_with(" two\\u{a}lines ") && l.ends_with("ms ")),
+        "{}",
+        run.stdout
+    );
     let run = nasty_names().args(["solve", "in/1.yaml"]).run().status(0);
     assert!(
         run.stdout
