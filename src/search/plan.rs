@@ -306,6 +306,17 @@ pub fn floor(model: &HopModel, budget: &Budget) -> Result<u32, GaveUp> {
         .max(u32::from(model.goal.at.is_some())))
 }
 
+/// A `pegs: fewest` search stopped by `why` before any move: the start is its best so far,
+/// `low` pegs at least.
+fn start_is_best(model: &HopModel, why: GaveUp, low: u32) -> Verdict {
+    Verdict::GaveUp(GaveUp::Unproven {
+        stop: Box::new(why),
+        best: model.start.count_ones(),
+        floor: Some(low),
+        known: None,
+    })
+}
+
 /// Solves a `pegs: fewest` model on a small board by [`dense`]'s table, when it [`dense::fits`]
 /// and no node limit is set (a table filled by earlier puzzles saves nodes, so under a node
 /// limit it could decide whether a puzzle finishes); `None` for the other searches.
@@ -322,15 +333,7 @@ fn dense(
     let found = dense::fewest(model, order, low, budget, obs);
     let (verdict, path, end) = match found.line {
         Ok((path, end)) => (Verdict::Solved, path, end),
-        Err(stop) => {
-            let verdict = Verdict::GaveUp(GaveUp::Unproven {
-                stop: Box::new(stop),
-                best: model.start.count_ones(),
-                floor: Some(low),
-                known: None,
-            });
-            (verdict, Vec::new(), model.start)
-        }
+        Err(stop) => (start_is_best(model, stop, low), Vec::new(), model.start),
     };
     Some(HopResult {
         verdict,
@@ -344,26 +347,20 @@ fn dense(
 /// Solves a `pegs: fewest` model: a floor from position classes, a quick first answer, then
 /// exact searches for each peg count below it (see `fewest` in the module notes).
 fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Observer) -> HopResult {
-    // Stopped before its first move, the start is the best found, and a peg stays.
-    let at_start = |why: GaveUp, low: u32, budget: &Budget| {
-        let verdict = Verdict::GaveUp(GaveUp::Unproven {
-            stop: Box::new(why),
-            best: model.start.count_ones(),
-            floor: Some(low),
-            known: None,
-        });
-        unmoved(model, verdict, budget)
-    };
+    // Stopped before its first move: the start is the best found, and a peg stays.
     let low = match floor(model, budget) {
         Ok(low) => low,
-        Err(why) => return at_start(why, model.start.count_ones().min(1), budget),
+        Err(why) => {
+            let verdict = start_is_best(model, why, model.start.count_ones().min(1));
+            return unmoved(model, verdict, budget);
+        }
     };
     if let Some(r) = dense(model, order, low, budget, obs) {
         return r;
     }
     let mut plain = match Pruning::for_model_within(model, budget) {
         Ok(plain) => plain,
-        Err(why) => return at_start(why, low, budget),
+        Err(why) => return unmoved(model, start_is_best(model, why, low), budget),
     };
     plain.floor = Some(low);
     let mut turn = budget.capped(FEWEST_CAP);
