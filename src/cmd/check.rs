@@ -248,6 +248,8 @@ fn show(
     opts: &Options,
 ) -> io::Result<bool> {
     let p = match p {
+        // Ctrl-C while its script ran: not checked, which the run's last line says.
+        Err(d) if d.gave_up.as_deref() == Some(&crate::search::GaveUp::Interrupted) => return Ok(true),
         Err(d) => {
             report_on(&d, on);
             return Ok(false);

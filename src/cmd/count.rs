@@ -53,8 +53,13 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             if ignored.len() == 1 { "it is" } else { "they are" }
         )));
     }
+    // Before the rule script runs: a Ctrl-C while it builds the board stops the count too.
+    super::stop_on_ctrl_c();
     let p = match super::prepare_case(&config.file, config.notation, &config.options, config.case) {
-        Err(Error::Input(d)) if d.gave_up.is_some() => return gave_up(config, d.message, false, 0),
+        Err(Error::Input(d)) if d.gave_up.is_some() => {
+            let interrupted = d.gave_up.as_deref() == Some(&GaveUp::Interrupted);
+            return gave_up(config, d.message, interrupted, 0);
+        }
         p => p?,
     };
     let Model::Hop(m) = &p.model else {
@@ -82,7 +87,6 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         .into());
     }
     let mut budget = solve::budget_for(&p.spec, &config.options);
-    super::stop_on_ctrl_c();
     // `pegs: fewest` counts the sequences to the fewest pegs the goal allows (with one on its
     // `at:` cell, if it names one): found first, by the search `solve` runs.
     let fewest = match m.goal.pegs {

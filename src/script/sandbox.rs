@@ -569,6 +569,16 @@ fn runtime_error(script: &Script, e: &EvalAltResult, limits: &ScriptLimits) -> D
         )
         .gave_up(why);
     }
+    if let EvalAltResult::ErrorTerminated(token, ..) = inner
+        && token.to_string() == INTERRUPTED
+    {
+        // Ctrl-C, not the script's fault: the puzzle's turn was cut, as a search's would be.
+        return Diagnostic::new(
+            &script.origin,
+            "interrupted (Ctrl-C) while the rule script built the board",
+        )
+        .gave_up(crate::search::GaveUp::Interrupted);
+    }
     let (line, column) = match (pos.line(), func) {
         (Some(l), _) => (Some(l), pos.position()),
         (None, f) => (

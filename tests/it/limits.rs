@@ -882,16 +882,38 @@ fn ctrl_c_in_a_script_is_called_an_interruption_not_a_time_limit() {
             "fn rules(board) {\n  let n = 0;\n  loop { n += 1; }\n}\n",
         )
         .file("p.yaml", "rules: spin\nboard: |\n  o o .\n");
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_marbles"));
-    cmd.args(["solve", "p.yaml", "--script-timeout", "30"])
-        .current_dir(test.path(""));
-    let out = crate::support::interrupted(&mut cmd, SECS(1));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
-    assert_eq!(
-        stderr,
-        "marbles: error: rules/spin.rhai:1: rule script stopped: interrupted (Ctrl-C)\n"
-    );
+    // Cut while the script builds the board, the puzzle's turn is given up, interrupted, as a
+    // search's would be: no command calls it an error of the file or of its script (`count`
+    // heard no Ctrl-C at all before its search began, and counted on to exit 0).
+    for (cmd, stdout, stderr) in [
+        (
+            "solve",
+            "gave up: interrupted (Ctrl-C) while the rule script built the board\n",
+            "",
+        ),
+        (
+            "count",
+            "",
+            "marbles: gave up counting p.yaml: interrupted (Ctrl-C) while the rule script built the board\n",
+        ),
+        (
+            "check",
+            "",
+            "marbles: check interrupted: the cases above were checked\n",
+        ),
+    ] {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_marbles"));
+        c.args([cmd, "p.yaml", "--script-timeout", "30"])
+            .current_dir(test.path(""));
+        let out = crate::support::interrupted(&mut c, SECS(1));
+        let (out_text, err_text) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert_eq!(out.status.code(), Some(130), "{cmd}: {err_text}");
+        assert!(out_text.contains(stdout), "{cmd}: {out_text}");
+        assert_eq!(err_text, stderr, "{cmd}");
+    }
 }
 
 #[test]
