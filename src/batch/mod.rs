@@ -21,7 +21,10 @@ use std::sync::mpsc;
 #[derive(Debug, Default)]
 pub struct Found {
     pub puzzles: Vec<PathBuf>,
+    /// Folders that could not be walked: puzzles may be missing.
     pub errors: Vec<String>,
+    /// Links back to a folder being walked, not followed again: nothing is missing.
+    pub loops: Vec<String>,
 }
 
 /// Walks `paths` for puzzle files (those a notation of [`formats::NOTATIONS`] claims by
@@ -77,13 +80,16 @@ pub fn collect(paths: &[PathBuf]) -> Found {
                 }
                 Err(e) => {
                     let where_ = e.path().map(|p| p.display().to_string()).unwrap_or_default();
-                    let why = if e.loop_ancestor().is_some() {
-                        "symlink loop, not followed".to_string()
-                    } else {
-                        e.io_error()
-                            .map(|io| io.to_string())
-                            .unwrap_or_else(|| e.to_string())
-                    };
+                    if e.loop_ancestor().is_some() {
+                        found.loops.push(format!(
+                            "{where_}: symlink loop, not followed (it leads back to a folder above it)"
+                        ));
+                        continue;
+                    }
+                    let why = e
+                        .io_error()
+                        .map(|io| io.to_string())
+                        .unwrap_or_else(|| e.to_string());
                     found.errors.push(format!("{where_}: {why}"));
                 }
             }

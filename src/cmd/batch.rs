@@ -122,7 +122,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         missing(named)?;
     }
     let mut found = batch::collect(&config.dirs);
-    for e in &found.errors {
+    for e in found.errors.iter().chain(&found.loops) {
         eprintln!("marbles: warning: {e}");
     }
     if found.puzzles.is_empty() {

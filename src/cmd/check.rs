@@ -89,6 +89,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         ok = false;
         super::report(e);
     }
+    for l in &files.loops {
+        eprintln!("marbles: warning: {l}");
+    }
     if scripts.is_empty() {
         for f in &files.puzzles {
             let mut written = Ok(());

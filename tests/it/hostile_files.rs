@@ -221,6 +221,19 @@ fn a_folder_linking_to_proc_and_sys_is_walked_without_them() {
         .stderr_has("warning: set/sys: on a sysfs file system, not walked");
 }
 
+/// A link back to a folder above it is not followed and loses no puzzle: a warning, not a
+/// failed run (it exited 2 while every report said all passed).
+#[test]
+fn a_link_back_up_the_folder_is_a_warning_not_a_failure() {
+    for args in [&["batch", "set", "--no-report"][..], &["check", "set"]] {
+        let t = Test::new().file("set/sub/q.yaml", QUICK);
+        plant(&t.path("set/sub/up"), Path::new(".."));
+        t.args(args).run().status(0).stderr_has(
+            "warning: set/sub/up: symlink loop, not followed (it leads back to a folder above it)\n",
+        );
+    }
+}
+
 /// `set` with its own copy of the peg rules (`rules/myhop.rhai`) and eight puzzles using it.
 fn set_with_script(t: Test) -> Test {
     let mut t = t.file("set/rules/myhop.rhai", &text(&root().join("rules/peg_hop.rhai")));
