@@ -36,8 +36,8 @@ pub struct Config {
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let o = &config.options;
     let shuffled = matches!(o.order, MoveOrder::Shuffle(_));
+    // (`--fewest` counts to the fewest pegs, as a goal of `pegs: fewest` does.)
     let ignored: Vec<&str> = [
-        (o.fewest, "--fewest"),
         (o.fewest_moves, "--fewest-moves"),
         (shuffled, "--shuffle"),
         (!shuffled && o.order != MoveOrder::Script, "--order"),

@@ -467,6 +467,18 @@ fn count_of_a_fewest_goal_counts_to_the_fewest_pegs_the_goal_allows() {
         );
     }
     // `o o . o o`: two jumps each way leave two pegs, by two sequences through five positions.
+    // `--fewest` asks for them as the goal's `pegs: fewest` does.
+    let t = Test::new().file("g.yaml", "rules: peg_hop\nboard: |\n  o o . o o\n");
+    let v = t
+        .args(["count", "g.yaml", "--fewest", "--format", "json"])
+        .run()
+        .status(0)
+        .json();
+    assert_eq!(
+        (&v["fewest_pegs"], &v["solutions"]),
+        (&2.into(), &2.into()),
+        "{v}"
+    );
     let v = count("o o . o o", "", &["--feasible"]);
     let layers = v["layers"].as_array().unwrap();
     let sum = |key: &str| layers.iter().map(|l| l[key].as_u64().unwrap()).sum::<u64>();
@@ -509,8 +521,8 @@ fn count_of_a_fewest_goal_counts_the_sequences_leaving_the_fewest_pegs() {
     // Flags that choose among answers mean nothing to a count: refused, not ignored.
     for (flags, named) in [
         (
-            &["--fewest", "--shuffle"][..],
-            "--fewest and --shuffle would change nothing here (they are",
+            &["--fewest-moves", "--shuffle"][..],
+            "--fewest-moves and --shuffle would change nothing here (they are",
         ),
         (
             &["--order", "reverse"],
