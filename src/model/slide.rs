@@ -272,7 +272,7 @@ fn goal(spec: &Spec, geo: &Geometry, kinds: &[u8]) -> Result<SlideGoal> {
             format!(
                 "goal: `{key}:` is not a goal of a slide puzzle: give `reach: [r, c]` (a target square), with `piece:` the robot's kind"
             ),
-            crate::spec::nested_key_line(&spec.source, "goal", key),
+            crate::spec::goal_key_line(&spec.source, key),
         ));
     }
     let (cell, line): (Cell, Option<usize>) = match (sg.reach, sg.at) {

@@ -79,6 +79,12 @@ pub fn nested_key_line(source: &str, parent: &str, key: &str) -> Option<usize> {
         .map(|(i, _)| i + 1)
 }
 
+/// The line of the goal's `key:` for a message about it: its own line in a block, else the
+/// `goal:` line (a flow-style `goal: {pegs: 1, moves: 2}` or a quoted key).
+pub fn goal_key_line(source: &str, key: &str) -> Option<usize> {
+    nested_key_line(source, "goal", key).or_else(|| key_line(source, "goal"))
+}
+
 /// Where row `r` of a block-scalar board sits in the source, if it can be found.
 pub(super) fn locate_in_block(
     src: &[&str],

@@ -24,7 +24,7 @@ mod yaml;
 pub use board::check_hop_goal;
 pub use expect::Expect;
 pub use input::{MAX_SPEC_BYTES, read_text};
-pub use locate::{key_line, nested_key_line};
+pub use locate::{goal_key_line, key_line, nested_key_line};
 pub use types::timeout as seconds_field;
 pub use types::{
     BoardSpec, ByteSize, Cell, GoalSpec, GridBoard, LimitSpec, MoveGoal, PegGoal, Piece, Spec, TiltBoard,

@@ -5,7 +5,7 @@
 
 use super::board::{TiltKeys, check_goal_fits, parse_goal_board, parse_grid, parse_tilt};
 use super::expansion;
-use super::locate::{key_line, nested_key_line, own_board_line};
+use super::locate::{goal_key_line, key_line, nested_key_line, own_board_line};
 use super::types::number_or_text;
 use super::{BoardSpec, Cell, GoalSpec, LimitSpec, MoveGoal, PegGoal, Spec};
 use crate::diag::{Diagnostic, Result};
@@ -423,13 +423,13 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
                              are left and where; drop `{key}:`"
                         ),
                     )
-                    .at(nested_key_line(source, "goal", key), None));
+                    .at(goal_key_line(source, key), None));
                 }
             }
-            let reach_line = g.reach.and_then(|_| nested_key_line(source, "goal", "reach"));
+            let reach_line = g.reach.and_then(|_| goal_key_line(source, "reach"));
             let kinds_line = match (&g.left, &g.piece) {
-                (Some(_), _) => nested_key_line(source, "goal", "left"),
-                (None, Some(_)) => nested_key_line(source, "goal", "piece"),
+                (Some(_), _) => goal_key_line(source, "left"),
+                (None, Some(_)) => goal_key_line(source, "piece"),
                 (None, None) => None,
             };
             let kind_err = |why: String| Diagnostic::new(path, format!("goal: {why}")).at(kinds_line, None);
@@ -451,8 +451,10 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
                 pegs,
                 at: g.at,
                 moves,
-                moves_line: moves.and_then(|_| nested_key_line(source, "goal", "moves")),
-                at_line: g.at.and_then(|_| key_line(source, "at")),
+                moves_line: moves.and_then(|_| goal_key_line(source, "moves")),
+                at_line: g
+                    .at
+                    .and_then(|_| key_line(source, "at").or_else(|| key_line(source, "goal"))),
                 board,
                 board_line: goal_board_line,
                 reach: g.reach,

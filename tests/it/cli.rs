@@ -403,6 +403,15 @@ fn goal_cell_off_the_board() {
         "p.yaml",
         "p.yaml:6: goal cell [5, 5] is not a hole of the board",
     );
+    // Written flow-style, the goal's own line stands for the key's.
+    bad(
+        &[(
+            "p.yaml",
+            "rules: peg_hop\nboard: |\n  o o .\ngoal: {pegs: 1, at: [5, 5]}\n",
+        )],
+        "p.yaml",
+        "p.yaml:4: goal cell [5, 5] is not a hole of the board",
+    );
 }
 
 #[test]

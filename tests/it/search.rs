@@ -488,14 +488,19 @@ fn count_of_a_fewest_goal_counts_to_the_fewest_pegs_the_goal_allows() {
         (&2.into(), &2.into()),
         "{v}"
     );
-    for moves in ["2", "fewest"] {
+    // (Flow-style, the `goal:` line stands for the key's.)
+    for (moves, goal, line) in [
+        ("2", "goal:\n  pegs: 1\n  moves: 2", 6),
+        ("fewest", "goal:\n  pegs: 1\n  moves: fewest", 6),
+        ("2", "goal: {pegs: 1, moves: 2}", 4),
+    ] {
         Test::new()
-            .file("m.yaml", &format!("rules: peg_hop\nboard: |\n  o o . o\ngoal:\n  pegs: 1\n  moves: {moves}\n"))
+            .file("m.yaml", &format!("rules: peg_hop\nboard: |\n  o o . o\n{goal}\n"))
             .args(["count", "m.yaml"])
             .run()
             .status(2)
             .stderr_has(&format!(
-                "marbles: error: m.yaml:6: count counts every jump sequence to the goal's pegs, whatever its \
+                "marbles: error: m.yaml:{line}: count counts every jump sequence to the goal's pegs, whatever its \
                  moves: it cannot hold them to `moves: {moves}` (a goal for solve and batch); leave `moves:` out to count\n"
             ));
     }
