@@ -64,14 +64,14 @@ pub trait Format {
 pub fn stopped_note(results: &Finished) -> Option<String> {
     let why = results.stopped.as_deref()?;
     let cut = match results.totals.interrupted {
-        0 => String::new(),
-        1 => "1 search stopped before its answer, ".to_string(),
-        n => format!("{n} searches stopped before their answers, "),
+        0 => None,
+        1 => Some("1 search stopped before its answer".to_string()),
+        n => Some(format!("{n} searches stopped before their answers")),
     };
-    Some(format!(
-        "incomplete run: {why}; {cut}{}",
-        not_run_words(&results.not_run)
-    ))
+    // The files not run, unless none was and a cut search says what was lost.
+    let not_run = (!results.not_run.is_empty() || cut.is_none()).then(|| not_run_words(&results.not_run));
+    let said: Vec<String> = cut.into_iter().chain(not_run).collect();
+    Some(format!("incomplete run: {why}; {}", said.join(", ")))
 }
 
 /// `2 puzzle files not run: a.yaml, b.yaml`, naming ten at most.

@@ -914,6 +914,18 @@ fn ctrl_c_in_a_script_is_called_an_interruption_not_a_time_limit() {
         assert!(out_text.contains(stdout), "{cmd}: {out_text}");
         assert_eq!(err_text, stderr, "{cmd}");
     }
+    // In a batch, the one file's turn was cut: no file is left unrun, no error is counted.
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_marbles"));
+    c.args(["batch", ".", "--script-timeout", "30", "--report", "rep"])
+        .current_dir(test.path(""));
+    let out = crate::support::interrupted(&mut c, SECS(1));
+    assert_eq!(out.status.code(), Some(130));
+    let md = std::fs::read_to_string(test.path("rep/summary.md")).unwrap();
+    assert!(
+        md.starts_with("> **incomplete run: interrupted \\(Ctrl-C\\); 1 search stopped before its answer**"),
+        "{md}"
+    );
+    assert!(md.contains("0 errors"), "{md}");
 }
 
 #[test]
