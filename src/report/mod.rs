@@ -226,8 +226,11 @@ impl Totals {
             _ => format!("; expectations: {} met, {} not met", self.met, self.unmet),
         };
         format!(
-            "{} puzzles: {} solved, {} unsolvable, {} gave up, {}{expected}; {:.2} s solving",
-            self.solved + self.unsolvable + self.gave_up + self.errors,
+            "{}: {} solved, {} unsolvable, {} gave up, {}{expected}; {:.2} s solving",
+            plural(
+                self.solved + self.unsolvable + self.gave_up + self.errors,
+                "puzzle"
+            ),
             self.solved,
             self.unsolvable,
             self.gave_up,

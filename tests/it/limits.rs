@@ -925,7 +925,10 @@ fn ctrl_c_in_a_script_is_called_an_interruption_not_a_time_limit() {
         md.starts_with("> **incomplete run: interrupted \\(Ctrl-C\\); 1 search stopped before its answer**"),
         "{md}"
     );
-    assert!(md.contains("0 errors"), "{md}");
+    assert!(
+        md.contains("1 puzzle: 0 solved, 0 unsolvable, 1 gave up, 0 errors;"),
+        "{md}"
+    );
 }
 
 #[test]
