@@ -508,6 +508,16 @@ fn resume_says_how_many_files_it_reused_and_how_many_it_solved() {
     );
 }
 
+/// The settings the first result of `t`'s batch report (`rep/`) was made under.
+fn first_settings(t: &Test) -> String {
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(t.path("rep/summary.json")).unwrap()).unwrap();
+    summary["results"][0]["settings"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// Results made under `--fewest-moves` are reused by a rerun under it: the settings recorded
 /// are those a rerun works out, `moves: fewest` as the goal writes it.
 #[test]
@@ -524,9 +534,7 @@ fn resume_reuses_results_made_under_fewest_moves() {
         again.contains("resumed: 1 of 1 puzzle files reused from earlier results, 0 solved now\n"),
         "{again}"
     );
-    let summary: Value =
-        serde_json::from_str(&std::fs::read_to_string(t.path("rep/summary.json")).unwrap()).unwrap();
-    let settings = summary["results"][0]["settings"].as_str().unwrap_or_default();
+    let settings = first_settings(&t);
     assert!(settings.contains("; moves: fewest;"), "{settings}");
 }
 
@@ -551,9 +559,7 @@ fn resume_reuses_results_when_only_the_jobs_changed() {
         again.contains("resumed: 2 of 2 puzzle files reused from earlier results, 0 solved now\n"),
         "{again}"
     );
-    let summary: Value =
-        serde_json::from_str(&std::fs::read_to_string(t.path("rep/summary.json")).unwrap()).unwrap();
-    let settings = summary["results"][0]["settings"].as_str().unwrap_or_default();
+    let settings = first_settings(&t);
     assert!(settings.ends_with("limits: max memory the default"), "{settings}");
 }
 

@@ -861,9 +861,8 @@ fn ctrl_c_during_solve_names_the_files_not_run() {
         .file("tip.yaml", &crate::support::diamond41_from_tip())
         .file("a.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
         .file("b.yaml", "rules: triangle_hop\nboard: |\n  .\n  o o\n");
-    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_marbles"));
-    c.args(["solve", "tip.yaml", "a.yaml", "b.yaml"])
-        .current_dir(test.path(""));
+    let mut c = test.command();
+    c.args(["solve", "tip.yaml", "a.yaml", "b.yaml"]);
     let out = crate::support::interrupted(&mut c, SECS(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{stderr}");
@@ -902,9 +901,8 @@ fn ctrl_c_in_a_script_is_called_an_interruption_not_a_time_limit() {
             "marbles: check interrupted: the cases above were checked\n",
         ),
     ] {
-        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_marbles"));
-        c.args([cmd, "p.yaml", "--script-timeout", "30"])
-            .current_dir(test.path(""));
+        let mut c = test.command();
+        c.args([cmd, "p.yaml", "--script-timeout", "30"]);
         let out = crate::support::interrupted(&mut c, SECS(1));
         let (out_text, err_text) = (
             String::from_utf8_lossy(&out.stdout),
@@ -915,9 +913,8 @@ fn ctrl_c_in_a_script_is_called_an_interruption_not_a_time_limit() {
         assert_eq!(err_text, stderr, "{cmd}");
     }
     // In a batch, the one file's turn was cut: no file is left unrun, no error is counted.
-    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_marbles"));
-    c.args(["batch", ".", "--script-timeout", "30", "--report", "rep"])
-        .current_dir(test.path(""));
+    let mut c = test.command();
+    c.args(["batch", ".", "--script-timeout", "30", "--report", "rep"]);
     let out = crate::support::interrupted(&mut c, SECS(1));
     assert_eq!(out.status.code(), Some(130));
     let md = std::fs::read_to_string(test.path("rep/summary.md")).unwrap();
