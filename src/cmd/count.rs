@@ -58,7 +58,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let p = match super::prepare_case(&config.file, config.notation, &config.options, config.case) {
         Err(Error::Input(d)) if d.gave_up.is_some() => {
             let interrupted = d.gave_up.as_deref() == Some(&GaveUp::Interrupted);
-            return gave_up(config, d.message, interrupted, 0);
+            return gave_up(config, d.message, interrupted, 0, None);
         }
         p => p?,
     };
@@ -94,8 +94,12 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             Ok(k) => k,
             Err(why) => {
                 let interrupted = matches!(why.stop(), GaveUp::Interrupted);
+                let floor = match &why {
+                    GaveUp::Unproven { floor, .. } => *floor,
+                    _ => None,
+                };
                 let why = format!("the fewest pegs to count to are not proven: {why}");
-                return gave_up(config, why, interrupted, budget.peak_memory());
+                return gave_up(config, why, interrupted, budget.peak_memory(), floor);
             }
         },
         PegGoal::Count(_) => None,
@@ -156,22 +160,33 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                 Stop::GaveUp(g) => g.to_string(),
                 other => format!("{other:?}"),
             };
-            gave_up(config, why, interrupted, budget.peak_memory())
+            gave_up(config, why, interrupted, budget.peak_memory(), None)
         }
     }
 }
 
-/// Says on stderr, and in the JSON asked for, that the count gave up, and why.
-fn gave_up(config: &Config, why: String, interrupted: bool, memory: u64) -> Result<ExitCode, Error> {
+/// Says on stderr, and in the JSON asked for, that the count gave up, and why; `pegs_floor`
+/// is the fewest pegs proven possible at best when the search for them gave up (JSON
+/// `pegs_floor`, as `solve` gives it).
+fn gave_up(
+    config: &Config,
+    why: String,
+    interrupted: bool,
+    memory: u64,
+    pegs_floor: Option<u32>,
+) -> Result<ExitCode, Error> {
     eprintln!("marbles: gave up counting {}: {why}", config.file.display());
     if config.json {
         // A reader of the JSON gets the verdict too, not an empty stream.
-        let gave_up = serde_json::json!({
+        let mut gave_up = serde_json::json!({
             "file": config.file.display().to_string(),
             "status": "gave_up",
             "reason": why,
             "memory_bytes": memory,
         });
+        if let Some(floor) = pegs_floor {
+            gave_up["pegs_floor"] = floor.into();
+        }
         let mut stdout = io::stdout().lock();
         serde_json::to_writer_pretty(&mut stdout, &gave_up)?;
         writeln!(stdout)?;

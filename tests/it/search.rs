@@ -512,17 +512,27 @@ fn count_of_a_fewest_goal_counts_the_sequences_leaving_the_fewest_pegs() {
     let (layers, _) = brute_force(&puzzle("peg_hop", board, "{pegs: fewest}"));
     let low = layers.keys().min().copied().unwrap();
     assert_eq!(low, 4, "the board this test was written for");
-    let t = Test::new().file(
-        "f.yaml",
-        "rules: peg_hop\nboard: |\n  o o o . o\n  o . o o o\ngoal:\n  pegs: fewest\n",
-    );
-    let v = t
+    let file = "rules: peg_hop\nboard: |\n  o o o . o\n  o . o o o\ngoal:\n  pegs: fewest\n";
+    let v = Test::new()
+        .file("f.yaml", file)
         .args(["count", "f.yaml", "--format", "json"])
         .run()
         .status(0)
         .json();
     assert_eq!(v["fewest_pegs"], 4);
     assert_eq!(v["solutions"].as_u64().map(u128::from), Some(layers[&low].1));
+    // Stopped before the fewest pegs are proven, the JSON gives the floor proven, as `solve`'s.
+    let v = Test::new()
+        .file("f.yaml", file)
+        .args(["count", "f.yaml", "--format", "json", "--max-nodes", "2"])
+        .run()
+        .status(1)
+        .json();
+    assert_eq!(
+        (&v["status"], &v["pegs_floor"]),
+        (&"gave_up".into(), &2.into()),
+        "{v}"
+    );
     // Flags that choose among answers mean nothing to a count: refused, not ignored.
     for (flags, named) in [
         (
