@@ -355,18 +355,24 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     {
         eprint!("{note}");
     }
+    let shown: Vec<String> = not_run
+        .iter()
+        .map(|f| crate::render::terminal(f).into_owned())
+        .collect();
     if let (Some(stop), false) = (&results.stopped, interrupted) {
-        let shown: Vec<String> = not_run
-            .iter()
-            .map(|f| crate::render::terminal(f).into_owned())
-            .collect();
         eprintln!("marbles: {stop}; {}", report::not_run_words(&shown));
     }
     if interrupted {
+        // The files never started are named here as in the reports: the terminal's reader
+        // may read no report.
         eprintln!(
-            "marbles: interrupted: {} of {} puzzle files finished and reported; rerun with --resume to finish",
+            "marbles: interrupted: {} of {} puzzle files finished and reported{}; rerun with --resume to finish",
             finished,
-            found.puzzles.len()
+            found.puzzles.len(),
+            match shown.is_empty() {
+                true => String::new(),
+                false => format!("; {}", report::not_run_words(&shown)),
+            }
         );
         return Ok(ExitCode::Interrupted);
     }

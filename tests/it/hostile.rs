@@ -366,7 +366,11 @@ fn ctrl_c_writes_what_was_finished_and_the_search_it_cut_and_exits_130() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{stderr}");
     assert!(
-        stderr.contains("interrupted: 1 of 3 puzzle files finished and reported"),
+        stderr.contains(&format!(
+            "interrupted: 1 of 3 puzzle files finished and reported; 1 puzzle file not run: {}; \
+             rerun with --resume to finish\n",
+            set.join("c_never.yaml").display()
+        )),
         "{stderr}"
     );
     assert!(!stderr.contains("fail-fast"), "{stderr}");
