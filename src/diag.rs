@@ -15,12 +15,15 @@ pub struct Diagnostic {
     pub message: String,
     /// What a rule script printed (`print`/`debug`) before failing, in order: not part of the
     /// message, so commands that show script output can show it first.
-    pub printed: Vec<String>,
+    pub printed: Box<[String]>,
     /// Where no fault of the file's but a limit of the run's stopped it (a rule script held to
     /// `--max-memory`): the puzzle gave up, for this reason.
     pub gave_up: Option<Box<crate::search::GaveUp>>,
     /// For a give-up, the puzzle it stopped: its name and its `expect:`, for its outcome.
     pub puzzle: Option<Box<(String, Option<crate::spec::Expect>)>>,
+    /// Found after a file's every case was read (an `expect:` comment below the last): the
+    /// fault is the file's, and it holds no case's place among answers of a line each.
+    pub after_the_cases: bool,
 }
 
 impl Diagnostic {
@@ -30,9 +33,10 @@ impl Diagnostic {
             line: None,
             column: None,
             message: message.into(),
-            printed: Vec::new(),
+            printed: Box::default(),
             gave_up: None,
             puzzle: None,
+            after_the_cases: false,
         }
     }
 
@@ -58,7 +62,7 @@ impl Diagnostic {
 
     /// This error with what the script printed before it.
     pub fn printed(mut self, printed: Vec<String>) -> Self {
-        self.printed = printed;
+        self.printed = printed.into_boxed_slice();
         self
     }
 }

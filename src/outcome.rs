@@ -261,6 +261,10 @@ pub struct Outcome {
     /// search is never recorded, and every other reason is kept in words.
     #[serde(skip)]
     pub gave_up: Option<GaveUp>,
+    /// An error found after every case of its file was read, holding no case's place (see
+    /// [`crate::diag::Diagnostic::after_the_cases`]). Not saved.
+    #[serde(skip)]
+    pub after_the_cases: bool,
     /// The moves the line makes: on a hop board each move is one peg's chain of jumps, the
     /// literature's count (English central: 18 moves, 31 jumps); a tilt or a rewrite is a move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -334,6 +338,7 @@ impl Outcome {
     /// of the run's stopped it, a give-up.
     pub fn failed(file: &str, d: &crate::diag::Diagnostic) -> Self {
         let mut o = Outcome::error(file, d.to_string());
+        o.after_the_cases = d.after_the_cases;
         if let Some(why) = &d.gave_up {
             // Stopped in its rule script (`d.file`), whose name is the family's.
             o.status = Status::GaveUp;
@@ -378,6 +383,7 @@ impl Outcome {
             settings: None,
             replay: None,
             gave_up: None,
+            after_the_cases: false,
             move_count: None,
             jump_count: None,
             goal: None,

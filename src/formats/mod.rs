@@ -269,7 +269,9 @@ fn expect_below_last(path: &Path, text: &str, last: usize) -> Option<Diagnostic>
                 .to_string(),
             Err(why) => why,
         };
-        Some(Diagnostic::new(path, why).at(Some(i + 1), None))
+        let mut d = Diagnostic::new(path, why).at(Some(i + 1), None);
+        d.after_the_cases = true;
+        Some(d)
     })
 }
 

@@ -198,13 +198,13 @@ impl<W: Write> Answers<W> {
         }
     }
 
-    /// Holds the place of a puzzle that could not be read or compiled (its message goes to
-    /// stderr) in the answers of one line each, so that line k stays puzzle k.
     /// Hands on what is written so far.
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
 
+    /// Holds the place of a puzzle that could not be read or compiled (its message goes to
+    /// stderr) in the answers of one line each, so that line k stays puzzle k.
     pub fn failed(&mut self) -> io::Result<()> {
         match self.answer {
             Answer::Moves => writeln!(self.out, "error"),

@@ -322,6 +322,7 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
         settings: (!opts.bare).then(|| settings(&p.spec, opts)),
         replay: None,
         gave_up: None,
+        after_the_cases: false,
         move_count: None,
         jump_count: None,
         goal: None,

@@ -463,6 +463,13 @@ fn an_expect_comment_is_never_dropped_by_a_typo_a_blank_line_or_its_place() {
     refused(&below).stderr_has(&format!(
         "s.icpc:{line}: this `expect:` comment is below the last case and belongs to none"
     ));
+    // The cases are answered, a line each, and the refusal adds no line of its own.
+    let run = Test::new()
+        .file("s.icpc", &below)
+        .args(["solve", "s.icpc", "--format", "moves"])
+        .run()
+        .status(2);
+    assert_eq!(run.stdout, "5 moves\nNo Solution\n");
 }
 
 #[test]
