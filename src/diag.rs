@@ -95,6 +95,11 @@ pub fn did_you_mean<S: AsRef<str>>(word: &str, known: &[S]) -> String {
         .unwrap_or_default()
 }
 
+/// `n` and a noun, the noun with an `s` unless `n` is 1: "1 error", "2 errors".
+pub fn plural(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 /// Words listed in a sentence, the last two joined by `last` ("or", "and"): `a`, `a or b`,
 /// `a, b or c`. Messages and help that name every notation or format build their lists here.
 pub fn listed<S: AsRef<str>>(words: &[S], last: &str) -> String {

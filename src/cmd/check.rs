@@ -5,10 +5,10 @@
 
 use super::{Error, ExitCode};
 use crate::batch;
+use crate::diag::plural;
 use crate::diag::{Diagnostic, Result as Checked};
 use crate::formats::{self, Notation};
 use crate::model::{Geometry, HopModel, Model, RewriteModel};
-use crate::report::plural;
 use crate::script::{self, Script};
 use crate::search::Budget;
 use crate::search::symmetry::Symmetry;

@@ -46,7 +46,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                 .collect();
             eprintln!(
                 "marbles: interrupted (Ctrl-C); {} not run: {}",
-                crate::report::plural(rest.len(), "file"),
+                crate::diag::plural(rest.len(), "file"),
                 rest.join(", ")
             );
             break;

@@ -1,6 +1,6 @@
 //! The compiled puzzle: cell indices, bit masks, move lists and the goal test — all native.
 
-use crate::diag::{Diagnostic, Result};
+use crate::diag::{Diagnostic, Result, plural};
 use crate::script::{Kind, Layout, RuleTables, Script};
 use crate::spec::{BoardSpec, Cell, GridBoard, MoveGoal, PegGoal, Piece, Spec, TiltBoard, Token};
 use std::collections::HashMap;
@@ -546,7 +546,6 @@ fn hop_goal(
     if let (None, None, None, PegGoal::Count(want)) = (pattern, spec.goal.pegs, reach, pegs)
         && want > start.count_ones()
     {
-        let plural = |n: u32| if n == 1 { "" } else { "s" };
         // On a board of no file (`check`'s sample), the script's own default is the fault.
         let sample = spec.path.to_string_lossy().starts_with('<') && t.default_pegs.is_some();
         let (file, line) = match sample {
@@ -556,12 +555,11 @@ fn hop_goal(
         return Err(Diagnostic::new(
             file,
             format!(
-                "goal: {want} peg{} to leave (rule family `{}`'s default), but the board starts \
-                 with {} peg{} and a jump only removes pegs",
-                plural(want),
+                "goal: {} to leave (rule family `{}`'s default), but the board starts with {} \
+                 and a jump only removes pegs",
+                plural(want as usize, "peg"),
                 script.name,
-                start.count_ones(),
-                plural(start.count_ones())
+                plural(start.count_ones() as usize, "peg")
             ),
         )
         .at(line, None));

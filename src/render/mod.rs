@@ -6,6 +6,7 @@ pub mod answer;
 pub mod progress;
 pub mod trace;
 
+use crate::diag::plural;
 use crate::outcome::{MoveOut, Outcome, Over, Replay, Status};
 use crate::script::Layout;
 use crate::spec::Cell;
@@ -478,21 +479,24 @@ pub fn verdict(o: &Outcome) -> String {
             let n = o.moves.len();
             let tilt = matches!(o.replay, Some(Replay::Tilt { .. }))
                 || matches!(o.moves.first(), Some(MoveOut::Tilt { .. }));
-            let plural = |k: usize| if k == 1 { "" } else { "s" };
             let proven = match o.moves_floor {
                 Some(f) if f as usize == o.moves_made() => ", proven the fewest",
                 _ => "",
             };
             match (tilt, o.jumps_made()) {
                 (true, _) if n == 0 => "already solved: every marble starts in its own hole".to_string(),
-                (true, _) => format!("solved in {n} tilt{}{proven}", plural(n)),
+                (true, _) => format!("solved in {}{proven}", plural(n, "tilt")),
                 (false, _) if n == 0 => "already solved: the start meets the goal".to_string(),
                 // On a hop board a move is one peg's chain of jumps: say both counts.
                 (false, Some(j)) => {
                     let k = o.moves_made();
-                    format!("solved in {k} move{}{proven} ({j} jump{})", plural(k), plural(j))
+                    format!(
+                        "solved in {}{proven} ({})",
+                        plural(k, "move"),
+                        plural(j as usize, "jump")
+                    )
                 }
-                (false, None) => format!("solved in {n} move{}{proven}", plural(n)),
+                (false, None) => format!("solved in {}{proven}", plural(n, "move")),
             }
         }
         Status::Unsolvable => "unsolvable".to_string(),

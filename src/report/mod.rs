@@ -10,6 +10,7 @@ mod markdown;
 mod table;
 pub mod tally;
 
+use crate::diag::plural;
 use crate::outcome::{MoveOut, Outcome, Status};
 pub use tally::{Finished, Tally};
 
@@ -238,11 +239,6 @@ impl Totals {
             self.seconds
         )
     }
-}
-
-/// `n` and a noun, the noun with an `s` unless `n` is 1: "1 error", "2 errors".
-pub fn plural(n: usize, noun: &str) -> String {
-    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 /// The number shown in a `moves` column: the moves of a solution, or of the best line a

@@ -30,8 +30,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::diag::plural;
 use crate::process::{CANCELLED, human_bytes, resident_bytes, resident_recent};
-use crate::report::plural;
 
 /// Limits for one puzzle's search; `None` means unlimited.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]

@@ -5,7 +5,7 @@
 use super::locate::{key_line, locate_in_block};
 use super::tilt::{ItemFault, TiltChecks, WallFault};
 use super::{BoardSpec, Cell, GoalSpec, GridBoard, PegGoal, Piece, Spec, TiltBoard, Token};
-use crate::diag::{Diagnostic, Result};
+use crate::diag::{Diagnostic, Result, plural};
 use crate::limits::TiltPart;
 use std::path::Path;
 
@@ -52,7 +52,6 @@ fn goal_within(path: &Path, source: &str, grid: &GridBoard, goal: &GoalSpec, hop
         return Ok(());
     }
     let count = |t: Token| grid.rows.iter().flatten().filter(|&&x| x == t).count();
-    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     // A goal board leaves its pegs, as `pegs:` would.
     let (want, what, line) = match (goal.pegs, &goal.board) {
         (Some(PegGoal::Count(n)), _) => (

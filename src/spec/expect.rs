@@ -7,6 +7,7 @@
 //! comment on the line or lines just above a case (`; expect: unsolvable`, `# expect: …`).
 //! A search that gives up has no answer, so `gave up` is refused as an expectation.
 
+use crate::diag::plural;
 use serde::Deserialize;
 
 /// What a puzzle is expected to come to.
@@ -31,14 +32,11 @@ impl Expect {
             Expect::Unsolvable => "unsolvable".into(),
             Expect::Solved { moves, jumps, pegs } => {
                 let mut parts = Vec::new();
-                if let Some(m) = moves {
-                    parts.push(format!("{m} move{}", plural(m)));
-                }
-                if let Some(j) = jumps {
-                    parts.push(format!("{j} jump{}", plural(j)));
-                }
-                if let Some(p) = pegs {
-                    parts.push(format!("{p} peg{}", plural(p)));
+                let counted = [(moves, "move"), (jumps, "jump"), (pegs, "peg")];
+                for (n, noun) in counted {
+                    if let Some(n) = n {
+                        parts.push(plural(n as usize, noun));
+                    }
                 }
                 match parts.is_empty() {
                     true => "solved".into(),
@@ -47,10 +45,6 @@ impl Expect {
             }
         }
     }
-}
-
-fn plural(n: u32) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 /// The values `expect:` takes, for messages.
