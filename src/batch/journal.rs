@@ -55,8 +55,9 @@ fn written_before(dir: &Path) -> bool {
 /// Refuses, before anything is solved, a report folder `dir` where writing the reports would
 /// replace something marbles did not put there: a folder at a name it publishes, or a file
 /// there that is no link (marbles' own are links, replaced by a rename, never followed)
-/// unless `current` shows marbles wrote a report here before.
-pub fn check_ours(dir: &Path) -> anyhow::Result<()> {
+/// unless `current` shows marbles wrote a report here before. `not_done` says what the
+/// refusal spared ("nothing was solved").
+pub fn check_ours(dir: &Path, not_done: &str) -> anyhow::Result<()> {
     let ours = written_before(dir);
     let names = report::formats()
         .iter()
@@ -74,7 +75,7 @@ pub fn check_ours(dir: &Path) -> anyhow::Result<()> {
         if !(ours || meta.is_symlink()) {
             anyhow::bail!(
                 "{}: a file marbles did not write (its reports are links into {}/); move it away \
-                 or choose another --report folder; nothing was solved and no report was touched",
+                 or choose another --report folder; {not_done} and no report was touched",
                 path.display(),
                 dir.join(CURRENT).display()
             );

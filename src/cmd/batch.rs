@@ -170,7 +170,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     // The latest results of each file: reused by `--resume`, chosen from by `--failed`, and
     // carried over for the files this run does not finish.
     if let Some(dir) = &config.report {
-        journal::check_ours(dir)?;
+        journal::check_ours(dir, "nothing was solved")?;
     }
     let kept_in = config
         .report

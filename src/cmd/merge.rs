@@ -40,6 +40,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     refuse_shard_folder(&config.report, &files)?;
     // Held like a batch holds it: a batch writing the same folder must not interleave with us.
     let _lock = crate::batch::lock::acquire(&config.report)?;
+    // A user's own file at a report's name (a website's index.html) is refused, as by batch.
+    journal::check_ours(&config.report, "nothing was merged")?;
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(report::summary(config.summary, &outcomes)?.as_bytes())?;
     stdout.flush()?;

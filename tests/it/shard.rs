@@ -296,6 +296,28 @@ fn merge_takes_shard_report_folders_as_the_results_files_in_them() {
 }
 
 #[test]
+fn merge_refuses_a_report_folder_holding_files_it_did_not_write() {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path();
+    let set = small_set(o);
+    let [s0, s1] = [0, 1].map(|k| shard_of(&set, o, k, 2));
+    let site = o.join("site");
+    std::fs::create_dir(&site).unwrap();
+    std::fs::write(site.join("index.html"), "<html>my website</html>").unwrap();
+    merge_into(&[&s0, &s1], &site).status(2).stderr_has(&format!(
+        "{}: a file marbles did not write (its reports are links into {}/); move it away or \
+         choose another --report folder; nothing was merged and no report was touched\n",
+        site.join("index.html").display(),
+        site.join("current").display()
+    ));
+    assert_eq!(
+        std::fs::read_to_string(site.join("index.html")).unwrap(),
+        "<html>my website</html>"
+    );
+    assert!(!site.join("summary.json").exists());
+}
+
+#[test]
 fn merge_refuses_a_folder_holding_no_results_file_by_name() {
     let out = tempfile::tempdir().unwrap();
     let o = out.path();
