@@ -213,6 +213,29 @@ pub fn options_in_force(opts: &Options) -> Vec<String> {
         limits.max_memory.is_some(),
         format!("--max-memory {}B", limits.max_memory.unwrap_or_default()),
     );
+    // The project's `[limits]` (marbles.toml) hold where neither flag nor puzzle sets one.
+    let project = &opts.project;
+    flag(
+        project.timeout.is_some(),
+        format!(
+            "limits.timeout = {} (marbles.toml)",
+            project.timeout.unwrap_or_default().as_secs_f64()
+        ),
+    );
+    flag(
+        project.max_nodes.is_some(),
+        format!(
+            "limits.max_nodes = {} (marbles.toml)",
+            project.max_nodes.unwrap_or_default()
+        ),
+    );
+    flag(
+        project.max_memory.is_some(),
+        format!(
+            "limits.max_memory = {}B (marbles.toml)",
+            project.max_memory.unwrap_or_default()
+        ),
+    );
     flag(opts.fewest, "--fewest".into());
     flag(opts.fewest_moves, "--fewest-moves".into());
     flag(

@@ -296,6 +296,25 @@ fn merge_takes_shard_report_folders_as_the_results_files_in_them() {
 }
 
 #[test]
+fn merge_refuses_shards_made_under_other_project_limits() {
+    let t = Test::new()
+        .file("marbles.toml", "[limits]\nmax_nodes = 1000\n")
+        .file("set/a.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+        .file("set/b.yaml", "rules: peg_hop\nboard: |\n  . o o\n");
+    let dir = t.path("");
+    let run = |args: &[&str]| Test::new().in_dir(&dir).args(args).run();
+    run(&["batch", "set", "-q", "--shard", "0/2", "--report", "s0"]).status(0);
+    // The second shard runs without the project's limit.
+    std::fs::remove_file(t.path("marbles.toml")).unwrap();
+    run(&["batch", "set", "-q", "--shard", "1/2", "--report", "s1"]).status(0);
+    run(&["merge", "s0", "s1", "--report", "m"]).status(2).stderr_has(
+        "marbles: error: s1/shard-1-of-2.json (shard 1/2) was made without limits.max_nodes, \
+         s0/shard-0-of-2.json (shard 0/2) with limits.max_nodes = 1000 (marbles.toml): every \
+         shard needs the same options",
+    );
+}
+
+#[test]
 fn merge_refuses_a_report_folder_holding_files_it_did_not_write() {
     let out = tempfile::tempdir().unwrap();
     let o = out.path();
