@@ -75,7 +75,7 @@ fn selected(path: &std::path::Path, text: &str) -> bool {
             let notation = crate::formats::Notation::of(path, None);
             let mut found = false;
             let _ = crate::formats::parse_each(path, notation, &source, &mut |spec| {
-                found = has(&spec.name);
+                found = spec.is_ok_and(|s| has(&s.name));
                 match found {
                     true => std::ops::ControlFlow::Break(()),
                     false => std::ops::ControlFlow::Continue(()),

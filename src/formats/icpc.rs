@@ -29,18 +29,23 @@ struct Numbers<'a> {
     end: Pos,
     /// The line of the last number read.
     last_line: usize,
+    /// How many numbers were read.
+    read: usize,
+    /// Whether a number was missing or was no number: the file cannot be followed past it.
+    broken: bool,
 }
 
 impl Numbers<'_> {
     /// The next number; `what` says what it should be, in words, for the error if it is not
     /// (written only then: a file of 20,000 cases reads 200,000 numbers).
     fn next(&mut self, what: impl Fn() -> String) -> Result<(i64, Pos)> {
-        match self.toks.next() {
+        let read = match self.toks.next() {
             None => Err(self
                 .end
                 .error(self.path, format!("the file ends early: expected {}", what()))),
             Some((pos, t)) => {
                 self.last_line = pos.line;
+                self.read += 1;
                 t.parse().map(|n| (n, pos)).map_err(|_| {
                     pos.error(
                         self.path,
@@ -48,7 +53,9 @@ impl Numbers<'_> {
                     )
                 })
             }
-        }
+        };
+        self.broken |= read.is_err();
+        read
     }
 
     /// A cell `r c` of `what` (in case `case`), with where its row was read.
@@ -117,13 +124,22 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
     super::collect(path, source, parse_each)
 }
 
-/// [`parse`], handing each spec to `emit` as it is read (see [`super::parse_each`]).
-pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> ControlFlow<()>) -> Result<()> {
+/// [`parse`], handing each spec to `emit` as it is read (see [`super::parse_each`]). A case
+/// that breaks a check (a size out of range, a marble off its board) is handed on as its
+/// error and the reading goes on past its numbers: its `N M W` say how many there are. A file
+/// whose numbers cannot be followed (one missing, a word, a negative count) stops there.
+pub fn parse_each(
+    path: &Path,
+    source: &str,
+    emit: &mut dyn FnMut(Result<Spec>) -> ControlFlow<()>,
+) -> Result<()> {
     let mut nums = Numbers {
         path,
         toks: super::tokens(source),
         end: super::end_pos(source),
         last_line: 1,
+        read: 0,
+        broken: false,
     };
     let stem = path
         .file_stem()
@@ -142,66 +158,47 @@ pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> Contr
             }
             break;
         }
-        let bad = |pos: Pos, msg: String| Err(pos.error(path, format!("case {case}: {msg}")));
-        let checks = match TiltChecks::new(n, m) {
-            Ok(checks) => checks,
-            Err((part, why)) => return bad(if part == TiltPart::Size { n_pos } else { m_pos }, why),
-        };
-        if w < 0 {
-            return bad(
-                w_pos,
-                format!("{w} walls: the number of walls cannot be negative"),
-            );
-        }
-        let marbles = nums.cells(checks, case, m, "marble")?;
-        let holes = nums.cells(checks, case, m, "hole")?;
-        let mut walls = Vec::new();
-        for k in 1..=w {
-            let what = || format!("wall {k}");
-            let (a, pos) = nums.cell_on_board(checks, case, &|| format!("the first square of {}", what()))?;
-            let (b, _) = nums.cell_on_board(checks, case, &|| format!("the second square of {}", what()))?;
-            // Each square was checked as it was read, so what is left to fail is the side.
-            if checks.wall([a, b]).is_err() {
-                return bad(
-                    pos,
-                    format!(
-                        "{} stands between ({}, {}) and ({}, {}), which are not side by side",
-                        what(),
-                        a[0],
-                        a[1],
-                        b[0],
-                        b[1]
-                    ),
-                );
+        let numbers = nums.read.saturating_add(
+            (m.max(0) as usize)
+                .saturating_add(w.max(0) as usize)
+                .saturating_mul(4),
+        );
+        let read = read_case(&mut nums, case, [(n, n_pos), (m, m_pos), (w, w_pos)]).map(|board| {
+            let text = lines
+                .get(n_pos.line - 1..nums.last_line)
+                .map(|ls| ls.join("\n"))
+                .unwrap_or_default();
+            Spec {
+                path: path.to_path_buf(),
+                source: text,
+                name: format!("{stem} case {case}"),
+                rules: "tilt_roll".into(),
+                board: BoardSpec::Tilt(board),
+                goal: GoalSpec::default(),
+                limits: LimitSpec::default(),
+                ratings: Default::default(),
+                trace: false,
+                line: Some(n_pos.line),
+                expect: None,
             }
-            walls.push([a, b]);
-        }
-        let text = lines
-            .get(n_pos.line - 1..nums.last_line)
-            .map(|ls| ls.join("\n"))
-            .unwrap_or_default();
-        cases += 1;
-        let read = emit(Spec {
-            path: path.to_path_buf(),
-            source: text,
-            name: format!("{stem} case {case}"),
-            rules: "tilt_roll".into(),
-            board: BoardSpec::Tilt(TiltBoard {
-                size: n as usize,
-                marbles,
-                holes,
-                walls,
-                exits: Vec::new(),
-                pieces: Vec::new(),
-            }),
-            goal: GoalSpec::default(),
-            limits: LimitSpec::default(),
-            ratings: Default::default(),
-            trace: false,
-            line: Some(n_pos.line),
-            expect: None,
         });
-        if read.is_break() {
+        let read = match read {
+            // A negative count leaves no way to find the next case.
+            Err(d) if nums.broken || m < 0 || w < 0 => return Err(d),
+            Err(d) => {
+                // Past the rest of the case's numbers, to the next case; where they run out,
+                // the case's own fault is the one to show.
+                while nums.read < numbers {
+                    if nums.next(String::new).is_err() {
+                        return Err(d);
+                    }
+                }
+                Err(d)
+            }
+            ok => ok,
+        };
+        cases += 1;
+        if emit(read).is_break() {
             return Ok(());
         }
     }
@@ -213,6 +210,57 @@ pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> Contr
         .at(Some(1), Some(1)));
     }
     Ok(())
+}
+
+/// The board of case `case` after its `N M W` (each with where it was read): its marbles,
+/// holes and walls read and checked, the first fault its error.
+fn read_case(
+    nums: &mut Numbers,
+    case: usize,
+    [(n, n_pos), (m, m_pos), (w, w_pos)]: [(i64, Pos); 3],
+) -> Result<TiltBoard> {
+    let bad = |pos: Pos, msg: String| Err(pos.error(nums.path, format!("case {case}: {msg}")));
+    let checks = match TiltChecks::new(n, m) {
+        Ok(checks) => checks,
+        Err((part, why)) => return bad(if part == TiltPart::Size { n_pos } else { m_pos }, why),
+    };
+    if w < 0 {
+        return bad(
+            w_pos,
+            format!("{w} walls: the number of walls cannot be negative"),
+        );
+    }
+    let marbles = nums.cells(checks, case, m, "marble")?;
+    let holes = nums.cells(checks, case, m, "hole")?;
+    let mut walls = Vec::new();
+    for k in 1..=w {
+        let what = || format!("wall {k}");
+        let (a, pos) = nums.cell_on_board(checks, case, &|| format!("the first square of {}", what()))?;
+        let (b, _) = nums.cell_on_board(checks, case, &|| format!("the second square of {}", what()))?;
+        // Each square was checked as it was read, so what is left to fail is the side.
+        if checks.wall([a, b]).is_err() {
+            return bad(
+                pos,
+                format!(
+                    "{} stands between ({}, {}) and ({}, {}), which are not side by side",
+                    what(),
+                    a[0],
+                    a[1],
+                    b[0],
+                    b[1]
+                ),
+            );
+        }
+        walls.push([a, b]);
+    }
+    Ok(TiltBoard {
+        size: n as usize,
+        marbles,
+        holes,
+        walls,
+        exits: Vec::new(),
+        pieces: Vec::new(),
+    })
 }
 
 #[cfg(test)]

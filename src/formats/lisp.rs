@@ -10,7 +10,7 @@
 //! (`(((x o x)) ((o x o)))`, an answer's states) is one puzzle per board.
 
 use super::Pos;
-use crate::diag::Result;
+use crate::diag::{Diagnostic, Result};
 use crate::limits::MAX_HOP_CELLS;
 use crate::spec::{BoardSpec, GoalSpec, GridBoard, LimitSpec, Spec, Token};
 use std::collections::BTreeMap;
@@ -45,7 +45,11 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
 }
 
 /// [`parse`], handing each spec to `emit` as it is read (see [`super::parse_each`]).
-pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> ControlFlow<()>) -> Result<()> {
+pub fn parse_each(
+    path: &Path,
+    source: &str,
+    emit: &mut dyn FnMut(Result<Spec>) -> ControlFlow<()>,
+) -> Result<()> {
     let mut it = super::tokens(source);
     let parts = super::Parts::new(path, source, "call");
     let mut any = false;
@@ -58,8 +62,12 @@ pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> Contr
         },
         |k, (rows, trace, first, last), several| {
             let (name, source) = parts.get(k, (first, last), several);
+            let rows = match rows {
+                Ok(rows) => rows,
+                Err(fault) => return Ok(emit(Err(fault))),
+            };
             let triangle = is_triangle(&rows);
-            Ok(emit(Spec {
+            Ok(emit(Ok(Spec {
                 path: path.to_path_buf(),
                 source,
                 name,
@@ -75,7 +83,7 @@ pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> Contr
                 trace,
                 line: several.then_some(first),
                 expect: None,
-            }))
+            })))
         },
         || {
             Pos { line: 1, col: 1 }.error(
@@ -86,8 +94,13 @@ pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> Contr
     )
 }
 
-/// One puzzle read: its rows, its trace flag, and its first and last lines.
-type Found = (Vec<Vec<Token>>, bool, usize, usize);
+/// One puzzle read: its rows (or the first check they broke), its trace flag, and its first
+/// and last lines.
+type Found = (Rows, bool, usize, usize);
+
+/// A board's rows read to its closing `)`, or the first check they broke (a row too long, a
+/// letter that is no peg or hole): the file goes on after it.
+type Rows = std::result::Result<Vec<Vec<Token>>, Diagnostic>;
 
 /// A first row of one entry starts a triangle (rows of 1, 2, 3, … entries, the assignment's
 /// boards); any other a square board.
@@ -169,7 +182,7 @@ type Tokens<'a> = super::Lexer<'a>;
 
 /// The arguments of a `(peg-puzzle` call opened at `open`, up to its closing `)`: the board
 /// (quoted or not) and the trace flag, `#t` or `#f` (`#f` if left out).
-fn call_args(path: &Path, it: &mut Tokens, open: Pos) -> Result<(Vec<Vec<Token>>, bool)> {
+fn call_args(path: &Path, it: &mut Tokens, open: Pos) -> Result<(Rows, bool)> {
     let err = |pos: Pos, msg: String| pos.error(path, msg);
     it.next_if(|(_, t)| *t == "'");
     let rows = match it.next() {
@@ -206,11 +219,13 @@ fn call_args(path: &Path, it: &mut Tokens, open: Pos) -> Result<(Vec<Vec<Token>>
 
 /// The rows of a board whose `(` at `open` has been read, up to its closing `)`; `first_row`
 /// is the `(` of its first row when that has been read too. Rows of 1, 2, 3, … entries are a
-/// triangle, rows all as long as the first a square board.
-fn board(path: &Path, it: &mut Tokens, open: Pos, mut first_row: Option<Pos>) -> Result<Vec<Vec<Token>>> {
+/// triangle, rows all as long as the first a square board. A board whose lists are whole but
+/// break a check is read to its end and its first fault returned inside.
+fn board(path: &Path, it: &mut Tokens, open: Pos, mut first_row: Option<Pos>) -> Result<Rows> {
     let err = |pos: Pos, msg: String| pos.error(path, msg);
     let mut rows: Vec<Vec<Token>> = Vec::new();
     let mut holes = 0;
+    let mut fault: Option<Diagnostic> = None;
     loop {
         let n = rows.len() + 1;
         let row_open = match first_row.take().map(|p| (p, "(")).or_else(|| it.next()) {
@@ -224,8 +239,8 @@ fn board(path: &Path, it: &mut Tokens, open: Pos, mut first_row: Option<Pos>) ->
             }
             None => return Err(err(open, "this `(` opening the board is never closed".into())),
         };
-        if n > MAX_ROWS && is_triangle(&rows) {
-            return Err(err(
+        if n > MAX_ROWS && is_triangle(&rows) && fault.is_none() {
+            fault = Some(err(
                 row_open,
                 format!(
                     "row {n}: a triangle may have at most {MAX_ROWS} rows ({MAX_HOP_CELLS} holes at most)"
@@ -247,12 +262,15 @@ fn board(path: &Path, it: &mut Tokens, open: Pos, mut first_row: Option<Pos>) ->
                     "o" | "O" => Token::Hole,
                     "-" => Token::Blocked,
                     _ => {
-                        return Err(err(
-                            pos,
-                            format!(
-                                "`{t}` in row {n} is neither x (a peg), o (an empty hole) nor - (no hole)"
-                            ),
-                        ));
+                        fault.get_or_insert_with(|| {
+                            err(
+                                pos,
+                                format!(
+                                    "`{t}` in row {n} is neither x (a peg), o (an empty hole) nor - (no hole)"
+                                ),
+                            )
+                        });
+                        Token::Hole
                     }
                 }),
                 None => return Err(err(row_open, format!("row {n}'s `(` is never closed"))),
@@ -260,17 +278,22 @@ fn board(path: &Path, it: &mut Tokens, open: Pos, mut first_row: Option<Pos>) ->
         }
         let entries = if row.len() == 1 { "entry" } else { "entries" };
         let square = !rows.is_empty() && !is_triangle(&rows);
+        // Once one check is broken, the rest of the board is only read past.
+        if fault.is_some() {
+            continue;
+        }
         if n > 1 && !square && row.len() != n {
-            return Err(err(
+            fault = Some(err(
                 row_open,
                 format!(
                     "row {n} has {} {entries}; row {n} of a triangle has {n}",
                     row.len()
                 ),
             ));
+            continue;
         }
         if square && row.len() != rows[0].len() {
-            return Err(err(
+            fault = Some(err(
                 row_open,
                 format!(
                     "row {n} has {} {entries}; row 1 has {}, and a square board's rows are all as long",
@@ -278,22 +301,24 @@ fn board(path: &Path, it: &mut Tokens, open: Pos, mut first_row: Option<Pos>) ->
                     rows[0].len()
                 ),
             ));
+            continue;
         }
         holes += row.iter().filter(|&&t| t != Token::Blocked).count();
         if holes > MAX_HOP_CELLS {
-            return Err(err(
+            fault = Some(err(
                 row_open,
                 format!(
                     "row {n}: more than {MAX_HOP_CELLS} holes; hop boards may have at most {MAX_HOP_CELLS}"
                 ),
             ));
+            continue;
         }
         rows.push(row);
     }
-    if rows.is_empty() {
-        return Err(err(open, format!("the board has no rows: {EXAMPLE}")));
+    if rows.is_empty() && fault.is_none() {
+        fault = Some(err(open, format!("the board has no rows: {EXAMPLE}")));
     }
-    Ok(rows)
+    Ok(fault.map_or(Ok(rows), Err))
 }
 
 #[cfg(test)]

@@ -327,7 +327,11 @@ pub fn parse(path: &Path, source: &str) -> Result<Vec<Spec>> {
 }
 
 /// [`parse`], handing each spec to `emit` as it is read (see [`super::parse_each`]).
-pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> ControlFlow<()>) -> Result<()> {
+pub fn parse_each(
+    path: &Path,
+    source: &str,
+    emit: &mut dyn FnMut(Result<Spec>) -> ControlFlow<()>,
+) -> Result<()> {
     let mut reader = Reader::new(path, source);
     let parts = super::Parts::new(path, source, "board");
     super::stream(
@@ -341,11 +345,14 @@ pub fn parse_each(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> Contr
         },
         |k, m, several| {
             let (name, text) = parts.get(k, (m.first, m.last), several);
-            let mut s = spec(path, &m.rows, name, text)?;
-            if let Some(rules) = m.rules {
-                s.rules = rules;
-            }
-            s.line = several.then_some(m.first);
+            // A matrix read whole that breaks a check is its own error; the file goes on.
+            let s = spec(path, &m.rows, name, text).map(|mut s| {
+                if let Some(rules) = m.rules {
+                    s.rules = rules;
+                }
+                s.line = several.then_some(m.first);
+                s
+            });
             Ok(emit(s))
         },
         || {

@@ -22,7 +22,10 @@ use std::path::{Path, PathBuf};
 
 /// Reads the puzzles of a file's text (its path, its text without a byte-order mark) one at
 /// a time, handing each to `emit` as soon as it is read; `emit` may stop the reading.
-pub type Reader = fn(&Path, &str, &mut dyn FnMut(Spec) -> ControlFlow<()>) -> Result<()>;
+/// A notation's reader: hands each case to its callback as it is read, or a case's error
+/// where the case breaks a check but the file can be followed past it; returns an error where
+/// it cannot be.
+pub type Reader = fn(&Path, &str, &mut dyn FnMut(Result<Spec>) -> ControlFlow<()>) -> Result<()>;
 
 /// How the puzzles of a file holding several are named.
 #[derive(Debug)]
@@ -174,8 +177,8 @@ pub fn globs() -> String {
 }
 
 /// A YAML file's one spec.
-fn read_yaml(path: &Path, source: &str, emit: &mut dyn FnMut(Spec) -> ControlFlow<()>) -> Result<()> {
-    let _ = emit(crate::spec::parse(path, source)?);
+fn read_yaml(path: &Path, source: &str, emit: &mut dyn FnMut(Result<Spec>) -> ControlFlow<()>) -> Result<()> {
+    let _ = emit(Ok(crate::spec::parse(path, source)?));
     Ok(())
 }
 
@@ -186,32 +189,43 @@ pub fn read(path: &Path, notation: &Notation) -> Result<Vec<Spec>> {
 
 /// The specs in `text`, the contents of `path` in `notation`.
 pub fn parse(path: &Path, notation: &Notation, text: &str) -> Result<Vec<Spec>> {
+    gather(|emit| read_each(path, text, notation, emit))
+}
+
+/// Every spec `read` hands on, or the first error: a case's or the file's.
+fn gather(
+    read: impl FnOnce(&mut dyn FnMut(Result<Spec>) -> ControlFlow<()>) -> Result<()>,
+) -> Result<Vec<Spec>> {
     let mut specs = Vec::new();
-    read_each(path, text, notation, &mut |s| {
-        specs.push(s);
-        ControlFlow::Continue(())
+    let mut fault = None;
+    read(&mut |s| match s {
+        Ok(s) => {
+            specs.push(s);
+            ControlFlow::Continue(())
+        }
+        Err(d) => {
+            fault = Some(d);
+            ControlFlow::Break(())
+        }
     })?;
-    Ok(specs)
+    fault.map_or(Ok(specs), Err)
 }
 
 /// The specs `read` finds in `text`, the contents of `path`, all at once.
 fn collect(path: &Path, text: &str, read: Reader) -> Result<Vec<Spec>> {
-    let mut specs = Vec::new();
-    read(path, text.strip_prefix('\u{feff}').unwrap_or(text), &mut |s| {
-        specs.push(s);
-        ControlFlow::Continue(())
-    })?;
-    Ok(specs)
+    gather(|emit| read(path, text.strip_prefix('\u{feff}').unwrap_or(text), emit))
 }
 
 /// Reads the specs in `text` one at a time, handing each to `emit` as soon as it is read (and
 /// the next one begun, for its name): a file of 300,000 cases never holds more than one, and
-/// the cases before a broken one are handed on before its error. `emit` may stop the reading.
+/// the cases before a broken one are handed on before its error. A case that breaks a check
+/// is handed on as its error, in its turn, and the cases after it follow. `emit` may stop the
+/// reading.
 pub fn parse_each(
     path: &Path,
     notation: &Notation,
     text: &str,
-    emit: &mut dyn FnMut(Spec) -> ControlFlow<()>,
+    emit: &mut dyn FnMut(Result<Spec>) -> ControlFlow<()>,
 ) -> Result<()> {
     read_each(path, text, notation, emit)
 }
@@ -223,7 +237,7 @@ fn read_each(
     path: &Path,
     text: &str,
     notation: &Notation,
-    emit: &mut dyn FnMut(Spec) -> ControlFlow<()>,
+    emit: &mut dyn FnMut(Result<Spec>) -> ControlFlow<()>,
 ) -> Result<()> {
     // Editors on some systems start a file with a byte-order mark; it is not part of the board.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -237,7 +251,16 @@ fn read_each(
     let mut refused = None;
     let mut lines = crate::spec::expect::Lines::default();
     let (mut last, mut stopped) = (0, false);
-    let read = (notation.read)(path, text, &mut |mut s| {
+    let read = (notation.read)(path, text, &mut |s| {
+        let mut s = match s {
+            Ok(s) => s,
+            Err(d) => {
+                last = last.max(d.line.unwrap_or(0));
+                let flow = emit(Err(d));
+                stopped = flow.is_break();
+                return flow;
+            }
+        };
         let line = s.line.unwrap_or_else(first);
         last = last.max(line);
         match crate::spec::expect::in_comment_above(text, lines.start(text, line), line) {
@@ -247,7 +270,7 @@ fn read_each(
                 return ControlFlow::Break(());
             }
         }
-        let flow = emit(s);
+        let flow = emit(Ok(s));
         stopped = flow.is_break();
         flow
     });
@@ -348,7 +371,7 @@ pub fn prepare_text(
         if cancelled() {
             return ControlFlow::Break(());
         }
-        f(scripts.prepare(s, opts))
+        f(s.and_then(|s| scripts.prepare(s, opts)))
     });
     if let Err(d) = read
         && !cancelled()
@@ -484,7 +507,7 @@ pub fn solve_text_parallel<T: Send>(
             if cancelled() || stopped {
                 return ControlFlow::Break(());
             }
-            chunk.push(scripts.find(s));
+            chunk.push(s.and_then(|s| scripts.find(s)));
             if chunk.len() == CHUNK {
                 send(std::mem::take(&mut chunk), &mut in_flight, &mut stopped);
             }
@@ -530,7 +553,7 @@ pub fn prepare_case(
     });
     match (read, chosen) {
         (Err(d), None) => Err(d),
-        (_, spec) => Ok((count, spec.map(|s| solve::prepare_spec(s, opts)))),
+        (_, spec) => Ok((count, spec.map(|s| s.and_then(|s| solve::prepare_spec(s, opts))))),
     }
 }
 

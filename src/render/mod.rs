@@ -493,7 +493,7 @@ pub fn verdict(o: &Outcome) -> String {
                     format!(
                         "solved in {}{proven} ({})",
                         plural(k, "move"),
-                        plural(j as usize, "jump")
+                        plural(j, "jump")
                     )
                 }
                 (false, None) => format!("solved in {}{proven}", plural(n, "move")),

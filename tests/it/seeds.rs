@@ -431,6 +431,61 @@ fn a_broken_case_among_many_keeps_its_place_and_its_line() {
 }
 
 #[test]
+fn a_case_that_breaks_a_check_keeps_its_place_and_the_cases_after_it() {
+    // Each file's second case is whole but breaks a check (a row too long, a letter that is
+    // no peg, a board too wide, two marbles on one cell): its line says `error`, and the case
+    // after it is still read and answered, in every notation.
+    let lisp = "((o) (x x) (x x x) (x x x x) (x x x x x))\n";
+    let icpc = "4 3 1\n0 1\n1 0\n1 2\n2 3\n2 1\n3 2\n1 1 1 2\n";
+    for (name, text, fault) in [
+        (
+            "row.lisp",
+            format!("{lisp}((o) (x x) (x x x x) (x x x x) (x x x x x))\n{lisp}"),
+            "row.lisp:2:12: row 3 has 4 entries; row 3 of a triangle has 3",
+        ),
+        (
+            "letter.lisp",
+            format!("{lisp}((o) (x x) (x q x) (x x x x) (x x x x x))\n{lisp}"),
+            "letter.lisp:2:15: `q` in row 3 is neither x (a peg), o (an empty hole) nor - (no hole)",
+        ),
+        (
+            "row.matrix",
+            "1 1 0\n\n1 1 0\n1 1\n\n0 1 1\n".to_string(),
+            "row.matrix:4:1: row 2 has 2 entries; row 1 has 3, and a square grid's rows are all as long",
+        ),
+        (
+            "wide.icpc",
+            format!("{icpc}20 1 0\n0 0\n19 19\n{icpc}0 0 0\n"),
+            "wide.icpc:9:1: case 2: size 20 is out of range: tilt boards are 1 to 15 cells wide",
+        ),
+        (
+            "shared.icpc",
+            format!("{icpc}3 2 0\n0 0\n0 0\n1 1\n2 2\n{icpc}0 0 0\n"),
+            "shared.icpc:11:1: case 2: marbles 1 and 2 share the cell (0, 0)",
+        ),
+    ] {
+        let r = run(name, &text, &["solve", name, "--format", "moves"]).status(2);
+        let answer = if name.ends_with("lisp") {
+            "12 moves"
+        } else if name.ends_with("icpc") {
+            "5 moves"
+        } else {
+            "1 moves"
+        };
+        let last = if name.ends_with("matrix") {
+            "1 moves"
+        } else {
+            answer
+        };
+        assert_eq!(r.stdout, format!("{answer}\nerror\n{last}\n"), "{name}");
+        assert_eq!(r.stderr, format!("marbles: error: {fault}\n"), "{name}");
+        run(name, &text, &["batch", name, "--no-report"])
+            .status(2)
+            .stdout_has("3 puzzles: 2 solved, 0 unsolvable, 0 gave up, 1 error");
+    }
+}
+
+#[test]
 fn a_case_that_does_not_parse_keeps_the_answers_before_it() {
     // Cases are read one at a time as they are solved: an unclosed last case ends the run
     // with its line and column, after the two cases before it were answered.
