@@ -318,8 +318,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             j.place_results(path)?;
             prev.carry(&path.with_file_name(journal::EARLIER_FILE), &keep)
         })?;
-        // An interrupted shard is not whole: it leaves no results file for merge to take.
-        if let Some(s) = shard.filter(|_| !interrupted) {
+        // A shard stopped short (Ctrl-C, `--fail-fast`) is not whole: it leaves no results
+        // file for merge to take.
+        if let Some(s) = shard.filter(|_| results.stopped.is_none()) {
             write_shard(dir, s, config, (owned, &listing), j.outcomes()?)?;
         }
         j.finish();

@@ -490,11 +490,7 @@ pub fn verdict(o: &Outcome) -> String {
                 // On a hop board a move is one peg's chain of jumps: say both counts.
                 (false, Some(j)) => {
                     let k = o.moves_made();
-                    format!(
-                        "solved in {}{proven} ({})",
-                        plural(k, "move"),
-                        plural(j, "jump")
-                    )
+                    format!("solved in {}{proven} ({})", plural(k, "move"), plural(j, "jump"))
                 }
                 (false, None) => format!("solved in {}{proven}", plural(n, "move")),
             }

@@ -555,6 +555,36 @@ fn an_interrupted_rerun_leaves_no_old_results_file() {
 }
 
 #[test]
+fn a_shard_stopped_by_fail_fast_leaves_no_results_file() {
+    // `a` fails its expectation; `b` is never run after `--fail-fast` stops at `a`.
+    let t = Test::new()
+        .file(
+            "set/a.yaml",
+            "rules: peg_hop\nboard: |\n  o o .\nexpect: unsolvable\n",
+        )
+        .file("set/b.yaml", "rules: peg_hop\nboard: |\n  . o o\n");
+    let dir = t.path("");
+    Test::new()
+        .in_dir(&dir)
+        .args([
+            "batch",
+            "set",
+            "-q",
+            "-j",
+            "1",
+            "--fail-fast",
+            "--shard",
+            "0/1",
+            "--report",
+            "r",
+        ])
+        .run()
+        .status(1);
+    assert!(dir.join("r/summary.json").is_file());
+    assert!(!dir.join("r/shard-0-of-1.json").exists());
+}
+
+#[test]
 fn contradictory_shard_sources_are_refused_naming_both() {
     let out = tempfile::tempdir().unwrap();
     let report = out.path().join("r");
