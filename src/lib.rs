@@ -68,12 +68,10 @@ pub fn run(cli: Cli) -> ExitCode {
     process::fit_allocator_to_rlimit();
     // The project's marbles.toml, found from where marbles runs, as cargo finds its manifest:
     // a file that cannot be read or says what marbles does not know stops every command that
-    // would use it, before anything is solved or written.
-    let searching = matches!(
-        cli.command,
-        Command::Solve(_) | Command::Play(_) | Command::Check(_) | Command::Batch(_) | Command::Count(_)
-    );
-    let project = match searching {
+    // solves, lists rule families or writes, before anything is solved or written (rule
+    // lookup reads its `rules` folders: a typo there would hide a family quietly).
+    let reading = !matches!(cli.command, Command::Bench(_) | Command::Completions { .. });
+    let project = match reading {
         true => match project::find(Path::new(".")) {
             Ok(found) => found,
             Err(d) => return cmd::finish(Err(d.into())),

@@ -31,16 +31,29 @@ fn the_project_file_sets_limits_that_flags_override() {
 
 #[test]
 fn an_unknown_key_is_refused_at_its_line_with_a_suggestion() {
-    Test::new()
-        .file("marbles.toml", "jobs = 1\n[limits]\ntimout = 3\n")
-        .file("p.yaml", &corner())
-        .args(["solve", "p.yaml"])
-        .run()
-        .status(2)
-        .stderr_has(
+    // By every command that solves, lists rule families or writes: `rules` reads the
+    // project's rule folders, and `new`, `import` and `merge` write.
+    for args in [
+        &["solve", "p.yaml"][..],
+        &["rules"],
+        &["new", "hopper"],
+        &["import", "p.lisp", "--out", "imported"],
+        &["merge", "s0", "--report", "m"],
+    ] {
+        let t = Test::new()
+            .file("marbles.toml", "jobs = 1\n[limits]\ntimout = 3\n")
+            .file("p.yaml", &corner())
+            .file("p.lisp", "((o) (x x) (x x x) (x x x x) (x x x x x))\n");
+        let dir = t.path("");
+        t.args(args).run().status(2).stderr_has(
             "marbles: error: marbles.toml:3: unknown key `timout`: did you mean `timeout`? known keys \
              here: `timeout`, `max_nodes`, `max_memory`, `script_ops` and `script_timeout`\n",
         );
+        // Nothing was written.
+        for made in ["hopper.yaml", "rules", "imported", "m"] {
+            assert!(!dir.join(made).exists(), "{args:?} wrote {made}");
+        }
+    }
 }
 
 #[test]
