@@ -114,20 +114,42 @@ where
     Option::<T>::deserialize(d).map(Some)
 }
 
-#[derive(Deserialize)]
-#[serde(
-    untagged,
-    expecting = "`unsolvable`, `solved`, text such as `10 moves, 1 peg`, or a map of `moves:`, `jumps:` and `pegs:`"
-)]
 pub(super) enum RawExpect {
     Text(String),
     Map(std::collections::BTreeMap<String, serde_yaml::Value>),
+}
+
+/// Text or a map, read by hand rather than as an untagged enum: that one's error hid its
+/// variants' own (a key given twice read as "not an expectation").
+impl<'de> Deserialize<'de> for RawExpect {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Either;
+        impl<'de> serde::de::Visitor<'de> for Either {
+            type Value = RawExpect;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(
+                    "`unsolvable`, `solved`, text such as `10 moves, 1 peg`, or a map of `moves:`, `jumps:` and `pegs:`",
+                )
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<RawExpect, E> {
+                Ok(RawExpect::Text(v.to_string()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, a: A) -> Result<RawExpect, A::Error> {
+                let map =
+                    super::types::UniqueMap::deserialize(serde::de::value::MapAccessDeserializer::new(a))?;
+                Ok(RawExpect::Map(map.0))
+            }
+        }
+        d.deserialize_any(Either)
+    }
 }
 
 impl RawExpect {
     pub(super) fn read(self) -> Result<Expect, String> {
         match self {
             RawExpect::Text(t) => parse_words(&t),
+            // `expect: {}` states nothing, as `expect:` alone does.
+            RawExpect::Map(map) if map.is_empty() => Err(NO_VALUE.to_string()),
             RawExpect::Map(map) => {
                 const KEYS: [&str; 3] = ["moves", "jumps", "pegs"];
                 let (mut moves, mut jumps, mut pegs) = (None, None, None);

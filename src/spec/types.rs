@@ -345,3 +345,41 @@ where
         text,
     })
 }
+
+/// A YAML map whose keys are each written once: a key given twice is refused, as a struct's
+/// field given twice is (a plain map keeps the last silently: `ratings:` with `1:` twice, or
+/// `expect: {moves: 12, moves: 13}`).
+#[derive(Debug, Clone, Default)]
+pub(super) struct UniqueMap<K, V>(pub BTreeMap<K, V>);
+
+impl<'de, K, V> Deserialize<'de> for UniqueMap<K, V>
+where
+    K: Deserialize<'de> + Ord + std::fmt::Display,
+    V: Deserialize<'de>,
+{
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Keys<K, V>(std::marker::PhantomData<(K, V)>);
+        impl<'de, K, V> serde::de::Visitor<'de> for Keys<K, V>
+        where
+            K: Deserialize<'de> + Ord + std::fmt::Display,
+            V: Deserialize<'de>,
+        {
+            type Value = UniqueMap<K, V>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+                let mut map = BTreeMap::new();
+                while let Some((k, v)) = a.next_entry::<K, V>()? {
+                    if map.contains_key(&k) {
+                        // The words serde gives a struct's field, which the YAML errors place.
+                        return Err(serde::de::Error::custom(format!("duplicate field `{k}`")));
+                    }
+                    map.insert(k, v);
+                }
+                Ok(UniqueMap(map))
+            }
+        }
+        d.deserialize_map(Keys(std::marker::PhantomData))
+    }
+}

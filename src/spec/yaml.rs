@@ -6,7 +6,7 @@
 use super::board::{TiltKeys, check_goal_fits, parse_goal_board, parse_grid, parse_tilt};
 use super::expansion;
 use super::locate::{goal_key_line, key_line, nested_key_line, own_board_line};
-use super::types::number_or_text;
+use super::types::{UniqueMap, number_or_text};
 use super::{BoardSpec, Cell, GoalSpec, LimitSpec, MoveGoal, PegGoal, Spec};
 use crate::diag::{Diagnostic, Result};
 use serde::Deserialize;
@@ -33,7 +33,7 @@ struct RawSpec {
     blockers: Option<Vec<Cell>>,
     goal: Option<RawGoal>,
     solve: Option<LimitSpec>,
-    ratings: Option<BTreeMap<u32, String>>,
+    ratings: Option<UniqueMap<u32, String>>,
     /// `Some(None)` for a key written without a value (`expect:` or `expect: ~`), which is
     /// refused rather than read as no expectation.
     #[serde(default, deserialize_with = "super::expect::present")]
@@ -55,7 +55,7 @@ struct RawGoal {
     moves: Option<Option<RawMoves>>,
     board: Option<String>,
     reach: Option<Cell>,
-    left: Option<BTreeMap<String, u32>>,
+    left: Option<UniqueMap<String, u32>>,
     piece: Option<String>,
 }
 
@@ -434,7 +434,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
             };
             let kind_err = |why: String| Diagnostic::new(path, format!("goal: {why}")).at(kinds_line, None);
             let mut left = BTreeMap::new();
-            for (name, n) in g.left.unwrap_or_default() {
+            for (name, n) in g.left.unwrap_or_default().0 {
                 left.insert(kind_letter(&name).map_err(kind_err)?, n);
             }
             let piece = match g.piece {
@@ -490,7 +490,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         board,
         goal,
         limits,
-        ratings: raw.ratings.unwrap_or_default(),
+        ratings: raw.ratings.unwrap_or_default().0,
         trace: false,
         line: None,
         expect,

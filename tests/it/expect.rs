@@ -399,6 +399,27 @@ fn the_html_summary_has_file_expectation_and_reason_columns_and_sorts_and_filter
 }
 
 #[test]
+fn a_key_given_twice_in_ratings_or_left_is_refused_at_its_line() {
+    for (map, why) in [
+        (
+            "ratings:\n  1: genius\n  1: dunce\n",
+            "p.yaml:10:3: invalid puzzle YAML: ratings: `1:` is given twice, first at line 9: keep one\n",
+        ),
+        (
+            "goal:\n  pegs: 1\n  left:\n    red: 1\n    red: 2\n",
+            "p.yaml:12:5: invalid puzzle YAML: goal.left: `red:` is given twice, first at line 11: keep one\n",
+        ),
+    ] {
+        Test::new()
+            .file("p.yaml", &format!("{CORNER}{map}"))
+            .args(["check", "p.yaml"])
+            .run()
+            .status(2)
+            .stderr_has(why);
+    }
+}
+
+#[test]
 fn a_mistyped_key_of_an_expectation_map_is_refused_at_its_line() {
     for (map, why) in [
         (
@@ -408,6 +429,15 @@ fn a_mistyped_key_of_an_expectation_map_is_refused_at_its_line() {
         (
             "{moves: -1}",
             "p.yaml:8:1: expect: `moves` must be a whole number, not `-1`\n",
+        ),
+        // A number or a list is no expectation, said as such.
+        (
+            "12",
+            "p.yaml:8:9: invalid puzzle YAML: expect: invalid type: integer `12`, expected `unsolvable`, `solved`, text such as `10 moves, 1 peg`, or a map of `moves:`, `jumps:` and `pegs:`\n",
+        ),
+        (
+            "\n  moves: 12\n  moves: 13",
+            "p.yaml:10:3: invalid puzzle YAML: expect: `moves:` is given twice, first at line 9: keep one\n",
         ),
     ] {
         Test::new()
@@ -421,7 +451,7 @@ fn a_mistyped_key_of_an_expectation_map_is_refused_at_its_line() {
 
 #[test]
 fn an_expect_key_without_a_value_is_refused_not_read_as_no_expectation() {
-    for empty in ["", " ~"] {
+    for empty in ["", " ~", " {}"] {
         Test::new()
             .file("p.yaml", &format!("{CORNER}expect:{empty}\n"))
             .args(["check", "p.yaml"])
