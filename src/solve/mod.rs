@@ -115,12 +115,41 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
         }
         _ => {}
     }
+    unmeetable_expect(&spec, &model, &script.name)?;
     Ok(Prepared {
         spec,
         script,
         tables,
         model,
     })
+}
+
+/// Refuses an `expect:` of what the puzzle's family never counts (jumps off a hop board,
+/// pegs on a tilt or robot board): it could never be met, and only a run would say so.
+fn unmeetable_expect(spec: &Spec, model: &Model, family: &str) -> Result<()> {
+    let Some(spec::Expect::Solved { jumps, pegs, .. }) = spec.expect else {
+        return Ok(());
+    };
+    let why = match model {
+        Model::Hop(_) => None,
+        _ if jumps.is_some() => Some("jumps are counted on hop boards only"),
+        Model::Slide(_) | Model::Tilt(_) if pegs.is_some() => {
+            Some("pegs are counted on hop boards and boards of pieces only")
+        }
+        _ => None,
+    };
+    match why {
+        None => Ok(()),
+        Some(why) => Err(crate::diag::Diagnostic::new(
+            &spec.path,
+            format!(
+                "expect: `{}` can never be met: {why}, which rule family `{family}` does not make; expect \
+                 its moves (`10 moves`) or `solved`",
+                spec.expect.map(spec::Expect::words).unwrap_or_default()
+            ),
+        )
+        .at(spec::key_line(&spec.source, "expect").or(spec.line), None)),
+    }
 }
 
 /// The SHA-256 of a spec file's bytes, or `None` if it is not a readable puzzle-sized file

@@ -84,7 +84,8 @@ pub fn parse_words(text: &str) -> Result<Expect, String> {
     while let [n, unit, tail @ ..] = rest {
         let n: u32 = n.parse().map_err(|_| refuse())?;
         let slot = match *unit {
-            "move" | "moves" => &mut moves,
+            // A tilt is a move, as `solve` calls a tilt board's moves.
+            "move" | "moves" | "tilt" | "tilts" => &mut moves,
             "jump" | "jumps" => &mut jumps,
             "peg" | "pegs" => &mut pegs,
             _ => return Err(refuse()),

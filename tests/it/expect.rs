@@ -399,6 +399,50 @@ fn the_html_summary_has_file_expectation_and_reason_columns_and_sorts_and_filter
 }
 
 #[test]
+fn an_expectation_a_family_never_counts_is_refused_and_tilts_are_moves() {
+    let tilt = std::fs::read_to_string(root().join("puzzles/tilt_roll/four_by_four.yaml")).unwrap();
+    let frogs = std::fs::read_to_string(root().join("puzzles/frogs_toads/frogs_toads_3.yaml")).unwrap();
+    for (puzzle, expect, why) in [
+        (
+            &tilt,
+            "5 jumps",
+            "`solved: 5 jumps` can never be met: jumps are counted on hop boards only, which rule \
+             family `tilt_roll` does not make",
+        ),
+        (
+            &tilt,
+            "5 moves, 0 pegs",
+            "`solved: 5 moves, 0 pegs` can never be met: pegs are counted on hop boards and boards \
+             of pieces only, which rule family `tilt_roll` does not make",
+        ),
+        (
+            &frogs,
+            "15 jumps",
+            "`solved: 15 jumps` can never be met: jumps are counted on hop boards only, which rule \
+             family `frogs_toads` does not make",
+        ),
+    ] {
+        let text = format!("{puzzle}expect: {expect}\n");
+        let line = text.lines().count();
+        Test::new()
+            .file("p.yaml", &text)
+            .args(["check", "p.yaml"])
+            .run()
+            .status(2)
+            .stderr_has(&format!(
+                "p.yaml:{line}: expect: {why}; expect its moves (`10 moves`) or `solved`\n"
+            ));
+    }
+    // `solve` calls a tilt board's moves tilts; an expectation may too.
+    Test::new()
+        .file("p.yaml", &format!("{tilt}expect: 5 tilts\n"))
+        .args(["solve", "p.yaml"])
+        .run()
+        .status(0)
+        .stdout_has("solved in 5 tilts");
+}
+
+#[test]
 fn a_key_given_twice_in_ratings_or_left_is_refused_at_its_line() {
     for (map, why) in [
         (
