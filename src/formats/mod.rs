@@ -251,6 +251,8 @@ fn read_each(
     let mut refused = None;
     let mut lines = crate::spec::expect::Lines::default();
     let (mut last, mut stopped) = (0, false);
+    // The lines of the `expect:` comments given to a case: any other is refused at the end.
+    let mut taken = std::collections::HashSet::new();
     let read = (notation.read)(path, text, &mut |s| {
         let mut s = match s {
             Ok(s) => s,
@@ -262,9 +264,15 @@ fn read_each(
             }
         };
         let line = s.line.unwrap_or_else(first);
-        last = last.max(line);
+        // The case's last line: a comment inside the last case is inside it, not below it.
+        last = last.max(line + s.source.lines().count().saturating_sub(1));
         match crate::spec::expect::in_comment_above(text, lines.start(text, line), line) {
-            Ok(found) => s.expect = found.map(|(e, _)| e),
+            Ok(found) => {
+                s.expect = found.map(|(e, at)| {
+                    taken.insert(at);
+                    e
+                })
+            }
             Err((why, line)) => {
                 refused = Some(Diagnostic::new(path, why).at(Some(line), None));
                 return ControlFlow::Break(());
@@ -275,21 +283,31 @@ fn read_each(
         flow
     });
     if read.is_ok() && refused.is_none() && !stopped && last > 0 {
-        refused = expect_below_last(path, text, last);
+        refused = expect_of_no_case(path, text, last, &taken);
     }
     refused.map_or(read, Err)
 }
 
-/// An `expect:` comment after the last case (line `last`) belongs to no case: refused at its
-/// line rather than dropped.
-fn expect_below_last(path: &Path, text: &str, last: usize) -> Option<Diagnostic> {
-    text.lines().enumerate().skip(last).find_map(|(i, l)| {
+/// An `expect:` comment given to no case (`taken` holds the lines of those that were): inside
+/// a case, or after the last one (line `last`). Refused at its line rather than dropped.
+fn expect_of_no_case(
+    path: &Path,
+    text: &str,
+    last: usize,
+    taken: &std::collections::HashSet<usize>,
+) -> Option<Diagnostic> {
+    text.lines().enumerate().find_map(|(i, l)| {
         let body = l.trim().strip_prefix([';', '#'])?;
         let why = match crate::spec::expect::expect_comment(body) {
             Ok(None) => return None,
-            Ok(Some(_)) => "this `expect:` comment is below the last case and belongs to none: \
-                            write it on the line just above the case it is about"
+            Ok(Some(_)) if taken.contains(&(i + 1)) => return None,
+            Ok(Some(_)) if i + 1 > last => "this `expect:` comment is below the last case and belongs to \
+                                             none: write it on the line just above the case it is about"
                 .to_string(),
+            Ok(Some(_)) => "this `expect:` comment is inside a case, not just above one: write it on \
+                            the line just above the case it is about"
+                .to_string(),
+            Err(_) if i < last => return None,
             Err(why) => why,
         };
         let mut d = Diagnostic::new(path, why).at(Some(i + 1), None);

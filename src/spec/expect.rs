@@ -214,10 +214,39 @@ pub fn in_comment_above(
             break;
         };
         if let Some(value) = expect_comment(body).map_err(|why| (why, n))? {
-            return parse_words(value).map(|e| Some((e, n))).map_err(|why| (why, n));
+            let found = parse_words(value).map_err(|why| (why, n))?;
+            // A second one above it in the same run would be dropped: refused instead.
+            if let Some(other) = first_above(source, end, n) {
+                return Err((
+                    format!("two `expect:` comments above one case, at lines {other} and {n}: keep one"),
+                    n,
+                ));
+            }
+            return Ok(Some((found, n)));
         }
     }
     Ok(None)
+}
+
+/// The line of an `expect:` comment in the run of comment (and blank) lines that ends just
+/// above byte `at`, line `line` of `source`.
+fn first_above(source: &str, at: usize, line: usize) -> Option<usize> {
+    let (mut end, mut n) = (at, line);
+    while end > 0 && n > 1 {
+        let before = &source[..end - 1];
+        let start = before.rfind('\n').map_or(0, |i| i + 1);
+        n -= 1;
+        end = start;
+        let text = before[start..].trim();
+        if text.is_empty() {
+            continue;
+        }
+        let body = text.strip_prefix([';', '#'])?;
+        if matches!(expect_comment(body), Ok(Some(_))) {
+            return Some(n);
+        }
+    }
+    None
 }
 
 /// The value of a comment's body that reads `expect: …` (any case), `Ok(None)` for any other

@@ -537,6 +537,21 @@ fn an_expect_comment_is_never_dropped_by_a_typo_a_blank_line_or_its_place() {
     refused(&below).stderr_has(&format!(
         "s.icpc:{line}: this `expect:` comment is below the last case and belongs to none"
     ));
+    // Inside a case, or a second one above a case, it would be dropped: refused too.
+    let inside = sample.replacen("\n", "\n; expect: solved\n", 1);
+    refused(&inside).stderr_has(
+        "s.icpc:2: this `expect:` comment is inside a case, not just above one: write it on the \
+         line just above the case it is about\n",
+    );
+    let two = sample.replace(
+        "; expect: unsolvable\n",
+        "; expect: solved\n; expect: unsolvable\n",
+    );
+    let line = two.lines().position(|l| l == "; expect: unsolvable").unwrap() + 1;
+    refused(&two).stderr_has(&format!(
+        "s.icpc:{line}: two `expect:` comments above one case, at lines {} and {line}: keep one\n",
+        line - 1
+    ));
     // The cases are answered, a line each, and the refusal adds no line of its own.
     let run = Test::new()
         .file("s.icpc", &below)
