@@ -544,7 +544,14 @@ fn write_shard(
         marbles_version: env!("CARGO_PKG_VERSION").to_string(),
         folders: config.dirs.iter().map(|d| d.display().to_string()).collect(),
         shard: s,
-        options: shard::options_in_force(&config.options),
+        options: {
+            // Which files a shard took is an option too: shards chosen alike merge into one
+            // run of that choice, and merge names the option where they were not.
+            let mut options = shard::options_in_force(&config.options);
+            options.extend(config.select.as_ref().map(|k| format!("-k {k}")));
+            options.extend(config.failed.then(|| "--failed".to_string()));
+            options
+        },
         folder_files: listing.len(),
         folder_sha256: shard::listing_hash(listing),
         files,

@@ -312,6 +312,16 @@ fn merge_refuses_shards_made_under_other_project_limits() {
          s0/shard-0-of-2.json (shard 0/2) with limits.max_nodes = 1000 (marbles.toml): every \
          shard needs the same options",
     );
+    // A shard of the files `-k` chose, beside one of every file: named as an option, not as
+    // a folder that changed.
+    run(&[
+        "batch", "set", "-q", "-k", "b.y", "--shard", "0/2", "--report", "k0",
+    ])
+    .status(0);
+    run(&["merge", "k0", "s1", "--report", "m"]).status(2).stderr_has(
+        "marbles: error: s1/shard-1-of-2.json (shard 1/2) was made without -k, k0/shard-0-of-2.json \
+         (shard 0/2) with -k b.y: every shard needs the same options",
+    );
 }
 
 #[test]
