@@ -657,21 +657,9 @@ pub fn to_yaml(spec: &Spec, origin: &str) -> String {
     y
 }
 
-/// Writes `file`'s puzzles as YAML specs into `out`: `<stem>.yaml` for a file holding one
-/// puzzle, `<stem>_<word><k>.yaml` for each of several (the notation's [`Several::word`]:
-/// `_call1` for a Lisp call, `_board1` for a matrix; an ICPC file's cases are numbered even
-/// when there is one, [`Several::even_one`]). Each is read back before it is written,
-/// so an import never leaves a spec that says something else. A spec already in `claimed`
-/// (written from another file in the same import) is refused naming both files, and so is an
-/// existing file unless `force`; nothing of `file` is written then. Returns the paths
-/// written, each added to `claimed` with `file`.
-pub fn import(
-    file: &Path,
-    notation: &Notation,
-    out: &Path,
-    force: bool,
-    claimed: &mut HashMap<PathBuf, PathBuf>,
-) -> Result<Vec<PathBuf>> {
+/// The puzzles `file` holds and the paths [`import`] would write them to in `out`, or why it
+/// cannot be imported (a YAML spec, a file that cannot be read).
+pub fn import_plan(file: &Path, notation: &Notation, out: &Path) -> Result<(Vec<Spec>, Vec<PathBuf>)> {
     if notation == YAML {
         let names: Vec<&str> = others().map(|n| n.name).collect();
         let others: Vec<String> = others().map(|n| n.with_extensions(n.label)).collect();
@@ -702,6 +690,25 @@ pub fn import(
             None => out.join(format!("{stem}.yaml")),
         })
         .collect();
+    Ok((specs, paths))
+}
+
+/// Writes `file`'s puzzles as YAML specs into `out`: `<stem>.yaml` for a file holding one
+/// puzzle, `<stem>_<word><k>.yaml` for each of several (the notation's [`Several::word`]:
+/// `_call1` for a Lisp call, `_board1` for a matrix; an ICPC file's cases are numbered even
+/// when there is one, [`Several::even_one`]). Each is read back before it is written,
+/// so an import never leaves a spec that says something else. A spec already in `claimed`
+/// (written from another file in the same import) is refused naming both files, and so is an
+/// existing file unless `force`; nothing of `file` is written then. Returns the paths
+/// written, each added to `claimed` with `file`.
+pub fn import(
+    file: &Path,
+    notation: &Notation,
+    out: &Path,
+    force: bool,
+    claimed: &mut HashMap<PathBuf, PathBuf>,
+) -> Result<Vec<PathBuf>> {
+    let (specs, paths) = import_plan(file, notation, out)?;
     if let Some((path, other)) = paths.iter().find_map(|p| claimed.get(p).map(|o| (p, o))) {
         return Err(Diagnostic::new(
             file,
