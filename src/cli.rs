@@ -297,7 +297,8 @@ pub struct MergeArgs {
     /// folder; only the folder itself is searched, not its subfolders).
     #[arg(required = true, value_name = "RESULTS")]
     pub files: Vec<PathBuf>,
-    /// Where to write results.jsonl, summary.json, summary.csv, summary.md and index.html.
+    /// Where to write results.jsonl, summary.json, summary.csv, summary.md, index.html and
+    /// junit.xml.
     #[arg(long, value_name = "DIR", required = true)]
     pub report: PathBuf,
     /// Format of the summary printed on stdout.

@@ -331,7 +331,8 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
     let here = |key: &str| key_line(source, key);
     let err = |key: &str, msg: String| Diagnostic::new(path, msg).at(here(key), Some(1));
 
-    let name = raw.name.unwrap_or_else(|| {
+    // A blank name would leave a blank row in every report: the file's stem stands in.
+    let name = raw.name.filter(|n| !n.trim().is_empty()).unwrap_or_else(|| {
         path.file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default()

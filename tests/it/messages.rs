@@ -295,6 +295,23 @@ fn names_are_escaped_for_the_terminal() {
 }
 
 #[test]
+fn a_blank_name_is_the_files_stem() {
+    let run = Test::new()
+        .file(
+            "in/blank.yaml",
+            "name: \"  \"\nrules: peg_hop\nboard: |\n  o o .\n",
+        )
+        .args(["batch", "in", "--no-report"])
+        .run()
+        .status(0);
+    assert!(
+        run.stdout.lines().any(|l| l.starts_with(" blank ")),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn names_are_escaped_for_markdown_and_csv() {
     let run = nasty_names()
         .args(["batch", "in", "--report", "r"])
