@@ -21,8 +21,8 @@ use std::sync::mpsc;
 #[derive(Debug, Default)]
 pub struct Found {
     pub puzzles: Vec<PathBuf>,
-    /// Folders that could not be walked: puzzles may be missing.
-    pub errors: Vec<String>,
+    /// Folders that could not be walked (each path and why): puzzles may be missing.
+    pub errors: Vec<(String, String)>,
     /// Links back to a folder being walked, not followed again: nothing is missing.
     pub loops: Vec<String>,
 }
@@ -55,9 +55,9 @@ pub fn collect(paths: &[PathBuf]) -> Found {
                     .then(|| special_file_system(e.path()))
                     .flatten();
                 if let Some(fs) = special {
-                    skipped.push(format!(
-                        "{}: on a {fs} file system, not walked",
-                        e.path().display()
+                    skipped.push((
+                        e.path().display().to_string(),
+                        format!("on a {fs} file system, not walked"),
                     ));
                 }
                 special.is_none()
@@ -90,7 +90,7 @@ pub fn collect(paths: &[PathBuf]) -> Found {
                         .io_error()
                         .map(|io| io.to_string())
                         .unwrap_or_else(|| e.to_string());
-                    found.errors.push(format!("{where_}: {why}"));
+                    found.errors.push((where_, why));
                 }
             }
         }

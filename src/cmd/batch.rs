@@ -122,8 +122,11 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         missing(named)?;
     }
     let mut found = batch::collect(&config.dirs);
-    for e in found.errors.iter().chain(&found.loops) {
-        eprintln!("marbles: warning: {e}");
+    for (path, why) in &found.errors {
+        eprintln!("marbles: warning: {path}: {why}");
+    }
+    for l in &found.loops {
+        eprintln!("marbles: warning: {l}");
     }
     if found.puzzles.is_empty() {
         let dirs: Vec<String> = config.dirs.iter().map(|d| d.display().to_string()).collect();
@@ -275,7 +278,16 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let flushed = sink.journal.as_mut().map_or(Ok(()), |j| j.flush());
     let finished = finished?;
     flushed?;
-    let tally = sink.tally;
+    let mut tally = sink.tally;
+    // A folder that could not be walked is an error row of its own in every report, after the
+    // files: a CI reading only junit.xml must see that puzzles may be missing.
+    for (k, (path, why)) in found.errors.iter().enumerate() {
+        let o = Outcome::error(
+            path,
+            format!("cannot walk the folder: {why}; its puzzles may be missing"),
+        );
+        tally.add(found.puzzles.len() + k, 1, o);
+    }
     let reused = sink.reused;
     let times = sink.times;
     let (taken, cut) = (sink.taken, sink.cut);

@@ -85,9 +85,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             formats::globs()
         )));
     }
-    for e in &files.errors {
+    for (path, why) in &files.errors {
         ok = false;
-        super::report(e);
+        super::report(&format!("{path}: {why}"));
     }
     for l in &files.loops {
         eprintln!("marbles: warning: {l}");

@@ -211,14 +211,27 @@ fn a_folder_linking_to_proc_and_sys_is_walked_without_them() {
     let t = Test::new().file("set/q.yaml", QUICK);
     plant(&t.path("set/proc"), Path::new("/proc"));
     plant(&t.path("set/sys"), Path::new("/sys"));
+    let dir = t.path("");
     let run = t
-        .args(["batch", "set", "--no-report"])
+        .args(["batch", "set", "--report", "r"])
         .run_bounded(Duration::from_secs(30), None)
         .held(200);
-    run.status(2)
+    // (Held to the end: the run owns the test's folder.)
+    let _run = run
+        .status(2)
         .stdout_has("Quick")
+        .stdout_has("3 puzzles: 1 solved, 0 unsolvable, 0 gave up, 2 errors")
         .stderr_has("warning: set/proc: on a proc file system, not walked")
         .stderr_has("warning: set/sys: on a sysfs file system, not walked");
+    // Each folder not walked is an error row in the reports too: a CI reading only junit.xml
+    // learns that puzzles may be missing.
+    let junit = std::fs::read_to_string(dir.join("r/junit.xml")).unwrap();
+    assert!(
+        junit.contains(
+            "<testcase classname=\"set/proc\" name=\"proc\" time=\"0.000000\">\n      <error type=\"error\" message=\"cannot walk the folder: on a proc file system, not walked; its puzzles may be missing\""
+        ),
+        "{junit}"
+    );
 }
 
 /// A link back to a folder above it is not followed and loses no puzzle: a warning, not a
