@@ -64,7 +64,8 @@ pub fn parse_each(
             let (name, source) = parts.get(k, (first, last), several);
             let rows = match rows {
                 Ok(rows) => rows,
-                Err(fault) => return Ok(emit(Err(fault))),
+                // Named as a case's compile error is (`f call 2: …`) in a file of several.
+                Err(fault) => return Ok(emit(Err(super::named(fault, &name, several)))),
             };
             let triangle = is_triangle(&rows);
             Ok(emit(Ok(Spec {

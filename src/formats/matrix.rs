@@ -346,13 +346,15 @@ pub fn parse_each(
         |k, m, several| {
             let (name, text) = parts.get(k, (m.first, m.last), several);
             // A matrix read whole that breaks a check is its own error; the file goes on.
-            let s = spec(path, &m.rows, name, text).map(|mut s| {
-                if let Some(rules) = m.rules {
-                    s.rules = rules;
-                }
-                s.line = several.then_some(m.first);
-                s
-            });
+            let s = spec(path, &m.rows, name.clone(), text)
+                .map_err(|d| super::named(d, &name, several))
+                .map(|mut s| {
+                    if let Some(rules) = m.rules {
+                        s.rules = rules;
+                    }
+                    s.line = several.then_some(m.first);
+                    s
+                });
             Ok(emit(s))
         },
         || {

@@ -575,6 +575,17 @@ pub fn prepare_case(
     }
 }
 
+/// A case's own error `d` in a file of `several`, its message led by the case's `name`.
+fn named(d: Diagnostic, name: &str, several: bool) -> Diagnostic {
+    match several {
+        true => Diagnostic {
+            message: format!("{name}: {}", d.message),
+            ..d
+        },
+        false => d,
+    }
+}
+
 /// An error found compiling one puzzle of a file holding several (at `line`): one in the
 /// puzzle itself is put at its line, one in its rule script names the puzzle, so that a
 /// message among thousands leads back to its case.

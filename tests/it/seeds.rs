@@ -441,17 +441,17 @@ fn a_case_that_breaks_a_check_keeps_its_place_and_the_cases_after_it() {
         (
             "row.lisp",
             format!("{lisp}((o) (x x) (x x x x) (x x x x) (x x x x x))\n{lisp}"),
-            "row.lisp:2:12: row 3 has 4 entries; row 3 of a triangle has 3",
+            "row.lisp:2:12: row call 2: row 3 has 4 entries; row 3 of a triangle has 3",
         ),
         (
             "letter.lisp",
             format!("{lisp}((o) (x x) (x q x) (x x x x) (x x x x x))\n{lisp}"),
-            "letter.lisp:2:15: `q` in row 3 is neither x (a peg), o (an empty hole) nor - (no hole)",
+            "letter.lisp:2:15: letter call 2: `q` in row 3 is neither x (a peg), o (an empty hole) nor - (no hole)",
         ),
         (
             "row.matrix",
             "1 1 0\n\n1 1 0\n1 1\n\n0 1 1\n".to_string(),
-            "row.matrix:4:1: row 2 has 2 entries; row 1 has 3, and a square grid's rows are all as long",
+            "row.matrix:4:1: row board 2: row 2 has 2 entries; row 1 has 3, and a square grid's rows are all as long",
         ),
         (
             "wide.icpc",
