@@ -200,23 +200,12 @@ pub fn in_comment_above(
     at: usize,
     line: usize,
 ) -> Result<Option<(Expect, usize)>, (String, usize)> {
-    let (mut end, mut n) = (at, line);
-    while end > 0 && n > 1 {
-        let before = &source[..end - 1];
-        let start = before.rfind('\n').map_or(0, |i| i + 1);
-        n -= 1;
-        end = start;
-        let text = before[start..].trim();
-        if text.is_empty() {
-            continue;
-        }
-        let Some(body) = text.strip_prefix([';', '#']) else {
-            break;
-        };
+    let mut run = comments_above(source, at, line);
+    while let Some((n, body)) = run.next() {
         if let Some(value) = expect_comment(body).map_err(|why| (why, n))? {
             let found = parse_words(value).map_err(|why| (why, n))?;
             // A second one above it in the same run would be dropped: refused instead.
-            if let Some(other) = first_above(source, end, n) {
+            if let Some((other, _)) = run.find(|(_, b)| matches!(expect_comment(b), Ok(Some(_)))) {
                 return Err((
                     format!("two `expect:` comments above one case, at lines {other} and {n}: keep one"),
                     n,
@@ -228,25 +217,28 @@ pub fn in_comment_above(
     Ok(None)
 }
 
-/// The line of an `expect:` comment in the run of comment (and blank) lines that ends just
-/// above byte `at`, line `line` of `source`.
-fn first_above(source: &str, at: usize, line: usize) -> Option<usize> {
+/// The comment lines (each line number and body, past its `;` or `#`) of the run of comment
+/// and blank lines that ends just above byte `at`, line `line` of `source`, nearest first.
+fn comments_above(source: &str, at: usize, line: usize) -> impl Iterator<Item = (usize, &str)> {
     let (mut end, mut n) = (at, line);
-    while end > 0 && n > 1 {
-        let before = &source[..end - 1];
-        let start = before.rfind('\n').map_or(0, |i| i + 1);
-        n -= 1;
-        end = start;
-        let text = before[start..].trim();
-        if text.is_empty() {
-            continue;
+    std::iter::from_fn(move || {
+        while end > 0 && n > 1 {
+            let before = &source[..end - 1];
+            let start = before.rfind('\n').map_or(0, |i| i + 1);
+            n -= 1;
+            end = start;
+            let text = before[start..].trim();
+            if text.is_empty() {
+                continue;
+            }
+            let Some(body) = text.strip_prefix([';', '#']) else {
+                end = 0; // the run ends at the first line that is no comment
+                return None;
+            };
+            return Some((n, body));
         }
-        let body = text.strip_prefix([';', '#'])?;
-        if matches!(expect_comment(body), Ok(Some(_))) {
-            return Some(n);
-        }
-    }
-    None
+        None
+    })
 }
 
 /// The value of a comment's body that reads `expect: …` (any case), `Ok(None)` for any other
