@@ -248,16 +248,20 @@ fn read_each(
         let content = |l: &&str| !(l.trim().is_empty() || l.trim_start().starts_with([';', '#']));
         text.lines().position(|l| content(&l)).map_or(1, |i| i + 1)
     };
-    let mut refused = None;
     let mut lines = crate::spec::expect::Lines::default();
     let (mut last, mut stopped) = (0, false);
-    // The lines of the `expect:` comments given to a case: any other is refused at the end.
+    // The lines of the `expect:` comments given to a case: any other is refused at the end,
+    // but for those above a case that breaks a check (between the case before it and its
+    // fault's line), which go with it unread.
     let mut taken = std::collections::HashSet::new();
+    let mut broken: Vec<(usize, usize)> = Vec::new();
     let read = (notation.read)(path, text, &mut |s| {
         let mut s = match s {
             Ok(s) => s,
             Err(d) => {
-                last = last.max(d.line.unwrap_or(0));
+                let at = d.line.unwrap_or(0);
+                broken.push((last, at));
+                last = last.max(at);
                 let flow = emit(Err(d));
                 stopped = flow.is_break();
                 return flow;
@@ -273,18 +277,24 @@ fn read_each(
                     e
                 })
             }
-            Err((why, line)) => {
-                refused = Some(Diagnostic::new(path, why).at(Some(line), None));
-                return ControlFlow::Break(());
+            // The case is this error, in its turn; the cases after it are still read.
+            Err((why, at)) => {
+                taken.insert(at);
+                let flow = emit(Err(Diagnostic::new(path, why).at(Some(at), None)));
+                stopped = flow.is_break();
+                return flow;
             }
         }
         let flow = emit(Ok(s));
         stopped = flow.is_break();
         flow
     });
-    if read.is_ok() && refused.is_none() && !stopped && last > 0 {
-        refused = expect_of_no_case(path, text, last, &taken);
+    if read.is_err() || stopped || last == 0 {
+        return read;
     }
+    let refused = expect_of_no_case(path, text, last, &|line| {
+        taken.contains(&line) || broken.iter().any(|&(after, at)| line > after && line < at)
+    });
     refused.map_or(read, Err)
 }
 
@@ -294,13 +304,13 @@ fn expect_of_no_case(
     path: &Path,
     text: &str,
     last: usize,
-    taken: &std::collections::HashSet<usize>,
+    taken: &dyn Fn(usize) -> bool,
 ) -> Option<Diagnostic> {
     text.lines().enumerate().find_map(|(i, l)| {
-        let body = l.trim().strip_prefix([';', '#'])?;
-        let why = match crate::spec::expect::expect_comment(body) {
+        let comment = Some(l.trim()).filter(|t| t.starts_with([';', '#']))?;
+        let why = match crate::spec::expect::expect_comment(comment) {
             Ok(None) => return None,
-            Ok(Some(_)) if taken.contains(&(i + 1)) => return None,
+            Ok(Some(_)) if taken(i + 1) => return None,
             Ok(Some(_)) if i + 1 > last => "this `expect:` comment is below the last case and belongs to \
                                              none: write it on the line just above the case it is about"
                 .to_string(),

@@ -152,11 +152,11 @@ impl RawExpect {
             // `expect: {}` states nothing, as `expect:` alone does.
             RawExpect::Map(map) if map.is_empty() => Err(NO_VALUE.to_string()),
             RawExpect::Map(map) => {
-                const KEYS: [&str; 3] = ["moves", "jumps", "pegs"];
+                const KEYS: [&str; 4] = ["moves", "jumps", "pegs", "tilts"];
                 let (mut moves, mut jumps, mut pegs) = (None, None, None);
                 for (key, value) in map {
                     let slot = match key.as_str() {
-                        "moves" => &mut moves,
+                        "moves" | "tilts" => &mut moves,
                         "jumps" => &mut jumps,
                         "pegs" => &mut pegs,
                         _ => {
@@ -173,7 +173,9 @@ impl RawExpect {
                         .ok_or_else(|| {
                             format!("expect: `{key}` must be a whole number, not `{}`", shown(&value))
                         })?;
-                    *slot = Some(n);
+                    if slot.replace(n).is_some() {
+                        return Err("expect: `moves` and `tilts` both count moves: keep one".into());
+                    }
                 }
                 Ok(Expect::Solved { moves, jumps, pegs })
             }
@@ -217,7 +219,7 @@ pub fn in_comment_above(
     Ok(None)
 }
 
-/// The comment lines (each line number and body, past its `;` or `#`) of the run of comment
+/// The comment lines (each line number and text, from its `;` or `#`) of the run of comment
 /// and blank lines that ends just above byte `at`, line `line` of `source`, nearest first.
 fn comments_above(source: &str, at: usize, line: usize) -> impl Iterator<Item = (usize, &str)> {
     let (mut end, mut n) = (at, line);
@@ -231,20 +233,22 @@ fn comments_above(source: &str, at: usize, line: usize) -> impl Iterator<Item = 
             if text.is_empty() {
                 continue;
             }
-            let Some(body) = text.strip_prefix([';', '#']) else {
+            if !text.starts_with([';', '#']) {
                 end = 0; // the run ends at the first line that is no comment
                 return None;
-            };
-            return Some((n, body));
+            }
+            return Some((n, text));
         }
         None
     })
 }
 
-/// The value of a comment's body that reads `expect: …` (any case), `Ok(None)` for any other
-/// comment, and the reason for one whose first word is a near miss of `expect:` (`expext:`).
-pub fn expect_comment(body: &str) -> Result<Option<&str>, String> {
-    let body = body.trim_start_matches([';', '#']).trim();
+/// The value of a comment (the line from its `;` or `#`) that reads `expect: …` (any case),
+/// `Ok(None)` for any other comment, and the reason for one whose first word is a near miss of
+/// `expect:` (`expext:`), told in the file's own comment mark.
+pub fn expect_comment(comment: &str) -> Result<Option<&str>, String> {
+    let mark = if comment.starts_with('#') { '#' } else { ';' };
+    let body = comment.trim_start_matches([';', '#']).trim();
     let Some((word, value)) = body.split_once(':') else {
         return Ok(None);
     };
@@ -255,7 +259,7 @@ pub fn expect_comment(body: &str) -> Result<Option<&str>, String> {
     let near = !word.contains(char::is_whitespace) && strsim::levenshtein(&word, "expect") <= 2;
     match near {
         true => Err(format!(
-            "`{}:` is not `expect:`: write the expectation as `; expect: {}`",
+            "`{}:` is not `expect:`: write the expectation as `{mark} expect: {}`",
             body.split_once(':').map_or("", |(w, _)| w.trim()),
             value.trim()
         )),

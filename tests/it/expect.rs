@@ -433,13 +433,15 @@ fn an_expectation_a_family_never_counts_is_refused_and_tilts_are_moves() {
                 "p.yaml:{line}: expect: {why}; expect its moves (`10 moves`) or `solved`\n"
             ));
     }
-    // `solve` calls a tilt board's moves tilts; an expectation may too.
-    Test::new()
-        .file("p.yaml", &format!("{tilt}expect: 5 tilts\n"))
-        .args(["solve", "p.yaml"])
-        .run()
-        .status(0)
-        .stdout_has("solved in 5 tilts");
+    // `solve` calls a tilt board's moves tilts; an expectation may too, in words or a map.
+    for expect in ["5 tilts", "{tilts: 5}"] {
+        Test::new()
+            .file("p.yaml", &format!("{tilt}expect: {expect}\n"))
+            .args(["solve", "p.yaml"])
+            .run()
+            .status(0)
+            .stdout_has("solved in 5 tilts");
+    }
 }
 
 #[test]
@@ -468,7 +470,7 @@ fn a_mistyped_key_of_an_expectation_map_is_refused_at_its_line() {
     for (map, why) in [
         (
             "{moves: 12, pegz: 5}",
-            "p.yaml:8:1: expect: `pegz` is not a key of an expectation: did you mean `pegs`? the keys are moves, jumps, pegs\n",
+            "p.yaml:8:1: expect: `pegz` is not a key of an expectation: did you mean `pegs`? the keys are moves, jumps, pegs, tilts\n",
         ),
         (
             "{moves: -1}",
@@ -552,6 +554,33 @@ fn an_expect_comment_is_never_dropped_by_a_typo_a_blank_line_or_its_place() {
         "s.icpc:{line}: two `expect:` comments above one case, at lines {} and {line}: keep one\n",
         line - 1
     ));
+    // A comment that cannot be read is its case's error, in its turn: the cases after it are
+    // still answered. One above a case that breaks a check goes with that case, unread.
+    let typo = sample.replace("; expect: unsolvable", "; expext: unsolvable");
+    let run = Test::new()
+        .file("s.icpc", &typo)
+        .args(["solve", "s.icpc", "--format", "moves"])
+        .run()
+        .status(2);
+    assert_eq!(run.stdout, "5 moves\nerror\n");
+    let first = format!("; expext: unsolvable\n{typo}");
+    let run = Test::new()
+        .file("s.icpc", &first)
+        .args(["solve", "s.icpc", "--format", "moves"])
+        .run()
+        .status(2);
+    assert_eq!(run.stdout, "error\nerror\n", "{}", run.stderr);
+    let wide = format!("; expect: solved\n{}", sample.replacen("4 3 1", "16 3 1", 1));
+    let run = Test::new()
+        .file("s.icpc", &wide)
+        .args(["solve", "s.icpc", "--format", "moves"])
+        .run()
+        .status(2);
+    assert_eq!(run.stdout, "error\nNo Solution\n");
+    assert_eq!(
+        run.stderr,
+        "marbles: error: s.icpc:2:1: case 1: size 16 is out of range: tilt boards are 1 to 15 cells wide\n"
+    );
     // The cases are answered, a line each, and the refusal adds no line of its own.
     let run = Test::new()
         .file("s.icpc", &below)
