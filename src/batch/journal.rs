@@ -149,12 +149,38 @@ pub fn write_reports(
     if let Ok(entries) = std::fs::read_dir(dir) {
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
-            if name.starts_with(GEN_PREFIX) && name != gen_name {
+            if name != gen_name && generation_of_ours(&e.path(), &name) {
                 let _ = std::fs::remove_dir_all(e.path());
             }
         }
     }
     Ok(())
+}
+
+/// Whether the entry `name` at `path` is a generation folder marbles wrote: named as
+/// [`write_reports`] names them (`.gen-PID-NANOS`) and holding only report files (a whole set,
+/// or part of one a kill cut short). A user's folder of another name or content is left be.
+fn generation_of_ours(path: &Path, name: &str) -> bool {
+    let Some(stamp) = name.strip_prefix(GEN_PREFIX) else {
+        return false;
+    };
+    let numbered = stamp.split_once('-').is_some_and(|(pid, nanos)| {
+        [pid, nanos]
+            .iter()
+            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    });
+    let reports: Vec<&str> = report::formats()
+        .iter()
+        .map(|f| f.file_name())
+        .chain([report::RESULTS_FILE, EARLIER_FILE])
+        .collect();
+    numbered
+        && std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
+        && std::fs::read_dir(path).is_ok_and(|entries| {
+            entries
+                .flatten()
+                .all(|e| e.file_name().to_str().is_some_and(|n| reports.contains(&n)))
+        })
 }
 
 /// [`write_reports`] of results held in memory (`marbles merge`), in path order: each run

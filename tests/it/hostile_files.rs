@@ -405,6 +405,34 @@ fn a_folder_planted_where_a_report_is_published_is_refused_before_anything_is_sw
 }
 
 #[test]
+fn a_users_folders_named_like_report_generations_are_left_be() {
+    let t = Test::new()
+        .file("set/q.yaml", QUICK)
+        .file("rep/.gen-mine/keep.txt", "precious")
+        .file("rep/.gen-123-456/keep.txt", "precious too");
+    let dir = t.path("");
+    let _run = t.args(["batch", "set", "--report", "rep"]).run().status(0);
+    for kept in ["rep/.gen-mine/keep.txt", "rep/.gen-123-456/keep.txt"] {
+        assert!(dir.join(kept).is_file(), "{kept} was removed");
+    }
+    // A second run removes the first run's generation, its own.
+    let gens = || {
+        std::fs::read_dir(dir.join("rep"))
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with(".gen-"))
+            .count()
+    };
+    assert_eq!(gens(), 3);
+    Test::new()
+        .in_dir(&dir)
+        .args(["batch", "set", "--report", "rep"])
+        .run()
+        .status(0);
+    assert_eq!(gens(), 3);
+}
+
+#[test]
 fn a_report_folder_holding_files_marbles_did_not_write_is_refused_before_solving() {
     for name in ["index.html", "summary.json", "results.jsonl", "current"] {
         let t = with_victim();
