@@ -157,6 +157,13 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         }
         (None, None) => None,
     };
+    if let (Some(s), true) = (shard, config.failed) {
+        return Err(Error::Usage(format!(
+            "--failed with --shard {s}: a shard's report folder holds its own share only, so the \
+             other shards' files would count as never run and the shards could not merge; rerun \
+             the failed files without --shard, or rerun every shard"
+        )));
+    }
     // Two files sharing a relative path are refused before the report folder is made.
     if let Some(s) = shard {
         shard::relatives(s, &found.puzzles, &config.dirs).map_err(Error::Usage)?;
@@ -560,8 +567,8 @@ fn write_shard(
             // Which files a shard took is an option too: shards chosen alike merge into one
             // run of that choice, and merge names the option where they were not.
             let mut options = shard::options_in_force(&config.options);
-            options.extend(config.select.as_ref().map(|k| format!("-k {k}")));
-            options.extend(config.failed.then(|| "--failed".to_string()));
+            // (`-k` ignores case: `-k TRI` and `-k tri` choose alike.)
+            options.extend(config.select.as_ref().map(|k| format!("-k {}", k.to_lowercase())));
             options
         },
         folder_files: listing.len(),

@@ -565,6 +565,20 @@ fn an_interrupted_rerun_leaves_no_old_results_file() {
 }
 
 #[test]
+fn failed_with_a_shard_is_refused() {
+    Test::new()
+        .file("set/a.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+        .args(["batch", "set", "--failed", "--shard", "0/2", "--report", "r"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "marbles: error: --failed with --shard 0/2: a shard's report folder holds its own share \
+             only, so the other shards' files would count as never run and the shards could not \
+             merge; rerun the failed files without --shard, or rerun every shard\n",
+        );
+}
+
+#[test]
 fn a_shard_stopped_by_fail_fast_leaves_no_results_file() {
     // `a` fails its expectation; `b` is never run after `--fail-fast` stops at `a`.
     let t = Test::new()
