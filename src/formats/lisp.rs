@@ -200,21 +200,49 @@ fn call_args(path: &Path, it: &mut Tokens, open: Pos) -> Result<(Rows, bool)> {
         Some((_, ")")) => return Ok((rows, false)),
         Some((_, t)) if t.eq_ignore_ascii_case("#t") || t.eq_ignore_ascii_case("#true") => true,
         Some((_, t)) if t.eq_ignore_ascii_case("#f") || t.eq_ignore_ascii_case("#false") => false,
-        Some((pos, t)) => {
+        Some((pos, "(")) => {
             return Err(err(
                 pos,
-                format!("the second argument of peg-puzzle is the trace flag, #t or #f; found `{t}`"),
+                "the second argument of peg-puzzle is the trace flag, #t or #f; found a list".into(),
             ));
+        }
+        Some((pos, t)) => {
+            let fault = err(
+                pos,
+                format!("the second argument of peg-puzzle is the trace flag, #t or #f; found `{t}`"),
+            );
+            return past_call(path, it, open, fault);
         }
         None => return Err(err(open, "this `(peg-puzzle` call is never closed".into())),
     };
     match it.next() {
         Some((_, ")")) => Ok((rows, trace)),
-        Some((pos, t)) => Err(err(
-            pos,
-            format!("expected `)` to end the peg-puzzle call after its two arguments, found `{t}`"),
-        )),
+        Some((pos, t)) => {
+            let fault = err(
+                pos,
+                format!("expected `)` to end the peg-puzzle call after its two arguments, found `{t}`"),
+            );
+            match t {
+                "(" => Err(fault),
+                _ => past_call(path, it, open, fault),
+            }
+        }
         None => Err(err(open, "this `(peg-puzzle` call is never closed".into())),
+    }
+}
+
+/// A call whose lists are whole but whose arguments break a check (`fault`): read on past its
+/// closing `)` (words only; a list there is refused as the text's own fault), the file going
+/// on after it.
+fn past_call(path: &Path, it: &mut Tokens, open: Pos, fault: Diagnostic) -> Result<(Rows, bool)> {
+    loop {
+        match it.next() {
+            Some((_, ")")) => return Ok((Err(fault), false)),
+            Some((_, "(")) | None => {
+                return Err(open.error(path, "this `(peg-puzzle` call is never closed".to_string()));
+            }
+            Some(_) => {}
+        }
     }
 }
 

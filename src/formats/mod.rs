@@ -299,16 +299,29 @@ fn read_each(
 }
 
 /// An `expect:` comment given to no case (`taken` holds the lines of those that were): inside
-/// a case, or after the last one (line `last`). Refused at its line rather than dropped.
+/// a case, after the last one (line `last`), or at the end of a line of text. Refused at its
+/// line rather than dropped.
 fn expect_of_no_case(
     path: &Path,
     text: &str,
     last: usize,
     taken: &dyn Fn(usize) -> bool,
 ) -> Option<Diagnostic> {
+    use crate::spec::expect::expect_comment;
     text.lines().enumerate().find_map(|(i, l)| {
-        let comment = Some(l.trim()).filter(|t| t.starts_with([';', '#']))?;
-        let why = match crate::spec::expect::expect_comment(comment) {
+        let l = l.trim();
+        let why = match expect_comment(l) {
+            // After text on its line: every `;` or `#` may start the comment.
+            _ if !l.starts_with([';', '#']) => {
+                let ends = l
+                    .match_indices([';', '#'])
+                    .any(|(at, _)| matches!(expect_comment(&l[at..]), Ok(Some(_))));
+                ends.then(|| {
+                    "this `expect:` comment ends a line of text, where it is not read: write it on a \
+                     line of its own just above the case it is about"
+                        .to_string()
+                })?
+            }
             Ok(None) => return None,
             Ok(Some(_)) if taken(i + 1) => return None,
             Ok(Some(_)) if i + 1 > last => "this `expect:` comment is below the last case and belongs to \

@@ -581,6 +581,12 @@ fn an_expect_comment_is_never_dropped_by_a_typo_a_blank_line_or_its_place() {
         run.stderr,
         "marbles: error: s.icpc:2:1: case 1: size 16 is out of range: tilt boards are 1 to 15 cells wide\n"
     );
+    // At the end of a line of a case it would not be read: refused too.
+    let trailing = sample.replacen("4 3 1\n", "4 3 1 ; expect: solved\n", 1);
+    refused(&trailing).stderr_has(
+        "s.icpc:1: this `expect:` comment ends a line of text, where it is not read: write it on a \
+         line of its own just above the case it is about\n",
+    );
     // The cases are answered, a line each, and the refusal adds no line of its own.
     let run = Test::new()
         .file("s.icpc", &below)

@@ -449,6 +449,11 @@ fn a_case_that_breaks_a_check_keeps_its_place_and_the_cases_after_it() {
             "letter.lisp:2:15: letter call 2: `q` in row 3 is neither x (a peg), o (an empty hole) nor - (no hole)",
         ),
         (
+            "flag.lisp",
+            format!("{lisp}(peg-puzzle '((o) (x x) (x x x)) #maybe)\n{lisp}"),
+            "flag.lisp:2:34: flag call 2: the second argument of peg-puzzle is the trace flag, #t or #f; found `#maybe`",
+        ),
+        (
             "row.matrix",
             "1 1 0\n\n1 1 0\n1 1\n\n0 1 1\n".to_string(),
             "row.matrix:4:1: row board 2: row 2 has 2 entries; row 1 has 3, and a square grid's rows are all as long",
