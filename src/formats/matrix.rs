@@ -54,8 +54,19 @@ fn rules_line(line: &str) -> Option<&str> {
     Some(rest.trim()).filter(|name| !name.is_empty())
 }
 
-/// Appends the tokens of line `l` (0-based) to `out`.
-fn line_tokens(path: &Path, l: usize, line: &str, out: &mut Vec<(Pos, Tok)>) -> Result<()> {
+/// Stands in the tokens for an entry that is none (`2`, `x`): its matrix is read to its end,
+/// then refused with the first such entry's error (kept in [`Reader::bad`]).
+const BAD: i8 = i8::MIN;
+
+/// Appends the tokens of line `l` (0-based) to `out`, and to `bad` the error of each word that
+/// is no entry (standing in `out` as [`BAD`]).
+fn line_tokens(
+    path: &Path,
+    l: usize,
+    line: &str,
+    out: &mut Vec<(Pos, Tok)>,
+    bad: &mut Vec<Diagnostic>,
+) -> Result<()> {
     let content = line.split('#').next().unwrap_or("");
     if content.trim().is_empty() {
         if content.len() == line.len() {
@@ -87,8 +98,10 @@ fn line_tokens(path: &Path, l: usize, line: &str, out: &mut Vec<(Pos, Tok)>) -> 
                 line: l + 1,
                 col: c + 1,
             };
-            let n = entry(t)
-                .ok_or_else(|| at.error(path, format!("`{t}` is not a matrix entry: write {ENTRIES}")))?;
+            let n = entry(t).unwrap_or_else(|| {
+                bad.push(at.error(path, format!("`{t}` is not a matrix entry: write {ENTRIES}")));
+                BAD
+            });
             out.push((at, Tok::Num(n)));
             bare = false;
         }
@@ -127,6 +140,8 @@ struct Matrix {
     last: usize,
     /// The family a `# rules:` line before it names.
     rules: Option<String>,
+    /// Its first word that is no entry.
+    fault: Option<Diagnostic>,
 }
 
 /// Reads the matrices of a file in order, its lines read into tokens only as far as needed:
@@ -141,6 +156,8 @@ struct Reader<'a> {
     /// The `# rules: NAME` lines read so far: (1-based line, name), the last one kept for
     /// each line read before the next matrix starts.
     rules: Vec<(usize, &'a str)>,
+    /// The errors of words read that are no entry, oldest first, until their matrix takes them.
+    bad: Vec<Diagnostic>,
 }
 
 impl<'a> Reader<'a> {
@@ -151,6 +168,7 @@ impl<'a> Reader<'a> {
             toks: Vec::new(),
             at: 0,
             rules: Vec::new(),
+            bad: Vec::new(),
         }
     }
 
@@ -167,7 +185,7 @@ impl<'a> Reader<'a> {
             if let Some(name) = rules_line(line) {
                 self.rules.push((l + 1, name));
             }
-            line_tokens(self.path, l, line, &mut self.toks)?;
+            line_tokens(self.path, l, line, &mut self.toks, &mut self.bad)?;
         }
         Ok(Some(self.toks[i]))
     }
@@ -218,11 +236,20 @@ impl<'a> Reader<'a> {
             _ => self.plain()?,
         };
         let last = self.toks[self.at - 1].0.line;
+        // A word that is no entry faults its matrix, read whole; the file goes on. Its errors
+        // are those of its lines (the next matrix's may be read already).
+        let mine = self.bad.iter().take_while(|d| d.line <= Some(last)).count();
+        let fault = self.bad.drain(..mine).next();
+        let fault = match rows.iter().any(|(_, r)| r.contains(&BAD)) {
+            true => Some(fault.unwrap_or_else(|| self.err(pos, format!("an entry is not one of {ENTRIES}")))),
+            false => fault,
+        };
         Ok(Some(Matrix {
             rows,
             first: pos.line,
             last,
             rules: self.rules_before(pos.line),
+            fault,
         }))
     }
 
@@ -346,7 +373,9 @@ pub fn parse_each(
         |k, m, several| {
             let (name, text) = parts.get(k, (m.first, m.last), several);
             // A matrix read whole that breaks a check is its own error; the file goes on.
-            let s = spec(path, &m.rows, name.clone(), text)
+            let s = m
+                .fault
+                .map_or_else(|| spec(path, &m.rows, name.clone(), text), Err)
                 .map_err(|d| super::named(d, &name, several))
                 .map(|mut s| {
                     if let Some(rules) = m.rules {
@@ -534,19 +563,20 @@ mod tests {
 
     #[test]
     fn a_bad_entry_in_a_later_matrix_comes_after_the_ones_before_it() {
-        // Lines are read into entries only as the matrices are: the first two boards are
-        // handed on before the third's `x` is an error.
-        let mut read = 0;
-        let err = parse_each(Path::new("t.matrix"), "1 1 0\n\n0 1 1\n\n1 1 x\n", &mut |_| {
-            read += 1;
+        // The first two boards are handed on, then the third's `x` as its error, in its turn.
+        let mut read = Vec::new();
+        parse_each(Path::new("t.matrix"), "1 1 0\n\n0 1 1\n\n1 1 x\n", &mut |s| {
+            read.push(s.map(|s| s.name).map_err(|d| d.to_string()));
             ControlFlow::Continue(())
         })
-        .unwrap_err()
-        .to_string();
-        assert_eq!(read, 2);
+        .unwrap();
         assert_eq!(
-            err,
-            "t.matrix:5:5: `x` is not a matrix entry: write 1 (a peg), 0 (an empty hole) or -1 (no hole)"
+            read,
+            [
+                Ok("t board 1".to_string()),
+                Ok("t board 2".to_string()),
+                Err("t.matrix:5:5: t board 3: `x` is not a matrix entry: write 1 (a peg), 0 (an empty hole) or -1 (no hole)".to_string())
+            ]
         );
     }
 }

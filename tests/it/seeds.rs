@@ -454,6 +454,11 @@ fn a_case_that_breaks_a_check_keeps_its_place_and_the_cases_after_it() {
             "flag.lisp:2:34: flag call 2: the second argument of peg-puzzle is the trace flag, #t or #f; found `#maybe`",
         ),
         (
+            "entry.matrix",
+            "1 1 0\n\n1 2 0\n\n0 1 1\n".to_string(),
+            "entry.matrix:3:3: entry board 2: `2` is not a matrix entry: write 1 (a peg), 0 (an empty hole) or -1 (no hole)",
+        ),
+        (
             "row.matrix",
             "1 1 0\n\n1 1 0\n1 1\n\n0 1 1\n".to_string(),
             "row.matrix:4:1: row board 2: row 2 has 2 entries; row 1 has 3, and a square grid's rows are all as long",
