@@ -120,12 +120,10 @@ fn an_unknown_expectation_is_refused_at_its_line() {
         .run()
         .status(2)
         .stdout_has(gave_up);
-    Test::new()
-        .file("p.yaml", &format!("{CORNER}expect: winnable\n"))
-        .args(["check", "p.yaml"])
-        .run()
-        .status(2)
-        .stderr_has("p.yaml:8:1: expect: `winnable` is not an expectation: write `unsolvable`, `solved`, or a solution's moves, jumps and pegs left such as `10 moves, 1 peg` or `13 jumps`\n");
+    check_refuses(
+        &format!("{CORNER}expect: winnable\n"),
+        "p.yaml:8:1: expect: `winnable` is not an expectation: write `unsolvable`, `solved`, or a solution's moves, jumps and pegs left such as `10 moves, 1 peg` or `13 jumps`\n",
+    );
 }
 
 #[test]
@@ -398,6 +396,16 @@ fn the_html_summary_has_file_expectation_and_reason_columns_and_sorts_and_filter
     );
 }
 
+/// Checks that `check` refuses the puzzle `text` (as `p.yaml`), saying `why` on stderr.
+fn check_refuses(text: &str, why: &str) {
+    Test::new()
+        .file("p.yaml", text)
+        .args(["check", "p.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(why);
+}
+
 #[test]
 fn an_expectation_a_family_never_counts_is_refused_and_tilts_are_moves() {
     let tilt = std::fs::read_to_string(root().join("puzzles/tilt_roll/four_by_four.yaml")).unwrap();
@@ -424,14 +432,10 @@ fn an_expectation_a_family_never_counts_is_refused_and_tilts_are_moves() {
     ] {
         let text = format!("{puzzle}expect: {expect}\n");
         let line = text.lines().count();
-        Test::new()
-            .file("p.yaml", &text)
-            .args(["check", "p.yaml"])
-            .run()
-            .status(2)
-            .stderr_has(&format!(
-                "p.yaml:{line}: expect: {why}; expect its moves (`10 moves`) or `solved`\n"
-            ));
+        check_refuses(
+            &text,
+            &format!("p.yaml:{line}: expect: {why}; expect its moves (`10 moves`) or `solved`\n"),
+        );
     }
     // `solve` calls a tilt board's moves tilts; an expectation may too, in words or a map.
     for expect in ["5 tilts", "{tilts: 5}"] {
@@ -456,12 +460,7 @@ fn a_key_given_twice_in_ratings_or_left_is_refused_at_its_line() {
             "p.yaml:12:5: invalid puzzle YAML: goal.left: `red:` is given twice, first at line 11: keep one\n",
         ),
     ] {
-        Test::new()
-            .file("p.yaml", &format!("{CORNER}{map}"))
-            .args(["check", "p.yaml"])
-            .run()
-            .status(2)
-            .stderr_has(why);
+        check_refuses(&format!("{CORNER}{map}"), why);
     }
 }
 
@@ -486,27 +485,18 @@ fn a_mistyped_key_of_an_expectation_map_is_refused_at_its_line() {
             "p.yaml:10:3: invalid puzzle YAML: expect: `moves:` is given twice, first at line 9: keep one\n",
         ),
     ] {
-        Test::new()
-            .file("p.yaml", &format!("{CORNER}expect: {map}\n"))
-            .args(["check", "p.yaml"])
-            .run()
-            .status(2)
-            .stderr_has(why);
+        check_refuses(&format!("{CORNER}expect: {map}\n"), why);
     }
 }
 
 #[test]
 fn an_expect_key_without_a_value_is_refused_not_read_as_no_expectation() {
     for empty in ["", " ~", " {}"] {
-        Test::new()
-            .file("p.yaml", &format!("{CORNER}expect:{empty}\n"))
-            .args(["check", "p.yaml"])
-            .run()
-            .status(2)
-            .stderr_has(
-                "p.yaml:8:1: expect: has no value: write `unsolvable`, `solved`, text such as \
+        check_refuses(
+            &format!("{CORNER}expect:{empty}\n"),
+            "p.yaml:8:1: expect: has no value: write `unsolvable`, `solved`, text such as \
                  `10 moves, 1 peg`, or a map of `moves:`, `jumps:` and `pegs:` (or leave the key out)\n",
-            );
+        );
     }
 }
 
