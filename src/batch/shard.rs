@@ -267,16 +267,26 @@ pub fn options_in_force(opts: &Options) -> Vec<String> {
     flags
 }
 
-/// How two lists of [`options_in_force`] differ, as "with --max-nodes 100, … without": the
-/// first option either lacks or has otherwise, in `ours`' words then `theirs'`.
+/// How two lists of [`options_in_force`] differ, as "with --max-nodes 100, … without": every
+/// option one lacks or has otherwise (a flag and a project limit for the same thing are two),
+/// in `ours`' words then `theirs'`.
 pub fn options_differ(ours: &[String], theirs: &[String]) -> Option<(String, String)> {
     let name = |o: &String| o.split(' ').next().unwrap_or_default().to_string();
     let find = |list: &[String], n: &str| list.iter().find(|o| name(o) == n).cloned();
-    ours.iter().chain(theirs).map(name).find_map(|n| {
-        let (a, b) = (find(ours, &n), find(theirs, &n));
+    let mut seen = std::collections::HashSet::new();
+    let names: Vec<String> = ours
+        .iter()
+        .chain(theirs)
+        .map(name)
+        .filter(|n| seen.insert(n.clone()))
+        .collect();
+    let (mut a_said, mut b_said) = (Vec::new(), Vec::new());
+    for n in names.iter().filter(|n| find(ours, n) != find(theirs, n)) {
         let say = |o: Option<String>| o.map_or_else(|| format!("without {n}"), |o| format!("with {o}"));
-        (a != b).then(|| (say(a), say(b)))
-    })
+        a_said.push(say(find(ours, n)));
+        b_said.push(say(find(theirs, n)));
+    }
+    (!a_said.is_empty()).then(|| (a_said.join(" and "), b_said.join(" and ")))
 }
 
 /// What one shard leaves behind: enough to check a set of them and merge it.

@@ -307,10 +307,28 @@ fn merge_refuses_shards_made_under_other_project_limits() {
     // The second shard runs without the project's limit.
     std::fs::remove_file(t.path("marbles.toml")).unwrap();
     run(&["batch", "set", "-q", "--shard", "1/2", "--report", "s1"]).status(0);
+    // The same limit as a flag is another option, and both differences are named.
+    run(&[
+        "batch",
+        "set",
+        "-q",
+        "--shard",
+        "1/2",
+        "--max-nodes",
+        "1000",
+        "--report",
+        "f1",
+    ])
+    .status(0);
     run(&["merge", "s0", "s1", "--report", "m"]).status(2).stderr_has(
         "marbles: error: s1/shard-1-of-2.json (shard 1/2) was made without limits.max_nodes, \
          s0/shard-0-of-2.json (shard 0/2) with limits.max_nodes = 1000 (marbles.toml): every \
          shard needs the same options",
+    );
+    run(&["merge", "s0", "f1", "--report", "m"]).status(2).stderr_has(
+        "marbles: error: f1/shard-1-of-2.json (shard 1/2) was made with --max-nodes 1000 and without \
+         limits.max_nodes, s0/shard-0-of-2.json (shard 0/2) without --max-nodes and with \
+         limits.max_nodes = 1000 (marbles.toml): every shard needs the same options",
     );
     // A shard of the files `-k` chose, beside one of every file: named as an option, not as
     // a folder that changed.
