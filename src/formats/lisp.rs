@@ -238,9 +238,9 @@ fn past_call(path: &Path, it: &mut Tokens, open: Pos, fault: Diagnostic) -> Resu
     loop {
         match it.next() {
             Some((_, ")")) => return Ok((Err(fault), false)),
-            Some((_, "(")) | None => {
-                return Err(open.error(path, "this `(peg-puzzle` call is never closed".to_string()));
-            }
+            // A list among the words: the text is not followed further; its first fault says why.
+            Some((_, "(")) => return Err(fault),
+            None => return Err(open.error(path, "this `(peg-puzzle` call is never closed".to_string())),
             Some(_) => {}
         }
     }
