@@ -507,6 +507,15 @@ fn a_case_that_does_not_parse_keeps_the_answers_before_it() {
         r.stderr,
         "marbles: error: end.lisp:3:1: this `(` opening the board is never closed\n"
     );
+    // A wrong trace flag followed by a list: the text is not followed past it, and the flag,
+    // the first fault, is what is said (not that the closed call is never closed).
+    let file = "(peg-puzzle '((o) (x x) (x x x)) #maybe (x))\n((o))\n";
+    let r = run("flag.lisp", file, &["solve", "flag.lisp", "--format", "moves"]).status(2);
+    assert_eq!(r.stdout, "error\n");
+    assert_eq!(
+        r.stderr,
+        "marbles: error: flag.lisp:1:34: the second argument of peg-puzzle is the trace flag, #t or #f; found `#maybe`\n"
+    );
 }
 
 #[test]
