@@ -21,15 +21,19 @@ pub struct Config {
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let mut bad = false;
     let mut stdout = io::stdout().lock();
-    let mut claimed = HashMap::new();
-    // Two files that would import to one name are found before anything is written: neither
-    // is imported (the first one written made a rerun fail on a file already there).
-    let clashes = clashes(config);
-    for (i, file) in config.files.iter().enumerate() {
-        let notation = Notation::of(file, config.notation);
-        if let Some((path, other)) = clashes.get(&i) {
-            bad = true;
-            super::report(&crate::diag::Diagnostic::new(
+    // Every file is read first: two that would import to one name are found before anything
+    // is written, and neither is imported (the first one written made a rerun fail on a file
+    // already there).
+    let plans: Vec<_> = config
+        .files
+        .iter()
+        .map(|file| formats::import_plan(file, Notation::of(file, config.notation), &config.out))
+        .collect();
+    let clashes = clashes(config, &plans);
+    for (i, (file, plan)) in config.files.iter().zip(plans).enumerate() {
+        let written = match (plan, clashes.get(&i)) {
+            (Err(d), _) => Err(d),
+            (Ok(_), Some((path, other))) => Err(crate::diag::Diagnostic::new(
                 file,
                 format!(
                     "would be imported to {}, as would {}; import them into different folders \
@@ -37,10 +41,10 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                     path.display(),
                     other.display()
                 ),
-            ));
-            continue;
-        }
-        match formats::import(file, notation, &config.out, config.force, &mut claimed) {
+            )),
+            (Ok(plan), None) => formats::import(file, plan, &config.out, config.force),
+        };
+        match written {
             Ok(paths) => {
                 for p in paths {
                     writeln!(stdout, "wrote {}", p.display())?;
@@ -55,21 +59,20 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     Ok(ExitCode::Solved.or_failed(bad))
 }
 
-/// The files of `config` that would import to a name another one would too: for each, by
-/// its place in the list, the name and the other file.
-fn clashes(config: &Config) -> HashMap<usize, (PathBuf, PathBuf)> {
-    let mut first: HashMap<PathBuf, usize> = HashMap::new();
+/// The files of `config` (planned as `plans`) that would import to a name another one would
+/// too: for each, by its place in the list, the name and the other file.
+fn clashes(config: &Config, plans: &[crate::diag::Result<Plan>]) -> HashMap<usize, (PathBuf, PathBuf)> {
+    let mut first: HashMap<&PathBuf, usize> = HashMap::new();
     let mut clashes = HashMap::new();
-    for (i, file) in config.files.iter().enumerate() {
-        let notation = Notation::of(file, config.notation);
-        let Ok((_, paths)) = formats::import_plan(file, notation, &config.out) else {
+    for (i, plan) in plans.iter().enumerate() {
+        let Ok((_, paths)) = plan else {
             continue; // its own error comes in its turn
         };
         for p in paths {
-            match first.get(&p) {
+            match first.get(p) {
                 Some(&j) if j != i => {
                     clashes.entry(i).or_insert((p.clone(), config.files[j].clone()));
-                    clashes.entry(j).or_insert((p, file.clone()));
+                    clashes.entry(j).or_insert((p.clone(), config.files[i].clone()));
                 }
                 Some(_) => {}
                 None => {
@@ -80,3 +83,6 @@ fn clashes(config: &Config) -> HashMap<usize, (PathBuf, PathBuf)> {
     }
     clashes
 }
+
+/// A file's puzzles and the paths they import to.
+type Plan = (Vec<crate::spec::Spec>, Vec<PathBuf>);

@@ -15,7 +15,6 @@ pub mod matrix;
 use crate::diag::{Diagnostic, Result};
 use crate::solve::{self, Options, Prepared};
 use crate::spec::{BoardSpec, Cell, Piece, Spec, TiltBoard};
-use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -731,28 +730,16 @@ pub fn import_plan(file: &Path, notation: &Notation, out: &Path) -> Result<(Vec<
 /// puzzle, `<stem>_<word><k>.yaml` for each of several (the notation's [`Several::word`]:
 /// `_call1` for a Lisp call, `_board1` for a matrix; an ICPC file's cases are numbered even
 /// when there is one, [`Several::even_one`]). Each is read back before it is written,
-/// so an import never leaves a spec that says something else. A spec already in `claimed`
-/// (written from another file in the same import) is refused naming both files, and so is an
-/// existing file unless `force`; nothing of `file` is written then. Returns the paths
-/// written, each added to `claimed` with `file`.
+/// so an import never leaves a spec that says something else. `plan` is the file's puzzles and
+/// their paths, from [`import_plan`] (two files bound for one name are the caller's to refuse).
+/// An existing file is refused unless `force`; nothing of `file` is written then. Returns the
+/// paths written.
 pub fn import(
     file: &Path,
-    notation: &Notation,
+    (specs, paths): (Vec<Spec>, Vec<PathBuf>),
     out: &Path,
     force: bool,
-    claimed: &mut HashMap<PathBuf, PathBuf>,
 ) -> Result<Vec<PathBuf>> {
-    let (specs, paths) = import_plan(file, notation, out)?;
-    if let Some((path, other)) = paths.iter().find_map(|p| claimed.get(p).map(|o| (p, o))) {
-        return Err(Diagnostic::new(
-            file,
-            format!(
-                "would be imported to {}, which {} was just imported to; import them into different folders",
-                path.display(),
-                other.display()
-            ),
-        ));
-    }
     if !force && let Some(there) = paths.iter().find(|p| p.exists()) {
         return Err(Diagnostic::new(
             there,
@@ -795,7 +782,6 @@ pub fn import(
                 std::io::Write::write_all(&mut f, text.as_bytes())
             })
             .map_err(|e| Diagnostic::new(&path, format!("cannot write: {e}")))?;
-        claimed.insert(path.clone(), file.to_path_buf());
         written.push(path);
     }
     Ok(written)
