@@ -291,8 +291,10 @@ fn read_each(
     if read.is_err() || stopped || last == 0 {
         return read;
     }
+    // The ranges come in file order, so the one a line could be in is found by halving.
     let refused = expect_of_no_case(path, text, last, &|line| {
-        taken.contains(&line) || broken.iter().any(|&(after, at)| line > after && line < at)
+        let k = broken.partition_point(|&(after, _)| after < line);
+        taken.contains(&line) || (k > 0 && line < broken[k - 1].1)
     });
     refused.map_or(read, Err)
 }
@@ -309,9 +311,9 @@ fn expect_of_no_case(
     use crate::spec::expect::expect_comment;
     text.lines().enumerate().find_map(|(i, l)| {
         let l = l.trim();
-        let why = match expect_comment(l) {
+        let why = match l.starts_with([';', '#']).then(|| expect_comment(l)) {
             // After text on its line: every `;` or `#` may start the comment.
-            _ if !l.starts_with([';', '#']) => {
+            None => {
                 let ends = l
                     .match_indices([';', '#'])
                     .any(|(at, _)| matches!(expect_comment(&l[at..]), Ok(Some(_))));
@@ -321,16 +323,18 @@ fn expect_of_no_case(
                         .to_string()
                 })?
             }
-            Ok(None) => return None,
-            Ok(Some(_)) if taken(i + 1) => return None,
-            Ok(Some(_)) if i + 1 > last => "this `expect:` comment is below the last case and belongs to \
+            Some(Ok(None)) => return None,
+            Some(Ok(Some(_))) if taken(i + 1) => return None,
+            Some(Ok(Some(_))) if i + 1 > last => {
+                "this `expect:` comment is below the last case and belongs to \
                                              none: write it on the line just above the case it is about"
+                    .to_string()
+            }
+            Some(Ok(Some(_))) => "this `expect:` comment is inside a case, not just above one: write it \
+                                  on the line just above the case it is about"
                 .to_string(),
-            Ok(Some(_)) => "this `expect:` comment is inside a case, not just above one: write it on \
-                            the line just above the case it is about"
-                .to_string(),
-            Err(_) if i < last => return None,
-            Err(why) => why,
+            Some(Err(_)) if i < last => return None,
+            Some(Err(why)) => why,
         };
         let mut d = Diagnostic::new(path, why).at(Some(i + 1), None);
         d.after_the_cases = true;
