@@ -25,6 +25,9 @@ impl Status {
     }
 }
 
+/// Why a case of a file cut by Ctrl-C has no answer.
+pub const NOT_STARTED: &str = "interrupted (Ctrl-C) before its search began";
+
 /// One move as users and reports see it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -265,6 +268,9 @@ pub struct Outcome {
     /// [`crate::diag::Diagnostic::after_the_cases`]). Not saved.
     #[serde(skip)]
     pub after_the_cases: bool,
+    /// A case of a file Ctrl-C cut before this case's search began: reported, never saved.
+    #[serde(skip)]
+    pub not_started: bool,
     /// The moves the line makes: on a hop board each move is one peg's chain of jumps, the
     /// literature's count (English central: 18 moves, 31 jumps); a tilt or a rewrite is a move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -358,6 +364,19 @@ impl Outcome {
         o
     }
 
+    /// The outcome for the case `spec` of a file Ctrl-C cut before its search began: given
+    /// up, interrupted, named and judged as its search's would be.
+    pub fn not_started(file: &str, spec: &crate::spec::Spec) -> Self {
+        let d = crate::diag::Diagnostic::new(&spec.path, NOT_STARTED)
+            .gave_up(GaveUp::Interrupted)
+            .stopping(spec);
+        let mut o = Outcome::failed(file, &d);
+        o.rules.clone_from(&spec.rules);
+        o.script = None;
+        o.not_started = true;
+        o
+    }
+
     /// The outcome for a puzzle that could not be read, compiled or solved.
     pub fn error(file: &str, message: String) -> Self {
         Outcome {
@@ -384,6 +403,7 @@ impl Outcome {
             replay: None,
             gave_up: None,
             after_the_cases: false,
+            not_started: false,
             move_count: None,
             jump_count: None,
             goal: None,

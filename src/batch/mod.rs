@@ -177,13 +177,17 @@ pub fn solve_contained(path: &Path, opts: &Options) -> Vec<Outcome> {
         Err(d) => vec![Outcome::failed(&file, d)],
         Ok(text) => {
             let mut outcomes = Vec::new();
-            formats::prepare_text(path, Notation::of(path, None), text, opts, &mut |p| {
+            let notation = Notation::of(path, None);
+            formats::prepare_text(path, notation, text, opts, &mut |p| {
                 outcomes.push(match p {
                     Ok(p) => solve::solve_prepared(&p, opts),
                     Err(d) => Outcome::failed(&file, &d),
                 });
                 std::ops::ControlFlow::Continue(())
             });
+            if CANCELLED.load(Ordering::SeqCst) {
+                not_started(path, notation, text, &mut outcomes);
+            }
             outcomes
         }
     };
@@ -203,6 +207,31 @@ pub fn solve_contained(path: &Path, opts: &Options) -> Vec<Outcome> {
         o.spec_hash = hash.clone();
     }
     outcomes
+}
+
+/// The cases of `text` after the `outcomes` Ctrl-C left, each reported as not started (a
+/// case that cannot be read, as its error): so that every case of a file cut short is named
+/// in the reports, as a file not reached is. Reading only: no script runs.
+fn not_started(path: &Path, notation: &Notation, text: &str, outcomes: &mut Vec<Outcome>) {
+    let file = path.display().to_string();
+    let mut seen = 0;
+    let done = outcomes.len();
+    let read = formats::parse_each(path, notation, text, &mut |s| {
+        seen += 1;
+        if seen > done {
+            outcomes.push(match s {
+                Ok(s) => Outcome::not_started(&file, &s),
+                Err(d) => Outcome::failed(&file, &d),
+            });
+        }
+        std::ops::ControlFlow::Continue(())
+    });
+    // The file's own fault at the end, unless it was reported before Ctrl-C came.
+    if let Err(d) = read
+        && seen >= done
+    {
+        outcomes.push(Outcome::failed(&file, &d));
+    }
 }
 
 /// What a file's results would be made from now, as [`journal::digest`] puts it, if the file

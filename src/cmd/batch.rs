@@ -385,8 +385,15 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     if interrupted {
         // The files never started are named here as in the reports: the terminal's reader
         // may read no report.
+        let unstarted = match results.totals.not_started {
+            0 => String::new(),
+            n => format!(
+                " ({} of the files cut not started)",
+                crate::diag::plural(n, "case")
+            ),
+        };
         eprintln!(
-            "marbles: interrupted: {} of {} puzzle files finished and reported{}; rerun with --resume to finish",
+            "marbles: interrupted: {} of {} puzzle files finished and reported{unstarted}{}; rerun with --resume to finish",
             finished,
             found.puzzles.len(),
             match shown.is_empty() {

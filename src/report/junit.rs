@@ -97,6 +97,9 @@ fn stopped(seconds: f64, note: &str) -> Verdict {
 
 /// Why `o` did not pass, or `None` when it did: a search Ctrl-C stopped is skipped.
 fn verdict(o: &Outcome) -> Option<Verdict> {
+    if o.not_started {
+        return Some(("skipped", "interrupted", note(o)));
+    }
     if super::interrupted(o) {
         return Some(stopped(o.stats.seconds, &note(o)));
     }

@@ -60,15 +60,20 @@ pub trait Format {
 }
 
 /// What a report of a run that stopped short (Ctrl-C, `--fail-fast`) says first: why, how
-/// many searches Ctrl-C stopped (their results say so), and how many puzzle files it did not
-/// run, the first ten named.
+/// many searches Ctrl-C stopped and how many cases of the files it cut it kept from starting
+/// (their results say so), and how many puzzle files it did not run, the first ten named.
 pub fn stopped_note(results: &Finished) -> Option<String> {
     let why = results.stopped.as_deref()?;
-    let cut = match results.totals.interrupted {
+    let t = &results.totals;
+    let stopped = match t.interrupted - t.not_started {
         0 => None,
         1 => Some("1 search stopped before its answer".to_string()),
         n => Some(format!("{n} searches stopped before their answers")),
     };
+    // The cases after it in a file Ctrl-C cut: each a row of the report, none searched.
+    let unstarted = (t.not_started > 0).then(|| format!("{} not started", plural(t.not_started, "case")));
+    let cut: Vec<String> = stopped.into_iter().chain(unstarted).collect();
+    let cut = (!cut.is_empty()).then(|| cut.join(", "));
     // The files not run, unless none was and a cut search says what was lost.
     let not_run = (!results.not_run.is_empty() || cut.is_none()).then(|| not_run_words(&results.not_run));
     let said: Vec<String> = cut.into_iter().chain(not_run).collect();
@@ -191,8 +196,11 @@ pub struct Totals {
     pub unmet: usize,
     /// Puzzles that do not pass: an expectation not met, or, stating none, not solved.
     pub failing: usize,
-    /// Of those failing, the ones whose search Ctrl-C stopped (JUnit's `skipped`).
+    /// Of those failing, the ones whose search Ctrl-C stopped or kept from starting (JUnit's
+    /// `skipped`).
     pub interrupted: usize,
+    /// Of those, the cases of a file Ctrl-C cut before their search began.
+    pub not_started: usize,
 }
 
 impl Totals {
@@ -219,6 +227,7 @@ impl Totals {
         }
         self.failing += usize::from(!o.passed());
         self.interrupted += usize::from(!o.passed() && interrupted(o));
+        self.not_started += usize::from(o.not_started);
     }
 
     pub fn line(&self) -> String {

@@ -352,6 +352,7 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
         replay: None,
         gave_up: None,
         after_the_cases: false,
+        not_started: false,
         move_count: None,
         jump_count: None,
         goal: None,

@@ -403,3 +403,63 @@ fn ctrl_c_writes_what_was_finished_and_the_search_it_cut_and_exits_130() {
     assert_eq!(records.lines().count(), 1, "{records}");
     assert!(records.contains("a_fast.yaml"), "{records}");
 }
+
+#[test]
+fn ctrl_c_in_a_file_of_several_cases_names_each_case_it_kept_from_starting() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("set");
+    std::fs::create_dir(&set).unwrap();
+    // Three matrices: a row solved in a jump, the diamond from its tip (no search of marbles
+    // ends it), the row again.
+    let diamond = crate::support::diamond41_rows((0, 4))
+        .replace('#', "-1")
+        .replace('o', "1")
+        .replace('.', "0");
+    std::fs::write(set.join("m.matrix"), format!("1 1 0\n\n{diamond}\n1 1 0\n")).unwrap();
+    let report = dir.path().join("rep");
+    let child = batch(&set, &report, false)
+        .arg("-j")
+        .arg("1")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("interrupted: 0 of 1 puzzle files finished and reported (1 case of the files cut not started); rerun"),
+        "{stderr}"
+    );
+    let v = untimed(&report);
+    let rows: Vec<(&str, &str)> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| (o["puzzle"].as_str().unwrap(), o["reason"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("m board 1", ""),
+            ("m board 2", "interrupted"),
+            ("m board 3", "interrupted (Ctrl-C) before its search began")
+        ]
+    );
+    let md = std::fs::read_to_string(report.join("summary.md")).unwrap();
+    assert!(
+        md.starts_with("> **incomplete run: interrupted \\(Ctrl-C\\); 1 search stopped before its answer, 1 case not started**"),
+        "{md}"
+    );
+    let xml = std::fs::read_to_string(report.join("junit.xml")).unwrap();
+    assert!(
+        xml.contains("name=\"m board 3\" time=\"0.000000\">\n      <skipped type=\"interrupted\" message=\"interrupted (Ctrl-C) before its search began\""),
+        "{xml}"
+    );
+    assert!(xml.contains(" skipped=\"2\">"), "{xml}");
+    // A file cut short is never recorded: `--resume` solves it whole again.
+    let records = std::fs::read_to_string(report.join("results.jsonl")).unwrap();
+    assert_eq!(records, "");
+}
