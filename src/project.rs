@@ -146,7 +146,10 @@ pub fn parse(path: &Path, text: &str) -> Result<Project> {
 fn worded(message: &str) -> String {
     let message = message.trim();
     let Some(rest) = message.strip_prefix("unknown field `") else {
-        return message.to_string();
+        // Rust's names for numbers mean nothing to a reader of the file.
+        return ["u64", "usize", "u32"].iter().fold(message.to_string(), |m, t| {
+            m.replace(&format!("expected {t}"), "expected a whole number, 0 or more")
+        });
     };
     let (key, rest) = rest.split_once('`').unwrap_or((rest, ""));
     let known: Vec<&str> = rest.split('`').skip(1).step_by(2).collect();

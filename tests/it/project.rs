@@ -57,6 +57,31 @@ fn an_unknown_key_is_refused_at_its_line_with_a_suggestion() {
 }
 
 #[test]
+fn a_count_that_is_no_whole_number_is_refused_in_words_not_rust_types() {
+    for (value, said) in [
+        (
+            "\"ten\"",
+            "invalid type: string \"ten\", expected a whole number, 0 or more",
+        ),
+        (
+            "-3",
+            "invalid value: integer `-3`, expected a whole number, 0 or more",
+        ),
+    ] {
+        Test::new()
+            .file(
+                "marbles.toml",
+                &format!("jobs = 1\n[limits]\nmax_nodes = {value}\n"),
+            )
+            .file("p.yaml", &corner())
+            .args(["check", "p.yaml"])
+            .run()
+            .status(2)
+            .stderr_has(&format!("marbles: error: marbles.toml:3: {said}\n"));
+    }
+}
+
+#[test]
 fn text_that_is_not_toml_is_refused_at_its_line_and_check_says_so() {
     let t = Test::new()
         .file("marbles.toml", "jobs = 2\nreport = [\n")
