@@ -180,6 +180,7 @@ pub fn parse_each(
                 trace: false,
                 line: Some(n_pos.line),
                 expect: None,
+                expect_line: None,
             }
         });
         let read = match read {

@@ -84,6 +84,7 @@ pub fn parse_each(
                 trace,
                 line: several.then_some(first),
                 expect: None,
+                expect_line: None,
             })))
         },
         || {

@@ -463,6 +463,7 @@ fn spec(path: &Path, rows: &[(Pos, Vec<i8>)], name: String, source: String) -> R
         trace: false,
         line: None,
         expect: None,
+        expect_line: None,
     })
 }
 

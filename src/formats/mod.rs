@@ -273,6 +273,7 @@ fn read_each(
             Ok(found) => {
                 s.expect = found.map(|(e, at)| {
                     taken.insert(at);
+                    s.expect_line = Some(at);
                     e
                 })
             }

@@ -148,7 +148,12 @@ fn unmeetable_expect(spec: &Spec, model: &Model, family: &str) -> Result<()> {
                 spec.expect.map(spec::Expect::words).unwrap_or_default()
             ),
         )
-        .at(spec::key_line(&spec.source, "expect").or(spec.line), None)),
+        .at(
+            spec::key_line(&spec.source, "expect")
+                .or(spec.expect_line)
+                .or(spec.line),
+            None,
+        )),
     }
 }
 

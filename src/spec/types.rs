@@ -29,6 +29,8 @@ pub struct Spec {
     pub line: Option<usize>,
     /// `expect:`, what the answer should be (see [`super::expect`]).
     pub expect: Option<super::Expect>,
+    /// The line of the comment above a case that gave its `expect:` (Lisp, matrix, ICPC).
+    pub expect_line: Option<usize>,
 }
 
 /// The board in one of the two shapes families take.

@@ -495,5 +495,6 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         trace: false,
         line: None,
         expect,
+        expect_line: None,
     })
 }

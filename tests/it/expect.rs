@@ -437,6 +437,17 @@ fn an_expectation_a_family_never_counts_is_refused_and_tilts_are_moves() {
             &format!("p.yaml:{line}: expect: {why}; expect its moves (`10 moves`) or `solved`\n"),
         );
     }
+    // Given in a comment above a case, it is refused at the comment's line, not the case's.
+    Test::new()
+        .file(
+            "e.icpc",
+            "4 3 1\n0 1\n1 0\n1 2\n2 3\n2 1\n3 2\n1 1 1 2\n; expect: 5 jumps\n3 2 2\n0 0\n0 1\n0 2\n\
+             2 2\n1 0 2 0\n1 1 1 2\n0 0 0\n",
+        )
+        .args(["check", "e.icpc"])
+        .run()
+        .status(2)
+        .stderr_has("e.icpc:9: expect: `solved: 5 jumps` can never be met");
     // `solve` calls a tilt board's moves tilts; an expectation may too, in words or a map.
     for expect in ["5 tilts", "{tilts: 5}"] {
         Test::new()
