@@ -72,15 +72,14 @@ pub enum Verdict {
     GaveUp(GaveUp),
 }
 
-/// Why a search stopped before it could answer. `Display` gives the words reports show,
-/// e.g. `node limit (1000 nodes)`.
 /// Why an exhaustive search (any of them: hop, rewrite, tilt) found no way: it tried `tried` positions (one per symmetry
 /// class when `classes`), and `cut` ruled out the others reachable from the start.
 pub fn exhausted(tried: u64, classes: bool, cut: &[&str]) -> String {
     let of = if classes { " (one per symmetry class)" } else { "" };
-    let rest = match cut {
-        [] => "they are every position reachable from the start".to_string(),
-        _ => format!(
+    let rest = match (cut, tried) {
+        ([], 1) => "it is the only position reachable from the start".to_string(),
+        ([], _) => "they are every position reachable from the start".to_string(),
+        (_, _) => format!(
             "every other position reachable from the start was ruled out by {}",
             cut.join(" or ")
         ),
@@ -91,6 +90,8 @@ pub fn exhausted(tried: u64, classes: bool, cut: &[&str]) -> String {
     }
 }
 
+/// Why a search stopped before it could answer. `Display` gives the words reports show,
+/// e.g. `node limit (1000 nodes)`.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GaveUp {
     /// Ctrl-C (see [`CANCELLED`]).

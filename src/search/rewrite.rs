@@ -80,7 +80,7 @@ fn unkey<const K: usize>(s: &[u128; K]) -> Kinds {
 const CHECK_EVERY: u64 = 1024;
 
 /// What [`Pruning`] rules positions out by, in an exhaustive refutation's words.
-const COUNTS: &str = "counts of pieces that no move can bring to the goal's";
+const COUNTS: &str = "counts of pieces from which no move can return to the goal's counts";
 
 /// Breadth-first: the fewest rewrites to a goal position, or none within `goal`'s bound.
 fn fewest_moves<const K: usize>(
@@ -98,6 +98,8 @@ fn fewest_moves<const K: usize>(
     let mut states: Vec<State<K>> = vec![(key(&m.start), u32::MAX, 0)];
     let mut seen: FxHashSet<[u128; K]> = FxHashSet::default();
     seen.insert(key(&m.start));
+    // Whether `prune` ruled a position out: the refutation then says so.
+    let mut pruned = false;
     let used = |seen: &FxHashSet<[u128; K]>, states: &Vec<State<K>>, more: usize| {
         table_peak::<[u128; K]>(seen.len(), seen.capacity(), more)
             + vec_peak::<State<K>>(states.len(), states.capacity(), more)
@@ -141,7 +143,11 @@ fn fewest_moves<const K: usize>(
                 continue;
             }
             let next = mv.apply(&cur);
-            if prune.dead(&next) || !seen.insert(key(&next)) {
+            if prune.dead(&next) {
+                pruned = true;
+                continue;
+            }
+            if !seen.insert(key(&next)) {
                 continue;
             }
             states.push((key(&next), head as u32, i));
@@ -156,7 +162,7 @@ fn fewest_moves<const K: usize>(
     let Some(mut i) = found else {
         let why = match (bound, cut) {
             (Some(n), true) => format!("no solution within {n} move{}", if n == 1 { "" } else { "s" }),
-            _ => super::exhausted(seen.len() as u64, false, &[COUNTS]),
+            _ => super::exhausted(seen.len() as u64, false, if pruned { &[COUNTS] } else { &[] }),
         };
         return RewriteResult {
             verdict: Verdict::Unsolvable(Some(why)),
@@ -196,6 +202,8 @@ fn depth_first<const K: usize>(
     let mut path: Vec<usize> = Vec::new();
     let mut seen: FxHashSet<[u128; K]> = FxHashSet::default();
     seen.insert(key(&m.start));
+    // Positions `prune` ruled out, kept in `seen` so as to be judged once.
+    let mut pruned = 0u64;
     let pieces = |s: &Kinds| occupied(s).count_ones();
     let mut best: Option<(u32, Vec<usize>)> = m.is_goal(&m.start).then(|| (pieces(&m.start), Vec::new()));
     let done = |best: &Option<(u32, Vec<usize>)>| match best {
@@ -263,7 +271,11 @@ fn depth_first<const K: usize>(
             memory = memory.max(ahead);
         }
         let next = m.moves[i].apply(&cur);
-        if !seen.insert(key(&next)) || prune.dead(&next) {
+        if !seen.insert(key(&next)) {
+            continue;
+        }
+        if prune.dead(&next) {
+            pruned += 1;
             continue;
         }
         path.push(i);
@@ -282,7 +294,11 @@ fn depth_first<const K: usize>(
             memory,
         },
         None => RewriteResult {
-            verdict: Verdict::Unsolvable(Some(super::exhausted(seen.len() as u64, false, &[COUNTS]))),
+            verdict: Verdict::Unsolvable(Some(super::exhausted(
+                seen.len() as u64 - pruned,
+                false,
+                if pruned > 0 { &[COUNTS] } else { &[] },
+            ))),
             path: Vec::new(),
             memory,
         },

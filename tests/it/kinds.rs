@@ -193,9 +193,53 @@ fn a_red_frog_that_can_only_be_jumped_is_unsolvable() {
     };
     let o = run("  pegs: 1\n  left: {R: 1}\n").status(1).json()[0].clone();
     assert_eq!(o["status"], "unsolvable");
+    assert_eq!(
+        o["reason"],
+        "exhaustive search: the one position tried is not the goal; every other position reachable \
+         from the start was ruled out by counts of pieces from which no move can return to the goal's counts"
+    );
     // The same pond with the green frog to be last is solved by that one jump.
     let o = run("  pegs: 1\n  left: {G: 1}\n").status(0).json()[0].clone();
     assert_eq!(crate::support::line(&o)[0]["takes"][0], serde_json::json!([0, 2]));
+}
+
+#[test]
+fn an_unsolvable_pond_names_every_position_it_tried_and_nothing_ruled_out() {
+    // Frogs only move right and toads left: no toad gets past the frog at the left end.
+    let (start, goal) = ("FTT.TTTF", "TF.TTTTF");
+    let mut seen = HashSet::from([start.chars().collect::<Vec<char>>()]);
+    let mut queue: VecDeque<Vec<char>> = seen.iter().cloned().collect();
+    while let Some(row) = queue.pop_front() {
+        for (a, b) in frog_moves(&row) {
+            let mut next = row.clone();
+            next.swap(a, b);
+            if seen.insert(next.clone()) {
+                queue.push_back(next);
+            }
+        }
+    }
+    assert!(!seen.contains(&goal.chars().collect::<Vec<char>>()));
+    let spaced = |r: &str| r.chars().map(String::from).collect::<Vec<_>>().join(" ");
+    let yaml = format!(
+        "rules: frogs_toads\nboard: |\n  {}\ngoal:\n  board: |\n    {}\n",
+        spaced(start),
+        spaced(goal)
+    );
+    let o = Test::new()
+        .file("p.yaml", &yaml)
+        .args(["solve", "p.yaml", "--format", "json"])
+        .run()
+        .status(1)
+        .json()[0]
+        .clone();
+    assert_eq!(
+        o["reason"],
+        format!(
+            "exhaustive search: none of the {} positions tried reaches the goal; they are every \
+             position reachable from the start",
+            seen.len()
+        )
+    );
 }
 
 /// The slide maze as the test reads `slide_ricochet.yaml`: rows of `.`, `#`, `R`, `B`.
