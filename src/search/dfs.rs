@@ -471,7 +471,7 @@ fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
     if endgame.is_some() || finishes.is_some() {
         cut.push("a table of endgames");
     }
-    let why = super::exhausted(failed.len() as u64, sym.is_some(), &cut);
+    let why = super::exhausted(failed.len() as u64, sym.is_some_and(|s| s.order() > 1), &cut);
     done(Verdict::Unsolvable(Some(why)), Vec::new(), start, budget, memory)
 }
 

@@ -138,16 +138,18 @@ pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult
     }
 }
 
-/// The moves the regions full at the start prove a goal of a peg count needs (one at least
-/// while the start has more pegs than the goal), when more than none and every jump takes one
-/// peg (`single`): what a search stopped before its first layer can still say.
+/// The moves a goal of a peg count needs: one at least while the start has more pegs than
+/// the goal, and, where every jump takes one peg (`single`), what the regions full at the
+/// start prove; `None` for none. What a search stopped before its first layer can still say.
 fn regions_floor(model: &HopModel, single: bool) -> Option<u32> {
     let least = match model.goal.pegs {
         // A start with more pegs than the goal needs a move at least, whatever the regions say.
         PegGoal::Count(k) if single => both_ends::goal_bounds::<u128>(model)
             .ahead(model.start)
             .max(u32::from(model.start.count_ones() > k)),
-        _ => 0,
+        // No jump adds a peg, whatever it takes.
+        PegGoal::Count(k) => u32::from(model.start.count_ones() > k),
+        PegGoal::Fewest => 0,
     };
     (least > 0).then_some(least)
 }
@@ -558,10 +560,26 @@ impl<'a, W: Word> Search<'a, W> {
             PegGoal::Fewest => None,
         };
         let floor = goal_pegs.unwrap_or(0);
+        // Whether a pagoda function ruled out a position reached: a refutation says so.
+        let pruned = std::sync::atomic::AtomicBool::new(false);
+        // Every position reached, of every layer, none of them a goal position.
+        let classes = self.sym.order() > 1;
+        let exhausted = |fwd: &Layers<W>| {
+            let tried: usize = fwd.iter().map(Layer::len).sum();
+            let cut: &[&str] = match pruned.load(Ordering::Relaxed) {
+                true => &["pagoda functions"],
+                false => &[],
+            };
+            crate::search::exhausted(tried as u64, classes, cut)
+        };
         while lo > floor {
             let cur = std::mem::take(&mut fwd[lo as usize]);
             let next = self.expand(&cur, budget, |s: &Self, t| {
-                (!s.ahead.cuts(t.wide())).then(|| s.canon(t))
+                let cut = s.ahead.cuts(t.wide());
+                if cut {
+                    pruned.store(true, Ordering::Relaxed);
+                }
+                (!cut).then(|| s.canon(t))
             })?;
             fwd[lo as usize] = cur;
             lo -= 1;
@@ -572,10 +590,7 @@ impl<'a, W: Word> Search<'a, W> {
                 if goal_pegs.is_none() {
                     break;
                 }
-                return Err(unsolvable(
-                    "no position with the goal's pegs can be reached",
-                    &self,
-                ));
+                return Err(unsolvable(&exhausted(&fwd), &self));
             }
         }
 
@@ -596,7 +611,7 @@ impl<'a, W: Word> Search<'a, W> {
         self.live += set_bytes(&ok[n as usize]);
         let bottom = n;
         if ok[n as usize].is_empty() {
-            return Err(unsolvable("no goal position can be reached", &self));
+            return Err(unsolvable(&exhausted(&fwd), &self));
         }
         for k in n.max(lo)..top {
             let from = std::mem::take(&mut ok[k as usize]);

@@ -8,7 +8,7 @@ use crate::many::results;
 use crate::support::{Test, no_line_yet, random_5x5_boards, root};
 use marbles::model::{HopModel, HopMove, Model};
 use marbles::search::dfs::{HopResult, Quiet};
-use marbles::search::{Budget, Limits, Verdict, plan};
+use marbles::search::{Budget, GaveUp, Limits, Verdict, plan};
 use marbles::solve::{self, MoveOrder};
 use std::collections::{HashMap, HashSet};
 use std::process::Command;
@@ -319,13 +319,34 @@ fn check_fewest_moves(m: &HopModel, rules: &[Jump], goal: &Goal, what: &str) {
     let model = Model::Hop(m.clone());
     let found = plan::solve(&model, order, &mut Budget::new(Limits::default()), &mut Quiet);
     let Some((want_pegs, want_moves)) = expect else {
+        // Refuted with its reason: what was searched, all of it.
         assert!(
-            matches!(found.verdict, Verdict::Unsolvable(_)),
+            matches!(&found.verdict, Verdict::Unsolvable(Some(why)) if why.starts_with("exhaustive search")
+                || why.starts_with("position class") || why.starts_with("the start has fewer pegs")),
             "{what}: no goal position is reachable, yet {:?}",
             found.verdict
         );
         return;
     };
+    // Stopped after a few chain steps, a search for a peg count says the floor it proved,
+    // never above the truth.
+    if goal.pegs.is_some() {
+        let limits = Limits {
+            max_nodes: Some(30),
+            ..Limits::default()
+        };
+        let stopped = plan::solve(&model, order, &mut Budget::new(limits), &mut Quiet);
+        match stopped.verdict {
+            Verdict::GaveUp(GaveUp::UnprovenMoves { least, .. }) => {
+                assert!(
+                    least <= want_moves,
+                    "{what}: at least {least}, where {want_moves} do"
+                )
+            }
+            Verdict::Solved => {}
+            other => panic!("{what}: stopped without a floor: {other:?}"),
+        }
+    }
     assert_eq!(found.verdict, Verdict::Solved, "{what}");
     let (mut moves, mut last) = (0, None);
     for &i in &found.path {
@@ -481,6 +502,28 @@ fn fewest_moves_match_a_plain_breadth_first_search_whatever_a_jump_takes() {
         }
         let what = format!("steps {board:?} pegs {:?} at {:?}", goal.pegs, goal.at);
         check_fewest_moves(&m, &rules, &goal, &what);
+    }
+}
+
+#[test]
+fn an_unsolvable_verdict_in_the_fewest_moves_says_what_was_searched() {
+    // Six positions are reachable from `o o . o o o`, none with one peg: the fewest-moves
+    // search refutes it as the plain one does, by every position it tried.
+    let t = Test::new().file("p.yaml", "rules: peg_hop\nboard: |\n  o o . o o o\n");
+    let reason = |args: &[&str]| {
+        let run = Test::new()
+            .in_dir(&t.path(""))
+            .args(["solve", "p.yaml", "--format", "json"].iter().chain(args))
+            .run()
+            .status(1);
+        run.json()[0]["reason"].as_str().unwrap().to_string()
+    };
+    for why in [reason(&[]), reason(&["--fewest-moves"])] {
+        assert!(
+            why.starts_with("exhaustive search: none of the 6 positions tried")
+                && why.ends_with("reaches the goal; they are every position reachable from the start"),
+            "{why}"
+        );
     }
 }
 

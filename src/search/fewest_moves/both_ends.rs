@@ -30,7 +30,7 @@ use crate::search::bits::Word;
 use crate::search::{Budget, GaveUp};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
 
 /// Chain steps between budget checks.
 const CHECK_EVERY: u64 = 1 << 12;
@@ -107,15 +107,12 @@ pub(super) fn run<W: Word>(
                 break None;
             }
             let least = floor.max(sides[0].reached + sides[1].reached + 1);
-            if sides.iter().any(|side| side.frontier_len() == 0) {
+            if let Some(back) = sides.iter().position(|side| side.frontier_len() == 0) {
                 if dropped {
                     break None;
                 }
-                return Err((
-                    Stop::Unsolvable(Some("no goal position can be reached".into()), memory),
-                    least,
-                    None,
-                ));
+                let why = sides[back].exhausted(back == 1, s.sym.order() > 1);
+                return Err((Stop::Unsolvable(Some(why), memory), least, None));
             }
             // The side whose next layer looks smaller: its frontier times what its last
             // layer grew by. (Weighing each frontier by its last layer's chain steps a
@@ -130,6 +127,7 @@ pub(super) fn run<W: Word>(
                 .map_err(|(why, used)| (Stop::GaveUp(why, memory.max(used)), least, best.clone()))?;
             memory = memory.max(grown.memory);
             dropped |= grown.dropped;
+            me.pruned |= grown.pruned;
             if let Some(found) = grown.met {
                 break Some(found);
             }
@@ -201,6 +199,8 @@ struct Side<W> {
     /// outside them.
     pegs: Vec<(u32, u32)>,
     reached: u32,
+    /// What ruled out positions met ([`PAGODA`], [`PEGS`]).
+    pruned: u8,
 }
 
 /// The fewest and the most pegs of `ps`.
@@ -228,6 +228,43 @@ impl<W: Word> Side<W> {
             pegs: vec![peg_range(&frontier)],
             layers: vec![parts],
             reached: 0,
+            pruned: 0,
+        }
+    }
+
+    /// Why no line exists, this side (from the goal when `back`) having met every position it
+    /// can reach without meeting the other: how many it met, and what ruled out the rest.
+    fn exhausted(&self, back: bool, classes: bool) -> String {
+        let tried: usize = self.layers.iter().flatten().map(Vec::len).sum();
+        let why = [
+            (PAGODA, "pagoda functions"),
+            (
+                PEGS,
+                if back {
+                    "having more pegs than the start"
+                } else {
+                    "having fewer pegs than the goal"
+                },
+            ),
+        ];
+        let cut: Vec<&str> = why
+            .iter()
+            .filter(|w| self.pruned & w.0 != 0)
+            .map(|w| w.1)
+            .collect();
+        match back {
+            false => crate::search::exhausted(tried as u64, classes, &cut),
+            true => format!(
+                "exhaustive search from the goal: {}{} {} every position from which a goal \
+                 position can be reached{}, and the start is not among them",
+                crate::diag::plural(tried, "position"),
+                if classes { " (one per symmetry class)" } else { "" },
+                if tried == 1 { "is" } else { "are" },
+                match cut.is_empty() {
+                    true => String::new(),
+                    false => format!(" but for those ruled out by {}", cut.join(" or ")),
+                }
+            ),
         }
     }
 
@@ -299,11 +336,13 @@ impl<W: Word> Side<W> {
         let mut runs: Vec<Vec<Vec<W>>> = vec![Vec::new(); PARTS];
         let mut best: Option<(u32, W)> = None;
         let dropped = AtomicBool::new(false);
+        let pruned = AtomicU8::new(0);
         let cut = Cut {
             bounds,
             depth: d,
             target,
             dropped: &dropped,
+            pruned: &pruned,
             pegs: last.then_some(others),
         };
         let frontier = &self.layers[self.reached as usize];
@@ -420,6 +459,7 @@ impl<W: Word> Side<W> {
             memory: peak.max(self.bytes() + other.bytes()),
             met: best,
             dropped: dropped.into_inner(),
+            pruned: pruned.into_inner(),
         })
     }
 }
@@ -533,12 +573,19 @@ fn first_common<W: Ord + Copy>(xs: &[W], ys: &[W]) -> Option<W> {
 }
 
 /// A layer grown: the memory it reached, the best position met by the other side too (its
-/// moves from end to end, and the position), if any, and whether a bound dropped a position.
+/// moves from end to end, and the position), if any, whether a bound dropped a position, and
+/// what ruled positions out ([`PAGODA`], [`PEGS`]).
 struct Grown<W> {
     memory: u64,
     met: Option<(u32, W)>,
     dropped: bool,
+    pruned: u8,
 }
+
+/// A pagoda function ruled a position out.
+const PAGODA: u8 = 1;
+/// A position had fewer pegs than the goal's (more, from the goal, than the start's).
+const PEGS: u8 = 2;
 
 /// The lesser of two meetings, either of which may be missing.
 fn least<W: Word>(a: Option<(u32, W)>, b: Option<(u32, W)>) -> Option<(u32, W)> {
@@ -554,6 +601,8 @@ struct Cut<'a, W> {
     depth: u32,
     target: u32,
     dropped: &'a AtomicBool,
+    /// What ruled positions out ([`PAGODA`], [`PEGS`]).
+    pruned: &'a AtomicU8,
     /// For the last layer, only looked up on the other side: the fewest and the most pegs
     /// of the other side's positions. A position outside them is not listed, and a chain
     /// stops once its pegs have passed them.
@@ -635,7 +684,7 @@ fn steps<W: Word>(
             let mut stack: Vec<(W, usize)> = Vec::new();
             let mut seen = Seen::new();
             let (mut done, mut counted) = (0u64, 0u64);
-            let mut dropped = false;
+            let (mut dropped, mut pruned) = (false, 0);
             for &p in ps {
                 // A move lowers the regions' bound only if its first jump starts in a full
                 // region (no other jump of it can empty one): when the bound leaves this
@@ -667,11 +716,12 @@ fn steps<W: Word>(
                     }
                     // A chain only takes pegs (reversed, adds them): past the goal's count
                     // (the start's) neither it nor its rest is on a line.
-                    let hopeless = match back {
-                        false => q.pegs() < least || s.ahead.cuts(q.wide()),
-                        true => q.pegs() > most || s.behind.cuts(s.full & !q.wide()),
+                    let (past, pagoda) = match back {
+                        false => (q.pegs() < least, s.ahead.cuts(q.wide())),
+                        true => (q.pegs() > most, s.behind.cuts(s.full & !q.wide())),
                     };
-                    if hopeless {
+                    if past || pagoda {
+                        pruned |= if pagoda { PAGODA } else { PEGS };
                         continue;
                     }
                     let (bound, moving) = match back {
@@ -720,6 +770,7 @@ fn steps<W: Word>(
             if dropped {
                 cut.dropped.store(true, Relaxed);
             }
+            cut.pruned.fetch_or(pruned, Relaxed);
             Ok(out)
         })
         .collect::<Result<_, Over>>();

@@ -39,6 +39,8 @@ struct Search<'a, W> {
     stack: Vec<(W, usize)>,
     check_at: u64,
     memory: u64,
+    /// A position was passed over for having fewer pegs than the goal: a refutation says so.
+    pruned: std::cell::Cell<bool>,
 }
 
 /// The fewest moves to a goal position: for a `pegs: fewest` goal, the fewest moves to the
@@ -90,6 +92,7 @@ fn run_in<W: Word>(model: &HopModel, budget: &mut Budget) -> Result<Found, Stop>
         stack: Vec::new(),
         check_at: budget.nodes + 1,
         memory: 0,
+        pruned: std::cell::Cell::new(false),
     };
     let (end, moves) = s.search(budget)?;
     let path = super::walk_back(model, &s.by_to, end, moves, |p| {
@@ -172,7 +175,9 @@ impl<W: Word> Search<'_, W> {
                     if !self.seen.insert((q, at)) {
                         continue;
                     }
-                    self.tick(budget, &frontier, &next)?;
+                    if let Err(stop) = self.tick(budget, &frontier, &next) {
+                        return Err(self.floored(stop, d));
+                    }
                     let c = q.canon(&self.sym);
                     if let std::collections::hash_map::Entry::Vacant(e) = self.depth.entry(c) {
                         e.insert(d + 1);
@@ -201,15 +206,38 @@ impl<W: Word> Search<'_, W> {
         self.seen = FxHashSet::default();
         match best {
             Some((_, end, moves)) => Ok((end, moves)),
-            None => Err(Stop::Unsolvable(
-                Some("no goal position can be reached".into()),
-                self.memory,
-            )),
+            None => {
+                let cut: &[&str] = match self.pruned.get() {
+                    true => &["having fewer pegs than the goal"],
+                    false => &[],
+                };
+                let why = crate::search::exhausted(self.depth.len() as u64, self.sym.order() > 1, cut);
+                Err(Stop::Unsolvable(Some(why), self.memory))
+            }
+        }
+    }
+
+    /// A stop while the positions `d + 1` moves from the start are listed, with the floor it
+    /// proved for a goal of a peg count: every position within `d` moves is known, and none
+    /// is a goal position. (Under `pegs: fewest` the fewest pegs are not known yet: no floor.)
+    fn floored(&self, stop: Stop, d: u32) -> Stop {
+        match (stop, self.model.goal.pegs) {
+            (Stop::GaveUp(why, memory), PegGoal::Count(_)) => Stop::Bounded {
+                why,
+                memory,
+                least: d + 1,
+                best: None,
+            },
+            (stop, _) => stop,
         }
     }
 
     /// Whether a position may still lead to the goal.
     fn keeps(&self, s: W) -> bool {
-        s.pegs() >= self.least
+        let keep = s.pegs() >= self.least;
+        if !keep {
+            self.pruned.set(true);
+        }
+        keep
     }
 }
