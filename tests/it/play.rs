@@ -35,7 +35,9 @@ fn illegal_moves_are_explained_and_the_board_is_unchanged() {
     );
     assert!(out.contains("[9, 9] is not a hole of this board\n"), "{out}");
     assert!(
-        out.contains("not now: [4, 0] and the hole jumped over need pegs, and [4, 2] must be empty\n"),
+        out.contains(
+            "not now: [4, 0] needs a peg, the hole jumped over needs a peg, and [4, 2] must be empty\n"
+        ),
         "{out}"
     );
     assert!(
@@ -43,6 +45,42 @@ fn illegal_moves_are_explained_and_the_board_is_unchanged() {
         "{out}"
     );
     assert_eq!(out.matches("14 pegs").count(), 1, "no move was made: {out}");
+}
+
+/// Two jumps from [0, 0] to [0, 2]: over [0, 1], or down and round over [1, 1].
+const TWO_WAYS: &str = r#"fn rules(board) {
+    #{ kind: "hop", layout: "square", directions: ["top", "bottom"],
+       jumps: [
+         #{ dir: "top", from: [0, 0], over: [0, 1], to: [0, 2] },
+         #{ dir: "bottom", from: [0, 0], over: [1, 1], to: [0, 2] },
+       ],
+       goal: #{ pegs: 1 } }
+}
+"#;
+
+#[test]
+fn jumps_between_the_same_two_holes_are_told_apart_by_the_pegs_they_take() {
+    let t = Test::new()
+        .file("two.rhai", TWO_WAYS)
+        .file("one.yaml", "rules: ./two.rhai\nboard: |\n  o . .\n  # o #\n")
+        .file("both.yaml", "rules: ./two.rhai\nboard: |\n  o o .\n  # o #\n");
+    // Only the jump over [1, 1] is legal: it is the one made, as `solve` prints it.
+    let (code, out) = play_in(&t.path(""), "one.yaml", "0 0 0 2\n");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.ends_with("    . . *\n    # . #\n1 peg\nsolved: 1 peg left\n"),
+        "{out}"
+    );
+    // Both are legal: marbles asks which, and takes the one named.
+    let (code, out) = play_in(&t.path(""), "both.yaml", "0 0 0 2\n0 0 0 2 over 1 1\nquit\n");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains(
+            "2 jumps go from [0, 0] to [0, 2] here: over [0, 1] or over [1, 1]; say which, as `0 0 0 2 over 0 1`\n"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("    . o *\n    # . #\n2 pegs\n"), "{out}");
 }
 
 #[test]

@@ -80,7 +80,8 @@ impl Position {
 
 pub const HELP: &str = "\
 commands:
-  R C R2 C2      hop puzzles: jump the peg at [R, C] to [R2, C2] (also written R,C R2,C2)
+  R C R2 C2      hop puzzles: jump the peg at [R, C] to [R2, C2] (also written R,C R2,C2);
+                 where two jumps join those holes, add the holes taken: `… over R3 C3`
   up down left right (or u d l r)
                  tilt puzzles: tilt the board that way
   moves          list the legal moves
@@ -321,7 +322,7 @@ fn show(p: &Prepared, pos: &Position, mark: Option<Cell>, out: &mut impl Write) 
         writeln!(out, "    {line}")?;
     }
     match pos {
-        Position::Hop(s) => writeln!(out, "{} pegs", s.count_ones()),
+        Position::Hop(s) => writeln!(out, "{}", crate::diag::plural(s.count_ones() as usize, "peg")),
         Position::Tilt(s) => writeln!(
             out,
             "{} of {} marble{} home",
@@ -434,18 +435,62 @@ fn echo(words: &[&str]) -> String {
 fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position, Option<Cell>), String> {
     match (&p.model, pos) {
         (Model::Hop(m), Position::Hop(s)) => {
-            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, words, "a jump", "hole")?;
-            let mv = m
+            // `R C R2 C2`, or, where jumps between two holes take different pegs, `… over R3 C3`.
+            let (ends, over) = match words.iter().position(|w| w.eq_ignore_ascii_case("over")) {
+                Some(k) => (&words[..k], Some(over_cells(&m.geo, &words[k + 1..])?)),
+                None => (words, None),
+            };
+            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, ends, "a jump", "hole")?;
+            let named = |c: &usize| format!("[{}, {}]", m.geo.cells[*c][0], m.geo.cells[*c][1]);
+            let between: Vec<&crate::model::HopMove> = m
                 .moves
                 .iter()
-                .find(|mv| mv.from == f && mv.to == t)
-                .ok_or_else(|| format!("no jump goes from [{r}, {c}] to [{r2}, {c2}] on this board"))?;
-            if s & mv.mask != mv.need {
-                return Err(format!(
-                    "not now: [{r}, {c}] and the hole jumped over need pegs, and [{r2}, {c2}] must be empty"
-                ));
+                .filter(|mv| mv.from == f && mv.to == t)
+                .filter(|mv| over.as_ref().is_none_or(|o| *o == mv.over))
+                .collect();
+            if between.is_empty() {
+                return Err(match over {
+                    Some(_) => {
+                        format!("no jump goes from [{r}, {c}] over those holes to [{r2}, {c2}] on this board")
+                    }
+                    None => format!("no jump goes from [{r}, {c}] to [{r2}, {c2}] on this board"),
+                });
             }
-            Ok((Position::Hop(s ^ mv.mask), Some([r2, c2])))
+            let legal: Vec<_> = between.iter().filter(|mv| s & mv.mask == mv.need).collect();
+            match legal[..] {
+                [mv] => Ok((Position::Hop(s ^ mv.mask), Some([r2, c2]))),
+                [] => {
+                    let holes = match between.iter().all(|mv| mv.over.len() == 1) {
+                        true => "the hole jumped over needs a peg",
+                        false => "the holes jumped over need pegs",
+                    };
+                    Err(format!(
+                        "not now: [{r}, {c}] needs a peg, {holes}, and [{r2}, {c2}] must be empty"
+                    ))
+                }
+                _ => {
+                    let ways: Vec<String> = legal
+                        .iter()
+                        .map(|mv| {
+                            format!(
+                                "over {}",
+                                mv.over.iter().map(named).collect::<Vec<_>>().join(" and ")
+                            )
+                        })
+                        .collect();
+                    let first = &legal[0].over;
+                    let cells: Vec<String> = first
+                        .iter()
+                        .map(|c| format!("{} {}", m.geo.cells[*c][0], m.geo.cells[*c][1]))
+                        .collect();
+                    Err(format!(
+                        "{} jumps go from [{r}, {c}] to [{r2}, {c2}] here: {}; say which, as `{r} {c} {r2} {c2} over {}`",
+                        legal.len(),
+                        crate::diag::listed(&ways, "or"),
+                        cells.join(" ")
+                    ))
+                }
+            }
         }
         (Model::Rewrite(m), Position::Rewrite(s)) => {
             let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, words, "a move", "hole")?;
@@ -556,6 +601,26 @@ fn from_to(
             .ok_or_else(|| format!("[{r}, {c}] is not a {place} of this board"))
     };
     Ok(((cell([r, c])?, cell([r2, c2])?), [[r, c], [r2, c2]]))
+}
+
+/// The holes of `over R C [R C …]` (the words after `over`), in the order written.
+fn over_cells(geo: &Geometry, words: &[&str]) -> Result<Vec<usize>, String> {
+    let nums: Vec<i64> = words
+        .iter()
+        .map(|w| w.parse::<i64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("`over {}` is no list of holes: write `over R C`", echo(words)))?;
+    if nums.is_empty() || nums.len() % 2 == 1 {
+        return Err("`over` takes holes, two numbers each: `over R C`".into());
+    }
+    nums.chunks(2)
+        .map(|rc| {
+            geo.index
+                .get(&[rc[0], rc[1]])
+                .copied()
+                .ok_or_else(|| format!("[{}, {}] is not a hole of this board", rc[0], rc[1]))
+        })
+        .collect()
 }
 
 /// How a game ended: won or stuck, and the words that say so.
