@@ -87,7 +87,11 @@ pub enum Error {
 
 impl From<serde_json::Error> for Error {
     fn from(e: serde_json::Error) -> Self {
-        Error::Other(e.into())
+        // A write that failed (a closed pipe) is told as the write's own error.
+        match e.is_io() {
+            true => Error::Io(e.into()),
+            false => Error::Other(e.into()),
+        }
     }
 }
 
