@@ -446,7 +446,12 @@ fn check_hop_spec(spec: &Spec, script: &Script, g: &GridBoard) -> Result<()> {
 /// The script's jumps as bitboard masks, each cell checked to be a hole and each jump listed
 /// once.
 fn hop_moves(spec: &Spec, script: &Script, t: &RuleTables, geo: &Geometry) -> Result<Vec<HopMove>> {
-    let script_err = |msg: String| Diagnostic::new(&script.origin, msg);
+    // At the line that writes the script's list of jumps (`jumps:` or `moves:`), where one does.
+    let list = ["jumps", "moves"]
+        .into_iter()
+        .find(|k| crate::script::key_line(&script.source, k).is_some())
+        .unwrap_or("jumps");
+    let script_err = |msg: String| script.error_at_key(list, msg);
     let idx = |cell: &Cell, what: &str, i: usize| {
         geo.index.get(cell).copied().ok_or_else(|| {
             script.error_at_key(
@@ -474,13 +479,13 @@ fn hop_moves(spec: &Spec, script: &Script, t: &RuleTables, geo: &Geometry) -> Re
             .collect::<Result<Vec<_>>>()?;
         if over.is_empty() {
             return Err(script_err(format!(
-                "move {i} jumps over no cell: `over` must name at least one"
+                "{list}[{i}] jumps over no cell: `over` must name at least one"
             )));
         }
         let mut mask = 0u128;
         for &c in over.iter().chain([&from, &to]) {
             if mask >> c & 1 == 1 {
-                return Err(script_err(format!("move {i} names the same cell twice")));
+                return Err(script_err(format!("{list}[{i}] names the same cell twice")));
             }
             mask |= 1 << c;
         }
@@ -489,7 +494,7 @@ fn hop_moves(spec: &Spec, script: &Script, t: &RuleTables, geo: &Geometry) -> Re
             let at = |k: usize| format!("[{}, {}]", geo.cells[k][0], geo.cells[k][1]);
             let over: Vec<String> = over.iter().map(|&k| at(k)).collect();
             return Err(script_err(format!(
-                "move {j} and move {i} are the same jump ({} over {} to {}): listed twice, it would be counted twice",
+                "{list}[{j}] and {list}[{i}] are the same jump ({} over {} to {}): listed twice, it would be counted twice",
                 at(from),
                 over.join(", "),
                 at(to)

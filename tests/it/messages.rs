@@ -47,7 +47,7 @@ fn rule_tables_hold_more_than_rhai_maps_did_and_have_their_own_limit() {
         .run()
         .status(2)
         .stderr_has(
-            "marbles: error: many.rhai: move 0 and move 1 are the same jump ([0, 0] over [0, 1] to [0, 2])",
+            "marbles: error: many.rhai:4: moves[0] and moves[1] are the same jump ([0, 0] over [0, 1] to [0, 2])",
         );
 
     Test::new()
@@ -492,7 +492,7 @@ fn rule_script_mistakes_are_explained() {
     ))
     .status(2)
     .stderr_has(
-        "rules/t.rhai: move 0 and move 1 are the same jump ([0, 0] over [0, 1] to [0, 2]): listed \
+        "rules/t.rhai:2: moves[0] and moves[1] are the same jump ([0, 0] over [0, 1] to [0, 2]): listed \
              twice, it would be counted twice\n",
     );
     // `print(board)` shows the board, not its type's name.
