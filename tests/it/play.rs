@@ -84,6 +84,20 @@ fn jumps_between_the_same_two_holes_are_told_apart_by_the_pegs_they_take() {
 }
 
 #[test]
+fn a_fewest_pegs_game_is_won_by_the_pegs_left_when_no_move_is() {
+    let t = Test::new().file(
+        "f.yaml",
+        "rules: diagonal_hop\nboard: |\n  o o . . # o .\ngoal:\n  pegs: fewest\n",
+    );
+    let (code, out) = play_in(&t.path(""), "f.yaml", "0 0 0 2\n");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.ends_with("2 pegs\nsolved: 2 pegs left, no moves left\n"),
+        "{out}"
+    );
+}
+
+#[test]
 fn moves_undo_and_the_solver_taking_over() {
     let (code, out) = play(
         "puzzles/triangle_hop/corner.yaml",

@@ -642,19 +642,25 @@ fn finished(p: &Prepared, pos: &Position, moves: usize) -> Option<End> {
             let rating = solve::rating(&p.spec, pegs)
                 .map(|r| format!(" ({r})"))
                 .unwrap_or_default();
-            if m.is_goal(*s, m.target_pegs()) {
+            // A `pegs: fewest` goal is met by any count once no move is left (the pegs left
+            // are the score), as for pieces of kinds.
+            let stuck = || legal_moves(p, pos).is_empty();
+            let fewest = m.goal.pegs == PegGoal::Fewest && m.is_goal(*s, pegs) && stuck();
+            if m.is_goal(*s, m.target_pegs()) || fewest {
                 Some(End {
                     won: true,
                     words: format!(
-                        "solved: {pegs} peg{} left{rating}",
-                        if pegs == 1 { "" } else { "s" }
+                        "solved: {} left{rating}{}",
+                        crate::diag::plural(pegs as usize, "peg"),
+                        if fewest && pegs > 1 { ", no moves left" } else { "" }
                     ),
                 })
-            } else if legal_moves(p, pos).is_empty() {
+            } else if stuck() {
                 Some(End {
                     won: false,
                     words: format!(
-                        "no moves left: {pegs} pegs{rating}. `undo`, `restart`, or `solve` to see what marbles would do"
+                        "no moves left: {}{rating}. `undo`, `restart`, or `solve` to see what marbles would do",
+                        crate::diag::plural(pegs as usize, "peg")
                     ),
                 })
             } else {
