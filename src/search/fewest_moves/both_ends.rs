@@ -717,8 +717,14 @@ fn steps<W: Word>(
                     // A chain only takes pegs (reversed, adds them): past the goal's count
                     // (the start's) neither it nor its rest is on a line.
                     let (past, pagoda) = match back {
-                        false => (q.pegs() < least, s.ahead.cuts(q.wide())),
-                        true => (q.pegs() > most, s.behind.cuts(s.full & !q.wide())),
+                        false => {
+                            let past = q.pegs() < least;
+                            (past, !past && s.ahead.cuts(q.wide()))
+                        }
+                        true => {
+                            let past = q.pegs() > most;
+                            (past, !past && s.behind.cuts(s.full & !q.wide()))
+                        }
                     };
                     if past || pagoda {
                         pruned |= if pagoda { PAGODA } else { PEGS };
