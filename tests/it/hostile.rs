@@ -353,16 +353,10 @@ fn ctrl_c_writes_what_was_finished_and_the_search_it_cut_and_exits_130() {
     )
     .unwrap();
     let report = dir.path().join("rep");
-    let child = batch(&set, &report, false)
-        .arg("-j")
-        .arg("1")
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    // SAFETY: signalling our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
+    let out = crate::support::interrupted(
+        batch(&set, &report, false).arg("-j").arg("1"),
+        Duration::from_millis(1500),
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{stderr}");
     assert!(
@@ -417,16 +411,10 @@ fn ctrl_c_in_a_file_of_several_cases_names_each_case_it_kept_from_starting() {
         .replace('.', "0");
     std::fs::write(set.join("m.matrix"), format!("1 1 0\n\n{diamond}\n1 1 0\n")).unwrap();
     let report = dir.path().join("rep");
-    let child = batch(&set, &report, false)
-        .arg("-j")
-        .arg("1")
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
-    // SAFETY: signalling our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
+    let out = crate::support::interrupted(
+        batch(&set, &report, false).arg("-j").arg("1"),
+        Duration::from_millis(1500),
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{stderr}");
     assert!(
