@@ -337,6 +337,18 @@ fn a_batch_killed_ten_times_and_resumed_reports_as_if_never_killed() {
     assert_eq!(untimed(&killed), expected);
 }
 
+/// A batch of `set` on one thread, reporting to `report`, sent Ctrl-C after 1.5 s: its
+/// stderr (it must exit 130).
+fn ctrl_c_batch(set: &Path, report: &Path) -> String {
+    let out = crate::support::interrupted(
+        batch(set, report, false).arg("-j").arg("1"),
+        Duration::from_millis(1500),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    stderr
+}
+
 #[test]
 fn ctrl_c_writes_what_was_finished_and_the_search_it_cut_and_exits_130() {
     let dir = tempfile::tempdir().unwrap();
@@ -353,12 +365,7 @@ fn ctrl_c_writes_what_was_finished_and_the_search_it_cut_and_exits_130() {
     )
     .unwrap();
     let report = dir.path().join("rep");
-    let out = crate::support::interrupted(
-        batch(&set, &report, false).arg("-j").arg("1"),
-        Duration::from_millis(1500),
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let stderr = ctrl_c_batch(&set, &report);
     assert!(
         stderr.contains(&format!(
             "interrupted: 1 of 3 puzzle files finished and reported; 1 puzzle file not run: {}; \
@@ -411,12 +418,7 @@ fn ctrl_c_in_a_file_of_several_cases_names_each_case_it_kept_from_starting() {
         .replace('.', "0");
     std::fs::write(set.join("m.matrix"), format!("1 1 0\n\n{diamond}\n1 1 0\n")).unwrap();
     let report = dir.path().join("rep");
-    let out = crate::support::interrupted(
-        batch(&set, &report, false).arg("-j").arg("1"),
-        Duration::from_millis(1500),
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let stderr = ctrl_c_batch(&set, &report);
     assert!(
         stderr.contains("interrupted: 0 of 1 puzzle files finished and reported (1 case of the files cut not started); rerun"),
         "{stderr}"
