@@ -525,6 +525,23 @@ fn an_unsolvable_verdict_in_the_fewest_moves_says_what_was_searched() {
             "{why}"
         );
     }
+    // Searched from the goal's side: one peg on [1, 1] is left only from [1, 3] over [1, 2],
+    // and that only from [1, 0] over [1, 1] (then [1, 1] is full): three positions, no start.
+    let t = Test::new().file(
+        "g.yaml",
+        "rules: peg_hop\nboard: |\n  o o . o o\n  . o o o o\n  o . o . o\ngoal:\n  board: |\n    \
+         . . . . .\n    . o . . .\n    . . . . .\n",
+    );
+    let run = Test::new()
+        .in_dir(&t.path(""))
+        .args(["solve", "g.yaml", "--fewest-moves", "--format", "json"])
+        .run()
+        .status(1);
+    assert_eq!(
+        run.json()[0]["reason"],
+        "exhaustive search from the goal: 3 positions are every position from which a goal \
+         position can be reached, and the start is not among them"
+    );
 }
 
 /// The triangle of six rows with one hole, the second of its edge.
