@@ -37,6 +37,14 @@ impl Format for Html {
     fn summarise(&self, results: &Finished) -> anyhow::Result<String> {
         page(&results.sample, Some(results))
     }
+
+    fn stopped_short(&self, page: String, note: &str) -> String {
+        let banner = format!(
+            "<p class=\"wrap incomplete\" role=\"alert\"><strong>{}</strong></p>\n",
+            escape(note)
+        );
+        page.replacen("<body>\n", &format!("<body>\n{banner}"), 1)
+    }
 }
 
 /// Escapes text for HTML element content and quoted attribute values.

@@ -95,13 +95,18 @@ fn stopped(seconds: f64, note: &str) -> Verdict {
     ("skipped", "interrupted", why)
 }
 
+/// A search Ctrl-C stopped after `seconds`, or kept from starting: skipped.
+fn cut_short(not_started: bool, seconds: f64, note: &str) -> Verdict {
+    match not_started {
+        true => ("skipped", "interrupted", note.to_string()),
+        false => stopped(seconds, note),
+    }
+}
+
 /// Why `o` did not pass, or `None` when it did: a search Ctrl-C stopped is skipped.
 fn verdict(o: &Outcome) -> Option<Verdict> {
-    if o.not_started {
-        return Some(("skipped", "interrupted", note(o)));
-    }
     if super::interrupted(o) {
-        return Some(stopped(o.stats.seconds, &note(o)));
+        return Some(cut_short(o.not_started, o.stats.seconds, &note(o)));
     }
     (!o.passed()).then(|| {
         let why = note(o);
@@ -172,7 +177,7 @@ impl Format for Junit {
         let mut cases = String::new();
         for b in &results.failed {
             let verdict = match b.interrupted {
-                true => stopped(b.seconds, &b.note),
+                true => cut_short(b.not_started, b.seconds, &b.note),
                 false => (tag(b.status), b.status.as_str(), b.note.clone()),
             };
             case(&mut cases, &b.file, &b.puzzle, b.seconds, Some(verdict));

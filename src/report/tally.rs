@@ -34,9 +34,11 @@ pub struct Brief {
     pub nodes: u64,
     pub seconds: f64,
     pub note: String,
-    /// Its search was stopped by Ctrl-C.
+    /// Its search was stopped by Ctrl-C, or kept from starting (`not_started`).
     #[serde(skip)]
     pub interrupted: bool,
+    #[serde(skip)]
+    pub not_started: bool,
     /// Where it stands among the batch's results: its file's place in path order, and its
     /// case in that file (from 1).
     #[serde(skip)]
@@ -115,7 +117,7 @@ pub struct Tally {
     slowest: Slowest,
     /// Errors first, then the rest that did not pass (given up, not as expected, unsolvable
     /// stating no `expect:`), each in path order.
-    failed: BinaryHeap<Keyed<(bool, bool, Place), Brief>>,
+    failed: BinaryHeap<Keyed<(bool, bool, bool, Place), Brief>>,
     sample: BinaryHeap<Keyed<Place, Outcome>>,
     /// Every outcome, by place, while there are at most [`SMALL_BATCH`].
     every: Option<Vec<(Place, Outcome)>>,
@@ -174,13 +176,20 @@ impl Tally {
             seconds: o.stats.seconds,
             note: note(&o),
             interrupted: super::interrupted(&o),
+            not_started: o.not_started,
             place,
         };
         let key = (Secs(o.stats.seconds), Reverse(place));
         if self.slowest.len() < LISTED || self.slowest.peek().is_some_and(|Reverse(top)| key > top.0) {
             keep_least(&mut self.slowest, Reverse(Keyed(key, brief())), LISTED);
         }
-        let failed = (o.status != Status::Error, !super::interrupted(&o), place);
+        // Errors first, then the searches Ctrl-C cut, then the cases it kept from starting.
+        let failed = (
+            o.status != Status::Error,
+            !super::interrupted(&o),
+            o.not_started,
+            place,
+        );
         if !o.passed()
             && (self.failed.len() < FAILED_LISTED || self.failed.peek().is_some_and(|top| failed < top.0))
         {
@@ -206,7 +215,7 @@ impl Tally {
         };
         let mut slowest: Vec<Brief> = self.slowest.into_iter().map(|Reverse(k)| k.1).collect();
         slowest.sort_by(|a, b| b.seconds.total_cmp(&a.seconds).then(a.place.cmp(&b.place)));
-        let mut failed: Vec<Keyed<(bool, bool, Place), Brief>> = self.failed.into_vec();
+        let mut failed: Vec<Keyed<(bool, bool, bool, Place), Brief>> = self.failed.into_vec();
         failed.sort_by_key(|k| k.0);
         let failed = failed.into_iter().map(|k| k.1).collect();
         Finished {
@@ -294,5 +303,41 @@ impl Finished {
             return "more".into();
         }
         format!("< {}", super::thousands(10u64.pow(b as u32 + 1)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::GaveUp;
+
+    /// A search Ctrl-C stopped, in the file at `index`.
+    fn cut(index: usize) -> Outcome {
+        let mut o = Outcome::error("cut.matrix", String::new());
+        o.status = Status::GaveUp;
+        o.error = None;
+        o.gave_up = Some(GaveUp::Interrupted);
+        o.puzzle = format!("cut {index}");
+        o
+    }
+
+    #[test]
+    fn searches_ctrl_c_cut_are_listed_before_the_cases_it_kept_from_starting() {
+        let spec = crate::spec::parse(
+            std::path::Path::new("m.yaml"),
+            "rules: peg_hop\nboard: |\n  o o .\n",
+        )
+        .unwrap();
+        let mut t = Tally::new();
+        // A file cut at its first case, with more cases never started than the list holds,
+        // then another cut in a later file.
+        t.add(0, 1, cut(0));
+        for case in 2..FAILED_LISTED + 10 {
+            t.add(0, case, Outcome::not_started("m.matrix", &spec));
+        }
+        t.add(1, 1, cut(1));
+        let failed: Vec<String> = t.finish().failed.into_iter().map(|b| b.puzzle).collect();
+        assert_eq!(failed.len(), FAILED_LISTED);
+        assert_eq!(failed[..2], ["cut 0", "cut 1"]);
     }
 }

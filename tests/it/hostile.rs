@@ -449,6 +449,15 @@ fn ctrl_c_in_a_file_of_several_cases_names_each_case_it_kept_from_starting() {
         "{xml}"
     );
     assert!(xml.contains(" skipped=\"2\">"), "{xml}");
+    // The page says so too, before anything else.
+    let html = std::fs::read_to_string(report.join("index.html")).unwrap();
+    assert!(
+        html.contains(
+            "<body>\n<p class=\"wrap incomplete\" role=\"alert\"><strong>incomplete run: interrupted \
+             (Ctrl-C); 1 search stopped before its answer, 1 case not started</strong></p>"
+        ),
+        "{html}"
+    );
     // A file cut short is never recorded: `--resume` solves it whole again.
     let records = std::fs::read_to_string(report.join("results.jsonl")).unwrap();
     assert_eq!(records, "");
