@@ -81,6 +81,17 @@ fn jumps_between_the_same_two_holes_are_told_apart_by_the_pegs_they_take() {
         "{out}"
     );
     assert!(out.contains("    . o *\n    # . #\n2 pegs\n"), "{out}");
+    // The holes taken may be named in any order.
+    let t = Test::new()
+        .file(
+            "long.rhai",
+            "fn rules(board) {\n  #{ kind: \"hop\", directions: [\"r\"], jumps: [#{ dir: \"r\", from: [0, 0], \
+             over: [[0, 1], [0, 2]], to: [0, 3] }] }\n}\n",
+        )
+        .file("row.yaml", "rules: ./long.rhai\nboard: |\n  o o o .\n");
+    let (code, out) = play_in(&t.path(""), "row.yaml", "0 0 0 3 over 0 2 0 1\n");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.ends_with("1 peg\nsolved: 1 peg left\n"), "{out}");
 }
 
 #[test]
@@ -95,6 +106,19 @@ fn a_fewest_pegs_game_is_won_by_the_pegs_left_when_no_move_is() {
         out.ends_with("2 pegs\nsolved: 2 pegs left, no moves left\n"),
         "{out}"
     );
+    // A start already at its goal is won before any move.
+    for (goal, end) in [("fewest", ", no moves left"), ("2", "")] {
+        let t = Test::new().file(
+            "s.yaml",
+            &format!("rules: peg_hop\nboard: |\n  o . o\ngoal:\n  pegs: {goal}\n"),
+        );
+        let (code, out) = play_in(&t.path(""), "s.yaml", "");
+        assert_eq!(code, Some(0), "{out}");
+        assert!(
+            out.ends_with(&format!("2 pegs\nsolved: 2 pegs left{end}\n")),
+            "{out}"
+        );
+    }
 }
 
 #[test]

@@ -148,6 +148,13 @@ pub fn play(
     let heading = format!("{} ({}): type a move, or `help`", p.spec.name, p.script.name);
     writeln!(out, "{}", crate::render::terminal(&heading))?;
     show(p, history.last().unwrap(), None, &mut out)?;
+    // A start that already meets the goal is won before any move; one with no move is said.
+    if let Some(end) = finished(p, &history[0], 0) {
+        writeln!(out, "{}", end.words)?;
+        if end.won {
+            return Ok(ExitCode::Solved);
+        }
+    }
     let mut won = false;
     let mut input = input;
     let mut bytes = Vec::new();
@@ -437,7 +444,12 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
         (Model::Hop(m), Position::Hop(s)) => {
             // `R C R2 C2`, or, where jumps between two holes take different pegs, `… over R3 C3`.
             let (ends, over) = match words.iter().position(|w| w.eq_ignore_ascii_case("over")) {
-                Some(k) => (&words[..k], Some(over_cells(&m.geo, &words[k + 1..])?)),
+                Some(k) => {
+                    // The holes taken, in any order.
+                    let mut over = over_cells(&m.geo, &words[k + 1..])?;
+                    over.sort_unstable();
+                    (&words[..k], Some(over))
+                }
                 None => (words, None),
             };
             let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, ends, "a jump", "hole")?;
@@ -446,7 +458,13 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
                 .moves
                 .iter()
                 .filter(|mv| mv.from == f && mv.to == t)
-                .filter(|mv| over.as_ref().is_none_or(|o| *o == mv.over))
+                .filter(|mv| {
+                    over.as_ref().is_none_or(|o| {
+                        let mut taken = mv.over.clone();
+                        taken.sort_unstable();
+                        *o == taken
+                    })
+                })
                 .collect();
             if between.is_empty() {
                 return Err(match over {
