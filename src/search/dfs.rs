@@ -348,6 +348,9 @@ fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
         return done(super::Verdict::Solved, Vec::new(), start, budget, 0);
     }
     let mut failed: Failed<W> = Failed::new();
+    // Whether pagoda functions, and a table of endgames, ruled out a position: a refutation
+    // names only what did.
+    let mut cut_by = [false; 2];
     // Each frame: a position and the next index into `order` to try from it.
     let keys = Keys::new(sym, moves, order.len());
     let start_w = W::narrow(start);
@@ -423,13 +426,20 @@ fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
             obs.known_failure(path.len() + 1, m, ns.wide());
             continue;
         }
-        if pagodas.is_some_and(|p| p.cuts(ns.wide())) || decided.is_some_and(|e| !e.wins(ns.wide())) {
+        if pagodas.is_some_and(|p| p.cuts(ns.wide())) {
+            cut_by[0] = true;
+            obs.pruned(path.len() + 1, m, ns.wide());
+            continue;
+        }
+        if decided.is_some_and(|e| !e.wins(ns.wide())) {
+            cut_by[1] = true;
             obs.pruned(path.len() + 1, m, ns.wide());
             continue;
         }
         if let Some(e) = endgame.as_ref().filter(|e| pegs <= e.max_pegs()) {
             let ns = ns.wide();
             if !e.wins(ns) {
+                cut_by[1] = true;
                 obs.pruned(path.len() + 1, m, ns);
                 continue;
             }
@@ -464,13 +474,12 @@ fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
         let (end, p) = best;
         return done(Verdict::Solved, p, end, budget, memory);
     }
-    let mut cut = Vec::new();
-    if pagodas.is_some() {
-        cut.push("pagoda functions");
-    }
-    if endgame.is_some() || finishes.is_some() {
-        cut.push("a table of endgames");
-    }
+    // What ruled positions out, named only where it did.
+    let cut: Vec<&str> = ["pagoda functions", "a table of endgames"]
+        .into_iter()
+        .zip(cut_by)
+        .filter_map(|(why, cut)| cut.then_some(why))
+        .collect();
     let why = super::exhausted(failed.len() as u64, sym.is_some_and(|s| s.order() > 1), &cut);
     done(Verdict::Unsolvable(Some(why)), Vec::new(), start, budget, memory)
 }

@@ -525,6 +525,21 @@ fn an_unsolvable_verdict_in_the_fewest_moves_says_what_was_searched() {
             "{why}"
         );
     }
+    // A board with no jump at all: nothing else was ruled out, by pagodas or anything.
+    let t = Test::new().file(
+        "n.yaml",
+        "rules: peg_hop\nboard: |\n  o # o\n  o # .\ngoal:\n  pegs: 2\n  at: [0, 0]\n",
+    );
+    let run = Test::new()
+        .in_dir(&t.path(""))
+        .args(["solve", "n.yaml", "--format", "json"])
+        .run()
+        .status(1);
+    assert_eq!(
+        run.json()[0]["reason"],
+        "exhaustive search: the one position tried is not the goal; it is the only position \
+         reachable from the start"
+    );
     // Searched from the goal's side: one peg on [1, 1] is left only from [1, 3] over [1, 2],
     // and that only from [1, 0] over [1, 1] (then [1, 1] is full): three positions, no start.
     let t = Test::new().file(
@@ -540,7 +555,7 @@ fn an_unsolvable_verdict_in_the_fewest_moves_says_what_was_searched() {
     assert_eq!(
         run.json()[0]["reason"],
         "exhaustive search from the goal: 3 positions are every position from which a goal \
-         position can be reached, and the start is not among them"
+         position in the start's position class can be reached, and the start is not among them"
     );
 }
 

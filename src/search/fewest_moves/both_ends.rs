@@ -256,7 +256,8 @@ impl<W: Word> Side<W> {
             false => crate::search::exhausted(tried as u64, classes, &cut),
             true => format!(
                 "exhaustive search from the goal: {}{} {} every position from which a goal \
-                 position can be reached{}, and the start is not among them",
+                 position in the start's position class can be reached{}, and the start is not \
+                 among them",
                 crate::diag::plural(tried, "position"),
                 if classes { " (one per symmetry class)" } else { "" },
                 if tried == 1 { "is" } else { "are" },
