@@ -130,8 +130,12 @@ fn unmeetable_expect(spec: &Spec, model: &Model, family: &str) -> Result<()> {
     let Some(spec::Expect::Solved { jumps, pegs, .. }) = spec.expect else {
         return Ok(());
     };
+    let moves = spec.expect.and_then(|e| match e {
+        spec::Expect::Solved { moves, .. } => moves,
+        spec::Expect::Unsolvable => None,
+    });
     let why = match model {
-        Model::Hop(_) => None,
+        Model::Hop(m) => return hop_counts_unmeetable(spec, m, moves, jumps, pegs),
         _ if jumps.is_some() => Some("jumps are counted on hop boards only"),
         Model::Slide(_) | Model::Tilt(_) if pegs.is_some() => {
             Some("pegs are counted on hop boards and boards of pieces only")
@@ -145,6 +149,69 @@ fn unmeetable_expect(spec: &Spec, model: &Model, family: &str) -> Result<()> {
             format!(
                 "expect: `{}` can never be met: {why}, which rule family `{family}` does not make; expect \
                  its moves (`10 moves`) or `solved`",
+                spec.expect.map(spec::Expect::words).unwrap_or_default()
+            ),
+        )
+        .at(
+            spec::key_line(&spec.source, "expect")
+                .or(spec.expect_line)
+                .or(spec.line),
+            None,
+        )),
+    }
+}
+
+/// Refuses an `expect:` of a hop board whose counts no line can have: more moves than jumps
+/// (a move is one or more), more pegs than the start's or none (no jump adds one, and the
+/// jumping peg stays), as many jumps as the start has pegs (each takes one at least), or pegs
+/// other than a goal of a peg count leaves.
+fn hop_counts_unmeetable(
+    spec: &Spec,
+    m: &crate::model::HopModel,
+    moves: Option<u32>,
+    jumps: Option<u32>,
+    pegs: Option<u32>,
+) -> Result<()> {
+    let start = m.start.count_ones();
+    let goal = match m.goal.pegs {
+        PegGoal::Count(k) if !m.goal.reach => Some(k),
+        _ => None,
+    };
+    let why = if let (Some(mv), Some(j)) = (moves, jumps)
+        && mv > j
+    {
+        Some("a move is one jump or more, so never more moves than jumps".to_string())
+    } else if let Some(p) = pegs
+        && p > start
+    {
+        Some(format!("no jump adds a peg, and the start has {start}"))
+    } else if pegs == Some(0) && start > 0 {
+        Some("a jump leaves its peg on the board, so one is always left".to_string())
+    } else if let Some(j) = jumps
+        && start > 0
+        && j >= start
+    {
+        Some(format!(
+            "each jump takes a peg and one is always left: the start's {} allow {} at most",
+            crate::diag::plural(start as usize, "peg"),
+            crate::diag::plural(start as usize - 1, "jump")
+        ))
+    } else if let (Some(p), Some(k)) = (pegs, goal)
+        && p != k
+    {
+        Some(format!(
+            "the goal is {} left",
+            crate::diag::plural(k as usize, "peg")
+        ))
+    } else {
+        None
+    };
+    match why {
+        None => Ok(()),
+        Some(why) => Err(crate::diag::Diagnostic::new(
+            &spec.path,
+            format!(
+                "expect: `{}` can never be met: {why}",
                 spec.expect.map(spec::Expect::words).unwrap_or_default()
             ),
         )

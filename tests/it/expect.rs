@@ -437,6 +437,36 @@ fn an_expectation_a_family_never_counts_is_refused_and_tilts_are_moves() {
             &format!("p.yaml:{line}: expect: {why}; expect its moves (`10 moves`) or `solved`\n"),
         );
     }
+    // Counts no line on a hop board can have, whatever the family.
+    let corner = std::fs::read_to_string(root().join("puzzles/triangle_hop/corner.yaml")).unwrap();
+    for (expect, why) in [
+        (
+            "{moves: 5, jumps: 3}",
+            "a move is one jump or more, so never more moves than jumps",
+        ),
+        ("20 pegs", "no jump adds a peg, and the start has 14"),
+        (
+            "0 pegs",
+            "a jump leaves its peg on the board, so one is always left",
+        ),
+        (
+            "14 jumps",
+            "each jump takes a peg and one is always left: the start's 14 pegs allow 13 jumps at most",
+        ),
+        ("2 pegs", "the goal is 1 peg left"),
+    ] {
+        let text = format!("{corner}expect: {expect}\n");
+        let line = text.lines().count();
+        check_refuses(&text, &format!("p.yaml:{line}: expect: `"));
+        check_refuses(&text, &format!("` can never be met: {why}\n"));
+    }
+    // A matrix's goal is one peg: its `# expect: 2 pegs` is refused at the comment.
+    Test::new()
+        .file("m.matrix", "# expect: 2 pegs\n1 1 0 1\n")
+        .args(["check", "m.matrix"])
+        .run()
+        .status(2)
+        .stderr_has("m.matrix:1: expect: `solved: 2 pegs` can never be met: the goal is 1 peg left\n");
     // Given in a comment above a case, it is refused at the comment's line, not the case's.
     Test::new()
         .file(
