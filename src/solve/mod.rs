@@ -142,13 +142,24 @@ fn unmeetable_expect(spec: &Spec, model: &Model, family: &str) -> Result<()> {
         }
         _ => None,
     };
+    never_met(
+        spec,
+        why.map(|why| {
+            format!(
+                "{why}, which rule family `{family}` does not make; expect its moves (`10 moves`) or `solved`"
+            )
+        }),
+    )
+}
+
+/// `spec`'s expectation refused, `why` no run could meet it, at the line that states it.
+fn never_met(spec: &Spec, why: Option<String>) -> Result<()> {
     match why {
         None => Ok(()),
         Some(why) => Err(crate::diag::Diagnostic::new(
             &spec.path,
             format!(
-                "expect: `{}` can never be met: {why}, which rule family `{family}` does not make; expect \
-                 its moves (`10 moves`) or `solved`",
+                "expect: `{}` can never be met: {why}",
                 spec.expect.map(spec::Expect::words).unwrap_or_default()
             ),
         )
@@ -206,22 +217,7 @@ fn hop_counts_unmeetable(
     } else {
         None
     };
-    match why {
-        None => Ok(()),
-        Some(why) => Err(crate::diag::Diagnostic::new(
-            &spec.path,
-            format!(
-                "expect: `{}` can never be met: {why}",
-                spec.expect.map(spec::Expect::words).unwrap_or_default()
-            ),
-        )
-        .at(
-            spec::key_line(&spec.source, "expect")
-                .or(spec.expect_line)
-                .or(spec.line),
-            None,
-        )),
-    }
+    never_met(spec, why)
 }
 
 /// The SHA-256 of a spec file's bytes, or `None` if it is not a readable puzzle-sized file
