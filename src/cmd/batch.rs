@@ -88,8 +88,9 @@ fn selected(path: &std::path::Path, text: &str) -> bool {
 /// `--failed` on a report folder `dir` without results of the puzzles asked for.
 fn no_results(dir: &std::path::Path) -> Error {
     Error::Usage(format!(
-        "--failed: {} holds no results for these puzzles: run the batch without --failed first; \
-         nothing was solved and no report was touched",
+        "--failed: {} holds no results for these puzzles: run the batch without --failed first \
+         (with --resume to finish a run stopped before a file was done); nothing was solved and \
+         no report was touched",
         dir.display()
     ))
 }

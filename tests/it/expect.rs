@@ -244,7 +244,8 @@ fn failed_reruns_only_what_did_not_pass_last_time() {
         .run()
         .status(2)
         .stderr_has(
-            "--failed: reports holds no results for these puzzles: run the batch without --failed first",
+            "--failed: reports holds no results for these puzzles: run the batch without --failed first \
+             (with --resume to finish a run stopped before a file was done); nothing was solved",
         );
     assert!(!run.test.path("reports").exists(), "no report folder made");
 }
