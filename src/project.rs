@@ -147,8 +147,15 @@ fn worded(message: &str) -> String {
     let message = message.trim();
     let Some(rest) = message.strip_prefix("unknown field `") else {
         // Rust's names for numbers mean nothing to a reader of the file.
-        return ["u64", "usize", "u32"].iter().fold(message.to_string(), |m, t| {
-            m.replace(&format!("expected {t}"), "expected a whole number, 0 or more")
+        let message = match message.contains(" as i128") {
+            // A number past 64 bits: TOML reads it as Rust's widest integer.
+            true => message
+                .replace("invalid type: ", "")
+                .replace(" as i128", " is too large"),
+            false => message.to_string(),
+        };
+        return ["u64", "usize", "u32"].iter().fold(message, |m, t| {
+            m.replace(&format!("expected {t}"), "expected a whole number")
         });
     };
     let (key, rest) = rest.split_once('`').unwrap_or((rest, ""));
