@@ -333,6 +333,7 @@ impl Outcome {
                 moves: Some(self.moves_made() as u32),
                 jumps: self.jump_count,
                 pegs: self.pegs_left,
+                tilts: false,
             }
             .words(),
             Status::GaveUp => "gave up".into(),

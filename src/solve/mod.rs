@@ -125,16 +125,20 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
 }
 
 /// Refuses an `expect:` of what the puzzle's family never counts (jumps off a hop board,
-/// pegs on a tilt or robot board): it could never be met, and only a run would say so.
+/// pegs on a tilt or robot board, tilts off a tilt board): it could never be met, and only a
+/// run would say so.
 fn unmeetable_expect(spec: &Spec, model: &Model, family: &str) -> Result<()> {
-    let Some(spec::Expect::Solved { jumps, pegs, .. }) = spec.expect else {
+    let Some(spec::Expect::Solved {
+        moves,
+        jumps,
+        pegs,
+        tilts,
+    }) = spec.expect
+    else {
         return Ok(());
     };
-    let moves = spec.expect.and_then(|e| match e {
-        spec::Expect::Solved { moves, .. } => moves,
-        spec::Expect::Unsolvable => None,
-    });
     let why = match model {
+        _ if tilts && !matches!(model, Model::Tilt(_)) => Some("tilts are counted on tilt boards only"),
         Model::Hop(m) => return hop_counts_unmeetable(spec, m, moves, jumps, pegs),
         _ if jumps.is_some() => Some("jumps are counted on hop boards only"),
         Model::Slide(_) | Model::Tilt(_) if pegs.is_some() => {

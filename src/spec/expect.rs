@@ -21,18 +21,26 @@ pub enum Expect {
         moves: Option<u32>,
         jumps: Option<u32>,
         pegs: Option<u32>,
+        /// The moves were written as tilts (`12 tilts`), which only a tilt board makes.
+        tilts: bool,
     },
 }
 
 impl Expect {
     /// The expectation in words, as the reports show it: `unsolvable`, `solved`,
-    /// `solved: 13 moves, 1 peg`.
+    /// `solved: 13 moves, 1 peg` (`5 tilts` where it was written so).
     pub fn words(self) -> String {
         match self {
             Expect::Unsolvable => "unsolvable".into(),
-            Expect::Solved { moves, jumps, pegs } => {
+            Expect::Solved {
+                moves,
+                jumps,
+                pegs,
+                tilts,
+            } => {
                 let mut parts = Vec::new();
-                let counted = [(moves, "move"), (jumps, "jump"), (pegs, "peg")];
+                let move_noun = if tilts { "tilt" } else { "move" };
+                let counted = [(moves, move_noun), (jumps, "jump"), (pegs, "peg")];
                 for (n, noun) in counted {
                     if let Some(n) = n {
                         parts.push(plural(n as usize, noun));
@@ -76,13 +84,14 @@ pub fn parse_words(text: &str) -> Result<Expect, String> {
         [] => return Err(refuse()),
         _ => {}
     }
-    let (mut moves, mut jumps, mut pegs) = (None, None, None);
+    let (mut moves, mut jumps, mut pegs, mut tilts) = (None, None, None, false);
     let mut rest = words.as_slice();
     if let ["solved", tail @ ..] = rest {
         rest = tail;
     }
     while let [n, unit, tail @ ..] = rest {
         let n: u32 = n.parse().map_err(|_| refuse())?;
+        tilts |= matches!(*unit, "tilt" | "tilts");
         let slot = match *unit {
             // A tilt is a move, as `solve` calls a tilt board's moves.
             "move" | "moves" | "tilt" | "tilts" => &mut moves,
@@ -96,7 +105,12 @@ pub fn parse_words(text: &str) -> Result<Expect, String> {
         rest = tail;
     }
     match rest {
-        [] => Ok(Expect::Solved { moves, jumps, pegs }),
+        [] => Ok(Expect::Solved {
+            moves,
+            jumps,
+            pegs,
+            tilts,
+        }),
         _ => Err(refuse()),
     }
 }
@@ -154,6 +168,7 @@ impl RawExpect {
             RawExpect::Map(map) => {
                 const KEYS: [&str; 4] = ["moves", "jumps", "pegs", "tilts"];
                 let (mut moves, mut jumps, mut pegs) = (None, None, None);
+                let tilts = map.contains_key("tilts");
                 for (key, value) in map {
                     let slot = match key.as_str() {
                         "moves" | "tilts" => &mut moves,
@@ -177,7 +192,12 @@ impl RawExpect {
                         return Err("expect: `moves` and `tilts` both count moves: keep one".into());
                     }
                 }
-                Ok(Expect::Solved { moves, jumps, pegs })
+                Ok(Expect::Solved {
+                    moves,
+                    jumps,
+                    pegs,
+                    tilts,
+                })
             }
         }
     }
@@ -307,6 +327,7 @@ pub fn met(
             moves: m,
             jumps: j,
             pegs: p,
+            ..
         } => {
             solved
                 && m.is_none_or(|m| m as usize == moves)
@@ -328,7 +349,8 @@ mod tests {
             Ok(Expect::Solved {
                 moves: None,
                 jumps: None,
-                pegs: None
+                pegs: None,
+                tilts: false
             })
         );
         assert_eq!(
@@ -336,7 +358,8 @@ mod tests {
             Ok(Expect::Solved {
                 moves: Some(10),
                 jumps: Some(13),
-                pegs: Some(1)
+                pegs: Some(1),
+                tilts: false
             })
         );
         assert_eq!(
@@ -344,13 +367,15 @@ mod tests {
             Ok(Expect::Solved {
                 moves: None,
                 jumps: None,
-                pegs: Some(2)
+                pegs: Some(2),
+                tilts: false
             })
         );
         let words = Expect::Solved {
             moves: Some(10),
             jumps: Some(13),
             pegs: None,
+            tilts: false,
         }
         .words();
         assert_eq!(parse_words(&words).map(Expect::words), Ok(words));

@@ -411,6 +411,7 @@ fn check_refuses(text: &str, why: &str) {
 fn an_expectation_a_family_never_counts_is_refused_and_tilts_are_moves() {
     let tilt = std::fs::read_to_string(root().join("puzzles/tilt_roll/four_by_four.yaml")).unwrap();
     let frogs = std::fs::read_to_string(root().join("puzzles/frogs_toads/frogs_toads_3.yaml")).unwrap();
+    let corner = std::fs::read_to_string(root().join("puzzles/triangle_hop/corner.yaml")).unwrap();
     for (puzzle, expect, why) in [
         (
             &tilt,
@@ -430,6 +431,18 @@ fn an_expectation_a_family_never_counts_is_refused_and_tilts_are_moves() {
             "`solved: 15 jumps` can never be met: jumps are counted on hop boards only, which rule \
              family `frogs_toads` does not make",
         ),
+        (
+            &frogs,
+            "{tilts: 15}",
+            "`solved: 15 tilts` can never be met: tilts are counted on tilt boards only, which rule \
+             family `frogs_toads` does not make",
+        ),
+        (
+            &corner,
+            "12 tilts, 1 peg",
+            "`solved: 12 tilts, 1 peg` can never be met: tilts are counted on tilt boards only, which \
+             rule family `triangle_hop` does not make",
+        ),
     ] {
         let text = format!("{puzzle}expect: {expect}\n");
         let line = text.lines().count();
@@ -439,7 +452,6 @@ fn an_expectation_a_family_never_counts_is_refused_and_tilts_are_moves() {
         );
     }
     // Counts no line on a hop board can have, whatever the family.
-    let corner = std::fs::read_to_string(root().join("puzzles/triangle_hop/corner.yaml")).unwrap();
     for (expect, why) in [
         (
             "{moves: 5, jumps: 3}",
