@@ -309,8 +309,15 @@ pub fn digest<'a>(spec_hash: &str, each: impl Iterator<Item = [&'a str; 3]>) -> 
     h.update(spec_hash.as_bytes());
     for parts in each {
         for (k, part) in parts.iter().enumerate() {
+            // Settings recorded by older reports said `goal: 1 pegs`: the same settings.
             h.update([k as u8]);
-            h.update(part.as_bytes());
+            match (k, part.strip_prefix("goal: 1 pegs")) {
+                (2, Some(rest)) => {
+                    h.update(b"goal: 1 peg");
+                    h.update(rest.as_bytes());
+                }
+                _ => h.update(part.as_bytes()),
+            }
         }
     }
     let mut out = [0; 16];

@@ -360,6 +360,7 @@ pub fn settings(spec: &Spec, opts: &Options) -> String {
     // Reaching a square with any number left: a piece, as a robot or a kind of piece is one.
     let goal = match at.strip_prefix(" with one reaching ") {
         Some(rest) if pegs == "any" && spec.goal.at.is_none() => format!("a piece reaching {rest}"),
+        _ if pegs == "1" => format!("1 peg{at}"),
         _ => format!("{pegs} pegs{at}"),
     };
     format!("goal: {goal}{moves}; order: {order}; limits: {limits}{script}")

@@ -538,6 +538,50 @@ fn resume_reuses_results_made_under_fewest_moves() {
     assert!(settings.contains("; moves: fewest;"), "{settings}");
 }
 
+/// A record's line sealed again after an edit, as the batch seals it: the first 16 bytes of
+/// the SHA-256 of the line without its seal field, in hex.
+fn resealed(line: &str) -> String {
+    use sha2::Digest as _;
+    const SEAL: &str = ",\"seal\":\"";
+    let head = line.find(SEAL).expect("a sealed record");
+    let rest = &line[head + SEAL.len() + 33..];
+    let digest = sha2::Sha256::new()
+        .chain_update(&line[..head])
+        .chain_update(rest)
+        .finalize();
+    format!("{}{SEAL}{}\"{rest}", &line[..head], hex::encode(&digest[..16]))
+}
+
+/// A goal of one peg is `1 peg` in the settings; results an older report recorded as
+/// `goal: 1 pegs` were made under the same settings and are reused.
+#[test]
+fn resume_reuses_results_whose_settings_said_1_pegs() {
+    let t = Test::new().file(
+        "set/a.yaml",
+        "rules: peg_hop\nboard: |\n  o o . o\ngoal:\n  pegs: 1\n",
+    );
+    let resume = || {
+        let args = ["batch", "set", "--report", "rep", "--resume"];
+        let out = t.command().args(args).output().unwrap();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    resume();
+    let settings = first_settings(&t);
+    assert!(settings.starts_with("goal: 1 peg; order: script;"), "{settings}");
+    let results = std::fs::read_to_string(t.path("rep/results.jsonl")).unwrap();
+    let older: String = results
+        .lines()
+        .map(|l| resealed(&l.replace("\"goal: 1 peg;", "\"goal: 1 pegs;")) + "\n")
+        .collect();
+    assert_ne!(older, results);
+    std::fs::write(t.path("rep/results.jsonl"), older).unwrap();
+    let again = resume();
+    assert!(
+        again.contains("resumed: 1 of 1 puzzle files reused from earlier results, 0 solved now\n"),
+        "{again}"
+    );
+}
+
 /// The default memory limit is a share of the machine per job: a rerun with another `-j`
 /// changes it, and the results reached under it are reused all the same.
 #[test]
