@@ -102,7 +102,18 @@ pub fn load(path: &Path) -> Result<Project> {
 pub fn parse(path: &Path, text: &str) -> Result<Project> {
     let project: Project = toml::from_str(text).map_err(|e| {
         let line = e.span().map(|s| line_of(text, s.start));
-        Diagnostic::new(path, worded(e.message())).at(line, None)
+        // A value of the wrong type is told with its key, read off the line that sets it.
+        let key = line
+            .and_then(|n| text.lines().nth(n - 1))
+            .and_then(|l| l.split_once('='))
+            .map(|(k, _)| k.trim())
+            .filter(|k| !k.is_empty() && e.message().starts_with("invalid "));
+        let message = worded(e.message());
+        let message = match key {
+            Some(k) => format!("`{k}`: {message}"),
+            None => message,
+        };
+        Diagnostic::new(path, message).at(line, None)
     })?;
     let limits = &project.limits;
     let bad = |key: &str, why: String| {
@@ -154,6 +165,12 @@ fn worded(message: &str) -> String {
                 .replace(" as i128", " is too large"),
             false => message.to_string(),
         };
+        let message = message
+            .replace("expected path string", "expected a path in quotes")
+            .replace(
+                "expected a sequence",
+                "expected a list in brackets, such as [\"my_rules\"]",
+            );
         return ["u64", "usize", "u32"].iter().fold(message, |m, t| {
             m.replace(&format!("expected {t}"), "expected a whole number")
         });

@@ -66,17 +66,34 @@ fn a_count_that_is_no_whole_number_is_refused_in_words_not_rust_types() {
             "integer `99999999999999999999` is too large, expected a whole number",
         ),
     ] {
-        Test::new()
-            .file(
-                "marbles.toml",
-                &format!("jobs = 1\n[limits]\nmax_nodes = {value}\n"),
-            )
-            .file("p.yaml", &corner())
-            .args(["check", "p.yaml"])
-            .run()
-            .status(2)
-            .stderr_has(&format!("marbles: error: marbles.toml:3: {said}\n"));
+        let toml = format!("jobs = 1\n[limits]\nmax_nodes = {value}\n");
+        refused_with(&toml, &format!("marbles.toml:3: `max_nodes`: {said}\n"));
     }
+    // Paths and lists are told as the file writes them, with the key.
+    for (toml, said) in [
+        (
+            "report = 5\n",
+            "marbles.toml:1: `report`: invalid type: integer `5`, expected a path in quotes\n",
+        ),
+        (
+            "jobs = 1\nrules = \"mine\"\n",
+            "marbles.toml:2: `rules`: invalid type: string \"mine\", expected a list in brackets, \
+             such as [\"my_rules\"]\n",
+        ),
+    ] {
+        refused_with(toml, said);
+    }
+}
+
+/// Checks that `check` refuses a puzzle under the project file `toml`, saying `said`.
+fn refused_with(toml: &str, said: &str) {
+    Test::new()
+        .file("marbles.toml", toml)
+        .file("p.yaml", &corner())
+        .args(["check", "p.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(&format!("marbles: error: {said}"));
 }
 
 #[test]
