@@ -603,6 +603,31 @@ impl Reader<'_> {
         let mut links = Vec::new();
         let mut rewrites = Vec::new();
         let mut pieces = Vec::new();
+        // Keys another kind of family takes would be ignored here: refused instead.
+        let foreign: &[(&str, &str)] = match kind {
+            Kind::Hop => &[(
+                "links",
+                "`links` is for tilt families: a hop family gives its moves in `jumps`",
+            )],
+            Kind::Tilt => &[
+                (
+                    "goal",
+                    "a tilt family takes no `goal`: its goal is every marble in its own hole",
+                ),
+                (
+                    "layout",
+                    "a tilt family takes no `layout`: a tilt board is a square of n×n squares",
+                ),
+            ],
+            Kind::Slide => &[(
+                "goal",
+                "a slide family takes no `goal`: a slide puzzle's goal is its own, a robot reaching a target",
+            )],
+            Kind::Rewrite => &[],
+        };
+        if let Some((key, why)) = foreign.iter().find(|(k, _)| map.contains_key(*k)) {
+            return Err(self.err(key, *why));
+        }
         if kind == Kind::Rewrite && map.contains_key("links") {
             return Err(self.err(
                 "links",
@@ -633,10 +658,31 @@ impl Reader<'_> {
                     ));
                 }
                 pieces = self.pieces_at_most(&map, crate::limits::MAX_SLIDE_KINDS)?;
-                if directions.is_empty() || directions.iter().any(|d| d.step.is_none()) {
+                if directions.is_empty() {
+                    return Err(self.err(
+                        "directions",
+                        "a slide family needs `directions`, each with its `step`, e.g. #{ name: \"up\", step: [-1, 0] }",
+                    ));
+                }
+                if directions.iter().any(|d| d.step.is_none()) {
                     return Err(self.err(
                         "directions",
                         "slide directions need a `step`, e.g. #{ name: \"up\", step: [-1, 0] }",
+                    ));
+                }
+                // A robot slides square by square, stopped by each wall and `#` on its way.
+                if let Some(d) = directions
+                    .iter()
+                    .find(|d| d.step.is_some_and(|[r, c]| r.abs() + c.abs() != 1))
+                {
+                    let [r, c] = d.step.unwrap_or_default();
+                    return Err(self.err(
+                        "directions",
+                        format!(
+                            "direction \"{}\" steps [{r}, {c}]: a slide steps to a side-by-side square, \
+                             [-1, 0], [0, 1], [1, 0] or [0, -1] (a robot stops at each wall and `#` on its way)",
+                            d.name
+                        ),
                     ));
                 }
             }
@@ -701,6 +747,16 @@ impl Reader<'_> {
                     return Err(self.err(
                         "directions",
                         "tilt directions need a `step`, e.g. #{ name: \"up\", step: [-1, 0] }",
+                    ));
+                }
+                if let Some(d) = directions.iter().find(|d| d.step == Some([0, 0])) {
+                    return Err(self.err(
+                        "directions",
+                        format!(
+                            "direction \"{}\" steps [0, 0]: a tilt's step is the way marbles roll, \
+                             e.g. [-1, 0] for up",
+                            d.name
+                        ),
                     ));
                 }
             }

@@ -1022,6 +1022,74 @@ fn mistakes_in_a_slide_puzzle_are_told_at_their_line() {
     }
 }
 
+/// A family script whose keys or steps would be ignored or would carry a robot past a wall is
+/// refused at the line of its map, whatever its kind.
+#[test]
+fn keys_a_kind_does_not_take_and_steps_no_slide_can_make_are_refused() {
+    let slide = |dirs: &str, extra: &str| {
+        format!(
+            "fn rules(board) {{\n    #{{ kind: \"slide\", pieces: [\"R\"], directions: {dirs}{extra} }}\n}}\n"
+        )
+    };
+    let down = "[#{ name: \"down\", step: [1, 0] }]";
+    let tilt = |dirs: &str, extra: &str| {
+        format!("fn rules(board) {{\n    #{{ kind: \"tilt\", directions: {dirs}, links: []{extra} }}\n}}\n")
+    };
+    let tilts = "[#{ name: \"down\", step: [1, 0] }]";
+    let slider = "board: |\n  R . .\n  . . .\n  . . .\nwalls: [[[0, 0], [1, 0]]]\ngoal:\n  reach: [2, 0]\n";
+    let tilter = "size: 2\nmarbles: [[0, 0]]\nholes: [[1, 0]]\n";
+    let hop = "fn rules(board) {\n    #{ kind: \"hop\", directions: [\"x\"], jumps: [], links: [] }\n}\n";
+    for (script, puzzle, want) in [
+        (
+            slide("[#{ name: \"jump\", step: [2, 0] }]", ""),
+            slider,
+            "rules/f.rhai:2: direction \"jump\" steps [2, 0]: a slide steps to a side-by-side square, \
+             [-1, 0], [0, 1], [1, 0] or [0, -1] (a robot stops at each wall and `#` on its way)",
+        ),
+        (
+            slide("[]", ""),
+            slider,
+            "rules/f.rhai:2: a slide family needs `directions`, each with its `step`, e.g. #{ name: \"up\", step: [-1, 0] }",
+        ),
+        (
+            slide(down, ", goal: #{ pegs: 1 }"),
+            slider,
+            "rules/f.rhai:2: a slide family takes no `goal`: a slide puzzle's goal is its own, a robot \
+             reaching a target",
+        ),
+        (
+            tilt(tilts, ", goal: #{ pegs: 1 }"),
+            tilter,
+            "rules/f.rhai:2: a tilt family takes no `goal`: its goal is every marble in its own hole",
+        ),
+        (
+            tilt(tilts, ", layout: \"triangle\""),
+            tilter,
+            "rules/f.rhai:2: a tilt family takes no `layout`: a tilt board is a square of n×n squares",
+        ),
+        (
+            tilt("[#{ name: \"still\", step: [0, 0] }]", ""),
+            tilter,
+            "rules/f.rhai:2: direction \"still\" steps [0, 0]: a tilt's step is the way marbles roll, \
+             e.g. [-1, 0] for up",
+        ),
+        (
+            hop.to_string(),
+            "board: |\n  o o .\n",
+            "rules/f.rhai:2: `links` is for tilt families: a hop family gives its moves in `jumps`",
+        ),
+    ] {
+        let err = Test::new()
+            .file("rules/f.rhai", &script)
+            .file("p.yaml", &format!("rules: f\n{puzzle}"))
+            .args(["check", "p.yaml"])
+            .run()
+            .status(2)
+            .stderr;
+        assert_eq!(err, format!("marbles: error: {want}\n"), "{script}");
+    }
+}
+
 #[test]
 fn a_fifth_robot_and_a_target_for_any_robot_are_solved_exactly() {
     // The red robot reaches [0, 2] only by stopping against the silver one, which must move
