@@ -433,6 +433,44 @@ pub fn key_line(source: &str, key: &str) -> Option<usize> {
     locate::key_line(source, key)
 }
 
+/// A script stopped by a limit of its own on a board larger than hop families and pieces of
+/// kinds take (only a slide family's may be): told as the puzzle's, at its `board:`, with the
+/// script's reason. A script building the jumps of 4,096 holes runs out of time before its
+/// model could refuse the board.
+fn too_big_for_its_script(spec: &Spec, script: &Script, d: Diagnostic) -> Diagnostic {
+    let holes = match &spec.board {
+        BoardSpec::Grid(g) => g
+            .rows
+            .iter()
+            .flatten()
+            .filter(|t| **t != crate::spec::Token::Blocked)
+            .count(),
+        BoardSpec::Tilt(_) => 0,
+    };
+    let Some(why) = d.message.strip_prefix("rule script stopped: ") else {
+        return d;
+    };
+    // The board's size is the likelier cause here than a loop.
+    let why = why.replace("; an endless loop?", "");
+    if holes <= crate::limits::MAX_HOP_CELLS || d.gave_up.is_some() {
+        return d;
+    }
+    Diagnostic::new(
+        &spec.path,
+        format!(
+            "the board has {holes} holes, and rule family `{}` stopped on it: {why} ({}{}); hop \
+             families and pieces of kinds take {} holes at most, slide families {}",
+            script.name,
+            d.file.display(),
+            d.line.map_or(String::new(), |l| format!(":{l}")),
+            crate::limits::MAX_HOP_CELLS,
+            crate::limits::MAX_DRAWN_CELLS
+        ),
+    )
+    .at(crate::spec::key_line(&spec.source, "board"), None)
+    .printed(d.printed.into_vec())
+}
+
 /// The tables `script` gives for `spec`'s board: kept from an earlier run that saw the same
 /// inputs (see [`cache`]), or from running the script now, once, in its sandbox.
 pub fn run(script: &Script, spec: &Spec, limits: &ScriptLimits) -> Result<Arc<RuleTables>> {
@@ -454,7 +492,7 @@ pub fn run(script: &Script, spec: &Spec, limits: &ScriptLimits) -> Result<Arc<Ru
             cache::put(&script.hash, limits, shape, read, tables.clone());
             Ok(tables)
         }
-        Err(sandbox::Failed::Script(d)) => Err(d),
+        Err(sandbox::Failed::Script(d)) => Err(too_big_for_its_script(spec, script, d)),
         Err(sandbox::Failed::Misfit(m, printed)) => {
             let (line, column) = spec.cell_location(m.cell);
             Err(Diagnostic::new(

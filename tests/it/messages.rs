@@ -25,6 +25,18 @@ fn boards_over_the_hole_limit_name_the_puzzle_not_the_script() {
             "marbles: error: huge.yaml:2: the board has 1600 holes; a drawn board (hop families, pieces of kinds) may have at most 128\n",
         )
         .no_panic();
+    // Under its own limits the script stops first (at 4,096 holes, its 2 s): the puzzle and
+    // its size are named, with the script's reason.
+    Test::new()
+        .file("huge.yaml", &square_board(20))
+        .args(["check", "huge.yaml", "--script-ops", "10000"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "marbles: error: huge.yaml:2: the board has 400 holes, and rule family `peg_hop` stopped \
+             on it: operation limit reached (10000 operations) (<builtin>/peg_hop.rhai:10); hop \
+             families and pieces of kinds take 128 holes at most, slide families 4096\n",
+        );
 }
 
 /// A script returning `n` copies of the one hop on `o o .`.
