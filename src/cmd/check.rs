@@ -205,13 +205,27 @@ fn check_script(out: &mut impl Write, path: &Path, puzzles: &[PathBuf], opts: &O
         // A tilt family does not compile on a hop board (it may not even run on one); a family
         // of pieces of kinds is tried on the sample board with its first kind's pieces.
         let sample = spec::parse(Path::new("<sample>"), SAMPLE_GRID.1).expect("sample boards parse");
-        let kinds = crate::script::run(&script, &sample, &opts.script)
+        let first = crate::script::run(&script, &sample, &opts.script)
             .ok()
-            .filter(|t| t.kind == crate::script::Kind::Rewrite)
-            .and_then(|t| t.pieces.first().map(|&k| k as char));
+            .and_then(|t| {
+                let k = *t.pieces.first()? as char;
+                Some((t.kind, k))
+            });
         let lettered;
-        let grid = match kinds {
-            Some(k) => {
+        let grid = match first {
+            // A slide family's robot in a corner, to slide to the opposite one.
+            Some((crate::script::Kind::Slide, k)) => {
+                let row = |r: usize| match r {
+                    0 => format!("  {k} . . . .\n"),
+                    _ => "  . . . . .\n".to_string(),
+                };
+                lettered = format!(
+                    "rules: sample\nboard: |\n{}goal:\n  reach: [4, 4]\n  piece: {k}\n",
+                    (0..5).map(row).collect::<String>()
+                );
+                ("a sample 5×5 board with one robot", lettered.as_str())
+            }
+            Some((crate::script::Kind::Rewrite, k)) => {
                 let row = |r: usize| {
                     let mid = if r == 2 {
                         format!("{k} {k} . {k} {k}")
@@ -226,7 +240,7 @@ fn check_script(out: &mut impl Write, path: &Path, puzzles: &[PathBuf], opts: &O
                 );
                 ("a sample 5×5 board of its first kind", lettered.as_str())
             }
-            None => SAMPLE_GRID,
+            _ => SAMPLE_GRID,
         };
         let (mut on_what, mut p) = on(grid);
         if let Err(d) = &p {
@@ -270,10 +284,10 @@ fn show(
         ),
         Model::Tilt(m) => format!("{0}×{0} board, {1}", m.size, plural(m.start.len(), "marble")),
         Model::Slide(m) => format!(
-            "{}, {}, {} directions",
+            "{}, {}, {}",
             plural(m.squares(), "square"),
             plural(m.start.len(), "robot"),
-            m.directions.len()
+            plural(m.directions.len(), "direction")
         ),
         Model::Rewrite(m) => format!(
             "{}, {}, {} of kinds {}",

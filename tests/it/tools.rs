@@ -158,6 +158,28 @@ fn a_tilt_family_is_checked_on_a_tilt_board() {
     );
 }
 
+/// The shipped rule folder checks clean: each family on a board of its own kind (a slide
+/// family's robot drawn by its letter), one line each.
+#[test]
+fn every_shipped_family_checks_on_a_sample_board_of_its_kind() {
+    let r = run(
+        &[],
+        &["check", &format!("{}/rules", env!("CARGO_MANIFEST_DIR"))],
+        0,
+    );
+    assert!(
+        r.stdout.contains(
+            "ricochet.rhai  on a sample 5×5 board with one robot: 25 squares, 1 robot, 4 directions\n"
+        ),
+        "{}",
+        r.stdout
+    );
+    let families = std::fs::read_dir(format!("{}/rules", env!("CARGO_MANIFEST_DIR")))
+        .unwrap()
+        .count();
+    assert_eq!(r.stdout.matches("\nok    ").count() + 1, families, "{}", r.stdout);
+}
+
 #[test]
 fn rules_lists_each_family_where_it_is_found_and_its_first_comment() {
     let files = [
