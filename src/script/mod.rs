@@ -49,6 +49,11 @@ pub struct Script {
 impl Script {
     pub fn new(name: String, origin: PathBuf, source: String) -> Self {
         let hash = crate::fingerprint::hash(&source);
+        // A byte order mark (Windows editors write one) is no Rhai; the hash keeps the bytes.
+        let source = match source.strip_prefix('\u{feff}') {
+            Some(rest) => rest.to_string(),
+            None => source,
+        };
         Script {
             name,
             origin,
@@ -404,6 +409,7 @@ fn families_in(dirs: &[PathBuf]) -> Vec<Family> {
 
 /// A script's first comment line, without `//` and a leading `NAME:`.
 fn about(name: &str, source: &str) -> String {
+    let source = source.strip_prefix('\u{feff}').unwrap_or(source);
     let Some(line) = source.lines().map(str::trim).find(|l| l.starts_with("//")) else {
         return String::new();
     };

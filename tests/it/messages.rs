@@ -81,6 +81,27 @@ fn a_byte_order_mark_is_not_a_second_document() {
         .run()
         .status(0)
         .stdout_has("1 moves");
+    // A rule script saved with one (Windows editors do) compiles, and `rules` reads its first
+    // comment.
+    let script = "\u{feff}// bommy: pegs that hop right\nfn rules(board) {\n    \
+                  #{ kind: \"hop\", directions: [\"r\"], jumps: [#{ from: [0, 0], over: [0, 1], to: [0, 2] }] }\n}\n";
+    let t = Test::new()
+        .file("rules/bommy.rhai", script)
+        .file("p.yaml", "rules: bommy\nboard: |\n  o o .\n")
+        .file("marbles.toml", "");
+    let dir = t.path("");
+    Test::new()
+        .in_dir(&dir)
+        .args(["solve", "p.yaml", "--format", "moves"])
+        .run()
+        .status(0)
+        .stdout_has("1 moves");
+    Test::new()
+        .in_dir(&dir)
+        .args(["rules"])
+        .run()
+        .status(0)
+        .stdout_has("pegs that hop right");
 }
 
 #[test]
