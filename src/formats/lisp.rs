@@ -56,7 +56,8 @@ pub fn parse_each(
     let mut answer = None;
     super::stream(
         || {
-            let found = next_puzzle(path, &mut it, any, &mut answer)?;
+            let found =
+                next_puzzle(path, &mut it, any, &mut answer).map_err(|d| read_no_further(&mut it, d))?;
             any = true;
             Ok(found)
         },
@@ -94,6 +95,16 @@ pub fn parse_each(
             )
         },
     )
+}
+
+/// `d`, a fault the text is not followed past, saying so where the file goes on past its
+/// line: "(the file is read no further: it goes on to line 4)".
+fn read_no_further(it: &mut Tokens, mut d: Diagnostic) -> Diagnostic {
+    let last = it.by_ref().last().map_or(0, |(at, _)| at.line);
+    if last > d.line.unwrap_or(usize::MAX) {
+        d.message += &format!(" (the file is read no further: it goes on to line {last})");
+    }
+    d
 }
 
 /// One puzzle read: its rows (or the first check they broke), its trace flag, and its first

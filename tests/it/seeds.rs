@@ -514,7 +514,8 @@ fn a_case_that_does_not_parse_keeps_the_answers_before_it() {
     assert_eq!(r.stdout, "error\n");
     assert_eq!(
         r.stderr,
-        "marbles: error: flag.lisp:1:34: the second argument of peg-puzzle is the trace flag, #t or #f; found `#maybe`\n"
+        "marbles: error: flag.lisp:1:34: the second argument of peg-puzzle is the trace flag, #t or #f; found \
+         `#maybe` (the file is read no further: it goes on to line 2)\n"
     );
 }
 
