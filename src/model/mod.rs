@@ -617,8 +617,8 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
     let walled = crate::script::ScriptBoard::walls(&spec.board);
     for l in &t.links {
         let (Some(from), Some(to)) = (id(&l.from), id(&l.to)) else {
-            return Err(Diagnostic::new(
-                &script.origin,
+            return Err(script.error_at_key(
+                "links",
                 format!(
                     "link [{}, {}] → [{}, {}] leaves the {n}×{n} board of {}",
                     l.from[0],
@@ -642,8 +642,8 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
                 .iter()
                 .map(|&c| format!("[{}, {}]", geo.cells[c as usize][0], geo.cells[c as usize][1]))
                 .collect();
-            return Err(Diagnostic::new(
-                &script.origin,
+            return Err(script.error_at_key(
+                "links",
                 format!(
                     "tilt links form a cycle in direction `{}`: {} (a marble would roll forever)",
                     d.name,

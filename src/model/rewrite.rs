@@ -332,7 +332,6 @@ pub fn compile(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
         Ok(s)
     };
     let start = position(&tokens, false)?;
-    let script_err = |msg: String| Diagnostic::new(&script.origin, msg);
     let mut moves = Vec::with_capacity(t.rewrites.len());
     for (i, rule) in t.rewrites.iter().enumerate() {
         let mut mv = Rewrite {
@@ -361,10 +360,13 @@ pub fn compile(spec: &Spec, script: &Script, t: &RuleTables, g: &GridBoard) -> R
                 ));
             };
             if cells.contains(&c) {
-                return Err(script_err(format!(
-                    "moves[{i}] names the cell [{}, {}] twice in `at`",
-                    cell[0], cell[1]
-                )));
+                return Err(script.error_at_key(
+                    "at",
+                    format!(
+                        "moves[{i}] names the cell [{}, {}] twice in `at`",
+                        cell[0], cell[1]
+                    ),
+                ));
             }
             cells.push(c);
         }

@@ -658,6 +658,13 @@ fn more_mistakes_in_families_and_goals_of_kinds_are_refused_or_warned() {
             "rules/kinds.rhai:2: moves[0].was is \"F\", 1 character for 2 `at` cells: give one a cell",
         ),
         (
+            one_rule(
+                &step.replace("[[0, 0], [0, 1]]", "[[0, 0], [0, 0]]"),
+                "  pegs: 2\n",
+            ),
+            "rules/kinds.rhai:2: moves[0] names the cell [0, 0] twice in `at`",
+        ),
+        (
             Test::new().file("p.yaml", "rules: peg_hop\nboard: |\n  o o .\ngoal:\n  pegs: 0\n"),
             "p.yaml:5: goal pegs must be at least 1",
         ),
