@@ -457,7 +457,7 @@ fn hop_moves(spec: &Spec, script: &Script, t: &RuleTables, geo: &Geometry) -> Re
             script.error_at_key(
                 what,
                 format!(
-                    "move {i} ({what} [{}, {}]) names a cell that is not a hole of the board in {}",
+                    "{list}[{i}] ({what} [{}, {}]) names a cell that is not a hole of the board in {}",
                     cell[0],
                     cell[1],
                     spec.path.display()

@@ -277,6 +277,26 @@ fn located_elsewhere(path: &Path, source: &str, msg: &str, at: Option<(usize, us
     None
 }
 
+/// serde's "unknown field `bord`, expected one of `name`, …" with the nearest key suggested:
+/// "unknown field `bord`: did you mean `board`? expected one of …".
+fn suggested(msg: &str) -> String {
+    let Some((head, rest)) = msg.split_once("unknown field `") else {
+        return msg.to_string();
+    };
+    let Some((key, known)) = rest.split_once("`, expected one of ") else {
+        return msg.to_string();
+    };
+    let known: Vec<&str> = known.split('`').skip(1).step_by(2).collect();
+    match crate::diag::did_you_mean(key, &known) {
+        hint if hint.is_empty() => msg.to_string(),
+        hint => msg.replacen(
+            &format!("{head}unknown field `{key}`, "),
+            &format!("{head}unknown field `{key}`: {hint}"),
+            1,
+        ),
+    }
+}
+
 /// Parses spec text; `path` is used for messages and to resolve relative rule paths.
 pub fn parse(path: &Path, source: &str) -> Result<Spec> {
     // Editors on Windows start UTF-8 files with a byte-order mark; it is not content.
@@ -324,7 +344,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         {
             return d;
         }
-        Diagnostic::new(path, format!("invalid puzzle YAML: {msg}"))
+        Diagnostic::new(path, format!("invalid puzzle YAML: {}", suggested(&msg)))
             .at(loc.as_ref().map(|l| l.line()), loc.as_ref().map(|l| l.column()))
     })?;
     let _ = raw.description;

@@ -132,6 +132,12 @@ fn yaml_type_errors_speak_of_pegs_and_sizes_not_serde() {
             "p.yaml:5:15: invalid puzzle YAML: solve.max_memory: invalid value: integer `-3`, \
              expected a size: a number of bytes or e.g. 512MB",
         ),
+        // A misspelt key is suggested its nearest known one.
+        (
+            "goal:\n  pgs: 1\n",
+            "p.yaml:5:3: invalid puzzle YAML: goal: unknown field `pgs`: did you mean `pegs`? expected \
+             one of `pegs`, `at`, `moves`, `board`, `reach`, `left`, `piece`",
+        ),
     ];
     for (tail, message) in cases {
         let run = Test::new()
@@ -569,7 +575,9 @@ fn a_move_off_the_board_is_placed_at_the_line_that_writes_it() {
         .args(["solve", "c.yaml"])
         .run()
         .status(2)
-        .stderr_has("off.rhai:4: move 0 (to [0, 9]) names a cell that is not a hole of the board in c.yaml");
+        .stderr_has(
+            "off.rhai:4: moves[0] (to [0, 9]) names a cell that is not a hole of the board in c.yaml",
+        );
 }
 
 #[test]
