@@ -286,14 +286,17 @@ pub fn board(replay: &Replay, i: usize, mark: Option<Cell>) -> String {
                 } else {
                     let marks = under.entry(ya.min(yb)).or_default();
                     for x in xa - 1..=xa + 1 {
-                        marks.insert(x.max(0), '-');
+                        marks.insert(x, '-');
                     }
                 }
             }
+            // A wall under the leftmost column starts left of the board: every line moves
+            // right by one, so that wall is drawn whole.
+            let shift = under.values().any(|m| m.keys().next().is_some_and(|&x| x < 0)) as i64;
             let draw = |tokens: &BTreeMap<i64, char>| {
                 let mut line = String::new();
                 for (&x, &ch) in tokens {
-                    line.push_str(&" ".repeat((x as usize).saturating_sub(line.len())));
+                    line.push_str(&" ".repeat(((x + shift) as usize).saturating_sub(line.len())));
                     line.push(ch);
                 }
                 line

@@ -1152,6 +1152,14 @@ fn a_slide_answer_names_the_robot_on_the_target_and_draws_the_walls_between_squa
         page.contains("<path class=\"wall\" d=\"M1.5 -0.5L1.5 0.5M1.5 1.5L2.5 1.5\"/>"),
         "{page}"
     );
+    // A wall under the leftmost column is drawn whole: the board moves right by one.
+    let yaml = slide_puzzle("[[[0, 0], [1, 0]]]", "  reach: [0, 2]\n  piece: R\n");
+    Test::new()
+        .file("p.yaml", &yaml)
+        .args(["solve", "p.yaml"])
+        .run()
+        .status(0)
+        .stdout_has("start:\n     R . .\n    ---\n     . # .\n     G . .\n");
 }
 
 #[test]
