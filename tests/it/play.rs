@@ -48,7 +48,7 @@ fn illegal_moves_are_explained_and_the_board_is_unchanged() {
 }
 
 /// Two jumps from [0, 0] to [0, 2]: over [0, 1], or down and round over [1, 1].
-const TWO_WAYS: &str = r#"fn rules(board) {
+pub(crate) const TWO_WAYS: &str = r#"fn rules(board) {
     #{ kind: "hop", layout: "square", directions: ["top", "bottom"],
        jumps: [
          #{ dir: "top", from: [0, 0], over: [0, 1], to: [0, 2] },

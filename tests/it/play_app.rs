@@ -281,3 +281,53 @@ fn a_tilt_that_moves_nothing_is_not_a_move() {
     assert!(end.contains("3 of 3 marbles home · tilt 5"), "{end}");
     assert!(end.contains("solved: every marble is home"), "{end}");
 }
+
+#[test]
+fn of_two_jumps_between_the_same_holes_the_player_chooses_by_number() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("two.rhai"), crate::play::TWO_WAYS).unwrap();
+    let puzzle = dir.path().join("both.yaml");
+    std::fs::write(&puzzle, "rules: ./two.rhai\nboard: |\n  o o .\n  # o #\n").unwrap();
+    let opts = Options::default();
+    let p = solve::prepare(&puzzle, &opts).expect("puzzle");
+    let mut app = App::new(&p, &opts);
+    // The cursor starts on [0, 0]: pick it, then [0, 2] two holes right.
+    app.update(Input::Pick);
+    app.update(Input::Right);
+    app.update(Input::Right);
+    app.update(Input::Pick);
+    assert_eq!(
+        app.message(),
+        "2 jumps go from [0, 0] to [0, 2] here: press 1 over [0, 1], 2 over [1, 1]"
+    );
+    // Time passing keeps the question; the second is taken, [0, 1] keeps its peg.
+    app.update(Input::Tick);
+    app.update(Input::Choose(2));
+    let s = screen(&mut app);
+    assert!(s.contains("2 pegs"), "{s}");
+    // Any other key leaves the jump unmade, and does what it does.
+    app.update(Input::Undo);
+    app.update(Input::Left);
+    app.update(Input::Left);
+    app.update(Input::Pick);
+    app.update(Input::Right);
+    app.update(Input::Right);
+    app.update(Input::Pick);
+    app.update(Input::Restart);
+    assert_eq!(app.message(), "back at the start");
+    // marbles finishing shows its own jump, not the first between the same two holes.
+    let goal = dir.path().join("goal.yaml");
+    std::fs::write(
+        &goal,
+        "rules: ./two.rhai\nboard: |\n  o o .\n  # o #\ngoal:\n  board: |\n    . o o\n    # . #\n",
+    )
+    .unwrap();
+    let g = solve::prepare(&goal, &opts).expect("puzzle");
+    let mut finish = App::new(&g, &opts);
+    finish.update(Input::Solve);
+    let s = ticked(&mut finish, 2);
+    assert_eq!(finish.exit_code(), ExitCode::Solved, "{s}");
+    app.update(Input::Choose(1));
+    assert_eq!(app.message(), "no move to choose: pick a peg first");
+    assert!(screen(&mut app).contains("3 pegs"));
+}

@@ -48,6 +48,8 @@ pub enum Input {
     Interrupt,
     /// Time passing: the next move of a solve being shown.
     Tick,
+    /// A digit key, 1 to 9: which of several moves between the same two holes to make.
+    Choose(u8),
 }
 
 const KEYS: &str = "arrows move · enter/click pick, again or esc to drop · u undo · r redo · h hint · s solve · x restart · q quit";
@@ -66,6 +68,9 @@ pub struct App<'a> {
     /// picked to move.
     cursor: usize,
     picked: Option<usize>,
+    /// Moves between the picked hole and the chosen one, when several are legal: each one's
+    /// words (`over [0, 1]`) and the position it leads to, chosen by its number.
+    choices: Vec<(String, Position)>,
     message: String,
     /// Positions of a solve still to be shown, one per tick.
     playing: VecDeque<Position>,
@@ -88,6 +93,7 @@ impl<'a> App<'a> {
             redo: Vec::new(),
             cursor,
             picked: None,
+            choices: Vec::new(),
             message: String::new(),
             playing: VecDeque::new(),
             board: Rect::default(),
@@ -125,6 +131,19 @@ impl<'a> App<'a> {
         let confirming = std::mem::take(&mut self.confirming);
         if input == Input::Tick {
             self.confirming = confirming;
+        }
+        // A move being chosen: its number makes it; any other key leaves it unmade and does
+        // what it does.
+        if input != Input::Tick && !self.choices.is_empty() {
+            let choices = std::mem::take(&mut self.choices);
+            if let Input::Choose(n) = input {
+                match choices.into_iter().nth(usize::from(n).wrapping_sub(1)) {
+                    Some((_, next)) => self.play(next),
+                    None => self.message = format!("no move {n} to choose: pick again"),
+                }
+                return;
+            }
+            self.picked = None;
         }
         let tilt = matches!(self.p.model, Model::Tilt(_));
         match input {
@@ -182,6 +201,7 @@ impl<'a> App<'a> {
                 self.after_jump_back("back at the start");
             }
             Input::Hint | Input::Solve => self.ask_solver(input == Input::Solve),
+            Input::Choose(_) => self.message = "no move to choose: pick a peg first".into(),
         }
     }
 
@@ -228,18 +248,21 @@ impl<'a> App<'a> {
         }
     }
 
-    /// Hop moves (or moves of pieces of kinds) from `pos`: (from, to, the position after); of
-    /// several moves between the same two holes, the first listed is the one made.
-    fn jumps(&self, pos: &Position) -> Vec<(usize, usize, Position)> {
+    /// Hop moves (or moves of pieces of kinds) from `pos`: (from, to, the position after), and
+    /// the cells each takes, which tell apart several moves between the same two holes.
+    fn jumps(&self, pos: &Position) -> Vec<(usize, usize, Position, Vec<usize>)> {
         match (&self.p.model, pos) {
             (Model::Hop(m), Position::Hop(s)) => m
                 .moves
                 .iter()
                 .filter(|mv| s & mv.mask == mv.need)
-                .map(|mv| (mv.from, mv.to, Position::Hop(s ^ mv.mask)))
+                .map(|mv| (mv.from, mv.to, Position::Hop(s ^ mv.mask), mv.over.clone()))
                 .collect(),
             (Model::Rewrite(m), Position::Rewrite(s)) => rewrites(m, s)
-                .map(|(i, next)| (m.moves[i].from, m.moves[i].to, Position::Rewrite(next)))
+                .map(|(i, next)| {
+                    let mv = &m.moves[i];
+                    (mv.from, mv.to, Position::Rewrite(next), mv.takes.clone())
+                })
                 .collect(),
             _ => Vec::new(),
         }
@@ -248,11 +271,45 @@ impl<'a> App<'a> {
     fn pick(&mut self, k: usize) {
         let jumps = self.jumps(self.here());
         let peg = holds(self.here(), k);
-        if let Some(from) = self.picked
-            && let Some((_, _, next)) = jumps.iter().find(|(f, t, _)| *f == from && *t == k)
-        {
-            self.play(next.clone());
-            return;
+        if let Some(from) = self.picked {
+            let mut between: Vec<_> = jumps.iter().filter(|(f, t, ..)| *f == from && *t == k).collect();
+            if between.len() == 1 {
+                self.play(between.remove(0).2.clone());
+                return;
+            }
+            // Several: the player says which, by the pegs each takes.
+            if !between.is_empty() {
+                let over = |cells: &[usize]| {
+                    let cells: Vec<String> = cells.iter().map(|&c| self.cell_text(c)).collect();
+                    match cells.is_empty() {
+                        true => "taking none".to_string(),
+                        false => format!("over {}", cells.join(" ")),
+                    }
+                };
+                self.choices = between
+                    .iter()
+                    .take(9)
+                    .map(|(.., next, cells)| (over(cells), next.clone()))
+                    .collect();
+                let listed: Vec<String> = self
+                    .choices
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (words, _))| format!("{} {words}", i + 1))
+                    .collect();
+                let moves = match self.p.model {
+                    Model::Hop(_) => "jumps",
+                    _ => "moves",
+                };
+                self.message = format!(
+                    "{} {moves} go from {} to {} here: press {}",
+                    between.len(),
+                    self.cell_text(from),
+                    self.cell_text(k),
+                    listed.join(", ")
+                );
+                return;
+            }
         }
         // A second press on the picked peg puts it down.
         if self.picked == Some(k) {
@@ -274,7 +331,7 @@ impl<'a> App<'a> {
                 "pick a peg that can jump (highlighted)",
             ),
         };
-        if peg && jumps.iter().any(|(f, _, _)| *f == k) {
+        if peg && jumps.iter().any(|(f, ..)| *f == k) {
             self.picked = Some(k);
             self.message = format!("{} picked: choose where it {jumps_to}", self.cell_text(k));
         } else if peg {
@@ -343,20 +400,11 @@ impl<'a> App<'a> {
 
     /// The position after the solver's move `mv` from `pos`.
     fn after(&self, pos: &Position, mv: &MoveOut) -> Option<Position> {
-        match mv {
-            MoveOut::Hop { .. } => {
-                let (f, t) = self.hop_cells(mv)?;
-                self.jumps(pos)
-                    .into_iter()
-                    .find(|(a, b, _)| (*a, *b) == (f, t))
-                    .map(|(_, _, next)| next)
-            }
-            // The move itself, not the first between its two holes: they may differ.
-            MoveOut::Step { .. } | MoveOut::Tilt { .. } => legal_moves(self.p, pos)
-                .into_iter()
-                .find(|(text, _)| *text == render::move_text(mv))
-                .map(|(_, next)| next),
-        }
+        // The move itself, not the first between its two holes: they may differ.
+        legal_moves(self.p, pos)
+            .into_iter()
+            .find(|(text, _)| *text == render::move_text(mv))
+            .map(|(_, next)| next)
     }
 
     /// Hop boards: where hole `k` is drawn, in columns and rows from the board's corner: its
@@ -508,8 +556,8 @@ impl<'a> App<'a> {
         };
         let jumps = self.jumps(self.here());
         let lit = |k: usize| match self.picked {
-            Some(f) => jumps.iter().any(|(a, b, _)| *a == f && *b == k),
-            None => jumps.iter().any(|(a, _, _)| *a == k),
+            Some(f) => jumps.iter().any(|(a, b, ..)| *a == f && *b == k),
+            None => jumps.iter().any(|(a, ..)| *a == k),
         };
         let rows = self.spot_rows();
         let mut lines: Vec<Vec<Span<'static>>> = vec![Vec::new(); rows];
@@ -632,6 +680,7 @@ fn input_of(e: Event) -> Option<Input> {
             KeyCode::Char('s') => Input::Solve,
             KeyCode::Char('x') => Input::Restart,
             KeyCode::Char('q') => Input::Quit,
+            KeyCode::Char(d @ '1'..='9') => Input::Choose(d as u8 - b'0'),
             KeyCode::Esc => Input::Back,
             _ => return None,
         },
