@@ -331,3 +331,14 @@ fn of_two_jumps_between_the_same_holes_the_player_chooses_by_number() {
     assert_eq!(app.message(), "no move to choose: pick a peg first");
     assert!(screen(&mut app).contains("3 pegs"));
 }
+
+#[test]
+fn every_key_is_named_on_a_screen_narrower_than_the_keys_line() {
+    let opts = Options::default();
+    let p = prepared("puzzles/triangle_hop/corner.yaml");
+    let mut app = App::new(&p, &opts);
+    let s = screen(&mut app);
+    // 90 columns: the keys take two lines, the last ones on the second.
+    assert!(s.contains("x restart · q quit"), "{s}");
+    assert!(s.contains("arrows move · enter/click pick"), "{s}");
+}

@@ -454,12 +454,20 @@ impl<'a> App<'a> {
 
     /// Draws the whole screen.
     pub fn draw(&mut self, frame: &mut Frame) {
+        let keys_text = if matches!(self.p.model, Model::Tilt(_)) {
+            TILT_KEYS
+        } else {
+            KEYS
+        };
+        // The message and the keys wrap onto a second line on a narrow screen.
+        let width = usize::from(frame.area().width.max(1));
+        let rows = |text: &str| text.chars().count().div_ceil(width).clamp(1, 2) as u16;
         let [title, board, status, message, keys] = Layout::vertical([
             Constraint::Length(1),
             Constraint::Min(3),
             Constraint::Length(1),
-            Constraint::Length(1),
-            Constraint::Length(1),
+            Constraint::Length(rows(&self.message)),
+            Constraint::Length(rows(keys_text)),
         ])
         .areas(frame.area());
         let head = format!("{} ({})", self.p.spec.name, self.p.script.name);
@@ -502,19 +510,13 @@ impl<'a> App<'a> {
         };
         frame.render_widget(Paragraph::new(lines), self.board);
         frame.render_widget(Line::from(self.status()), status);
-        frame.render_widget(
-            Line::from(self.message.as_str()).style(Style::new().fg(Color::Yellow)),
-            message,
-        );
-        let keys_text = if matches!(self.p.model, Model::Tilt(_)) {
-            TILT_KEYS
-        } else {
-            KEYS
+        let wrapped = |text: &str, colour| {
+            Paragraph::new(text.to_string())
+                .style(Style::new().fg(colour))
+                .wrap(ratatui::widgets::Wrap { trim: true })
         };
-        frame.render_widget(
-            Line::from(keys_text).style(Style::new().fg(Color::DarkGray)),
-            keys,
-        );
+        frame.render_widget(wrapped(&self.message, Color::Yellow), message);
+        frame.render_widget(wrapped(keys_text, Color::DarkGray), keys);
     }
 
     /// Pegs (or marbles home) and the rating.
