@@ -163,6 +163,10 @@ fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
     let mut e = Engine::new();
     e.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
     e.disable_symbol("eval");
+    // Rhai's optimizer folds constants as it compiles, before any limit, the clock or Ctrl-C
+    // is watched: `const A1 = [A0, A0];` twenty times over doubles its work each line. Every
+    // expression is left to the run, where each operation and byte is counted.
+    e.set_optimization_level(rhai::OptimizationLevel::None);
     // No `set_max_operations`: Rhai's count misses closures called by built-ins; the
     // progress callback below counts every operation against the limit.
     e.set_max_call_levels(limits.max_call_levels);
@@ -180,6 +184,54 @@ fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
     // other built-in either is pure, works within the array/map/string checks (`pad`,
     // `blob`, `+`, `repeat`-like growth), or is lazy (`range`). No file, network, process,
     // `import` or `eval` exists.
+    // `to_json` wrote a whole map, function pointers' captures and all, at once and without
+    // a bound, and recursed through a map that holds itself until the stack overflowed;
+    // `parse_json` is its other half. Neither is needed to build a family's tables.
+    for name in ["to_json", "parse_json"] {
+        e.register_fn(
+            name,
+            move |_: rhai::Map| -> std::result::Result<(), Box<EvalAltResult>> {
+                Err(format!("`{name}` is not available to rule scripts").into())
+            },
+        );
+        e.register_fn(
+            name,
+            move |_: &str| -> std::result::Result<(), Box<EvalAltResult>> {
+                Err(format!("`{name}` is not available to rule scripts").into())
+            },
+        );
+    }
+    // `replace` built its whole result in one call, past the string limit (a 2 KiB
+    // substitute for each of 262,000 characters is half a gigabyte): its size is worked
+    // out first.
+    let most = limits.max_string;
+    e.register_fn(
+        "replace",
+        move |s: &mut rhai::ImmutableString, find: &str, with: &str| replaced(s, find, with, most),
+    );
+    e.register_fn(
+        "replace",
+        move |s: &mut rhai::ImmutableString, find: &str, with: char| {
+            replaced(s, find, with.encode_utf8(&mut [0; 4]), most)
+        },
+    );
+    e.register_fn(
+        "replace",
+        move |s: &mut rhai::ImmutableString, find: char, with: &str| {
+            replaced(s, find.encode_utf8(&mut [0; 4]), with, most)
+        },
+    );
+    e.register_fn(
+        "replace",
+        move |s: &mut rhai::ImmutableString, find: char, with: char| {
+            replaced(
+                s,
+                find.encode_utf8(&mut [0; 4]),
+                with.encode_utf8(&mut [0; 4]),
+                most,
+            )
+        },
+    );
     #[allow(clippy::single_element_loop)] // a list, for whatever a later Rhai adds
     for name in ["sleep"] {
         e.register_fn(
@@ -248,6 +300,25 @@ fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
 }
 
 type Called<T> = std::result::Result<T, Box<EvalAltResult>>;
+
+/// Rhai's `string.replace(find, with)`, refused when the result would be longer than `most`
+/// bytes, the string limit, before it is built.
+fn replaced(s: &mut rhai::ImmutableString, find: &str, with: &str, most: usize) -> Called<()> {
+    if s.is_empty() {
+        return Ok(());
+    }
+    let times = match find.is_empty() {
+        // An empty `find` matches before every character and at the end.
+        true => s.chars().count() + 1,
+        false => s.matches(find).count(),
+    };
+    let len = (s.len() - times * find.len()).saturating_add(times.saturating_mul(with.len()));
+    if len > most {
+        return Err(EvalAltResult::ErrorDataTooLarge("Length of string".into(), rhai::Position::NONE).into());
+    }
+    *s = s.replace(find, with).into();
+    Ok(())
+}
 
 /// Rhai's `sort(comparer)`, except that an error in the comparer (a limit's stop among them)
 /// ends the sort and is the call's error: Rhai's own takes it for "in order" and sorts on,

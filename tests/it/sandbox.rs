@@ -311,3 +311,46 @@ fn a_script_is_held_to_a_memory_limit_below_its_own() {
         .stdout_has("rules/evil.rhai")
         .stdout_has("gave up: memory limit (28.6 MiB) reached while the rule script built the board");
 }
+
+/// Work a built-in does in one call, or the compiler does before the run, is held to the
+/// same limits: constants folded as the script compiles (each line doubling the last), a
+/// `replace` whose result would pass the string limit, `to_json` of a map holding itself.
+#[test]
+fn no_single_call_or_compile_step_escapes_the_limits() {
+    let consts: String = (1..=20)
+        .map(|i| format!("  const A{i} = [A{0}, A{0}];\n", i - 1))
+        .collect();
+    for (body, said) in [
+        (
+            format!("  const A0 = [1, 2, 3];\n{consts}  A20.len()"),
+            "rule script stopped: size limit reached (Size of array/BLOB too large",
+        ),
+        (
+            "  let s = \"\";\n  s.pad(262000, \"x\");\n  let t = \"\";\n  t.pad(2048, \"y\");\n  \
+             s.replace(\"x\", t);\n  #{}"
+                .to_string(),
+            "rule script stopped: size limit reached (Length of string too large",
+        ),
+        (
+            "  let a = 0;\n  let f = || a;\n  a = #{ g: f };\n  a.to_json()".to_string(),
+            "`to_json` is not available to rule scripts",
+        ),
+    ] {
+        script(&body)
+            .args(["check", "p.yaml"])
+            .run_bounded(SECS(20), None)
+            .held(100)
+            .status(2)
+            .stderr_has("rules/evil.rhai:")
+            .stderr_has(said)
+            .no_panic();
+    }
+    // `replace` within the limit still replaces.
+    script(
+        "  let s = \"a-b\";\n  s.replace('-', \"--\");\n  if s != \"a--b\" { throw s; }\n  \
+         #{ kind: \"hop\", directions: [\"r\"], jumps: [#{ from: [0, 0], over: [0, 1], to: [0, 2] }] }",
+    )
+    .args(["solve", "p.yaml"])
+    .run()
+    .status(0);
+}
