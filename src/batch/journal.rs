@@ -81,6 +81,22 @@ pub fn check_ours(dir: &Path, not_done: &str) -> anyhow::Result<()> {
             );
         }
     }
+    // The journal a run killed before its first report leaves is marbles' too: its records
+    // lead with `{"index":` (older ones with `[{"file":`), the first perhaps torn. A file of
+    // that name that does not is the user's, and a run would remove it.
+    let journal = dir.join(JOURNAL);
+    if !ours && std::fs::symlink_metadata(&journal).is_ok_and(|m| m.is_file()) {
+        let mut head = Vec::new();
+        let read = std::fs::File::open(&journal).and_then(|f| f.take(9).read_to_end(&mut head));
+        let leads = |with: &[u8]| head.iter().zip(with).all(|(a, b)| a == b);
+        if read.is_ok() && !leads(b"{\"index\":") && !leads(b"[{\"file\":") {
+            anyhow::bail!(
+                "{}: a file marbles did not write (its records lead with `{{\"index\":`); move it \
+                 away or choose another --report folder; {not_done} and no report was touched",
+                journal.display()
+            );
+        }
+    }
     Ok(())
 }
 

@@ -53,6 +53,16 @@ pub fn acquire(dir: &Path) -> anyhow::Result<ReportLock> {
             _ => return Err(cannot(std::io::Error::other("it keeps being replaced"))),
         }
     };
+    // A `.lock` marbles did not write (its text names a pid) is the user's: not replaced.
+    let mut held = Vec::new();
+    (&file).take(64).read_to_end(&mut held).map_err(cannot)?;
+    if !held.is_empty() && !held.starts_with(b"pid ") {
+        anyhow::bail!(
+            "{}: a file marbles did not write (its lock reads `pid N on host H, …`); move it away \
+             or choose another --report folder; nothing was solved and no report was touched",
+            path.display()
+        );
+    }
     let started = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

@@ -449,6 +449,22 @@ fn a_report_folder_holding_files_marbles_did_not_write_is_refused_before_solving
             "{name}: solving began"
         );
     }
+    // The journal and the lock are marbles' own files too, but only when they read as its
+    // own: a user's file of either name is refused and kept, as a report name is.
+    for (name, said) in [
+        (".journal.jsonl", "its records lead with `{\"index\":`"),
+        (".lock", "its lock reads `pid N on host H, …`"),
+    ] {
+        let t = with_victim();
+        std::fs::write(t.path("rep").join(name), PRECIOUS).unwrap();
+        let run = t
+            .args(["batch", "set", "--report", "rep"])
+            .run()
+            .status(2)
+            .no_panic()
+            .stderr_has(&format!("rep/{name}: a file marbles did not write ({said}); move it away or choose another --report folder; nothing was solved and no report was touched\n"));
+        assert_eq!(text(&run.dir().join("rep").join(name)), PRECIOUS);
+    }
     // A folder planted at `current` is refused before anything is solved too.
     let t = with_victim();
     std::fs::create_dir(t.path("rep/current")).unwrap();
