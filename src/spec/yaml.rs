@@ -201,12 +201,18 @@ fn indented_first_row(path: &Path, source: &str, line: usize) -> Option<Diagnost
             t.ends_with(": |") || t.ends_with(": >") || t.ends_with(": |-") || t.ends_with(": >-")
         })?;
     let key = head.trim_start().split(':').next()?;
-    let rows: Vec<(usize, &str)> = lines[k + 1..]
+    let block: Vec<(usize, &str)> = lines[k + 1..]
         .iter()
         .enumerate()
         .map(|(i, l)| (k + 2 + i, *l))
         .take_while(|(_, l)| l.trim().is_empty() || indent(l) > indent(head))
-        .chain(lines.get(line - 1).map(|l| (line, *l)))
+        .collect();
+    // The error's line counts only where it is the one that ended the block: past another
+    // key it is no row of this one.
+    let next = k + 2 + block.len();
+    let rows: Vec<(usize, &str)> = block
+        .into_iter()
+        .chain(lines.get(line - 1).filter(|_| line == next).map(|l| (line, *l)))
         .filter(|(_, l)| !l.trim().is_empty())
         .collect();
     let first = indent(rows.first()?.1);
@@ -277,9 +283,14 @@ fn located_elsewhere(path: &Path, source: &str, msg: &str, at: Option<(usize, us
     None
 }
 
-/// serde's "unknown field `bord`, expected one of `name`, …" with the nearest key suggested:
-/// "unknown field `bord`: did you mean `board`? expected one of …".
+/// serde's words made the file's: "unknown field `bord`, expected one of `name`, …" with the
+/// nearest key suggested ("unknown field `bord`: did you mean `board`? expected one of …"),
+/// and "expected u32" as "expected a whole number".
 fn suggested(msg: &str) -> String {
+    // Rust's names for numbers mean nothing to a reader of the file.
+    let msg = &["u64", "usize", "u32"].iter().fold(msg.to_string(), |m, t| {
+        m.replace(&format!("expected {t}"), "expected a whole number")
+    });
     let Some((head, rest)) = msg.split_once("unknown field `") else {
         return msg.to_string();
     };

@@ -132,6 +132,11 @@ fn yaml_type_errors_speak_of_pegs_and_sizes_not_serde() {
             "p.yaml:5:15: invalid puzzle YAML: solve.max_memory: invalid value: integer `-3`, \
              expected a size: a number of bytes or e.g. 512MB",
         ),
+        // A bad value under a key after `board:` is that key's fault, not the board's rows'.
+        (
+            "ratings:\n k1:\n  x: 1\n",
+            "p.yaml:5:2: invalid puzzle YAML: ratings: invalid type: string \"k1\", expected a whole number",
+        ),
         // A misspelt key is suggested its nearest known one.
         (
             "goal:\n  pgs: 1\n",
