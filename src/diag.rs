@@ -26,13 +26,33 @@ pub struct Diagnostic {
     pub after_the_cases: bool,
 }
 
+/// A message longer than this many bytes is cut in its middle: one quoting a whole token
+/// of the file (a 500 KB number) was a line as long on stderr and in every report.
+const MAX_MESSAGE_BYTES: usize = 4096;
+
+/// `message` whole, or its head and its tail (where the advice is) around what was cut.
+fn bounded_message(message: String) -> String {
+    if message.len() <= MAX_MESSAGE_BYTES {
+        return message;
+    }
+    let at = |i: usize| (0..=i).rev().find(|&j| message.is_char_boundary(j)).unwrap_or(0);
+    let head = at(MAX_MESSAGE_BYTES - 1024);
+    let tail = at(message.len() - 512);
+    format!(
+        "{} … ({} bytes cut) … {}",
+        &message[..head],
+        tail - head,
+        &message[tail..]
+    )
+}
+
 impl Diagnostic {
     pub fn new(file: impl AsRef<Path>, message: impl Into<String>) -> Self {
         Diagnostic {
             file: file.as_ref().to_path_buf(),
             line: None,
             column: None,
-            message: message.into(),
+            message: bounded_message(message.into()),
             printed: Box::default(),
             gave_up: None,
             puzzle: None,
@@ -135,5 +155,21 @@ mod tests {
     fn suggests_only_near_words() {
         assert_eq!(did_you_mean("gaol", &["kind", "goal"]), "did you mean `goal`? ");
         assert_eq!(did_you_mean("colour", &["kind", "goal"]), "");
+    }
+
+    #[test]
+    fn a_message_quoting_a_huge_token_keeps_its_head_and_its_advice() {
+        let token = "é".repeat(250_000);
+        let long = format!("found `{token}`: write 1, 0 or -1");
+        let d = Diagnostic::new("m.matrix", long.clone());
+        assert!(d.message.len() <= MAX_MESSAGE_BYTES + 40, "{}", d.message.len());
+        assert!(d.message.starts_with("found `éé"), "{}", &d.message[..20]);
+        assert!(d.message.ends_with("éé`: write 1, 0 or -1"));
+        // What is kept and what is said to be cut add up to the whole.
+        let (head, rest) = d.message.split_once(" … (").unwrap();
+        let (n, tail) = rest.split_once(" bytes cut) … ").unwrap();
+        assert_eq!(head.len() + n.parse::<usize>().unwrap() + tail.len(), long.len());
+        // A short one is kept whole.
+        assert_eq!(Diagnostic::new("p.yaml", "no board").message, "no board");
     }
 }
