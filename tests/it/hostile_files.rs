@@ -339,9 +339,11 @@ fn a_hard_link_planted_in_the_place_of_a_file_marbles_writes_is_refused() {
 
 #[test]
 fn ctrl_c_ends_reading_back_a_long_journal_and_touches_nothing() {
-    // A 32 GB journal of zeros (sparse: no disk), one line that `--resume` reads through.
+    // A 32 GB journal of zeros (sparse: no disk) after the head of a record, one line that
+    // `--resume` reads through.
     let t = with_victim();
-    let journal = std::fs::File::create(t.path("rep/.journal.jsonl")).unwrap();
+    let mut journal = std::fs::File::create(t.path("rep/.journal.jsonl")).unwrap();
+    std::io::Write::write_all(&mut journal, b"{\"index\":").unwrap();
     journal.set_len(32 << 30).unwrap();
     drop(journal);
     let mut cmd = t.command();
