@@ -368,7 +368,7 @@ fn families_in(dirs: &[PathBuf]) -> Vec<Family> {
         let mut files: Vec<PathBuf> = rd
             .flatten()
             .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "rhai") && p.is_file())
+            .filter(|p| p.extension().is_some_and(|x| x == "rhai") && !p.is_dir())
             .collect();
         files.sort();
         for path in files {
@@ -379,9 +379,22 @@ fn families_in(dirs: &[PathBuf]) -> Vec<Family> {
             if out.iter().any(|f| f.name == name) {
                 continue;
             }
-            let about = match crate::spec::read_text(&path) {
-                Ok(text) => about(&name, &text),
-                Err(d) => format!("(cannot read it: {})", d.message),
+            // Said as `solve` would find it: a FIFO or device is named, never opened, and a
+            // file too long to compile is said to be.
+            let about = match std::fs::metadata(&path) {
+                Ok(m) if !m.is_file() => format!(
+                    "(not a rule script: it is {}; not opened)",
+                    special_kind(&m.file_type())
+                ),
+                Ok(m) if m.len() > sandbox::MAX_SCRIPT_BYTES as u64 => format!(
+                    "(too long: {} bytes; a rule script may have {} at most)",
+                    m.len(),
+                    sandbox::MAX_SCRIPT_BYTES
+                ),
+                _ => match crate::spec::read_text(&path) {
+                    Ok(text) => about(&name, &text),
+                    Err(d) => format!("(cannot read it: {})", d.message),
+                },
             };
             out.push(Family {
                 hides_builtin: BUILTIN.iter().any(|(n, _)| *n == name),

@@ -445,3 +445,40 @@ fn a_default_goal_the_sample_board_cannot_meet_is_the_scripts_line() {
          with 24 pegs and a jump only removes pegs (on a sample 5×5 board)\n"
     );
 }
+
+/// `rules` says of each `*.rhai` what `solve` would: a FIFO is named, never opened (the
+/// listing would wait on it), and a script too long to compile says so, with the limit.
+#[test]
+fn rules_names_a_fifo_and_a_script_too_long_as_solve_would() {
+    let t = Test::new()
+        .file("rules/long.rhai", &format!("// long: {}\n", "x".repeat(70_000)))
+        .file("marbles.toml", "");
+    let fifo = std::ffi::CString::new(t.path("rules/pipe.rhai").to_str().unwrap()).unwrap();
+    // SAFETY: a path of our own temporary folder.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    let dir = t.path("");
+    let out = Test::new()
+        .in_dir(&dir)
+        .args(["rules"])
+        .run_bounded(std::time::Duration::from_secs(20), None)
+        .held(200)
+        .status(0)
+        .stdout;
+    let row = |name: &str| {
+        out.lines()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("no {name} in\n{out}"))
+            .split_whitespace()
+            .skip(2)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(
+        row("pipe"),
+        "(not a rule script: it is a FIFO (named pipe); not opened)"
+    );
+    assert_eq!(
+        row("long"),
+        "(too long: 70010 bytes; a rule script may have 65536 at most)"
+    );
+}
