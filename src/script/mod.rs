@@ -830,7 +830,7 @@ impl Reader<'_> {
                             .ok()
                             .and_then(|n| u32::try_from(n).ok())
                             .filter(|&n| n > 0)
-                            .ok_or_else(|| self.bad("goal.pegs", "a positive whole number", p))?,
+                            .ok_or_else(|| self.bad("goal.pegs", "a whole number from 1 to 4294967295", p))?,
                     ),
                 }
             }

@@ -315,7 +315,11 @@ fn a_bad_value_is_shown_at_the_line_that_wrote_it() {
     );
     refused(
         "fn rules(board) {\n  #{ kind: \"hop\",\n     directions: [],\n     moves: [], goal: #{ pegs: -2 } }\n}\n",
-        "rules/x.rhai:4: goal.pegs must be a positive whole number, not -2",
+        "rules/x.rhai:4: goal.pegs must be a whole number from 1 to 4294967295, not -2",
+    );
+    refused(
+        "fn rules(board) {\n  #{ kind: \"hop\",\n     directions: [],\n     moves: [], goal: #{ pegs: 9223372036854775807 } }\n}\n",
+        "rules/x.rhai:4: goal.pegs must be a whole number from 1 to 4294967295, not 9223372036854775807",
     );
     refused(
         "fn rules(board) {\n  #{ kind: 3 }\n}\n",
