@@ -154,6 +154,19 @@ impl Run {
     }
 }
 
+/// Replaces Rhai's built-in `name`, taking one argument of each type listed, by an error
+/// saying it is not available.
+macro_rules! unavailable {
+    ($e:expr, $name:expr, $($arg:ty),+) => {
+        $({
+            let name: &'static str = $name;
+            $e.register_fn(name, move |_: $arg| -> Called<()> {
+                Err(format!("`{name}` is not available to rule scripts").into())
+            });
+        })+
+    };
+}
+
 fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
     // Rhai hashes with a seed drawn per process unless one is set, and a script can see
     // those hashes (the names of its closures, `anon$…`; the order of
@@ -188,18 +201,7 @@ fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
     // a bound, and recursed through a map that holds itself until the stack overflowed;
     // `parse_json` is its other half. Neither is needed to build a family's tables.
     for name in ["to_json", "parse_json"] {
-        e.register_fn(
-            name,
-            move |_: rhai::Map| -> std::result::Result<(), Box<EvalAltResult>> {
-                Err(format!("`{name}` is not available to rule scripts").into())
-            },
-        );
-        e.register_fn(
-            name,
-            move |_: &str| -> std::result::Result<(), Box<EvalAltResult>> {
-                Err(format!("`{name}` is not available to rule scripts").into())
-            },
-        );
+        unavailable!(e, name, rhai::Map, rhai::ImmutableString);
     }
     // `replace` built its whole result in one call, past the string limit (a 2 KiB
     // substitute for each of 262,000 characters is half a gigabyte): its size is worked
@@ -234,18 +236,7 @@ fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
     );
     #[allow(clippy::single_element_loop)] // a list, for whatever a later Rhai adds
     for name in ["sleep"] {
-        e.register_fn(
-            name,
-            move |_: rhai::INT| -> std::result::Result<(), Box<EvalAltResult>> {
-                Err(format!("`{name}` is not available to rule scripts").into())
-            },
-        );
-        e.register_fn(
-            name,
-            move |_: rhai::FLOAT| -> std::result::Result<(), Box<EvalAltResult>> {
-                Err(format!("`{name}` is not available to rule scripts").into())
-            },
-        );
+        unavailable!(e, name, rhai::INT, rhai::FLOAT);
     }
     // A rule script is a function of its text and the board: the same text must build the
     // same tables (cached answers, `--resume` and shards rely on it). The clock is the one
