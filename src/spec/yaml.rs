@@ -355,6 +355,18 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         {
             return d;
         }
+        // The scanner names a byte it refuses by its offset ("at position 7") and places the
+        // error at the document's start: placed at the byte instead.
+        let byte = msg
+            .rsplit_once(" at position ")
+            .and_then(|(head, n)| Some((head, n.parse::<usize>().ok()?)))
+            .filter(|&(_, n)| n <= source.len() && source.is_char_boundary(n));
+        if let Some((head, n)) = byte {
+            let line = source[..n].matches('\n').count() + 1;
+            let column = source[..n].rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            return Diagnostic::new(path, format!("invalid puzzle YAML: {head}"))
+                .at(Some(line), Some(column));
+        }
         Diagnostic::new(path, format!("invalid puzzle YAML: {}", suggested(&msg)))
             .at(loc.as_ref().map(|l| l.line()), loc.as_ref().map(|l| l.column()))
     })?;

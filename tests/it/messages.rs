@@ -137,6 +137,11 @@ fn yaml_type_errors_speak_of_pegs_and_sizes_not_serde() {
             "ratings:\n k1:\n  x: 1\n",
             "p.yaml:5:2: invalid puzzle YAML: ratings: invalid type: string \"k1\", expected a whole number",
         ),
+        // A control character is placed where it stands, not at the document's start.
+        (
+            "name: \"a\u{1}b\"\n",
+            "p.yaml:4:9: invalid puzzle YAML: control characters are not allowed",
+        ),
         // A misspelt key is suggested its nearest known one.
         (
             "goal:\n  pgs: 1\n",
