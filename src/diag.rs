@@ -115,6 +115,32 @@ pub fn did_you_mean<S: AsRef<str>>(word: &str, known: &[S]) -> String {
         .unwrap_or_default()
 }
 
+/// serde's "expected u64" (`usize`, `u32`) as a reader of the file would say it: "expected
+/// a whole number".
+pub fn whole_numbers(message: &str) -> String {
+    ["u64", "usize", "u32"].iter().fold(message.to_string(), |m, t| {
+        m.replace(&format!("expected {t}"), "expected a whole number")
+    })
+}
+
+/// serde's "… unknown field `key`, expected one of `a`, `b`, …": what comes before it, the
+/// key, and the keys it knows.
+pub fn unknown_field(message: &str) -> Option<(&str, &str, Vec<&str>)> {
+    let (head, rest) = message.split_once("unknown field `")?;
+    let (key, rest) = rest.split_once('`')?;
+    Some((head, key, rest.split('`').skip(1).step_by(2).collect()))
+}
+
+/// The 1-based line and column (in characters) of byte `at` of `text`.
+pub fn line_and_column(text: &str, at: usize) -> (usize, usize) {
+    let before = text.get(..at).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    (
+        line,
+        before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1,
+    )
+}
+
 /// `n` and a noun, the noun with an `s` unless `n` is 1: "1 error", "2 errors".
 pub fn plural(n: usize, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })

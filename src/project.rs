@@ -101,7 +101,7 @@ pub fn load(path: &Path) -> Result<Project> {
 /// [`load`] on text already read.
 pub fn parse(path: &Path, text: &str) -> Result<Project> {
     let project: Project = toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| line_of(text, s.start));
+        let line = e.span().map(|s| crate::diag::line_and_column(text, s.start).0);
         // A value of the wrong type is told with its key, read off the line that sets it.
         let key = line
             .and_then(|n| text.lines().nth(n - 1))
@@ -156,7 +156,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Project> {
 /// you mean `timeout`? (known: …)".
 fn worded(message: &str) -> String {
     let message = message.trim();
-    let Some(rest) = message.strip_prefix("unknown field `") else {
+    let Some((_, key, known)) = crate::diag::unknown_field(message) else {
         // Rust's names for numbers mean nothing to a reader of the file.
         let message = match message.contains(" as i128") {
             // A number past 64 bits: TOML reads it as Rust's widest integer.
@@ -171,23 +171,14 @@ fn worded(message: &str) -> String {
                 "expected a sequence",
                 "expected a list in brackets, such as [\"my_rules\"]",
             );
-        return ["u64", "usize", "u32"].iter().fold(message, |m, t| {
-            m.replace(&format!("expected {t}"), "expected a whole number")
-        });
+        return crate::diag::whole_numbers(&message);
     };
-    let (key, rest) = rest.split_once('`').unwrap_or((rest, ""));
-    let known: Vec<&str> = rest.split('`').skip(1).step_by(2).collect();
     let hint = crate::diag::did_you_mean(key, &known);
     let known: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
     format!(
         "unknown key `{key}`: {hint}known keys here: {}",
         crate::diag::listed(&known, "and")
     )
-}
-
-/// The 1-based line of byte `at`.
-fn line_of(text: &str, at: usize) -> usize {
-    text.get(..at).unwrap_or(text).matches('\n').count() + 1
 }
 
 /// The 1-based line that sets `key` (`key = …`), if one does.

@@ -321,7 +321,7 @@ pub(crate) fn grid_geometry_within(
     g: &GridBoard,
     check: fn(usize) -> std::result::Result<(), String>,
 ) -> Result<(Geometry, Vec<Token>)> {
-    let total = g.rows.iter().flatten().filter(|t| **t != Token::Blocked).count();
+    let total = g.holes();
     if let Err(why) = check(total) {
         // Specs check the largest any family takes before their script runs.
         return Err(Diagnostic::new(&spec.path, why).at(crate::spec::key_line(&spec.source, "board"), None));

@@ -458,22 +458,15 @@ pub fn key_line(source: &str, key: &str) -> Option<usize> {
 /// model could refuse the board.
 fn too_big_for_its_script(spec: &Spec, script: &Script, d: Diagnostic) -> Diagnostic {
     let holes = match &spec.board {
-        BoardSpec::Grid(g) => g
-            .rows
-            .iter()
-            .flatten()
-            .filter(|t| **t != crate::spec::Token::Blocked)
-            .count(),
+        BoardSpec::Grid(g) => g.holes(),
         BoardSpec::Tilt(_) => 0,
     };
-    let Some(why) = d.message.strip_prefix("rule script stopped: ") else {
+    let stopped = d.message.strip_prefix("rule script stopped: ");
+    let Some(why) = stopped.filter(|_| holes > crate::limits::MAX_HOP_CELLS && d.gave_up.is_none()) else {
         return d;
     };
     // The board's size is the likelier cause here than a loop.
     let why = why.replace("; an endless loop?", "");
-    if holes <= crate::limits::MAX_HOP_CELLS || d.gave_up.is_some() {
-        return d;
-    }
     Diagnostic::new(
         &spec.path,
         format!(
@@ -660,12 +653,24 @@ impl Reader<'_> {
         let mut links = Vec::new();
         let mut rewrites = Vec::new();
         let mut pieces = Vec::new();
-        // Keys another kind of family takes would be ignored here: refused instead.
+        // Keys another kind of family takes would be ignored here: refused instead, the
+        // first in each kind's list that is given.
+        const JUMPS: (&str, &str) = (
+            "jumps",
+            "`jumps` is for hop families: a tilt, rewrite or slide family gives its moves otherwise",
+        );
+        const PIECES: (&str, &str) = (
+            "pieces",
+            "`pieces` is for families of kind \"rewrite\" or \"slide\": hop and tilt families have one kind of piece",
+        );
         let foreign: &[(&str, &str)] = match kind {
-            Kind::Hop => &[(
-                "links",
-                "`links` is for tilt families: a hop family gives its moves in `jumps`",
-            )],
+            Kind::Hop => &[
+                (
+                    "links",
+                    "`links` is for tilt families: a hop family gives its moves in `jumps`",
+                ),
+                PIECES,
+            ],
             Kind::Tilt => &[
                 (
                     "goal",
@@ -675,45 +680,39 @@ impl Reader<'_> {
                     "layout",
                     "a tilt family takes no `layout`: a tilt board is a square of n×n squares",
                 ),
+                JUMPS,
+                PIECES,
             ],
-            Kind::Slide => &[(
-                "goal",
-                "a slide family takes no `goal`: a slide puzzle's goal is its own, a robot reaching a target",
-            )],
-            Kind::Rewrite => &[],
+            Kind::Rewrite => &[
+                (
+                    "links",
+                    "`links` is for tilt families: a family of kind \"rewrite\" gives its moves in `moves`",
+                ),
+                JUMPS,
+            ],
+            Kind::Slide => &[
+                (
+                    "goal",
+                    "a slide family takes no `goal`: a slide puzzle's goal is its own, a robot reaching a target",
+                ),
+                JUMPS,
+                (
+                    "moves",
+                    "`moves` is not for a family of kind \"slide\": marbles works out every slide from \
+                     `directions`, the board's walls and the robots",
+                ),
+                (
+                    "links",
+                    "`links` is not for a family of kind \"slide\": marbles works out every slide from \
+                     `directions`, the board's walls and the robots",
+                ),
+            ],
         };
         if let Some((key, why)) = foreign.iter().find(|(k, _)| map.contains_key(*k)) {
             return Err(self.err(key, *why));
         }
-        if kind == Kind::Rewrite && map.contains_key("links") {
-            return Err(self.err(
-                "links",
-                "`links` is for tilt families: a family of kind \"rewrite\" gives its moves in `moves`",
-            ));
-        }
-        if kind != Kind::Hop && map.contains_key("jumps") {
-            return Err(self.err(
-                "jumps",
-                "`jumps` is for hop families: a tilt, rewrite or slide family gives its moves otherwise",
-            ));
-        }
-        if !matches!(kind, Kind::Rewrite | Kind::Slide) && map.contains_key("pieces") {
-            return Err(self.err(
-                "pieces",
-                "`pieces` is for families of kind \"rewrite\" or \"slide\": hop and tilt families have one kind of piece",
-            ));
-        }
         match kind {
             Kind::Slide => {
-                if let Some(key) = ["moves", "links"].into_iter().find(|k| map.contains_key(*k)) {
-                    return Err(self.err(
-                        key,
-                        format!(
-                            "`{key}` is not for a family of kind \"slide\": marbles works out every slide from \
-                             `directions`, the board's walls and the robots"
-                        ),
-                    ));
-                }
                 pieces = self.pieces_at_most(&map, crate::limits::MAX_SLIDE_KINDS)?;
                 if directions.is_empty() {
                     return Err(self.err(

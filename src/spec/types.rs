@@ -54,6 +54,15 @@ pub struct GridBoard {
 }
 
 impl GridBoard {
+    /// Its holes: every token but `#`.
+    pub fn holes(&self) -> usize {
+        self.rows
+            .iter()
+            .flatten()
+            .filter(|t| **t != Token::Blocked)
+            .count()
+    }
+
     /// Rows of 1, 2, 3, … tokens drawn as a triangle: centred, one space between tokens.
     pub fn triangle(rows: Vec<Vec<Token>>) -> Self {
         let height = rows.len() as i64;

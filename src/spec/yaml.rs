@@ -287,19 +287,12 @@ fn located_elsewhere(path: &Path, source: &str, msg: &str, at: Option<(usize, us
 /// nearest key suggested ("unknown field `bord`: did you mean `board`? expected one of …"),
 /// and "expected u32" as "expected a whole number".
 fn suggested(msg: &str) -> String {
-    // Rust's names for numbers mean nothing to a reader of the file.
-    let msg = &["u64", "usize", "u32"].iter().fold(msg.to_string(), |m, t| {
-        m.replace(&format!("expected {t}"), "expected a whole number")
-    });
-    let Some((head, rest)) = msg.split_once("unknown field `") else {
-        return msg.to_string();
+    let msg = crate::diag::whole_numbers(msg);
+    let Some((head, key, known)) = crate::diag::unknown_field(&msg) else {
+        return msg;
     };
-    let Some((key, known)) = rest.split_once("`, expected one of ") else {
-        return msg.to_string();
-    };
-    let known: Vec<&str> = known.split('`').skip(1).step_by(2).collect();
     match crate::diag::did_you_mean(key, &known) {
-        hint if hint.is_empty() => msg.to_string(),
+        hint if hint.is_empty() => msg.clone(),
         hint => msg.replacen(
             &format!("{head}unknown field `{key}`, "),
             &format!("{head}unknown field `{key}`: {hint}"),
@@ -362,8 +355,7 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
             .and_then(|(head, n)| Some((head, n.parse::<usize>().ok()?)))
             .filter(|&(_, n)| n <= source.len() && source.is_char_boundary(n));
         if let Some((head, n)) = byte {
-            let line = source[..n].matches('\n').count() + 1;
-            let column = source[..n].rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            let (line, column) = crate::diag::line_and_column(source, n);
             return Diagnostic::new(path, format!("invalid puzzle YAML: {head}"))
                 .at(Some(line), Some(column));
         }
