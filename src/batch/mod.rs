@@ -8,8 +8,10 @@ pub mod shard;
 use crate::formats::{self, Notation};
 use crate::outcome::{Outcome, Status};
 use crate::process::CANCELLED;
+use crate::script::Script;
 use crate::search::GaveUp;
 use crate::solve::{self, Options};
+use crate::spec::Spec;
 use indicatif::ProgressBar;
 use journal::Previous;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -234,57 +236,74 @@ fn not_started(path: &Path, notation: &Notation, text: &str, outcomes: &mut Vec<
     }
 }
 
+/// A puzzle of a file, with its rule script.
+type Case = (Spec, Script);
+
 /// What a file's results would be made from now, as [`journal::digest`] puts it, if the file
 /// can be read and split into its puzzles: its bytes' hash and each puzzle's script hash and
-/// settings (goal in force, move order, limits).
-fn made_now(path: &Path, opts: &Options) -> Option<([u8; 16], Vec<String>)> {
+/// settings (goal in force, move order, limits); and each puzzle with its script.
+fn made_now(path: &Path, opts: &Options) -> Option<([u8; 16], Vec<Case>)> {
     let text = crate::spec::read_text(path).ok()?;
     let specs = formats::parse(path, Notation::of(path, None), &text).ok()?;
-    let each: Vec<[String; 3]> = specs
-        .iter()
-        .map(|spec| {
-            let script = crate::script::resolve(spec).ok()?;
-            Some([
-                script.origin.display().to_string(),
-                script.hash,
-                solve::settings(spec, opts),
-            ])
-        })
+    let cases: Vec<Case> = specs
+        .into_iter()
+        .map(|spec| crate::script::resolve(&spec).ok().map(|script| (spec, script)))
         .collect::<Option<_>>()?;
-    let limits = specs
+    let each: Vec<[String; 3]> = cases
         .iter()
-        .map(|s| solve::limits_for(s, opts).describe())
+        .map(|(spec, script)| {
+            [
+                script.origin.display().to_string(),
+                script.hash.clone(),
+                solve::settings(spec, opts),
+            ]
+        })
         .collect();
-    Some((
-        journal::digest(
-            &crate::fingerprint::hash(&text),
-            each.iter().map(|p| p.each_ref().map(String::as_str)),
-        ),
-        limits,
-    ))
+    let made = journal::digest(
+        &crate::fingerprint::hash(&text),
+        each.iter().map(|p| p.each_ref().map(String::as_str)),
+    );
+    Some((made, cases))
 }
 
 /// An earlier run's results for `path`, if none failed, the file and every rule script it uses
-/// are byte-for-byte unchanged, and each was made under the settings that would apply now.
+/// are byte-for-byte unchanged, each was made under the settings that would apply now, and
+/// each is what its moves do ([`solve::replays`]: a record edited and resealed is solved
+/// again, never drawn); whether each meets the file's expectation is judged again.
 fn reused(previous: &Previous, path: &Path, opts: &Options) -> Option<Vec<Outcome>> {
     // (An interrupted search is never recorded, so it cannot be among them.)
     let file = path.display().to_string();
     if !previous.knows(&file) {
         return None;
     }
-    let (made, limits) = made_now(path, opts)?;
-    let outcomes = previous
+    let (made, cases) = made_now(path, opts)?;
+    let mut outcomes = previous
         .has(&file, &made)
         .then(|| previous.load(&file))
         .flatten()?;
-    // The settings name the default memory limit without its size (it follows `-j`): a
-    // give-up is retried when the limits it gave up under are not those in force now.
-    let same_limits = outcomes.len() == limits.len()
-        && outcomes
-            .iter()
-            .zip(&limits)
-            .all(|(o, now)| o.status != Status::GaveUp || o.limits.as_ref() == Some(now));
-    same_limits.then_some(outcomes)
+    if outcomes.len() != cases.len() {
+        return None;
+    }
+    for (o, (spec, script)) in outcomes.iter_mut().zip(cases) {
+        // The settings name the default memory limit without its size (it follows `-j`): a
+        // give-up is retried when the limits it gave up under are not those in force now.
+        if o.status == Status::GaveUp && o.limits != Some(solve::limits_for(&spec, opts).describe()) {
+            return None;
+        }
+        let expect = spec.expect;
+        // A result that shows no line and no board (a give-up while its script built the
+        // board) has nothing to replay: its script is not run again.
+        let drawn = !o.moves.steps.is_empty() || o.replay.is_some();
+        let replayed = match drawn {
+            true => solve::prepare_with(spec, script, opts).is_ok_and(|p| solve::replays(&p, opts, o)),
+            false => o.puzzle == spec.name && o.rules == script.name,
+        };
+        if !replayed {
+            return None;
+        }
+        o.judge(expect);
+    }
+    Some(outcomes)
 }
 
 /// Where a batch's results go as each file is finished: [`solve_all`] hands them over on

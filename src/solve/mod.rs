@@ -9,6 +9,7 @@ use crate::spec::{self, BoardSpec, MoveGoal, PegGoal, Piece, Spec};
 use std::path::Path;
 use std::time::Duration;
 
+pub mod position;
 pub mod rewrite;
 pub mod slide;
 
@@ -393,6 +394,33 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
     let mut out = unjudged(p, opts, verdict, path, stats);
     out.judge(p.spec.expect);
     out
+}
+
+/// Whether `o`, an earlier run's outcome for `p` read back by `--resume`, is what its moves do
+/// now: it names this puzzle and family, each of its steps is a legal move where it is made,
+/// and what is shown from its line (the steps, the boards, pegs left, moves and jumps, and
+/// for a solution the goal reached and its rating) is the replay's own. Its verdict, reason
+/// and floors, which no line shows, are as its seal keeps them.
+pub fn replays(p: &Prepared, opts: &Options, o: &Outcome) -> bool {
+    if o.puzzle != p.spec.name || o.rules != p.script.name {
+        return false;
+    }
+    let Some(path) = position::path_of(&p.model, &o.moves.steps) else {
+        return false;
+    };
+    let now = unjudged(p, opts, Verdict::Solved, &path, o.stats.clone());
+    // A figure a record leaves out is one its verdict does not show.
+    let shown = |was: Option<u32>, is: Option<u32>| was.is_none() || was == is;
+    let solution = o.status != Status::Solved
+        || (now.status == Status::Solved
+            && (o.pegs_left, o.move_count, &o.goal, &o.rating)
+                == (now.pegs_left, now.move_count, &now.goal, &now.rating));
+    o.moves == now.moves
+        && (o.replay.is_none() || o.replay == now.replay)
+        && shown(o.pegs_left, now.pegs_left)
+        && shown(o.move_count, now.move_count)
+        && shown(o.jump_count, now.jump_count)
+        && solution
 }
 
 /// [`outcome`] before it is checked against an expectation.

@@ -552,6 +552,45 @@ fn resealed(line: &str) -> String {
     format!("{}{SEAL}{}\"{rest}", &line[..head], hex::encode(&digest[..16]))
 }
 
+/// A record edited and sealed again (the seal is no defence against that) is reused only if
+/// it is what its moves do: a jump added past the goal (it once crashed the reports), another
+/// puzzle's name, a board drawn otherwise or a count its line does not make, each is solved
+/// again and reported as solved now.
+#[test]
+fn resume_solves_again_a_resealed_result_its_moves_do_not_make() {
+    let t = Test::new().file(
+        "set/a.yaml",
+        "rules: peg_hop\nboard: |\n  o o . o\ngoal:\n  pegs: 1\n",
+    );
+    let resume = || {
+        let args = ["batch", "set", "--report", "rep", "--resume"];
+        let out = t.command().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    resume();
+    let results = std::fs::read_to_string(t.path("rep/results.jsonl")).unwrap();
+    let last = r#"{"from":[0,3],"over":[0,2],"to":[0,1],"dir":"left"}"#;
+    let edits = [
+        (format!("{last}]"), format!("{last},{last}]")),
+        (r#""puzzle":"a""#.into(), r#""puzzle":"forged""#.into()),
+        (r#""0011","0100"]"#.into(), r#""0011","0010"]"#.into()),
+        (r#""pegs_left":1"#.into(), r#""pegs_left":2"#.into()),
+    ];
+    for (was, forged) in edits {
+        assert!(results.contains(&was), "{was} in {results}");
+        let edited = resealed(results.trim_end().replace(&was, &forged).as_str()) + "\n";
+        std::fs::write(t.path("rep/results.jsonl"), edited).unwrap();
+        let again = resume();
+        assert!(
+            again.contains("resumed: 0 of 1 puzzle files reused from earlier results, 1 solved now\n"),
+            "{forged}: {again}"
+        );
+        let now = std::fs::read_to_string(t.path("rep/results.jsonl")).unwrap();
+        assert!(now.contains(&was) && !now.contains(&forged), "{now}");
+    }
+}
+
 /// A goal of one peg is `1 peg` in the settings; results an older report recorded as
 /// `goal: 1 pegs` were made under the same settings and are reused.
 #[test]

@@ -11,6 +11,7 @@ use crate::model::{Geometry, HopModel, Model, NONE, SlideModel, TiltModel};
 use crate::outcome::{Replay, Status};
 use crate::render;
 use crate::search::tilt::roll;
+use crate::solve::position::{Position, rewrites, slides};
 use crate::solve::{self, Options, Prepared};
 use crate::spec::{Cell, MoveGoal, PegGoal};
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -52,30 +53,6 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         io::stdout().lock(),
         prompt,
     )?)
-}
-
-/// A position in any kind of puzzle.
-#[derive(Debug, Clone, PartialEq)]
-enum Position {
-    Hop(u128),
-    /// Marble k's cell, or `NONE` once it is home.
-    Tilt(Vec<u8>),
-    /// Pieces of kinds: a bitboard per kind.
-    Rewrite(Kinds),
-    /// Sliding robots: each robot's square.
-    Slide(Vec<u16>),
-}
-
-impl Position {
-    /// Where a game of `model` starts.
-    fn start(model: &Model) -> Position {
-        match model {
-            Model::Hop(m) => Position::Hop(m.start),
-            Model::Tilt(m) => Position::Tilt(m.start.clone()),
-            Model::Rewrite(m) => Position::Rewrite(m.start),
-            Model::Slide(m) => Position::Slide(m.start.clone()),
-        }
-    }
 }
 
 pub const HELP: &str = "\
@@ -348,20 +325,6 @@ fn show(p: &Prepared, pos: &Position, mark: Option<Cell>, out: &mut impl Write) 
     }
 }
 
-/// The slides that move a robot in `s`: (move index as the solver numbers it, the position
-/// after).
-fn slides(m: &SlideModel, s: &[u16]) -> impl Iterator<Item = (usize, Vec<u16>)> {
-    (0..s.len() * m.directions.len()).filter_map(move |i| {
-        let (r, d) = m.unpack(i);
-        let to = m.slide(s, r, d);
-        (to != s[r]).then(|| {
-            let mut next = s.to_vec();
-            next[r] = to;
-            (i, next)
-        })
-    })
-}
-
 /// `6 pieces (3 F, 3 T)`: the pieces in all, then of each kind.
 fn pieces_text(m: &RewriteModel, s: &Kinds) -> String {
     let n = occupied(s).count_ones();
@@ -374,56 +337,12 @@ fn pieces_text(m: &RewriteModel, s: &Kinds) -> String {
     format!("{n} piece{} ({})", if n == 1 { "" } else { "s" }, each.join(", "))
 }
 
-/// The rewrites that can be made in `s`: (index, the position after).
-fn rewrites(m: &RewriteModel, s: &Kinds) -> impl Iterator<Item = (usize, Kinds)> {
-    let occ = occupied(s);
-    m.moves
-        .iter()
-        .enumerate()
-        .filter(move |(_, mv)| mv.applies(s, occ))
-        .map(|(i, mv)| (i, mv.apply(s)))
-}
-
 /// Every legal move from `pos`: its words and the position it leads to.
 fn legal_moves(p: &Prepared, pos: &Position) -> Vec<(String, Position)> {
-    match (&p.model, pos) {
-        (Model::Hop(m), Position::Hop(s)) => m
-            .moves
-            .iter()
-            .enumerate()
-            .filter(|(_, mv)| s & mv.mask == mv.need)
-            .map(|(i, mv)| {
-                (
-                    render::move_text(&solve::hop_move(m, i)),
-                    Position::Hop(s ^ mv.mask),
-                )
-            })
-            .collect(),
-        (Model::Tilt(m), Position::Tilt(s)) => {
-            let mut occ = vec![NONE; m.geo.cells.len()];
-            (0..m.dirs.len())
-                .filter_map(|d| {
-                    let next = roll(m, d, s, &mut occ)?;
-                    (next != *s).then(|| (format!("tilt {}", m.dirs[d].name), Position::Tilt(next)))
-                })
-                .collect()
-        }
-        (Model::Rewrite(m), Position::Rewrite(s)) => rewrites(m, s)
-            .map(|(i, next)| {
-                (
-                    render::move_text(&solve::rewrite::move_out(m, i)),
-                    Position::Rewrite(next),
-                )
-            })
-            .collect(),
-        (Model::Slide(m), Position::Slide(s)) => slides(m, s)
-            .map(|(i, next)| {
-                let text = render::move_text(&solve::slide::move_out(m, &[s.clone(), next.clone()], 0, i));
-                (text, Position::Slide(next))
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
+    solve::position::legal_moves(&p.model, pos)
+        .into_iter()
+        .map(|(_, out, next)| (render::move_text(&out), next))
+        .collect()
 }
 
 /// The player's words as a message quotes them: at most 80 characters, then `…`, control
