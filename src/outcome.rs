@@ -213,6 +213,39 @@ pub enum Replay {
     },
 }
 
+impl Replay {
+    /// Whether it can be drawn beside a line of `steps` moves: a board for the start and one
+    /// after each move, each the size of the board, on a board no larger than a puzzle may
+    /// have. A record read back that fails this was changed after marbles wrote it.
+    pub fn fits(&self, steps: usize) -> bool {
+        match self {
+            Replay::Hop {
+                widths,
+                cells,
+                pictured,
+                frames,
+                ..
+            } => {
+                let tokens = widths.iter().try_fold(0usize, |n, &w| n.checked_add(w));
+                frames.len() == steps + 1
+                    && cells.len() <= crate::limits::MAX_DRAWN_CELLS
+                    && (pictured.is_empty() || pictured.len() == cells.len())
+                    && tokens.is_some_and(|n| n as u64 <= crate::spec::MAX_SPEC_BYTES)
+                    && frames.iter().all(|f| f.len() == cells.len())
+            }
+            Replay::Tilt {
+                size, holes, frames, ..
+            } => {
+                frames.len() == steps + 1
+                    && *size <= crate::limits::MAX_TILT_SIZE
+                    && frames
+                        .iter()
+                        .all(|f| f.len() == frames[0].len() && f.len() >= holes.len())
+            }
+        }
+    }
+}
+
 /// The result for one puzzle file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {

@@ -349,6 +349,15 @@ impl Results {
         let mut seen: HashMap<&str, usize> = HashMap::new();
         let files: HashSet<&str> = r.files.iter().map(String::as_str).collect();
         for o in &r.results {
+            if o.replay.as_ref().is_some_and(|r| !r.fits(o.moves.steps.len())) {
+                return Err(format!(
+                    "{name}: the boards of the result for {} ({}) are not those of its {}: it was changed after marbles wrote it; rerun shard {} to make it again",
+                    o.file,
+                    o.puzzle,
+                    crate::diag::plural(o.moves.steps.len(), if o.moves.hop { "jump" } else { "move" }),
+                    r.shard
+                ));
+            }
             let rel = relative(Path::new(&o.file), &roots);
             match files.get(rel.as_str()) {
                 Some(f) => *seen.entry(*f).or_default() += 1,

@@ -259,6 +259,19 @@ fn shard_of(set: &Path, out: &Path, k: u32, n: u32) -> std::path::PathBuf {
 }
 
 /// `merge FILES --report o/r`, printing CSV (with each file's path).
+/// A results file sealed again after an edit, as marbles seals it: the SHA-256 of its text
+/// without the seal line.
+fn resealed(path: &Path) {
+    use sha2::Digest as _;
+    let text = std::fs::read_to_string(path).unwrap();
+    let start = text.find("\n  \"sha256\": \"").unwrap() + 1;
+    let end = start + text[start..].find('\n').unwrap() + 1;
+    let rest = format!("{}{}", &text[..start], &text[end..]);
+    let digest = hex::encode(sha2::Sha256::digest(rest.as_bytes()));
+    let line = format!("  \"sha256\": \"{digest}\",\n");
+    std::fs::write(path, format!("{}{line}{}", &text[..start], &text[end..])).unwrap();
+}
+
 fn merge(files: &[&Path], o: &Path) -> Run {
     merge_into(files, &o.join("r"))
 }
@@ -434,6 +447,26 @@ fn merge_refuses_results_that_do_not_match_their_files_or_were_edited() {
     let changed = format!(
         "{name0} was changed after marbles wrote it (its sha256 no longer matches); rerun shard 0/2 to make it again"
     );
+
+    // Sealed again (the seal is no defence against that), a jump added past the goal is
+    // refused all the same: its boards are not its line's, and drawing them would fail.
+    let results = doc["results"].as_array().unwrap();
+    let k = results
+        .iter()
+        .position(|r| r["jumps"].as_array().is_some_and(|j| !j.is_empty()))
+        .expect("a result with jumps");
+    let jumps = results[k]["jumps"].as_array().unwrap().len();
+    edit(&|r| {
+        let line = r[k]["jumps"].as_array_mut().unwrap();
+        line.push(line[jumps - 1].clone());
+    });
+    resealed(&s0);
+    merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
+        "marbles: error: {name0}: the boards of the result for {} ({}) are not those of its {} jumps: it was changed after marbles wrote it; rerun shard 0/2 to make it again",
+        results[k]["file"].as_str().unwrap(),
+        results[k]["puzzle"].as_str().unwrap(),
+        jumps + 1
+    ));
 
     let solved = "\"status\": \"solved\"";
     assert!(original.contains(solved), "{original}");
