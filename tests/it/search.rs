@@ -804,6 +804,18 @@ fn bench_command_runs_a_case_in_a_child_process() {
     assert!(table.starts_with("| puzzle"), "{table}");
 }
 
+/// The hand-written baseline counts jumps as the rest of marbles does: its 31 on the English
+/// board are 31 jumps, not moves (18 moves at best).
+#[test]
+fn the_hand_written_baseline_says_jumps() {
+    let out = Test::new()
+        .in_root()
+        .args(["bench", "--runs", "1", "--only", "hand-written"])
+        .run()
+        .status(0);
+    assert!(out.stdout.contains("   solved in 31 jumps   "), "{}", out.stdout);
+}
+
 /// Every two-peg goal board of the corner game, as `(pattern, model)`.
 fn two_peg_goal_boards() -> impl Iterator<Item = (u128, HopModel)> {
     let base = puzzle("triangle_hop", TRIANGLE_CORNER, "{pegs: 1}");

@@ -878,7 +878,7 @@ pub fn english_baseline() -> Result<Run, String> {
         if ns == centre {
             return Ok(Run {
                 nodes,
-                result: format!("solved in {} moves", stack.len()),
+                result: format!("solved in {} jumps", stack.len()),
             });
         }
         if ns.count_ones() > 1 && !failed.contains(&ns) {
