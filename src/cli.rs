@@ -53,7 +53,7 @@ pub enum Command {
     /// Validate puzzle files and their rule scripts without solving; a script (x.rhai) is
     /// checked on the puzzles given that use it, or on a sample board.
     Check(CheckArgs),
-    /// List the rule families a puzzle can name: where each is found and its first comment.
+    /// List the rule families a puzzle can name: where each is found and the first sentence of its opening comment.
     Rules(RulesArgs),
     /// Start a new rule family: write a commented script (rules/NAME.rhai) of one kind and a
     /// puzzle that uses it (NAME.yaml); nothing is overwritten.

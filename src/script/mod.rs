@@ -347,7 +347,7 @@ pub struct Family {
     pub builtin: bool,
     /// A script file named like a built-in family, used instead of it.
     pub hides_builtin: bool,
-    /// The script's first comment line, without its `//` and a leading `NAME:`.
+    /// The first sentence of the script's opening comment, without `//` and a leading `NAME:`.
     pub about: String,
 }
 
@@ -420,18 +420,28 @@ fn families_in(dirs: &[PathBuf]) -> Vec<Family> {
     out
 }
 
-/// A script's first comment line, without `//` and a leading `NAME:`.
+/// A script's first sentence: its first paragraph of `//` comment lines joined, without `//`
+/// and a leading `NAME:`, to the first `. ` (a sentence may wrap onto the next line).
 fn about(name: &str, source: &str) -> String {
     let source = source.strip_prefix('\u{feff}').unwrap_or(source);
-    let Some(line) = source.lines().map(str::trim).find(|l| l.starts_with("//")) else {
-        return String::new();
-    };
-    let text = line.trim_start_matches('/').trim();
-    text.strip_prefix(name)
+    let paragraph: Vec<&str> = source
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| !l.starts_with("//"))
+        .map_while(|l| l.strip_prefix("//"))
+        .map(|l| l.trim_start_matches('/').trim())
+        .take_while(|l| !l.is_empty())
+        .collect();
+    let text = paragraph.join(" ");
+    let text = text
+        .strip_prefix(name)
         .and_then(|t| t.strip_prefix(':'))
-        .unwrap_or(text)
-        .trim()
-        .to_string()
+        .unwrap_or(&text)
+        .trim();
+    match text.find(". ") {
+        Some(end) => text[..=end].to_string(),
+        None => text.to_string(),
+    }
 }
 
 impl Script {

@@ -152,10 +152,23 @@ fn the_project_names_the_report_folder_and_more_rule_folders() {
 
 #[test]
 fn new_writes_a_family_and_a_puzzle_that_solves_for_each_kind() {
-    for (kind, answer) in [
-        ("hop", "solved in 6 moves (8 jumps), 1 peg left\n"),
-        ("tilt", "solved in 2 tilts, proven the fewest\n"),
-        ("rewrite", "solved in 8 moves, proven the fewest, 4 pieces left\n"),
+    // `rules` lists each by its first sentence, which wraps in the script.
+    for (kind, answer, about) in [
+        (
+            "hop",
+            "solved in 6 moves (8 jumps), 1 peg left\n",
+            "into an empty hole, and the peg jumped over is taken.\n",
+        ),
+        (
+            "tilt",
+            "solved in 2 tilts, proven the fewest\n",
+            "a wall or a stopped marble; a marble drops into an empty hole it enters.\n",
+        ),
+        (
+            "rewrite",
+            "solved in 8 moves, proven the fewest, 4 pieces left\n",
+            "rewrite a few cells (Frogs and Toads' kind).\n",
+        ),
     ] {
         let t = Test::new()
             .args(["new", "var", "--kind", kind, "--dir", "work"])
@@ -170,6 +183,12 @@ fn new_writes_a_family_and_a_puzzle_that_solves_for_each_kind() {
             .run()
             .status(0)
             .stdout_has(answer);
+        Test::new()
+            .in_dir(t.test.path("").as_path())
+            .args(["rules", "work/var.yaml"])
+            .run()
+            .status(0)
+            .stdout_has(about);
     }
 }
 
