@@ -65,9 +65,12 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         .partition(|p| p.extension().is_some_and(|e| e == "rhai"));
     let files = batch::collect(&others);
     let options = &config.options;
-    // Folders of rule scripts and no puzzles (`marbles check rules/`): check those scripts.
-    if files.puzzles.is_empty() && files.errors.is_empty() {
-        for dir in others.iter().filter(|p| p.is_dir()) {
+    // A folder given that holds rule scripts and no puzzles (`rules/` in `marbles check
+    // rules/` or `marbles check puzzles rules`): its scripts are checked too.
+    let folder_scripts: Vec<PathBuf> = others
+        .iter()
+        .filter(|dir| dir.is_dir() && !files.puzzles.iter().any(|p| p.starts_with(dir)))
+        .flat_map(|dir| {
             let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
                 .into_iter()
                 .flatten()
@@ -76,8 +79,15 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                 .filter(|p| p.extension().is_some_and(|e| e == "rhai") && p.is_file())
                 .collect();
             found.sort();
-            scripts.extend(found);
-        }
+            found
+        })
+        .collect();
+    // With no puzzles, they are checked as scripts named are; beside puzzles, each one no
+    // puzzle used is checked on a sample board after the puzzles.
+    let mut unused = Vec::new();
+    match files.puzzles.is_empty() && files.errors.is_empty() {
+        true => scripts.extend(folder_scripts),
+        false => unused = folder_scripts,
     }
     if scripts.is_empty() && files.puzzles.is_empty() && files.errors.is_empty() {
         return Err(Error::Usage(format!(
@@ -92,6 +102,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     for l in &files.loops {
         eprintln!("marbles: warning: {l}");
     }
+    // The scripts the puzzles were checked with (or failed in), by real path.
+    let mut used = std::collections::HashSet::new();
     if scripts.is_empty() {
         for f in &files.puzzles {
             let mut written = Ok(());
@@ -106,6 +118,11 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                     }
                     _ => file.clone(),
                 };
+                let script = match &p {
+                    Ok(p) => &p.script.origin,
+                    Err(d) => &d.file,
+                };
+                used.insert(script.canonicalize().unwrap_or_else(|_| script.clone()));
                 written = show(&mut out, &head, "", p, options).map(|good| ok &= good);
                 match written {
                     Ok(()) => std::ops::ControlFlow::Continue(()),
@@ -117,6 +134,12 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
     for s in &scripts {
         ok &= check_script(&mut out, s, &files.puzzles, options)?;
+    }
+    for s in unused
+        .iter()
+        .filter(|s| !s.canonicalize().is_ok_and(|s| used.contains(&s)))
+    {
+        ok &= check_script(&mut out, s, &[], options)?;
     }
     if crate::process::CANCELLED.load(std::sync::atomic::Ordering::SeqCst) {
         eprintln!("marbles: check interrupted: the cases above were checked");

@@ -180,6 +180,24 @@ fn every_shipped_family_checks_on_a_sample_board_of_its_kind() {
     assert_eq!(r.stdout.matches("\nok    ").count() + 1, families, "{}", r.stdout);
 }
 
+/// `marbles check puzzles rules`, as the README gives it, checks the scripts of `rules/` too:
+/// each one no puzzle used, on a sample board (one that does not compile was passed over).
+#[test]
+fn check_of_puzzles_and_a_folder_of_scripts_checks_the_scripts_no_puzzle_uses() {
+    let t = Test::new()
+        .file("p/a.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+        .file("rules/broken.rhai", "fn rules(board) { this is not rhai\n")
+        .args(["check", "p", "rules"])
+        .run()
+        .status(2)
+        .stderr_has("marbles: error: rules/broken.rhai:1:");
+    assert!(
+        t.stdout.starts_with("ok    p/a.yaml  (peg_hop: 3 holes"),
+        "{}",
+        t.stdout
+    );
+}
+
 #[test]
 fn rules_lists_each_family_where_it_is_found_and_its_first_comment() {
     let files = [
