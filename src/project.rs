@@ -79,17 +79,20 @@ pub fn find(dir: &Path) -> Result<Found> {
     Ok(Found::default())
 }
 
-/// The rule folders a boundary's `marbles.toml` names, read from its folder; none when the
-/// file is absent or cannot be read (commands refuse such a file before they search).
-pub fn rule_folders(boundary: &Path) -> Vec<PathBuf> {
+/// The rule folders a boundary's `marbles.toml` names, read from its folder (`shown` as a
+/// message names it); none when the file is absent. A file that cannot be read is its error:
+/// a puzzle in another project than the one a command runs in looks its scripts up there.
+pub fn rule_folders(boundary: &Path, shown: &Path) -> Result<Vec<PathBuf>> {
     let file = boundary.join(FILE);
     if !file.is_file() {
-        return Vec::new();
+        return Ok(Vec::new());
     }
-    load(&file).map_or_else(
-        |_| Vec::new(),
-        |p| p.rules.iter().map(|r| boundary.join(r)).collect(),
-    )
+    let text = crate::spec::read_text(&file).map_err(|mut d| {
+        d.file = shown.to_path_buf();
+        d
+    })?;
+    let p = parse(shown, &text)?;
+    Ok(p.rules.iter().map(|r| boundary.join(r)).collect())
 }
 
 /// Reads and checks one `marbles.toml`: TOML, the keys above, values in range.

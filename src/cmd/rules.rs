@@ -27,7 +27,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     };
     let mut b = tabled::builder::Builder::default();
     b.push_record(["family", "from", "about"]);
-    for f in script::families(base) {
+    for f in script::families(base).map_err(|d| Error::Usage(d.to_string()))? {
         let from = match (f.builtin, f.hides_builtin) {
             (true, _) => "built in".to_string(),
             (false, true) => format!("{} (instead of the built-in)", f.origin.display()),

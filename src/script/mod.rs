@@ -193,7 +193,7 @@ fn find(spec: &Spec) -> Result<Script> {
             .unwrap_or_default();
         return Ok(Script::new(stem, shown(path), source));
     }
-    let dirs = rule_dirs(&base);
+    let dirs = rule_dirs(&base)?;
     for dir in &dirs {
         let path = dir.join(format!("{name}.rhai"));
         if path.is_dir() {
@@ -307,17 +307,19 @@ fn real_folder(file: &Path) -> PathBuf {
 /// Folders searched for `NAME.rhai`: `rules/` in `base` and in each folder above it, up to and
 /// including the first boundary, a folder holding `marbles.toml` or `.git`, then the folders
 /// that `marbles.toml` lists under `rules`. Without a boundary above `base`, only `base/rules`.
-fn rule_dirs(base: &Path) -> Vec<PathBuf> {
+/// A `marbles.toml` there that cannot be read is the error.
+fn rule_dirs(base: &Path) -> Result<Vec<PathBuf>> {
     let mut dirs = Vec::new();
     for a in base.ancestors() {
         dirs.push(a.join("rules"));
         if is_boundary(a) {
             // Then the folders the project's marbles.toml names, in its order.
-            dirs.extend(crate::project::rule_folders(a));
-            return dirs;
+            let toml = shown(a.join(crate::project::FILE));
+            dirs.extend(crate::project::rule_folders(a, &toml)?);
+            return Ok(dirs);
         }
     }
-    vec![base.join("rules")]
+    Ok(vec![base.join("rules")])
 }
 
 /// A folder holding `marbles.toml` or `.git`: a project's top.
@@ -353,11 +355,12 @@ pub struct Family {
 
 /// Every family a puzzle in folder `base` can name, by name, each as [`resolve`] would find
 /// it: the first `rules/NAME.rhai` of the folders it searches, else the built-in.
-pub fn families(base: &Path) -> Vec<Family> {
+/// A `marbles.toml` on the way that cannot be read is the error.
+pub fn families(base: &Path) -> Result<Vec<Family>> {
     let base = std::fs::canonicalize(base)
         .or_else(|_| std::path::absolute(base))
         .unwrap_or_else(|_| base.to_path_buf());
-    families_in(&rule_dirs(&base))
+    Ok(families_in(&rule_dirs(&base)?))
 }
 
 /// Every family found in `dirs`, the first folder winning, then the built-ins not hidden.

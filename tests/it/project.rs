@@ -96,6 +96,31 @@ fn refused_with(toml: &str, said: &str) {
         .stderr_has(&format!("marbles: error: {said}"));
 }
 
+/// A puzzle of another project looks its scripts up through that project's `marbles.toml`:
+/// solved from outside it, a typo there is told, naming the file and line, as it is inside
+/// (it was passed over, and the family its `rules` list held was "unknown").
+#[test]
+fn a_project_file_read_from_outside_its_project_is_checked_as_inside() {
+    let said = "marbles.toml:1: unknown key `jbos`: did you mean `jobs`?";
+    let t = Test::new()
+        .file("proj/marbles.toml", "jbos = 3\nrules = [\"shared\"]\n")
+        .file(
+            "proj/shared/mine.rhai",
+            &std::fs::read_to_string(root().join("rules/peg_hop.rhai")).unwrap(),
+        )
+        .file("proj/sub/b.yaml", "rules: mine\nboard: |\n  o o .\n")
+        .args(["solve", "proj/sub/b.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(&format!("marbles: error: proj/{said}"));
+    Test::new()
+        .in_dir(&t.test.path("proj"))
+        .args(["solve", "sub/b.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(&format!("marbles: error: {said}"));
+}
+
 #[test]
 fn text_that_is_not_toml_is_refused_at_its_line_and_check_says_so() {
     let t = Test::new()
