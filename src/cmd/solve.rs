@@ -66,7 +66,14 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             solved += usize::from(!o.after_the_cases);
             errors |= o.status == Status::Error;
             failing |= !o.passed();
-            if o.met == Some(false) {
+            // A search Ctrl-C cut is no answer to hold against `expect:`.
+            if o.met.is_some() && crate::report::interrupted(&o) {
+                eprintln!(
+                    "marbles: interrupted (Ctrl-C): {}: {} stopped before its answer, not judged against expect:",
+                    crate::render::terminal(&o.file),
+                    crate::render::terminal(&o.puzzle)
+                );
+            } else if o.met == Some(false) {
                 eprintln!(
                     "marbles: not as expected: {}",
                     crate::render::terminal(&unmet(&o))

@@ -873,6 +873,23 @@ fn ctrl_c_during_solve_names_the_files_not_run() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("gave up: interrupted"));
 }
 
+/// A search Ctrl-C cut is no answer to judge: a file expecting one is told interrupted, not
+/// "not as expected: … got gave up".
+#[test]
+fn ctrl_c_during_solve_is_not_judged_against_expect() {
+    let puzzle = crate::support::diamond41_from_tip() + "expect: solved\n";
+    let test = Test::new().file("tip.yaml", &puzzle);
+    let mut c = test.command();
+    c.args(["solve", "tip.yaml"]);
+    let out = crate::support::interrupted(&mut c, SECS(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert_eq!(
+        stderr,
+        "marbles: interrupted (Ctrl-C): tip.yaml: tip stopped before its answer, not judged against expect:\n"
+    );
+}
+
 #[test]
 fn ctrl_c_in_a_script_is_called_an_interruption_not_a_time_limit() {
     let test = Test::new()
