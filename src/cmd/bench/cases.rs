@@ -738,38 +738,67 @@ fn triangle_start_classes(rows: usize) -> Result<Vec<Start>, String> {
     Ok(starts)
 }
 
+/// The fewest moves from the best single vacancy of the triangle of `rows`: each start
+/// class searched under its own time limit, held below the least found so far (a class that
+/// cannot beat it is refuted by its bound, not solved exactly). A class that gives up leaves
+/// the answer between the floors proven and the least found, and says so.
 fn triangle_fewest_moves(rows: usize) -> Result<Run, String> {
     let starts = triangle_start_classes(rows)?;
-    let mut b = Budget::new(Limits {
-        timeout: Some(if rows > 8 { LONG_TIMEOUT } else { CASE_TIMEOUT }),
-        ..Limits::default()
-    });
+    let mut nodes = 0;
     let mut least: Option<u32> = None;
-    let mut finish = 0;
+    // Classes that gave up: the floor each proved, and the first one's reason.
+    let mut open: Vec<u32> = Vec::new();
+    let mut why = None;
     for (_, m) in &starts {
-        let run = crate::search::fewest_moves::solve(m, crate::spec::MoveGoal::Fewest, &mut b);
+        let mut b = Budget::new(Limits {
+            timeout: Some(if rows > 8 { LONG_TIMEOUT } else { CASE_TIMEOUT }),
+            ..Limits::default()
+        });
+        let goal = match least {
+            Some(l) => crate::spec::MoveGoal::Within(l.saturating_sub(1)),
+            None => crate::spec::MoveGoal::Fewest,
+        };
+        let run = crate::search::fewest_moves::solve(m, goal, &mut b);
+        nodes += b.nodes;
+        // A line found is what its jumps do: replayed to one peg.
+        if !run.path.is_empty() && solve::hop_end(m, &run.path)?.count_ones() == 1 {
+            let moves = crate::search::fewest_moves::count_moves(m, &run.path);
+            least = Some(least.map_or(moves, |l| l.min(moves)));
+        }
         match run.verdict {
-            Verdict::Solved => {
-                let moves = crate::search::fewest_moves::count_moves(m, &run.path);
-                least = Some(least.map_or(moves, |l| l.min(moves)));
-                finish += 1;
-            }
-            Verdict::Unsolvable(_) => {}
-            v => {
-                return Ok(Run {
-                    nodes: b.nodes,
-                    result: verdict_word(&v),
+            Verdict::Solved | Verdict::Unsolvable(_) => {}
+            Verdict::GaveUp(g) => {
+                open.push(match &g {
+                    crate::search::GaveUp::UnprovenMoves { least, .. } => *least,
+                    _ => 0,
                 });
+                why.get_or_insert(g.stop().to_string());
             }
         }
     }
     Ok(Run {
-        nodes: b.nodes,
-        result: match least {
-            Some(l) => format!("{l} moves ({finish} of {} start classes finish)", starts.len()),
-            None => "no start finishes".into(),
-        },
+        nodes,
+        result: least_over(starts.len(), least, &open, why.as_deref()),
     })
+}
+
+/// The fewest moves over `classes` start classes in words: the least line found (`least`),
+/// and the floors of the classes that gave up (`open`, the first stopped by `why`).
+fn least_over(classes: usize, least: Option<u32>, open: &[u32], why: Option<&str>) -> String {
+    match (least, open.iter().min()) {
+        (None, None) => format!("no start of the {classes} classes finishes"),
+        (Some(l), None) => format!("{l} moves, the least over {classes} start classes"),
+        (Some(l), Some(&f)) if f >= l => format!(
+            "{l} moves, the least over {classes} start classes ({} gave up at a floor of {f} or more)",
+            open.len()
+        ),
+        (l, Some(f)) => format!(
+            "gave up on {} of {classes} start classes ({}): {}at least {f}",
+            open.len(),
+            why.unwrap_or_default(),
+            l.map(|l| format!("fewest found {l} moves, ")).unwrap_or_default()
+        ),
+    }
 }
 
 /// Where the exact search is out of reach (the 66-hole triangle): from each start class, the
@@ -959,4 +988,35 @@ pub fn whole_process(exe: &Path, file: &Path, runs: usize) -> Result<(f64, Statu
 fn median(mut times: Vec<f64>) -> f64 {
     times.sort_by(f64::total_cmp);
     times[times.len() / 2]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::least_over;
+
+    /// A class that gave up bounds the least over the classes only by its floor: the row says
+    /// both ends, never one class's line and bound as the answer.
+    #[test]
+    fn the_least_over_start_classes_says_what_a_give_up_leaves_open() {
+        assert_eq!(
+            least_over(8, Some(13), &[], None),
+            "13 moves, the least over 8 start classes"
+        );
+        assert_eq!(
+            least_over(8, Some(13), &[13, 14], Some("time limit (120 s)")),
+            "13 moves, the least over 8 start classes (2 gave up at a floor of 13 or more)"
+        );
+        assert_eq!(
+            least_over(8, Some(15), &[12], Some("time limit (120 s)")),
+            "gave up on 1 of 8 start classes (time limit (120 s)): fewest found 15 moves, at least 12"
+        );
+        assert_eq!(
+            least_over(8, None, &[11], Some("memory limit")),
+            "gave up on 1 of 8 start classes (memory limit): at least 11"
+        );
+        assert_eq!(
+            least_over(3, None, &[], None),
+            "no start of the 3 classes finishes"
+        );
+    }
 }
