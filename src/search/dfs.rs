@@ -350,7 +350,7 @@ fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
     let mut failed: Failed<W> = Failed::new();
     // Whether pagoda functions, and a table of endgames, ruled out a position: a refutation
     // names only what did.
-    let mut cut_by = [false; 2];
+    let mut cut_by = [false; 3];
     // Each frame: a position and the next index into `order` to try from it.
     let keys = Keys::new(sym, moves, order.len());
     let start_w = W::narrow(start);
@@ -457,7 +457,9 @@ fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
             return done(Verdict::Solved, path, ns.wide(), budget, memory);
         }
         if pegs <= target {
-            // Every move removes a peg: below the target there is no way back up.
+            // Every move removes a peg: below the target there is no way back up. A `fewest`
+            // search's target is its class floor: what lies below it, its class rules out.
+            cut_by[2] |= fewest && pruning.floor.is_some() && pegs > 1;
             obs.dead_end(path.len(), ns.wide());
             failed.insert(ns_key);
             path.pop();
@@ -475,7 +477,7 @@ fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
         return done(Verdict::Solved, p, end, budget, memory);
     }
     // What ruled positions out, named only where it did.
-    let cut: Vec<&str> = ["pagoda functions", "a table of endgames"]
+    let cut: Vec<&str> = ["pagoda functions", "a table of endgames", "position class"]
         .into_iter()
         .zip(cut_by)
         .filter_map(|(why, cut)| cut.then_some(why))

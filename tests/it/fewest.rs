@@ -945,3 +945,23 @@ fn a_node_limit_holds_the_fewest_moves_search_from_its_first_node() {
         assert!((limit..=limit + 2).contains(&nodes), "{limit}: {nodes} nodes");
     }
 }
+
+/// A fewest-pegs search with goal cells stops at its class floor: the positions below it are
+/// ruled out by position class, not tried, and its reason says so (it said they were every
+/// position reachable). Four pegs, none of which can reach [0, 2]; the three-peg positions
+/// sit at the floor.
+#[test]
+fn a_fewest_search_at_goal_cells_names_the_class_floor_in_its_reason() {
+    Test::new()
+        .file(
+            "p.yaml",
+            "rules: peg_hop\nboard: |\n  . . . . .\n  . . . . .\n  . . o . .\n  . . o . .\n  . . o o .\ngoal:\n  pegs: fewest\n  at: [0, 2]\n",
+        )
+        .args(["solve", "p.yaml"])
+        .run()
+        .status(1)
+        .stdout_has(
+            "unsolvable: exhaustive search: none of the 4 positions tried (one per symmetry class) reaches the goal; \
+             every other position reachable from the start was ruled out by position class\n",
+        );
+}
