@@ -98,7 +98,7 @@ pub enum GaveUp {
     #[error("interrupted")]
     Interrupted,
     /// The node limit, in nodes.
-    #[error("node limit ({0} nodes)")]
+    #[error("node limit ({})", crate::diag::plural(*.0 as usize, "node"))]
     Nodes(u64),
     /// The memory limit, in bytes.
     #[error("memory limit ({})", human_bytes(*.0))]

@@ -280,7 +280,7 @@ fn node_and_time_limits_hold_on_the_smallest_searches() {
         (
             "puzzles/triangle_hop/corner.yaml",
             ["--max-nodes", "1"],
-            "node limit (1 nodes)",
+            "node limit (1 node)",
         ),
         (
             "puzzles/triangle_hop/corner.yaml",
@@ -301,7 +301,7 @@ fn node_and_time_limits_hold_on_the_smallest_searches() {
         (
             "puzzles/tilt_roll/four_by_four.yaml",
             ["--max-nodes", "1"],
-            "node limit (1 nodes); no line found yet, at least 1 move",
+            "node limit (1 node); no line found yet, at least 1 move",
         ),
         (
             "puzzles/tilt_roll/four_by_four.yaml",

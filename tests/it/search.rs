@@ -641,7 +641,7 @@ fn a_count_that_gives_up_says_so_in_its_json_too() {
         .status(1);
     let v = out.json();
     assert_eq!(v["status"], "gave_up");
-    assert_eq!(v["reason"], "node limit (1 nodes)", "{v}");
+    assert_eq!(v["reason"], "node limit (1 node)", "{v}");
 }
 
 #[test]

@@ -530,7 +530,7 @@ fn a_lisp_answer_that_gave_up_is_not_false() {
     .status(1);
     assert_eq!(
         r.stdout,
-        "; gave up (node limit (1 nodes)): not solved, not proven impossible\n"
+        "; gave up (node limit (1 node)): not solved, not proven impossible\n"
     );
 }
 
