@@ -552,22 +552,30 @@ fn resealed(line: &str) -> String {
     format!("{}{SEAL}{}\"{rest}", &line[..head], hex::encode(&digest[..16]))
 }
 
+/// A folder `set` of one peg puzzle solved in two jumps.
+fn one_puzzle_set() -> Test {
+    Test::new().file(
+        "set/a.yaml",
+        "rules: peg_hop\nboard: |\n  o o . o\ngoal:\n  pegs: 1\n",
+    )
+}
+
+/// `batch set --report rep --resume` in `t`, which must exit 0: its stderr.
+fn resumed_into_rep(t: &Test) -> String {
+    let args = ["batch", "set", "--report", "rep", "--resume"];
+    let out = t.command().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 /// A record edited and sealed again (the seal is no defence against that) is reused only if
-/// it is what its moves do: a jump added past the goal (it once crashed the reports), another
+/// it is what its moves do: a jump added past the goal (its boards cannot be drawn), another
 /// puzzle's name, a board drawn otherwise or a count its line does not make, each is solved
 /// again and reported as solved now.
 #[test]
 fn resume_solves_again_a_resealed_result_its_moves_do_not_make() {
-    let t = Test::new().file(
-        "set/a.yaml",
-        "rules: peg_hop\nboard: |\n  o o . o\ngoal:\n  pegs: 1\n",
-    );
-    let resume = || {
-        let args = ["batch", "set", "--report", "rep", "--resume"];
-        let out = t.command().args(args).output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{out:?}");
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    };
+    let t = one_puzzle_set();
+    let resume = || resumed_into_rep(&t);
     resume();
     let results = std::fs::read_to_string(t.path("rep/results.jsonl")).unwrap();
     let last = r#"{"from":[0,3],"over":[0,2],"to":[0,1],"dir":"left"}"#;
@@ -595,15 +603,8 @@ fn resume_solves_again_a_resealed_result_its_moves_do_not_make() {
 /// `goal: 1 pegs` were made under the same settings and are reused.
 #[test]
 fn resume_reuses_results_whose_settings_said_1_pegs() {
-    let t = Test::new().file(
-        "set/a.yaml",
-        "rules: peg_hop\nboard: |\n  o o . o\ngoal:\n  pegs: 1\n",
-    );
-    let resume = || {
-        let args = ["batch", "set", "--report", "rep", "--resume"];
-        let out = t.command().args(args).output().unwrap();
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    };
+    let t = one_puzzle_set();
+    let resume = || resumed_into_rep(&t);
     resume();
     let settings = first_settings(&t);
     assert!(settings.starts_with("goal: 1 peg; order: script;"), "{settings}");

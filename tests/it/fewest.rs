@@ -947,9 +947,9 @@ fn a_node_limit_holds_the_fewest_moves_search_from_its_first_node() {
 }
 
 /// A fewest-pegs search with goal cells stops at its class floor: the positions below it are
-/// ruled out by position class, not tried, and its reason says so (it said they were every
-/// position reachable). Four pegs, none of which can reach [0, 2]; the three-peg positions
-/// sit at the floor.
+/// ruled out by position class, not tried, and its reason says so, not that every reachable
+/// position was tried. Four pegs, none of which can reach [0, 2]; the three-peg positions sit
+/// at the floor.
 #[test]
 fn a_fewest_search_at_goal_cells_names_the_class_floor_in_its_reason() {
     Test::new()

@@ -98,7 +98,7 @@ fn refused_with(toml: &str, said: &str) {
 
 /// A puzzle of another project looks its scripts up through that project's `marbles.toml`:
 /// solved from outside it, a typo there is told, naming the file and line, as it is inside
-/// (it was passed over, and the family its `rules` list held was "unknown").
+/// (not passed over, leaving the family its `rules` list holds "unknown").
 #[test]
 fn a_project_file_read_from_outside_its_project_is_checked_as_inside() {
     let said = "marbles.toml:1: unknown key `jbos`: did you mean `jobs`?";

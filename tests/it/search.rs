@@ -804,33 +804,28 @@ fn bench_command_runs_a_case_in_a_child_process() {
     assert!(table.starts_with("| puzzle"), "{table}");
 }
 
+/// `bench --runs 1 --only ONLY`'s table, which must show `result` as a cell.
+fn bench_row_shows(only: &str, result: &str) {
+    let out = Test::new()
+        .in_root()
+        .args(["bench", "--runs", "1", "--only", only])
+        .run()
+        .status(0);
+    assert!(out.stdout.contains(&format!("   {result}   ")), "{}", out.stdout);
+}
+
 /// A triangle's row is the least over its start classes, each held below the least found
 /// before it: T6's 9 (Bell 2008).
 #[test]
 fn the_triangle_row_is_the_least_over_its_start_classes() {
-    let out = Test::new()
-        .in_root()
-        .args(["bench", "--runs", "1", "--only", "Triangle 6"])
-        .run()
-        .status(0);
-    assert!(
-        out.stdout
-            .contains("   9 moves, the least over 5 start classes   "),
-        "{}",
-        out.stdout
-    );
+    bench_row_shows("Triangle 6", "9 moves, the least over 5 start classes");
 }
 
 /// The hand-written baseline counts jumps as the rest of marbles does: its 31 on the English
 /// board are 31 jumps, not moves (18 moves at best).
 #[test]
 fn the_hand_written_baseline_says_jumps() {
-    let out = Test::new()
-        .in_root()
-        .args(["bench", "--runs", "1", "--only", "hand-written"])
-        .run()
-        .status(0);
-    assert!(out.stdout.contains("   solved in 31 jumps   "), "{}", out.stdout);
+    bench_row_shows("hand-written", "solved in 31 jumps");
 }
 
 /// Every two-peg goal board of the corner game, as `(pattern, model)`.
