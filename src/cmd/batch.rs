@@ -499,10 +499,6 @@ impl Record<'_> {
         reused: bool,
     ) -> anyhow::Result<()> {
         self.reused += usize::from(reused);
-        if !reused && let Some(first) = outcomes.first() {
-            self.times
-                .add(outcomes.iter().map(|o| o.stats.seconds).sum(), &first.file);
-        }
         self.taken[index] = true;
         if self.first_failed.is_none()
             && let Some(o) = outcomes.iter().find(|o| !o.passed())
@@ -528,6 +524,11 @@ impl batch::Sink for Record<'_> {
             reused,
             interrupted,
         } = done;
+        // Solved now, or cut (its searches took time too: the slowest may be the one cut).
+        if !reused && let Some(first) = outcomes.first() {
+            self.times
+                .add(outcomes.iter().map(|o| o.stats.seconds).sum(), &first.file);
+        }
         if interrupted {
             self.cut.push(index);
         } else {

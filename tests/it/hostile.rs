@@ -349,6 +349,24 @@ fn ctrl_c_batch(set: &Path, report: &Path) -> String {
     stderr
 }
 
+/// The search Ctrl-C cut took the time: the closing hint names it, not the quick puzzle
+/// finished beside it.
+#[test]
+fn ctrl_c_counts_the_search_it_cut_among_the_slowest() {
+    let t = Test::new()
+        .file("set/a.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+        .file("set/b.yaml", &crate::support::diamond41_from_tip());
+    let mut c = t.command();
+    c.args(["batch", "set", "--report", "rep", "-j", "1"]);
+    let out = crate::support::interrupted(&mut c, Duration::from_millis(1500));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("of the time: give it --timeout or solve it alone (marbles solve set/b.yaml)\n"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn ctrl_c_writes_what_was_finished_and_the_search_it_cut_and_exits_130() {
     let dir = tempfile::tempdir().unwrap();
