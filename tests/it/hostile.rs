@@ -349,6 +349,28 @@ fn ctrl_c_batch(set: &Path, report: &Path) -> String {
     stderr
 }
 
+/// SIGTERM, which `timeout` and a CI system cancelling a job send, and SIGHUP (a closed
+/// terminal) stop a batch as Ctrl-C does: what finished is reported, exit 130 (they ended it
+/// with no reports at all).
+#[test]
+fn sigterm_and_sighup_stop_a_batch_as_ctrl_c_does() {
+    for signal in [libc::SIGTERM, libc::SIGHUP] {
+        let t = Test::new()
+            .file("set/a.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+            .file("set/b.yaml", &crate::support::diamond41_from_tip());
+        let mut c = t.command();
+        c.args(["batch", "set", "--report", "rep", "-j", "1"]);
+        let out = crate::support::signalled(&mut c, Duration::from_millis(1000), signal);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{signal}: {stderr}");
+        let summary = std::fs::read_to_string(t.path("rep/summary.json")).unwrap();
+        assert!(
+            summary.contains("\"stopped\": \"interrupted (Ctrl-C)\""),
+            "{summary}"
+        );
+    }
+}
+
 /// The search Ctrl-C cut took the time: the closing hint names it, not the quick puzzle
 /// finished beside it.
 #[test]

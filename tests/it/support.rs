@@ -381,10 +381,15 @@ pub fn batch_into_rep(t: &Test, set: &str, limit: Option<(u64, bool)>) -> std::p
 /// Runs `cmd`, sends it SIGINT (Ctrl-C) `after` it started, and waits for it, keeping
 /// stdout and stderr.
 pub fn interrupted(cmd: &mut Command, after: std::time::Duration) -> std::process::Output {
+    signalled(cmd, after, libc::SIGINT)
+}
+
+/// [`interrupted`] by `signal`.
+pub fn signalled(cmd: &mut Command, after: std::time::Duration, signal: i32) -> std::process::Output {
     let child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     std::thread::sleep(after);
     // SAFETY: signalling our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    unsafe { libc::kill(child.id() as i32, signal) };
     // A child that ignores the signal fails the test instead of stalling it.
     let id = child.id() as i32;
     let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
