@@ -939,7 +939,8 @@ fn a_node_limit_holds_the_fewest_moves_search_from_its_first_node() {
         // Stopped before any line, it says the moves it proved needed (English takes 18).
         let least = v["moves_floor"].as_u64().unwrap();
         assert!((1..=18).contains(&least), "{v}");
-        let said = format!("node limit ({limit} nodes); {}", no_line_yet(least));
+        let nodes = if limit == 1 { "node" } else { "nodes" };
+        let said = format!("node limit ({limit} {nodes}); {}", no_line_yet(least));
         assert_eq!(v["reason"], said, "{v}");
         let nodes = v["stats"]["nodes"].as_u64().unwrap();
         assert!((limit..=limit + 2).contains(&nodes), "{limit}: {nodes} nodes");
