@@ -115,6 +115,22 @@ pub fn did_you_mean<S: AsRef<str>>(word: &str, known: &[S]) -> String {
         .unwrap_or_default()
 }
 
+/// For a path that does not exist, `did you mean `NAME`? ` naming the nearest name in its
+/// folder, else nothing.
+pub fn near_name(path: &std::path::Path) -> String {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    let near: Vec<String> = std::fs::read_dir(parent)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    did_you_mean(name, &near)
+}
+
 /// serde's "expected u64" (`usize`, `u32`) as a reader of the file would say it: "expected
 /// a whole number".
 pub fn whole_numbers(message: &str) -> String {

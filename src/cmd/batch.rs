@@ -19,17 +19,7 @@ use std::time::Duration;
 fn missing(path: &std::path::Path) -> Result<(), Error> {
     match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let parent = match path.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p,
-                _ => std::path::Path::new("."),
-            };
-            let near: Vec<String> = std::fs::read_dir(parent)
-                .into_iter()
-                .flatten()
-                .filter_map(|e| e.ok()?.file_name().into_string().ok())
-                .collect();
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            let hint = crate::diag::did_you_mean(name, &near);
+            let hint = crate::diag::near_name(path);
             Err(Error::Usage(format!(
                 "{}: no such file or folder; {hint}nothing was solved and no report was touched",
                 path.display()

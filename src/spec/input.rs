@@ -34,6 +34,13 @@ pub fn read_text(path: &Path) -> Result<String> {
             Ok(to) if e.kind() == std::io::ErrorKind::NotFound => {
                 format!("a link to {}, which does not exist", to.display())
             }
+            _ if e.kind() == std::io::ErrorKind::NotFound => {
+                let hint = crate::diag::near_name(path);
+                match hint.is_empty() {
+                    true => io_reason(&e),
+                    false => format!("{}; {}", io_reason(&e), hint.trim_end()),
+                }
+            }
             _ => io_reason(&e),
         };
         Diagnostic::new(path, format!("cannot read: {why}"))

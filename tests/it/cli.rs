@@ -726,6 +726,21 @@ fn a_mistyped_folder_is_refused_before_any_report_is_touched() {
     }
 }
 
+/// `solve` and `check` name the file a mistyped path was likely meant to be, as `batch` does.
+#[test]
+fn a_mistyped_file_gets_the_nearest_name_beside_it() {
+    for cmd in ["solve", "check"] {
+        Test::new()
+            .file("puzzles/corner.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+            .args([cmd, "puzzles/corner.yml"])
+            .run()
+            .status(2)
+            .stderr_has(
+                "marbles: error: puzzles/corner.yml: cannot read: no such file; did you mean `corner.yaml`?\n",
+            );
+    }
+}
+
 /// A negative or out-of-range number is refused as the flag's value, saying what it takes,
 /// not read as an unknown flag ("use '-- -1'") or quietly made another number.
 #[test]
