@@ -6,8 +6,11 @@ use crate::outcome::Outcome;
 pub struct Csv;
 
 /// A field a spreadsheet will not run: one starting with `=`, `+`, `-`, `@`, a tab or a
-/// carriage return gets a leading `'`, as OWASP advises against CSV injection.
+/// carriage return gets a leading `'`, as OWASP advises against CSV injection. Control
+/// characters but line breaks are written as the terminal shows them (`\u{1b}`): the file is
+/// read with `cat` too.
 fn spreadsheet_safe(field: String) -> String {
+    let field = crate::render::terminal(&field).into_owned();
     if field.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{field}")
     } else {

@@ -47,11 +47,15 @@ impl Format for Html {
     }
 }
 
-/// Escapes text for HTML element content and quoted attribute values.
+/// Escapes text for HTML element content and quoted attribute values; control characters
+/// but line breaks and tabs are written as the terminal shows them (`\u{1b}`).
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for ch in s.chars() {
         match ch {
+            c if c.is_control() && c != '\n' && c != '\t' => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            }
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),

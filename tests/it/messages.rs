@@ -387,6 +387,14 @@ fn names_are_escaped_for_markdown_and_csv() {
     let mut rows = csv::Reader::from_reader(csv.as_bytes());
     let names: Vec<String> = rows.records().map(|r| r.unwrap()[1].to_string()).collect();
     assert_eq!(names[2], "'=HYPERLINK(\"http://evil\",\"click\")");
+    // Control characters are shown as on the terminal, in the CSV and the HTML alike.
+    assert_eq!(names[0], "red\\u{1b}[31mALERT\\u{1b}]0;pwned\\u{7}");
+    let html = std::fs::read_to_string(run.dir().join("r/index.html")).unwrap();
+    assert!(
+        !html.contains('\u{1b}') && !html.contains('\u{7}'),
+        "raw control characters in the HTML"
+    );
+    assert!(html.contains("red\\u{1b}[31mALERT"), "{html}");
     assert!(
         names[1].starts_with("<img"),
         "only formulas are prefixed: {names:?}"
