@@ -694,6 +694,10 @@ impl Reader<'_> {
                     "a tilt family takes no `layout`: a tilt board is a square of n×n squares",
                 ),
                 JUMPS,
+                (
+                    "moves",
+                    "a tilt family takes no `moves`: marbles rolls the marbles itself, square by square along `links`",
+                ),
                 PIECES,
             ],
             Kind::Rewrite => &[

@@ -1070,6 +1070,12 @@ fn keys_a_kind_does_not_take_and_steps_no_slide_can_make_are_refused() {
             "rules/f.rhai:2: a tilt family takes no `goal`: its goal is every marble in its own hole",
         ),
         (
+            tilt(tilts, ", moves: []"),
+            tilter,
+            "rules/f.rhai:2: a tilt family takes no `moves`: marbles rolls the marbles itself, square by \
+             square along `links`",
+        ),
+        (
             tilt(tilts, ", layout: \"triangle\""),
             tilter,
             "rules/f.rhai:2: a tilt family takes no `layout`: a tilt board is a square of n×n squares",
