@@ -339,8 +339,10 @@ impl Outcome {
         self.jump_count.map(|n| n as usize)
     }
 
-    /// Checks the answer against `expect`, the file's `expect:`, if it has one.
+    /// Checks the answer against `expect`, the file's `expect:`, if it has one; with none, it
+    /// holds no expectation (whatever a record read back said).
     pub fn judge(&mut self, expect: Option<crate::spec::Expect>) {
+        (self.expect, self.met) = (None, None);
         let Some(e) = expect else { return };
         self.expect = Some(e.words());
         self.met = Some(crate::spec::expect::met(

@@ -301,9 +301,34 @@ fn reused(previous: &Previous, path: &Path, opts: &Options) -> Option<Vec<Outcom
         if !replayed {
             return None;
         }
+        // Judged again from the file as it is: a record's own `expect` and `met` are not read.
         o.judge(expect);
     }
     Some(outcomes)
+}
+
+/// Whether the results kept for `path` pass as a test, judged again against the file's
+/// `expect:` (a record's own `expect` and `met` are not read): `--failed` reruns the files
+/// for which this is false (none kept, the file changed since or cannot be read).
+pub fn passed_before(previous: &Previous, path: &Path) -> bool {
+    let Some(mut outcomes) = previous.load(&path.display().to_string()) else {
+        return false;
+    };
+    let Ok(text) = crate::spec::read_text(path) else {
+        return false;
+    };
+    let hash = crate::fingerprint::hash(&text);
+    if outcomes.iter().any(|o| o.spec_hash.as_ref() != Some(&hash)) {
+        return false;
+    }
+    let Ok(specs) = formats::parse(path, Notation::of(path, None), &text) else {
+        return false;
+    };
+    specs.len() == outcomes.len()
+        && outcomes.iter_mut().zip(&specs).all(|(o, spec)| {
+            o.judge(spec.expect);
+            o.passed()
+        })
 }
 
 /// Where a batch's results go as each file is finished: [`solve_all`] hands them over on

@@ -98,10 +98,7 @@ fn failed_last_time(
     }
     Ok(puzzles
         .iter()
-        .filter(|p| {
-            prev.load(&p.display().to_string())
-                .is_none_or(|o| o.iter().any(|o| !o.passed()))
-        })
+        .filter(|p| !batch::passed_before(prev, p))
         .cloned()
         .collect())
 }

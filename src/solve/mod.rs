@@ -399,8 +399,9 @@ pub fn outcome(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], s
 /// Whether `o`, an earlier run's outcome for `p` read back by `--resume`, is what its moves do
 /// now: it names this puzzle and family, each of its steps is a legal move where it is made,
 /// and what is shown from its line (the steps, the boards, pegs left, moves and jumps, and
-/// for a solution the goal reached and its rating) is the replay's own. Its verdict, reason
-/// and floors, which no line shows, are as its seal keeps them.
+/// for a solution the goal reached, its rating and its floor of moves) is the replay's own.
+/// Its verdict, reason and a give-up's floors, which no line shows, are as its seal keeps them
+/// (a give-up's floor of moves no more than its line's).
 pub fn replays(p: &Prepared, opts: &Options, o: &Outcome) -> bool {
     if o.puzzle != p.spec.name || o.rules != p.script.name {
         return false;
@@ -411,10 +412,22 @@ pub fn replays(p: &Prepared, opts: &Options, o: &Outcome) -> bool {
     let now = unjudged(p, opts, Verdict::Solved, &path, o.stats.clone());
     // A figure a record leaves out is one its verdict does not show.
     let shown = |was: Option<u32>, is: Option<u32>| was.is_none() || was == is;
-    let solution = o.status != Status::Solved
-        || (now.status == Status::Solved
-            && (o.pegs_left, o.move_count, &o.goal, &o.rating)
-                == (now.pegs_left, now.move_count, &now.goal, &now.rating));
+    // A solution's floor is its own count where the search was exact, else none; a give-up's
+    // floor is no more than its line's moves.
+    let solution = match o.status {
+        Status::Solved => {
+            now.status == Status::Solved
+                && (o.pegs_left, o.move_count, o.moves_floor, &o.goal, &o.rating)
+                    == (
+                        now.pegs_left,
+                        now.move_count,
+                        now.moves_floor,
+                        &now.goal,
+                        &now.rating,
+                    )
+        }
+        _ => o.moves_floor.is_none_or(|f| o.move_count.is_none_or(|c| f <= c)),
+    };
     o.moves == now.moves
         && (o.replay.is_none() || o.replay == now.replay)
         && shown(o.pegs_left, now.pegs_left)

@@ -1,6 +1,6 @@
 //! `marbles batch`: statuses, totals, exit codes, report files that agree, resume.
 
-use crate::support::{Test, root};
+use crate::support::{Test, resealed, root};
 use serde_json::Value;
 
 fn shipped(rel: &str) -> String {
@@ -538,20 +538,6 @@ fn resume_reuses_results_made_under_fewest_moves() {
     assert!(settings.contains("; moves: fewest;"), "{settings}");
 }
 
-/// A record's line sealed again after an edit, as the batch seals it: the first 16 bytes of
-/// the SHA-256 of the line without its seal field, in hex.
-fn resealed(line: &str) -> String {
-    use sha2::Digest as _;
-    const SEAL: &str = ",\"seal\":\"";
-    let head = line.find(SEAL).expect("a sealed record");
-    let rest = &line[head + SEAL.len() + 33..];
-    let digest = sha2::Sha256::new()
-        .chain_update(&line[..head])
-        .chain_update(rest)
-        .finalize();
-    format!("{}{SEAL}{}\"{rest}", &line[..head], hex::encode(&digest[..16]))
-}
-
 /// A folder `set` of one peg puzzle solved in two jumps.
 fn one_puzzle_set() -> Test {
     Test::new().file(
@@ -584,6 +570,11 @@ fn resume_solves_again_a_resealed_result_its_moves_do_not_make() {
         (r#""puzzle":"a""#.into(), r#""puzzle":"forged""#.into()),
         (r#""0011","0100"]"#.into(), r#""0011","0010"]"#.into()),
         (r#""pegs_left":1"#.into(), r#""pegs_left":2"#.into()),
+        // A floor no exact search proved: "proven the fewest".
+        (
+            r#""pegs_left":1"#.into(),
+            r#""pegs_left":1,"moves_floor":2"#.into(),
+        ),
     ];
     for (was, forged) in edits {
         assert!(results.contains(&was), "{was} in {results}");
@@ -597,6 +588,16 @@ fn resume_solves_again_a_resealed_result_its_moves_do_not_make() {
         let now = std::fs::read_to_string(t.path("rep/results.jsonl")).unwrap();
         assert!(now.contains(&was) && !now.contains(&forged), "{now}");
     }
+    // An expectation the file does not state is not read from the record: the answer is
+    // reused and judged again (a forged `met: false` made the run fail).
+    let was = r#""pegs_left":1"#;
+    let forged = r#""pegs_left":1,"expect":"unsolvable","met":false"#;
+    let edited = resealed(results.trim_end().replace(was, forged).as_str()) + "\n";
+    std::fs::write(t.path("rep/results.jsonl"), edited).unwrap();
+    let again = resume();
+    assert!(again.contains("resumed: 1 of 1 puzzle files reused"), "{again}");
+    let now = std::fs::read_to_string(t.path("rep/results.jsonl")).unwrap();
+    assert!(!now.contains("\"met\"") && !now.contains("\"expect\""), "{now}");
 }
 
 /// A goal of one peg is `1 peg` in the settings; results an older report recorded as

@@ -1,7 +1,7 @@
 //! Collections as tests: `expect:` in a puzzle (or a comment above a case), checked by
 //! `batch` and `solve`, met or not met in every report, and the exit code it gives.
 
-use crate::support::{Test, root};
+use crate::support::{Test, resealed, root};
 
 const CORNER: &str =
     "rules: triangle_hop\nboard: |2\n      .\n     o o\n    o o o\n   o o o o\n  o o o o o\n";
@@ -198,6 +198,33 @@ fn fail_fast_stops_at_the_first_failure_and_lists_what_did_not_run() {
         );
     assert_eq!(run.stdout.lines().count(), 3, "{}", run.stdout);
     assert!(!run.stdout.contains("c_corner"), "{}", run.stdout);
+}
+
+/// `--failed` judges the last results against the file's `expect:` again: a record resealed
+/// to say `met: true` of an answer that does not meet it is rerun (it read "every puzzle
+/// passed").
+#[test]
+fn failed_judges_the_last_results_again() {
+    let t = Test::new().file("set/a.yaml", &format!("{CORNER}expect: 3 moves\n"));
+    let first = t.command().args(["batch", "set", "--quiet"]).output().unwrap();
+    assert_eq!(first.status.code(), Some(1));
+    let results = std::fs::read_to_string(t.path("reports/results.jsonl")).unwrap();
+    assert!(results.contains("\"met\":false"), "{results}");
+    let forged = resealed(
+        results
+            .trim_end()
+            .replace("\"met\":false", "\"met\":true")
+            .as_str(),
+    ) + "\n";
+    std::fs::write(t.path("reports/results.jsonl"), forged).unwrap();
+    let again = t
+        .command()
+        .args(["batch", "set", "--quiet", "--failed"])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(1), "{again:?}");
+    let results = std::fs::read_to_string(t.path("reports/results.jsonl")).unwrap();
+    assert!(results.contains("\"met\":false"), "{results}");
 }
 
 #[test]

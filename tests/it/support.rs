@@ -629,3 +629,17 @@ pub fn no_line_yet(least: u64) -> String {
         if least == 1 { "" } else { "s" }
     )
 }
+
+/// A record's line sealed again after an edit, as the batch seals it: the first 16 bytes of
+/// the SHA-256 of the line without its seal field, in hex.
+pub fn resealed(line: &str) -> String {
+    use sha2::Digest as _;
+    const SEAL: &str = ",\"seal\":\"";
+    let head = line.find(SEAL).expect("a sealed record");
+    let rest = &line[head + SEAL.len() + 33..];
+    let digest = sha2::Sha256::new()
+        .chain_update(&line[..head])
+        .chain_update(rest)
+        .finalize();
+    format!("{}{SEAL}{}\"{rest}", &line[..head], hex::encode(&digest[..16]))
+}
