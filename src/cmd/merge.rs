@@ -190,6 +190,12 @@ fn check(shards: &[(String, Results)]) -> Result<Vec<Outcome>, String> {
             return Err(format!("{name} and {other} are both shard {}", r.shard));
         }
         for f in &r.files {
+            if !r.shard.owns(f) {
+                return Err(format!(
+                    "{name} holds {f}, which is not a file of shard {}: it was changed after marbles wrote it; rerun shard {} to make it again",
+                    r.shard, r.shard
+                ));
+            }
             if let Some(other) = owner.insert(f, name) {
                 return Err(format!("{f} is in both {other} and {name} (shard {})", r.shard));
             }
@@ -227,6 +233,18 @@ fn check(shards: &[(String, Results)]) -> Result<Vec<Outcome>, String> {
             by_index.len(),
             first.shard.count
         ));
+    }
+    // Together the shards hold every file of the folder each listed (unless `-k` chose some):
+    // a file dropped from a shard's list and its results is not merged away unseen.
+    if !first.options.iter().any(|o| o.starts_with("-k ")) {
+        let all: Vec<String> = owner.keys().map(|f| f.to_string()).collect();
+        if all.len() != first.folder_files || shard::listing_hash(&all) != first.folder_sha256 {
+            return Err(format!(
+                "the shards hold {} puzzle files, not the {} each saw in the folder: a shard file was changed after marbles wrote it; rerun the shards",
+                all.len(),
+                first.folder_files
+            ));
+        }
     }
     let mut outcomes: Vec<Outcome> = shards.iter().flat_map(|(_, r)| r.results.clone()).collect();
     // A single run reports files in path order, each file's puzzles in their own order.

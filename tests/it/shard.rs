@@ -474,6 +474,44 @@ fn merge_refuses_results_that_do_not_match_their_files_or_were_edited() {
     merge(&[&s0, &s1], o).status(2).stderr_has(&changed);
     assert!(!o.join("r").exists(), "a refused merge writes nothing");
 
+    // Sealed again, a file dropped from a shard's list with its results, or a file of the
+    // other shard listed with its result copied in, is refused all the same.
+    let whole = |change: &dyn Fn(&mut Value)| {
+        let mut d = doc.clone();
+        change(&mut d);
+        std::fs::write(&s0, serde_json::to_string_pretty(&d).unwrap()).unwrap();
+        resealed(&s0);
+    };
+    let files_of = |d: &Value| d["files"].as_array().unwrap().len();
+    let all = files_of(&doc) + theirs.len();
+    whole(&|d| {
+        let gone = d["files"].as_array_mut().unwrap().remove(0);
+        let rel = gone.as_str().unwrap().to_string();
+        d["results"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|r| !r["file"].as_str().unwrap().ends_with(&rel));
+    });
+    merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
+        "marbles: error: the shards hold {} puzzle files, not the {all} each saw in the folder: a shard file was changed after marbles wrote it; rerun the shards",
+        all - 1
+    ));
+    let s1_doc: Value = serde_json::from_str(&std::fs::read_to_string(&s1).unwrap()).unwrap();
+    whole(&|d| {
+        d["files"]
+            .as_array_mut()
+            .unwrap()
+            .push(s1_doc["files"][0].clone());
+        d["results"]
+            .as_array_mut()
+            .unwrap()
+            .push(s1_doc["results"][0].clone());
+    });
+    merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
+        "marbles: error: {name0} holds {}, which is not a file of shard 0/2: it was changed after marbles wrote it; rerun shard 0/2 to make it again",
+        theirs[0]
+    ));
+
     // Untouched, the same two shards merge.
     std::fs::write(&s0, &original).unwrap();
     merge(&[&s0, &s1], o).no_panic().stdout_has(&first_file);
