@@ -9,6 +9,8 @@
 pub const MAX_HOP_CELLS: usize = 128;
 /// Tilt boards are at most this many cells wide.
 pub const MAX_TILT_SIZE: usize = 15;
+/// The most characters a puzzle's name may have (it is shown in every report row).
+pub const MAX_NAME_CHARS: usize = 1000;
 /// Tilt boards hold at most this many marbles.
 pub const MAX_TILT_MARBLES: usize = 64;
 

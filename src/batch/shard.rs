@@ -319,6 +319,9 @@ pub fn listing_hash(rels: &[String]) -> String {
     crate::fingerprint::hash(&(sorted.join("\n") + "\n"))
 }
 
+/// The longest path a result may name (Linux's `PATH_MAX`).
+const MAX_PATH_BYTES: usize = 4096;
+
 /// How the seal line starts in the pretty-printed file: the first top-level field.
 const SEAL_LINE: &str = "\n  \"sha256\": \"";
 
@@ -349,6 +352,15 @@ impl Results {
         let mut seen: HashMap<&str, usize> = HashMap::new();
         let files: HashSet<&str> = r.files.iter().map(String::as_str).collect();
         for o in &r.results {
+            // Names are shown in every report: longer than a puzzle may give, they would
+            // multiply a forged file's size in memory and on disk.
+            if o.puzzle.chars().count() > crate::limits::MAX_NAME_CHARS || o.file.len() > MAX_PATH_BYTES {
+                return Err(format!(
+                    "{name}: a result names a puzzle or file longer than marbles allows ({} characters, {MAX_PATH_BYTES} bytes): it was changed after marbles wrote it; rerun shard {} to make it again",
+                    crate::limits::MAX_NAME_CHARS,
+                    r.shard
+                ));
+            }
             if o.replay.as_ref().is_some_and(|r| !r.fits(o.moves.steps.len())) {
                 return Err(format!(
                     "{name}: the boards of the result for {} ({}) are not those of its {}: it was changed after marbles wrote it; rerun shard {} to make it again",

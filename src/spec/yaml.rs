@@ -372,6 +372,16 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default()
     });
+    let chars = name.chars().count();
+    if chars > crate::limits::MAX_NAME_CHARS {
+        return Err(err(
+            "name",
+            format!(
+                "`name:` is {chars} characters long; a puzzle's name, shown in every report row, may have at most {}",
+                crate::limits::MAX_NAME_CHARS
+            ),
+        ));
+    }
     if raw.rules.trim().is_empty() {
         return Err(err(
             "rules",

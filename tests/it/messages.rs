@@ -321,6 +321,21 @@ fn nasty_names() -> Test {
         .file("in/3.yaml", &puzzle("=HYPERLINK(\"http://evil\",\"click\")"))
 }
 
+/// A puzzle's name is shown in every report row: one past 1,000 characters is refused at its
+/// line.
+#[test]
+fn a_name_longer_than_reports_show_is_refused_at_its_line() {
+    let name = "N".repeat(1001);
+    Test::new()
+        .file("p.yaml", &format!("rules: peg_hop\nname: {name}\nboard: |\n  o o .\n"))
+        .args(["solve", "p.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "marbles: error: p.yaml:2:1: `name:` is 1001 characters long; a puzzle's name, shown in every report row, may have at most 1000\n",
+        );
+}
+
 #[test]
 fn names_are_escaped_for_the_terminal() {
     let run = nasty_names().args(["batch", "in", "--no-report"]).run().status(0);

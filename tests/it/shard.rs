@@ -496,6 +496,12 @@ fn merge_refuses_results_that_do_not_match_their_files_or_were_edited() {
         "marbles: error: the shards hold {} puzzle files, not the {all} each saw in the folder: a shard file was changed after marbles wrote it; rerun the shards",
         all - 1
     ));
+    // A name longer than a puzzle may give (shown in every report, it multiplied a forged
+    // file's size in memory).
+    whole(&|d| d["results"][0]["puzzle"] = Value::from("N".repeat(1001)));
+    merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
+        "marbles: error: {name0}: a result names a puzzle or file longer than marbles allows (1000 characters, 4096 bytes): it was changed after marbles wrote it; rerun shard 0/2 to make it again"
+    ));
     let s1_doc: Value = serde_json::from_str(&std::fs::read_to_string(&s1).unwrap()).unwrap();
     whole(&|d| {
         d["files"]
