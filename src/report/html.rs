@@ -922,6 +922,27 @@ mod tests {
         assert!(!page.contains("<marquee>"));
     }
 
+    /// Past 16 MiB of cards, the rest are listed, not drawn, with a note saying so: 120
+    /// outcomes named with 160 KB each (longer than a puzzle file may name one) make ~40 MB.
+    #[test]
+    fn cards_past_the_cap_are_left_out_with_a_note() {
+        const N: usize = 120;
+        let outcomes: Vec<Outcome> = (0..N)
+            .map(|i| hop_outcome(&format!("p{i:04}-{}", "x".repeat(160_000))))
+            .collect();
+        let page = Html.render(&outcomes).unwrap();
+        assert!(page.len() < 17 << 20, "index.html is {} bytes", page.len());
+        let cards = page.matches("<section class=\"card").count();
+        assert!(0 < cards && cards < N, "{cards} cards");
+        assert!(page.contains(&format!(
+            "{} more puzzles not drawn (index.html draws at most 16 MiB): every result is in \
+             summary.json and summary.csv</p>",
+            N - cards
+        )));
+        // The cards drawn can still be stepped through; those left out have no frames.
+        assert!(page.contains(",null]</script>"));
+    }
+
     #[test]
     fn embedded_json_round_trips() {
         let s = "</script><!-- & \u{2028} \"x\"";
