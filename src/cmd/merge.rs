@@ -25,9 +25,22 @@ pub struct Config {
 }
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
+    // Ctrl-C (or SIGTERM, SIGHUP) while the shards are read stops before anything is written;
+    // once the reports are being written, they are finished as one set.
+    super::stop_on_ctrl_c();
+    let stopped = || {
+        let cut = crate::process::CANCELLED.load(std::sync::atomic::Ordering::SeqCst);
+        if cut {
+            eprintln!("marbles: merge interrupted (Ctrl-C): nothing was written");
+        }
+        cut
+    };
     let files = results_files(&config.files)?;
     let mut shards = Vec::new();
     for f in &files {
+        if stopped() {
+            return Ok(ExitCode::Interrupted);
+        }
         let name = f.display().to_string();
         shards.push(Results::open(&name, &read(f)?).map_err(Error::Usage)?);
     }
@@ -37,6 +50,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         .zip(shards)
         .collect();
     let outcomes = check(&named).map_err(Error::Usage)?;
+    if stopped() {
+        return Ok(ExitCode::Interrupted);
+    }
     refuse_shard_folder(&config.report, &files)?;
     // Held like a batch holds it: a batch writing the same folder must not interleave with us.
     let _lock = crate::batch::lock::acquire(&config.report)?;
