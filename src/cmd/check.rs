@@ -76,7 +76,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                 .flatten()
                 .flatten()
                 .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == "rhai") && p.is_file())
+                // Named like a script but no file (a folder, a FIFO): said so, never opened.
+                .filter(|p| p.extension().is_some_and(|e| e == "rhai"))
                 .collect();
             found.sort();
             found

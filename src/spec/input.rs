@@ -54,7 +54,10 @@ pub fn read_text(path: &Path) -> Result<String> {
     if !meta.is_file() {
         return Err(Diagnostic::new(
             path,
-            "is not a regular file (a FIFO, socket or device?); marbles reads puzzle files only",
+            format!(
+                "is not a regular file (a FIFO, socket or device?); marbles reads {}s only",
+                kind_of(path)
+            ),
         ));
     }
     if meta.len() > MAX_SPEC_BYTES {

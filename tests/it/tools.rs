@@ -1,7 +1,7 @@
 //! A script author's tools: `marbles check x.rhai`, `marbles rules`, and the messages a
 //! broken script or puzzle gets, each asserted word for word.
 
-use crate::support::Test;
+use crate::support::{Test, root};
 
 /// A hop family that says what it does, and prints while it works.
 const CHATTY: &str = "\
@@ -196,6 +196,28 @@ fn check_of_puzzles_and_a_folder_of_scripts_checks_the_scripts_no_puzzle_uses() 
         "{}",
         t.stdout
     );
+}
+
+/// A folder or a FIFO named like a script in a folder checked is said to be no script (the
+/// FIFO never opened), not passed over.
+#[test]
+fn check_of_a_folder_names_what_is_named_like_a_script_and_is_none() {
+    let t = Test::new().file(
+        "rules/ok.rhai",
+        &std::fs::read_to_string(root().join("rules/peg_hop.rhai")).unwrap(),
+    );
+    std::fs::create_dir(t.path("rules/dir.rhai")).unwrap();
+    let fifo = std::ffi::CString::new(t.path("rules/f.rhai").into_os_string().into_encoded_bytes()).unwrap();
+    // SAFETY: a NUL-terminated path; mkfifo touches nothing else.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    t.args(["check", "rules"])
+        .run_bounded(std::time::Duration::from_secs(10), None)
+        .held(512)
+        .status(2)
+        .stderr_has("marbles: error: rules/dir.rhai: is a directory, not a rule script\n")
+        .stderr_has(
+            "marbles: error: rules/f.rhai: is not a regular file (a FIFO, socket or device?); marbles reads rule scripts only\n",
+        );
 }
 
 #[test]
