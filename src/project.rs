@@ -87,11 +87,8 @@ pub fn rule_folders(boundary: &Path, shown: &Path) -> Result<Vec<PathBuf>> {
     if !file.is_file() {
         return Ok(Vec::new());
     }
-    let text = crate::spec::read_text(&file).map_err(|mut d| {
-        d.file = shown.to_path_buf();
-        d
-    })?;
-    let p = parse(shown, &text)?;
+    // `shown` names the same file (relative to where marbles runs, or whole).
+    let p = load(shown)?;
     Ok(p.rules.iter().map(|r| boundary.join(r)).collect())
 }
 

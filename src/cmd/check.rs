@@ -119,11 +119,15 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                     }
                     _ => file.clone(),
                 };
-                let script = match &p {
-                    Ok(p) => &p.script.origin,
-                    Err(d) => &d.file,
-                };
-                used.insert(script.canonicalize().unwrap_or_else(|_| script.clone()));
+                // Asked only when a folder's scripts wait to be told apart (a file of 20,000
+                // cases would otherwise look its script up 20,000 times).
+                if !unused.is_empty() {
+                    let script = match &p {
+                        Ok(p) => &p.script.origin,
+                        Err(d) => &d.file,
+                    };
+                    used.insert(script.canonicalize().unwrap_or_else(|_| script.clone()));
+                }
                 written = show(&mut out, &head, "", p, options).map(|good| ok &= good);
                 match written {
                     Ok(()) => std::ops::ControlFlow::Continue(()),

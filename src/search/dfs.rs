@@ -330,6 +330,8 @@ fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
     };
     let fewest = model.goal.pegs == PegGoal::Fewest;
     let target = pruning.floor.filter(|_| fewest).unwrap_or(model.target_pegs());
+    // A `fewest` search's target is its class floor: what lies below it, its class rules out.
+    let below_floor_cut = fewest && pruning.floor.is_some();
     let start = model.start;
     let mut best = (start, Vec::new());
     let mut best_pegs = start.count_ones();
@@ -457,9 +459,8 @@ fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
             return done(Verdict::Solved, path, ns.wide(), budget, memory);
         }
         if pegs <= target {
-            // Every move removes a peg: below the target there is no way back up. A `fewest`
-            // search's target is its class floor: what lies below it, its class rules out.
-            cut_by[2] |= fewest && pruning.floor.is_some() && pegs > 1;
+            // Every move removes a peg: below the target there is no way back up.
+            cut_by[2] |= below_floor_cut && pegs > 1;
             obs.dead_end(path.len(), ns.wide());
             failed.insert(ns_key);
             path.pop();

@@ -349,20 +349,27 @@ fn ctrl_c_batch(set: &Path, report: &Path) -> String {
     stderr
 }
 
+/// A batch of a quick puzzle and one no search ends (`set/b.yaml`), sent `signal` `after`
+/// it started; it must exit 130. Its folder (reports in `rep`) and stderr.
+fn batch_stopped_by(signal: i32, after: Duration) -> (Test, String) {
+    let t = Test::new()
+        .file("set/a.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+        .file("set/b.yaml", &crate::support::diamond41_from_tip());
+    let mut c = t.command();
+    c.args(["batch", "set", "--report", "rep", "-j", "1"]);
+    let out = crate::support::signalled(&mut c, after, signal);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(130), "{signal}: {stderr}");
+    (t, stderr)
+}
+
 /// SIGTERM, which `timeout` and a CI system cancelling a job send, and SIGHUP (a closed
 /// terminal) stop a batch as Ctrl-C does: what finished is reported, exit 130 (they ended it
 /// with no reports at all).
 #[test]
 fn sigterm_and_sighup_stop_a_batch_as_ctrl_c_does() {
     for signal in [libc::SIGTERM, libc::SIGHUP] {
-        let t = Test::new()
-            .file("set/a.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
-            .file("set/b.yaml", &crate::support::diamond41_from_tip());
-        let mut c = t.command();
-        c.args(["batch", "set", "--report", "rep", "-j", "1"]);
-        let out = crate::support::signalled(&mut c, Duration::from_millis(1000), signal);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(130), "{signal}: {stderr}");
+        let (t, _) = batch_stopped_by(signal, Duration::from_millis(1000));
         let summary = std::fs::read_to_string(t.path("rep/summary.json")).unwrap();
         assert!(
             summary.contains("\"stopped\": \"interrupted (Ctrl-C)\""),
@@ -375,14 +382,7 @@ fn sigterm_and_sighup_stop_a_batch_as_ctrl_c_does() {
 /// finished beside it.
 #[test]
 fn ctrl_c_counts_the_search_it_cut_among_the_slowest() {
-    let t = Test::new()
-        .file("set/a.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
-        .file("set/b.yaml", &crate::support::diamond41_from_tip());
-    let mut c = t.command();
-    c.args(["batch", "set", "--report", "rep", "-j", "1"]);
-    let out = crate::support::interrupted(&mut c, Duration::from_millis(1500));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let (_, stderr) = batch_stopped_by(libc::SIGINT, Duration::from_millis(1500));
     assert!(
         stderr.contains("of the time: give it --timeout or solve it alone (marbles solve set/b.yaml)\n"),
         "{stderr}"

@@ -2,7 +2,7 @@
 //! [`App`] changed only by [`App::update`] with an [`Input`] and drawn by [`App::draw`], so
 //! tests play it with in-memory inputs and read the screen from a `TestBackend` buffer.
 
-use super::{End, Position, finished, from, legal_moves, lost, pieces_text, rewrites};
+use super::{End, Position, finished, from, legal_moves, lost, pieces_text};
 use crate::cmd::ExitCode;
 use crate::model::rewrite::occupied;
 use crate::model::{Geometry, Model, NONE};
@@ -251,21 +251,14 @@ impl<'a> App<'a> {
     /// Hop moves (or moves of pieces of kinds) from `pos`: (from, to, the position after), and
     /// the cells each takes, which tell apart several moves between the same two holes.
     fn jumps(&self, pos: &Position) -> Vec<(usize, usize, Position, Vec<usize>)> {
-        match (&self.p.model, pos) {
-            (Model::Hop(m), Position::Hop(s)) => m
-                .moves
-                .iter()
-                .filter(|mv| s & mv.mask == mv.need)
-                .map(|mv| (mv.from, mv.to, Position::Hop(s ^ mv.mask), mv.over.clone()))
-                .collect(),
-            (Model::Rewrite(m), Position::Rewrite(s)) => rewrites(m, s)
-                .map(|(i, next)| {
-                    let mv = &m.moves[i];
-                    (mv.from, mv.to, Position::Rewrite(next), mv.takes.clone())
-                })
-                .collect(),
-            _ => Vec::new(),
-        }
+        solve::position::legal_moves(&self.p.model, pos)
+            .into_iter()
+            .filter_map(|(i, _, next)| match &self.p.model {
+                Model::Hop(m) => Some((m.moves[i].from, m.moves[i].to, next, m.moves[i].over.clone())),
+                Model::Rewrite(m) => Some((m.moves[i].from, m.moves[i].to, next, m.moves[i].takes.clone())),
+                _ => None,
+            })
+            .collect()
     }
 
     fn pick(&mut self, k: usize) {
