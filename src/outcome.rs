@@ -25,8 +25,13 @@ impl Status {
     }
 }
 
-/// Why a case of a file cut by Ctrl-C has no answer.
-pub const NOT_STARTED: &str = "interrupted (Ctrl-C) before its search began";
+/// Why a case of a file cut by Ctrl-C (or SIGTERM, SIGHUP) has no answer.
+fn not_started_why() -> String {
+    format!(
+        "interrupted ({}) before its search began",
+        crate::process::stopped_by()
+    )
+}
 
 /// One move as users and reports see it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -403,7 +408,7 @@ impl Outcome {
     /// The outcome for the case `spec` of a file Ctrl-C cut before its search began: given
     /// up, interrupted, named and judged as its search's would be.
     pub fn not_started(file: &str, spec: &crate::spec::Spec) -> Self {
-        let d = crate::diag::Diagnostic::new(&spec.path, NOT_STARTED)
+        let d = crate::diag::Diagnostic::new(&spec.path, not_started_why())
             .gave_up(GaveUp::Interrupted)
             .stopping(spec);
         let mut o = Outcome::failed(file, &d);

@@ -1,14 +1,44 @@
-//! Process-wide things every layer may use: the Ctrl-C flag, bytes in words, the machine's
+//! Process-wide things every layer may use: the Ctrl-C flag and which signal set it, bytes in words, the machine's
 //! memory and address-space limits, and glibc's allocator knobs and resident-memory figure.
 //!
 //! The ground floor: it imports nothing of the crate, so `script/`, `search/` and the
 //! commands can all use it without an arrow running back up the layers (`src/lib.rs`).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::Instant;
 
-/// Set by Ctrl-C: every running search stops at its next budget check.
+/// Set by Ctrl-C, SIGTERM or SIGHUP: every running search stops at its next budget check.
 pub static CANCELLED: AtomicBool = AtomicBool::new(false);
+
+/// The signal that set [`CANCELLED`], 0 while none has.
+static STOPPED_BY: AtomicI32 = AtomicI32::new(0);
+
+/// Has Ctrl-C (SIGINT), SIGTERM (`timeout`, a CI system cancelling a job) and SIGHUP (a
+/// closed terminal) set [`CANCELLED`] instead of ending the process, so that what finished
+/// is still reported; [`stopped_by`] names the one that came.
+pub fn stop_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
+        // SAFETY: the action only stores to atomics, which is async-signal-safe.
+        let _ = unsafe {
+            signal_hook::low_level::register(signal, move || {
+                STOPPED_BY.store(signal, Ordering::SeqCst);
+                CANCELLED.store(true, Ordering::SeqCst);
+            })
+        };
+    }
+}
+
+/// What stopped the run, as messages name it: `Ctrl-C`, `SIGTERM` or `SIGHUP` (`Ctrl-C`
+/// when no signal did: `play` stops its own search by a key).
+pub fn stopped_by() -> &'static str {
+    use signal_hook::consts::{SIGHUP, SIGTERM};
+    match STOPPED_BY.load(Ordering::SeqCst) {
+        SIGTERM => "SIGTERM",
+        SIGHUP => "SIGHUP",
+        _ => "Ctrl-C",
+    }
+}
 
 /// `1536` → `1.5 KiB`.
 pub fn human_bytes(n: u64) -> String {

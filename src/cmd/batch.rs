@@ -164,7 +164,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
     // Taken before anything in the folder is read or written; held until the end of `run`.
     let _lock = config.report.as_deref().map(batch::lock::acquire).transpose()?;
-    super::stop_on_ctrl_c();
+    crate::process::stop_on_signals();
     // The latest results of each file: reused by `--resume`, chosen from by `--failed`, and
     // carried over for the files this run does not finish.
     if let Some(dir) = &config.report {
@@ -299,7 +299,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let mut results = tally.finish();
     results.listed = config.report.is_some();
     results.stopped = match (interrupted, &first_failed) {
-        (true, _) => Some("interrupted (Ctrl-C)".to_string()),
+        (true, _) => Some(format!("interrupted ({})", crate::process::stopped_by())),
         (false, Some(which)) if config.fail_fast && !not_run.is_empty() => {
             Some(format!("--fail-fast: stopped at {which}"))
         }

@@ -38,7 +38,7 @@ const SAMPLE_TILT: (&str, &str) = (
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
     // A file of many cases takes a while to check: Ctrl-C stops between cases (exit 130).
-    super::stop_on_ctrl_c();
+    crate::process::stop_on_signals();
     // A project's marbles.toml is checked as commands read it (the one above the current
     // folder was read before any command ran).
     let (projects, paths): (Vec<PathBuf>, Vec<PathBuf>) = config

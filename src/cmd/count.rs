@@ -54,7 +54,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         )));
     }
     // Before the rule script runs: a Ctrl-C while it builds the board stops the count too.
-    super::stop_on_ctrl_c();
+    crate::process::stop_on_signals();
     let p = match super::prepare_case(&config.file, config.notation, &config.options, config.case) {
         Err(Error::Input(d)) if d.gave_up.is_some() => {
             let interrupted = d.gave_up.as_deref() == Some(&GaveUp::Interrupted);

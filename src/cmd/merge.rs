@@ -27,11 +27,14 @@ pub struct Config {
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
     // Ctrl-C (or SIGTERM, SIGHUP) while the shards are read stops before anything is written;
     // once the reports are being written, they are finished as one set.
-    super::stop_on_ctrl_c();
+    crate::process::stop_on_signals();
     let stopped = || {
         let cut = crate::process::CANCELLED.load(std::sync::atomic::Ordering::SeqCst);
         if cut {
-            eprintln!("marbles: merge interrupted (Ctrl-C): nothing was written");
+            eprintln!(
+                "marbles: merge interrupted ({}): nothing was written",
+                crate::process::stopped_by()
+            );
         }
         cut
     };

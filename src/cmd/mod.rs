@@ -174,12 +174,6 @@ fn plain(mut table: tabled::Table) -> String {
     lines.join("\n")
 }
 
-/// Ctrl-C stops every running search at its next budget check, so what finished (and the
-/// best found so far) is still reported.
-fn stop_on_ctrl_c() {
-    let _ = ctrlc::set_handler(|| crate::process::CANCELLED.store(true, std::sync::atomic::Ordering::SeqCst));
-}
-
 /// The `case`-th puzzle (from 1) of a file in any notation (by extension unless `notation`
 /// is given), compiled: `play` and `count` read files as `solve` does.
 pub fn prepare_case(

@@ -27,7 +27,7 @@ pub struct Config {
 }
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
-    super::stop_on_ctrl_c();
+    crate::process::stop_on_signals();
     // Each answer is written as soon as its puzzle is solved, and only its verdict is kept:
     // a file of 20,000 cases holds one case's tables and answer at a time.
     let (mut solved, mut errors, mut failing) = (0, false, false);
@@ -45,7 +45,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                 .map(|f| f.display().to_string())
                 .collect();
             eprintln!(
-                "marbles: interrupted (Ctrl-C); {} not run: {}",
+                "marbles: interrupted ({}); {} not run: {}",
+                crate::process::stopped_by(),
                 crate::diag::plural(rest.len(), "file"),
                 rest.join(", ")
             );
@@ -69,7 +70,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             // A search Ctrl-C cut is no answer to hold against `expect:`.
             if o.met.is_some() && crate::report::interrupted(&o) {
                 eprintln!(
-                    "marbles: interrupted (Ctrl-C): {}: {} stopped before its answer, not judged against expect:",
+                    "marbles: interrupted ({}): {}: {} stopped before its answer, not judged against expect:",
+                    crate::process::stopped_by(),
                     crate::render::terminal(&o.file),
                     crate::render::terminal(&o.puzzle)
                 );

@@ -637,7 +637,10 @@ fn runtime_error(script: &Script, e: &EvalAltResult, limits: &ScriptLimits) -> D
         // Ctrl-C, not the script's fault: the puzzle's turn was cut, as a search's would be.
         return Diagnostic::new(
             &script.origin,
-            "interrupted (Ctrl-C) while the rule script built the board",
+            format!(
+                "interrupted ({}) while the rule script built the board",
+                crate::process::stopped_by()
+            ),
         )
         .gave_up(crate::search::GaveUp::Interrupted);
     }
@@ -688,7 +691,10 @@ fn runtime_error(script: &Script, e: &EvalAltResult, limits: &ScriptLimits) -> D
             crate::process::human_bytes(limits.max_printed as u64)
         ),
         EvalAltResult::ErrorTerminated(token, ..) if token.to_string() == INTERRUPTED => {
-            "rule script stopped: interrupted (Ctrl-C)".to_string()
+            format!(
+                "rule script stopped: interrupted ({})",
+                crate::process::stopped_by()
+            )
         }
         EvalAltResult::ErrorTerminated(..) => format!(
             "rule script stopped: time limit reached ({:.1} s; an endless loop?)",

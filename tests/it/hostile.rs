@@ -364,17 +364,18 @@ fn batch_stopped_by(signal: i32, after: Duration) -> (Test, String) {
 }
 
 /// SIGTERM, which `timeout` and a CI system cancelling a job send, and SIGHUP (a closed
-/// terminal) stop a batch as Ctrl-C does: what finished is reported, exit 130 (they ended it
-/// with no reports at all).
+/// terminal) stop a batch as Ctrl-C does: what finished is reported, exit 130, the signal
+/// named (they ended it with no reports at all, then were reported in Ctrl-C's words).
 #[test]
 fn sigterm_and_sighup_stop_a_batch_as_ctrl_c_does() {
-    for signal in [libc::SIGTERM, libc::SIGHUP] {
-        let (t, _) = batch_stopped_by(signal, Duration::from_millis(1000));
+    for (signal, name) in [(libc::SIGTERM, "SIGTERM"), (libc::SIGHUP, "SIGHUP")] {
+        let (t, stderr) = batch_stopped_by(signal, Duration::from_millis(1000));
         let summary = std::fs::read_to_string(t.path("rep/summary.json")).unwrap();
         assert!(
-            summary.contains("\"stopped\": \"interrupted (Ctrl-C)\""),
+            summary.contains(&format!("\"stopped\": \"interrupted ({name})\"")),
             "{summary}"
         );
+        assert!(!stderr.contains("Ctrl-C"), "{stderr}");
     }
 }
 
