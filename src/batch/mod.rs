@@ -29,6 +29,15 @@ pub struct Found {
     pub loops: Vec<String>,
 }
 
+/// The error row of a folder the walk could not enter, after the files in every report: a
+/// CI reading only junit.xml must see that puzzles may be missing.
+pub fn unwalked(path: &str, why: &str) -> Outcome {
+    Outcome::error(
+        path,
+        format!("cannot walk the folder: {why}; its puzzles may be missing"),
+    )
+}
+
 /// Walks `paths` for puzzle files (those a notation of [`formats::NOTATIONS`] claims by
 /// extension, in any case: `.YAML` as `.yaml`): hidden folders skipped, symlinks followed,
 /// loops reported rather than followed, folders on a special file system (`/proc`, `/sys`:

@@ -308,6 +308,10 @@ pub struct Results {
     pub folder_sha256: String,
     /// Files this shard owned, relative to their folder.
     pub files: Vec<String>,
+    /// The folders the walk could not enter, each with why (every shard walks the whole
+    /// folder, so each lists the same): merge reports them as a single run does.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unwalked: Vec<(String, String)>,
     /// Each outcome carries its spec and script hashes.
     pub results: Vec<Outcome>,
 }

@@ -274,14 +274,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let finished = finished?;
     flushed?;
     let mut tally = sink.tally;
-    // A folder that could not be walked is an error row of its own in every report, after the
-    // files: a CI reading only junit.xml must see that puzzles may be missing.
+    // A folder that could not be walked is an error row of its own in every report.
     for (k, (path, why)) in found.errors.iter().enumerate() {
-        let o = Outcome::error(
-            path,
-            format!("cannot walk the folder: {why}; its puzzles may be missing"),
-        );
-        tally.add(found.puzzles.len() + k, 1, o);
+        tally.add(found.puzzles.len() + k, 1, batch::unwalked(path, why));
     }
     let reused = sink.reused;
     let times = sink.times;
@@ -328,7 +323,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         // A shard stopped short (Ctrl-C, `--fail-fast`) is not whole: it leaves no results
         // file for merge to take.
         if let Some(s) = shard.filter(|_| results.stopped.is_none()) {
-            write_shard(dir, s, config, (owned, &listing), j.outcomes()?)?;
+            let walked = (owned, &listing[..], found.errors.clone());
+            write_shard(dir, s, config, walked, j.outcomes()?)?;
         }
         j.finish();
     }
@@ -551,7 +547,7 @@ fn write_shard(
     dir: &std::path::Path,
     s: Shard,
     config: &Config,
-    (files, listing): (Vec<String>, &[String]),
+    (files, listing, unwalked): (Vec<String>, &[String], Vec<(String, String)>),
     outcomes: Vec<Outcome>,
 ) -> Result<(), Error> {
     let results = shard::Results {
@@ -570,6 +566,7 @@ fn write_shard(
         folder_files: listing.len(),
         folder_sha256: shard::listing_hash(listing),
         files,
+        unwalked,
         results: outcomes,
     };
     let path = dir.join(s.file_name());

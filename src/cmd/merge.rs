@@ -268,5 +268,14 @@ fn check(shards: &[(String, Results)]) -> Result<Vec<Outcome>, String> {
     let mut outcomes: Vec<Outcome> = shards.iter().flat_map(|(_, r)| r.results.clone()).collect();
     // A single run reports files in path order, each file's puzzles in their own order.
     outcomes.sort_by(|a, b| PathBuf::from(&a.file).cmp(&PathBuf::from(&b.file)));
+    // Then the folders the walk could not enter, as a single run puts them after the files.
+    let mut unwalked: Vec<&(String, String)> = shards.iter().flat_map(|(_, r)| &r.unwalked).collect();
+    unwalked.sort();
+    unwalked.dedup();
+    outcomes.extend(
+        unwalked
+            .into_iter()
+            .map(|(path, why)| crate::batch::unwalked(path, why)),
+    );
     Ok(outcomes)
 }

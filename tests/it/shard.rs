@@ -258,7 +258,6 @@ fn shard_of(set: &Path, out: &Path, k: u32, n: u32) -> std::path::PathBuf {
     dir.join(format!("shard-{k}-of-{n}.json"))
 }
 
-/// `merge FILES --report o/r`, printing CSV (with each file's path).
 /// A results file sealed again after an edit, as marbles seals it: the SHA-256 of its text
 /// without the seal line.
 fn resealed(path: &Path) {
@@ -272,6 +271,7 @@ fn resealed(path: &Path) {
     std::fs::write(path, format!("{}{line}{}", &text[..start], &text[end..])).unwrap();
 }
 
+/// `merge FILES --report o/r`, printing CSV (with each file's path).
 fn merge(files: &[&Path], o: &Path) -> Run {
     merge_into(files, &o.join("r"))
 }
@@ -282,6 +282,32 @@ fn merge_into(results: &[&Path], report: &Path) -> Run {
     args.extend(results.iter().map(|f| f.to_str().unwrap()));
     args.extend(["--report", report.to_str().unwrap(), "--format", "csv"]);
     marbles(&args, &[])
+}
+
+/// A folder the walk could not enter is an error row of the merged reports, once, as of a
+/// single run's, and fails the merge: it was left out of them, and the merge passed.
+#[test]
+fn merge_reports_the_folders_the_shards_could_not_walk() {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path();
+    let set = small_set(o);
+    std::os::unix::fs::symlink("/proc", set.join("proc")).unwrap();
+    let [s0, s1] = [0, 1].map(|k| shard_of(&set, o, k, 2));
+    merge(&[&s0, &s1], o).status(2);
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(o.join("r/summary.json")).unwrap()).unwrap();
+    let rows: Vec<&Value> = summary["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"] == "error")
+        .collect();
+    assert_eq!(rows.len(), 1, "{summary}");
+    assert_eq!(rows[0]["file"], set.join("proc").display().to_string());
+    assert_eq!(
+        rows[0]["error"],
+        "cannot walk the folder: on a proc file system, not walked; its puzzles may be missing"
+    );
 }
 
 #[test]
