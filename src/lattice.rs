@@ -95,6 +95,8 @@ pub fn fit(layout: Layout, holes: &[(Cell, [i64; 2])]) -> Result<Fit, Misfit> {
             Some(i) => Err(misfit(
                 holes[i].0,
                 "square",
+                // Two spaces between holes, or a row shifted by one column.
+                "is drawn an odd number of columns from the first hole, between the lattice's columns",
                 "draw holes one space apart with the rows lined up, `#` or spaces where there is no hole",
             )),
         },
@@ -112,17 +114,18 @@ pub fn fit(layout: Layout, holes: &[(Cell, [i64; 2])]) -> Result<Fit, Misfit> {
             (Some(i), Some(j)) => Err(misfit(
                 holes[i.max(j)].0,
                 "triangular",
+                "is drawn half a step off the holes before it",
                 "draw the rows centred, each half a step from the next, or left-aligned with `#` padding, holes one space apart",
             )),
         },
     }
 }
 
-fn misfit(cell: Cell, lattice: &str, how: &str) -> Misfit {
+fn misfit(cell: Cell, lattice: &str, off: &str, how: &str) -> Misfit {
     Misfit {
         cell,
         message: format!(
-            "the board fits no {lattice} lattice: hole [{}, {}] is drawn half a step off the holes before it ({how})",
+            "the board fits no {lattice} lattice: hole [{}, {}] {off} ({how})",
             cell[0], cell[1]
         ),
     }

@@ -482,22 +482,27 @@ fn hop_moves(spec: &Spec, script: &Script, t: &RuleTables, geo: &Geometry) -> Re
                 "{list}[{i}] jumps over no cell: `over` must name at least one"
             )));
         }
+        let at = |k: usize| format!("[{}, {}]", geo.cells[k][0], geo.cells[k][1]);
+        let shown = || {
+            let over: Vec<String> = over.iter().map(|&k| at(k)).collect();
+            format!("{} over {} to {}", at(from), over.join(", "), at(to))
+        };
         let mut mask = 0u128;
         for &c in over.iter().chain([&from, &to]) {
             if mask >> c & 1 == 1 {
-                return Err(script_err(format!("{list}[{i}] names the same cell twice")));
+                return Err(script_err(format!(
+                    "{list}[{i}] ({}) names {} twice",
+                    shown(),
+                    at(c)
+                )));
             }
             mask |= 1 << c;
         }
         let need = mask & !(1u128 << to);
         if let Some(j) = seen.insert((mask, from, to), i) {
-            let at = |k: usize| format!("[{}, {}]", geo.cells[k][0], geo.cells[k][1]);
-            let over: Vec<String> = over.iter().map(|&k| at(k)).collect();
             return Err(script_err(format!(
-                "{list}[{j}] and {list}[{i}] are the same jump ({} over {} to {}): listed twice, it would be counted twice",
-                at(from),
-                over.join(", "),
-                at(to)
+                "{list}[{j}] and {list}[{i}] are the same jump ({}): listed twice, it would be counted twice",
+                shown()
             )));
         }
         moves.push(HopMove {

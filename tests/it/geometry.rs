@@ -94,8 +94,18 @@ fn a_drawing_off_the_lattice_is_refused_at_its_line() {
         .status(2)
         .stderr_has(
             "sq.yaml:4:4: rule family `peg_hop`: the board fits no square lattice: hole [1, 0] is drawn \
-             half a step off the holes before it (draw holes one space apart with the rows lined up, \
+             an odd number of columns from the first hole, between the lattice's columns (draw holes one space apart with the rows lined up, \
              `#` or spaces where there is no hole)\n",
+        );
+    // Two spaces between holes: a hole a column and a half of the lattice from the one before.
+    Test::new()
+        .file("wide.yaml", "rules: peg_hop\nboard: |\n  o  o  .\n")
+        .args(["check", "wide.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "wide.yaml:3:6: rule family `peg_hop`: the board fits no square lattice: hole [0, 1] is drawn \
+             an odd number of columns from the first hole",
         );
 }
 
@@ -116,11 +126,11 @@ fn a_misfit_stops_the_script_even_when_it_is_caught() {
     assert_eq!(
         r.stderr,
         // What the script caught and printed is the message, never a Rust type's name.
-        "p.yaml: the board fits no square lattice: hole [1, 0] is drawn half a step off the holes before it \
-         (draw holes one space apart with the rows lined up, `#` or spaces where there is no hole)\n\
+        "p.yaml: the board fits no square lattice: hole [1, 0] is drawn an odd number of columns from the first hole, \
+         between the lattice's columns (draw holes one space apart with the rows lined up, `#` or spaces where there is no hole)\n\
          marbles: error: p.yaml:4:4: rule family `x`: the board fits no square lattice: hole [1, 0] is drawn \
-         half a step off the holes before it (draw holes one space apart with the rows lined up, `#` or spaces \
-         where there is no hole)\n"
+         an odd number of columns from the first hole, between the lattice's columns (draw holes one space apart \
+         with the rows lined up, `#` or spaces where there is no hole)\n"
     );
 }
 

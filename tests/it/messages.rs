@@ -48,6 +48,21 @@ fn padded_script(n: usize) -> String {
     )
 }
 
+/// A jump naming one cell twice is shown with the cell, as a jump listed twice is.
+#[test]
+fn a_jump_naming_a_cell_twice_says_which() {
+    Test::new()
+        .file(
+            "dup.rhai",
+            "fn rules(board) {\n  #{ kind: \"hop\", directions: [\"right\"],\n    jumps: [#{ dir: \"right\", from: [0, 0], over: [[0, 1], [0, 1]], to: [0, 2] }] }\n}\n",
+        )
+        .file("p.yaml", "rules: dup.rhai\nboard: |\n  o o .\n")
+        .args(["solve", "p.yaml"])
+        .run()
+        .status(2)
+        .stderr_has("marbles: error: dup.rhai:3: jumps[0] ([0, 0] over [0, 1], [0, 1] to [0, 2]) names [0, 1] twice\n");
+}
+
 #[test]
 fn rule_tables_hold_more_than_rhai_maps_did_and_have_their_own_limit() {
     // 5,000 moves of 4 keys each were 20,000 map entries: twice Rhai's old 10,000. They are
