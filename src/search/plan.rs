@@ -168,6 +168,12 @@ pub fn hop(m: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Ob
     if m.goal.pegs == PegGoal::Fewest {
         return fewest(m, order, budget, obs);
     }
+    // A board whose holes no jump joins (drawn two spaces apart) is said to be one: its
+    // position classes would refute it in words that hide the mistake.
+    if m.moves.is_empty() && !m.is_goal(m.start, m.target_pegs()) {
+        let why = "the rules make no move on this board: no peg can ever move (are its holes drawn more than one space apart?)";
+        return unmoved(m, Verdict::Unsolvable(Some(why.into())), budget);
+    }
     let more = m
         .goal
         .pattern

@@ -525,7 +525,7 @@ fn an_unsolvable_verdict_in_the_fewest_moves_says_what_was_searched() {
             "{why}"
         );
     }
-    // A board with no jump at all: nothing else was ruled out, by pagodas or anything.
+    // A board with no jump at all: said to be one, not refuted by pagodas or anything.
     let t = Test::new().file(
         "n.yaml",
         "rules: peg_hop\nboard: |\n  o # o\n  o # .\ngoal:\n  pegs: 2\n  at: [0, 0]\n",
@@ -537,8 +537,8 @@ fn an_unsolvable_verdict_in_the_fewest_moves_says_what_was_searched() {
         .status(1);
     assert_eq!(
         run.json()[0]["reason"],
-        "exhaustive search: the one position tried is not the goal; it is the only position \
-         reachable from the start"
+        "the rules make no move on this board: no peg can ever move (are its holes drawn more \
+         than one space apart?)"
     );
     // Searched from the goal's side: one peg on [1, 1] is left only from [1, 3] over [1, 2],
     // and that only from [1, 0] over [1, 1] (then [1, 1] is full): three positions, no start.

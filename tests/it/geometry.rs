@@ -97,6 +97,17 @@ fn a_drawing_off_the_lattice_is_refused_at_its_line() {
              an odd number of columns from the first hole, between the lattice's columns (draw holes one space apart with the rows lined up, \
              `#` or spaces where there is no hole)\n",
         );
+    // Three: holes a lattice step apart with none between, which no jump joins; its position
+    // class refuted it, in words that hid the spacing.
+    Test::new()
+        .file("wider.yaml", "rules: peg_hop\nboard: |\n  o   o   .\n")
+        .args(["solve", "wider.yaml"])
+        .run()
+        .status(1)
+        .stdout_has(
+            "unsolvable: the rules make no move on this board: no peg can ever move (are its holes \
+             drawn more than one space apart?)\n",
+        );
     // Two spaces between holes: a hole a column and a half of the lattice from the one before.
     Test::new()
         .file("wide.yaml", "rules: peg_hop\nboard: |\n  o  o  .\n")
