@@ -540,11 +540,18 @@ fn ctrl_c_stops_the_symmetry_phase() {
 /// What this very binary holds doing nothing, in MiB (its code: ~4 MiB in a release build,
 /// ~10 MiB in a debug one): measured memory figures allow for it.
 fn idle_mib() -> i64 {
-    Test::new()
-        .args(["--version"])
-        .run_bounded(SECS(30), None)
-        .peak_kib
-        / 1024
+    // The most of three: each is polled, and on a loaded machine a poll of a process this
+    // short may come before it has grown to its size, which set a limit below it.
+    (0..3)
+        .map(|_| {
+            Test::new()
+                .args(["--version"])
+                .run_bounded(SECS(30), None)
+                .peak_kib
+                / 1024
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// `count` on the English edge board reaches every position: far more than these limits.
