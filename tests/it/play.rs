@@ -22,6 +22,21 @@ fn the_icpc_solution_played_by_hand_drops_every_marble_home() {
     );
 }
 
+/// Piped, lines after the winning move are said to be left unplayed (they were dropped
+/// without a word); a blank line is no command.
+#[test]
+fn lines_after_a_won_game_are_said_to_be_unplayed() {
+    let (code, out) = play(
+        "puzzles/tilt_roll/four_by_four.yaml",
+        "l\nd\nu\nr\nd\nundo\n\nmoves\n",
+    );
+    assert_eq!(code, Some(0));
+    assert!(
+        out.ends_with("solved: every marble is home\nthe game is won: 2 more lines of input not played\n"),
+        "{out}"
+    );
+}
+
 #[test]
 fn illegal_moves_are_explained_and_the_board_is_unchanged() {
     let (code, out) = play(

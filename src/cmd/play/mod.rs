@@ -219,7 +219,34 @@ pub fn play(
             },
         }
     }
+    // Piped, what follows a won game is said to be left unplayed, not dropped without a word.
+    if won && !prompt {
+        let left = unplayed(&mut input, &mut bytes)?;
+        if left > 0 {
+            let more = if left >= UNPLAYED_COUNTED { " or more" } else { "" };
+            let lines = crate::diag::plural(left, "more line");
+            writeln!(out, "the game is won: {lines}{more} of input not played")?;
+        }
+    }
     Ok(if won { ExitCode::Solved } else { ExitCode::Unsolved })
+}
+
+/// The lines of input [`unplayed`] counts at most: piped input may never end (`yes hint`).
+const UNPLAYED_COUNTED: usize = 10_000;
+
+/// The lines left in `input` that hold more than white space, counted up to
+/// [`UNPLAYED_COUNTED`].
+fn unplayed(input: &mut impl BufRead, bytes: &mut Vec<u8>) -> io::Result<usize> {
+    let mut left = 0;
+    while left < UNPLAYED_COUNTED {
+        bytes.clear();
+        match read_line_at_most(input, bytes, MAX_LINE)? {
+            Line::End => break,
+            Line::TooLong => left += 1,
+            Line::Read => left += usize::from(bytes.iter().any(|b| !b.is_ascii_whitespace())),
+        }
+    }
+    Ok(left)
 }
 
 /// Why the last position of `history` cannot be won, and how many undos reach one that can.
