@@ -49,12 +49,7 @@ fn illegal_moves_are_explained_and_the_board_is_unchanged() {
         "{out}"
     );
     assert!(out.contains("[9, 9] is not a hole of this board\n"), "{out}");
-    assert!(
-        out.contains(
-            "not now: [4, 0] needs a peg, the hole jumped over needs a peg, and [4, 2] must be empty\n"
-        ),
-        "{out}"
-    );
+    assert!(out.contains("not now: [4, 2] is not empty\n"), "{out}");
     assert!(
         out.contains("`up` is not a move: write `R C R2 C2` (from, to), or `help`\n"),
         "{out}"

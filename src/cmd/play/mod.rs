@@ -423,14 +423,30 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
             let legal: Vec<_> = between.iter().filter(|mv| s & mv.mask == mv.need).collect();
             match legal[..] {
                 [mv] => Ok((Position::Hop(s ^ mv.mask), Some([r2, c2]))),
+                // Only what stands in the way is named.
                 [] => {
-                    let holes = match between.iter().all(|mv| mv.over.len() == 1) {
-                        true => "the hole jumped over needs a peg",
-                        false => "the holes jumped over need pegs",
+                    let mut why = Vec::new();
+                    if s >> f & 1 == 0 {
+                        why.push(format!("[{r}, {c}] holds no peg"));
+                    }
+                    let empty = |mv: &crate::model::HopMove| -> Vec<String> {
+                        mv.over.iter().filter(|&&o| s >> o & 1 == 0).map(named).collect()
                     };
-                    Err(format!(
-                        "not now: [{r}, {c}] needs a peg, {holes}, and [{r2}, {c2}] must be empty"
-                    ))
+                    match &between[..] {
+                        [mv] => match &empty(mv)[..] {
+                            [] => {}
+                            [one] => why.push(format!("{one}, the hole jumped over, is empty")),
+                            many => why.push(format!("{}, holes jumped over, are empty", many.join(" and "))),
+                        },
+                        ways if ways.iter().all(|mv| !empty(mv).is_empty()) => {
+                            why.push("every way between them jumps over an empty hole".to_string())
+                        }
+                        _ => {}
+                    }
+                    if s >> t & 1 == 1 {
+                        why.push(format!("[{r2}, {c2}] is not empty"));
+                    }
+                    Err(format!("not now: {}", crate::diag::listed(&why, "and")))
                 }
                 _ => {
                     let ways: Vec<String> = legal
