@@ -50,6 +50,12 @@ fn illegal_moves_are_explained_and_the_board_is_unchanged() {
     );
     assert!(out.contains("[9, 9] is not a hole of this board\n"), "{out}");
     assert!(out.contains("not now: [4, 2] is not empty\n"), "{out}");
+    // Only what stands in the way is named: here the hole jumped over, not the peg jumping.
+    let (_, over) = play("puzzles/peg_hop/english_central.yaml", "1 3 3 3\n3 3 1 3\nquit\n");
+    assert!(
+        over.contains("not now: [2, 3], the hole jumped over, is empty\n"),
+        "{over}"
+    );
     assert!(
         out.contains("`up` is not a move: write `R C R2 C2` (from, to), or `help`\n"),
         "{out}"
