@@ -2,13 +2,13 @@
 //! notation it was read from (YAML, ICPC, or a spec built in code), before any script runs.
 //!
 //! The limits come from the model's representation: hop positions are `u128` bitboards, tilt
-//! cells are `u8` indices with `u8::MAX` meaning "home" (so at most 15 × 15 = 225 cells), and
-//! a tilt search keeps one byte per marble in every state it has seen.
+//! cells are `u16` indices with `u16::MAX` meaning "home", up to the ICPC problem's 40 × 40 =
+//! 1,600 cells, and a tilt search keeps two bytes per marble in every state it has seen.
 
 /// Hop boards are bitboards of this many cells at most.
 pub const MAX_HOP_CELLS: usize = 128;
-/// Tilt boards are at most this many cells wide.
-pub const MAX_TILT_SIZE: usize = 15;
+/// Tilt boards are at most this many cells wide: the ICPC "Marble Game"'s 2 ≤ N ≤ 40.
+pub const MAX_TILT_SIZE: usize = 40;
 /// The most characters a puzzle's name may have (it is shown in every report row).
 pub const MAX_NAME_CHARS: usize = 1000;
 /// Tilt boards hold at most this many marbles.
@@ -197,8 +197,8 @@ mod tests {
     fn tilt_limits_follow_the_constants() {
         assert!(check_tilt(MAX_TILT_SIZE as i64, 1).is_ok());
         assert_eq!(
-            check_tilt(16, 1).unwrap_err().1,
-            "size 16 is out of range: tilt boards are 1 to 15 cells wide"
+            check_tilt(41, 1).unwrap_err().1,
+            "size 41 is out of range: tilt boards are 1 to 40 cells wide"
         );
         assert_eq!(check_tilt(0, 1).unwrap_err().0, TiltPart::Size);
         assert_eq!(

@@ -3,8 +3,8 @@
 //! Each case becomes a `tilt_roll` puzzle. A file may leave out the closing `0 0 0` (the
 //! classroom version of the problem does; cases are read one at a time, so a missing end is
 //! known only after the last case). Boards may be up to
-//! [`crate::limits::MAX_TILT_SIZE`] wide: past the classroom version's 6, short of the
-//! contest's 40 (tilt cells are `u8` indices). Each case passes the
+//! [`crate::limits::MAX_TILT_SIZE`] wide, the contest's 40 (the classroom version's is 6).
+//! Each case passes the
 //! checks YAML tilt boards pass ([`crate::spec::tilt`]: size and marble count, each marble and
 //! hole on the board and on a cell of its own, each wall between side-by-side cells), fed in
 //! reading order so that the first fault is the one reported, in this file's words (`(r, c)`,
@@ -310,7 +310,7 @@ mod tests {
             "t.icpc:3:1: case 1: marbles 1 and 2 share the cell (0, 0)"
         );
         assert!(msg("2 1 1\n0 0\n1 1\n0 0 1 1\n").contains("wall 1 stands between (0, 0) and (1, 1)"));
-        assert!(msg("16 1 0\n0 0\n1 1\n").starts_with("t.icpc:1:1: case 1: size 16"));
+        assert!(msg("41 1 0\n0 0\n1 1\n").starts_with("t.icpc:1:1: case 1: size 41"));
         assert!(msg("0 0 0\n").contains("no cases"));
         assert!(msg("2 1 0\n0 0\n1 1\n0 0 0\n5\n").starts_with("t.icpc:5:1: unexpected `5`"));
     }

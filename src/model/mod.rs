@@ -207,15 +207,22 @@ impl HopModel {
 #[derive(Debug, Clone)]
 pub struct TiltDir {
     pub name: String,
-    /// `next[cell]`: the cell a marble reaches by one step, or `NONE` when blocked.
-    pub next: Vec<u8>,
-    /// Every cell, nearest the side being tilted towards first (shared by every board of a
-    /// size: see `tilt_frame`).
-    pub order: std::sync::Arc<[u8]>,
+    /// `next[cell]`: the cell a marble reaches by one step, or [`NO_CELL`] when blocked.
+    pub next: Vec<TiltCell>,
+    /// `rank[cell]`: when a marble there rolls, nearest the side being tilted towards first
+    /// (shared by every board of a size: see `tilt_frame`).
+    pub rank: std::sync::Arc<[TiltCell]>,
 }
+
+/// A cell of a tilt board, by its index: boards up to 40 × 40 (the contest's), 1,600 cells.
+pub type TiltCell = u16;
 
 /// The marker for "no cell" in tilt tables and "dropped into its hole" (or "left by an exit")
 /// in tilt states.
+pub const NO_CELL: TiltCell = TiltCell::MAX;
+
+/// The marker for "no marble" where a tilt notes which marble is on each cell, and for "no
+/// hole" in `hole_at` (marbles and holes are numbered in a byte: at most 64).
 pub const NONE: u8 = u8::MAX;
 
 /// `hole_at[cell]` of an exit hole: a slider that rolls in leaves, a blocker must never.
@@ -227,14 +234,14 @@ pub struct TiltModel {
     /// Shared by every board of a size (see `tilt_frame`).
     pub geo: std::sync::Arc<Geometry>,
     pub dirs: Vec<TiltDir>,
-    /// Marble k's start cell, or `NONE` if it starts in its own hole.
-    pub start: Vec<u8>,
-    pub holes: Vec<u8>,
+    /// Marble k's start cell, or [`NO_CELL`] if it starts in its own hole.
+    pub start: Vec<TiltCell>,
+    pub holes: Vec<TiltCell>,
     /// `hole_at[cell]`: the number (0-based) of the hole there, [`EXIT`], or `NONE`.
     pub hole_at: Vec<u8>,
     pub walls: Vec<[Cell; 2]>,
     /// The exit holes' cells (none on a numbered board).
-    pub exits: Vec<u8>,
+    pub exits: Vec<TiltCell>,
     /// Each marble's kind: numbered, slider or blocker.
     pub pieces: Vec<Piece>,
     /// Set when the start already makes the puzzle unwinnable.
@@ -244,10 +251,10 @@ pub struct TiltModel {
 impl TiltModel {
     /// Whether the state `s` is won: every marble but the blockers home or gone (a blocker is
     /// never gone: the tilt that would drop it is never taken).
-    pub fn is_home(&self, s: &[u8]) -> bool {
+    pub fn is_home(&self, s: &[TiltCell]) -> bool {
         s.iter()
             .zip(&self.pieces)
-            .all(|(&p, &kind)| p == NONE || kind == Piece::Blocker)
+            .all(|(&p, &kind)| p == NO_CELL || kind == Piece::Blocker)
     }
 }
 
@@ -608,15 +615,15 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
         return Err(Diagnostic::new(&spec.path, why).at(line, None));
     }
     let (geo, orders) = tilt_frame(n, t);
-    let id = |c: &Cell| geo.index.get(c).map(|&i| i as u8);
+    let id = |c: &Cell| geo.index.get(c).map(|&i| i as TiltCell);
     let mut dirs: Vec<TiltDir> = t
         .directions
         .iter()
         .zip(orders)
-        .map(|(d, order)| TiltDir {
+        .map(|(d, rank)| TiltDir {
             name: d.name.clone(),
-            next: vec![NONE; geo.cells.len()],
-            order,
+            next: vec![NO_CELL; geo.cells.len()],
+            rank,
         })
         .collect();
     let walled = crate::script::ScriptBoard::walls(&spec.board);
@@ -657,8 +664,8 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
             ));
         }
     }
-    let holes: Vec<u8> = b.holes.iter().map(|h| id(h).unwrap_or(NONE)).collect();
-    let exits: Vec<u8> = b.exits.iter().map(|h| id(h).unwrap_or(NONE)).collect();
+    let holes: Vec<TiltCell> = b.holes.iter().map(|h| id(h).unwrap_or(NO_CELL)).collect();
+    let exits: Vec<TiltCell> = b.exits.iter().map(|h| id(h).unwrap_or(NO_CELL)).collect();
     let mut hole_at = vec![NONE; geo.cells.len()];
     for (k, &h) in holes.iter().enumerate() {
         hole_at[h as usize] = k as u8;
@@ -671,12 +678,12 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
         false => b.pieces.clone(),
     };
     let mut doomed = None;
-    let start: Vec<u8> = b
+    let start: Vec<TiltCell> = b
         .marbles
         .iter()
         .enumerate()
         .map(|(k, m)| {
-            let cell = id(m).unwrap_or(NONE);
+            let cell = id(m).unwrap_or(NO_CELL);
             match hole_at[cell as usize] {
                 NONE => cell,
                 // Readers refuse a marble on an exit; a spec built in code is refused here.
@@ -684,7 +691,7 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
                     doomed.get_or_insert(format!("marble {} starts on an exit", k + 1));
                     cell
                 }
-                h if h as usize == k => NONE,
+                h if h as usize == k => NO_CELL,
                 h => {
                     doomed.get_or_insert(format!(
                         "marble {} starts on hole {}, which it can never leave",
@@ -710,12 +717,12 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
     })
 }
 
-/// An `n`×`n` tilt board's geometry and, for each of `t`'s directions, every cell nearest the
-/// side being tilted towards first: what depends on the size and the directions alone, kept
+/// An `n`×`n` tilt board's geometry and, for each of `t`'s directions, each cell's turn to
+/// roll, nearest the side being tilted towards first: what depends on the size and the directions alone, kept
 /// per thread for the last few asked (a file of 20,000 small cases built them 20,000 times)
 /// and shared, not copied, by the models built from them.
-fn tilt_frame(n: usize, t: &RuleTables) -> (Arc<Geometry>, Vec<Arc<[u8]>>) {
-    type Frame = (Arc<Geometry>, Vec<Arc<[u8]>>);
+fn tilt_frame(n: usize, t: &RuleTables) -> (Arc<Geometry>, Vec<Arc<[TiltCell]>>) {
+    type Frame = (Arc<Geometry>, Vec<Arc<[TiltCell]>>);
     type Frames = Vec<((usize, Vec<Option<[i64; 2]>>), Frame)>;
     thread_local! {
         static FRAMES: std::cell::RefCell<Frames> = const { std::cell::RefCell::new(Vec::new()) };
@@ -737,13 +744,17 @@ fn tilt_frame(n: usize, t: &RuleTables) -> (Arc<Geometry>, Vec<Arc<[u8]>>) {
     let orders = steps()
         .map(|step| {
             let [dr, dc] = step.unwrap_or([0, 0]);
-            let mut order: Vec<u8> = (0..geo.cells.len() as u8).collect();
+            let mut order: Vec<TiltCell> = (0..geo.cells.len() as TiltCell).collect();
             // Nearest the side first: the largest projection on the direction of travel.
             order.sort_by_key(|&i| {
                 let [r, c] = geo.cells[i as usize];
                 std::cmp::Reverse(r * dr + c * dc)
             });
-            order.into()
+            let mut rank = vec![0; order.len()];
+            for (turn, &cell) in order.iter().enumerate() {
+                rank[cell as usize] = turn as TiltCell;
+            }
+            rank.into()
         })
         .collect();
     let frame: Frame = (Arc::new(geo), orders);
@@ -757,7 +768,7 @@ fn tilt_frame(n: usize, t: &RuleTables) -> (Arc<Geometry>, Vec<Arc<[u8]>>) {
 }
 
 /// A cycle of `next` links (a functional graph), from its least cell back to it, if any.
-fn find_cycle(next: &[u8]) -> Option<Vec<u8>> {
+fn find_cycle(next: &[TiltCell]) -> Option<Vec<TiltCell>> {
     // 0 unvisited, 1 on the current walk, 2 known to end at a blocked cell.
     let mut mark = vec![0u8; next.len()];
     let mut walk = Vec::new();
@@ -766,13 +777,13 @@ fn find_cycle(next: &[u8]) -> Option<Vec<u8>> {
         let mut c = start;
         while mark[c] == 0 {
             mark[c] = 1;
-            walk.push(c as u8);
+            walk.push(c as TiltCell);
             match next[c] {
-                NONE => break,
+                NO_CELL => break,
                 n => c = n as usize,
             }
         }
-        if mark[c] == 1 && next[c] != NONE {
+        if mark[c] == 1 && next[c] != NO_CELL {
             let from = walk.iter().position(|&w| w as usize == c).unwrap_or(0);
             let mut cycle = walk[from..].to_vec();
             let least = (0..cycle.len()).min_by_key(|&i| cycle[i]).unwrap_or(0);

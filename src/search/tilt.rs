@@ -2,7 +2,7 @@
 //! on a board with exits, that take every slider off the board and drop no blocker).
 
 use super::{Budget, GaveUp, Verdict, table_peak, vec_peak};
-use crate::model::{EXIT, NONE, TiltModel};
+use crate::model::{EXIT, NO_CELL, NONE, TiltCell, TiltModel};
 use crate::spec::Piece;
 use rustc_hash::FxHashSet;
 
@@ -11,64 +11,86 @@ pub struct TiltResult {
     pub verdict: Verdict,
     /// Direction indices, first tilt first.
     pub path: Vec<usize>,
-    /// Marble positions before each tilt and after the last (`NONE` = in its hole).
-    pub states: Vec<Vec<u8>>,
+    /// Marble positions before each tilt and after the last (`NO_CELL` = in its hole).
+    pub states: Vec<Vec<TiltCell>>,
     pub nodes: u64,
     pub memory: u64,
 }
 
 /// Tilts the board in direction `d`: returns the marbles' new cells, or `None` when a marble
 /// drops into a hole that is not its own or a blocker into an exit (the game is lost, so that
-/// tilt is never taken). A slider that rolls into an exit leaves the board (`NONE`).
-pub fn roll(model: &TiltModel, d: usize, pos: &[u8], occ: &mut [u8]) -> Option<Vec<u8>> {
+/// tilt is never taken). A slider that rolls into an exit leaves the board (`NO_CELL`).
+///
+/// `occ` notes which marble is on each cell: all `NONE` when called, and left so. Only the
+/// marbles are visited, nearest the side first (a 40 × 40 board has 1,600 cells and a
+/// handful of marbles).
+pub fn roll(model: &TiltModel, d: usize, pos: &[TiltCell], occ: &mut [u8]) -> Option<Vec<TiltCell>> {
     let dir = &model.dirs[d];
-    occ.fill(NONE);
+    let mut turns: Vec<(TiltCell, usize)> = Vec::with_capacity(pos.len());
     for (k, &p) in pos.iter().enumerate() {
-        if p != NONE {
+        if p != NO_CELL {
             occ[p as usize] = k as u8;
+            turns.push((dir.rank[p as usize], k));
         }
     }
+    turns.sort_unstable();
     let mut out = pos.to_vec();
-    for &cell in dir.order.iter() {
-        let k = occ[cell as usize];
-        if k == NONE {
-            continue;
+    let rolled = rolled(model, dir, &turns, pos, &mut out, occ);
+    for &p in pos.iter().chain(&out) {
+        if p != NO_CELL {
+            occ[p as usize] = NONE;
         }
+    }
+    rolled.then_some(out)
+}
+
+/// Rolls the marbles of `turns` in turn from `pos` into `out`, `occ` noting where each is;
+/// false when the tilt loses the game.
+fn rolled(
+    model: &TiltModel,
+    dir: &crate::model::TiltDir,
+    turns: &[(TiltCell, usize)],
+    pos: &[TiltCell],
+    out: &mut [TiltCell],
+    occ: &mut [u8],
+) -> bool {
+    for &(_, k) in turns {
+        let cell = pos[k];
         occ[cell as usize] = NONE;
         let mut c = cell;
         let mut dropped = false;
         // Compiled links never cycle (see `model::compile`); the bound makes sure of it.
         for _ in 0..dir.next.len() {
             let n = dir.next[c as usize];
-            if n == NONE || occ[n as usize] != NONE {
+            if n == NO_CELL || occ[n as usize] != NONE {
                 break;
             }
             c = n;
             let h = model.hole_at[c as usize];
             if h == EXIT {
-                if model.pieces[k as usize] == Piece::Blocker {
-                    return None;
+                if model.pieces[k] == Piece::Blocker {
+                    return false;
                 }
                 dropped = true;
                 break;
             }
             // A hole is empty until its own marble has dropped into it.
-            if h != NONE && out[h as usize] != NONE {
-                if h != k {
-                    return None;
+            if h != NONE && out[h as usize] != NO_CELL {
+                if h as usize != k {
+                    return false;
                 }
                 dropped = true;
                 break;
             }
         }
         if dropped {
-            out[k as usize] = NONE;
+            out[k] = NO_CELL;
         } else {
-            occ[c as usize] = k;
-            out[k as usize] = c;
+            occ[c as usize] = k as u8;
+            out[k] = c;
         }
     }
-    Some(out)
+    true
 }
 
 /// Finds the fewest tilts that put every marble in its hole.
@@ -89,22 +111,23 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
             0,
         );
     }
-    let home = |s: &[u8]| model.is_home(s);
+    let home = |s: &[TiltCell]| model.is_home(s);
     // Every state seen, with the index of the state it came from and the tilt taken (a
     // family may name more than 256 directions: the tilt's index is not a byte).
-    let mut states: Vec<(Box<[u8]>, u32, u32)> = vec![(model.start.clone().into(), u32::MAX, 0)];
-    let mut seen: FxHashSet<Box<[u8]>> = FxHashSet::default();
+    let mut states: Vec<(Box<[TiltCell]>, u32, u32)> = vec![(model.start.clone().into(), u32::MAX, 0)];
+    let mut seen: FxHashSet<Box<[TiltCell]>> = FxHashSet::default();
     seen.insert(model.start.clone().into());
     let mut occ = vec![NONE; model.geo.cells.len()];
     let mut head = 0;
     let mut goal = home(&model.start).then_some(0);
     // Each state is boxed twice (the queue and the set): its bytes rounded up to the
     // allocator's 16 and its 16-byte header, for each copy.
-    let boxed = (model.start.len().div_ceil(16).max(1) * 16 + 16) as u64 * 2;
+    let bytes = std::mem::size_of_val(model.start.as_slice());
+    let boxed = (bytes.div_ceil(16).max(1) * 16 + 16) as u64 * 2;
     // The queue and the set, as they may grow by `more` states: counted before they grow.
-    let used = |seen: &FxHashSet<Box<[u8]>>, states: &Vec<_>, more: usize| {
-        table_peak::<Box<[u8]>>(seen.len(), seen.capacity(), more)
-            + vec_peak::<(Box<[u8]>, u32, u32)>(states.len(), states.capacity(), more)
+    let used = |seen: &FxHashSet<Box<[TiltCell]>>, states: &Vec<_>, more: usize| {
+        table_peak::<Box<[TiltCell]>>(seen.len(), seen.capacity(), more)
+            + vec_peak::<(Box<[TiltCell]>, u32, u32)>(states.len(), states.capacity(), more)
             + (states.len() + more) as u64 * boxed
     };
     let mut memory = 0;
@@ -143,7 +166,7 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
             if seen.contains(next.as_slice()) {
                 continue;
             }
-            let next: Box<[u8]> = next.into();
+            let next: Box<[TiltCell]> = next.into();
             seen.insert(next.clone());
             let done = home(&next);
             states.push((next, head as u32, d as u32));

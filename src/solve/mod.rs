@@ -649,7 +649,7 @@ pub fn hop_end(m: &HopModel, path: &[usize]) -> std::result::Result<u128, String
 
 /// The marble positions a tilt path passes through, from the model's start, each tilt
 /// checked to drop no marble into another's hole and no blocker into an exit.
-pub fn tilt_states(m: &TiltModel, path: &[usize]) -> std::result::Result<Vec<Vec<u8>>, String> {
+pub fn tilt_states(m: &TiltModel, path: &[usize]) -> std::result::Result<Vec<Vec<model::TiltCell>>, String> {
     let mut occ = vec![NONE; m.geo.cells.len()];
     let mut states = vec![m.start.clone()];
     for (k, &d) in path.iter().enumerate() {
@@ -789,12 +789,12 @@ pub fn drawn_replay(spec: &Spec, geo: &model::Geometry, frames: Vec<String>) -> 
 }
 
 /// The boards of a tilt game, one per state.
-pub fn tilt_replay(m: &TiltModel, states: &[Vec<u8>]) -> Replay {
+pub fn tilt_replay(m: &TiltModel, states: &[Vec<model::TiltCell>]) -> Replay {
     let frames = states
         .iter()
         .map(|s| {
             s.iter()
-                .map(|&p| (p != NONE).then(|| m.geo.cells[p as usize]))
+                .map(|&p| (p != model::NO_CELL).then(|| m.geo.cells[p as usize]))
                 .collect()
         })
         .collect();

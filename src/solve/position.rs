@@ -11,8 +11,8 @@ use crate::search::tilt::roll;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Position {
     Hop(u128),
-    /// Marble k's cell, or `NONE` once it is home.
-    Tilt(Vec<u8>),
+    /// Marble k's cell, or `NO_CELL` once it is home.
+    Tilt(Vec<crate::model::TiltCell>),
     /// Pieces of kinds: a bitboard per kind.
     Rewrite(Kinds),
     /// Sliding robots: each robot's square.

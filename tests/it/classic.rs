@@ -41,6 +41,21 @@ fn official_icpc_sample_gives_the_judges_output() {
     assert_eq!(r.stdout, "5 moves\nNo Solution\n");
 }
 
+/// The contest's boards go to 40 × 40 (they were refused past 15; `limits` tests the bound):
+/// marble 2 rolls up the last column into its hole at the top, then marble 1 down column 0
+/// into its own.
+#[test]
+fn boards_wider_than_fifteen_are_solved() {
+    let case = "16 2 0\n0 0\n15 15\n15 0\n0 15\n0 0 0\n";
+    let r = run("wide.icpc", case, &["solve", "wide.icpc", "--format", "icpc"]).status(0);
+    assert_eq!(r.stdout, "Case 1: 2 moves\n\n");
+    let r = run("wide.icpc", case, &["solve", "wide.icpc", "--format", "json"]).status(0);
+    assert_eq!(
+        r.json()[0]["moves"],
+        serde_json::json!([{ "tilt": "up" }, { "tilt": "down" }])
+    );
+}
+
 #[test]
 fn classroom_sample_without_end_marker_gives_five_moves() {
     // Not named .icpc: --from says what it is.
@@ -343,15 +358,15 @@ fn shuffle_seed_is_reproducible_and_seeds_differ() {
 }
 
 /// Tilt boards are checked once, against the model's limits, whichever notation gives them:
-/// a 16-wide board is refused with the same words from YAML and from ICPC.
+/// a 41-wide board is refused with the same words from YAML and from ICPC.
 #[test]
 fn tilt_limits_read_the_same_from_yaml_and_icpc() {
-    let why = "size 16 is out of range: tilt boards are 1 to 15 cells wide";
-    let yaml = "rules: tilt_roll\nsize: 16\nmarbles: [[0, 0]]\nholes: [[1, 1]]\n";
+    let why = "size 41 is out of range: tilt boards are 1 to 40 cells wide";
+    let yaml = "rules: tilt_roll\nsize: 41\nmarbles: [[0, 0]]\nholes: [[1, 1]]\n";
     run("big.yaml", yaml, &["check", "big.yaml"])
         .status(2)
         .stderr_has(&format!("big.yaml:2: {why}"));
-    run("big.icpc", "16 1 0\n0 0\n1 1\n", &["check", "big.icpc"])
+    run("big.icpc", "41 1 0\n0 0\n1 1\n", &["check", "big.icpc"])
         .status(2)
         .stderr_has(&format!("big.icpc:1:1: case 1: {why}"));
     let many = "rules: tilt_roll\nsize: 2\nmarbles: [[0, 0], [0, 1], [1, 0], [1, 1], [0, 0]]\nholes: [[0, 0], [0, 1], [1, 0], [1, 1], [0, 0]]\n";

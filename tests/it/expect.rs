@@ -641,7 +641,7 @@ fn an_expect_comment_is_never_dropped_by_a_typo_a_blank_line_or_its_place() {
         .run()
         .status(2);
     assert_eq!(run.stdout, "error\nerror\n", "{}", run.stderr);
-    let wide = format!("; expect: solved\n{}", sample.replacen("4 3 1", "16 3 1", 1));
+    let wide = format!("; expect: solved\n{}", sample.replacen("4 3 1", "41 3 1", 1));
     let run = Test::new()
         .file("s.icpc", &wide)
         .args(["solve", "s.icpc", "--format", "moves"])
@@ -650,7 +650,7 @@ fn an_expect_comment_is_never_dropped_by_a_typo_a_blank_line_or_its_place() {
     assert_eq!(run.stdout, "error\nNo Solution\n");
     assert_eq!(
         run.stderr,
-        "marbles: error: s.icpc:2:1: case 1: size 16 is out of range: tilt boards are 1 to 15 cells wide\n"
+        "marbles: error: s.icpc:2:1: case 1: size 41 is out of range: tilt boards are 1 to 40 cells wide\n"
     );
     // At the end of a line of a case it would not be read: refused too.
     let trailing = sample.replacen("4 3 1\n", "4 3 1 ; expect: solved\n", 1);

@@ -119,8 +119,8 @@ fn enormous_files_and_boards_say_the_limit() {
     );
     refused(
         "tilt.yaml",
-        b"rules: tilt_roll\nsize: 40\nmarbles: [[0,0]]\nholes: [[1,1]]\n",
-        "tilt.yaml:2: size 40 is out of range: tilt boards are 1 to 15 cells wide",
+        b"rules: tilt_roll\nsize: 41\nmarbles: [[0,0]]\nholes: [[1,1]]\n",
+        "tilt.yaml:2: size 41 is out of range: tilt boards are 1 to 40 cells wide",
     );
 }
 

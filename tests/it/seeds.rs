@@ -465,8 +465,8 @@ fn a_case_that_breaks_a_check_keeps_its_place_and_the_cases_after_it() {
         ),
         (
             "wide.icpc",
-            format!("{icpc}20 1 0\n0 0\n19 19\n{icpc}0 0 0\n"),
-            "wide.icpc:9:1: case 2: size 20 is out of range: tilt boards are 1 to 15 cells wide",
+            format!("{icpc}41 1 0\n0 0\n40 40\n{icpc}0 0 0\n"),
+            "wide.icpc:9:1: case 2: size 41 is out of range: tilt boards are 1 to 40 cells wide",
         ),
         (
             "shared.icpc",

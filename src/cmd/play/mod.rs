@@ -337,7 +337,7 @@ fn show(p: &Prepared, pos: &Position, mark: Option<Cell>, out: &mut impl Write) 
         Position::Tilt(s) => writeln!(
             out,
             "{} of {} marble{} home",
-            s.iter().filter(|&&c| c == NONE).count(),
+            s.iter().filter(|&&c| c == crate::model::NO_CELL).count(),
             s.len(),
             if s.len() == 1 { "" } else { "s" }
         ),

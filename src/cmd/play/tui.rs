@@ -528,7 +528,7 @@ impl<'a> App<'a> {
             }
             Position::Tilt(s) => format!(
                 "{} of {} marble{} home · tilt {}",
-                s.iter().filter(|&&c| c == NONE).count(),
+                s.iter().filter(|&&c| c == crate::model::NO_CELL).count(),
                 s.len(),
                 if s.len() == 1 { "" } else { "s" },
                 self.history.len() - 1
