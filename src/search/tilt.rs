@@ -25,23 +25,33 @@ pub struct TiltResult {
 /// marbles are visited, nearest the side first (a 40 × 40 board has 1,600 cells and a
 /// handful of marbles).
 pub fn roll(model: &TiltModel, d: usize, pos: &[TiltCell], occ: &mut [u8]) -> Option<Vec<TiltCell>> {
+    let mut out = Vec::with_capacity(pos.len());
+    roll_into(model, d, pos, occ, &mut out).then_some(out)
+}
+
+/// [`roll`] into `out`, allocating nothing: false when the tilt loses the game.
+fn roll_into(model: &TiltModel, d: usize, pos: &[TiltCell], occ: &mut [u8], out: &mut Vec<TiltCell>) -> bool {
     let dir = &model.dirs[d];
-    let mut turns: Vec<(TiltCell, usize)> = Vec::with_capacity(pos.len());
+    let mut turns = [(0, 0); crate::limits::MAX_TILT_MARBLES];
+    let mut moving = 0;
     for (k, &p) in pos.iter().enumerate() {
         if p != NO_CELL {
             occ[p as usize] = k as u8;
-            turns.push((dir.rank[p as usize], k));
+            turns[moving] = (dir.rank[p as usize], k);
+            moving += 1;
         }
     }
+    let turns = &mut turns[..moving];
     turns.sort_unstable();
-    let mut out = pos.to_vec();
-    let rolled = rolled(model, dir, &turns, pos, &mut out, occ);
-    for &p in pos.iter().chain(&out) {
+    out.clear();
+    out.extend_from_slice(pos);
+    let rolled = rolled(model, dir, turns, pos, out, occ);
+    for &p in pos.iter().chain(out.iter()) {
         if p != NO_CELL {
             occ[p as usize] = NONE;
         }
     }
-    rolled.then_some(out)
+    rolled
 }
 
 /// Rolls the marbles of `turns` in turn from `pos` into `out`, `occ` noting where each is;
@@ -95,6 +105,80 @@ fn rolled(
 
 /// Finds the fewest tilts that put every marble in its hole.
 pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
+    if let Some(why) = &model.doomed {
+        return TiltResult {
+            verdict: Verdict::Unsolvable(Some(why.clone())),
+            path: vec![],
+            states: vec![model.start.clone()],
+            nodes: budget.nodes,
+            memory: 0,
+        };
+    }
+    // A state's marbles packed `bits` to a cell, all ones for home: a word holds 5 marbles of
+    // a 40 × 40 board (11 bits a cell), 8 of a 15 × 15 one.
+    let bits = (model.geo.cells.len() + 1).next_power_of_two().trailing_zeros();
+    match model.start.len() * bits as usize {
+        0..=64 => search::<u64>(model, budget, bits),
+        65..=128 => search::<u128>(model, budget, bits),
+        _ => search::<Box<[TiltCell]>>(model, budget, bits),
+    }
+}
+
+/// How the search keeps a state: packed into a word when its marbles' cells fit, boxed
+/// otherwise.
+trait Key: Clone + Eq + std::hash::Hash {
+    /// The bytes each copy of a state holds beside the tables (a box's allocation) for
+    /// `marbles` marbles.
+    fn held(marbles: usize) -> u64;
+    fn pack(s: &[TiltCell], bits: u32) -> Self;
+    /// The state's `marbles` cells, into `out`.
+    fn unpack(&self, bits: u32, marbles: usize, out: &mut Vec<TiltCell>);
+}
+
+macro_rules! packed_key {
+    ($word:ty) => {
+        impl Key for $word {
+            fn held(_: usize) -> u64 {
+                0
+            }
+            fn pack(s: &[TiltCell], bits: u32) -> Self {
+                let home: $word = (1 << bits) - 1;
+                s.iter().rev().fold(0, |acc, &c| {
+                    acc << bits | if c == NO_CELL { home } else { <$word>::from(c) }
+                })
+            }
+            fn unpack(&self, bits: u32, marbles: usize, out: &mut Vec<TiltCell>) {
+                let home: $word = (1 << bits) - 1;
+                out.clear();
+                out.extend(
+                    (0..marbles).map(|k| match self >> (k as u32 * bits) & home {
+                        c if c == home => NO_CELL,
+                        c => c as TiltCell,
+                    }),
+                );
+            }
+        }
+    };
+}
+packed_key!(u64);
+packed_key!(u128);
+
+impl Key for Box<[TiltCell]> {
+    // Boxed: its bytes rounded up to the allocator's 16, and a 16-byte header.
+    fn held(marbles: usize) -> u64 {
+        ((marbles * std::mem::size_of::<TiltCell>()).div_ceil(16).max(1) * 16 + 16) as u64
+    }
+    fn pack(s: &[TiltCell], _: u32) -> Self {
+        s.into()
+    }
+    fn unpack(&self, _: u32, _: usize, out: &mut Vec<TiltCell>) {
+        out.clear();
+        out.extend_from_slice(self);
+    }
+}
+
+/// The breadth-first search of [`solve`], each state kept as a `K`.
+fn search<K: Key>(model: &TiltModel, budget: &mut Budget, bits: u32) -> TiltResult {
     let finish = |verdict, path: Vec<usize>, states, budget: &Budget, memory| TiltResult {
         verdict,
         path,
@@ -102,33 +186,25 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
         nodes: budget.nodes,
         memory,
     };
-    if let Some(why) = &model.doomed {
-        return finish(
-            Verdict::Unsolvable(Some(why.clone())),
-            vec![],
-            vec![model.start.clone()],
-            budget,
-            0,
-        );
-    }
+    let marbles = model.start.len();
     let home = |s: &[TiltCell]| model.is_home(s);
     // Every state seen, with the index of the state it came from and the tilt taken (a
     // family may name more than 256 directions: the tilt's index is not a byte).
-    let mut states: Vec<(Box<[TiltCell]>, u32, u32)> = vec![(model.start.clone().into(), u32::MAX, 0)];
-    let mut seen: FxHashSet<Box<[TiltCell]>> = FxHashSet::default();
-    seen.insert(model.start.clone().into());
+    let first = K::pack(&model.start, bits);
+    let mut states: Vec<(K, u32, u32)> = vec![(first.clone(), u32::MAX, 0)];
+    let mut seen: FxHashSet<K> = FxHashSet::default();
+    seen.insert(first);
     let mut occ = vec![NONE; model.geo.cells.len()];
+    let (mut cur, mut next) = (Vec::with_capacity(marbles), Vec::with_capacity(marbles));
     let mut head = 0;
     let mut goal = home(&model.start).then_some(0);
-    // Each state is boxed twice (the queue and the set): its bytes rounded up to the
-    // allocator's 16 and its 16-byte header, for each copy.
-    let bytes = std::mem::size_of_val(model.start.as_slice());
-    let boxed = (bytes.div_ceil(16).max(1) * 16 + 16) as u64 * 2;
+    // Each state is kept twice (the queue and the set).
+    let held = K::held(marbles) * 2;
     // The queue and the set, as they may grow by `more` states: counted before they grow.
-    let used = |seen: &FxHashSet<Box<[TiltCell]>>, states: &Vec<_>, more: usize| {
-        table_peak::<Box<[TiltCell]>>(seen.len(), seen.capacity(), more)
-            + vec_peak::<(Box<[TiltCell]>, u32, u32)>(states.len(), states.capacity(), more)
-            + (states.len() + more) as u64 * boxed
+    let used = |seen: &FxHashSet<K>, states: &Vec<_>, more: usize| {
+        table_peak::<K>(seen.len(), seen.capacity(), more)
+            + vec_peak::<(K, u32, u32)>(states.len(), states.capacity(), more)
+            + (states.len() + more) as u64 * held
     };
     let mut memory = 0;
     let mut check_at = budget.nodes + 1;
@@ -158,19 +234,18 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
                 );
             }
         }
-        let cur = states[head].0.clone();
+        states[head].0.unpack(bits, marbles, &mut cur);
         for d in 0..model.dirs.len() {
-            let Some(next) = roll(model, d, &cur, &mut occ) else {
-                continue;
-            };
-            if seen.contains(next.as_slice()) {
+            if !roll_into(model, d, &cur, &mut occ, &mut next) {
                 continue;
             }
-            let next: Box<[TiltCell]> = next.into();
-            seen.insert(next.clone());
-            let done = home(&next);
-            states.push((next, head as u32, d as u32));
-            if done {
+            let key = K::pack(&next, bits);
+            if seen.contains(&key) {
+                continue;
+            }
+            seen.insert(key.clone());
+            states.push((key, head as u32, d as u32));
+            if home(&next) {
                 goal = Some(states.len() - 1);
                 break;
             }
@@ -187,12 +262,17 @@ pub fn solve(model: &TiltModel, budget: &mut Budget) -> TiltResult {
             memory,
         );
     };
+    let unpacked = |k: &K| {
+        let mut s = Vec::with_capacity(marbles);
+        k.unpack(bits, marbles, &mut s);
+        s
+    };
     let mut path = Vec::new();
-    let mut trail = vec![states[i].0.to_vec()];
+    let mut trail = vec![unpacked(&states[i].0)];
     while states[i].1 != u32::MAX {
         path.push(states[i].2 as usize);
         i = states[i].1 as usize;
-        trail.push(states[i].0.to_vec());
+        trail.push(unpacked(&states[i].0));
     }
     path.reverse();
     trail.reverse();

@@ -56,6 +56,24 @@ fn boards_wider_than_fifteen_are_solved() {
     );
 }
 
+/// The search keeps a state in a word when its marbles fit (5 bits a cell on 4 × 4, 11 on
+/// 40 × 40), in two words past 64 bits, boxed past 128: each way gives the fewest tilts. Case 1,
+/// 10 marbles on 15 × 15 (80 bits), has its 27 from an independent breadth-first search (a
+/// Python one, written from the problem statement); case 2, 20 marbles on 10 × 10 (140 bits),
+/// drops all twenty with one tilt down, each row-1 marble into the first hole below it.
+#[test]
+fn many_marbles_are_kept_however_many_bits_they_take() {
+    let eighty = "15 10 30\n13 4\n4 14\n14 2\n1 6\n0 4\n10 1\n5 3\n7 3\n6 7\n9 0\n13 14\n9 14\n14 14\n14 6\n14 9\n14 11\n10 14\n8 3\n11 14\n12 14\n0 0 1 0\n0 9 0 10\n1 1 1 2\n1 1 2 1\n1 5 2 5\n1 6 1 7\n1 11 2 11\n2 1 3 1\n2 2 3 2\n2 9 2 10\n2 11 2 12\n2 14 3 14\n4 7 4 8\n4 10 5 10\n4 13 5 13\n5 2 6 2\n7 3 7 4\n7 6 7 7\n7 8 7 9\n8 3 9 3\n8 4 9 4\n8 5 9 5\n9 1 10 1\n9 4 10 4\n9 7 10 7\n10 11 10 12\n11 5 12 5\n12 0 12 1\n12 7 13 7\n13 5 14 5\n";
+    // Marbles 1–10 on row 1, 11–20 on row 0; holes 1–10 on row 8, 11–20 on row 9.
+    let twenty: String = [1, 0, 8, 9]
+        .iter()
+        .flat_map(|row| (0..10).map(move |k| format!("{row} {k}\n")))
+        .fold(String::from("10 20 0\n"), |all, line| all + line.as_str());
+    let file = format!("{eighty}{twenty}0 0 0\n");
+    let r = run("many.icpc", &file, &["solve", "many.icpc", "--format", "icpc"]).status(0);
+    assert_eq!(r.stdout, "Case 1: 27 moves\n\nCase 2: 1 moves\n\n");
+}
+
 #[test]
 fn classroom_sample_without_end_marker_gives_five_moves() {
     // Not named .icpc: --from says what it is.
