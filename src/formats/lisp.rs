@@ -4,7 +4,7 @@
 //! `(peg-puzzle '((o) (x x) (x x x) (x x x x) (x x x x x)) #f)`, whose second argument `#t`
 //! asks for a trace of the search (as `--trace` does). Mind the letters: in this notation `o`
 //! is a *hole*, the reverse of YAML boards, where `o` is a peg. Uppercase `X`/`O` and
-//! `PEG-PUZZLE` are read too, a `'` (a quoted list) is allowed, and `;` starts a comment.
+//! `PEG-PUZZLE` are read too, a `'` (a quoted list) or `(quote …)` is allowed, and `;` starts a comment.
 //! Answers in this notation are written by `render::answer`, and read back here: rows all
 //! as long are a square board (`peg_hop`), `-` a place with no hole, and a list of boards
 //! (`(((x o x)) ((o x o)))`, an answer's states) is one puzzle per board.
@@ -199,7 +199,10 @@ fn call_args(path: &Path, it: &mut Tokens, open: Pos) -> Result<(Rows, bool)> {
     let err = |pos: Pos, msg: String| pos.error(path, msg);
     it.next_if(|(_, t)| *t == "'");
     let rows = match it.next() {
-        Some((pos, "(")) => board(path, it, pos, None)?,
+        Some((pos, "(")) => match it.next_if(|(_, t)| t.eq_ignore_ascii_case("quote")) {
+            Some(_) => quoted(path, it, pos)?,
+            None => board(path, it, pos, None)?,
+        },
         Some((pos, t)) => {
             return Err(err(
                 pos,
@@ -240,6 +243,30 @@ fn call_args(path: &Path, it: &mut Tokens, open: Pos) -> Result<(Rows, bool)> {
             }
         }
         None => Err(err(open, "this `(peg-puzzle` call is never closed".into())),
+    }
+}
+
+/// `(quote BOARD)`, the long form of `'BOARD`, opened at `open` and read up to `quote`: the
+/// board, then the `)` closing the form.
+fn quoted(path: &Path, it: &mut Tokens, open: Pos) -> Result<Rows> {
+    let never = || open.error(path, "this `(quote` is never closed".to_string());
+    let rows = match it.next() {
+        Some((pos, "(")) => board(path, it, pos, None)?,
+        Some((pos, t)) => {
+            return Err(pos.error(
+                path,
+                format!("expected the board after `quote`, found `{t}`: {EXAMPLE}"),
+            ));
+        }
+        None => return Err(never()),
+    };
+    match it.next() {
+        Some((_, ")")) => Ok(rows),
+        Some((pos, t)) => Err(pos.error(
+            path,
+            format!("expected `)` to end `(quote …)` after its board, found `{t}`"),
+        )),
+        None => Err(never()),
     }
 }
 

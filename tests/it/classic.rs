@@ -166,6 +166,24 @@ pub fn one_jump(before: &[Vec<bool>], after: &[Vec<bool>]) -> bool {
         })
 }
 
+/// `(quote …)` is the long form of `'…`: the same call, the same answer (it was refused,
+/// and the file read no further).
+#[test]
+fn a_call_may_quote_its_board_either_way() {
+    let board = "((o) (x x) (x x x) (x x x x) (x x x x x))";
+    let answer = |file: &str| {
+        run("q.lisp", file, &["solve", "q.lisp", "--format", "lisp"])
+            .status(0)
+            .stdout
+    };
+    let short = answer(&format!("(peg-puzzle '{board} #f)\n"));
+    assert!(short.starts_with("(((o)\n  (x x)\n"), "{short}");
+    let both = answer(&format!(
+        "(peg-puzzle (quote {board}) #f)\n(peg-puzzle '{board} #f)\n"
+    ));
+    assert_eq!(both, format!("{short}{short}"));
+}
+
 #[test]
 fn lisp_answer_is_fourteen_states_each_one_jump_apart() {
     let r = run(
