@@ -29,6 +29,40 @@ pub fn stop_on_signals() {
     }
 }
 
+/// While set (see [`stop_searches_only`]), a signal that comes between searches ends the
+/// process at once, as if unhandled.
+static END_WHEN_IDLE: AtomicBool = AtomicBool::new(false);
+
+/// Whether a search is running, for [`END_WHEN_IDLE`].
+static SEARCHING: AtomicBool = AtomicBool::new(false);
+
+/// Has Ctrl-C, SIGTERM and SIGHUP stop a search (see [`searching`]) and leave the process
+/// going, and end it, exit 128 + the signal, between searches: piped `play`, whose player
+/// stops a long hint and plays on, and whose waiting for a line a signal must still end.
+pub fn stop_searches_only() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    END_WHEN_IDLE.store(true, Ordering::SeqCst);
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
+        // SAFETY: the action only touches atomics and calls `_exit`, both async-signal-safe.
+        let _ = unsafe {
+            signal_hook::low_level::register(signal, move || {
+                if !SEARCHING.load(Ordering::SeqCst) {
+                    libc::_exit(128 + signal);
+                }
+                STOPPED_BY.store(signal, Ordering::SeqCst);
+                CANCELLED.store(true, Ordering::SeqCst);
+            })
+        };
+    }
+}
+
+/// Marks a search as running (`true`) or over (`false`) for [`stop_searches_only`]; over, it
+/// says whether a signal stopped it, and clears that for the next one.
+pub fn searching(on: bool) -> bool {
+    SEARCHING.store(on, Ordering::SeqCst);
+    !on && END_WHEN_IDLE.load(Ordering::SeqCst) && CANCELLED.swap(false, Ordering::SeqCst)
+}
+
 /// What stopped the run, as messages name it: `Ctrl-C`, `SIGTERM` or `SIGHUP` (`Ctrl-C`
 /// when no signal did: `play` stops its own search by a key).
 pub fn stopped_by() -> &'static str {

@@ -541,3 +541,41 @@ fn solve_finishes_a_slide_puzzle_from_the_start() {
         "{out}"
     );
 }
+
+/// Piped, Ctrl-C stops a long `hint` and the game goes on (it ended the session without a
+/// word, the position lost); between searches it still ends the session, exit 130.
+#[test]
+fn ctrl_c_stops_a_hint_and_the_game_goes_on() {
+    use std::io::{BufRead as _, Read as _, Write as _};
+    use std::process::Stdio;
+    let t = Test::new().file("d.yaml", &crate::support::diamond41_from_tip());
+    // `play` with `commands` written once its heading is out (its signals are handled by
+    // then), SIGINT after `wait`, then `more`: its exit code and what it printed.
+    let session = |commands: &[u8], wait: u64, more: &[u8]| {
+        let mut c = t.command();
+        c.args(["play", "d.yaml", "--timeout", "60"]);
+        let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut printed = String::new();
+        stdout.read_line(&mut printed).unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(commands).unwrap();
+        stdin.flush().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(wait));
+        // SAFETY: signalling our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        let _ = stdin.write_all(more);
+        drop(stdin);
+        stdout.read_to_string(&mut printed).unwrap();
+        (child.wait().unwrap().code(), printed)
+    };
+    let (code, printed) = session(b"hint\n", 1000, b"undo\nquit\n");
+    assert!(
+        printed.contains("hint stopped (Ctrl-C): the game goes on\nnothing to undo\n"),
+        "{printed}"
+    );
+    assert_eq!(code, Some(1), "{printed}");
+    // Waiting for a line, a signal ends the session as it always did.
+    let (code, printed) = session(b"", 200, b"");
+    assert_eq!(code, Some(130), "{printed}");
+}

@@ -46,6 +46,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         return Ok(tui::run(&p, &config.options)?);
     }
     let prompt = io::stdin().is_terminal();
+    crate::process::stop_searches_only();
     Ok(play(
         &p,
         &config.options,
@@ -186,7 +187,16 @@ pub fn play(
             }
             ["hint"] | ["solve"] => {
                 let opts = &bounded(p, opts);
+                // A signal stops the search (and the undos `lost` tries), not the game.
+                crate::process::searching(true);
                 let o = solve::solve_prepared(&from(p, &here), opts);
+                let lost =
+                    (o.status == Status::Unsolvable).then(|| lost(p, opts, &history, o.reason.clone()));
+                if crate::process::searching(false) {
+                    let by = crate::process::stopped_by();
+                    writeln!(out, "{} stopped ({by}): the game goes on", words[0])?;
+                    continue;
+                }
                 match (o.status, words[0]) {
                     (Status::Solved, _) if o.moves.is_empty() => writeln!(out, "already solved")?,
                     (Status::Solved, "hint") => writeln!(out, "try: {}", render::move_text(&o.moves[0]))?,
@@ -195,7 +205,7 @@ pub fn play(
                         won = true;
                         break;
                     }
-                    (Status::Unsolvable, _) => writeln!(out, "{}", lost(p, opts, &history, o.reason))?,
+                    (Status::Unsolvable, _) => writeln!(out, "{}", lost.unwrap_or_default())?,
                     _ => writeln!(
                         out,
                         "the solver gave up from here: {}",
