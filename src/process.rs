@@ -1,5 +1,6 @@
-//! Process-wide things every layer may use: the Ctrl-C flag and which signal set it, bytes in words, the machine's
-//! memory and address-space limits, and glibc's allocator knobs and resident-memory figure.
+//! Process-wide things every layer may use: the Ctrl-C flag and which signal set it, bytes in
+//! words, the machine's memory and address-space limits, and glibc's allocator knobs and
+//! resident-memory figure.
 //!
 //! The ground floor: it imports nothing of the crate, so `script/`, `search/` and the
 //! commands can all use it without an arrow running back up the layers (`src/lib.rs`).
@@ -17,16 +18,7 @@ static STOPPED_BY: AtomicI32 = AtomicI32::new(0);
 /// closed terminal) set [`CANCELLED`] instead of ending the process, so that what finished
 /// is still reported; [`stopped_by`] names the one that came.
 pub fn stop_on_signals() {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    for signal in [SIGINT, SIGTERM, SIGHUP] {
-        // SAFETY: the action only stores to atomics, which is async-signal-safe.
-        let _ = unsafe {
-            signal_hook::low_level::register(signal, move || {
-                STOPPED_BY.store(signal, Ordering::SeqCst);
-                CANCELLED.store(true, Ordering::SeqCst);
-            })
-        };
-    }
+    handle_signals(false);
 }
 
 /// While set (see [`stop_searches_only`]), a signal that comes between searches ends the
@@ -40,13 +32,19 @@ static SEARCHING: AtomicBool = AtomicBool::new(false);
 /// going, and end it, exit 128 + the signal, between searches: piped `play`, whose player
 /// stops a long hint and plays on, and whose waiting for a line a signal must still end.
 pub fn stop_searches_only() {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     END_WHEN_IDLE.store(true, Ordering::SeqCst);
+    handle_signals(true);
+}
+
+/// Registers the action of [`stop_on_signals`], or with `end_when_idle` of
+/// [`stop_searches_only`], for SIGINT, SIGTERM and SIGHUP.
+fn handle_signals(end_when_idle: bool) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     for signal in [SIGINT, SIGTERM, SIGHUP] {
         // SAFETY: the action only touches atomics and calls `_exit`, both async-signal-safe.
         let _ = unsafe {
             signal_hook::low_level::register(signal, move || {
-                if !SEARCHING.load(Ordering::SeqCst) {
+                if end_when_idle && !SEARCHING.load(Ordering::SeqCst) {
                     libc::_exit(128 + signal);
                 }
                 STOPPED_BY.store(signal, Ordering::SeqCst);

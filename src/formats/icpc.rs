@@ -2,10 +2,9 @@
 //!
 //! Each case becomes a `tilt_roll` puzzle. A file may leave out the closing `0 0 0` (the
 //! classroom version of the problem does; cases are read one at a time, so a missing end is
-//! known only after the last case). Boards may be up to
-//! [`crate::limits::MAX_TILT_SIZE`] wide, the contest's 40 (the classroom version's is 6).
-//! Each case passes the
-//! checks YAML tilt boards pass ([`crate::spec::tilt`]: size and marble count, each marble and
+//! known only after the last case). Boards may be up to [`crate::limits::MAX_TILT_SIZE`]
+//! wide, the contest's 40 (the classroom version's is 6). Each case passes the checks YAML
+//! tilt boards pass ([`crate::spec::tilt`]: size and marble count, each marble and
 //! hole on the board and on a cell of its own, each wall between side-by-side cells), fed in
 //! reading order so that the first fault is the one reported, in this file's words (`(r, c)`,
 //! the case, the line it was read on). Answers in the judge's and the classroom's words are

@@ -614,12 +614,12 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
         let line = crate::spec::key_line(&spec.source, part.key());
         return Err(Diagnostic::new(&spec.path, why).at(line, None));
     }
-    let (geo, orders) = tilt_frame(n, t);
+    let (geo, ranks) = tilt_frame(n, t);
     let id = |c: &Cell| geo.index.get(c).map(|&i| i as TiltCell);
     let mut dirs: Vec<TiltDir> = t
         .directions
         .iter()
-        .zip(orders)
+        .zip(ranks)
         .map(|(d, rank)| TiltDir {
             name: d.name.clone(),
             next: vec![NO_CELL; geo.cells.len()],
@@ -718,9 +718,9 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
 }
 
 /// An `n`×`n` tilt board's geometry and, for each of `t`'s directions, each cell's turn to
-/// roll, nearest the side being tilted towards first: what depends on the size and the directions alone, kept
-/// per thread for the last few asked (a file of 20,000 small cases built them 20,000 times)
-/// and shared, not copied, by the models built from them.
+/// roll, nearest the side being tilted towards first: what depends on the size and the
+/// directions alone, kept per thread for the last few asked (a file of 20,000 small cases
+/// built them 20,000 times) and shared, not copied, by the models built from them.
 fn tilt_frame(n: usize, t: &RuleTables) -> (Arc<Geometry>, Vec<Arc<[TiltCell]>>) {
     type Frame = (Arc<Geometry>, Vec<Arc<[TiltCell]>>);
     type Frames = Vec<((usize, Vec<Option<[i64; 2]>>), Frame)>;
@@ -741,7 +741,7 @@ fn tilt_frame(n: usize, t: &RuleTables) -> (Arc<Geometry>, Vec<Arc<[TiltCell]>>)
         .collect();
     let drawn = cells.iter().map(|&[r, c]| [2 * c, r]).collect();
     let geo = Geometry::new(Layout::Square, cells, drawn, Vec::new());
-    let orders = steps()
+    let ranks = steps()
         .map(|step| {
             let [dr, dc] = step.unwrap_or([0, 0]);
             let mut order: Vec<TiltCell> = (0..geo.cells.len() as TiltCell).collect();
@@ -757,7 +757,7 @@ fn tilt_frame(n: usize, t: &RuleTables) -> (Arc<Geometry>, Vec<Arc<[TiltCell]>>)
             rank.into()
         })
         .collect();
-    let frame: Frame = (Arc::new(geo), orders);
+    let frame: Frame = (Arc::new(geo), ranks);
     FRAMES.with_borrow_mut(|f| {
         if f.len() == 8 {
             f.remove(0);
