@@ -627,7 +627,15 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
         })
         .collect();
     let walled = crate::script::ScriptBoard::walls(&spec.board);
-    for l in &t.links {
+    let stepped: Vec<crate::script::Link>;
+    let links = match t.links_from_steps {
+        false => &t.links,
+        true => {
+            stepped = stepped_links(&geo, t);
+            &stepped
+        }
+    };
+    for l in links {
         let (Some(from), Some(to)) = (id(&l.from), id(&l.to)) else {
             return Err(script.error_at_key(
                 "links",
@@ -715,6 +723,22 @@ fn compile_tilt(spec: &Spec, script: &Script, t: &RuleTables, b: &TiltBoard) -> 
         pieces,
         doomed,
     })
+}
+
+/// The links of a tilt family that gave none: from each square of `geo` to the square one step
+/// away in each of `t`'s directions, where there is one.
+fn stepped_links(geo: &Geometry, t: &RuleTables) -> Vec<crate::script::Link> {
+    let mut links = Vec::new();
+    for (dir, d) in t.directions.iter().enumerate() {
+        let [dr, dc] = d.step.unwrap_or([0, 0]);
+        for &from @ [r, c] in &geo.cells {
+            let to = [r + dr, c + dc];
+            if geo.index.contains_key(&to) {
+                links.push(crate::script::Link { dir, from, to });
+            }
+        }
+    }
+    links
 }
 
 /// An `n`×`n` tilt board's geometry and, for each of `t`'s directions, each cell's turn to

@@ -45,8 +45,8 @@ fn official_icpc_sample_gives_the_judges_output() {
 /// marble 2 rolls up the last column into its hole at the top, then marble 1 down column 0
 /// into its own.
 #[test]
-fn boards_wider_than_fifteen_are_solved() {
-    let case = "16 2 0\n0 0\n15 15\n15 0\n0 15\n0 0 0\n";
+fn the_contest_s_widest_boards_are_solved() {
+    let case = "40 2 0\n0 0\n39 39\n39 0\n0 39\n0 0 0\n";
     let r = run("wide.icpc", case, &["solve", "wide.icpc", "--format", "icpc"]).status(0);
     assert_eq!(r.stdout, "Case 1: 2 moves\n\n");
     let r = run("wide.icpc", case, &["solve", "wide.icpc", "--format", "json"]).status(0);
