@@ -64,10 +64,15 @@ pub fn read_text(path: &Path) -> Result<String> {
         return Err(Diagnostic::new(
             path,
             format!(
-                "is {} bytes; {}s are limited to {} bytes",
+                "is {} bytes; {}s are limited to {} bytes{}",
                 meta.len(),
                 kind_of(path),
-                MAX_SPEC_BYTES
+                MAX_SPEC_BYTES,
+                match kind_of(path) {
+                    "puzzle file" =>
+                        " (a file of many cases may be split into several: `batch` solves a folder of them)",
+                    _ => "",
+                }
             ),
         ));
     }
