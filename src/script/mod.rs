@@ -799,7 +799,7 @@ impl Reader<'_> {
             }
             Kind::Tilt => {
                 // Each square's link each way, by the link that gave it (a 40 × 40 board has
-                // 6,400 links: looking each up among the others took 0.2 s).
+                // 6,400 links: looking each up among the others was quadratic).
                 let mut given: rustc_hash::FxHashMap<(usize, Cell), usize> = Default::default();
                 // No `links`: one step each way (`RuleTables::links_from_steps`).
                 let listed = match map.contains_key("links") {
