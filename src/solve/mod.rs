@@ -360,6 +360,11 @@ pub fn settings(spec: &Spec, opts: &Options) -> String {
     };
     // Reaching a square with any number left: a piece, as a robot or a kind of piece is one.
     let goal = match at.strip_prefix(" with one reaching ") {
+        // A tilt board's goal is its own: every marble home, or every slider off the board.
+        _ if let crate::spec::BoardSpec::Tilt(b) = &spec.board => match b.exits.is_empty() {
+            true => "every marble home".to_string(),
+            false => "every slider off the board".to_string(),
+        },
         Some(rest) if pegs == "any" && spec.goal.at.is_none() => format!("a piece reaching {rest}"),
         _ if pegs == "1" => format!("1 peg{at}"),
         _ => format!("{pegs} pegs{at}"),

@@ -434,6 +434,42 @@ fn check_refuses(text: &str, why: &str) {
         .stderr_has(why);
 }
 
+/// An answer not as expected is told in the expectation's words: tilts for `tilts:` (it said
+/// "expected solved: 3 tilts, got solved: 5 moves").
+#[test]
+fn a_tilt_expectation_not_met_is_answered_in_tilts() {
+    let tilt = std::fs::read_to_string(root().join("puzzles/tilt_roll/four_by_four.yaml")).unwrap();
+    Test::new()
+        .file("t.yaml", &format!("{tilt}expect:\n  tilts: 3\n"))
+        .args(["solve", "t.yaml", "--format", "moves"])
+        .run()
+        .status(1)
+        .stderr_has("expected solved: 3 tilts, got solved: 5 tilts\n");
+}
+
+/// A tilt result's settings name its goal, not pegs it has none of (`goal: the family's
+/// default pegs`).
+#[test]
+fn a_tilt_result_s_settings_name_its_own_goal() {
+    for (puzzle, goal) in [
+        ("four_by_four", "goal: every marble home; "),
+        ("exit_maze", "goal: every slider off the board; "),
+    ] {
+        let run = Test::new()
+            .in_root()
+            .args([
+                "solve",
+                &format!("puzzles/tilt_roll/{puzzle}.yaml"),
+                "--format",
+                "json",
+            ])
+            .run()
+            .status(0);
+        let settings = run.json()[0]["settings"].as_str().unwrap().to_string();
+        assert!(settings.starts_with(goal), "{settings}");
+    }
+}
+
 #[test]
 fn an_expectation_a_family_never_counts_is_refused_and_tilts_are_moves() {
     let tilt = std::fs::read_to_string(root().join("puzzles/tilt_roll/four_by_four.yaml")).unwrap();
