@@ -239,11 +239,11 @@ fn search<K: Key>(model: &TiltModel, budget: &mut Budget, bits: u32) -> TiltResu
             if !roll_into(model, d, &cur, &mut occ, &mut next) {
                 continue;
             }
+            // One hash a child: a word is copied for nothing when seen, a box only past 128 bits.
             let key = K::pack(&next, bits);
-            if seen.contains(&key) {
+            if !seen.insert(key.clone()) {
                 continue;
             }
-            seen.insert(key.clone());
             states.push((key, head as u32, d as u32));
             if home(&next) {
                 goal = Some(states.len() - 1);

@@ -87,18 +87,29 @@ fn a_drawing_off_the_lattice_is_refused_at_its_line() {
              is drawn half a step off the holes before it (draw the rows centred, each half a step \
              from the next, or left-aligned with `#` padding, holes one space apart)\n",
         );
-    Test::new()
-        .file("sq.yaml", "rules: peg_hop\nboard: |2\n  o o o\n   o o\n")
-        .args(["solve", "sq.yaml"])
-        .run()
-        .status(2)
-        .stderr_has(
-            "sq.yaml:4:4: rule family `peg_hop`: the board fits no square lattice: hole [1, 0] is drawn \
-             an odd number of columns from the first hole, between the lattice's columns (draw holes one space apart with the rows lined up, \
-             `#` or spaces where there is no hole)\n",
-        );
-    // Three: holes a lattice step apart with none between, which no jump joins; its position
-    // class refuted it, in words that hid the spacing.
+    // A square row shifted by one column, and holes two spaces apart (a column and a half of
+    // the lattice from the one before): both an odd number of columns off.
+    let square = |name: &str, board: &str| {
+        Test::new()
+            .file(name, &format!("rules: peg_hop\nboard: |2\n{board}"))
+            .args(["check", name])
+            .run()
+            .status(2)
+    };
+    let off = "is drawn an odd number of columns from the first hole, between the lattice's columns \
+               (draw holes one space apart with the rows lined up, `#` or spaces where there is no hole)\n";
+    square("sq.yaml", "  o o o\n   o o\n").stderr_has(&format!(
+        "sq.yaml:4:4: rule family `peg_hop`: the board fits no square lattice: hole [1, 0] {off}"
+    ));
+    square("wide.yaml", "  o  o  .\n").stderr_has(&format!(
+        "wide.yaml:3:6: rule family `peg_hop`: the board fits no square lattice: hole [0, 1] {off}"
+    ));
+}
+
+/// Holes three spaces apart are holes a lattice step apart with none between, which no jump
+/// joins: said so (their position class refuted them, in words that hid the spacing).
+#[test]
+fn a_board_no_jump_joins_says_so() {
     Test::new()
         .file("wider.yaml", "rules: peg_hop\nboard: |\n  o   o   .\n")
         .args(["solve", "wider.yaml"])
@@ -107,16 +118,6 @@ fn a_drawing_off_the_lattice_is_refused_at_its_line() {
         .stdout_has(
             "unsolvable: the rules make no move on this board: no peg can ever move (are its holes \
              drawn more than one space apart?)\n",
-        );
-    // Two spaces between holes: a hole a column and a half of the lattice from the one before.
-    Test::new()
-        .file("wide.yaml", "rules: peg_hop\nboard: |\n  o  o  .\n")
-        .args(["check", "wide.yaml"])
-        .run()
-        .status(2)
-        .stderr_has(
-            "wide.yaml:3:6: rule family `peg_hop`: the board fits no square lattice: hole [0, 1] is drawn \
-             an odd number of columns from the first hole",
         );
 }
 
