@@ -104,17 +104,21 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
     match &model {
         Model::Hop(m) => check_order(&opts.order, m, &script.name)
             .map_err(|why| crate::diag::Diagnostic::new(&spec.path, why))?,
-        Model::Rewrite(_) if opts.order != MoveOrder::Script => {
+        _ if opts.order == MoveOrder::Script => {}
+        // Silently ignored, a flag would seem to have been honoured.
+        other => {
+            let how = match other {
+                Model::Rewrite(_) => "tries its moves in the order its script lists them",
+                _ => "finds the fewest moves, whatever order they are tried in",
+            };
             return Err(crate::diag::Diagnostic::new(
                 &spec.path,
                 format!(
-                    "--order and --shuffle are for hop families; `{}` tries its moves in the order its \
-                     script lists them: leave them out",
+                    "--order and --shuffle are for hop families; `{}` {how}: leave them out",
                     script.name
                 ),
             ));
         }
-        _ => {}
     }
     unmeetable_expect(&spec, &model, &script.name)?;
     Ok(Prepared {

@@ -626,3 +626,37 @@ fn a_rule_script_above_the_boundary_is_named_not_passed_over() {
              proj, a project's boundary): move it into proj/rules, or name it by its path\n",
         );
 }
+
+#[test]
+fn a_move_order_is_refused_by_families_it_would_change_nothing_in() {
+    // Tilts and slides are searched for the fewest moves and a rewrite family in its
+    // script's order: `--order` and `--shuffle` would be silently ignored there.
+    for (puzzle, family, how) in [
+        (
+            "puzzles/tilt_roll/four_by_four.yaml",
+            "tilt_roll",
+            "finds the fewest moves, whatever order they are tried in",
+        ),
+        (
+            "puzzles/ricochet/red_circle.yaml",
+            "ricochet",
+            "finds the fewest moves, whatever order they are tried in",
+        ),
+        (
+            "puzzles/frogs_toads/frogs_toads_3.yaml",
+            "frogs_toads",
+            "tries its moves in the order its script lists them",
+        ),
+    ] {
+        for flags in [&["--shuffle"][..], &["--order", "reverse"]] {
+            Test::new()
+                .in_root()
+                .args(["solve", puzzle].iter().chain(flags))
+                .run()
+                .status(2)
+                .stderr_has(&format!(
+                    "marbles: error: {puzzle}: --order and --shuffle are for hop families; `{family}` {how}: leave them out\n"
+                ));
+        }
+    }
+}
