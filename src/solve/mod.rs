@@ -242,22 +242,35 @@ pub fn file_hash(path: &Path) -> Option<String> {
         .map(|b| crate::fingerprint::hash_bytes(&b))
 }
 
-/// The limits for one puzzle: command line, then spec, then defaults.
+/// A puzzle's limit under the house's (the project's or the default): the lower of the two.
+fn lower<T: Ord>(puzzle: Option<T>, house: Option<T>) -> Option<T> {
+    match (puzzle, house) {
+        (Some(p), Some(h)) => Some(p.min(h)),
+        (p, h) => p.or(h),
+    }
+}
+
+/// The limits for one puzzle: the command line's; else the spec's `solve:` limits, which
+/// may lower the project's (or the default memory limit) and never raise them: a puzzle is
+/// somebody else's file, and its `max_memory: 100000GB` would have lifted the budget that
+/// keeps a search from taking the machine's memory.
 pub fn limits_for(spec: &Spec, opts: &Options) -> Limits {
     let s = &spec.limits;
     Limits {
         timeout: opts
             .limits
             .timeout
-            .or(s.timeout.map(Duration::from_secs_f64))
-            .or(opts.project.timeout),
-        max_nodes: opts.limits.max_nodes.or(s.max_nodes).or(opts.project.max_nodes),
-        max_memory: opts
+            .or_else(|| lower(s.timeout.map(Duration::from_secs_f64), opts.project.timeout)),
+        max_nodes: opts
             .limits
-            .max_memory
-            .or(s.max_memory.map(|b| b.0))
-            .or(opts.project.max_memory)
-            .or(opts.default_max_memory),
+            .max_nodes
+            .or_else(|| lower(s.max_nodes, opts.project.max_nodes)),
+        max_memory: opts.limits.max_memory.or_else(|| {
+            lower(
+                s.max_memory.map(|b| b.0),
+                opts.project.max_memory.or(opts.default_max_memory),
+            )
+        }),
     }
 }
 
@@ -352,11 +365,14 @@ pub fn settings(spec: &Spec, opts: &Options) -> String {
     // named, not measured, so that a verdict reached under it is reused at any `-j` (a give-up
     // is retried when its limits differ, see `Outcome::limits`).
     let mut chosen = limits_for(spec, opts);
-    chosen.max_memory = opts
-        .limits
-        .max_memory
-        .or(spec.limits.max_memory.map(|b| b.0))
-        .or(opts.project.max_memory);
+    chosen.max_memory = opts.limits.max_memory.or_else(|| {
+        let puzzle = spec.limits.max_memory.map(|b| b.0);
+        match (puzzle, opts.project.max_memory, opts.default_max_memory) {
+            // A puzzle's limit over the default is the default (see `limits_for`).
+            (Some(p), None, Some(d)) if p >= d => None,
+            (p, house, _) => lower(p, house),
+        }
+    });
     let limits = match (chosen.max_memory, opts.default_max_memory, chosen.describe()) {
         (None, Some(_), none) if none == "none" => "max memory the default".to_string(),
         (None, Some(_), some) => format!("{some}, max memory the default"),

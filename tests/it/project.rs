@@ -30,6 +30,35 @@ fn the_project_file_sets_limits_that_flags_override() {
 }
 
 #[test]
+fn a_puzzle_may_lower_the_project_s_limits_and_never_raise_them() {
+    // A puzzle is somebody else's file: its `solve:` limits apply only where they are lower.
+    let give_up = |puzzle_limits: &str| {
+        let v = Test::new()
+            .file("marbles.toml", "[limits]\nmax_nodes = 5\nmax_memory = \"50MB\"\n")
+            .file("p.yaml", &format!("{}solve:\n{puzzle_limits}", corner()))
+            .args(["solve", "p.yaml", "--format", "json"])
+            .run()
+            .status(1)
+            .json();
+        (v[0]["reason"].clone(), v[0]["limits"].clone())
+    };
+    assert_eq!(
+        give_up("  max_nodes: 100000\n  max_memory: 100000GB\n"),
+        (
+            "node limit (5 nodes)".into(),
+            "max nodes 5, max memory 47.7 MiB".into()
+        )
+    );
+    assert_eq!(
+        give_up("  max_nodes: 3\n  max_memory: 40MB\n"),
+        (
+            "node limit (3 nodes)".into(),
+            "max nodes 3, max memory 38.1 MiB".into()
+        )
+    );
+}
+
+#[test]
 fn an_unknown_key_is_refused_at_its_line_with_a_suggestion() {
     // By every command that solves, lists rule families or writes: `rules` reads the
     // project's rule folders, and `new`, `import` and `merge` write.
