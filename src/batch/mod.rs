@@ -300,20 +300,94 @@ fn reused(previous: &Previous, path: &Path, opts: &Options) -> Option<Vec<Outcom
             return None;
         }
         let expect = spec.expect;
-        // A result that shows no line and no board (a give-up while its script built the
-        // board) has nothing to replay: its script is not run again.
-        let drawn = !o.moves.steps.is_empty() || o.replay.is_some();
-        let replayed = match drawn {
-            true => solve::prepare_with(spec, script, opts).is_ok_and(|p| solve::replays(&p, opts, o)),
-            false => o.puzzle == spec.name && o.rules == script.name,
-        };
-        if !replayed {
+        if !what_its_moves_do(spec, script, opts, o) {
             return None;
         }
         // Judged again from the file as it is: a record's own `expect` and `met` are not read.
         o.judge(expect);
     }
     Some(outcomes)
+}
+
+/// Whether a recorded result `o` is what its moves do on `spec` ([`solve::replays`]: its
+/// script builds the board again and the line is played move by move). A result that shows
+/// no line and no board (a give-up while its script built the board) has nothing to replay:
+/// its script is not run again, and it need only name the puzzle and its family.
+fn what_its_moves_do(spec: Spec, script: Script, opts: &Options, o: &Outcome) -> bool {
+    match !o.moves.steps.is_empty() || o.replay.is_some() {
+        true => solve::prepare_with(spec, script, opts).is_ok_and(|p| solve::replays(&p, opts, o)),
+        false => o.puzzle == spec.name && o.rules == script.name,
+    }
+}
+
+/// Why `outcomes`, the results another run recorded for the puzzle file `file` (as the
+/// batch named it), in its case order, are not what that file makes now, if they are not:
+/// the file unreadable or changed since it was solved (its bytes' hash, a script's), a count
+/// of results that is not its count of cases, or a result that is not what its moves do
+/// ([`what_its_moves_do`]). `merge` asks this of every file of every shard.
+pub fn not_replayed(file: &str, outcomes: &[Outcome], opts: &Options) -> Option<String> {
+    let path = Path::new(file);
+    let text = match crate::spec::read_text(path) {
+        Ok(text) => text,
+        Err(d) => return Some(format!("{} (its results are replayed against it)", d.message)),
+    };
+    let hash = crate::fingerprint::hash(&text);
+    if outcomes
+        .iter()
+        .any(|o| o.spec_hash.as_ref().is_some_and(|h| *h != hash))
+    {
+        return Some("was changed since it was solved".into());
+    }
+    let mut cases = Vec::new();
+    let read = formats::parse_each(path, Notation::of(path, None), &text, &mut |s| {
+        cases.push(s.ok());
+        std::ops::ControlFlow::Continue(())
+    });
+    // A file that cannot be read to its end has one more result: its error.
+    let expected = cases.len() + usize::from(read.is_err());
+    if outcomes.len() != expected {
+        return Some(format!(
+            "has {} results, for a file of {}",
+            outcomes.len(),
+            crate::diag::plural(expected, "result")
+        ));
+    }
+    let mut scripts: Option<(String, Script)> = None;
+    for (k, (o, spec)) in outcomes.iter().zip(cases).enumerate() {
+        let drawn = !o.moves.steps.is_empty() || o.replay.is_some();
+        let spec = match spec {
+            // An error compiling the case: nothing to replay.
+            Some(_) if o.status == Status::Error && !drawn => continue,
+            Some(spec) => spec,
+            None if o.status == Status::Error => continue,
+            None => return Some(format!("result {} is for a case that cannot be read", k + 1)),
+        };
+        let script = match &scripts {
+            Some((rules, script)) if *rules == spec.rules => script.clone(),
+            _ => match crate::script::resolve(&spec) {
+                Ok(script) => {
+                    scripts = Some((spec.rules.clone(), script.clone()));
+                    script
+                }
+                Err(d) => return Some(format!("result {}: {}", k + 1, d.message)),
+            },
+        };
+        if o.script_hash.as_ref().is_some_and(|h| *h != script.hash) {
+            return Some(format!(
+                "result {}: its rule script {} was changed since it was solved",
+                k + 1,
+                script.origin.display()
+            ));
+        }
+        if !what_its_moves_do(spec, script, opts, o) {
+            return Some(format!(
+                "result {} ({}) is not what its moves do",
+                k + 1,
+                o.puzzle
+            ));
+        }
+    }
+    None
 }
 
 /// Whether the results kept for `path` pass as a test, judged again against the file's

@@ -267,6 +267,31 @@ pub fn options_in_force(opts: &Options) -> Vec<String> {
     flags
 }
 
+/// The options a replay of results made under `flags` ([`options_in_force`]) needs: the goals
+/// the flags set (`--fewest`, `--fewest-moves`) and the script limits the boards were built
+/// under. Limits and move order change how an answer is found, not what its moves do.
+pub fn replay_options(flags: &[String]) -> Options {
+    let value = |name: &str| {
+        flags
+            .iter()
+            .find_map(|f| f.strip_prefix(name)?.strip_prefix(' ')?.parse::<f64>().ok())
+    };
+    let mut script = ScriptLimits::default();
+    if let Some(ops) = value("--script-ops") {
+        script.max_operations = ops as u64;
+    }
+    if let Some(secs) = value("--script-timeout").and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
+    {
+        script.timeout = secs;
+    }
+    Options {
+        fewest: flags.iter().any(|f| f == "--fewest"),
+        fewest_moves: flags.iter().any(|f| f == "--fewest-moves"),
+        script,
+        ..Options::default()
+    }
+}
+
 /// How two lists of [`options_in_force`] differ, as "with --max-nodes 100, … without": every
 /// option one lacks or has otherwise (a flag and a project limit for the same thing are two),
 /// in `ours`' words then `theirs'`.

@@ -265,6 +265,9 @@ fn check(shards: &[(String, Results)]) -> Result<Vec<Outcome>, String> {
             ));
         }
     }
+    for (name, r) in shards {
+        replayed(name, r)?;
+    }
     let mut outcomes: Vec<Outcome> = shards.iter().flat_map(|(_, r)| r.results.clone()).collect();
     // A single run reports files in path order, each file's puzzles in their own order.
     outcomes.sort_by(|a, b| PathBuf::from(&a.file).cmp(&PathBuf::from(&b.file)));
@@ -278,4 +281,31 @@ fn check(shards: &[(String, Results)]) -> Result<Vec<Outcome>, String> {
             .map(|(path, why)| crate::batch::unwalked(path, why)),
     );
     Ok(outcomes)
+}
+
+/// Refuses a shard whose results are not what their puzzle files make now: each file is read
+/// again (it must be as the shard solved it) and each result replayed, as `--resume` replays
+/// a result before reusing it. A shard file's seal is a hash anyone can make again; a result
+/// whose moves were edited (an illegal jump, a peg count its boards do not show) is caught
+/// here. Files are replayed on every core; Ctrl-C stops between them.
+fn replayed(name: &str, r: &Results) -> Result<(), String> {
+    use rayon::prelude::*;
+    let opts = shard::replay_options(&r.options);
+    let files: Vec<&[Outcome]> = r.results.chunk_by(|a, b| a.file == b.file).collect();
+    let fault = files.par_iter().find_map_first(|outcomes| {
+        if crate::process::CANCELLED.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
+        let file = &outcomes[0].file;
+        crate::batch::not_replayed(file, outcomes, &opts).map(|why| (file.clone(), why))
+    });
+    match fault {
+        None => Ok(()),
+        Some((file, why)) => Err(format!(
+            "{name} (shard {}): {file}: {why}; merge replays every result against its puzzle file \
+             as the shard solved it (run merge where the shards' puzzle folder is, and rerun shard {} \
+             if the file changed or the shard file was edited)",
+            r.shard, r.shard
+        )),
+    }
 }

@@ -426,6 +426,54 @@ fn merge_refuses_a_folder_holding_no_results_file_by_name() {
     assert!(!report.exists(), "a refused merge writes nothing");
 }
 
+/// A shard file's seal is a hash anyone can make again: merge replays each result against
+/// its puzzle file, as `--resume` does, and a resealed edit of what the moves do, or a puzzle
+/// file changed since the shard solved it, is refused.
+#[test]
+fn merge_replays_every_result_against_its_puzzle_file() {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path();
+    let set = small_set(o);
+    let [s0, s1] = [0, 1].map(|k| shard_of(&set, o, k, 2));
+    let original = std::fs::read_to_string(&s0).unwrap();
+    let doc: Value = serde_json::from_str(&original).unwrap();
+    let results = doc["results"].as_array().unwrap();
+    let k = results
+        .iter()
+        .position(|r| r["status"] == "solved" && r["jumps"].as_array().is_some_and(|j| j.len() > 1))
+        .expect("a solved result with jumps");
+    let (file, puzzle) = (
+        results[k]["file"].as_str().unwrap(),
+        results[k]["puzzle"].as_str().unwrap(),
+    );
+    let refused = |why: &str| {
+        merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
+            "marbles: error: {} (shard 0/2): {file}: {why}; merge replays every result against its \
+             puzzle file as the shard solved it",
+            s0.display()
+        ));
+        assert!(!o.join("r").exists(), "a refused merge writes nothing");
+    };
+    let forged = |change: &dyn Fn(&mut Value)| {
+        let mut d = doc.clone();
+        change(&mut d["results"][k]);
+        std::fs::write(&s0, serde_json::to_string_pretty(&d).unwrap()).unwrap();
+        resealed(&s0);
+    };
+    // Fewer pegs than the moves leave, and a jump over another hole than its own.
+    forged(&|r| r["pegs_left"] = Value::from(0));
+    refused(&format!("result 1 ({puzzle}) is not what its moves do"));
+    forged(&|r| r["jumps"][0]["over"] = r["jumps"][1]["to"].clone());
+    refused(&format!("result 1 ({puzzle}) is not what its moves do"));
+    // The shard file as written, its puzzle file changed since.
+    std::fs::write(&s0, &original).unwrap();
+    merge(&[&s0, &s1], o).status(0);
+    std::fs::remove_dir_all(o.join("r")).unwrap();
+    let text = std::fs::read_to_string(file).unwrap();
+    std::fs::write(file, format!("{text}# edited\n")).unwrap();
+    refused("was changed since it was solved");
+}
+
 #[test]
 fn merge_refuses_results_that_do_not_match_their_files_or_were_edited() {
     let out = tempfile::tempdir().unwrap();
