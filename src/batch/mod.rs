@@ -324,7 +324,7 @@ fn what_its_moves_do(spec: Spec, script: Script, opts: &Options, o: &Outcome) ->
 /// batch named it), in its case order, are not what that file makes now, if they are not:
 /// the file unreadable or changed since it was solved (its bytes' hash, a script's), a count
 /// of results that is not its count of cases, or a result that is not what its moves do
-/// ([`what_its_moves_do`]). `merge` asks this of every file of every shard.
+/// (as `--resume` replays one). `merge` asks this of every file of every shard.
 pub fn not_replayed(file: &str, outcomes: &[Outcome], opts: &Options) -> Option<String> {
     let path = Path::new(file);
     let text = match crate::spec::read_text(path) {

@@ -186,7 +186,9 @@ fn find(spec: &Spec) -> Result<Script> {
     let line = crate::spec::key_line(&spec.source, "rules");
     let base = real_folder(&spec.path);
     if name.ends_with(".rhai") || name.contains('/') || name.contains('\\') {
-        let path = base.join(name);
+        let refused =
+            |why: String| Diagnostic::new(&spec.path, format!("rules: {name}: {why}")).at(line, None);
+        let path = inside_project(&base, name).map_err(refused)?;
         let source = crate::spec::read_text(&path).map_err(|e| {
             let message = format!("rule script {}: {}", shown(path.clone()).display(), e.message);
             Diagnostic::new(&spec.path, message).at(line, None)
@@ -296,6 +298,51 @@ fn special_kind(kind: &std::fs::FileType) -> &'static str {
     }
     let _ = kind;
     "not a regular file"
+}
+
+/// The script a puzzle in folder `base` names by the path `name`, if it may read it: a path
+/// ending in `.rhai`, relative to the puzzle, that stays inside the puzzle's project (the
+/// nearest folder above it holding `marbles.toml` or `.git`, else the puzzle's own folder),
+/// links followed. A puzzle may come from anybody: `rules: /etc/passwd` or `../../.env` had
+/// marbles read the file and quote its parse errors into reports. Else why not, in words.
+fn inside_project(base: &Path, name: &str) -> std::result::Result<PathBuf, String> {
+    if !name.ends_with(".rhai") {
+        return Err("a path to a rule script ends in `.rhai` (or name a family: `rules: peg_hop`)".into());
+    }
+    if Path::new(name).is_absolute() {
+        return Err(
+            "an absolute path; a puzzle names its script by a path relative to itself, inside its project"
+                .into(),
+        );
+    }
+    let top = base.ancestors().find(|a| is_boundary(a)).unwrap_or(base);
+    let project = match top == base && !is_boundary(base) {
+        true => "the puzzle's own folder, as no marbles.toml or .git is above it".to_string(),
+        false => format!(
+            "{}, the folder holding its marbles.toml or .git",
+            shown(top.to_path_buf()).display()
+        ),
+    };
+    // Spelled out of the project (`..` past its top), it is refused unread: not even whether
+    // the file is there is told. A link inside to a file outside is refused once followed.
+    let mut spelled = base.to_path_buf();
+    for part in Path::new(name).components() {
+        match part {
+            std::path::Component::ParentDir => {
+                spelled.pop();
+            }
+            std::path::Component::Normal(p) => spelled.push(p),
+            _ => {}
+        }
+    }
+    let real = std::fs::canonicalize(&spelled).unwrap_or_else(|_| spelled.clone());
+    match spelled.starts_with(top) && real.starts_with(top) {
+        true => Ok(base.join(name)),
+        false => Err(format!(
+            "outside the puzzle's project ({project}): a puzzle may read rule scripts inside it only; \
+             copy the script in, or put a marbles.toml at the top of the folders you trust"
+        )),
+    }
 }
 
 /// The folder a file really sits in: symlinks and `..` resolved, so that every spelling of

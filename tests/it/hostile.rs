@@ -504,3 +504,45 @@ fn ctrl_c_in_a_file_of_several_cases_names_each_case_it_kept_from_starting() {
     let records = std::fs::read_to_string(report.join("results.jsonl")).unwrap();
     assert_eq!(records, "");
 }
+
+/// A puzzle may come from anybody: the rule script it names by path must end in `.rhai` and
+/// stay inside its project (the folder of its `marbles.toml` or `.git`, else its own), links
+/// followed; `rules: /etc/passwd` had marbles read the file and quote its parse errors.
+#[test]
+fn a_puzzle_names_no_script_outside_its_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("in")).unwrap();
+    std::fs::write(d.join("in/mine.rhai"), "").unwrap();
+    std::fs::write(d.join("theirs.rhai"), "").unwrap();
+    std::os::unix::fs::symlink(d.join("theirs.rhai"), d.join("in/link.rhai")).unwrap();
+    let check = |rules: &str| {
+        std::fs::write(
+            d.join("in/p.yaml"),
+            format!("rules: {rules}\nboard: |\n  o o .\n"),
+        )
+        .unwrap();
+        Test::new().in_dir(d).args(["check", "in/p.yaml"]).run()
+    };
+    let outside = "outside the puzzle's project (the puzzle's own folder, as no marbles.toml or .git \
+                   is above it): a puzzle may read rule scripts inside it only; copy the script in, \
+                   or put a marbles.toml at the top of the folders you trust";
+    for (rules, why) in [
+        (
+            "/etc/passwd",
+            "a path to a rule script ends in `.rhai` (or name a family: `rules: peg_hop`)",
+        ),
+        (
+            "/etc/x.rhai",
+            "an absolute path; a puzzle names its script by a path relative to itself, inside its project",
+        ),
+        ("../theirs.rhai", outside),
+        ("link.rhai", outside),
+    ] {
+        check(rules)
+            .status(2)
+            .stderr_has(&format!("marbles: error: in/p.yaml:1: rules: {rules}: {why}\n"));
+    }
+    // Inside, it is read (an empty script builds no board, and says so).
+    assert!(!check("./mine.rhai").stderr.contains("outside"));
+}

@@ -261,9 +261,12 @@ fn the_file_size_cap_holds_where_metadata_lies() {
         .held(200)
         .status(2)
         .stderr_has("files are limited to 1048576 bytes");
-    Test::new()
-        .file("p.yaml", "rules: /proc/self/pagemap\nboard: |\n  o o .\n")
-        .args(["solve", "p.yaml"])
+    // A rule script found by name, a link in the puzzle's own `rules/` (a path out of the
+    // puzzle's project is refused unread, see `hostile.rs`).
+    let t = Test::new().file("p.yaml", "rules: big\nboard: |\n  o o .\n");
+    std::fs::create_dir(t.path("rules")).unwrap();
+    std::os::unix::fs::symlink("/proc/self/pagemap", t.path("rules/big.rhai")).unwrap();
+    t.args(["solve", "p.yaml"])
         .run_bounded(SECS(20), None)
         .held(200)
         .status(2)
