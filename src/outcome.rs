@@ -382,6 +382,24 @@ impl Outcome {
         }
     }
 
+    /// What to add where an expectation of moves is not met by the first solution a search
+    /// found (not the fewest, `moves_floor` unset): its moves follow the search order, so an
+    /// expectation of the fewest, or of one order's answer, fails by order alone.
+    pub fn order_hint(&self) -> &'static str {
+        let moves_stated = self.expect.as_deref().is_some_and(|e| e.contains(" move"));
+        match self.met == Some(false)
+            && self.status == Status::Solved
+            && self.moves_floor.is_none()
+            && moves_stated
+        {
+            true => {
+                " (the first solution found, its moves as the search order made them: `goal: moves: \
+                 fewest` or --fewest-moves expects the fewest)"
+            }
+            false => "",
+        }
+    }
+
     /// The outcome for a puzzle stopped before its search by `d`: an error, or, where a limit
     /// of the run's stopped it, a give-up.
     pub fn failed(file: &str, d: &crate::diag::Diagnostic) -> Self {

@@ -100,11 +100,12 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
 /// The message for an answer that is not what its file's `expect:` says.
 pub fn unmet(o: &Outcome) -> String {
     format!(
-        "{}: {}: expected {}, got {}",
+        "{}: {}: expected {}, got {}{}",
         o.file,
         o.puzzle,
         o.expect.as_deref().unwrap_or_default(),
-        o.actual()
+        o.actual(),
+        o.order_hint()
     )
 }
 

@@ -288,9 +288,10 @@ pub fn note(o: &Outcome) -> String {
     let why = why(o);
     match o.met {
         Some(false) => format!(
-            "expected {}, got {}{}{why}",
+            "expected {}, got {}{}{}{why}",
             o.expect.as_deref().unwrap_or_default(),
             o.actual(),
+            o.order_hint(),
             if why.is_empty() { "" } else { ": " }
         ),
         _ => why,

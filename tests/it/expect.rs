@@ -101,6 +101,25 @@ fn solve_honours_expect_and_says_what_it_got() {
         );
 }
 
+/// 10 moves is the corner's fewest, but the answer found first takes 12: the message says
+/// the moves are the search order's, and asking for the fewest meets the expectation.
+#[test]
+fn moves_expected_of_a_first_solution_say_they_follow_the_search_order() {
+    let t = || Test::new().file("p.yaml", &format!("{CORNER}expect: 10 moves\n"));
+    t().args(["solve", "p.yaml"]).run().status(1).stderr_has(
+        "marbles: not as expected: p.yaml: p: expected solved: 10 moves, got solved: 12 moves, 13 jumps, 1 peg \
+         (the first solution found, its moves as the search order made them: `goal: moves: fewest` or \
+         --fewest-moves expects the fewest)\n",
+    );
+    t().args(["solve", "p.yaml", "--fewest-moves"]).run().status(0);
+    // The reports say it too.
+    let csv = t().args(["batch", ".", "--format", "csv"]).run().status(1).stdout;
+    assert!(
+        csv.contains("(the first solution found, its moves as the search order made them"),
+        "{csv}"
+    );
+}
+
 #[test]
 fn an_unknown_expectation_is_refused_at_its_line() {
     let gave_up =
