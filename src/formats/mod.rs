@@ -267,9 +267,19 @@ fn read_each(
             }
         };
         let line = s.line.unwrap_or_else(first);
-        // The case's last line: a comment inside the last case is inside it, not below it.
-        last = last.max(line + s.source.lines().count().saturating_sub(1));
-        match crate::spec::expect::in_comment_above(text, lines.start(text, line), line) {
+        // The case's last line of text: a comment inside the last case is inside it, one
+        // after its text (a file of one case keeps the file's end as its source) below it.
+        let content = |l: &str| !(l.trim().is_empty() || l.trim_start().starts_with([';', '#']));
+        let spans = s
+            .source
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| content(l))
+            .last()
+            .map_or(0, |(i, _)| i);
+        last = last.max(line + spans);
+        let at = lines.start(text, line);
+        match crate::spec::expect::in_comment_above(text, at, line) {
             Ok(found) => {
                 s.expect = found.map(|(e, at)| {
                     taken.insert(at);
@@ -277,8 +287,14 @@ fn read_each(
                     e
                 })
             }
-            // The case is this error, in its turn; the cases after it are still read.
+            // The case is this error, in its turn; the cases after it are still read. Its
+            // comments are told of here, not again as given to no case.
             Err((why, at)) => {
+                taken.extend(crate::spec::expect::comment_lines_above(
+                    text,
+                    lines.start(text, line),
+                    line,
+                ));
                 taken.insert(at);
                 let flow = emit(Err(Diagnostic::new(path, why).at(Some(at), None)));
                 stopped = flow.is_break();
@@ -310,7 +326,7 @@ fn expect_of_no_case(
     taken: &dyn Fn(usize) -> bool,
 ) -> Option<Diagnostic> {
     use crate::spec::expect::expect_comment;
-    text.lines().enumerate().find_map(|(i, l)| {
+    let mut refused = text.lines().enumerate().filter_map(|(i, l)| {
         let l = l.trim();
         let why = match l.starts_with([';', '#']).then(|| expect_comment(l)) {
             // After text on its line: every `;` or `#` may start the comment.
@@ -337,10 +353,19 @@ fn expect_of_no_case(
             Some(Err(_)) if i < last => return None,
             Some(Err(why)) => why,
         };
-        let mut d = Diagnostic::new(path, why).at(Some(i + 1), None);
-        d.after_the_cases = true;
-        Some(d)
-    })
+        Some((i + 1, why))
+    });
+    // The first is told with its reason, the others by their lines: all are to be mended.
+    let (line, why) = refused.next()?;
+    let others: Vec<String> = refused.map(|(n, _)| n.to_string()).collect();
+    let more = match others.len() {
+        0 => String::new(),
+        1 => format!(" (and the one at line {})", others[0]),
+        _ => format!(" (and those at lines {})", others.join(", ")),
+    };
+    let mut d = Diagnostic::new(path, format!("{why}{more}")).at(Some(line), None);
+    d.after_the_cases = true;
+    Some(d)
 }
 
 /// Reads puzzles from `next` and hands each to `send` (its index, it, and whether the file

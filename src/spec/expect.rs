@@ -239,6 +239,12 @@ pub fn in_comment_above(
     Ok(None)
 }
 
+/// The line numbers of the comments just above line `line` (at byte `at`) of `source`: those
+/// [`in_comment_above`] reads for the case there.
+pub fn comment_lines_above(source: &str, at: usize, line: usize) -> Vec<usize> {
+    comments_above(source, at, line).map(|(n, _)| n).collect()
+}
+
 /// The comment lines (each line number and text, from its `;` or `#`) of the run of comment
 /// and blank lines that ends just above byte `at`, line `line` of `source`, nearest first.
 fn comments_above(source: &str, at: usize, line: usize) -> impl Iterator<Item = (usize, &str)> {

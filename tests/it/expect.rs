@@ -749,3 +749,45 @@ fn import_keeps_a_cases_expectation_and_the_batch_names_each_failure_by_file() {
         .status(1)
         .stdout_has("set/one.yaml: one: expected unsolvable, got solved:");
 }
+
+/// Every `expect:` comment that belongs to no case is told at its line, however many cases
+/// the file holds: below the only case is below it (not inside), the comments of a case
+/// refused for having two are not told again, and one left after the first is named too.
+#[test]
+fn comments_given_to_no_case_are_each_told_where_they_are() {
+    const L: &str = "(peg-puzzle '((o) (x x) (x x x) (x x x x) (x x x x x)) #f)";
+    const E: &str = "; expect: solved";
+    let below = "this `expect:` comment is below the last case and belongs to none: write it on the \
+                 line just above the case it is about";
+    for (lines, told) in [
+        (vec![L, E], vec![format!("p.lisp:2: {below}")]),
+        (vec![L, L, E], vec![format!("p.lisp:3: {below}")]),
+        (
+            vec![L, E, E, L, L, E],
+            vec![
+                "p.lisp:3: two `expect:` comments above one case, at lines 2 and 3: keep one".to_string(),
+                format!("p.lisp:6: {below}"),
+            ],
+        ),
+        (
+            vec![L, &format!("{L} {E}"), L, E],
+            vec![
+                "p.lisp:2: this `expect:` comment ends a line of text, where it is not read: write it \
+                 on a line of its own just above the case it is about (and the one at line 4)"
+                    .to_string(),
+            ],
+        ),
+    ] {
+        let r = Test::new()
+            .file("p.lisp", &format!("{}\n", lines.join("\n")))
+            .args(["check", "p.lisp"])
+            .run()
+            .status(2);
+        let errors: Vec<&str> = r
+            .stderr
+            .lines()
+            .filter_map(|l| l.strip_prefix("marbles: error: "))
+            .collect();
+        assert_eq!(errors, told, "{lines:?}");
+    }
+}
