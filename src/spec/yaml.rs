@@ -301,6 +301,17 @@ fn suggested(msg: &str) -> String {
     }
 }
 
+/// The first tag (`!custom`) in a YAML value, as written.
+fn first_tag(v: &serde_yaml::Value) -> Option<String> {
+    use serde_yaml::Value;
+    match v {
+        Value::Tagged(t) => Some(t.tag.to_string()),
+        Value::Sequence(items) => items.iter().find_map(first_tag),
+        Value::Mapping(m) => m.iter().find_map(|(k, v)| first_tag(k).or_else(|| first_tag(v))),
+        _ => None,
+    }
+}
+
 /// Parses spec text; `path` is used for messages and to resolve relative rule paths.
 pub fn parse(path: &Path, source: &str) -> Result<Spec> {
     // Editors on Windows start UTF-8 files with a byte-order mark; it is not content.
@@ -333,6 +344,20 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         )
         .at(line, None)
     })?;
+    // A tag (`!custom`) is read past by the fields it stands on: refused, as an unknown key
+    // is, rather than silently meaning nothing. Looked for only where a `!` is written.
+    if source.contains('!')
+        && let Some(tag) = serde_yaml::from_str::<serde_yaml::Value>(source)
+            .ok()
+            .and_then(|v| first_tag(&v))
+    {
+        let line = source.lines().position(|l| l.contains(&tag)).map(|i| i + 1);
+        return Err(Diagnostic::new(
+            path,
+            format!("invalid puzzle YAML: the tag `{tag}` means nothing to marbles: remove it"),
+        )
+        .at(line, None));
+    }
     let raw: RawSpec = serde_yaml::from_str(source).map_err(|e| {
         let loc = e.location();
         let msg = e.to_string();

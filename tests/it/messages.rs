@@ -660,3 +660,13 @@ fn a_move_order_is_refused_by_families_it_would_change_nothing_in() {
         }
     }
 }
+
+#[test]
+fn a_yaml_tag_is_refused_at_its_line_not_read_past() {
+    Test::new()
+        .file("p.yaml", "rules: peg_hop\nboard: |\n  . o o\ngoal: !custom {pegs: 1}\n")
+        .args(["check", "p.yaml"])
+        .run()
+        .status(2)
+        .stderr_has("marbles: error: p.yaml:4: invalid puzzle YAML: the tag `!custom` means nothing to marbles: remove it\n");
+}
