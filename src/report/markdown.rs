@@ -119,12 +119,16 @@ fn sections(s: &mut String, outcomes: &[Outcome], of: usize, file_name: &str) {
             let _ = writeln!(s, "\n{}", left_out_note(of - k, file_name));
             break;
         }
+        // An error before a script was found names none: its field is left out, not empty.
+        let script = match super::script(o) {
+            "" => String::new(),
+            named => format!("{} · ", text(named)),
+        };
         let _ = write!(
             s,
-            "\n## {}\n\n{} · {} · **{}**\n",
+            "\n## {}\n\n{} · {script}**{}**\n",
             text(&o.puzzle),
             code(&o.file),
-            text(super::script(o)),
             text(&render::verdict(o))
         );
         let Some(replay) = &o.replay else { continue };

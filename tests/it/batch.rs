@@ -120,6 +120,11 @@ fn one_row_per_puzzle_with_its_status_and_reports_that_agree() {
         md.contains("\n1. [2, 0] over [1, 0] to [0, 0] (up-right)\n\n```\n    *\n   . o\n"),
         "{md}"
     );
+    // The malformed file's heading names no script, and leaves no empty field for one.
+    assert!(
+        md.contains("\n## c\\_malformed\n\n`set/c_malformed.yaml` · **error: set/c\\_malformed.yaml:2:8:"),
+        "{md}"
+    );
     assert!(rep.join("index.html").is_file());
     assert!(
         !rep.join(".journal.jsonl").exists(),
