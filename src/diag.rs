@@ -19,7 +19,8 @@ pub struct Diagnostic {
     /// Where no fault of the file's but a limit of the run's stopped it (a rule script held to
     /// `--max-memory`): the puzzle gave up, for this reason.
     pub gave_up: Option<Box<crate::search::GaveUp>>,
-    /// For a give-up, the puzzle it stopped: its name and its `expect:`, for its outcome.
+    /// The puzzle it stopped (a give-up: its name and its `expect:`), or the case of a file of
+    /// several it is the error of (its name): for its outcome's row.
     pub puzzle: Option<Box<(String, Option<crate::spec::Expect>)>>,
     /// Found after a file's every case was read (an `expect:` comment below the last): the
     /// fault is the file's, and it holds no case's place among answers of a line each.
@@ -76,6 +77,15 @@ impl Diagnostic {
     pub fn stopping(mut self, spec: &crate::spec::Spec) -> Self {
         if self.gave_up.is_some() {
             self.puzzle = Some(Box::new((spec.name.clone(), spec.expect)));
+        }
+        self
+    }
+
+    /// The error of the case called `name` of a file of several: its row is named so (an
+    /// error row of one was named by its file's stem, like the file's other errors).
+    pub fn of_case(mut self, name: &str) -> Self {
+        if self.puzzle.is_none() {
+            self.puzzle = Some(Box::new((name.to_string(), None)));
         }
         self
     }

@@ -405,6 +405,9 @@ impl Outcome {
     pub fn failed(file: &str, d: &crate::diag::Diagnostic) -> Self {
         let mut o = Outcome::error(file, d.to_string());
         o.after_the_cases = d.after_the_cases;
+        if let Some(p) = &d.puzzle {
+            o.puzzle = p.0.clone();
+        }
         if let Some(why) = &d.gave_up {
             // Stopped in its rule script (`d.file`), whose name is the family's.
             o.status = Status::GaveUp;
@@ -417,7 +420,6 @@ impl Outcome {
                 .file_stem()
                 .map_or(String::new(), |s| s.to_string_lossy().into_owned());
             if let Some(p) = &d.puzzle {
-                o.puzzle = p.0.clone();
                 o.judge(p.1);
             }
         }

@@ -194,7 +194,7 @@ pub fn parse_each(
                         return Err(d);
                     }
                 }
-                Err(d)
+                Err(d.of_case(&format!("{stem} case {case}")))
             }
             ok => ok,
         };

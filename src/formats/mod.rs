@@ -633,7 +633,8 @@ fn named(d: Diagnostic, name: &str, several: bool) -> Diagnostic {
         true => Diagnostic {
             message: format!("{name}: {}", d.message),
             ..d
-        },
+        }
+        .of_case(name),
         false => d,
     }
 }
@@ -645,6 +646,7 @@ fn locate(d: Diagnostic, path: &Path, name: &str, line: Option<usize>) -> Diagno
     let Some(line) = line else {
         return d;
     };
+    let d = d.of_case(name);
     if d.file == path && d.line.is_none() {
         let message = format!("{name}: {}", d.message);
         Diagnostic { message, ..d }.at(Some(line), None)

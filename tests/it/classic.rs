@@ -427,3 +427,36 @@ fn count_reads_the_classic_notations_as_the_other_commands_do() {
         .status(2)
         .stderr_has("puzzles/classic/peg_puzzle.lisp: there is no case 2 (it holds 1)\n");
 }
+
+/// A case of a file of several that cannot be read is its own row, named as the case, in
+/// every report: named by the file's stem, its JUnit testcase had the name of the file's
+/// other errors, and a row of the table no case.
+#[test]
+fn an_error_row_of_a_many_case_file_is_named_by_its_case() {
+    let t = Test::new()
+        .file(
+            "mixed.icpc",
+            "2 1 0\n0 0\n1 1\n2 1 0\n5 5\n1 1\n2 1 0\n0 0\n1 1\n0 0 0\n",
+        )
+        .file(
+            "two.lisp",
+            "((o) (x x) (x x x) (x x x x) (x x x x x))\n((o) (x y))\n",
+        );
+    let csv = t.args(["batch", ".", "--format", "csv"]).run().status(2).stdout;
+    let rows: Vec<String> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').take(4).skip(1).collect::<Vec<_>>().join(","))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "mixed case 1,tilt_roll,solved",
+            "mixed case 2,,error",
+            "mixed case 3,tilt_roll,solved",
+            "two call 1,triangle_hop,solved",
+            "two call 2,,error"
+        ],
+        "{csv}"
+    );
+}
