@@ -123,7 +123,7 @@ fn solve_reporting(
     if notation == formats::YAML || jobs == 1 || config.options.limits.max_memory.is_some() {
         return solve_one_by_one(file, notation, config, each);
     }
-    let text = match crate::spec::read_text(file) {
+    let text = match formats::read_cases(file, notation) {
         Ok(text) => text,
         Err(d) => {
             let _ = each(failed(file, &d, &Default::default(), &mut io::stderr()));

@@ -181,6 +181,15 @@ fn read_yaml(path: &Path, source: &str, emit: &mut dyn FnMut(Result<Spec>) -> Co
     Ok(())
 }
 
+/// The text of `path`, a file in `notation`, for a command that holds one of its cases at a
+/// time: a file of many cases may be [`crate::spec::MAX_CASES_BYTES`] long.
+pub fn read_cases(path: &Path, notation: &Notation) -> Result<String> {
+    match notation.several {
+        Some(_) => crate::spec::input::read_text_up_to(path, crate::spec::MAX_CASES_BYTES),
+        None => crate::spec::read_text(path),
+    }
+}
+
 /// Reads a file into its specs: a Lisp, matrix, ICPC… file (YAML files are read by [`crate::spec::load`]).
 pub fn read(path: &Path, notation: &Notation) -> Result<Vec<Spec>> {
     parse(path, notation, &crate::spec::read_text(path)?)
@@ -419,7 +428,7 @@ pub fn prepare(
         let _ = f(solve::prepare(path, opts));
         return;
     }
-    match crate::spec::read_text(path) {
+    match read_cases(path, notation) {
         Err(d) => {
             let _ = f(Err(d));
         }
@@ -612,7 +621,7 @@ pub fn prepare_case(
     if notation == YAML {
         return Ok((1, (case == 1).then(|| solve::prepare(path, opts))));
     }
-    let text = crate::spec::read_text(path)?;
+    let text = read_cases(path, notation)?;
     let (mut count, mut chosen) = (0, None);
     let read = parse_each(path, notation, &text, &mut |s| {
         count += 1;

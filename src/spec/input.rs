@@ -18,6 +18,12 @@ use std::path::Path;
 /// Specs larger than this are refused before parsing: no real puzzle comes near it.
 pub const MAX_SPEC_BYTES: u64 = 1 << 20;
 
+/// A file of many cases (ICPC, Lisp, matrix) read by a command that holds one case at a time
+/// (`solve`, `check`, `count`, `play`) may be this large: 10,000 ICPC cases of the contest's
+/// 40 × 40 boards take 74 MB. A batch holds a file's results until the file is done, so it
+/// keeps [`MAX_SPEC_BYTES`].
+pub const MAX_CASES_BYTES: u64 = 256 << 20;
+
 /// What a file read by [`read_text`] is, for its messages: scripts are read the same way.
 fn kind_of(path: &Path) -> &'static str {
     match path.extension().is_some_and(|e| e.eq_ignore_ascii_case("rhai")) {
@@ -28,6 +34,11 @@ fn kind_of(path: &Path) -> &'static str {
 
 /// Reads a small UTF-8 text file, refusing directories, FIFOs, huge files and bad bytes.
 pub fn read_text(path: &Path) -> Result<String> {
+    read_text_up_to(path, MAX_SPEC_BYTES)
+}
+
+/// [`read_text`], for a file of at most `max` bytes.
+pub fn read_text_up_to(path: &Path, max: u64) -> Result<String> {
     let meta = std::fs::metadata(path).map_err(|e| {
         // A link whose target is gone: say so, as the link itself is there to see.
         let why = match std::fs::read_link(path) {
@@ -60,29 +71,33 @@ pub fn read_text(path: &Path) -> Result<String> {
             ),
         ));
     }
-    if meta.len() > MAX_SPEC_BYTES {
+    if meta.len() > max {
+        let several = crate::formats::Notation::of(path, None).several.is_some();
+        let (kind, advice) = match (kind_of(path), max) {
+            ("puzzle file", MAX_SPEC_BYTES) if several => (
+                "puzzle files",
+                " (a file of many cases may be split into several, which `batch` solves as a \
+                 folder; `solve` reads one of up to 268435456 bytes, a case at a time)",
+            ),
+            ("puzzle file", MAX_SPEC_BYTES) => ("puzzle files", ""),
+            ("puzzle file", _) => ("files of many cases", " (split it into several)"),
+            _ => ("rule scripts", ""),
+        };
         return Err(Diagnostic::new(
             path,
             format!(
-                "is {} bytes; {}s are limited to {} bytes{}",
-                meta.len(),
-                kind_of(path),
-                MAX_SPEC_BYTES,
-                match kind_of(path) {
-                    "puzzle file" =>
-                        " (a file of many cases may be split into several: `batch` solves a folder of them)",
-                    _ => "",
-                }
+                "is {} bytes; {kind} are limited to {max} bytes{advice}",
+                meta.len()
             ),
         ));
     }
-    let bytes = read_at_most(path, MAX_SPEC_BYTES)
+    let bytes = read_at_most(path, max)
         .map_err(|e| Diagnostic::new(path, format!("cannot read: {}", io_reason(&e))))?
         .ok_or_else(|| {
             Diagnostic::new(
                 path,
                 format!(
-                    "holds more than its size says ({} bytes): files are limited to {MAX_SPEC_BYTES} bytes",
+                    "holds more than its size says ({} bytes): files are limited to {max} bytes",
                     meta.len()
                 ),
             )

@@ -23,7 +23,7 @@ mod yaml;
 
 pub use board::check_hop_goal;
 pub use expect::Expect;
-pub use input::{MAX_SPEC_BYTES, read_text};
+pub use input::{MAX_CASES_BYTES, MAX_SPEC_BYTES, read_text};
 pub use locate::{goal_key_line, key_line, nested_key_line};
 pub use types::timeout as seconds_field;
 pub use types::{

@@ -460,3 +460,36 @@ fn an_error_row_of_a_many_case_file_is_named_by_its_case() {
         "{csv}"
     );
 }
+
+/// A file of many cases past the 1 MiB a puzzle file may be: `solve`, holding one case at a
+/// time, answers every case; `batch`, holding a file's results until it is done, refuses it
+/// and says what to do.
+#[test]
+fn solve_reads_a_file_of_many_cases_past_a_puzzle_file_s_size() {
+    let cases = 85_000;
+    let text = format!("{}0 0 0\n", "2 1 0\n0 0\n1 1\n".repeat(cases));
+    assert!(text.len() > 1 << 20);
+    let t = || Test::new().file("big.icpc", &text);
+    let out = t()
+        .args(["solve", "big.icpc", "--format", "icpc"])
+        .run()
+        .status(0)
+        .stdout;
+    let answers: Vec<&str> = out.lines().filter(|l| !l.is_empty()).collect();
+    assert_eq!(answers.len(), cases);
+    assert_eq!(answers[cases - 1], format!("Case {cases}: 2 moves"));
+    let v = t()
+        .args(["batch", ".", "--no-report", "--format", "json"])
+        .run()
+        .status(2)
+        .json();
+    assert_eq!(
+        v["results"][0]["error"],
+        format!(
+            "./big.icpc: is {} bytes; puzzle files are limited to 1048576 bytes (a file of many cases \
+             may be split into several, which `batch` solves as a folder; `solve` reads one of up to \
+             268435456 bytes, a case at a time)",
+            text.len()
+        )
+    );
+}

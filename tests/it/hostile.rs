@@ -108,8 +108,7 @@ fn enormous_files_and_boards_say_the_limit() {
     refused(
         "big.yaml",
         big.as_bytes(),
-        "puzzle files are limited to 1048576 bytes (a file of many cases may be split into several: \
-         `batch` solves a folder of them)",
+        "big.yaml: is 2000039 bytes; puzzle files are limited to 1048576 bytes\n",
     );
     let rows: Vec<String> = (0..12).map(|_| format!("  {}", ["o"; 12].join(" "))).collect();
     let huge = format!("rules: peg_hop\nboard: |\n{}\n", rows.join("\n"));
