@@ -287,8 +287,8 @@ fn read_each(
             .last()
             .map_or(0, |(i, _)| i);
         last = last.max(line + spans);
-        let at = lines.start(text, line);
-        match crate::spec::expect::in_comment_above(text, at, line) {
+        let start = lines.start(text, line);
+        match crate::spec::expect::in_comment_above(text, start, line) {
             Ok(found) => {
                 s.expect = found.map(|(e, at)| {
                     taken.insert(at);
@@ -299,11 +299,7 @@ fn read_each(
             // The case is this error, in its turn; the cases after it are still read. Its
             // comments are told of here, not again as given to no case.
             Err((why, at)) => {
-                taken.extend(crate::spec::expect::comment_lines_above(
-                    text,
-                    lines.start(text, line),
-                    line,
-                ));
+                taken.extend(crate::spec::expect::comment_lines_above(text, start, line));
                 taken.insert(at);
                 let flow = emit(Err(Diagnostic::new(path, why).at(Some(at), None)));
                 stopped = flow.is_break();

@@ -76,12 +76,14 @@ pub fn read_text_up_to(path: &Path, max: u64) -> Result<String> {
         let (kind, advice) = match (kind_of(path), max) {
             ("puzzle file", MAX_SPEC_BYTES) if several => (
                 "puzzle files",
-                " (a file of many cases may be split into several, which `batch` solves as a \
-                 folder; `solve` reads one of up to 268435456 bytes, a case at a time)",
+                format!(
+                    " (a file of many cases may be split into several, which `batch` solves as a \
+                     folder; `solve` reads one of up to {MAX_CASES_BYTES} bytes, a case at a time)"
+                ),
             ),
-            ("puzzle file", MAX_SPEC_BYTES) => ("puzzle files", ""),
-            ("puzzle file", _) => ("files of many cases", " (split it into several)"),
-            _ => ("rule scripts", ""),
+            ("puzzle file", MAX_SPEC_BYTES) => ("puzzle files", String::new()),
+            ("puzzle file", _) => ("files of many cases", " (split it into several)".into()),
+            _ => ("rule scripts", String::new()),
         };
         return Err(Diagnostic::new(
             path,
