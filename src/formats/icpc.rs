@@ -17,6 +17,7 @@
 use super::Pos;
 use crate::diag::{Diagnostic, Result};
 use crate::limits::TiltPart;
+use crate::spec::expect::Lines;
 use crate::spec::tilt::{ItemFault, TiltChecks};
 use crate::spec::{BoardSpec, Cell, GoalSpec, LimitSpec, Spec, TiltBoard};
 use std::ops::ControlFlow;
@@ -145,7 +146,9 @@ pub fn parse_each(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let lines: Vec<&str> = source.lines().collect();
+    // Where each case's lines start and end, found moving forwards (a table of every line
+    // of a file of a million cases held 64 MB).
+    let (mut starts, mut ends) = (Lines::default(), Lines::default());
     let mut cases = 0;
     while nums.toks.peek().is_some() {
         let case = cases + 1;
@@ -164,9 +167,13 @@ pub fn parse_each(
                 .saturating_mul(4),
         );
         let read = read_case(&mut nums, case, [(n, n_pos), (m, m_pos), (w, w_pos)]).map(|board| {
-            let text = lines
-                .get(n_pos.line - 1..nums.last_line)
-                .map(|ls| ls.join("\n"))
+            let (from, to) = (
+                starts.start(source, n_pos.line),
+                ends.start(source, nums.last_line + 1),
+            );
+            let text = source
+                .get(from..to)
+                .map(|t| t.lines().collect::<Vec<_>>().join("\n"))
                 .unwrap_or_default();
             Spec {
                 path: path.to_path_buf(),
