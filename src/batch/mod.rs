@@ -324,8 +324,10 @@ fn what_its_moves_do(spec: Spec, script: Script, opts: &Options, o: &Outcome) ->
 /// batch named it), in its case order, are not what that file makes now, if they are not:
 /// the file unreadable or changed since it was solved (its bytes' hash, a script's), a count
 /// of results that is not its count of cases, or a result that is not what its moves do
-/// (as `--resume` replays one). `merge` asks this of every file of every shard.
-pub fn not_replayed(file: &str, outcomes: &[Outcome], opts: &Options) -> Option<String> {
+/// (as `--resume` replays one). Each is judged again against its case's `expect:` as the
+/// file states it (a record's own `expect` and `met` are not read). `merge` asks this of
+/// every file of every shard.
+pub fn not_replayed(file: &str, outcomes: &mut [Outcome], opts: &Options) -> Option<String> {
     let path = Path::new(file);
     let text = match crate::spec::read_text(path) {
         Ok(text) => text,
@@ -353,8 +355,14 @@ pub fn not_replayed(file: &str, outcomes: &[Outcome], opts: &Options) -> Option<
         ));
     }
     let mut scripts: Option<(String, Script)> = None;
-    for (k, (o, spec)) in outcomes.iter().zip(cases).enumerate() {
+    for (k, (o, spec)) in outcomes.iter_mut().zip(cases).enumerate() {
         let drawn = !o.moves.steps.is_empty() || o.replay.is_some();
+        // An error holds no expectation (a batch judges none); the rest are judged again.
+        o.judge(
+            spec.as_ref()
+                .filter(|_| o.status != Status::Error)
+                .and_then(|s| s.expect),
+        );
         let spec = match spec {
             // An error compiling the case: nothing to replay.
             Some(_) if o.status == Status::Error && !drawn => continue,

@@ -265,10 +265,12 @@ fn check(shards: &[(String, Results)]) -> Result<Vec<Outcome>, String> {
             ));
         }
     }
+    let mut outcomes: Vec<Outcome> = Vec::new();
     for (name, r) in shards {
-        replayed(name, r)?;
+        let mut results = r.results.clone();
+        replayed(name, r, &mut results)?;
+        outcomes.extend(results);
     }
-    let mut outcomes: Vec<Outcome> = shards.iter().flat_map(|(_, r)| r.results.clone()).collect();
     // A single run reports files in path order, each file's puzzles in their own order.
     outcomes.sort_by(|a, b| PathBuf::from(&a.file).cmp(&PathBuf::from(&b.file)));
     // Then the folders the walk could not enter, as a single run puts them after the files.
@@ -283,21 +285,22 @@ fn check(shards: &[(String, Results)]) -> Result<Vec<Outcome>, String> {
     Ok(outcomes)
 }
 
-/// Refuses a shard whose results are not what their puzzle files make now: each file is read
-/// again (it must be as the shard solved it) and each result replayed, as `--resume` replays
-/// a result before reusing it. A shard file's seal is a hash anyone can make again; a result
+/// Refuses a shard whose results (`results`, a copy of its own) are not what their puzzle
+/// files make now: each file is read again (it must be as the shard solved it), each result
+/// replayed, as `--resume` replays a result before reusing it, and judged again against the
+/// file's `expect:`. A shard file's seal is a hash anyone can make again; a result
 /// whose moves were edited (an illegal jump, a peg count its boards do not show) is caught
 /// here. Files are replayed on every core; Ctrl-C stops between them.
-fn replayed(name: &str, r: &Results) -> Result<(), String> {
+fn replayed(name: &str, r: &Results, results: &mut [Outcome]) -> Result<(), String> {
     use rayon::prelude::*;
     let opts = shard::replay_options(&r.options);
-    let files: Vec<&[Outcome]> = r.results.chunk_by(|a, b| a.file == b.file).collect();
-    let fault = files.par_iter().find_map_first(|outcomes| {
+    let mut files: Vec<&mut [Outcome]> = results.chunk_by_mut(|a, b| a.file == b.file).collect();
+    let fault = files.par_iter_mut().find_map_first(|outcomes| {
         if crate::process::CANCELLED.load(std::sync::atomic::Ordering::Relaxed) {
             return None;
         }
-        let file = &outcomes[0].file;
-        crate::batch::not_replayed(file, outcomes, &opts).map(|why| (file.clone(), why))
+        let file = outcomes[0].file.clone();
+        crate::batch::not_replayed(&file, outcomes, &opts).map(|why| (file, why))
     });
     match fault {
         None => Ok(()),

@@ -434,7 +434,30 @@ fn merge_replays_every_result_against_its_puzzle_file() {
     let out = tempfile::tempdir().unwrap();
     let o = out.path();
     let set = small_set(o);
+    // A puzzle whose expectation its answer does not meet.
+    let wrong = set.join("tilt_roll_four_by_four.yaml");
+    let text = std::fs::read_to_string(&wrong).unwrap();
+    std::fs::write(&wrong, format!("{text}expect: unsolvable\n")).unwrap();
     let [s0, s1] = [0, 1].map(|k| shard_of(&set, o, k, 2));
+    merge(&[&s0, &s1], o).status(1);
+    std::fs::remove_dir_all(o.join("r")).unwrap();
+    // A resealed `met: true` (or no expectation at all) is judged again from the file.
+    for (s, other) in [(&s0, &s1), (&s1, &s0)] {
+        let original = std::fs::read_to_string(s).unwrap();
+        let mut d: Value = serde_json::from_str(&original).unwrap();
+        for r in d["results"].as_array_mut().unwrap() {
+            if r["file"].as_str().unwrap().ends_with("four_by_four.yaml") {
+                r["met"] = Value::from(true);
+                r.as_object_mut().unwrap().remove("expect");
+            }
+        }
+        std::fs::write(s, serde_json::to_string_pretty(&d).unwrap()).unwrap();
+        resealed(s);
+        let csv = merge(&[s, other], o).status(1).stdout;
+        assert!(csv.contains("expected unsolvable, got solved: 5 moves"), "{csv}");
+        std::fs::remove_dir_all(o.join("r")).unwrap();
+        std::fs::write(s, original).unwrap();
+    }
     let original = std::fs::read_to_string(&s0).unwrap();
     let doc: Value = serde_json::from_str(&original).unwrap();
     let results = doc["results"].as_array().unwrap();
@@ -467,7 +490,7 @@ fn merge_replays_every_result_against_its_puzzle_file() {
     refused(&format!("result 1 ({puzzle}) is not what its moves do"));
     // The shard file as written, its puzzle file changed since.
     std::fs::write(&s0, &original).unwrap();
-    merge(&[&s0, &s1], o).status(0);
+    merge(&[&s0, &s1], o).status(1);
     std::fs::remove_dir_all(o.join("r")).unwrap();
     let text = std::fs::read_to_string(file).unwrap();
     std::fs::write(file, format!("{text}# edited\n")).unwrap();
