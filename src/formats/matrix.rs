@@ -144,6 +144,14 @@ struct Matrix {
     fault: Option<Diagnostic>,
 }
 
+/// The most tokens one matrix may take: a board of [`crate::limits::MAX_DRAWN_CELLS`] holes
+/// written with a bracket, a comma-free entry and a line end each is well inside it.
+const MAX_MATRIX_TOKENS: usize = 1 << 16;
+
+/// The longest line a matrix file may hold: a whole matrix of a drawn board's 4,096 holes
+/// written on one line, `[[-1, …], …]`, takes some 20 KiB.
+const MAX_LINE_BYTES: usize = 1 << 18;
+
 /// Reads the matrices of a file in order, its lines read into tokens only as far as needed:
 /// an entry that is not one in a later matrix is an error in its turn, after the matrices
 /// before it, and the tokens of matrices already read are let go.
@@ -177,11 +185,34 @@ impl<'a> Reader<'a> {
     }
 
     /// The token at `i`, reading lines until there is one (`None` at the end of the file).
+    /// A matrix of more than [`MAX_MATRIX_TOKENS`] is refused where it passes them: the
+    /// tokens of one are held until it ends (a file of 64 MiB of `[` held 1.6 GB).
     fn get(&mut self, i: usize) -> Result<Option<(Pos, Tok)>> {
         while self.toks.len() <= i {
+            if self.toks.len() > MAX_MATRIX_TOKENS {
+                let (pos, _) = self.toks[self.toks.len() - 1];
+                return Err(self.err(
+                    pos,
+                    format!(
+                        "this matrix runs past {MAX_MATRIX_TOKENS} brackets, entries and line ends; \
+                         a drawn board has at most {} holes",
+                        crate::limits::MAX_DRAWN_CELLS
+                    ),
+                ));
+            }
             let Some((l, line)) = self.lines.next() else {
                 return Ok(None);
             };
+            // A line is read into tokens whole: one past any board's row is refused unread.
+            if line.len() > MAX_LINE_BYTES {
+                return Err(self.err(
+                    Pos { line: l + 1, col: 1 },
+                    format!(
+                        "a line of {} bytes; a matrix's lines are at most {MAX_LINE_BYTES}",
+                        line.len()
+                    ),
+                ));
+            }
             if let Some(name) = rules_line(line) {
                 self.rules.push((l + 1, name));
             }
@@ -218,6 +249,11 @@ impl<'a> Reader<'a> {
             .is_some_and(|t| matches!(t.1, Tok::Newline | Tok::Blank | Tok::Semi))
         {
             self.at += 1;
+            // Breaks between matrices are let go as they are passed, however many.
+            if self.at == 1024 {
+                self.toks.drain(..self.at);
+                self.at = 0;
+            }
         }
         let Some((pos, tok)) = self.get(self.at)? else {
             return Ok(None);

@@ -18,10 +18,9 @@ use std::path::Path;
 /// Specs larger than this are refused before parsing: no real puzzle comes near it.
 pub const MAX_SPEC_BYTES: u64 = 1 << 20;
 
-/// A file of many cases (ICPC, Lisp, matrix) read by a command that holds one case at a time
-/// (`solve`, `check`, `count`, `play`) may be this large: 10,000 ICPC cases of the contest's
-/// 40 × 40 boards take 74 MB. A batch holds a file's results until the file is done, so it
-/// keeps [`MAX_SPEC_BYTES`].
+/// An ICPC file read by a command that holds one case at a time (`solve`, `check`, `count`,
+/// `play`) may be this large: 10,000 cases of the contest's 40 × 40 boards take 74 MB. A
+/// batch holds a file's results until the file is done, so it keeps [`MAX_SPEC_BYTES`].
 pub const MAX_CASES_BYTES: u64 = 256 << 20;
 
 /// What a file read by [`read_text`] is, for its messages: scripts are read the same way.
@@ -72,17 +71,21 @@ pub fn read_text_up_to(path: &Path, max: u64) -> Result<String> {
         ));
     }
     if meta.len() > max {
-        let several = crate::formats::Notation::of(path, None).several.is_some();
+        let notation = crate::formats::Notation::of(path, None);
         let (kind, advice) = match (kind_of(path), max) {
-            ("puzzle file", MAX_SPEC_BYTES) if several => (
+            ("puzzle file", MAX_SPEC_BYTES) if notation.name == "icpc" => (
                 "puzzle files",
                 format!(
                     " (a file of many cases may be split into several, which `batch` solves as a \
                      folder; `solve` reads one of up to {MAX_CASES_BYTES} bytes, a case at a time)"
                 ),
             ),
+            ("puzzle file", MAX_SPEC_BYTES) if notation.several.is_some() => (
+                "puzzle files",
+                " (a file of many cases may be split into several, which `batch` solves as a folder)".into(),
+            ),
             ("puzzle file", MAX_SPEC_BYTES) => ("puzzle files", String::new()),
-            ("puzzle file", _) => ("files of many cases", " (split it into several)".into()),
+            ("puzzle file", _) => ("ICPC files", " (split it into several)".into()),
             _ => ("rule scripts", String::new()),
         };
         return Err(Diagnostic::new(

@@ -493,3 +493,25 @@ fn solve_reads_a_file_of_many_cases_past_a_puzzle_file_s_size() {
         )
     );
 }
+
+/// A matrix is read a line at a time into tokens held until it ends: a line longer than any
+/// board's, or a matrix of more tokens than any board, is refused where it passes the bound.
+#[test]
+fn a_matrix_past_any_board_is_refused_where_it_passes_the_bound() {
+    let refused = |text: String, said: &str| {
+        Test::new()
+            .file("m.matrix", &text)
+            .args(["check", "m.matrix"])
+            .run()
+            .status(2)
+            .stderr_has(said);
+    };
+    refused(
+        format!("{}\n", "1 ".repeat(150_000)),
+        "m.matrix:1:1: a line of 300000 bytes; a matrix's lines are at most 262144\n",
+    );
+    refused(
+        "1\n".repeat(40_000),
+        "m.matrix:32769:2: this matrix runs past 65536 brackets, entries and line ends; a drawn board has at most 4096 holes\n",
+    );
+}
