@@ -32,11 +32,17 @@ pub struct Found {
 /// The error row of a folder the walk could not enter, after the files in every report: a
 /// CI reading only junit.xml must see that puzzles may be missing.
 pub fn unwalked(path: &str, why: &str) -> Outcome {
-    Outcome::error(
-        path,
-        format!("cannot walk the folder: {why}; its puzzles may be missing"),
-    )
+    match why.starts_with(LINK_OUT) {
+        true => Outcome::error(path, format!("{path}: {why}")),
+        false => Outcome::error(
+            path,
+            format!("cannot walk the folder: {why}; its puzzles may be missing"),
+        ),
+    }
 }
+
+/// How [`collect`] refuses a puzzle file that is a link out of the folders walked.
+const LINK_OUT: &str = "a link out of the folders given";
 
 /// Walks `paths` for puzzle files (those a notation of [`formats::NOTATIONS`] claims by
 /// extension, in any case: `.YAML` as `.yaml`): hidden folders skipped, symlinks followed,
@@ -46,7 +52,25 @@ pub fn unwalked(path: &str, why: &str) -> Outcome {
 pub fn collect(paths: &[PathBuf]) -> Found {
     let mut found = Found::default();
     let mut skipped = Vec::new();
-    for root in distinct_roots(paths) {
+    let roots = distinct_roots(paths);
+    let real_roots: Vec<PathBuf> = roots
+        .iter()
+        .filter_map(|r| std::fs::canonicalize(r).ok())
+        .collect();
+    // A folder may come from anybody: a puzzle's name linked to any file (`evil.yaml ->
+    // /etc/passwd`) had that file read and its text quoted into every report. A link to a
+    // file inside the folders given is read; one out of them is an error row, unread.
+    let link_out = |p: &Path| {
+        let target = std::fs::canonicalize(p).ok()?;
+        (!real_roots.iter().any(|r| target.starts_with(r))).then(|| {
+            format!(
+                "{LINK_OUT}, to {}: not read (a folder may link a puzzle's name to any file; name \
+                 the file itself to solve it)",
+                target.display()
+            )
+        })
+    };
+    for root in roots {
         let root = &root;
         if !root.is_dir() {
             found.puzzles.push(root.clone());
@@ -78,7 +102,10 @@ pub fn collect(paths: &[PathBuf]) -> Found {
                 // A FIFO, socket or device named like a puzzle is listed too: reading it is
                 // refused from its metadata (it is never opened), which reports it by name.
                 Ok(e) if !e.file_type().is_dir() && Notation::claims(e.path()) => {
-                    found.puzzles.push(e.into_path())
+                    match e.path_is_symlink().then(|| link_out(e.path())).flatten() {
+                        Some(why) => found.errors.push((e.path().display().to_string(), why)),
+                        None => found.puzzles.push(e.into_path()),
+                    }
                 }
                 Ok(_) => {}
                 // A file named like a puzzle that cannot be looked at (a link to nothing) is

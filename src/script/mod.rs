@@ -200,6 +200,14 @@ fn find(spec: &Spec) -> Result<Script> {
         return Ok(Script::new(stem, shown(path), source));
     }
     let dirs = rule_dirs(&base)?;
+    // Scripts found by name are read from inside the project, or from the folders its
+    // marbles.toml lists: a `rules/` folder or script linked out of it is refused unread.
+    let top = base.ancestors().find(|a| is_boundary(a)).unwrap_or(&base);
+    let listed: Vec<PathBuf> = dirs
+        .iter()
+        .filter(|d| !d.starts_with(top))
+        .filter_map(|d| std::fs::canonicalize(d).ok())
+        .collect();
     for dir in &dirs {
         let path = dir.join(format!("{name}.rhai"));
         if path.is_dir() {
@@ -228,6 +236,24 @@ fn find(spec: &Spec) -> Result<Script> {
             .at(line, None));
         }
         if path.is_file() {
+            let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+            let inside = real.starts_with(top) || listed.iter().any(|l| real.starts_with(l));
+            if !inside || real.extension().is_none_or(|e| e != "rhai") {
+                return Err(Diagnostic::new(
+                    &spec.path,
+                    format!(
+                        "rule family `{name}`: {} is a link to {}, {}: not read; copy the script in",
+                        shown(path).display(),
+                        real.display(),
+                        match inside {
+                            true => "which is no `.rhai` script",
+                            false =>
+                                "outside the puzzle's project and the rule folders its marbles.toml lists",
+                        }
+                    ),
+                )
+                .at(line, None));
+            }
             let source = crate::spec::read_text(&path)?;
             return Ok(Script::new(name.to_string(), shown(path), source));
         }
@@ -336,6 +362,12 @@ fn inside_project(base: &Path, name: &str) -> std::result::Result<PathBuf, Strin
         }
     }
     let real = std::fs::canonicalize(&spelled).unwrap_or_else(|_| spelled.clone());
+    if real.extension().is_some_and(|e| e != "rhai") {
+        return Err(format!(
+            "a link to {}, which is no `.rhai` script",
+            real.display()
+        ));
+    }
     match spelled.starts_with(top) && real.starts_with(top) {
         true => Ok(base.join(name)),
         false => Err(format!(

@@ -545,3 +545,48 @@ fn a_puzzle_names_no_script_outside_its_project() {
     // Inside, it is read (an empty script builds no board, and says so).
     assert!(!check("./mine.rhai").stderr.contains("outside"));
 }
+
+/// A folder may come from anybody: a puzzle's name linked to a file outside the folders
+/// walked is an error row, unread (its text was quoted into every report), and a rule
+/// family found by name through a link out of the project is refused as a path is.
+#[test]
+fn links_out_of_the_folders_given_are_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("pack/rules")).unwrap();
+    std::fs::write(d.join("secret.yaml"), "SECRET_TOKEN_123\n").unwrap();
+    std::fs::write(d.join("theirs.rhai"), "SECRET_TOKEN_456").unwrap();
+    std::fs::write(d.join("pack/marbles.toml"), "").unwrap();
+    std::fs::write(d.join("pack/fam.yaml"), "rules: theirs\nboard: |\n  o o .\n").unwrap();
+    std::os::unix::fs::symlink(d.join("secret.yaml"), d.join("pack/evil.yaml")).unwrap();
+    std::os::unix::fs::symlink(d.join("theirs.rhai"), d.join("pack/rules/theirs.rhai")).unwrap();
+    let run = Test::new()
+        .in_dir(d)
+        .args(["batch", "pack", "--no-report", "--format", "json"])
+        .run();
+    let said = format!("{}{}", run.stdout, run.stderr);
+    let v = run.status(2).json();
+    let errors: Vec<&str> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["error"].as_str().unwrap())
+        .collect();
+    let real = std::fs::canonicalize(d).unwrap();
+    assert_eq!(
+        errors,
+        [
+            format!(
+                "pack/fam.yaml:1: rule family `theirs`: pack/rules/theirs.rhai is a link to {}, outside the \
+                 puzzle's project and the rule folders its marbles.toml lists: not read; copy the script in",
+                real.join("theirs.rhai").display()
+            ),
+            format!(
+                "pack/evil.yaml: a link out of the folders given, to {}: not read (a folder may link a \
+                 puzzle's name to any file; name the file itself to solve it)",
+                real.join("secret.yaml").display()
+            ),
+        ]
+    );
+    assert!(!said.contains("SECRET"), "{said}");
+}

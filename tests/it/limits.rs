@@ -261,8 +261,8 @@ fn the_file_size_cap_holds_where_metadata_lies() {
         .held(200)
         .status(2)
         .stderr_has("files are limited to 1048576 bytes");
-    // A rule script found by name, a link in the puzzle's own `rules/` (a path out of the
-    // puzzle's project is refused unread, see `hostile.rs`).
+    // A rule script can no longer be such a file: a link out of the puzzle's project, by
+    // name as by path, is refused unread.
     let t = Test::new().file("p.yaml", "rules: big\nboard: |\n  o o .\n");
     std::fs::create_dir(t.path("rules")).unwrap();
     std::os::unix::fs::symlink("/proc/self/pagemap", t.path("rules/big.rhai")).unwrap();
@@ -270,7 +270,7 @@ fn the_file_size_cap_holds_where_metadata_lies() {
         .run_bounded(SECS(20), None)
         .held(200)
         .status(2)
-        .stderr_has("files are limited to 1048576 bytes");
+        .stderr_has("rules/big.rhai is a link to /proc/");
     let run = Test::new()
         .args(["check", "/proc/self/pagemap"])
         .run_bounded(SECS(20), None);
