@@ -47,7 +47,7 @@ const LINK_OUT: &str = "a link out of the folders given";
 /// Walks `paths` for puzzle files (those a notation of [`formats::NOTATIONS`] claims by
 /// extension, in any case: `.YAML` as `.yaml`): hidden folders skipped, symlinks followed,
 /// loops reported rather than followed, folders on a special file system (`/proc`, `/sys`:
-/// `special_file_system`) reported and not walked. Files named directly are taken whatever
+/// `spec::input::special_file_system`) reported and not walked. Files named directly are taken whatever
 /// their name; so are non-regular files with a puzzle's name, to be reported as errors.
 pub fn collect(paths: &[PathBuf]) -> Found {
     let mut found = Found::default();
@@ -87,7 +87,7 @@ pub fn collect(paths: &[PathBuf]) -> Found {
                 let special = e
                     .file_type()
                     .is_dir()
-                    .then(|| special_file_system(e.path()))
+                    .then(|| crate::spec::input::special_file_system(e.path()))
                     .flatten();
                 if let Some(fs) = special {
                     skipped.push((
@@ -137,40 +137,6 @@ pub fn collect(paths: &[PathBuf]) -> Found {
     found.puzzles.sort();
     found.puzzles.dedup();
     found
-}
-
-/// The kind of special file system `dir` is on, if it is one a walk must not enter: `/proc`
-/// and `/sys` hold links back into the whole tree (every process's root, cwd and open
-/// folders), so following links there walks without end; none holds puzzles.
-fn special_file_system(dir: &Path) -> Option<&'static str> {
-    use std::os::unix::ffi::OsStrExt;
-    // Their `statfs` magic numbers (linux/magic.h).
-    const SPECIAL: [(u64, &str); 16] = [
-        (0x9fa0, "proc"),
-        (0x6265_6572, "sysfs"),
-        (0x6462_6720, "debugfs"),
-        (0x7472_6163, "tracefs"),
-        (0x7363_6673, "securityfs"),
-        (0x0027_e0eb, "cgroup"),
-        (0x6367_7270, "cgroup2"),
-        (0x1cd1, "devpts"),
-        (0xcafe_4a11, "bpf"),
-        (0x6265_6570, "configfs"),
-        (0x6165_676c, "pstore"),
-        (0xf97c_ff8c, "selinuxfs"),
-        (0xde5e_81e4, "efivarfs"),
-        (0x6573_5543, "fusectl"),
-        (0x4249_4e4d, "binfmt_misc"),
-        (0x6e73_6673, "nsfs"),
-    ];
-    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
-    // SAFETY: statfs fills the struct it is given from a NUL-terminated path.
-    let mut st: libc::statfs = unsafe { std::mem::zeroed() };
-    if unsafe { libc::statfs(path.as_ptr(), &mut st) } != 0 {
-        return None;
-    }
-    let magic = st.f_type as u64 & 0xffff_ffff;
-    SPECIAL.iter().find(|(m, _)| *m == magic).map(|&(_, name)| name)
 }
 
 /// `paths` less those another one already covers, so that no file is solved twice: a folder

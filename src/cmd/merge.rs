@@ -110,6 +110,11 @@ fn read(f: &Path) -> Result<String, Error> {
             "is not a regular file (a folder, FIFO or device?); merge reads shard-K-of-N.json files".into(),
         ));
     }
+    if let Some(fs) = crate::spec::input::special_file_system(f) {
+        return Err(usage(format!(
+            "is on a {fs} file system, not a shard results file marbles wrote (not read)"
+        )));
+    }
     // Refused from its size, unread: reading it first cost a gibibyte of memory.
     if meta.len() > MAX_SHARD_BYTES {
         return Err(usage(format!(

@@ -70,6 +70,13 @@ pub fn read_text_up_to(path: &Path, max: u64) -> Result<String> {
             ),
         ));
     }
+    // A file there says 0 bytes and may hold gigabytes (`/proc/self/pagemap`): refused unread.
+    if let Some(fs) = special_file_system(path) {
+        return Err(Diagnostic::new(
+            path,
+            format!("is on a {fs} file system, not a {} (not read)", kind_of(path)),
+        ));
+    }
     if meta.len() > max {
         let notation = crate::formats::Notation::of(path, None);
         let (kind, advice) = match (kind_of(path), max) {
@@ -112,6 +119,41 @@ pub fn read_text_up_to(path: &Path, max: u64) -> Result<String> {
         let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;
         Diagnostic::new(path, "is not valid UTF-8 text").at(Some(line), None)
     })
+}
+
+/// The kind of special file system `dir` (a folder or a file) is on, if it is one whose files
+/// marbles must not walk or read: `/proc`
+/// and `/sys` hold links back into the whole tree (every process's root, cwd and open
+/// folders), so following links there walks without end; none holds puzzles.
+pub fn special_file_system(dir: &Path) -> Option<&'static str> {
+    use std::os::unix::ffi::OsStrExt;
+    // Their `statfs` magic numbers (linux/magic.h).
+    const SPECIAL: [(u64, &str); 16] = [
+        (0x9fa0, "proc"),
+        (0x6265_6572, "sysfs"),
+        (0x6462_6720, "debugfs"),
+        (0x7472_6163, "tracefs"),
+        (0x7363_6673, "securityfs"),
+        (0x0027_e0eb, "cgroup"),
+        (0x6367_7270, "cgroup2"),
+        (0x1cd1, "devpts"),
+        (0xcafe_4a11, "bpf"),
+        (0x6265_6570, "configfs"),
+        (0x6165_676c, "pstore"),
+        (0xf97c_ff8c, "selinuxfs"),
+        (0xde5e_81e4, "efivarfs"),
+        (0x6573_5543, "fusectl"),
+        (0x4249_4e4d, "binfmt_misc"),
+        (0x6e73_6673, "nsfs"),
+    ];
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: statfs fills the struct it is given from a NUL-terminated path.
+    let mut st: libc::statfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statfs(path.as_ptr(), &mut st) } != 0 {
+        return None;
+    }
+    let magic = st.f_type as u64 & 0xffff_ffff;
+    SPECIAL.iter().find(|(m, _)| *m == magic).map(|&(_, name)| name)
 }
 
 fn io_reason(e: &std::io::Error) -> String {

@@ -254,13 +254,38 @@ fn yaml_aliases_through_ratings_are_bounded_by_their_expansion() {
 
 #[test]
 fn the_file_size_cap_holds_where_metadata_lies() {
-    // /proc files report a size of 0 however much they hold; pagemap holds gigabytes.
+    // /proc files report a size of 0 however much they hold; pagemap holds gigabytes. A file
+    // on such a file system is refused unread, as a puzzle, as an ICPC file (which may be
+    // 256 MiB) and as a shard results file (which may be 1 GiB: read to it, 1.05 GB).
     Test::new()
         .args(["solve", "/proc/self/pagemap"])
         .run_bounded(SECS(20), None)
         .held(200)
         .status(2)
-        .stderr_has("files are limited to 1048576 bytes");
+        .stderr_has("/proc/self/pagemap: is on a proc file system, not a puzzle file (not read)\n");
+    let t = Test::new();
+    std::fs::create_dir(t.path("s")).unwrap();
+    std::os::unix::fs::symlink("/proc/self/pagemap", t.path("big.icpc")).unwrap();
+    std::os::unix::fs::symlink("/proc/self/pagemap", t.path("s/shard-0-of-1.json")).unwrap();
+    let dir = t.path("");
+    for (args, said) in [
+        (
+            &["solve", "big.icpc"][..],
+            "big.icpc: is on a proc file system, not a puzzle file (not read)",
+        ),
+        (
+            &["merge", "s", "--report", "r"],
+            "s/shard-0-of-1.json: is on a proc file system, not a shard results file marbles wrote (not read)",
+        ),
+    ] {
+        Test::new()
+            .in_dir(&dir)
+            .args(args)
+            .run_bounded(SECS(20), None)
+            .held(200)
+            .status(2)
+            .stderr_has(said);
+    }
     // A rule script can no longer be such a file: a link out of the puzzle's project, by
     // name as by path, is refused unread.
     let t = Test::new().file("p.yaml", "rules: big\nboard: |\n  o o .\n");
