@@ -45,7 +45,8 @@ pub fn unwalked(path: &str, why: &str) -> Outcome {
 const LINK_OUT: &str = "a link out of the folders given";
 
 /// Walks `paths` for puzzle files (those a notation of [`formats::NOTATIONS`] claims by
-/// extension, in any case: `.YAML` as `.yaml`): hidden folders skipped, symlinks followed,
+/// extension, in any case: `.YAML` as `.yaml`): hidden folders skipped, symlinks followed
+/// (but a puzzle file that is a link out of the folders given is an error, unread),
 /// loops reported rather than followed, folders on a special file system (`/proc`, `/sys`:
 /// `spec::input::special_file_system`) reported and not walked. Files named directly are taken whatever
 /// their name; so are non-regular files with a puzzle's name, to be reported as errors.
