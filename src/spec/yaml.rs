@@ -366,6 +366,15 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
             Some(i) => msg[..i].to_string(),
             None => msg,
         };
+        // A file that reads as one string is not quoted back: it may be any file (a key, a
+        // `.env`) named as a puzzle, and this message goes into reports.
+        let msg = match msg
+            .strip_prefix("invalid type: string \"")
+            .and_then(|rest| rest.rfind("\", expected ").map(|i| &rest[i + 3..]))
+        {
+            Some(expected) => format!("the file reads as one string, not a map of keys; {expected}"),
+            None => msg,
+        };
         if let Some(d) = loc
             .as_ref()
             .and_then(|l| indented_first_row(path, source, l.line()))

@@ -670,3 +670,18 @@ fn a_yaml_tag_is_refused_at_its_line_not_read_past() {
         .status(2)
         .stderr_has("marbles: error: p.yaml:4: invalid puzzle YAML: the tag `!custom` means nothing to marbles: remove it\n");
 }
+
+/// A file that reads as one YAML string may be any file named as a puzzle (a key, a `.env`):
+/// its text is not quoted back into the message, which reports publish.
+#[test]
+fn a_puzzle_that_reads_as_one_string_is_not_quoted_back() {
+    Test::new()
+        .file("p.yaml", "SECRET_TOKEN_123 and more\n")
+        .args(["check", "p.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "marbles: error: p.yaml:1:1: invalid puzzle YAML: the file reads as one string, not a map of \
+             keys; expected a puzzle: a map with `rules:` and `board:` (or `size:`, `marbles:`, `holes:`)\n",
+        );
+}
