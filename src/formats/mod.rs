@@ -255,10 +255,9 @@ fn read_each(
     if notation == YAML {
         return (notation.read)(path, text, emit);
     }
-    let first = || {
-        let content = |l: &&str| !(l.trim().is_empty() || l.trim_start().starts_with([';', '#']));
-        text.lines().position(|l| content(&l)).map_or(1, |i| i + 1)
-    };
+    // A line holding more than blanks and a comment.
+    let content = |l: &str| !(l.trim().is_empty() || l.trim_start().starts_with([';', '#']));
+    let first = || text.lines().position(content).map_or(1, |i| i + 1);
     let mut lines = crate::spec::expect::Lines::default();
     let (mut last, mut stopped) = (0, false);
     // The lines of the `expect:` comments given to a case: any other is refused at the end,
@@ -281,7 +280,6 @@ fn read_each(
         let line = s.line.unwrap_or_else(first);
         // The case's last line of text: a comment inside the last case is inside it, one
         // after its text (a file of one case keeps the file's end as its source) below it.
-        let content = |l: &str| !(l.trim().is_empty() || l.trim_start().starts_with([';', '#']));
         let spans = s
             .source
             .lines()

@@ -202,7 +202,7 @@ fn find(spec: &Spec) -> Result<Script> {
     let dirs = rule_dirs(&base)?;
     // Scripts found by name are read from inside the project, or from the folders its
     // marbles.toml lists: a `rules/` folder or script linked out of it is refused unread.
-    let top = base.ancestors().find(|a| is_boundary(a)).unwrap_or(&base);
+    let top = project_top(&base);
     let listed: Vec<PathBuf> = dirs
         .iter()
         .filter(|d| !d.starts_with(top))
@@ -341,7 +341,7 @@ fn inside_project(base: &Path, name: &str) -> std::result::Result<PathBuf, Strin
                 .into(),
         );
     }
-    let top = base.ancestors().find(|a| is_boundary(a)).unwrap_or(base);
+    let top = project_top(base);
     let project = match top == base && !is_boundary(base) {
         true => "the puzzle's own folder, as no marbles.toml or .git is above it".to_string(),
         false => format!(
@@ -403,6 +403,12 @@ fn rule_dirs(base: &Path) -> Result<Vec<PathBuf>> {
         }
     }
     Ok(vec![base.join("rules")])
+}
+
+/// The top of the project a puzzle in folder `base` belongs to: the nearest boundary at or
+/// above it, else `base` itself. Scripts are read from inside it.
+fn project_top(base: &Path) -> &Path {
+    base.ancestors().find(|a| is_boundary(a)).unwrap_or(base)
 }
 
 /// A folder holding `marbles.toml` or `.git`: a project's top.
