@@ -273,10 +273,12 @@ fn unsealed(line: &[u8]) -> bool {
 }
 
 /// The records of the `index`-th file's results, as [`Journal::record`] takes them: made on
-/// the worker that solved the file.
+/// the worker that solved the file. Of a file Ctrl-C cut, the results before the first it
+/// cut: a group shorter than its `cases`, which `--resume` takes up from there.
 pub fn records(index: usize, outcomes: &[Outcome]) -> anyhow::Result<Vec<u8>> {
     let mut bytes = Vec::with_capacity(1536 * outcomes.len());
-    for (k, o) in outcomes.iter().enumerate() {
+    let done = outcomes.iter().take_while(|o| !report::interrupted(o));
+    for (k, o) in done.enumerate() {
         line(&mut bytes, index, k + 1, outcomes.len(), o)?;
     }
     Ok(bytes)
@@ -316,6 +318,10 @@ struct Earlier {
     made: [u8; 16],
     /// One of them is an error: solved again.
     failed: bool,
+    /// How many results they are, of the file's `cases`: fewer when Ctrl-C or a kill cut
+    /// the file short, and `--resume` solves the rest.
+    got: usize,
+    cases: usize,
 }
 
 /// A digest of what a file's results were made from: its bytes' hash, and each result's
@@ -361,12 +367,13 @@ struct Brief<'a> {
     settings: Option<std::borrow::Cow<'a, str>>,
 }
 
-/// A file's group of records being read by [`Previous::index`]: its file, where it starts,
-/// its results' count, and its digest's inputs so far.
+/// A file's group of records being read by [`Previous::index`]: its file, where it starts
+/// and ends so far, its results' count, and its digest's inputs so far.
 struct Group {
     file: String,
     index: Option<usize>,
     offset: u64,
+    end: u64,
     cases: usize,
     spec_hash: String,
     each: Vec<[String; 3]>,
@@ -480,8 +487,9 @@ impl Previous {
             .then_some((e.offset, e.len))
     }
 
-    /// Indexes the whole groups of records in `f`: a line that does not parse (torn by a
-    /// kill) or a group cut short is no result.
+    /// Indexes the groups of records in `f`: a line that does not parse (torn by a kill) is
+    /// no result, and ends its group; a group cut short (by Ctrl-C, a kill or a torn line)
+    /// keeps the results before the cut.
     fn index(&mut self, source: usize, f: &File, path: &Path) {
         let mut reader = BufReader::with_capacity(1 << 20, f);
         let mut buf = Vec::new();
@@ -508,58 +516,69 @@ impl Previous {
             }
             let start = at;
             at += n;
-            let Ok(b) = serde_json::from_slice::<Brief>(&buf) else {
-                open = None;
-                continue;
+            let b = serde_json::from_slice::<Brief>(&buf).ok();
+            let goes_on = |g: &Group| {
+                b.as_ref()
+                    .is_some_and(|b| g.file == b.file && g.cases == b.cases && g.each.len() + 1 == b.case)
             };
+            if let Some(g) = open.take_if(|g| !goes_on(g)) {
+                self.keep(source, g);
+            }
+            let Some(b) = b else { continue };
             if b.case == 1 {
                 open = Some(Group {
                     file: b.file.to_string(),
                     index: b.index,
                     offset: start,
+                    end: start,
                     cases: b.cases,
                     spec_hash: b.spec_hash.as_deref().unwrap_or("").to_string(),
                     each: Vec::new(),
                     failed: false,
                 });
             }
-            let Some(g) = open
-                .as_mut()
-                .filter(|g| g.file == b.file && g.cases == b.cases && g.each.len() + 1 == b.case)
-            else {
-                open = None;
-                continue;
-            };
+            let Some(g) = open.as_mut() else { continue };
             let field = |f: &Option<std::borrow::Cow<str>>| f.as_deref().unwrap_or("").to_string();
             g.each
                 .push([field(&b.script), field(&b.script_hash), field(&b.settings)]);
             g.failed |= b.status == Status::Error;
+            g.end = at;
             if b.case == b.cases
                 && let Some(g) = open.take()
             {
-                let made = digest(
-                    &g.spec_hash,
-                    g.each.iter().map(|p| p.each_ref().map(String::as_str)),
-                );
-                let len = u32::try_from(at - g.offset).unwrap_or(u32::MAX);
-                let e = Earlier {
-                    source,
-                    offset: g.offset,
-                    len,
-                    index: g.index,
-                    made,
-                    failed: g.failed,
-                };
-                self.by_file.insert(path_key(&g.file), e);
+                self.keep(source, g);
             }
+        }
+        if let Some(g) = open {
+            self.keep(source, g);
         }
     }
 
-    /// Whether results for `file` were kept, none an error, and made from what `made` says.
-    pub fn has(&self, file: &str, made: &[u8; 16]) -> bool {
-        self.by_file
-            .get(&path_key(file))
-            .is_some_and(|e| !e.failed && e.made == *made)
+    /// Keeps `g`, read from the `source`-th file, as its file's latest results.
+    fn keep(&mut self, source: usize, g: Group) {
+        let made = digest(
+            &g.spec_hash,
+            g.each.iter().map(|p| p.each_ref().map(String::as_str)),
+        );
+        let e = Earlier {
+            source,
+            offset: g.offset,
+            len: u32::try_from(g.end - g.offset).unwrap_or(u32::MAX),
+            index: g.index,
+            made,
+            failed: g.failed,
+            got: g.each.len(),
+            cases: g.cases,
+        };
+        self.by_file.insert(path_key(&g.file), e);
+    }
+
+    /// Whether results for `file` were kept, none an error, and made from what `made` says:
+    /// `made` of each of them, when they are all of the file's `cases` results, or of the
+    /// first ones, when a cut left those. Returns how many there are.
+    pub fn has(&self, file: &str, cases: usize, made: &dyn Fn(usize) -> [u8; 16]) -> Option<usize> {
+        let e = self.by_file.get(&path_key(file))?;
+        (!e.failed && e.cases == cases && e.got <= cases && e.made == made(e.got)).then_some(e.got)
     }
 
     /// Whether any results for `file` were kept.

@@ -9,7 +9,6 @@ use crate::formats::{self, Notation};
 use crate::outcome::{Outcome, Status};
 use crate::process::CANCELLED;
 use crate::script::Script;
-use crate::search::GaveUp;
 use crate::solve::{self, Options};
 use crate::spec::Spec;
 use indicatif::ProgressBar;
@@ -173,17 +172,19 @@ fn distinct_roots(paths: &[PathBuf]) -> Vec<PathBuf> {
 
 /// Solves every puzzle in one file (an ICPC file holds several), turning a panic anywhere
 /// inside into that file's error. Every outcome carries the hash of the bytes solved, read
-/// once before solving, for `--resume`.
-pub fn solve_contained(path: &Path, opts: &Options) -> Vec<Outcome> {
+/// once before solving, for `--resume`. The results of its first cases may be given (`done`,
+/// an earlier run's, when a cut left the file short): those cases are not solved again.
+pub fn solve_contained(path: &Path, opts: &Options, done: Vec<Outcome>) -> Vec<Outcome> {
     let file = path.display().to_string();
     let text = crate::spec::read_text(path);
     let hash = text.as_deref().ok().map(crate::fingerprint::hash);
     let solve_all = || match &text {
         Err(d) => vec![Outcome::failed(&file, d)],
         Ok(text) => {
-            let mut outcomes = Vec::new();
+            let skip = done.len();
+            let mut outcomes = done;
             let notation = Notation::of(path, None);
-            formats::prepare_text(path, notation, text, opts, &mut |p| {
+            formats::prepare_text(path, notation, text, opts, skip, &mut |p| {
                 outcomes.push(match p {
                     Ok(p) => solve::solve_prepared(&p, opts),
                     Err(d) => Outcome::failed(&file, &d),
@@ -242,52 +243,63 @@ fn not_started(path: &Path, notation: &Notation, text: &str, outcomes: &mut Vec<
 /// A puzzle of a file, with its rule script.
 type Case = (Spec, Script);
 
-/// What a file's results would be made from now, as [`journal::digest`] puts it, if the file
-/// can be read and split into its puzzles: its bytes' hash and each puzzle's script hash and
-/// settings (goal in force, move order, limits); and each puzzle with its script.
-fn made_now(path: &Path, opts: &Options) -> Option<([u8; 16], Vec<Case>)> {
-    let text = crate::spec::read_text(path).ok()?;
-    let specs = formats::parse(path, Notation::of(path, None), &text).ok()?;
-    let cases: Vec<Case> = specs
-        .into_iter()
-        .map(|spec| crate::script::resolve(&spec).ok().map(|script| (spec, script)))
-        .collect::<Option<_>>()?;
-    let each: Vec<[String; 3]> = cases
-        .iter()
-        .map(|(spec, script)| {
-            [
-                script.origin.display().to_string(),
-                script.hash.clone(),
-                solve::settings(spec, opts),
-            ]
-        })
-        .collect();
-    let made = journal::digest(
-        &crate::fingerprint::hash(&text),
-        each.iter().map(|p| p.each_ref().map(String::as_str)),
-    );
-    Some((made, cases))
+/// What a file's results would be made from now, if the file can be read and split into
+/// its puzzles: each puzzle with its script, and [`journal::digest`] of the first `k` of them
+/// (its bytes' hash and each puzzle's script hash and settings: goal in force, move order,
+/// limits).
+struct MadeNow {
+    hash: String,
+    each: Vec<[String; 3]>,
+    cases: Vec<Case>,
+}
+
+impl MadeNow {
+    fn of(path: &Path, opts: &Options) -> Option<Self> {
+        let text = crate::spec::read_text(path).ok()?;
+        let specs = formats::parse(path, Notation::of(path, None), &text).ok()?;
+        let cases: Vec<Case> = specs
+            .into_iter()
+            .map(|spec| crate::script::resolve(&spec).ok().map(|script| (spec, script)))
+            .collect::<Option<_>>()?;
+        let each = cases
+            .iter()
+            .map(|(spec, script)| {
+                [
+                    script.origin.display().to_string(),
+                    script.hash.clone(),
+                    solve::settings(spec, opts),
+                ]
+            })
+            .collect();
+        let hash = crate::fingerprint::hash(&text);
+        Some(MadeNow { hash, each, cases })
+    }
+
+    fn digest(&self, k: usize) -> [u8; 16] {
+        let each = self.each.get(..k).unwrap_or(&self.each);
+        journal::digest(&self.hash, each.iter().map(|p| p.each_ref().map(String::as_str)))
+    }
 }
 
 /// An earlier run's results for `path`, if none failed, the file and every rule script it uses
 /// are byte-for-byte unchanged, each was made under the settings that would apply now, and
 /// each is what its moves do ([`solve::replays`]: a record edited and resealed is solved
-/// again, never drawn); whether each meets the file's expectation is judged again.
-fn reused(previous: &Previous, path: &Path, opts: &Options) -> Option<Vec<Outcome>> {
+/// again, never drawn); whether each meets the file's expectation is judged again. They are
+/// all of the file's results, or, of a file a cut left short, the first ones (the rest are
+/// solved): the second part says which.
+fn reused(previous: &Previous, path: &Path, opts: &Options) -> Option<(Vec<Outcome>, bool)> {
     // (An interrupted search is never recorded, so it cannot be among them.)
     let file = path.display().to_string();
     if !previous.knows(&file) {
         return None;
     }
-    let (made, cases) = made_now(path, opts)?;
-    let mut outcomes = previous
-        .has(&file, &made)
-        .then(|| previous.load(&file))
-        .flatten()?;
-    if outcomes.len() != cases.len() {
+    let made = MadeNow::of(path, opts)?;
+    let got = previous.has(&file, made.cases.len(), &|k| made.digest(k))?;
+    let mut outcomes = previous.load(&file)?;
+    if outcomes.len() != got {
         return None;
     }
-    for (o, (spec, script)) in outcomes.iter_mut().zip(cases) {
+    for (o, (spec, script)) in outcomes.iter_mut().zip(made.cases) {
         // The settings name the default memory limit without its size (it follows `-j`): a
         // give-up is retried when the limits it gave up under are not those in force now.
         if o.status == Status::GaveUp && o.limits != Some(solve::limits_for(&spec, opts).describe()) {
@@ -300,7 +312,8 @@ fn reused(previous: &Previous, path: &Path, opts: &Options) -> Option<Vec<Outcom
         // Judged again from the file as it is: a record's own `expect` and `met` are not read.
         o.judge(expect);
     }
-    Some(outcomes)
+    let whole = got == made.each.len();
+    Some((outcomes, whole))
 }
 
 /// Whether a recorded result `o` is what its moves do on `spec` ([`solve::replays`]: its
@@ -443,6 +456,9 @@ pub struct Done {
     pub encoded: Vec<u8>,
     /// They are an earlier run's, unchanged.
     pub reused: bool,
+    /// Of a file a cut left short in an earlier run, the results of its first cases that
+    /// run finished, taken up unchanged (the rest were solved now).
+    pub taken_up: usize,
     /// Ctrl-C cut the file short: these are the results it has (the search stopped among
     /// them), to be reported, never recorded.
     pub interrupted: bool,
@@ -488,31 +504,29 @@ pub fn solve_all(
         while !stop.load(Ordering::Relaxed) && !CANCELLED.load(Ordering::Relaxed) {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(path) = puzzles.get(i) else { break };
-            let reused = reused(previous, path, opts);
-            let again = reused.is_some();
-            let outcomes = match reused {
-                Some(o) => o,
-                None => {
+            let (outcomes, again, taken_up) = match reused(previous, path, opts) {
+                Some((o, true)) => (o, true, 0),
+                begun => {
                     bar.set_message(crate::render::terminal(&path.display().to_string()).into_owned());
-                    let outcomes = solve_contained(path, opts);
+                    let done = begun.map(|(o, _)| o).unwrap_or_default();
+                    let taken_up = done.len();
+                    let outcomes = solve_contained(path, opts, done);
                     // Cases left unprepared after Ctrl-C leave no trace but the flag; those
-                    // it has go to be reported as cut short, and no more files are started.
-                    if CANCELLED.load(Ordering::SeqCst)
-                        || outcomes
-                            .iter()
-                            .any(|o| o.gave_up.as_ref().map(GaveUp::stop) == Some(&GaveUp::Interrupted))
-                    {
-                        let cut = Done {
+                    // it has go to be reported as cut short, the ones finished before the
+                    // cut to be recorded, and no more files are started.
+                    if CANCELLED.load(Ordering::SeqCst) || outcomes.iter().any(crate::report::interrupted) {
+                        let cut = encode(i, &outcomes).map(|encoded| Done {
                             index: i,
                             outcomes,
-                            encoded: Vec::new(),
+                            encoded,
                             reused: false,
+                            taken_up,
                             interrupted: true,
-                        };
-                        let _ = tx.send(Ok(cut));
+                        });
+                        let _ = tx.send(cut);
                         break;
                     }
-                    outcomes
+                    (outcomes, false, taken_up)
                 }
             };
             let done = encode(i, &outcomes).map(|encoded| Done {
@@ -520,6 +534,7 @@ pub fn solve_all(
                 outcomes,
                 encoded,
                 reused: again,
+                taken_up,
                 interrupted: false,
             });
             if tx.send(done).is_err() {

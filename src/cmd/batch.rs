@@ -255,6 +255,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         journal: journal.as_mut(),
         tally: Tally::new(),
         reused: 0,
+        taken_up: 0,
         times: Times::default(),
         bar: &bar,
         drawn: std::time::Instant::now(),
@@ -278,7 +279,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     for (k, (path, why)) in found.errors.iter().enumerate() {
         tally.add(found.puzzles.len() + k, 1, batch::unwalked(path, why));
     }
-    let reused = sink.reused;
+    let (reused, taken_up) = (sink.reused, sink.taken_up);
     let times = sink.times;
     let (taken, cut) = (sink.taken, sink.cut);
     let not_run: Vec<String> = found
@@ -342,12 +343,19 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     if config.resume && !config.quiet {
         let unfinished = found.puzzles.len() - finished;
         eprintln!(
-            "resumed: {reused} of {} puzzle files reused from earlier results, {} solved now{}",
+            "resumed: {reused} of {} puzzle files reused from earlier results, {} solved now{}{}",
             found.puzzles.len(),
             finished - reused,
             match unfinished {
                 0 => String::new(),
                 n => format!(", {n} not finished"),
+            },
+            match taken_up {
+                0 => String::new(),
+                n => format!(
+                    "; {} a run cut short had finished kept, not solved again",
+                    crate::diag::plural(n, "case")
+                ),
             }
         );
     }
@@ -399,6 +407,8 @@ struct Record<'a> {
     tally: Tally,
     /// Files whose results were reused from an earlier run.
     reused: usize,
+    /// Results of cases an earlier run finished before a cut left their file short, taken up.
+    taken_up: usize,
     /// How long the files solved now took.
     times: Times,
     /// The progress bar, whose message says what the running searches are doing.
@@ -505,15 +515,21 @@ impl batch::Sink for Record<'_> {
             outcomes,
             encoded,
             reused,
+            taken_up,
             interrupted,
         } = done;
         // Solved now, or cut (its searches took time too: the slowest may be the one cut).
         if !reused && let Some(first) = outcomes.first() {
-            self.times
-                .add(outcomes.iter().map(|o| o.stats.seconds).sum(), &first.file);
+            let now = outcomes.iter().skip(taken_up);
+            self.times.add(now.map(|o| o.stats.seconds).sum(), &first.file);
         }
+        self.taken_up += taken_up;
         if interrupted {
+            // The cases finished before the cut are recorded: `--resume` solves the rest.
             self.cut.push(index);
+            if let Some(j) = self.journal.as_mut().filter(|_| !encoded.is_empty()) {
+                j.record(index, encoded)?;
+            }
         } else {
             self.finished(index, &outcomes, encoded, reused)?;
         }

@@ -429,25 +429,32 @@ pub fn prepare(
         Err(d) => {
             let _ = f(Err(d));
         }
-        Ok(text) => prepare_text(path, notation, &text, opts, f),
+        Ok(text) => prepare_text(path, notation, &text, opts, 0, f),
     }
 }
 
 /// [`prepare`] on `text`, the bytes of `path` already read: what is solved is exactly what
-/// was read (and hashed), whatever happens to the file meanwhile.
+/// was read (and hashed), whatever happens to the file meanwhile. The first `skip` cases are
+/// read past, neither prepared nor handed to `f`.
 pub fn prepare_text(
     path: &Path,
     notation: &Notation,
     text: &str,
     opts: &Options,
+    skip: usize,
     f: &mut dyn FnMut(Result<Prepared>) -> ControlFlow<()>,
 ) {
     let mut scripts = Scripts::default();
+    let mut seen = 0;
     let read = parse_each(path, notation, text, &mut |s| {
         if cancelled() {
             return ControlFlow::Break(());
         }
-        f(s.and_then(|s| scripts.prepare(s, opts)))
+        seen += 1;
+        match seen > skip {
+            true => f(s.and_then(|s| scripts.prepare(s, opts))),
+            false => ControlFlow::Continue(()),
+        }
     });
     if let Err(d) = read
         && !cancelled()

@@ -2,7 +2,7 @@
 //! `gave_up`), a message naming the file, no panic, and bounded time and memory.
 
 use crate::support::{Test, root};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -446,20 +446,27 @@ fn ctrl_c_writes_what_was_finished_and_the_search_it_cut_and_exits_130() {
     assert!(records.contains("a_fast.yaml"), "{records}");
 }
 
-#[test]
-fn ctrl_c_in_a_file_of_several_cases_names_each_case_it_kept_from_starting() {
+/// A batch of `set/m.matrix`, the matrices `before`, the 41-hole diamond from its tip (no
+/// search of marbles ends it), then those `after`, cut by Ctrl-C ([`ctrl_c_batch`]): its
+/// folder, the set, its report folder and stderr.
+fn matrices_cut(before: &str, after: &str) -> (tempfile::TempDir, PathBuf, PathBuf, String) {
     let dir = tempfile::tempdir().unwrap();
     let set = dir.path().join("set");
     std::fs::create_dir(&set).unwrap();
-    // Three matrices: a row solved in a jump, the diamond from its tip (no search of marbles
-    // ends it), the row again.
     let diamond = crate::support::diamond41_rows((0, 4))
         .replace('#', "-1")
         .replace('o', "1")
         .replace('.', "0");
-    std::fs::write(set.join("m.matrix"), format!("1 1 0\n\n{diamond}\n1 1 0\n")).unwrap();
+    std::fs::write(set.join("m.matrix"), format!("{before}{diamond}\n{after}")).unwrap();
     let report = dir.path().join("rep");
     let stderr = ctrl_c_batch(&set, &report);
+    (dir, set, report, stderr)
+}
+
+#[test]
+fn ctrl_c_in_a_file_of_several_cases_names_each_case_it_kept_from_starting() {
+    // Three matrices: a row solved in a jump, the diamond, the row again.
+    let (_dir, _, report, stderr) = matrices_cut("1 1 0\n\n", "1 1 0\n");
     assert!(
         stderr.contains("interrupted: 0 of 1 puzzle files finished and reported (1 case of the files cut not started); rerun"),
         "{stderr}"
@@ -499,9 +506,51 @@ fn ctrl_c_in_a_file_of_several_cases_names_each_case_it_kept_from_starting() {
         ),
         "{html}"
     );
-    // A file cut short is never recorded: `--resume` solves it whole again.
+    // Of a file cut short, what finished before the cut is recorded, for `--resume`.
     let records = std::fs::read_to_string(report.join("results.jsonl")).unwrap();
-    assert_eq!(records, "");
+    assert_eq!(records.lines().count(), 1, "{records}");
+    assert!(
+        records.contains("\"case\":1,\"cases\":3,") && records.contains("m board 1"),
+        "{records}"
+    );
+}
+
+/// The cases of a file that Ctrl-C cut after they finished are recorded, and `--resume`
+/// takes them up as they are, solving only the rest (it solved the whole file again).
+#[test]
+fn resume_takes_up_the_cases_a_cut_file_had_finished() {
+    // Two rows solved in a jump each, then the diamond.
+    let (_dir, set, report, _) = matrices_cut("1 1 0\n\n0 1 1\n\n", "");
+    let kept = std::fs::read_to_string(report.join("results.jsonl")).unwrap();
+    let cases: Vec<&str> = kept.lines().map(|l| &l[..l.find(",\"seal\"").unwrap()]).collect();
+    assert_eq!(
+        cases,
+        [
+            "{\"index\":0,\"case\":1,\"cases\":3",
+            "{\"index\":0,\"case\":2,\"cases\":3"
+        ]
+    );
+    let (set, rep) = (set.display().to_string(), report.display().to_string());
+    let mut resumed = Test::new()
+        .in_dir(&root())
+        .args([
+            "batch", &set, "--report", &rep, "--resume", "-j", "1", "--format", "csv",
+        ])
+        .command();
+    let out = crate::support::interrupted(&mut resumed, Duration::from_millis(1500));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "resumed: 0 of 1 puzzle files reused from earlier results, 0 solved now, 1 not finished; \
+             2 cases a run cut short had finished kept, not solved again\n"
+        ),
+        "{stderr}"
+    );
+    // Byte for byte: a case solved again would record its own time.
+    assert_eq!(
+        std::fs::read_to_string(report.join("results.jsonl")).unwrap(),
+        kept
+    );
 }
 
 /// A puzzle may come from anybody: the rule script it names by path must end in `.rhai` and
