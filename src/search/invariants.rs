@@ -82,13 +82,13 @@ impl Invariants {
             return None;
         }
         let start = self.class(model.start);
+        let checked = match self.basis.len() {
+            1 => "1 invariant parity checked".to_string(),
+            n => format!("{n} invariant parities checked"),
+        };
         if let Some(p) = model.goal.pattern {
             return (self.class(p) != start).then(|| {
-                format!(
-                    "position class: the goal board is not in the class of the start \
-                     ({} invariant parities checked)",
-                    self.basis.len()
-                )
+                format!("position class: the goal board is not in the class of the start ({checked})")
             });
         }
         if model.goal.pegs != PegGoal::Count(1) {
@@ -100,21 +100,13 @@ impl Invariants {
         };
         match model.goal.at {
             Some(a) if self.class(1 << a) != start => Some(format!(
-                "position class: a single peg at {} is not in the class of the start \
-                 ({} invariant parities checked)",
+                "position class: a single peg at {} is not in the class of the start ({checked})",
                 cell(a),
-                self.basis.len()
             )),
             Some(_) => None,
             None => (0..model.geo.cells.len())
                 .all(|c| self.class(1 << c) != start)
-                .then(|| {
-                    format!(
-                        "position class: no single peg is in the class of the start \
-                         ({} invariant parities checked)",
-                        self.basis.len()
-                    )
-                }),
+                .then(|| format!("position class: no single peg is in the class of the start ({checked})")),
         }
     }
 }

@@ -251,6 +251,16 @@ impl Budget {
         }
     }
 
+    /// [`Budget::capped`] to `nodes`, and to `share` of the time left if there is a time limit.
+    pub fn shared(&self, nodes: u64, share: f64) -> Budget {
+        let mut part = self.capped(nodes);
+        if let Some(t) = self.limits.timeout {
+            let now = self.started.elapsed();
+            part.limits.timeout = Some(now + t.saturating_sub(now).mul_f64(share));
+        }
+        part
+    }
+
     /// The node count at which a search should next call [`Budget::exceeded`]: `every` nodes
     /// on, or sooner if the node limit comes first, so that node limits hold exactly while
     /// checks stay rare. A search starts with `nodes + 1`, so that even its first node is

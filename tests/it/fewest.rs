@@ -215,6 +215,25 @@ fn a_jump_over_two_pegs_is_one_move_to_the_fewest_moves_search() {
         .stdout_has("gave up: node limit (0 nodes)");
 }
 
+/// A position class of one parity says so in the singular ("1 invariant parities checked").
+#[test]
+fn a_position_class_of_one_parity_says_so_in_the_singular() {
+    // From [0, 0] over [0, 1], then back from [0, 3]: one peg is left on [0, 1] alone.
+    Test::new()
+        .file("rules/hop12.rhai", HOP12)
+        .file(
+            "row.yaml",
+            "rules: hop12\nboard: |\n  o o . o\ngoal:\n  pegs: 1\n  at: [0, 0]\n",
+        )
+        .args(["solve", "row.yaml"])
+        .run()
+        .status(1)
+        .stdout_has(
+            "unsolvable: position class: a single peg at [0, 0] is not in the class of the start \
+             (1 invariant parity checked)\n",
+        );
+}
+
 type Cell = [i64; 2];
 
 /// One of the test's own jumps: from, the cells jumped over, to.
@@ -594,6 +613,35 @@ fn a_fewest_moves_search_stopped_early_says_its_best_line_and_its_lower_bound() 
         "{json}"
     );
     assert_eq!(json["moves_floor"], least, "{json}");
+}
+
+/// Where the quick depth-first line finds nothing at once, the searches `solve` uses for a
+/// first solution look for one: a fewest-moves search stopped early had no line to return
+/// on boards that `solve` finished in a moment (here 103,000 nodes).
+#[test]
+fn a_fewest_moves_search_stopped_early_has_the_line_solve_would_find() {
+    let json = &Test::new()
+        .in_root()
+        .args([
+            "solve",
+            "--fewest-moves",
+            "--max-nodes",
+            "200000",
+            "--format",
+            "json",
+            "puzzles/diagonal_hop/square5_centre.yaml",
+        ])
+        .run()
+        .status(1)
+        .json()[0];
+    assert_eq!(json["status"], "gave_up", "{json}");
+    let reason = json["reason"].as_str().unwrap();
+    let (best, least) = bounds(reason);
+    // The fewest is 11 (`solve --fewest-moves` unstopped).
+    assert!(least <= 11 && 11 <= best, "{json}");
+    assert_eq!(json["move_count"], best, "{json}");
+    assert_eq!(json["pegs_left"], 1, "{json}");
+    assert_eq!(json["jumps"].as_array().unwrap().len(), 23, "{json}");
 }
 
 /// `pegs: fewest` in the fewest moves finds the fewest pegs first, then the fewest moves to
