@@ -200,14 +200,7 @@ fn find(spec: &Spec) -> Result<Script> {
         return Ok(Script::new(stem, shown(path), source));
     }
     let dirs = rule_dirs(&base)?;
-    // Scripts found by name are read from inside the project, or from the folders its
-    // marbles.toml lists: a `rules/` folder or script linked out of it is refused unread.
-    let top = project_top(&base);
-    let listed: Vec<PathBuf> = dirs
-        .iter()
-        .filter(|d| !d.starts_with(top))
-        .filter_map(|d| std::fs::canonicalize(d).ok())
-        .collect();
+    let reach = Reach::new(&base, &dirs);
     for dir in &dirs {
         let path = dir.join(format!("{name}.rhai"));
         if path.is_dir() {
@@ -236,20 +229,12 @@ fn find(spec: &Spec) -> Result<Script> {
             .at(line, None));
         }
         if path.is_file() {
-            let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-            let inside = real.starts_with(top) || listed.iter().any(|l| real.starts_with(l));
-            if !inside || real.extension().is_none_or(|e| e != "rhai") {
+            if let Some(why) = reach.refused(&path) {
                 return Err(Diagnostic::new(
                     &spec.path,
                     format!(
-                        "rule family `{name}`: {} is a link to {}, {}: not read; copy the script in",
+                        "rule family `{name}`: {} is {why}: not read; copy the script in",
                         shown(path).display(),
-                        real.display(),
-                        match inside {
-                            true => "which is no `.rhai` script",
-                            false =>
-                                "outside the puzzle's project and the rule folders its marbles.toml lists",
-                        }
                     ),
                 )
                 .at(line, None));
@@ -265,7 +250,7 @@ fn find(spec: &Spec) -> Result<Script> {
             src.to_string(),
         ));
     }
-    let known = known_families(&dirs);
+    let known = known_families(&base, &dirs);
     // A script of that name in a `rules/` folder the search does not reach (above the
     // project's boundary, or above a spec with no boundary over it) is what was meant.
     if let Some(beyond) = beyond_boundary(&base, &dirs, name) {
@@ -425,8 +410,42 @@ fn beyond_boundary(base: &Path, dirs: &[PathBuf], name: &str) -> Option<PathBuf>
         .find(|p| p.is_file())
 }
 
-fn known_families(dirs: &[PathBuf]) -> Vec<String> {
-    families_in(dirs).into_iter().map(|f| f.name).collect()
+fn known_families(base: &Path, dirs: &[PathBuf]) -> Vec<String> {
+    families_in(base, dirs).into_iter().map(|f| f.name).collect()
+}
+
+/// Where scripts found by name may be read from: inside the project of the folder `base`,
+/// or the rule folders its `marbles.toml` lists. A `rules/` folder or script linked out of
+/// them is refused unread.
+struct Reach<'a> {
+    top: &'a Path,
+    listed: Vec<PathBuf>,
+}
+
+impl<'a> Reach<'a> {
+    fn new(base: &'a Path, dirs: &[PathBuf]) -> Self {
+        let top = project_top(base);
+        let listed = dirs
+            .iter()
+            .filter(|d| !d.starts_with(top))
+            .filter_map(|d| std::fs::canonicalize(d).ok())
+            .collect();
+        Reach { top, listed }
+    }
+
+    /// Why the script at `path` may not be read, links followed: what it is a link to.
+    fn refused(&self, path: &Path) -> Option<String> {
+        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let inside = real.starts_with(self.top) || self.listed.iter().any(|l| real.starts_with(l));
+        let why = if !inside {
+            "outside the puzzle's project and the rule folders its marbles.toml lists"
+        } else if real.extension().is_none_or(|e| e != "rhai") {
+            "which is no `.rhai` script"
+        } else {
+            return None;
+        };
+        Some(format!("a link to {}, {why}", real.display()))
+    }
 }
 
 /// A rule family a puzzle in some folder can name, and where it would be found.
@@ -449,11 +468,12 @@ pub fn families(base: &Path) -> Result<Vec<Family>> {
     let base = std::fs::canonicalize(base)
         .or_else(|_| std::path::absolute(base))
         .unwrap_or_else(|_| base.to_path_buf());
-    Ok(families_in(&rule_dirs(&base)?))
+    Ok(families_in(&base, &rule_dirs(&base)?))
 }
 
 /// Every family found in `dirs`, the first folder winning, then the built-ins not hidden.
-fn families_in(dirs: &[PathBuf]) -> Vec<Family> {
+fn families_in(base: &Path, dirs: &[PathBuf]) -> Vec<Family> {
+    let reach = Reach::new(base, dirs);
     let mut out: Vec<Family> = Vec::new();
     for dir in dirs {
         let Ok(rd) = std::fs::read_dir(dir) else { continue };
@@ -478,6 +498,7 @@ fn families_in(dirs: &[PathBuf]) -> Vec<Family> {
                     "(not a rule script: it is {}; not opened)",
                     special_kind(&m.file_type())
                 ),
+                Ok(_) if let Some(why) = reach.refused(&path) => format!("({why}: not read)"),
                 Ok(m) if m.len() > sandbox::MAX_SCRIPT_BYTES as u64 => format!(
                     "(too long: {} bytes; a rule script may have {} at most)",
                     m.len(),

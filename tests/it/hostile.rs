@@ -604,7 +604,7 @@ fn links_out_of_the_folders_given_are_not_read() {
     let d = dir.path();
     std::fs::create_dir_all(d.join("pack/rules")).unwrap();
     std::fs::write(d.join("secret.yaml"), "SECRET_TOKEN_123\n").unwrap();
-    std::fs::write(d.join("theirs.rhai"), "SECRET_TOKEN_456").unwrap();
+    std::fs::write(d.join("theirs.rhai"), "// SECRET_TOKEN_456.\n").unwrap();
     std::fs::write(d.join("pack/marbles.toml"), "").unwrap();
     std::fs::write(d.join("pack/fam.yaml"), "rules: theirs\nboard: |\n  o o .\n").unwrap();
     std::os::unix::fs::symlink(d.join("secret.yaml"), d.join("pack/evil.yaml")).unwrap();
@@ -638,4 +638,19 @@ fn links_out_of_the_folders_given_are_not_read() {
         ]
     );
     assert!(!said.contains("SECRET"), "{said}");
+    // Nor does the list of families quote the script's first comment.
+    let listed = Test::new()
+        .in_dir(d)
+        .args(["rules", "pack"])
+        .run()
+        .status(0)
+        .stdout;
+    assert!(
+        listed.contains(&format!(
+            "(a link to {}, outside the puzzle's project and the rule folders its marbles.toml lists: not read)",
+            real.join("theirs.rhai").display()
+        )),
+        "{listed}"
+    );
+    assert!(!listed.contains("SECRET"), "{listed}");
 }
