@@ -274,6 +274,12 @@ impl std::str::FromStr for ByteSize {
             .find(|c: char| !(c.is_ascii_digit() || c == '.'))
             .unwrap_or(t.len());
         let (num, unit) = t.split_at(split);
+        // A count of bytes is read whole: as a float, the largest rounds up past 64 bits.
+        if matches!(unit.trim(), "" | "b" | "B")
+            && let Ok(n) = num.parse::<u64>()
+        {
+            return Ok(ByteSize(n));
+        }
         let n: f64 = num
             .parse()
             .map_err(|_| format!("`{s}` is not a size: write a number of bytes or e.g. 512MB, 2GiB"))?;

@@ -779,4 +779,12 @@ fn numbers_a_flag_cannot_take_are_refused_with_what_it_takes() {
             .status(2)
             .stderr_has(said);
     }
+    // The largest it names is a size, written as a number or quoted in a puzzle alike (the
+    // quoted one was read as a float, rounded past 64 bits, and refused in these words).
+    let quoted = "rules: peg_hop\nboard: |\n  o o .\nsolve:\n  max_memory: \"18446744073709551615\"\n";
+    Test::new()
+        .file("p.yaml", quoted)
+        .args(["solve", "p.yaml", "--max-memory", "18446744073709551615"])
+        .run()
+        .status(0);
 }
