@@ -174,7 +174,7 @@ fn distinct_roots(paths: &[PathBuf]) -> Vec<PathBuf> {
 /// inside into that file's error. Every outcome carries the hash of the bytes solved, read
 /// once before solving, for `--resume`. The results of its first cases may be given (`done`,
 /// an earlier run's, when a cut left the file short): those cases are not solved again.
-pub fn solve_contained(path: &Path, opts: &Options, done: Vec<Outcome>) -> Vec<Outcome> {
+pub fn solve_contained(path: &Path, opts: &Options, done: Vec<Outcome>, each: &dyn Fn()) -> Vec<Outcome> {
     let file = path.display().to_string();
     let text = crate::spec::read_text(path);
     let hash = text.as_deref().ok().map(crate::fingerprint::hash);
@@ -189,6 +189,7 @@ pub fn solve_contained(path: &Path, opts: &Options, done: Vec<Outcome>) -> Vec<O
                     Ok(p) => solve::solve_prepared(&p, opts),
                     Err(d) => Outcome::failed(&file, &d),
                 });
+                each();
                 std::ops::ControlFlow::Continue(())
             });
             if CANCELLED.load(Ordering::SeqCst) {
@@ -242,6 +243,31 @@ fn not_started(path: &Path, notation: &Notation, text: &str, outcomes: &mut Vec<
 
 /// A puzzle of a file, with its rule script.
 type Case = (Spec, Script);
+
+/// How many puzzles each file holds, as far as reading it tells (one for a YAML file, and
+/// for a file that cannot be read), for a progress bar to count: files are read, no script
+/// runs.
+pub fn cases_each(paths: &[PathBuf]) -> Vec<u64> {
+    use rayon::prelude::*;
+    paths
+        .par_iter()
+        .map(|path| {
+            let notation = Notation::of(path, None);
+            if notation == formats::YAML {
+                return 1;
+            }
+            let Ok(text) = crate::spec::read_text(path) else {
+                return 1;
+            };
+            let mut n = 0u64;
+            let _ = formats::parse_each(path, notation, &text, &mut |_| {
+                n += 1;
+                std::ops::ControlFlow::Continue(())
+            });
+            n.max(1)
+        })
+        .collect()
+}
 
 /// What a file's results would be made from now, if the file can be read and split into
 /// its puzzles: each puzzle with its script, and [`journal::digest`] of the first `k` of them
@@ -429,6 +455,14 @@ pub fn passed_before(previous: &Previous, path: &Path) -> bool {
         })
 }
 
+/// A batch's progress bar, counting puzzles: each case as it is solved, and a file's
+/// `cases` in all (one where none is given) once it is finished.
+#[derive(Clone, Copy)]
+pub struct Progress<'a> {
+    pub bar: &'a ProgressBar,
+    pub cases: &'a [u64],
+}
+
 /// Where a batch's results go as each file is finished: [`solve_all`] hands them over on
 /// its calling thread, with the bytes its `encode` made of them on the worker that solved
 /// the file (the journal's lines, so that this thread only writes).
@@ -484,7 +518,7 @@ pub fn no_encoding(_: usize, _: &[Outcome]) -> anyhow::Result<Vec<u8>> {
 /// Solves every file in `puzzles` on `jobs` threads, reusing `previous` results that are
 /// still good, and hands each file's results to `sink` (its place in `puzzles`, its results,
 /// what `encode` made of them on the worker) on the calling thread as soon as it is
-/// finished, telling it when none are waiting. Files are taken in path order, so results
+/// finished, telling it when none are waiting. `progress` counts puzzles on its bar. Files are taken in path order, so results
 /// come nearly in that order. A file cut short by Ctrl-C (see [`CANCELLED`]) is handed on
 /// as [`Done::interrupted`], with what it has; nothing is after `sink` or `encode` fails,
 /// which stops the run with its error. Returns the number of files finished and handed on.
@@ -493,10 +527,11 @@ pub fn solve_all(
     opts: &Options,
     jobs: usize,
     previous: &Previous,
-    bar: &ProgressBar,
+    progress: Progress,
     encode: &Encode,
     sink: &mut dyn Sink,
 ) -> anyhow::Result<usize> {
+    let Progress { bar, cases } = progress;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::sync_channel::<anyhow::Result<Done>>(256);
@@ -504,13 +539,21 @@ pub fn solve_all(
         while !stop.load(Ordering::Relaxed) && !CANCELLED.load(Ordering::Relaxed) {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(path) = puzzles.get(i) else { break };
+            let weight = cases.get(i).copied().unwrap_or(1);
+            let counted = std::sync::atomic::AtomicU64::new(0);
             let (outcomes, again, taken_up) = match reused(previous, path, opts) {
                 Some((o, true)) => (o, true, 0),
                 begun => {
                     bar.set_message(crate::render::terminal(&path.display().to_string()).into_owned());
                     let done = begun.map(|(o, _)| o).unwrap_or_default();
                     let taken_up = done.len();
-                    let outcomes = solve_contained(path, opts, done);
+                    let counted = &counted;
+                    let each = || {
+                        if counted.fetch_add(1, Ordering::Relaxed) < weight {
+                            bar.inc(1);
+                        }
+                    };
+                    let outcomes = solve_contained(path, opts, done, &each);
                     // Cases left unprepared after Ctrl-C leave no trace but the flag; those
                     // it has go to be reported as cut short, the ones finished before the
                     // cut to be recorded, and no more files are started.
@@ -529,6 +572,7 @@ pub fn solve_all(
                     (outcomes, false, taken_up)
                 }
             };
+            bar.inc(weight.saturating_sub(counted.load(Ordering::Relaxed)));
             let done = encode(i, &outcomes).map(|encoded| Done {
                 index: i,
                 outcomes,
@@ -567,7 +611,6 @@ pub fn solve_all(
                 handled = done.and_then(|d| sink.take(d));
                 if handled.is_ok() && !sink.done() {
                     finished += usize::from(whole);
-                    bar.inc(u64::from(whole));
                     waiting = rx.try_recv().ok();
                 } else if handled.is_ok() {
                     finished += usize::from(whole);

@@ -11,7 +11,8 @@ use crate::solve::Options;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// `Err` naming `path` when it names nothing (a link to nothing included), with the closest
@@ -249,7 +250,15 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
 
     // Results stream from the workers into the journal (on disk within a tenth of a second)
     // and the tally (what the summary needs): memory does not grow with the number of puzzles.
-    let bar = progress(found.puzzles.len() as u64, config.quiet);
+    // The bar counts puzzles, so that a long file of many cases moves it and its ETA; the
+    // files are read for their count only when it is drawn.
+    let shown = !config.quiet && crate::render::progress::shown();
+    let cases = match shown {
+        true => batch::cases_each(&found.puzzles),
+        false => Vec::new(),
+    };
+    let files_done = Arc::new(AtomicU64::new(0));
+    let bar = progress(&cases, found.puzzles.len() as u64, &files_done, config.quiet);
     let mut sink = Record {
         previous: reusable,
         journal: journal.as_mut(),
@@ -258,6 +267,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         taken_up: 0,
         times: Times::default(),
         bar: &bar,
+        files_done: &files_done,
         drawn: std::time::Instant::now(),
         fail_fast: config.fail_fast,
         first_failed: None,
@@ -269,7 +279,18 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         Some(_) => journal::records,
         None => batch::no_encoding,
     };
-    let finished = batch::solve_all(&found.puzzles, &options, jobs, reusable, &bar, &encode, &mut sink);
+    let finished = batch::solve_all(
+        &found.puzzles,
+        &options,
+        jobs,
+        reusable,
+        batch::Progress {
+            bar: &bar,
+            cases: &cases,
+        },
+        &encode,
+        &mut sink,
+    );
     // What was taken reaches the journal, even when the run stopped on an error.
     let flushed = sink.journal.as_mut().map_or(Ok(()), |j| j.flush());
     let finished = finished?;
@@ -413,6 +434,8 @@ struct Record<'a> {
     times: Times,
     /// The progress bar, whose message says what the running searches are doing.
     bar: &'a ProgressBar,
+    /// Files finished, for the bar (which counts puzzles).
+    files_done: &'a AtomicU64,
     /// When that message was last set.
     drawn: std::time::Instant,
     /// `--fail-fast`: stop at the first puzzle that does not pass.
@@ -493,6 +516,7 @@ impl Record<'_> {
     ) -> anyhow::Result<()> {
         self.reused += usize::from(reused);
         self.taken[index] = true;
+        self.files_done.fetch_add(1, Ordering::Relaxed);
         if self.first_failed.is_none()
             && let Some(o) = outcomes.iter().find(|o| !o.passed())
         {
@@ -594,7 +618,11 @@ fn write_shard(
 /// The batch's progress bar on stderr: drawn in place on a terminal; with
 /// `MARBLES_PROGRESS=always` and stderr not a terminal, each redraw a line of its own. Its ETA
 /// is shown once a file has finished, from the time finished files took.
-fn progress(total: u64, quiet: bool) -> ProgressBar {
+/// The bar of a batch over files holding `cases` puzzles each (none: one each): it counts
+/// puzzles, and says the files finished (`files_done`) of `files`; puzzles too, and its ETA
+/// from them, when a file holds several.
+fn progress(cases: &[u64], files: u64, files_done: &Arc<AtomicU64>, quiet: bool) -> ProgressBar {
+    let total = cases.iter().sum::<u64>().max(files);
     if quiet || !crate::render::progress::shown() {
         return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
     }
@@ -607,11 +635,19 @@ fn progress(total: u64, quiet: bool) -> ProgressBar {
     };
     // One key reads the count once for the count and the ETA: `{pos}` and a key of our own
     // would each read it, and a file finishing between the two reads drew "0/2, ETA 0s".
-    let counted = |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+    let files_done = Arc::clone(files_done);
+    let counted = move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
         let done = state.pos();
         let total = state.len().unwrap_or(done);
         let elapsed = state.elapsed();
-        let _ = write!(w, "{done}/{total} files  {:#}", indicatif::HumanDuration(elapsed));
+        match total == files {
+            true => _ = write!(w, "{done}/{total} files"),
+            false => {
+                let files_done = files_done.load(Ordering::Relaxed);
+                _ = write!(w, "{files_done}/{files} files, {done}/{total} puzzles");
+            }
+        }
+        let _ = write!(w, "  {:#}", indicatif::HumanDuration(elapsed));
         if done > 0 {
             let left = elapsed.mul_f64(total.saturating_sub(done) as f64 / done as f64);
             let _ = write!(w, ", ETA {:#}", indicatif::HumanDuration(left));

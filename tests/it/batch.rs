@@ -712,23 +712,53 @@ fn resume_after_a_run_over_some_files_reuses_every_file_finished_before() {
     );
 }
 
-/// `MARBLES_PROGRESS=always` draws the bar on a stderr that is no terminal, a line a redraw;
-/// it says no ETA before a file has finished.
-#[test]
-fn the_progress_bar_is_drawn_when_asked_and_guesses_no_eta_from_nothing() {
-    let corner = std::fs::read_to_string(root().join("puzzles/triangle_hop/corner.yaml")).unwrap();
-    let out = Test::new()
-        .file("set/hard.yaml", &corner)
-        .file("set/quick.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+/// The stderr of a batch on one thread of the folder `set` holding `files` (name, text), its
+/// bar drawn as `MARBLES_PROGRESS=always` draws it on a stderr that is no terminal.
+fn drawn(files: [(&str, &str); 2]) -> String {
+    let out = files
+        .iter()
+        .fold(Test::new(), |t, (name, text)| {
+            t.file(&format!("set/{name}"), text)
+        })
         .args(["batch", "set", "--no-report", "-j", "1"])
         .command()
         .env("MARBLES_PROGRESS", "always")
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// `MARBLES_PROGRESS=always` draws the bar on a stderr that is no terminal, a line a redraw;
+/// it says no ETA before a file has finished.
+#[test]
+fn the_progress_bar_is_drawn_when_asked_and_guesses_no_eta_from_nothing() {
+    let corner = std::fs::read_to_string(root().join("puzzles/triangle_hop/corner.yaml")).unwrap();
+    let stderr = drawn([
+        ("hard.yaml", &corner),
+        ("quick.yaml", "rules: peg_hop\nboard: |\n  o o .\n"),
+    ]);
     let frames: Vec<&str> = stderr.lines().filter(|l| l.contains("/2 files")).collect();
     assert!(frames.iter().any(|l| l.contains(" 0/2 files ")), "{stderr}");
     for frame in frames {
         assert_eq!(frame.contains("ETA"), !frame.contains(" 0/2 "), "{frame}");
+    }
+}
+
+/// A file of several cases moves the bar case by case: it counts puzzles beside files, and
+/// its ETA follows them (a long file of many cases was one step, its ETA "0s").
+#[test]
+fn the_progress_bar_counts_the_cases_of_a_file_of_several() {
+    let stderr = drawn([
+        ("a.yaml", "rules: peg_hop\nboard: |\n  o o .\n"),
+        ("m.matrix", "1 1 0\n\n0 1 1\n\n1 1 0 1\n"),
+    ]);
+    let frames: Vec<&str> = stderr.lines().filter(|l| l.contains(" files, ")).collect();
+    assert!(
+        frames.iter().any(|l| l.contains(" 0/2 files, 0/4 puzzles ")),
+        "{stderr}"
+    );
+    for frame in frames {
+        assert!(frame.contains("/4 puzzles"), "{frame}");
+        assert_eq!(frame.contains("ETA"), !frame.contains(" 0/4 puzzles"), "{frame}");
     }
 }

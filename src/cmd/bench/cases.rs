@@ -551,7 +551,10 @@ fn french_table_files() -> Result<Run, String> {
         &opts,
         jobs,
         &Default::default(),
-        &bar,
+        crate::batch::Progress {
+            bar: &bar,
+            cases: &[],
+        },
         &crate::batch::no_encoding,
         &mut |done: crate::batch::Done| {
             outcomes.extend(done.outcomes);
