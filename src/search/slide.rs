@@ -7,6 +7,9 @@
 //! way from its square before would have, or where it was). Helpers are one group in the key
 //! (their kinds change nothing a slide does).
 //!
+//! Where deepening goes over the same few positions depth after depth (an answer far off or
+//! none), a breadth-first search over every position reachable takes over.
+//!
 //! The search is compiled once for each number of robots, so that a position is an array
 //! the compiler sees whole. A position's children are made before any is searched: their
 //! bounds and keys come with them (a helper's slide leaves the bound as it was), and the
@@ -28,6 +31,15 @@ pub struct SlideResult {
 
 /// How often the limits are checked, in positions.
 const CHECK_EVERY: u64 = 1 << 14;
+
+/// Positions expanded, over the positions in the table, past which iterative deepening
+/// stops going over the same positions depth after depth and a breadth-first search takes
+/// the rest: on a 40 × 100 board with no answer, 1.3 million positions were expanded a
+/// thousand times over (65 s), where one pass decides it. An ordinary search expands its
+/// positions a few times (the hardest 25-move one about twelve). A search that has spent
+/// fewer than [`OVER_AGAIN_AFTER`] nodes goes on as it is.
+const OVER_AGAIN: u64 = 32;
+const OVER_AGAIN_AFTER: u64 = 1 << 16;
 
 /// Positions seen, each with the most moves it was searched with, in one word: the key above
 /// the low byte, the moves in it (at least 2, so 0 is an empty slot). Open addressing with
@@ -197,10 +209,27 @@ fn run<const N: usize>(m: &SlideModel, first: u8, budget: &mut Budget) -> SlideR
     };
     let most = m.goal.within.map_or(FAR as u32 - 1, |w| w.min(FAR as u32 - 1));
     let mut depth = first as u32;
+    let nodes_before = search.budget.nodes;
+    let mut breadth_tried = false;
     while depth <= most {
         search.cut = false;
         let key = search.key(&s);
-        if search.dfs(&mut s, depth as u8, first, NONE, key) {
+        let seen = search.seen.len as u64;
+        let spent = search.budget.nodes - nodes_before;
+        let found = match spent > OVER_AGAIN_AFTER.max(OVER_AGAIN * seen) && !breadth_tried {
+            true => {
+                breadth_tried = true;
+                // Where the positions reachable are many more than the table holds (the
+                // bound cuts them well), the search goes on deepening.
+                match search.breadth(s, depth, most, (seen * 8).max(OVER_AGAIN_AFTER)) {
+                    Ok(Some(found)) => found,
+                    Ok(None) => search.dfs(&mut s, depth as u8, first, NONE, key),
+                    Err(why) => return done(why, Vec::new(), search.memory),
+                }
+            }
+            false => search.dfs(&mut s, depth as u8, first, NONE, key),
+        };
+        if found {
             let path = search
                 .path
                 .iter()
@@ -228,6 +257,88 @@ fn run<const N: usize>(m: &SlideModel, first: u8, budget: &mut Budget) -> SlideR
 }
 
 impl<const N: usize> Search<'_, N> {
+    /// Breadth-first from `start` over every position reachable, each met once: whether the
+    /// goal is within `most` moves (`path` then holds the fewest, last first), or the verdict
+    /// that there is none, or the limit that stopped it; `None` once it has met `cap`
+    /// positions. `least`: the moves iterative deepening proved needed.
+    fn breadth(&mut self, start: [u16; N], least: u32, most: u32, cap: u64) -> Result<Option<bool>, Verdict> {
+        let m = self.m;
+        let active = self.active;
+        let bound = |s: &[u16; N]| {
+            s[..active]
+                .iter()
+                .map(|&q| m.dist[q as usize])
+                .min()
+                .unwrap_or(FAR)
+        };
+        // Each position met, and the one it was met from with the move (robot, direction).
+        let mut states: Vec<[u16; N]> = vec![start];
+        let mut from: Vec<(u32, u8, u8)> = vec![(u32::MAX, 0, 0)];
+        let mut seen: rustc_hash::FxHashSet<u64> = [self.key(&start)].into_iter().collect();
+        let mut cut = false;
+        let (mut lo, mut depth) = (0, 0u32);
+        while lo < states.len() {
+            let hi = states.len();
+            for i in lo..hi {
+                self.budget.nodes += 1;
+                if states.len() as u64 > cap {
+                    return Ok(None);
+                }
+                if self.budget.nodes >= self.check_at {
+                    let held = (states.capacity() * std::mem::size_of::<[u16; N]>()
+                        + from.capacity() * std::mem::size_of::<(u32, u8, u8)>())
+                        as u64
+                        + super::table_bytes::<u64>(seen.capacity())
+                        + Seen::bytes(self.seen.slots.len());
+                    self.memory = self.memory.max(held);
+                    if !self.check() {
+                        let why = self.stopped.take().expect("a check that fails says why");
+                        return Err(Verdict::GaveUp(GaveUp::no_line_yet(why, least.max(depth + 1))));
+                    }
+                }
+                let mut s = states[i];
+                for r in 0..N {
+                    let here = s[r];
+                    for d in 0..self.directions {
+                        let to = self.slide(&s, r, d);
+                        if to == here {
+                            continue;
+                        }
+                        s[r] = to;
+                        let b = bound(&s);
+                        if b == 0 {
+                            self.path = vec![(r, d)];
+                            let mut at = i;
+                            while from[at].0 != u32::MAX {
+                                self.path.push((from[at].1 as usize, from[at].2 as usize));
+                                at = from[at].0 as usize;
+                            }
+                            return Ok(Some(true));
+                        }
+                        if depth + 1 + b as u32 > most {
+                            cut = true;
+                        } else if seen.insert(self.key(&s)) {
+                            states.push(s);
+                            from.push((i as u32, r as u8, d as u8));
+                        }
+                        s[r] = here;
+                    }
+                }
+            }
+            lo = hi;
+            depth += 1;
+        }
+        let why = match (cut, most < FAR as u32 - 1) {
+            (true, true) => format!(
+                "no solution within {most} move{}",
+                if most == 1 { "" } else { "s" }
+            ),
+            (true, false) => super::exhausted(states.len() as u64, false, &["a bound on the moves left"]),
+            (false, _) => super::exhausted(states.len() as u64, false, &[]),
+        };
+        Err(Verdict::Unsolvable(Some(why)))
+    }
+
     /// Searches `s`, whose bound `bound` is above 0 and at most `left`, the moves it has;
     /// `last` the move that led here, `key` its key where `left` is above 1. On success
     /// `path` holds the moves from here, last first.
