@@ -214,8 +214,9 @@ fn search<K: Key>(model: &TiltModel, budget: &mut Budget, bits: u32) -> TiltResu
             check_at = budget.next_check(1024);
             // Each state expanded adds at most one state a direction.
             let more = (check_at - budget.nodes + 1) as usize * model.dirs.len();
-            memory = memory.max(used(&seen, &states, more));
-            if let Some(reason) = budget.exceeded(memory) {
+            // What a give-up reports is the largest figure a check passed, not the one refused.
+            let ahead = memory.max(used(&seen, &states, more));
+            if let Some(reason) = budget.exceeded(ahead) {
                 // Breadth-first: every state as near the start as the one expanded next was
                 // met, and none is home, so no fewer tilts than one more can do it.
                 let mut depth = 0;
@@ -233,6 +234,7 @@ fn search<K: Key>(model: &TiltModel, budget: &mut Budget, bits: u32) -> TiltResu
                     memory,
                 );
             }
+            memory = ahead;
         }
         states[head].0.unpack(bits, marbles, &mut cur);
         for d in 0..model.dirs.len() {

@@ -1137,3 +1137,52 @@ fn the_depth_first_search_of_pieces_of_kinds_holds_its_limit() {
         run.stdout
     );
 }
+
+/// A tilt search stopped at the memory limit reports the largest memory a check passed, not
+/// the growth it refused (a 40 × 40 board gave up under 200 MB saying it held 272 MB).
+#[test]
+fn a_tilt_search_stopped_at_its_memory_limit_reports_what_it_held() {
+    // 40 × 40, six marbles and their holes, 300 walls, from a fixed seed.
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let mut squares: Vec<(u64, u64)> = Vec::new();
+    while squares.len() < 12 {
+        let s = (next(40), next(40));
+        if !squares.contains(&s) {
+            squares.push(s);
+        }
+    }
+    let mut case = String::from("40 6 300\n");
+    for (r, c) in &squares {
+        case += &format!("{r} {c}\n");
+    }
+    for _ in 0..300 {
+        let (r, c) = (next(40), next(39));
+        case += &match next(2) {
+            0 => format!("{r} {c} {r} {}\n", c + 1),
+            _ => format!("{c} {r} {} {r}\n", c + 1),
+        };
+    }
+    case += "0 0 0\n";
+    let o = Test::new()
+        .file("wide.icpc", &case)
+        .args(["solve", "--max-memory", "60MB", "--format", "json", "wide.icpc"])
+        .run()
+        .status(1)
+        .json()[0]
+        .clone();
+    assert!(
+        o["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("memory limit (57.2 MiB); "),
+        "{o}"
+    );
+    let held = o["stats"]["memory_bytes"].as_u64().unwrap();
+    assert!(held <= 60_000_000, "{held} bytes held under a 60 MB limit");
+}
