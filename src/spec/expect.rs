@@ -73,7 +73,8 @@ pub fn parse_words(text: &str) -> Result<Expect, String> {
         )
     };
     match words.as_slice() {
-        ["unsolvable"] => return Ok(Expect::Unsolvable),
+        // `impossible`: the word the ICPC problem's output uses for it.
+        ["unsolvable"] | ["impossible"] => return Ok(Expect::Unsolvable),
         ["gave", "up"] | ["gave_up"] | ["gives", "up"] => {
             return Err(format!(
                 "expect: `{}` is not an expectation: a search that gives up has no answer to check \
@@ -391,6 +392,7 @@ mod tests {
                  jumps and pegs left such as `10 moves, 1 peg` or `13 jumps`"
                 .into())
         );
+        assert_eq!(parse_words("Impossible"), Ok(Expect::Unsolvable));
         assert!(parse_words("1 peg 2 pegs").is_err());
         assert!(parse_words("13 hops").is_err());
         assert!(
