@@ -494,7 +494,7 @@ pub struct Done {
     /// run finished, taken up unchanged (the rest were solved now).
     pub taken_up: usize,
     /// Ctrl-C cut the file short: these are the results it has (the search stopped among
-    /// them), to be reported, never recorded.
+    /// them), to be reported; only those before the cut are recorded ([`journal::records`]).
     pub interrupted: bool,
 }
 
@@ -518,8 +518,8 @@ pub fn no_encoding(_: usize, _: &[Outcome]) -> anyhow::Result<Vec<u8>> {
 /// Solves every file in `puzzles` on `jobs` threads, reusing `previous` results that are
 /// still good, and hands each file's results to `sink` (its place in `puzzles`, its results,
 /// what `encode` made of them on the worker) on the calling thread as soon as it is
-/// finished, telling it when none are waiting. `progress` counts puzzles on its bar. Files are taken in path order, so results
-/// come nearly in that order. A file cut short by Ctrl-C (see [`CANCELLED`]) is handed on
+/// finished, telling it when none are waiting, and counting puzzles on `progress`'s bar.
+/// Files are taken in path order, so results come nearly in that order. A file cut short by Ctrl-C (see [`CANCELLED`]) is handed on
 /// as [`Done::interrupted`], with what it has; nothing is after `sink` or `encode` fails,
 /// which stops the run with its error. Returns the number of files finished and handed on.
 pub fn solve_all(

@@ -615,12 +615,11 @@ fn write_shard(
     Ok(())
 }
 
-/// The batch's progress bar on stderr: drawn in place on a terminal; with
-/// `MARBLES_PROGRESS=always` and stderr not a terminal, each redraw a line of its own. Its ETA
-/// is shown once a file has finished, from the time finished files took.
-/// The bar of a batch over files holding `cases` puzzles each (none: one each): it counts
-/// puzzles, and says the files finished (`files_done`) of `files`; puzzles too, and its ETA
-/// from them, when a file holds several.
+/// The progress bar on stderr of a batch over `files` files holding `cases` puzzles each
+/// (none given: one each): drawn in place on a terminal; with `MARBLES_PROGRESS=always` and
+/// stderr not a terminal, each redraw a line of its own. It counts puzzles and says the files
+/// finished (`files_done`), and the puzzles too when a file holds several; its ETA is shown
+/// once a puzzle has finished, from the time finished puzzles took.
 fn progress(cases: &[u64], files: u64, files_done: &Arc<AtomicU64>, quiet: bool) -> ProgressBar {
     let total = cases.iter().sum::<u64>().max(files);
     if quiet || !crate::render::progress::shown() {
