@@ -111,7 +111,19 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             let notation = Notation::of(f, None);
             let file = f.display().to_string();
             let stem = f.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default();
+            let stray = match notation == formats::YAML {
+                true => spec::read_text(f).ok().and_then(|t| expect_in_a_comment(&t)),
+                false => None,
+            };
             formats::prepare(f, notation, options, &mut |p| {
+                if let (Ok(p), Some(line)) = (&p, stray)
+                    && p.spec.expect.is_none()
+                {
+                    eprintln!(
+                        "marbles: warning: {file}:{line}: `# expect:` is a comment in YAML, so this puzzle \
+                         states no expectation: write `expect:` as a key"
+                    );
+                }
                 // A file of several puzzles names each line by its case ("… case 2").
                 let head = match &p {
                     Ok(p) if notation.several.is_some() && p.spec.name != stem => {
@@ -151,6 +163,17 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         return Ok(ExitCode::Interrupted);
     }
     Ok(ExitCode::Solved.or_failed(!ok))
+}
+
+/// The line of a YAML file's first comment that reads like an expectation (`# expect: …`),
+/// as Lisp, matrix and ICPC files state theirs; a YAML puzzle states its own as a key.
+fn expect_in_a_comment(text: &str) -> Option<usize> {
+    let reads_so = |l: &str| {
+        l.trim_start()
+            .strip_prefix('#')
+            .is_some_and(|c| c.trim_start().to_ascii_lowercase().starts_with("expect:"))
+    };
+    text.lines().position(reads_so).map(|i| i + 1)
 }
 
 /// Checks one script on the puzzles that use it, or on a sample board if none does.

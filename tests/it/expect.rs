@@ -791,3 +791,26 @@ fn comments_given_to_no_case_are_each_told_where_they_are() {
         assert_eq!(errors, told, "{lines:?}");
     }
 }
+
+/// `# expect:` in a YAML file is a comment and states nothing: `check` says so, as a teacher
+/// who knows the Lisp and ICPC comments would write it (the puzzle ran as if it stated none).
+#[test]
+fn check_warns_of_an_expectation_written_as_a_yaml_comment() {
+    let yaml = "rules: peg_hop\nboard: |\n  o o .\n# expect: unsolvable\n";
+    Test::new()
+        .file("p.yaml", yaml)
+        .args(["check", "p.yaml"])
+        .run()
+        .status(0)
+        .stderr_has(
+            "marbles: warning: p.yaml:4: `# expect:` is a comment in YAML, so this puzzle states no \
+             expectation: write `expect:` as a key\n",
+        );
+    // With the key beside it, the comment is only a comment.
+    let run = Test::new()
+        .file("p.yaml", &format!("{yaml}expect: solved\n"))
+        .args(["check", "p.yaml"])
+        .run()
+        .status(0);
+    assert!(!run.stderr.contains("warning"), "{}", run.stderr);
+}
