@@ -283,9 +283,10 @@ impl MadeNow {
     fn of(path: &Path, opts: &Options) -> Option<Self> {
         let text = crate::spec::read_text(path).ok()?;
         let specs = formats::parse(path, Notation::of(path, None), &text).ok()?;
+        let mut scripts = formats::Scripts::default();
         let cases: Vec<Case> = specs
             .into_iter()
-            .map(|spec| crate::script::resolve(&spec).ok().map(|script| (spec, script)))
+            .map(|spec| scripts.of(&spec).ok().map(|script| (spec, script)))
             .collect::<Option<_>>()?;
         let each = cases
             .iter()
@@ -387,7 +388,7 @@ pub fn not_replayed(file: &str, outcomes: &mut [Outcome], opts: &Options) -> Opt
             crate::diag::plural(expected, "result")
         ));
     }
-    let mut scripts: Option<(String, Script)> = None;
+    let mut scripts = formats::Scripts::default();
     for (k, (o, spec)) in outcomes.iter_mut().zip(cases).enumerate() {
         let drawn = !o.moves.steps.is_empty() || o.replay.is_some();
         // An error holds no expectation (a batch judges none); the rest are judged again.
@@ -403,15 +404,9 @@ pub fn not_replayed(file: &str, outcomes: &mut [Outcome], opts: &Options) -> Opt
             None if o.status == Status::Error => continue,
             None => return Some(format!("result {} is for a case that cannot be read", k + 1)),
         };
-        let script = match &scripts {
-            Some((rules, script)) if *rules == spec.rules => script.clone(),
-            _ => match crate::script::resolve(&spec) {
-                Ok(script) => {
-                    scripts = Some((spec.rules.clone(), script.clone()));
-                    script
-                }
-                Err(d) => return Some(format!("result {}: {}", k + 1, d.message)),
-            },
+        let script = match scripts.of(&spec) {
+            Ok(script) => script,
+            Err(d) => return Some(format!("result {}: {}", k + 1, d.message)),
         };
         if o.script_hash.as_ref().is_some_and(|h| *h != script.hash) {
             return Some(format!(

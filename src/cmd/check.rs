@@ -111,13 +111,12 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             let notation = Notation::of(f, None);
             let file = f.display().to_string();
             let stem = f.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default();
-            let stray = match notation == formats::YAML {
-                true => spec::read_text(f).ok().and_then(|t| expect_in_a_comment(&t)),
-                false => None,
-            };
             formats::prepare(f, notation, options, &mut |p| {
-                if let (Ok(p), Some(line)) = (&p, stray)
+                // Read again only for a YAML puzzle that states no expectation.
+                if let Ok(p) = &p
+                    && notation == formats::YAML
                     && p.spec.expect.is_none()
+                    && let Some(line) = spec::read_text(f).ok().and_then(|t| expect_in_a_comment(&t))
                 {
                     eprintln!(
                         "marbles: warning: {file}:{line}: `# expect:` is a comment in YAML, so this puzzle \

@@ -470,19 +470,24 @@ fn cancelled() -> bool {
 /// The rule scripts the cases of one file name: found once, not once a case (every case of
 /// a file names its rules alike, and finding one takes system calls).
 #[derive(Default)]
-struct Scripts(Option<(String, crate::script::Script)>);
+pub(crate) struct Scripts(Option<(String, crate::script::Script)>);
 
 impl Scripts {
+    /// The script of a case, as [`crate::script::resolve`] finds it.
+    pub(crate) fn of(&mut self, s: &Spec) -> Result<crate::script::Script> {
+        match &self.0 {
+            Some((rules, script)) if *rules == s.rules => Ok(script.clone()),
+            _ => {
+                let script = crate::script::resolve(s)?;
+                self.0 = Some((s.rules.clone(), script.clone()));
+                Ok(script)
+            }
+        }
+    }
+
     /// A case's spec and its script, found; an error put at the case's line.
     fn find(&mut self, s: Spec) -> Result<(Spec, crate::script::Script)> {
-        let script = match &self.0 {
-            Some((rules, script)) if *rules == s.rules => script.clone(),
-            _ => {
-                let script = crate::script::resolve(&s).map_err(|d| locate_in(d, &s))?;
-                self.0 = Some((s.rules.clone(), script.clone()));
-                script
-            }
-        };
+        let script = self.of(&s).map_err(|d| locate_in(d, &s))?;
         Ok((s, script))
     }
 

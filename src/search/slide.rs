@@ -262,15 +262,6 @@ impl<const N: usize> Search<'_, N> {
     /// that there is none, or the limit that stopped it; `None` once it has met `cap`
     /// positions. `least`: the moves iterative deepening proved needed.
     fn breadth(&mut self, start: [u16; N], least: u32, most: u32, cap: u64) -> Result<Option<bool>, Verdict> {
-        let m = self.m;
-        let active = self.active;
-        let bound = |s: &[u16; N]| {
-            s[..active]
-                .iter()
-                .map(|&q| m.dist[q as usize])
-                .min()
-                .unwrap_or(FAR)
-        };
         // Each position met, and the one it was met from with the move (robot, direction).
         let mut states: Vec<[u16; N]> = vec![start];
         let mut from: Vec<(u32, u8, u8)> = vec![(u32::MAX, 0, 0)];
@@ -305,7 +296,7 @@ impl<const N: usize> Search<'_, N> {
                             continue;
                         }
                         s[r] = to;
-                        let b = bound(&s);
+                        let b = self.least(&s);
                         if b == 0 {
                             self.path = vec![(r, d)];
                             let mut at = i;
@@ -405,11 +396,7 @@ impl<const N: usize> Search<'_, N> {
                 let b = match r < self.active {
                     false => bound,
                     true if self.active == 1 => m.dist[to as usize],
-                    true => s[..self.active]
-                        .iter()
-                        .map(|&sq| m.dist[sq as usize])
-                        .min()
-                        .unwrap_or(FAR),
+                    true => self.least(s),
                 };
                 if b >= left {
                     // Over the moves the child has: dropped, for a deeper search to try.
@@ -434,6 +421,17 @@ impl<const N: usize> Search<'_, N> {
                 s[r] = from;
             }
         }
+    }
+
+    /// The bound of `s`: the fewest slides any goal robot needs to the target, stopping
+    /// anywhere it passes.
+    #[inline(always)]
+    fn least(&self, s: &[u16; N]) -> u8 {
+        s[..self.active]
+            .iter()
+            .map(|&sq| self.m.dist[sq as usize])
+            .min()
+            .unwrap_or(FAR)
     }
 
     /// Where robot `r` stops sliding in direction `d` from `s`: as [`SlideModel::slide`].
