@@ -246,14 +246,15 @@ type Case = (Spec, Script);
 
 /// How many puzzles each file holds, as far as reading it tells (one for a YAML file, and
 /// for a file that cannot be read), for a progress bar to count: files are read, no script
-/// runs.
+/// runs; Ctrl-C ends the reading.
 pub fn cases_each(paths: &[PathBuf]) -> Vec<u64> {
     use rayon::prelude::*;
     paths
         .par_iter()
         .map(|path| {
             let notation = Notation::of(path, None);
-            if notation == formats::YAML {
+            // After Ctrl-C nothing will be solved: the rest are not read.
+            if notation == formats::YAML || CANCELLED.load(Ordering::Relaxed) {
                 return 1;
             }
             let Ok(text) = crate::spec::read_text(path) else {
@@ -262,7 +263,10 @@ pub fn cases_each(paths: &[PathBuf]) -> Vec<u64> {
             let mut n = 0u64;
             let _ = formats::parse_each(path, notation, &text, &mut |_| {
                 n += 1;
-                std::ops::ControlFlow::Continue(())
+                match CANCELLED.load(Ordering::Relaxed) {
+                    true => std::ops::ControlFlow::Break(()),
+                    false => std::ops::ControlFlow::Continue(()),
+                }
             });
             n.max(1)
         })
