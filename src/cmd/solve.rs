@@ -56,7 +56,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         let mut written = Ok(());
         solve_reporting(file, notation, config, &mut |o| {
             written = if o.status == Status::Error && config.answer != Answer::Json {
-                super::report(&o.error.as_deref().unwrap_or(""));
+                super::report(&named(&o, config.files.len() > 1));
                 match o.after_the_cases {
                     true => Ok(()),
                     false => answers.failed(),
@@ -95,6 +95,17 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
     answers.finish()?;
     Ok(ExitCode::of_run(errors, failing))
+}
+
+/// An error as `solve` shows it. Among several files, one that does not point into its
+/// puzzle's file (a rule script's or a project file's mistake) has the file and puzzle in
+/// front: which puzzle ran the script is otherwise not said.
+fn named(o: &Outcome, several: bool) -> String {
+    let error = o.error.as_deref().unwrap_or_default();
+    match !several || error.starts_with(&format!("{}:", o.file)) {
+        true => error.to_string(),
+        false => format!("{}: {}: {error}", o.file, o.puzzle),
+    }
 }
 
 /// The message for an answer that is not what its file's `expect:` says.

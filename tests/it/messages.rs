@@ -576,6 +576,21 @@ fn rule_script_mistakes_are_explained() {
 }
 
 #[test]
+fn a_script_error_in_solve_names_the_puzzle_that_ran_it() {
+    // Two puzzles, one family each: the error must say which puzzle's script failed, and the
+    // other puzzle is still solved.
+    Test::new()
+        .file("rules/bad.rhai", "fn rules(board) { let x = 1; x.foo(); }\n")
+        .file("ok.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+        .file("broken.yaml", "name: Broken\nrules: bad\nboard: |\n  o o .\n")
+        .args(["solve", "broken.yaml", "ok.yaml"])
+        .run()
+        .status(2)
+        .stderr_has("marbles: error: broken.yaml: broken: rules/bad.rhai:1:32: rule script failed: Function not found: foo (i64)")
+        .stdout_has("solved in 1 move");
+}
+
+#[test]
 fn check_names_each_case_of_a_file_of_several() {
     Test::new()
         .in_root()
