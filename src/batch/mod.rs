@@ -553,10 +553,11 @@ pub fn solve_all(
                         }
                     };
                     let outcomes = solve_contained(path, opts, done, &each);
-                    // Cases left unprepared after Ctrl-C leave no trace but the flag; those
-                    // it has go to be reported as cut short, the ones finished before the
-                    // cut to be recorded, and no more files are started.
-                    if CANCELLED.load(Ordering::SeqCst) || outcomes.iter().any(crate::report::interrupted) {
+                    // A file Ctrl-C cut has its searches cut and its cases not started among
+                    // its outcomes: it goes to be reported as cut short, the cases finished
+                    // before the cut to be recorded, and no more files are started. One whose
+                    // every case finished as Ctrl-C came is finished, and reported so.
+                    if outcomes.iter().any(crate::report::interrupted) {
                         let cut = encode(i, &outcomes).map(|encoded| Done {
                             index: i,
                             outcomes,
