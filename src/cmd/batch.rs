@@ -311,6 +311,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         .map(|(_, p)| p.display().to_string())
         .collect();
     let first_failed = sink.first_failed;
+    // The last frame drawn, where each frame is a line of its own, says where the run ended:
+    // no frame had been drawn after the last file finished.
+    bar.finish();
     bar.finish_and_clear();
     let interrupted = CANCELLED.load(Ordering::SeqCst);
     let mut results = tally.finish();

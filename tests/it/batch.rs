@@ -757,6 +757,13 @@ fn the_progress_bar_counts_the_cases_of_a_file_of_several() {
         frames.iter().any(|l| l.contains(" 0/2 files, 0/4 puzzles ")),
         "{stderr}"
     );
+    // The last frame is the whole run's: no frame was drawn after the last file finished.
+    assert!(
+        frames
+            .last()
+            .is_some_and(|l| l.contains(" 2/2 files, 4/4 puzzles ")),
+        "{stderr}"
+    );
     for frame in frames {
         assert!(frame.contains("/4 puzzles"), "{frame}");
         assert_eq!(frame.contains("ETA"), !frame.contains(" 0/4 puzzles"), "{frame}");
