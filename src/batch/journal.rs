@@ -393,6 +393,9 @@ pub struct Previous {
     by_file: FxHashMap<u64, Earlier>,
     /// What was passed over in reading them, to be shown as warnings.
     pub notes: Vec<String>,
+    /// Only the first results of files a cut left short are to be reused (`--failed`: a
+    /// file it runs again that was finished is solved again whole).
+    pub cut_only: bool,
 }
 
 /// The most bytes of `results.jsonl` or the journal `--resume` reads back: some 45 million
@@ -575,10 +578,16 @@ impl Previous {
 
     /// Whether results for `file` were kept, none an error, and made from what `made` says:
     /// `made` of each of them, when they are all of the file's `cases` results, or of the
-    /// first ones, when a cut left those. Returns how many there are.
+    /// first ones, when a cut left those (only those, when [`Previous::cut_only`]). Returns
+    /// how many there are.
     pub fn has(&self, file: &str, cases: usize, made: &dyn Fn(usize) -> [u8; 16]) -> Option<usize> {
         let e = self.by_file.get(&path_key(file))?;
-        (!e.failed && e.cases == cases && e.got <= cases && e.made == made(e.got)).then_some(e.got)
+        let short = if self.cut_only {
+            e.got < cases
+        } else {
+            e.got <= cases
+        };
+        (!e.failed && e.cases == cases && short && e.made == made(e.got)).then_some(e.got)
     }
 
     /// Whether any results for `file` were kept.

@@ -175,7 +175,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         .report
         .as_deref()
         .or(config.failed.then_some(std::path::Path::new("reports")));
-    let prev = match kept_in {
+    let mut prev = match kept_in {
         Some(dir) => journal::Previous::read(dir)?,
         None => journal::Previous::default(),
     };
@@ -241,7 +241,14 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     };
 
     let none = journal::Previous::default();
-    let reusable = if config.resume { &prev } else { &none };
+    // `--failed` runs again what did not pass; of a file a cut left short, only the cases
+    // after those the cut left finished.
+    prev.cut_only = config.failed;
+    let reusable = if config.resume || config.failed {
+        &prev
+    } else {
+        &none
+    };
     let mut journal = config
         .report
         .as_ref()
@@ -364,6 +371,12 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                 "cannot write the summary to standard output: {e}"
             )),
         })?;
+    if config.failed && !config.quiet && taken_up > 0 {
+        eprintln!(
+            "--failed: {} a run cut short had finished kept, not solved again",
+            crate::diag::plural(taken_up, "case")
+        );
+    }
     if config.resume && !config.quiet {
         let unfinished = found.puzzles.len() - finished;
         eprintln!(

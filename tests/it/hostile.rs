@@ -553,6 +553,32 @@ fn resume_takes_up_the_cases_a_cut_file_had_finished() {
     );
 }
 
+/// `--failed` right after a cut runs the cut file again from where the cut left it, as
+/// `--resume` does (it solved the cases the cut had left finished again).
+#[test]
+fn failed_after_a_cut_takes_up_the_cases_the_cut_file_had_finished() {
+    let (_dir, set, report, _) = matrices_cut("1 1 0\n\n0 1 1\n\n", "");
+    let kept = std::fs::read_to_string(report.join("results.jsonl")).unwrap();
+    let (set, rep) = (set.display().to_string(), report.display().to_string());
+    let mut failed = Test::new()
+        .in_dir(&root())
+        .args([
+            "batch", &set, "--report", &rep, "--failed", "-j", "1", "--format", "csv",
+        ])
+        .command();
+    let out = crate::support::interrupted(&mut failed, Duration::from_millis(1500));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--failed: 2 cases a run cut short had finished kept, not solved again\n"),
+        "{stderr}"
+    );
+    // Byte for byte: a case solved again would record its own time.
+    assert_eq!(
+        std::fs::read_to_string(report.join("results.jsonl")).unwrap(),
+        kept
+    );
+}
+
 /// A puzzle may come from anybody: the rule script it names by path must end in `.rhai` and
 /// stay inside its project (the folder of its `marbles.toml` or `.git`, else its own), links
 /// followed; `rules: /etc/passwd` had marbles read the file and quote its parse errors.
