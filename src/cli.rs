@@ -42,7 +42,9 @@ Examples:
   marbles batch puzzles --report reports
   marbles completions bash > /etc/bash_completion.d/marbles
 
-Exit status: 0 every puzzle solved, 1 some unsolvable or gave up, 2 bad input or failure.";
+Exit status: 0 every puzzle as its `expect:` says, or solved where it states none; 1 some puzzle
+not as expected, or, stating nothing, unsolvable or given up; 2 bad input or failure; 130
+interrupted (Ctrl-C, SIGTERM, SIGHUP: what finished is still reported).";
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -264,7 +266,8 @@ pub struct BatchArgs {
     /// puzzle files).
     #[arg(long, short = 'j', value_name = "N", value_parser = jobs, allow_negative_numbers = true)]
     pub jobs: Option<usize>,
-    /// No progress bar.
+    /// No progress bar and no closing notes on stderr (what --resume reused, where the
+    /// reports went, the slowest files); warnings and errors are still shown.
     #[arg(long, short = 'q')]
     pub quiet: bool,
     /// Solve only share K of N (0 <= K < N), chosen by a hash of each file's path under DIR,
@@ -312,7 +315,7 @@ pub struct SearchArgs {
     /// Give up on a puzzle after this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true, help_heading = "Limits (per puzzle)")]
     pub timeout: Option<f64>,
-    /// Give up on a puzzle after trying this many moves.
+    /// Give up on a puzzle after this many search nodes (positions expanded).
     #[arg(
         long,
         value_name = "N",
@@ -335,11 +338,12 @@ pub struct SearchArgs {
     /// Solve in the fewest moves, a move being one peg's chain of jumps (exact).
     #[arg(long, help_heading = "Search")]
     pub fewest_moves: bool,
-    /// Try moves in the script's order, reversed, or cell by cell with each cell's moves in an
-    /// order of the family's direction names, e.g. up,down,left,right (every name once).
+    /// Try jumps (of hop families) in the script's order, reversed, or cell by cell with each
+    /// cell's jumps in an order of the family's direction names, e.g. up,down,left,right
+    /// (every name once).
     #[arg(long, value_name = "ORDER", default_value = "script", value_parser = parse_order, help_heading = "Search")]
     pub order: OrderArg,
-    /// Try moves in a random but reproducible order (see --seed).
+    /// Try jumps (of hop families) in a random but reproducible order (see --seed).
     #[arg(long, conflicts_with = "order", help_heading = "Search")]
     pub shuffle: bool,
     /// The seed for --shuffle.

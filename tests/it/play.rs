@@ -47,6 +47,11 @@ fn illegal_moves_are_explained_and_the_board_is_unchanged() {
         "4 0 4 4\n9 9 0 0\n4 0 4 2\nup\nquit\n",
     );
     assert_eq!(code, Some(1));
+    // Each command of a hop game is one jump (a move is one peg's chain of them).
+    assert!(
+        out.starts_with("Triangle corner (triangle_hop): type a jump, or `help`\n"),
+        "{out}"
+    );
     assert!(
         out.contains("no jump goes from [4, 0] to [4, 4] on this board\n"),
         "{out}"
@@ -60,7 +65,7 @@ fn illegal_moves_are_explained_and_the_board_is_unchanged() {
         "{over}"
     );
     assert!(
-        out.contains("`up` is not a move: write `R C R2 C2` (from, to), or `help`\n"),
+        out.contains("`up` is not a jump: write `R C R2 C2` (from, to), or `help`\n"),
         "{out}"
     );
     assert_eq!(out.matches("14 pegs").count(), 1, "no move was made: {out}");
@@ -255,7 +260,7 @@ fn a_long_bad_line_is_quoted_short() {
     assert_eq!(code, Some(1));
     assert!(
         out.contains(&format!(
-            "`{}…` is not a move: write `R C R2 C2` (from, to), or `help`\n",
+            "`{}…` is not a jump: write `R C R2 C2` (from, to), or `help`\n",
             "x".repeat(80)
         )),
         "{}",
@@ -440,7 +445,7 @@ fn a_bad_line_is_quoted_with_its_control_characters_escaped() {
     assert_eq!(code, Some(1));
     assert!(
         out.contains(
-            "`\\u{1b}]0;owned\\u{7}\\u{1b}[31m 1 2` is not a move: write `R C R2 C2` (from, to), or `help`\n"
+            "`\\u{1b}]0;owned\\u{7}\\u{1b}[31m 1 2` is not a jump: write `R C R2 C2` (from, to), or `help`\n"
         ),
         "{out}"
     );

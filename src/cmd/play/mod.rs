@@ -123,7 +123,12 @@ pub fn play(
 ) -> io::Result<ExitCode> {
     let mut out = crate::render::Escaping(out);
     let mut history = vec![Position::start(&p.model)];
-    let heading = format!("{} ({}): type a move, or `help`", p.spec.name, p.script.name);
+    // Of a hop family each command is one jump, a move being one peg's chain of them.
+    let what = match p.model {
+        Model::Hop(_) => "a jump",
+        _ => "a move",
+    };
+    let heading = format!("{} ({}): type {what}, or `help`", p.spec.name, p.script.name);
     writeln!(out, "{}", crate::render::terminal(&heading))?;
     show(p, history.last().unwrap(), None, &mut out)?;
     // A start that already meets the goal is won before any move; one with no move is said.
@@ -575,7 +580,7 @@ fn from_to(
         .collect::<Result<_, _>>()
         .map_err(|_| {
             format!(
-                "`{}` is not a move: write `R C R2 C2` (from, to), or `help`",
+                "`{}` is not {what}: write `R C R2 C2` (from, to), or `help`",
                 echo(words)
             )
         })?;
