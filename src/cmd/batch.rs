@@ -104,6 +104,22 @@ fn failed_last_time(
         .collect())
 }
 
+/// What `--failed -k TEXT` says of the files `-k` left out (`left_out`) that did not pass in
+/// their latest results (`prev`): this run's exit status speaks for the files selected only.
+fn not_passed_outside(prev: &journal::Previous, left_out: &[PathBuf], select: Option<&str>) -> String {
+    match left_out.iter().filter(|p| !batch::passed_before(prev, p)).count() {
+        0 => String::new(),
+        n => format!(
+            "-k {}: {} outside the selection did not pass in {} latest results and {} not run \
+             again (rerun without -k to run them)",
+            select.unwrap_or_default(),
+            crate::diag::plural(n, "file"),
+            if n == 1 { "its" } else { "their" },
+            if n == 1 { "was" } else { "were" }
+        ),
+    }
+}
+
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
     // A name mistyped on the command line is refused before any report is touched: it would
     // otherwise become a one-row error report in place of the last good one.
@@ -125,10 +141,12 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             dirs.join(", ")
         )));
     }
+    // The files `-k` leaves out: `--failed -k` says which of them have not passed either.
+    let mut left_out = Vec::new();
     if let Some(text) = &config.select {
         let text = text.to_lowercase();
         let of = found.puzzles.len();
-        found.puzzles.retain(|p| selected(p, &text));
+        (found.puzzles, left_out) = found.puzzles.drain(..).partition(|p| selected(p, &text));
         if found.puzzles.is_empty() {
             return Err(Error::Usage(format!(
                 "-k {}: no puzzle file's path, nor any puzzle's name, contains it (of {of} files); \
@@ -190,12 +208,18 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             eprintln!("marbles: warning: {note}");
         }
     }
+    let mut outside = String::new();
     if let (Some(dir), true) = (kept_in, config.failed) {
         found.puzzles = failed_last_time(dir, &prev, &found.puzzles)?;
+        outside = not_passed_outside(&prev, &left_out, config.select.as_deref());
         if found.puzzles.is_empty() {
             eprintln!(
-                "--failed: every puzzle passed in the last results in {}: nothing to rerun, no report touched",
-                dir.display()
+                "--failed: every puzzle passed in the last results in {}: nothing to rerun, no report touched{}",
+                dir.display(),
+                match outside.is_empty() {
+                    true => String::new(),
+                    false => format!("; {outside}"),
+                }
             );
             return Ok(ExitCode::Solved);
         }
@@ -376,6 +400,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             "--failed: {} a run cut short had finished kept, not solved again",
             crate::diag::plural(taken_up, "case")
         );
+    }
+    if !outside.is_empty() {
+        eprintln!("--failed {outside}");
     }
     if config.resume && !config.quiet {
         let unfinished = found.puzzles.len() - finished;

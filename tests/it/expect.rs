@@ -381,6 +381,26 @@ fn a_run_over_some_files_keeps_the_failures_of_the_others_for_failed() {
     );
 }
 
+/// `--failed -k TEXT` runs the failed files `-k` selects; it says which files it left out
+/// have not passed either (it said nothing, and a green run read as a green collection).
+#[test]
+fn failed_with_k_names_the_files_left_out_that_have_not_passed() {
+    let t = three();
+    t.command().args(["batch", "set", "--quiet"]).output().unwrap();
+    let out = t
+        .command()
+        .args(["batch", "set", "--failed", "-k", "corner"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "--failed: every puzzle passed in the last results in reports: nothing to rerun, no report \
+         touched; -k corner: 1 file outside the selection did not pass in its latest results and \
+         was not run again (rerun without -k to run them)\n"
+    );
+}
+
 #[test]
 fn junit_xml_has_a_testcase_a_puzzle_failures_and_errors() {
     let run = three()
