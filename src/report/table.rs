@@ -133,7 +133,13 @@ pub fn summarise(results: &Finished) -> String {
         for f in results.failed.iter().take(10) {
             para(
                 &mut out,
-                &format!("  {}: {}", render::one_line(&f.puzzle), f.note),
+                // The file first, as under a full table: puzzle names repeat across files.
+                &format!(
+                    "  {}: {}: {}",
+                    render::one_line(&f.file),
+                    render::one_line(&f.puzzle),
+                    f.note
+                ),
             );
         }
     }

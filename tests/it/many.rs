@@ -500,3 +500,18 @@ fn merged_shards_list_every_result_as_one_batch_does() {
     );
     assert_eq!(merged, whole);
 }
+
+/// A batch too large to list names each failed case by its file too, as a listed one does:
+/// the same puzzle name may stand in a hundred files.
+#[test]
+fn a_summarised_table_names_the_file_of_each_failed_case() {
+    let cases = vec!["1 1 0"; 2000].join("\n\n");
+    Test::new()
+        .file("set/m.matrix", &format!("{cases}\n\n1 0 1\n"))
+        .args(["batch", "set", "--no-report"])
+        .run()
+        .status(1)
+        .stdout_has(
+            "failed: 1 (the first 1 in the reports)\n  set/m.matrix: m board 2001: exhaustive search:",
+        );
+}
