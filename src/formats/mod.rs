@@ -302,7 +302,9 @@ fn read_each(
             Err((why, at)) => {
                 taken.extend(crate::spec::expect::comment_lines_above(text, start, line));
                 taken.insert(at);
-                let flow = emit(Err(Diagnostic::new(path, why).at(Some(at), None)));
+                let flow = emit(Err(Diagnostic::new(path, why)
+                    .at(Some(at), None)
+                    .of_case(&s.name)));
                 stopped = flow.is_break();
                 return flow;
             }

@@ -716,6 +716,17 @@ fn an_expect_comment_is_never_dropped_by_a_typo_a_blank_line_or_its_place() {
         .run()
         .status(2);
     assert_eq!(run.stdout, "error\nerror\n", "{}", run.stderr);
+    // Its row is named as its case, as a case that breaks a check is (it was the file's stem).
+    let run = Test::new()
+        .file("set/s.icpc", &first)
+        .args(["batch", "set", "--no-report", "--format", "csv"])
+        .run()
+        .status(2);
+    assert!(
+        run.stdout.contains("\nset/s.icpc,s case 1,,error,"),
+        "{}",
+        run.stdout
+    );
     let wide = format!("; expect: solved\n{}", sample.replacen("4 3 1", "41 3 1", 1));
     let run = Test::new()
         .file("s.icpc", &wide)
