@@ -143,6 +143,22 @@ pub fn parse(path: &Path, text: &str) -> Result<Project> {
     if project.jobs == Some(0) {
         return Err(bad("jobs", "must be at least 1".into()));
     }
+    // `report = ""` (or ".") is the project's own folder: reports would be written among the
+    // puzzles and scripts, each run replacing its files there.
+    if let Some(r) = &project.report
+        && r.components().all(|c| c == std::path::Component::CurDir)
+    {
+        return Err(bad(
+            "report",
+            format!(
+                "{} is the project's own folder: name a folder for the reports, e.g. `report = \"reports\"`",
+                match r.as_os_str().is_empty() {
+                    true => "an empty path".to_string(),
+                    false => format!("`{}`", r.display()),
+                }
+            ),
+        ));
+    }
     if limits.script_ops == Some(0) {
         return Err(bad(
             "script_ops",

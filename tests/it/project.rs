@@ -104,6 +104,17 @@ fn a_count_that_is_no_whole_number_is_refused_in_words_not_rust_types() {
             "report = 5\n",
             "marbles.toml:1: `report`: invalid type: integer `5`, expected a path in quotes\n",
         ),
+        // The project's own folder: the reports were written among its puzzles.
+        (
+            "jobs = 1\nreport = \"\"\n",
+            "marbles.toml:2: `report`: an empty path is the project's own folder: name a folder for the \
+             reports, e.g. `report = \"reports\"`\n",
+        ),
+        (
+            "report = \"./.\"\n",
+            "marbles.toml:1: `report`: `./.` is the project's own folder: name a folder for the \
+             reports, e.g. `report = \"reports\"`\n",
+        ),
         (
             "jobs = 1\nrules = \"mine\"\n",
             "marbles.toml:2: `rules`: invalid type: string \"mine\", expected a list in brackets, \
