@@ -223,10 +223,38 @@ fn hop_counts_unmeetable(
             "the goal is {} left",
             crate::diag::plural(k as usize, "peg")
         ))
+    } else if let Some(k) = goal
+        && k <= start
+        && m.moves.iter().all(|mv| mv.over.len() == 1)
+    {
+        one_peg_a_jump(start, k, moves, jumps)
     } else {
         None
     };
     never_met(spec, why)
+}
+
+/// Of a family whose every jump takes one peg, from `start` pegs to a goal of `k`: the jumps
+/// are `start - k` exactly, and the moves (chains of them) one to that many (none when the
+/// start has the goal's count). Why `moves` or `jumps` is not such a count, if it is not.
+fn one_peg_a_jump(start: u32, k: u32, moves: Option<u32>, jumps: Option<u32>) -> Option<String> {
+    let need = start - k;
+    let fits =
+        jumps.is_none_or(|j| j == need) && moves.is_none_or(|mv| mv <= need && (mv == 0) == (need == 0));
+    let plural = |n: u32, what| crate::diag::plural(n as usize, what);
+    (!fits).then(|| {
+        format!(
+            "each jump takes one peg, so the start's {} reach the goal's {} in {} exactly, {}",
+            plural(start, "peg"),
+            k,
+            plural(need, "jump"),
+            match need {
+                0 => "0 moves".to_string(),
+                1 => "1 move".to_string(),
+                n => format!("1 to {n} moves"),
+            }
+        )
+    })
 }
 
 /// The SHA-256 of a spec file's bytes, or `None` if it is not a readable puzzle-sized file

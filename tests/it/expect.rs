@@ -569,6 +569,22 @@ fn an_expectation_a_family_never_counts_is_refused_and_tilts_are_moves() {
             "each jump takes a peg and one is always left: the start's 14 pegs allow 13 jumps at most",
         ),
         ("2 pegs", "the goal is 1 peg left"),
+        // Each jump of the family takes one peg: 13 jumps exactly, in 1 to 13 moves.
+        (
+            "12 jumps",
+            "each jump takes one peg, so the start's 14 pegs reach the goal's 1 in 13 jumps \
+             exactly, 1 to 13 moves",
+        ),
+        (
+            "0 moves",
+            "each jump takes one peg, so the start's 14 pegs reach the goal's 1 in 13 jumps \
+             exactly, 1 to 13 moves",
+        ),
+        (
+            "14 moves",
+            "each jump takes one peg, so the start's 14 pegs reach the goal's 1 in 13 jumps \
+             exactly, 1 to 13 moves",
+        ),
     ] {
         let text = format!("{corner}expect: {expect}\n");
         let line = text.lines().count();
