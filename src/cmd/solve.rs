@@ -54,7 +54,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         }
         let notation = Notation::of(file, config.notation);
         let mut written = Ok(());
+        let mut got = 0;
         solve_reporting(file, notation, config, &mut |o| {
+            got += usize::from(!o.after_the_cases);
             written = if o.status == Status::Error && config.answer != Answer::Json {
                 super::report(&named(&o, config.files.len() > 1));
                 match o.after_the_cases {
@@ -92,9 +94,36 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             }
         });
         written?;
+        if crate::process::CANCELLED.load(std::sync::atomic::Ordering::SeqCst) {
+            not_run_cases(file, notation, got);
+        }
     }
     answers.finish()?;
     Ok(ExitCode::of_run(errors, failing))
+}
+
+/// Says which cases of a file of several Ctrl-C kept from running: those after the `got`
+/// answered (the files after it are named as not run).
+fn not_run_cases(file: &Path, notation: &Notation, got: usize) {
+    if notation == formats::YAML {
+        return;
+    }
+    let Ok(text) = formats::read_cases(file, notation) else {
+        return;
+    };
+    let mut cases = 0;
+    let _ = formats::parse_each(file, notation, &text, &mut |_| {
+        cases += 1;
+        ControlFlow::Continue(())
+    });
+    if cases > got {
+        eprintln!(
+            "marbles: interrupted ({}): {}: {} after case {got} not run",
+            crate::process::stopped_by(),
+            crate::render::terminal(&file.display().to_string()),
+            crate::diag::plural(cases - got, "case")
+        );
+    }
 }
 
 /// An error as `solve` shows it. Among several files, one that does not point into its

@@ -453,14 +453,42 @@ fn matrices_cut(before: &str, after: &str) -> (tempfile::TempDir, PathBuf, PathB
     let dir = tempfile::tempdir().unwrap();
     let set = dir.path().join("set");
     std::fs::create_dir(&set).unwrap();
-    let diamond = crate::support::diamond41_rows((0, 4))
-        .replace('#', "-1")
-        .replace('o', "1")
-        .replace('.', "0");
-    std::fs::write(set.join("m.matrix"), format!("{before}{diamond}\n{after}")).unwrap();
+    std::fs::write(
+        set.join("m.matrix"),
+        format!("{before}{}\n{after}", diamond_matrix()),
+    )
+    .unwrap();
     let report = dir.path().join("rep");
     let stderr = ctrl_c_batch(&set, &report);
     (dir, set, report, stderr)
+}
+
+/// The 41-hole diamond from its tip as a matrix: no search decides it within a test's time.
+fn diamond_matrix() -> String {
+    crate::support::diamond41_rows((0, 4))
+        .replace('#', "-1")
+        .replace('o', "1")
+        .replace('.', "0")
+}
+
+/// `solve` cut by Ctrl-C within a file of several cases says how many of its cases it never
+/// began (it said nothing of them).
+#[test]
+fn ctrl_c_in_solve_says_how_many_cases_of_the_file_were_not_run() {
+    let t = Test::new()
+        .file(
+            "m.matrix",
+            &format!("1 1 0\n\n{}\n1 1 0\n\n0 1 1\n", diamond_matrix()),
+        )
+        .args(["solve", "m.matrix", "--max-memory", "1GB"]);
+    let mut cmd = t.command();
+    let out = crate::support::interrupted(&mut cmd, Duration::from_millis(800));
+    assert_eq!(out.status.code(), Some(130));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.ends_with("marbles: interrupted (Ctrl-C): m.matrix: 2 cases after case 2 not run\n"),
+        "{stderr}"
+    );
 }
 
 #[test]
