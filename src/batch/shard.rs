@@ -354,20 +354,29 @@ const MAX_PATH_BYTES: usize = 4096;
 /// How the seal line starts in the pretty-printed file: the first top-level field.
 const SEAL_LINE: &str = "\n  \"sha256\": \"";
 
-/// `text` without its seal line, or `None` when it has none.
-fn unsealed(text: &str) -> Option<String> {
+/// The SHA-256 of `text` without its seal line, or `None` when it has none. Hashed in two
+/// parts: a shard of 50,000 small results is 226 MB of text, copied three times to seal it.
+fn unsealed_hash(text: &str) -> Option<String> {
     let start = text.find(SEAL_LINE)? + 1;
     let end = start + text[start..].find('\n')? + 1;
-    Some(format!("{}{}", &text[..start], &text[end..]))
+    Some(crate::fingerprint::hash_parts(&[
+        &text.as_bytes()[..start],
+        &text.as_bytes()[end..],
+    ]))
 }
 
 impl Results {
-    /// The results file's text, sealed with the SHA-256 of the rest of it.
+    /// The results file's text, sealed with the SHA-256 of the rest of it. The results are
+    /// dropped once written out, and the seal is set in place.
     pub fn seal(mut self) -> serde_json::Result<String> {
         self.sha256 = String::new();
-        let text = serde_json::to_string_pretty(&self)? + "\n";
-        let digest = crate::fingerprint::hash(&unsealed(&text).expect("the seal line is the first field"));
-        Ok(text.replacen("\"sha256\": \"\"", &format!("\"sha256\": \"{digest}\""), 1))
+        let mut text = serde_json::to_string_pretty(&self)?;
+        drop(self);
+        text.push('\n');
+        let digest = unsealed_hash(&text).expect("the seal line is the first field");
+        let at = text.find(SEAL_LINE).expect("the seal line is the first field") + SEAL_LINE.len();
+        text.insert_str(at, &digest);
+        Ok(text)
     }
 
     /// Reads a results file `name`, refusing one that is not whole: a file of its shard with
@@ -429,7 +438,7 @@ impl Results {
                 _ => {}
             }
         }
-        if unsealed(text).map(|t| crate::fingerprint::hash(&t)).as_deref() != Some(r.sha256.as_str()) {
+        if unsealed_hash(text).as_deref() != Some(r.sha256.as_str()) {
             return Err(format!(
                 "{name} was changed after marbles wrote it (its sha256 no longer matches); rerun shard {} to make it again",
                 r.shard

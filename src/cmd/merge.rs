@@ -52,7 +52,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         .map(|f| f.display().to_string())
         .zip(shards)
         .collect();
-    let outcomes = check(&named).map_err(Error::Usage)?;
+    check(&named).map_err(Error::Usage)?;
+    let outcomes = merged(named).map_err(Error::Usage)?;
     if stopped() {
         return Ok(ExitCode::Interrupted);
     }
@@ -64,8 +65,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(report::summary(config.summary, &outcomes)?.as_bytes())?;
     stdout.flush()?;
-    journal::write_reports_of(&config.report, outcomes.clone())?;
-    Ok(ExitCode::of(&outcomes))
+    let code = ExitCode::of(&outcomes);
+    journal::write_reports_of(&config.report, outcomes)?;
+    Ok(code)
 }
 
 /// The results files `paths` name: a file as given; for a folder, the `shard-*-of-*.json`
@@ -156,9 +158,9 @@ fn refuse_shard_folder(report_dir: &Path, files: &[PathBuf]) -> Result<(), Error
     Ok(())
 }
 
-/// The outcomes of a complete, consistent set of shards in a single run's order, or what is
-/// wrong with the set and which shard is at fault.
-fn check(shards: &[(String, Results)]) -> Result<Vec<Outcome>, String> {
+/// What is wrong with a set of shards, if it is not complete and consistent, and which shard
+/// is at fault.
+fn check(shards: &[(String, Results)]) -> Result<(), String> {
     let Some((first_name, first)) = shards.first() else {
         return Err("no shard results files given".into());
     };
@@ -270,27 +272,35 @@ fn check(shards: &[(String, Results)]) -> Result<Vec<Outcome>, String> {
             ));
         }
     }
+    Ok(())
+}
+
+/// The outcomes of a set of shards [`check`] found whole, each replayed, in a single run's
+/// order; or the first shard holding a result that is not what its moves do. Each shard's
+/// results are moved, not copied: a merge of 100,000 results held three copies of them.
+fn merged(shards: Vec<(String, Results)>) -> Result<Vec<Outcome>, String> {
     let mut outcomes: Vec<Outcome> = Vec::new();
-    for (name, r) in shards {
-        let mut results = r.results.clone();
-        replayed(name, r, &mut results)?;
+    let mut unwalked: Vec<(String, String)> = Vec::new();
+    for (name, mut r) in shards {
+        let mut results = std::mem::take(&mut r.results);
+        replayed(&name, &r, &mut results)?;
         outcomes.extend(results);
+        unwalked.append(&mut r.unwalked);
     }
     // A single run reports files in path order, each file's puzzles in their own order.
     outcomes.sort_by(|a, b| PathBuf::from(&a.file).cmp(&PathBuf::from(&b.file)));
     // Then the folders the walk could not enter, as a single run puts them after the files.
-    let mut unwalked: Vec<&(String, String)> = shards.iter().flat_map(|(_, r)| &r.unwalked).collect();
     unwalked.sort();
     unwalked.dedup();
     outcomes.extend(
         unwalked
-            .into_iter()
+            .iter()
             .map(|(path, why)| crate::batch::unwalked(path, why)),
     );
     Ok(outcomes)
 }
 
-/// Refuses a shard whose results (`results`, a copy of its own) are not what their puzzle
+/// Refuses a shard whose results (`results`, taken out of `r`) are not what their puzzle
 /// files make now: each file is read again (it must be as the shard solved it), each result
 /// replayed, as `--resume` replays a result before reusing it, and judged again against the
 /// file's `expect:`. A shard file's seal is a hash anyone can make again; a result
