@@ -261,8 +261,16 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let options = Options {
         default_max_memory: crate::process::default_memory_limit(jobs),
         whole_process: false,
+        order_hop_only: true,
         ..config.options.clone()
     };
+    // A collection mixes kinds: an order is for the hop families in it, and said so once.
+    if config.options.order != crate::solve::MoveOrder::Script && !config.quiet {
+        eprintln!(
+            "marbles: note: --order and --shuffle order the jumps of hop families; puzzles of other \
+             kinds are solved as they would be without them"
+        );
+    }
 
     let none = journal::Previous::default();
     // `--failed` runs again what did not pass; of a file a cut left short, only the cases

@@ -51,6 +51,10 @@ pub struct Options {
     /// the moves are still replayed to the goal, but no drawing, spec hash or settings are
     /// kept (a 20,000-case ICPC file spent a fifth of its time making them).
     pub bare: bool,
+    /// `--order` and `--shuffle` order the jumps of hop families, and the puzzles of other
+    /// kinds are solved as they would be without them (a batch over a mixed collection);
+    /// otherwise those refuse them.
+    pub order_hop_only: bool,
 }
 
 /// A spec with its script run and its model compiled, ready to search.
@@ -104,7 +108,7 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
     match &model {
         Model::Hop(m) => check_order(&opts.order, m, &script.name)
             .map_err(|why| crate::diag::Diagnostic::new(&spec.path, why))?,
-        _ if opts.order == MoveOrder::Script => {}
+        _ if opts.order == MoveOrder::Script || opts.order_hop_only => {}
         // Silently ignored, a flag would seem to have been honoured.
         other => {
             let how = match other {

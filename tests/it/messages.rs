@@ -1,7 +1,7 @@
 //! Messages in the user's terms: limits named against the puzzle, YAML and scripts read the
 //! same way, names escaped for each medium, report files made like any other output.
 
-use crate::support::Test;
+use crate::support::{Test, root};
 
 /// A square hop board of `n`×`n` holes, the first empty.
 fn square_board(n: usize) -> String {
@@ -674,6 +674,40 @@ fn a_move_order_is_refused_by_families_it_would_change_nothing_in() {
                 ));
         }
     }
+}
+
+/// A batch over a mixed collection orders the jumps of its hop families and solves the rest
+/// as their kinds do, saying so once (each tilt, slide or pieces puzzle was an error).
+#[test]
+fn a_batch_orders_its_hop_families_and_solves_the_other_kinds_as_they_are() {
+    let shipped = |p: &str| std::fs::read_to_string(root().join(p)).unwrap();
+    let run = Test::new()
+        .file("set/tilt.yaml", &shipped("puzzles/tilt_roll/four_by_four.yaml"))
+        .file("set/corner.yaml", &shipped("puzzles/triangle_hop/corner.yaml"))
+        .args([
+            "batch",
+            "set",
+            "--no-report",
+            "--order",
+            "reverse",
+            "--format",
+            "csv",
+        ])
+        .run()
+        .status(0)
+        .stderr_has(
+            "marbles: note: --order and --shuffle order the jumps of hop families; puzzles of other \
+             kinds are solved as they would be without them\n",
+        );
+    // The corner in 11 moves under the reversed order (12 in the script's), the tilts as ever.
+    assert!(
+        run.stdout
+            .contains("\nset/corner.yaml,Triangle corner,triangle_hop,solved,11,"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("\nset/tilt.yaml,"), "{}", run.stdout);
+    assert!(!run.stdout.contains(",error,"), "{}", run.stdout);
 }
 
 #[test]
