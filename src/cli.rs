@@ -598,7 +598,7 @@ impl SearchArgs {
             },
             fewest: self.fewest,
             fewest_moves: self.fewest_moves,
-            order_hop_only: false,
+            where_they_apply: false,
             bare: false,
         }
     }

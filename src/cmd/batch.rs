@@ -261,14 +261,21 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let options = Options {
         default_max_memory: crate::process::default_memory_limit(jobs),
         whole_process: false,
-        order_hop_only: true,
+        where_they_apply: true,
         ..config.options.clone()
     };
-    // A collection mixes kinds: an order is for the hop families in it, and said so once.
+    // A collection mixes kinds: an order is for the hop families in it, fewest pegs for the
+    // boards of pegs, and said so once.
     if config.options.order != crate::solve::MoveOrder::Script && !config.quiet {
         eprintln!(
             "marbles: note: --order and --shuffle order the jumps of hop families; puzzles of other \
              kinds are solved as they would be without them"
+        );
+    }
+    if config.options.fewest && !config.quiet {
+        eprintln!(
+            "marbles: note: --fewest leaves the fewest pegs on hop and pieces boards; tilt and slide \
+             puzzles are solved as they would be without it"
         );
     }
 

@@ -51,10 +51,10 @@ pub struct Options {
     /// the moves are still replayed to the goal, but no drawing, spec hash or settings are
     /// kept (a 20,000-case ICPC file spent a fifth of its time making them).
     pub bare: bool,
-    /// `--order` and `--shuffle` order the jumps of hop families, and the puzzles of other
-    /// kinds are solved as they would be without them (a batch over a mixed collection);
-    /// otherwise those refuse them.
-    pub order_hop_only: bool,
+    /// `--order` and `--shuffle` order the jumps of hop families and `--fewest` leaves the
+    /// fewest pegs of hop and pieces boards; the puzzles of other kinds are solved as they
+    /// would be without them (a batch over a mixed collection). Otherwise those refuse them.
+    pub where_they_apply: bool,
 }
 
 /// A spec with its script run and its model compiled, ready to search.
@@ -89,6 +89,22 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
     }
     let tables = script::run(&script, &spec, &opts.script).map_err(|d| d.stopping(&spec))?;
     let hop = tables.kind == script::Kind::Hop;
+    let pegless = matches!(tables.kind, script::Kind::Tilt | script::Kind::Slide);
+    if opts.fewest && pegless && !opts.where_they_apply {
+        return Err(crate::diag::Diagnostic::new(
+            &spec.path,
+            format!(
+                "`--fewest` asks for the fewest pegs left; `{}` moves {} that end where its goal says, \
+                 whatever is left: leave out --fewest",
+                script.name,
+                if tables.kind == script::Kind::Tilt {
+                    "marbles"
+                } else {
+                    "robots"
+                }
+            ),
+        ));
+    }
     if opts.fewest_moves && spec.goal.reach.is_some() && hop {
         return Err(crate::diag::Diagnostic::new(
             &spec.path,
@@ -97,7 +113,7 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
         )
         .at(spec.goal.reach_line, None));
     }
-    if opts.fewest {
+    if opts.fewest && !pegless {
         spec.goal.pegs = Some(PegGoal::Fewest);
     }
     // A goal's own `moves: N` stays: its search finds the fewest too, then holds them to N.
@@ -108,7 +124,7 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
     match &model {
         Model::Hop(m) => check_order(&opts.order, m, &script.name)
             .map_err(|why| crate::diag::Diagnostic::new(&spec.path, why))?,
-        _ if opts.order == MoveOrder::Script || opts.order_hop_only => {}
+        _ if opts.order == MoveOrder::Script || opts.where_they_apply => {}
         // Silently ignored, a flag would seem to have been honoured.
         other => {
             let how = match other {

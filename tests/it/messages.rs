@@ -676,38 +676,57 @@ fn a_move_order_is_refused_by_families_it_would_change_nothing_in() {
     }
 }
 
-/// A batch over a mixed collection orders the jumps of its hop families and solves the rest
-/// as their kinds do, saying so once (each tilt, slide or pieces puzzle was an error).
+/// A batch over a mixed collection takes `--order` for its hop families and `--fewest` for
+/// its boards of pegs, solves the rest as their kinds do, and says so once (each tilt, slide
+/// or pieces puzzle was an error under `--order`, and `--fewest` was dropped unsaid).
 #[test]
-fn a_batch_orders_its_hop_families_and_solves_the_other_kinds_as_they_are() {
+fn a_batch_takes_flags_of_kinds_where_they_apply_and_solves_the_rest_as_they_are() {
     let shipped = |p: &str| std::fs::read_to_string(root().join(p)).unwrap();
-    let run = Test::new()
-        .file("set/tilt.yaml", &shipped("puzzles/tilt_roll/four_by_four.yaml"))
-        .file("set/corner.yaml", &shipped("puzzles/triangle_hop/corner.yaml"))
-        .args([
-            "batch",
-            "set",
-            "--no-report",
-            "--order",
-            "reverse",
-            "--format",
-            "csv",
-        ])
-        .run()
-        .status(0)
-        .stderr_has(
-            "marbles: note: --order and --shuffle order the jumps of hop families; puzzles of other \
-             kinds are solved as they would be without them\n",
-        );
+    let batch = |flag: &str, note: &str| {
+        let run = Test::new()
+            .file("set/tilt.yaml", &shipped("puzzles/tilt_roll/four_by_four.yaml"))
+            .file("set/corner.yaml", &shipped("puzzles/triangle_hop/corner.yaml"))
+            .args(
+                ["batch", "set", "--no-report", "--format", "csv"]
+                    .into_iter()
+                    .chain(flag.split(' ')),
+            )
+            .run()
+            .status(0)
+            .stderr_has(note);
+        assert!(!run.stdout.contains(",error,"), "{}", run.stdout);
+        run.stdout
+    };
+    let out = batch(
+        "--order reverse",
+        "marbles: note: --order and --shuffle order the jumps of hop families; puzzles of other \
+         kinds are solved as they would be without them\n",
+    );
     // The corner in 11 moves under the reversed order (12 in the script's), the tilts as ever.
     assert!(
-        run.stdout
-            .contains("\nset/corner.yaml,Triangle corner,triangle_hop,solved,11,"),
-        "{}",
-        run.stdout
+        out.contains("\nset/corner.yaml,Triangle corner,triangle_hop,solved,11,"),
+        "{out}"
     );
-    assert!(run.stdout.contains("\nset/tilt.yaml,"), "{}", run.stdout);
-    assert!(!run.stdout.contains(",error,"), "{}", run.stdout);
+    assert!(
+        out.contains("\nset/tilt.yaml,Tilt 4x4 wall,tilt_roll,solved,5,"),
+        "{out}"
+    );
+    batch(
+        "--fewest",
+        "marbles: note: --fewest leaves the fewest pegs on hop and pieces boards; tilt and slide \
+         puzzles are solved as they would be without it\n",
+    );
+    // `solve` of the tilt board alone refuses it.
+    Test::new()
+        .in_root()
+        .args(["solve", "puzzles/tilt_roll/four_by_four.yaml", "--fewest"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "marbles: error: puzzles/tilt_roll/four_by_four.yaml: `--fewest` asks for the fewest pegs \
+             left; `tilt_roll` moves marbles that end where its goal says, whatever is left: leave out \
+             --fewest\n",
+        );
 }
 
 #[test]
