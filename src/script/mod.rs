@@ -144,6 +144,14 @@ fn shown(path: PathBuf) -> PathBuf {
         .ok()
         .filter(|c| c.parent().is_some())
         .and_then(|c| path.strip_prefix(&c).ok().map(Path::to_path_buf))
+        // The working directory itself is `.`, not an empty name.
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                p
+            }
+        })
         .unwrap_or(path)
 }
 

@@ -647,6 +647,18 @@ fn a_puzzle_names_no_script_outside_its_project() {
     }
     // Inside, it is read (an empty script builds no board, and says so).
     assert!(!check("./mine.rhai").stderr.contains("outside"));
+    // Run from the top of a project, the top is named `.` (it was an empty name).
+    std::fs::write(d.join("in/marbles.toml"), "").unwrap();
+    std::fs::write(d.join("in/p.yaml"), "rules: ../theirs.rhai\nboard: |\n  o o .\n").unwrap();
+    Test::new()
+        .in_dir(&d.join("in"))
+        .args(["check", "p.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "marbles: error: p.yaml:1: rules: ../theirs.rhai: outside the puzzle's project (., the \
+             folder holding its marbles.toml or .git)",
+        );
 }
 
 /// A folder may come from anybody: a puzzle's name linked to a file outside the folders
