@@ -139,7 +139,13 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                     };
                     used.insert(script.canonicalize().unwrap_or_else(|_| script.clone()));
                 }
-                written = show(&mut out, &head, "", p, options).map(|good| ok &= good);
+                // Among several puzzles, an error in a rule script or a project file names the
+                // puzzle it was read for.
+                let on = match &p {
+                    Err(d) if d.file != *f && files.puzzles.len() > 1 => format!("on {head}"),
+                    _ => String::new(),
+                };
+                written = show(&mut out, &head, &on, p, options).map(|good| ok &= good);
                 match written {
                     Ok(()) => std::ops::ControlFlow::Continue(()),
                     Err(_) => std::ops::ControlFlow::Break(()),

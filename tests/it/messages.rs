@@ -588,6 +588,18 @@ fn a_script_error_in_solve_names_the_puzzle_that_ran_it() {
         .status(2)
         .stderr_has("marbles: error: broken.yaml: broken: rules/bad.rhai:1:32: rule script failed: Function not found: foo (i64)")
         .stdout_has("solved in 1 move");
+    // `check` names it too.
+    Test::new()
+        .file("p/rules/bad.rhai", "fn rules(board) { let x = 1; x.foo(); }\n")
+        .file("p/ok.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+        .file("p/broken.yaml", "rules: bad\nboard: |\n  o o .\n")
+        .args(["check", "p/broken.yaml", "p/ok.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "marbles: error: p/rules/bad.rhai:1:32: rule script failed: Function not found: foo (i64) (on \
+             p/broken.yaml)\n",
+        );
 }
 
 #[test]
