@@ -199,16 +199,23 @@ fn generation_of_ours(path: &Path, name: &str) -> bool {
         })
 }
 
-/// [`write_reports`] of results held in memory (`marbles merge`), in path order: each run
-/// of results from one file is that file's, numbered as a batch numbers them.
-pub fn write_reports_of(dir: &Path, outcomes: Vec<Outcome>) -> anyhow::Result<()> {
+/// Results held in memory (`marbles merge`), in path order, as a batch would have recorded
+/// them (each run of results from one file is that file's, numbered as a batch numbers
+/// them) and tallied them: summarised as a batch's once they are too many to list.
+pub fn tallied(outcomes: Vec<Outcome>) -> anyhow::Result<(Vec<u8>, Finished)> {
     let mut lines = Vec::new();
     for (index, group) in outcomes.chunk_by(|a, b| a.file == b.file).enumerate() {
         lines.extend(records(index, group)?);
     }
-    let finished = Finished::of(outcomes);
-    write_reports(dir, &finished, &mut |path| {
-        write_synced(path, &mut |w| w.write_all(&lines))
+    let mut finished = Finished::of(outcomes);
+    finished.listed = true;
+    Ok((lines, finished))
+}
+
+/// [`write_reports`] of results [`tallied`] in memory, `lines` becoming `results.jsonl`.
+pub fn write_reports_of(dir: &Path, finished: &Finished, lines: &[u8]) -> anyhow::Result<()> {
+    write_reports(dir, finished, &mut |path| {
+        write_synced(path, &mut |w| w.write_all(lines))
     })
 }
 

@@ -62,11 +62,13 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let _lock = crate::batch::lock::acquire(&config.report)?;
     // A user's own file at a report's name (a website's index.html) is refused, as by batch.
     journal::check_ours(&config.report, "nothing was merged")?;
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(report::summary(config.summary, &outcomes)?.as_bytes())?;
-    stdout.flush()?;
     let code = ExitCode::of(&outcomes);
-    journal::write_reports_of(&config.report, outcomes)?;
+    // Printed as a single run prints it: every result, or a summary when they are too many.
+    let (lines, finished) = journal::tallied(outcomes)?;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(report::summary_of(config.summary, &finished)?.as_bytes())?;
+    stdout.flush()?;
+    journal::write_reports_of(&config.report, &finished, &lines)?;
     Ok(code)
 }
 

@@ -884,3 +884,27 @@ fn merge_refuses_to_write_over_a_shards_own_folder() {
     ));
     assert_eq!(std::fs::read(&summary).unwrap(), before);
 }
+
+/// Merged results too many to list are printed summarised, as a single run prints them (all
+/// 2,002 were printed, a line each).
+#[test]
+fn a_merge_too_large_to_list_prints_a_summary_as_a_single_run_does() {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path();
+    let set = o.join("set");
+    std::fs::create_dir_all(&set).unwrap();
+    let cases = vec!["1 1 0"; 1001].join("\n\n");
+    for name in ["a.matrix", "b.matrix"] {
+        std::fs::write(set.join(name), &cases).unwrap();
+    }
+    let [s0, s1] = [0, 1].map(|k| shard_of(&set, o, k, 2));
+    let run = merge(&[&s0, &s1], o).status(0);
+    // A single run's summary of that many, in CSV: a row a family and verdict.
+    assert_eq!(
+        run.stdout
+            .lines()
+            .map(|l| l.split(',').take(3).collect::<Vec<_>>().join(","))
+            .collect::<Vec<_>>(),
+        ["family,status,puzzles", "peg_hop,solved,2002"]
+    );
+}
