@@ -59,7 +59,7 @@ pub struct Config {
 
 /// Whether the puzzle file at `path` is chosen by `-k TEXT` (`text`, lower case): its path
 /// or the name of a puzzle in it contains it, ignoring case.
-fn selected(path: &std::path::Path, text: &str) -> bool {
+pub(crate) fn selected(path: &std::path::Path, text: &str) -> bool {
     let has = |s: &str| s.to_lowercase().contains(text);
     has(&path.display().to_string())
         || crate::spec::read_text(path).is_ok_and(|source| {

@@ -53,6 +53,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         .zip(shards)
         .collect();
     check(&named).map_err(Error::Usage)?;
+    folders_unchanged(&named[0].1).map_err(Error::Usage)?;
     let outcomes = merged(named).map_err(Error::Usage)?;
     if stopped() {
         return Ok(ExitCode::Interrupted);
@@ -275,6 +276,34 @@ fn check(shards: &[(String, Results)]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Refuses a merge where the shards' folders no longer hold the puzzle files they saw (as
+/// `-k` chose them): a file added since the shards ran would be in a single run's reports and
+/// is in none of theirs (a file removed or edited is refused as its results are replayed).
+fn folders_unchanged(first: &Results) -> Result<(), String> {
+    let roots: Vec<PathBuf> = first.folders.iter().map(PathBuf::from).collect();
+    let mut puzzles = crate::batch::collect(&roots).puzzles;
+    if let Some(k) = first.options.iter().find_map(|o| o.strip_prefix("-k ")) {
+        puzzles.retain(|p| super::batch::selected(p, k));
+    }
+    let listing = shard::relatives(first.shard, &puzzles, &roots)?;
+    if listing.len() == first.folder_files && shard::listing_hash(&listing) == first.folder_sha256 {
+        return Ok(());
+    }
+    Err(format!(
+        "{} now {} {}, where the shards saw {}{}: a file was added, removed or renamed since they \
+         ran; rerun every shard on the folder as it is now",
+        first.folders.join(", "),
+        if first.folders.len() == 1 { "holds" } else { "hold" },
+        crate::diag::plural(listing.len(), "puzzle file"),
+        first.folder_files,
+        if listing.len() == first.folder_files {
+            " others"
+        } else {
+            ""
+        }
+    ))
 }
 
 /// The outcomes of a set of shards [`check`] found whole, each replayed, in a single run's

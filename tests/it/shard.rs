@@ -908,3 +908,20 @@ fn a_merge_too_large_to_list_prints_a_summary_as_a_single_run_does() {
         ["family,status,puzzles", "peg_hop,solved,2002"]
     );
 }
+
+/// A puzzle file added to the folder after its shards ran would be in a single run's reports
+/// and is in none of theirs: merge refuses the set (it merged without it, exit 0).
+#[test]
+fn merge_refuses_a_folder_given_a_file_since_its_shards_ran() {
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path();
+    let set = small_set(o);
+    let [s0, s1] = [0, 1].map(|k| shard_of(&set, o, k, 2));
+    std::fs::write(set.join("late.yaml"), "rules: peg_hop\nboard: |\n  o o .\n").unwrap();
+    merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
+        "marbles: error: {} now holds 6 puzzle files, where the shards saw 5: a file was added, \
+         removed or renamed since they ran; rerun every shard on the folder as it is now\n",
+        set.display()
+    ));
+    assert!(!o.join("r").exists());
+}
