@@ -245,26 +245,34 @@ fn hop_counts_unmeetable(
         ))
     } else if let Some(k) = goal
         && k <= start
-        && m.moves.iter().all(|mv| mv.over.len() == 1)
+        && let Some(taken) = m.moves.first().map(|mv| mv.over.len() as u32)
+        && taken > 0
+        && (start - k).is_multiple_of(taken)
+        && m.moves.iter().all(|mv| mv.over.len() as u32 == taken)
     {
-        one_peg_a_jump(start, k, moves, jumps)
+        so_many_a_jump(start, k, taken, moves, jumps)
     } else {
         None
     };
     never_met(spec, why)
 }
 
-/// Of a family whose every jump takes one peg, from `start` pegs to a goal of `k`: the jumps
-/// are `start - k` exactly, and the moves (chains of them) one to that many (none when the
-/// start has the goal's count). Why `moves` or `jumps` is not such a count, if it is not.
-fn one_peg_a_jump(start: u32, k: u32, moves: Option<u32>, jumps: Option<u32>) -> Option<String> {
-    let need = start - k;
+/// Of a family whose every jump takes `taken` pegs, from `start` pegs to a goal of `k`: the
+/// jumps are `(start - k) / taken` exactly, and the moves (chains of them) one to that many
+/// (none when the start has the goal's count). Why `moves` or `jumps` is not such a count, if
+/// it is not.
+fn so_many_a_jump(start: u32, k: u32, taken: u32, moves: Option<u32>, jumps: Option<u32>) -> Option<String> {
+    let need = (start - k) / taken;
     let fits =
         jumps.is_none_or(|j| j == need) && moves.is_none_or(|mv| mv <= need && (mv == 0) == (need == 0));
     let plural = |n: u32, what| crate::diag::plural(n as usize, what);
     (!fits).then(|| {
         format!(
-            "each jump takes one peg, so the start's {} reach the goal's {} in {} exactly, {}",
+            "each jump takes {}, so the start's {} reach the goal's {} in {} exactly, {}",
+            match taken {
+                1 => "one peg".to_string(),
+                n => format!("{n} pegs"),
+            },
             plural(start, "peg"),
             k,
             plural(need, "jump"),

@@ -591,6 +591,24 @@ fn an_expectation_a_family_never_counts_is_refused_and_tilts_are_moves() {
         check_refuses(&text, &format!("p.yaml:{line}: expect: `"));
         check_refuses(&text, &format!("` can never be met: {why}\n"));
     }
+    // A family whose every jump takes two pegs: from 3 pegs to 1 is one jump, one move.
+    let long = "fn rules(board) {\n  #{ kind: \"hop\", directions: [\"r\"], jumps: [#{ dir: \"r\", \
+                from: [0, 0], over: [[0, 1], [0, 2]], to: [0, 3] }] }\n}\n";
+    let row = |expect: &str| {
+        Test::new()
+            .file("long.rhai", long)
+            .file(
+                "p.yaml",
+                &format!("rules: ./long.rhai\nexpect: {expect}\nboard: |\n  o o o .\n"),
+            )
+            .args(["check", "p.yaml"])
+            .run()
+    };
+    row("2 jumps").status(2).stderr_has(
+        "p.yaml:2: expect: `solved: 2 jumps` can never be met: each jump takes 2 pegs, so the start's \
+         3 pegs reach the goal's 1 in 1 jump exactly, 1 move\n",
+    );
+    row("1 jump").status(0);
     // A matrix's goal is one peg: its `# expect: 2 pegs` is refused at the comment.
     Test::new()
         .file("m.matrix", "# expect: 2 pegs\n1 1 0 1\n")
