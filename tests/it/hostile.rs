@@ -547,7 +547,28 @@ fn ctrl_c_in_a_file_of_several_cases_names_each_case_it_kept_from_starting() {
 /// takes them up as they are, solving only the rest (it solved the whole file again).
 #[test]
 fn resume_takes_up_the_cases_a_cut_file_had_finished() {
-    // Two rows solved in a jump each, then the diamond.
+    taken_up_after_a_cut(
+        "--resume",
+        "resumed: 0 of 1 puzzle files reused from earlier results, 0 solved now, 1 not finished; \
+         2 cases a run cut short had finished kept, not solved again\n",
+    );
+}
+
+/// `--failed` right after a cut runs the cut file again from where the cut left it, as
+/// `--resume` does (it solved the cases the cut had left finished again).
+#[test]
+fn failed_after_a_cut_takes_up_the_cases_the_cut_file_had_finished() {
+    taken_up_after_a_cut(
+        "--failed",
+        "--failed: 2 cases a run cut short had finished kept, not solved again\n",
+    );
+}
+
+/// Cuts a file of two rows solved in a jump each, then the diamond, after its rows are
+/// recorded; runs it again with `flag`, cut again in the diamond, and checks that it `says`
+/// so and that the two rows' records are those of the first run, byte for byte (a case
+/// solved again would record its own time).
+fn taken_up_after_a_cut(flag: &str, says: &str) {
     let (_dir, set, report, _) = matrices_cut("1 1 0\n\n0 1 1\n\n", "");
     let kept = std::fs::read_to_string(report.join("results.jsonl")).unwrap();
     let cases: Vec<&str> = kept.lines().map(|l| &l[..l.find(",\"seal\"").unwrap()]).collect();
@@ -559,48 +580,15 @@ fn resume_takes_up_the_cases_a_cut_file_had_finished() {
         ]
     );
     let (set, rep) = (set.display().to_string(), report.display().to_string());
-    let mut resumed = Test::new()
+    let mut again = Test::new()
         .in_dir(&root())
         .args([
-            "batch", &set, "--report", &rep, "--resume", "-j", "1", "--format", "csv",
+            "batch", &set, "--report", &rep, flag, "-j", "1", "--format", "csv",
         ])
         .command();
-    let out = crate::support::interrupted(&mut resumed, Duration::from_millis(1500));
+    let out = crate::support::interrupted(&mut again, Duration::from_millis(1500));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains(
-            "resumed: 0 of 1 puzzle files reused from earlier results, 0 solved now, 1 not finished; \
-             2 cases a run cut short had finished kept, not solved again\n"
-        ),
-        "{stderr}"
-    );
-    // Byte for byte: a case solved again would record its own time.
-    assert_eq!(
-        std::fs::read_to_string(report.join("results.jsonl")).unwrap(),
-        kept
-    );
-}
-
-/// `--failed` right after a cut runs the cut file again from where the cut left it, as
-/// `--resume` does (it solved the cases the cut had left finished again).
-#[test]
-fn failed_after_a_cut_takes_up_the_cases_the_cut_file_had_finished() {
-    let (_dir, set, report, _) = matrices_cut("1 1 0\n\n0 1 1\n\n", "");
-    let kept = std::fs::read_to_string(report.join("results.jsonl")).unwrap();
-    let (set, rep) = (set.display().to_string(), report.display().to_string());
-    let mut failed = Test::new()
-        .in_dir(&root())
-        .args([
-            "batch", &set, "--report", &rep, "--failed", "-j", "1", "--format", "csv",
-        ])
-        .command();
-    let out = crate::support::interrupted(&mut failed, Duration::from_millis(1500));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("--failed: 2 cases a run cut short had finished kept, not solved again\n"),
-        "{stderr}"
-    );
-    // Byte for byte: a case solved again would record its own time.
+    assert!(stderr.contains(says), "{stderr}");
     assert_eq!(
         std::fs::read_to_string(report.join("results.jsonl")).unwrap(),
         kept
