@@ -107,15 +107,27 @@ fn failed_last_time(
 /// What `--failed -k TEXT` says of the files `-k` left out (`left_out`) that did not pass in
 /// their latest results (`prev`): this run's exit status speaks for the files selected only.
 fn not_passed_outside(prev: &journal::Previous, left_out: &[PathBuf], select: Option<&str>) -> String {
-    match left_out.iter().filter(|p| !batch::passed_before(prev, p)).count() {
+    let failed: Vec<String> = left_out
+        .iter()
+        .filter(|p| !batch::passed_before(prev, p))
+        .map(|p| crate::render::terminal(&p.display().to_string()).into_owned())
+        .collect();
+    // Named, ten at most: a collection of thousands must not make a message of thousands.
+    const NAMED: usize = 10;
+    let more = match failed.len().saturating_sub(NAMED) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    match failed.len() {
         0 => String::new(),
         n => format!(
             "-k {}: {} outside the selection did not pass in {} latest results and {} not run \
-             again (rerun without -k to run them)",
+             again: {}{more} (rerun without -k to run them)",
             select.unwrap_or_default(),
             crate::diag::plural(n, "file"),
             if n == 1 { "its" } else { "their" },
-            if n == 1 { "was" } else { "were" }
+            if n == 1 { "was" } else { "were" },
+            failed[..n.min(NAMED)].join(", ")
         ),
     }
 }
@@ -214,7 +226,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         outside = not_passed_outside(&prev, &left_out, config.select.as_deref());
         if found.puzzles.is_empty() {
             eprintln!(
-                "--failed: every puzzle passed in the last results in {}: nothing to rerun, no report touched{}",
+                "--failed: every puzzle{} passed in the last results in {}: nothing to rerun, no report touched{}",
+                if config.select.is_some() { " selected" } else { "" },
                 dir.display(),
                 match outside.is_empty() {
                     true => String::new(),

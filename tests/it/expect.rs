@@ -395,9 +395,9 @@ fn failed_with_k_names_the_files_left_out_that_have_not_passed() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "--failed: every puzzle passed in the last results in reports: nothing to rerun, no report \
-         touched; -k corner: 1 file outside the selection did not pass in its latest results and \
-         was not run again (rerun without -k to run them)\n"
+        "--failed: every puzzle selected passed in the last results in reports: nothing to rerun, \
+         no report touched; -k corner: 1 file outside the selection did not pass in its latest \
+         results and was not run again: set/b_no_way.yaml (rerun without -k to run them)\n"
     );
 }
 
