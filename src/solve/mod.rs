@@ -169,6 +169,13 @@ fn unmeetable_expect(spec: &Spec, model: &Model, family: &str) -> Result<()> {
         Model::Slide(_) | Model::Tilt(_) if pegs.is_some() => {
             Some("pegs are counted on hop boards and boards of pieces only")
         }
+        // No marble starts home (one on its own hole never leaves it, and is refused).
+        Model::Tilt(m) if moves == Some(0) && !m.is_home(&m.start) => {
+            return never_met(
+                spec,
+                Some("no marble starts in its hole, so a line needs a tilt at least".into()),
+            );
+        }
         _ => None,
     };
     never_met(
@@ -251,6 +258,9 @@ fn hop_counts_unmeetable(
         && m.moves.iter().all(|mv| mv.over.len() as u32 == taken)
     {
         so_many_a_jump(start, k, taken, moves, jumps)
+    } else if goal.is_some() && (moves == Some(0) || jumps == Some(0)) && !m.is_goal(m.start, m.target_pegs())
+    {
+        Some("the start does not meet the goal, so a line needs a move at least".to_string())
     } else {
         None
     };

@@ -609,6 +609,34 @@ fn an_expectation_a_family_never_counts_is_refused_and_tilts_are_moves() {
          3 pegs reach the goal's 1 in 1 jump exactly, 1 move\n",
     );
     row("1 jump").status(0);
+    // Where jumps take one peg or two, only `0 moves` on a start that is not the goal is sure.
+    let mixed = "fn rules(board) {\n  #{ kind: \"hop\", directions: [\"r\"], jumps: [\
+                 #{ dir: \"r\", from: [0, 0], over: [[0, 1]], to: [0, 2] }, \
+                 #{ dir: \"r\", from: [0, 0], over: [[0, 1], [0, 2]], to: [0, 3] }] }\n}\n";
+    Test::new()
+        .file("mixed.rhai", mixed)
+        .file(
+            "p.yaml",
+            "rules: ./mixed.rhai\nexpect: 0 moves\nboard: |\n  o o o .\n",
+        )
+        .args(["check", "p.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "p.yaml:2: expect: `solved: 0 moves` can never be met: the start does not meet the goal, \
+             so a line needs a move at least\n",
+        );
+    // A tilt board's marbles all start off their holes.
+    let tilt = std::fs::read_to_string(root().join("puzzles/tilt_roll/four_by_four.yaml")).unwrap();
+    let text = format!("{tilt}expect: 0 tilts\n");
+    check_refuses(
+        &text,
+        &format!(
+            "p.yaml:{}: expect: `solved: 0 tilts` can never be met: no marble starts in its hole, so \
+             a line needs a tilt at least\n",
+            text.lines().count()
+        ),
+    );
     // A matrix's goal is one peg: its `# expect: 2 pegs` is refused at the comment.
     Test::new()
         .file("m.matrix", "# expect: 2 pegs\n1 1 0 1\n")
