@@ -288,13 +288,21 @@ fn find(spec: &Spec) -> Result<Script> {
         .at(line, None));
     }
     let hint = crate::diag::did_you_mean(name, &known);
-    let searched: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    // A folder looked in that is not there is said to be absent: "searched sub/rules" read as
+    // if it held scripts.
+    let searched: Vec<String> = dirs
+        .iter()
+        .map(|d| {
+            let absent = if d.is_dir() { "" } else { ", no such folder" };
+            format!("{}{absent}", shown(d.clone()).display())
+        })
+        .collect();
     Err(Diagnostic::new(
         &spec.path,
         format!(
             "unknown rule family `{name}`: {hint}known families: {} (searched {})",
             known.join(", "),
-            searched.join(", ")
+            searched.join("; ")
         ),
     )
     .at(line, None))

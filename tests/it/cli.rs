@@ -382,6 +382,12 @@ fn unknown_rule_names_suggest_the_closest() {
         "p.yaml",
         "p.yaml:1: unknown rule family `peg_hopp`: did you mean `peg_hop`? known families: diagonal_hop, frogs_toads, hoppers, peg_hop, ricochet, slide_maze, tilt_roll, triangle_hop",
     );
+    // The folders looked in are named, one that is not there said to be absent.
+    bad(
+        &[("sub/p.yaml", "rules: peg_hopp\nboard: |\n  o o .\n")],
+        "sub/p.yaml",
+        "hoppers, peg_hop, ricochet, slide_maze, tilt_roll, triangle_hop (searched sub/rules, no such folder)\n",
+    );
 }
 
 #[test]
