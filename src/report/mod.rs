@@ -235,16 +235,18 @@ impl Totals {
             0 => String::new(),
             _ => format!("; expectations: {} met, {} not met", self.met, self.unmet),
         };
+        // Counts of thousands grouped, as the tables above the line print them.
+        let n = |k: usize| thousands(k as u64);
+        let all = self.solved + self.unsolvable + self.gave_up + self.errors;
         format!(
-            "{}: {} solved, {} unsolvable, {} gave up, {}{expected}; {:.2} s solving",
-            plural(
-                self.solved + self.unsolvable + self.gave_up + self.errors,
-                "puzzle"
-            ),
-            self.solved,
-            self.unsolvable,
-            self.gave_up,
-            plural(self.errors, "error"),
+            "{} {}: {} solved, {} unsolvable, {} gave up, {} {}{expected}; {:.2} s solving",
+            n(all),
+            if all == 1 { "puzzle" } else { "puzzles" },
+            n(self.solved),
+            n(self.unsolvable),
+            n(self.gave_up),
+            n(self.errors),
+            if self.errors == 1 { "error" } else { "errors" },
             self.seconds
         )
     }

@@ -291,10 +291,17 @@ fn a_large_batch_lists_every_result_in_results_jsonl_and_summarises_its_reports(
     let count = |status: &str| rows.iter().filter(|r| r["status"] == status).count();
     let (solved, unsolvable) = (count("solved"), count("unsolvable"));
     assert_eq!(solved + unsolvable, 3_000);
-    // The stdout table counts by family and status.
+    // The stdout table counts by family and status, thousands grouped as in its rows.
+    let grouped = |n: usize| match n {
+        1000.. => format!("{},{:03}", n / 1000, n % 1000),
+        _ => n.to_string(),
+    };
     assert!(
-        run.stdout
-            .contains(&format!("3000 puzzles: {solved} solved, {unsolvable} unsolvable")),
+        run.stdout.contains(&format!(
+            "3,000 puzzles: {} solved, {} unsolvable",
+            grouped(solved),
+            grouped(unsolvable)
+        )),
         "{}",
         run.stdout
     );
