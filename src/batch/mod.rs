@@ -260,14 +260,8 @@ pub fn cases_each(paths: &[PathBuf]) -> Vec<u64> {
             let Ok(text) = crate::spec::read_text(path) else {
                 return 1;
             };
-            let mut n = 0u64;
-            let _ = formats::parse_each(path, notation, &text, &mut |_| {
-                n += 1;
-                match CANCELLED.load(Ordering::Relaxed) {
-                    true => std::ops::ControlFlow::Break(()),
-                    false => std::ops::ControlFlow::Continue(()),
-                }
-            });
+            let (n, _) =
+                formats::count_cases(path, notation, &text, &mut |_| !CANCELLED.load(Ordering::Relaxed));
             n.max(1)
         })
         .collect()

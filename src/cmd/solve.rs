@@ -114,15 +114,10 @@ fn not_run_cases(file: &Path, notation: &Notation, got: usize) {
     // Counted for a fifth of a second at most: Ctrl-C asked for an end (a file of 121 MB
     // took 7 s to count).
     let until = std::time::Instant::now() + std::time::Duration::from_millis(200);
-    let (mut cases, mut counted) = (0, true);
-    let _ = formats::parse_each(file, notation, &text, &mut |_| {
-        cases += 1;
-        counted = cases % 1024 != 0 || std::time::Instant::now() < until;
-        match counted {
-            true => ControlFlow::Continue(()),
-            false => ControlFlow::Break(()),
-        }
+    let (cases, counted) = formats::count_cases(file, notation, &text, &mut |n| {
+        n % 1024 != 0 || std::time::Instant::now() < until
     });
+    let cases = cases as usize;
     let not_run = match counted {
         true if cases > got => crate::diag::plural(cases - got, "case"),
         true => return,

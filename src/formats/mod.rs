@@ -241,6 +241,26 @@ pub fn parse_each(
     read_each(path, text, notation, emit)
 }
 
+/// How many cases `text` holds, read (no script runs) while `go_on`, told the count so far,
+/// says to go on: the count, and whether it is the whole file's.
+pub fn count_cases(
+    path: &Path,
+    notation: &Notation,
+    text: &str,
+    go_on: &mut dyn FnMut(u64) -> bool,
+) -> (u64, bool) {
+    let (mut n, mut whole) = (0, true);
+    let _ = parse_each(path, notation, text, &mut |_| {
+        n += 1;
+        whole = go_on(n);
+        match whole {
+            true => ControlFlow::Continue(()),
+            false => ControlFlow::Break(()),
+        }
+    });
+    (n, whole)
+}
+
 /// [`parse_each`], each case of a notation without keys given the expectation a comment just
 /// above it states (`; expect: unsolvable`, see [`crate::spec::expect`]); one that cannot be
 /// read is an error at its line, after the cases before it.
