@@ -383,8 +383,28 @@ impl Results {
     /// no result (or a YAML file with several), a result for a file not its shard's, or any
     /// edit since marbles sealed it.
     pub fn open(name: &str, text: &str) -> Result<Self, String> {
-        let r: Results = serde_json::from_str(text)
-            .map_err(|e| format!("{name}: not a marbles shard results file: {e}"))?;
+        let not_ours = |e: String| format!("{name}: not a marbles shard results file: {e}");
+        // The seal first: a file changed since marbles wrote it is refused before it is read.
+        let hash = unsealed_hash(text);
+        if sealed_as(text).is_some_and(|sealed| hash.as_deref() != Some(sealed)) {
+            return Err(changed(name, text));
+        }
+        // Reading a value may cost several times its text (serde holds some parts whole while
+        // it tells which kind of record they are): measured first, without keeping anything.
+        let limit = crate::process::default_memory_limit(1).unwrap_or(u64::MAX);
+        match crate::spec::expansion::json_cost(text, BYTES_A_VALUE, limit.saturating_sub(text.len() as u64))
+        {
+            Ok(_) => {}
+            Err(Some(e)) => return Err(not_ours(e)),
+            Err(None) => {
+                return Err(format!(
+                    "{name}: reading its {} could take more than the memory limit, {} (its text, and {BYTES_A_VALUE} bytes a JSON value in it, where marbles writes a value in some 17 bytes): not a results file marbles wrote, or too large for this machine; split the batch into more shards",
+                    crate::process::human_bytes(text.len() as u64),
+                    crate::process::human_bytes(limit),
+                ));
+            }
+        }
+        let r: Results = serde_json::from_str(text).map_err(|e| not_ours(e.to_string()))?;
         Shard::new(r.shard.index, r.shard.count).map_err(|why| format!("{name}: {why}"))?;
         let roots: Vec<PathBuf> = r.folders.iter().map(PathBuf::from).collect();
         let mut seen: HashMap<&str, usize> = HashMap::new();
@@ -438,14 +458,40 @@ impl Results {
                 _ => {}
             }
         }
-        if unsealed_hash(text).as_deref() != Some(r.sha256.as_str()) {
-            return Err(format!(
-                "{name} was changed after marbles wrote it (its sha256 no longer matches); rerun shard {} to make it again",
-                r.shard
-            ));
+        if hash.as_deref() != Some(r.sha256.as_str()) {
+            return Err(changed(name, text));
         }
         Ok(r)
     }
+}
+
+/// What reading a JSON value into a results file's records may allocate at most, beside its
+/// text: serde's buffer of one value is 32 bytes, room for twice that as its lists grow.
+const BYTES_A_VALUE: u64 = 64;
+
+/// The seal a results file's text states, read from its seal line without parsing it.
+fn sealed_as(text: &str) -> Option<&str> {
+    let at = text.find(SEAL_LINE)? + SEAL_LINE.len();
+    let len = text[at..].find('"')?;
+    Some(&text[at..at + len])
+}
+
+/// The shard a results file's text names, read without keeping anything else.
+fn shard_named(text: &str) -> Option<Shard> {
+    #[derive(Deserialize)]
+    struct Head {
+        shard: Shard,
+    }
+    serde_json::from_str::<Head>(text).ok().map(|h| h.shard)
+}
+
+/// The refusal of a results file changed after marbles sealed it, naming its shard when its
+/// text says which.
+fn changed(name: &str, text: &str) -> String {
+    let shard = shard_named(text).map_or_else(|| "its shard".to_string(), |s| format!("shard {s}"));
+    format!(
+        "{name} was changed after marbles wrote it (its sha256 no longer matches); rerun {shard} to make it again"
+    )
 }
 
 /// A `--shard` as given: a fixed share, or `auto` to ask the scheduler's variables.

@@ -1,9 +1,11 @@
-//! The size a YAML document expands to, aliases repeated, measured before it is built.
+//! The size a document expands to, measured before it is built: a YAML puzzle with its
+//! aliases repeated, or a JSON file with what reading it allocates.
 //!
 //! yaml_serde bounds how many times aliases may be replayed, but not what each replay copies:
 //! one 300 KB anchored string repeated through `ratings:` became 2 GB. [`check`] walks the
 //! document once without keeping anything (strings are borrowed from the parser's events)
-//! and stops as soon as the scalars it has seen pass [`MAX_EXPANDED_BYTES`].
+//! and stops as soon as the scalars it has seen pass [`MAX_EXPANDED_BYTES`]. [`json_cost`]
+//! walks a JSON text the same way.
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::cell::Cell;
@@ -18,8 +20,13 @@ const TOO_BIG: &str = "marbles: expansion limit";
 /// the real parse, which reports it with its location.
 pub fn check(source: &str) -> Result<(), Option<usize>> {
     let used = Cell::new(0u64);
+    let counter = Counter {
+        used: &used,
+        node: NODE_BYTES,
+        limit: MAX_EXPANDED_BYTES,
+    };
     for doc in serde_yaml::Deserializer::from_str(source) {
-        if let Err(e) = (Counter { used: &used }).deserialize(doc) {
+        if let Err(e) = counter.deserialize(doc) {
             if e.to_string().contains(TOO_BIG) {
                 return Err(e.location().map(|l| l.line()));
             }
@@ -29,16 +36,37 @@ pub fn check(source: &str) -> Result<(), Option<usize>> {
     Ok(())
 }
 
+/// What reading the JSON `text` into typed values may allocate at most, counting `node`
+/// bytes for each value (a key too) besides its strings' bytes: `Err(None)` once that passes
+/// `limit`, unread further; `Err(Some(why))` for text that is not JSON.
+pub fn json_cost(text: &str, node: u64, limit: u64) -> Result<u64, Option<String>> {
+    let used = Cell::new(0u64);
+    let counter = Counter {
+        used: &used,
+        node,
+        limit,
+    };
+    let mut d = serde_json::Deserializer::from_str(text);
+    match counter.deserialize(&mut d).and_then(|()| d.end()) {
+        Ok(()) => Ok(used.get()),
+        Err(e) if e.to_string().contains(TOO_BIG) => Err(None),
+        Err(e) => Err(Some(e.to_string())),
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Counter<'a> {
     used: &'a Cell<u64>,
+    /// Bytes each node costs beyond its text.
+    node: u64,
+    limit: u64,
 }
 
 impl Counter<'_> {
     fn spend<E: de::Error>(&self, bytes: usize) -> Result<(), E> {
-        let used = self.used.get() + bytes as u64 + NODE_BYTES;
+        let used = self.used.get() + bytes as u64 + self.node;
         self.used.set(used);
-        if used > MAX_EXPANDED_BYTES {
+        if used > self.limit {
             return Err(E::custom(TOO_BIG));
         }
         Ok(())
@@ -55,7 +83,7 @@ impl<'de> DeserializeSeed<'de> for Counter<'_> {
 impl<'de> Visitor<'de> for Counter<'_> {
     type Value = ();
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("any YAML")
+        f.write_str("any value")
     }
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
         self.spend(0)

@@ -13,7 +13,7 @@
 //! - `locate`: the line of a key and the line and column of a board token ([`key_line`]).
 
 mod board;
-mod expansion;
+pub(crate) mod expansion;
 pub mod expect;
 pub mod input;
 mod locate;

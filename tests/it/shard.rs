@@ -510,10 +510,12 @@ fn merge_refuses_results_that_do_not_match_their_files_or_were_edited() {
     let ours: Vec<String> = files(&o.join("s0"), "shard-0-of-2.json");
     let theirs = files(&o.join("s1"), "shard-1-of-2.json");
     assert!(!ours.is_empty() && !theirs.is_empty(), "{ours:?} {theirs:?}");
+    // Sealed again: an edit that is not is refused as changed before anything else is read.
     let edit = |change: &dyn Fn(&mut Vec<Value>)| {
         let mut d = doc.clone();
         change(d["results"].as_array_mut().unwrap());
         std::fs::write(&s0, serde_json::to_string_pretty(&d).unwrap()).unwrap();
+        resealed(&s0);
     };
     let first_file = doc["results"][0]["file"].as_str().unwrap().to_string();
     let first_puzzle = doc["results"][0]["puzzle"].as_str().unwrap().to_string();
@@ -557,7 +559,6 @@ fn merge_refuses_results_that_do_not_match_their_files_or_were_edited() {
         let line = r[k]["jumps"].as_array_mut().unwrap();
         line.push(line[jumps - 1].clone());
     });
-    resealed(&s0);
     merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
         "marbles: error: {name0}: the boards of the result for {} ({}) are not those of its {} jumps: it was changed after marbles wrote it; rerun shard 0/2 to make it again",
         results[k]["file"].as_str().unwrap(),
@@ -924,4 +925,54 @@ fn merge_refuses_a_folder_given_a_file_since_its_shards_ran() {
         set.display()
     ));
     assert!(!o.join("r").exists());
+}
+
+#[test]
+fn a_shard_file_is_refused_before_reading_it_could_pass_the_memory_limit() {
+    // Reading a value into a result may cost several times its text (serde holds parts of a
+    // result whole while it tells their kind): a key of 3 M empty lists took 11 times the
+    // file's size before the seal was checked, sealed or not.
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path();
+    let set = small_set(o);
+    let (s0, s1) = (shard_of(&set, o, 0, 2), shard_of(&set, o, 1, 2));
+    let text = std::fs::read_to_string(&s0).unwrap();
+    let first = text.find("\"results\": [").unwrap();
+    let at = first + text[first..].find('{').unwrap() + 1;
+    let lists = format!("\n      \"x\": [{}[]],", "[],".repeat(3_000_000));
+    std::fs::write(&s0, format!("{}{lists}{}", &text[..at], &text[at..])).unwrap();
+    // An address space of 256 MiB makes the memory limit 128 MiB.
+    let report = o.join("r");
+    let merge = || {
+        Test::new()
+            .args([
+                "merge",
+                s0.to_str().unwrap(),
+                s1.to_str().unwrap(),
+                "--report",
+                report.to_str().unwrap(),
+            ])
+            .run_bounded(std::time::Duration::from_secs(30), Some(256 << 20))
+    };
+    let name0 = s0.display();
+    let unsealed = merge();
+    unsealed.run.status(2).stderr_has(&format!(
+        "marbles: error: {name0} was changed after marbles wrote it (its sha256 no longer matches); rerun shard 0/2 to make it again"
+    ));
+    assert!(
+        unsealed.peak_kib < 64 << 10,
+        "{} KiB read for a 9 MB file",
+        unsealed.peak_kib
+    );
+    resealed(&s0);
+    let sealed = merge();
+    sealed.run.status(2).stderr_has(&format!(
+        "marbles: error: {name0}: reading its 8.6 MiB could take more than the memory limit, 128.0 MiB (its text, and 64 bytes a JSON value in it, where marbles writes a value in some 17 bytes): not a results file marbles wrote, or too large for this machine; split the batch into more shards"
+    ));
+    assert!(
+        sealed.peak_kib < 64 << 10,
+        "{} KiB read for a 9 MB file",
+        sealed.peak_kib
+    );
+    assert!(!report.exists(), "a refused merge writes nothing");
 }
