@@ -565,10 +565,14 @@ impl Backtrack<'_> {
     fn consistent(&self, c: usize) -> bool {
         self.touching[c].iter().all(|&i| {
             let m = &self.model.moves[i];
-            let map = |mask: u128| -> Option<u128> {
-                (0..self.image.len())
-                    .filter(|&d| mask >> d & 1 == 1)
-                    .try_fold(0u128, |acc, d| self.image[d].map(|t| acc | 1 << t))
+            // A move names a few cells of up to 128: its set bits, not every cell, are mapped.
+            let map = |mut mask: u128| -> Option<u128> {
+                let mut image = 0u128;
+                while mask != 0 {
+                    image |= 1 << self.image[mask.trailing_zeros() as usize]?;
+                    mask &= mask - 1;
+                }
+                Some(image)
             };
             match (map(m.need), map(m.mask)) {
                 (Some(need), Some(mask)) => self.moves.contains(&(need, mask)),
