@@ -22,10 +22,24 @@ use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
-/// Creates the report folder `dir`.
-fn create_dir(dir: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| anyhow::anyhow!("cannot create report folder {}: {e}", dir.display()))
+/// Creates the report folder `dir`, saying so plainly when a file stands where it or a
+/// folder above it would be.
+pub fn create_dir(dir: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        let file = dir.ancestors().find(|a| a.is_file());
+        match file {
+            Some(f) if f == dir => anyhow::anyhow!(
+                "cannot create report folder {}: a file of that name is there; give --report a folder",
+                dir.display()
+            ),
+            Some(f) => anyhow::anyhow!(
+                "cannot create report folder {}: {} is a file, not a folder; give --report a folder",
+                dir.display(),
+                f.display()
+            ),
+            None => anyhow::anyhow!("cannot create report folder {}: {e}", dir.display()),
+        }
+    })
 }
 
 /// The link to the generation folder holding the report files now.

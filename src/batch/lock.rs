@@ -37,8 +37,7 @@ const RETRIES: usize = 100;
 /// Takes the report folder `dir` (creating it) for this process, or says who holds it.
 /// Nothing in the folder is changed when another process holds it.
 pub fn acquire(dir: &Path) -> anyhow::Result<ReportLock> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| anyhow::anyhow!("cannot create report folder {}: {e}", dir.display()))?;
+    super::journal::create_dir(dir)?;
     let path = dir.join(LOCK);
     let cannot = |e: std::io::Error| anyhow::anyhow!("cannot lock {}: {e}", path.display());
     let mut tries = 0;

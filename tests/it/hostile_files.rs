@@ -478,3 +478,27 @@ fn a_report_folder_holding_files_marbles_did_not_write_is_refused_before_solving
     assert!(done.status.success());
     assert!(batch_into_rep(&t, "set", None).status.success());
 }
+
+#[test]
+fn a_file_where_the_report_folder_would_be_is_named_as_such_and_kept() {
+    for (report, said) in [
+        (
+            "rep",
+            "cannot create report folder rep: a file of that name is there; give --report a folder",
+        ),
+        (
+            "rep/sub",
+            "cannot create report folder rep/sub: rep is a file, not a folder; give --report a folder",
+        ),
+    ] {
+        let t = with_victim();
+        std::fs::remove_dir_all(t.path("rep")).ok();
+        std::fs::write(t.path("rep"), PRECIOUS).unwrap();
+        let run = t
+            .args(["batch", "set", "--report", report])
+            .run()
+            .status(2)
+            .stderr_has(said);
+        assert_eq!(text(&run.dir().join("rep")), PRECIOUS);
+    }
+}
