@@ -352,6 +352,22 @@ where
                 Err(_) => Err(E::invalid_value(Unexpected::Signed(n), &self)),
             }
         }
+        // YAML reads an integer past 64 bits as 128 bits wide.
+        fn visit_u128<E: Error>(self, n: u128) -> std::result::Result<T, E> {
+            match u64::try_from(n) {
+                Ok(n) => self.visit_u64(n),
+                Err(_) => Err(E::custom(format!("{n} is larger than any puzzle counts"))),
+            }
+        }
+        fn visit_i128<E: Error>(self, n: i128) -> std::result::Result<T, E> {
+            match u128::try_from(n) {
+                Ok(n) => self.visit_u128(n),
+                Err(_) => Err(E::custom(format!(
+                    "{n} is below 0, where {} is wanted",
+                    self.expecting
+                ))),
+            }
+        }
         fn visit_str<E: Error>(self, s: &str) -> std::result::Result<T, E> {
             (self.text)(s).map_err(E::custom)
         }

@@ -126,6 +126,14 @@ fn count_or_fewest<T>(
         .at(key_line(source, key), None)),
         Some(Some(RawPegs::Count(n))) => Ok(Some(count(n))),
         Some(Some(RawPegs::Word(w))) if w == "fewest" => Ok(Some(fewest)),
+        Some(Some(RawPegs::Word(w))) if w.trim().parse::<u64>().is_ok() => Err(Diagnostic::new(
+            path,
+            format!(
+                "goal {key} `{w}` is text in quotes, not a number: write it without them (`{key}: {}`)",
+                w.trim()
+            ),
+        )
+        .at(key_line(source, key), None)),
         Some(Some(RawPegs::Word(w))) => Err(Diagnostic::new(
             path,
             format!("goal {key} `{w}` is neither a number nor `fewest`"),

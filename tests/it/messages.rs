@@ -142,6 +142,15 @@ fn yaml_type_errors_speak_of_pegs_and_sizes_not_serde() {
             "goal:\n  pegs: ~\n",
             "p.yaml:5: goal pegs has no value: write a number or `fewest` (or leave the key out)",
         ),
+        // A number in quotes is named as such, and one past 64 bits as too large.
+        (
+            "goal:\n  pegs: \"1\"\n",
+            "p.yaml:5: goal pegs `1` is text in quotes, not a number: write it without them (`pegs: 1`)",
+        ),
+        (
+            "goal:\n  pegs: 99999999999999999999999\n",
+            "p.yaml:5:9: invalid puzzle YAML: goal.pegs: 99999999999999999999999 is larger than any puzzle counts",
+        ),
         (
             "solve:\n  max_memory: -3\n",
             "p.yaml:5:15: invalid puzzle YAML: solve.max_memory: invalid value: integer `-3`, \
