@@ -105,6 +105,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
     // The scripts the puzzles were checked with (or failed in), by real path.
     let mut used = std::collections::HashSet::new();
+    let mut shown = 0usize;
     if scripts.is_empty() {
         for f in &files.puzzles {
             let mut written = Ok(());
@@ -145,6 +146,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                     Err(d) if d.file != *f && files.puzzles.len() > 1 => format!("on {head}"),
                     _ => String::new(),
                 };
+                shown += 1;
                 written = show(&mut out, &head, &on, p, options).map(|good| ok &= good);
                 match written {
                     Ok(()) => std::ops::ControlFlow::Continue(()),
@@ -164,7 +166,10 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         ok &= check_script(&mut out, s, &[], options)?;
     }
     if crate::process::CANCELLED.load(std::sync::atomic::Ordering::SeqCst) {
-        eprintln!("marbles: check interrupted: the cases above were checked");
+        match shown == 0 && scripts.is_empty() && unused.is_empty() {
+            true => eprintln!("marbles: check interrupted before any puzzle was checked"),
+            false => eprintln!("marbles: check interrupted: the cases above were checked"),
+        }
         return Ok(ExitCode::Interrupted);
     }
     Ok(ExitCode::Solved.or_failed(!ok))
