@@ -114,11 +114,25 @@ pub fn read_text_up_to(path: &Path, max: u64) -> Result<String> {
                 ),
             )
         })?;
+    if utf16(&bytes) {
+        return Err(
+            Diagnostic::new(path, "is UTF-16 text, and marbles reads UTF-8: save it as UTF-8")
+                .at(Some(1), None),
+        );
+    }
     String::from_utf8(bytes).map_err(|e| {
         let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;
         Diagnostic::new(path, "is not valid UTF-8 text").at(Some(line), None)
     })
+}
+
+/// Whether `bytes` start as UTF-16 text does: with its byte-order mark, or (without one) with a
+/// zero byte beside each of their first characters, as ASCII is written in UTF-16.
+fn utf16(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(64) & !1];
+    let zeros = |from: usize| !head.is_empty() && head.iter().skip(from).step_by(2).all(|&b| b == 0);
+    bytes.starts_with(&[0xFE, 0xFF]) || bytes.starts_with(&[0xFF, 0xFE]) || zeros(0) || zeros(1)
 }
 
 /// The kind of special file system `dir` (a folder or a file) is on, if it is one whose files

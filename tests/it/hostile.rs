@@ -131,6 +131,21 @@ fn bytes_that_are_not_text_are_refused() {
         b"rules: peg_hop\nboard: |\n  o o \xff\xfe .\n",
         "bytes.yaml:3: is not valid UTF-8 text",
     );
+    // UTF-16, with its byte-order mark or without (ASCII with a zero byte beside each
+    // character), is named: its zero bytes read as control characters.
+    let text = "rules: peg_hop\nboard: |\n  o o .\n";
+    let le: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    for (name, bytes) in [("le.yaml", le), ("be.yaml", be)] {
+        refused(
+            name,
+            &bytes,
+            &format!("{name}:1: is UTF-16 text, and marbles reads UTF-8: save it as UTF-8"),
+        );
+    }
 }
 
 #[test]
