@@ -315,7 +315,8 @@ pub struct SearchArgs {
     /// Give up on a puzzle after this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true, help_heading = "Limits (per puzzle)")]
     pub timeout: Option<f64>,
-    /// Give up on a puzzle after this many search nodes (positions expanded).
+    /// Give up on a puzzle when its search reaches this many nodes (positions it makes): the
+    /// node that reaches the limit is not looked at, so an answer found at node N needs N + 1.
     #[arg(
         long,
         value_name = "N",
@@ -323,8 +324,9 @@ pub struct SearchArgs {
         help_heading = "Limits (per puzzle)"
     )]
     pub max_nodes: Option<u64>,
-    /// Give up when a search's tables reach this size, e.g. 512MB or 2GiB
-    /// (default: a quarter of the machine's memory, shared between jobs).
+    /// Give up when a search's tables reach this size, e.g. 512MB or 2GiB (default: a
+    /// quarter of the machine's memory, or half of a tighter cgroup or address-space limit,
+    /// shared between jobs).
     #[arg(
         long,
         value_name = "SIZE",
@@ -738,4 +740,22 @@ impl BenchArgs {
             peers: self.peer.clone(),
         }
     }
+}
+
+/// The command line as clap reads it, with the search flags `count` refuses (it counts every
+/// jump sequence, whatever their order or length) left out of its help.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Cli::command().mut_subcommand("count", |c| {
+        ["fewest_moves", "order", "shuffle", "seed"]
+            .into_iter()
+            .fold(c, |c, id| c.mut_arg(id, |a| a.hide(true)))
+    })
+}
+
+/// Reads the process's arguments as [`command`] describes them, exiting as clap does on a
+/// usage error or `--help`.
+pub fn parse() -> Cli {
+    use clap::FromArgMatches;
+    Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit())
 }

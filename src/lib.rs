@@ -57,7 +57,6 @@ pub mod spec;
 #[global_allocator]
 static ALLOCATOR: script::alloc::Counting = script::alloc::Counting;
 
-use clap::CommandFactory;
 use cli::{Cli, Command};
 use cmd::ExitCode;
 use std::path::Path;
@@ -93,7 +92,7 @@ pub fn run(cli: Cli) -> ExitCode {
             // Written whole here, not by `generate`, which panics when stdout is closed: a
             // closed pipe ends every command quietly with success (`cmd::finish`).
             let mut text = Vec::new();
-            clap_complete::generate(shell, &mut Cli::command(), "marbles", &mut text);
+            clap_complete::generate(shell, &mut cli::command(), "marbles", &mut text);
             std::io::Write::write_all(&mut std::io::stdout().lock(), &text)
                 .map(|()| ExitCode::Solved)
                 .map_err(cmd::Error::from)

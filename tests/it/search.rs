@@ -556,6 +556,16 @@ fn count_of_a_fewest_goal_counts_the_sequences_leaving_the_fewest_pegs() {
                 "marbles: error: count counts every jump sequence, whatever its order or length: {named} for solve and batch)\n"
             ));
     }
+    // Nor does `count --help` offer them, where `solve --help` does.
+    let help = |cmd: &str| Test::new().args([cmd, "--help"]).run().status(0).stdout;
+    let (count_help, solve_help) = (help("count"), help("solve"));
+    for flag in ["--fewest-moves", "--order", "--shuffle", "--seed"] {
+        assert!(
+            !count_help.contains(flag),
+            "count --help offers {flag}:\n{count_help}"
+        );
+        assert!(solve_help.contains(flag), "solve --help lacks {flag}");
+    }
 }
 
 #[test]
