@@ -315,8 +315,8 @@ pub struct SearchArgs {
     /// Give up on a puzzle after this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true, help_heading = "Limits (per puzzle)")]
     pub timeout: Option<f64>,
-    /// Give up on a puzzle when its search reaches this many nodes (positions it makes): the
-    /// node that reaches the limit is not looked at, so an answer found at node N needs N + 1.
+    /// Give up on a puzzle once its search has looked at this many nodes (positions): an
+    /// answer found at its Nth node is found under N.
     #[arg(
         long,
         value_name = "N",

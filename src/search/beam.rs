@@ -219,7 +219,8 @@ impl<'a> Beam<'a> {
         let mut layer: Vec<u128> = vec![model.start];
         let mut spreads: Vec<i64> = vec![self.spread(model.start)];
         let mut backs: Vec<Vec<Back>> = vec![vec![(0, 0)]];
-        let mut check_at = budget.nodes + 1;
+        // Checked before each node is counted and looked at: a node limit of N lets it look at N.
+        let mut check_at = budget.nodes;
         let mut history = 0u64;
         loop {
             let depth = backs.len() - 1;
@@ -255,16 +256,16 @@ impl<'a> Beam<'a> {
                     if s & mask != need {
                         continue;
                     }
-                    budget.nodes += 1;
                     if budget.nodes >= check_at {
                         check_at = budget.next_check(CHECK_EVERY);
-                        let more = (check_at - budget.nodes) as usize;
+                        let more = (check_at - budget.nodes) as usize + 1;
                         let now = held(more, &seen, &kids);
                         if let Some(why) = budget.exceeded(now) {
                             return Err(why);
                         }
                         *peak = (*peak).max(now);
                     }
+                    budget.nodes += 1;
                     let c = s ^ mask;
                     if self.pagodas.is_some_and(|p| p.cuts(c))
                         || !seen.insert(self.sym.map_or(c, |g| g.canon(c)))

@@ -375,7 +375,8 @@ fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
     let mut finishes: Option<Arc<Endgame>> = None;
     let mut finishes_due = fewest && target <= 2;
     let finishes_at = budget.nodes.saturating_add(FINISHES_AFTER);
-    let mut check_at = budget.nodes + 1;
+    // Checked before each node is counted and looked at: a node limit of N lets it look at N.
+    let mut check_at = budget.nodes;
     while let Some(top) = stack.last_mut() {
         let state = top.state;
         let Some(i) = moves.next(state, &mut top.next) else {
@@ -388,13 +389,12 @@ fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
         let images = keys.child(&top.images, i);
         let m = order[i];
         let ns = state ^ moves.mask(i);
-        budget.nodes += 1;
         if budget.nodes >= check_at {
             check_at = budget.next_check(CHECK_EVERY);
             // Until the next check the failure table takes at most one position a node and
             // one a frame unwound; the stack is never deeper than the board has cells. Each
             // is counted as if it grew (old and new allocations at once) when it may.
-            let more = (check_at - budget.nodes) as usize + stack.len();
+            let more = (check_at - budget.nodes) as usize + 1 + stack.len();
             let mut held = table_peak::<W>(failed.len(), failed.capacity(), more)
                 + vec_peak::<Frame<W, G::Cursor>>(stack.len(), stack.capacity(), cells)
                 + vec_peak::<usize>(path.len(), path.capacity(), cells);
@@ -419,6 +419,7 @@ fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
                 }
             }
         }
+        budget.nodes += 1;
         let ns_key = keys.key(ns, &images);
         let pegs = ns.pegs();
         // A position the table of finishes decides needs no lookup: one that can reach the

@@ -263,8 +263,9 @@ impl Budget {
 
     /// The node count at which a search should next call [`Budget::exceeded`]: `every` nodes
     /// on, or sooner if the node limit comes first, so that node limits hold exactly while
-    /// checks stay rare. A search starts with `nodes + 1`, so that even its first node is
-    /// checked (`--max-nodes 0`, `--timeout 0`, Ctrl-C before it started).
+    /// checks stay rare. A search that looks at one node at a time checks before it counts a
+    /// node and looks at it, starting at `nodes`: its first node is checked too (`--max-nodes
+    /// 0`, `--timeout 0`, Ctrl-C before it started), and a node limit of N lets it look at N.
     pub fn next_check(&self, every: u64) -> u64 {
         let next = self.nodes.saturating_add(every.max(1));
         self.limits

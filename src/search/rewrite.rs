@@ -110,7 +110,8 @@ fn fewest_moves<const K: usize>(
     let mut cands = Vec::new();
     let branching = m.most_candidates();
     let mut memory = 0;
-    let mut check_at = budget.nodes + 1;
+    // Checked before each node is counted and looked at: a node limit of N lets it look at N.
+    let mut check_at = budget.nodes;
     'search: while found.is_none() && head < states.len() {
         if head == layer_end {
             depth += 1;
@@ -120,7 +121,6 @@ fn fewest_moves<const K: usize>(
             cut = true;
             break;
         }
-        budget.nodes += 1;
         if budget.nodes >= check_at {
             check_at = budget.next_check(CHECK_EVERY);
             let more = (check_at - budget.nodes + 1) as usize * branching;
@@ -134,6 +134,7 @@ fn fewest_moves<const K: usize>(
             }
             memory = memory.max(used(&seen, &states, more));
         }
+        budget.nodes += 1;
         let cur = unkey(&states[head].0);
         let occ = occupied(&cur);
         m.candidates(&cur, &mut cands);
@@ -230,7 +231,8 @@ fn depth_first<const K: usize>(
             + best.as_ref().map_or(0, |(_, p)| vec_touched::<usize>(p.len(), 0))
     };
     let mut memory = 0;
-    let mut check_at = budget.nodes + 1;
+    // Checked before each node is counted and looked at: a node limit of N lets it look at N.
+    let mut check_at = budget.nodes;
     while !done(&best) {
         let Some((cur, cands, tried)) = stack.last_mut() else {
             break;
@@ -247,7 +249,6 @@ fn depth_first<const K: usize>(
         let i = cands[*tried + at] as usize;
         *tried += at + 1;
         let cur = *cur;
-        budget.nodes += 1;
         if budget.nodes >= check_at {
             check_at = budget.next_check(CHECK_EVERY);
             let more = (check_at - budget.nodes + 1) as usize;
@@ -270,6 +271,7 @@ fn depth_first<const K: usize>(
             }
             memory = memory.max(ahead);
         }
+        budget.nodes += 1;
         let next = m.moves[i].apply(&cur);
         if !seen.insert(key(&next)) {
             continue;

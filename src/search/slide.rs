@@ -191,7 +191,8 @@ fn run<const N: usize>(m: &SlideModel, first: u8, budget: &mut Budget) -> SlideR
     let robot: [usize; N] = std::array::from_fn(|i| m.order[i]);
     let mut s: [u16; N] = std::array::from_fn(|i| m.start[robot[i]]);
     let directions = m.directions.len();
-    let check_at = budget.nodes + 1;
+    // Checked before each node is counted and looked at: a node limit of N lets it look at N.
+    let check_at = budget.nodes;
     let mut search = Search::<N> {
         m,
         squares: m.squares(),
@@ -271,7 +272,6 @@ impl<const N: usize> Search<'_, N> {
         while lo < states.len() {
             let hi = states.len();
             for i in lo..hi {
-                self.budget.nodes += 1;
                 if states.len() as u64 > cap {
                     return Ok(None);
                 }
@@ -287,6 +287,7 @@ impl<const N: usize> Search<'_, N> {
                         return Err(Verdict::GaveUp(GaveUp::no_line_yet(why, least.max(depth + 1))));
                     }
                 }
+                self.budget.nodes += 1;
                 let mut s = states[i];
                 for r in 0..N {
                     let here = s[r];
@@ -334,10 +335,10 @@ impl<const N: usize> Search<'_, N> {
     /// `last` the move that led here, `key` its key where `left` is above 1. On success
     /// `path` holds the moves from here, last first.
     fn dfs(&mut self, s: &mut [u16; N], left: u8, bound: u8, last: (usize, usize), key: u64) -> bool {
-        self.budget.nodes += 1;
         if self.budget.nodes >= self.check_at && !self.check() {
             return false;
         }
+        self.budget.nodes += 1;
         if left > 1 && !self.seen.visit(key, left) {
             return false;
         }

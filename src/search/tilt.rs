@@ -207,9 +207,9 @@ fn search<K: Key>(model: &TiltModel, budget: &mut Budget, bits: u32) -> TiltResu
             + (states.len() + more) as u64 * held
     };
     let mut memory = 0;
-    let mut check_at = budget.nodes + 1;
+    // Checked before each node is counted and looked at: a node limit of N lets it look at N.
+    let mut check_at = budget.nodes;
     while goal.is_none() && head < states.len() {
-        budget.nodes += 1;
         if budget.nodes >= check_at {
             check_at = budget.next_check(1024);
             // Each state expanded adds at most one state a direction.
@@ -236,6 +236,7 @@ fn search<K: Key>(model: &TiltModel, budget: &mut Budget, bits: u32) -> TiltResu
             }
             memory = ahead;
         }
+        budget.nodes += 1;
         states[head].0.unpack(bits, marbles, &mut cur);
         for d in 0..model.dirs.len() {
             if !roll_into(model, d, &cur, &mut occ, &mut next) {

@@ -329,7 +329,7 @@ fn node_and_time_limits_hold_on_the_smallest_searches() {
         (
             "puzzles/tilt_roll/four_by_four.yaml",
             ["--max-nodes", "1"],
-            "node limit (1 node); no line found yet, at least 1 move",
+            "node limit (1 node); no line found yet, at least 2 moves",
         ),
         (
             "puzzles/tilt_roll/four_by_four.yaml",
@@ -1184,4 +1184,44 @@ fn a_tilt_search_stopped_at_its_memory_limit_reports_what_it_held() {
     );
     let held = o["stats"]["memory_bytes"].as_u64().unwrap();
     assert!(held <= 60_000_000, "{held} bytes held under a 60 MB limit");
+}
+
+#[test]
+fn a_node_limit_of_n_lets_a_search_look_at_n_nodes() {
+    // An answer found at its Nth node is found under `--max-nodes N`, and not under N − 1,
+    // which looks at N − 1 nodes: in each kind of search that looks at one node at a time.
+    for file in [
+        "puzzles/triangle_hop/corner.yaml",
+        "puzzles/tilt_roll/four_by_four.yaml",
+        "puzzles/frogs_toads/frogs_toads_3.yaml",
+        "puzzles/ricochet/red_circle.yaml",
+    ] {
+        let run = |limit: Option<u64>| {
+            let mut args = vec![
+                "solve".to_string(),
+                file.to_string(),
+                "--format".into(),
+                "json".into(),
+            ];
+            args.extend(
+                limit
+                    .map(|n| ["--max-nodes".to_string(), n.to_string()])
+                    .into_iter()
+                    .flatten(),
+            );
+            Test::new().in_root().args(&args).run().json()[0].clone()
+        };
+        let free = run(None);
+        assert_eq!(free["status"], "solved", "{file}: {free}");
+        let n = free["stats"]["nodes"].as_u64().unwrap();
+        let at = run(Some(n));
+        assert_eq!(
+            (&at["status"], &at["stats"]["nodes"]),
+            (&"solved".into(), &n.into()),
+            "{file}: {at}"
+        );
+        let short = run(Some(n - 1));
+        assert_eq!(short["status"], "gave_up", "{file}: {short}");
+        assert_eq!(short["stats"]["nodes"], n - 1, "{file}: {short}");
+    }
 }

@@ -90,7 +90,8 @@ fn run_in<W: Word>(model: &HopModel, budget: &mut Budget) -> Result<Found, Stop>
         depth: FxHashMap::default(),
         seen: FxHashSet::default(),
         stack: Vec::new(),
-        check_at: budget.nodes + 1,
+        // Checked before each step is counted and taken: a node limit of N lets it take N.
+        check_at: budget.nodes,
         memory: 0,
         pruned: std::cell::Cell::new(false),
     };
@@ -128,10 +129,11 @@ impl<W: Word> Search<'_, W> {
         }
     }
 
-    /// Counts a chain step, checking the budget against the tables every [`CHECK_EVERY`].
+    /// Counts a chain step, checking the budget against the tables every [`CHECK_EVERY`]
+    /// before it is counted.
     fn tick(&mut self, budget: &mut Budget, frontier: &[W], next: &Vec<W>) -> Result<(), Stop> {
-        budget.nodes += 1;
         if budget.nodes < self.check_at {
+            budget.nodes += 1;
             return Ok(());
         }
         self.check_at = budget.next_check(CHECK_EVERY);
@@ -149,7 +151,10 @@ impl<W: Word> Search<'_, W> {
         self.memory = self.memory.max(used);
         match budget.exceeded(used) {
             Some(why) => Err(Stop::GaveUp(why, self.memory)),
-            None => Ok(()),
+            None => {
+                budget.nodes += 1;
+                Ok(())
+            }
         }
     }
 
