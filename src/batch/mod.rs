@@ -331,7 +331,7 @@ fn reused(previous: &Previous, path: &Path, opts: &Options) -> Option<(Vec<Outco
             return None;
         }
         let expect = spec.expect;
-        if !what_its_moves_do(spec, script, opts, o) {
+        if what_its_moves_do(spec, script, opts, o) != Ok(true) {
             return None;
         }
         // Judged again from the file as it is: a record's own `expect` and `met` are not read.
@@ -345,10 +345,14 @@ fn reused(previous: &Previous, path: &Path, opts: &Options) -> Option<(Vec<Outco
 /// script builds the board again and the line is played move by move). A result that shows
 /// no line and no board (a give-up while its script built the board) has nothing to replay:
 /// its script is not run again, and it need only name the puzzle and its family.
-fn what_its_moves_do(spec: Spec, script: Script, opts: &Options, o: &Outcome) -> bool {
+/// `Err` when the board cannot be built again to replay it (its script failed this time: a
+/// limit, a thread it could not start), which says nothing of the result.
+fn what_its_moves_do(spec: Spec, script: Script, opts: &Options, o: &Outcome) -> Result<bool, String> {
     match !o.moves.steps.is_empty() || o.replay.is_some() {
-        true => solve::prepare_with(spec, script, opts).is_ok_and(|p| solve::replays(&p, opts, o)),
-        false => o.puzzle == spec.name && o.rules == script.name,
+        true => solve::prepare_with(spec, script, opts)
+            .map(|p| solve::replays(&p, opts, o))
+            .map_err(|d| d.to_string()),
+        false => Ok(o.puzzle == spec.name && o.rules == script.name),
     }
 }
 
@@ -413,12 +417,22 @@ pub fn not_replayed(file: &str, outcomes: &mut [Outcome], opts: &Options) -> Opt
                 script.origin.display()
             ));
         }
-        if !what_its_moves_do(spec, script, opts, o) {
-            return Some(format!(
-                "result {} ({}) is not what its moves do",
-                k + 1,
-                o.puzzle
-            ));
+        match what_its_moves_do(spec, script, opts, o) {
+            Ok(true) => {}
+            Ok(false) => {
+                return Some(format!(
+                    "result {} ({}) is not what its moves do",
+                    k + 1,
+                    o.puzzle
+                ));
+            }
+            Err(why) => {
+                return Some(format!(
+                    "result {} ({}) could not be replayed, its board not built again: {why}",
+                    k + 1,
+                    o.puzzle
+                ));
+            }
         }
     }
     None

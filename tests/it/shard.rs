@@ -970,3 +970,28 @@ fn a_shard_file_is_refused_before_reading_it_could_pass_the_memory_limit() {
     ));
     assert!(!report.exists(), "a refused merge writes nothing");
 }
+
+#[test]
+fn a_result_merge_cannot_replay_is_not_called_forged() {
+    // Under an address-space cap too small for a rule script's thread, the replay cannot build
+    // a board: merge says so, where it said the result "is not what its moves do".
+    let out = tempfile::tempdir().unwrap();
+    let o = out.path();
+    let set = small_set(o);
+    let (s0, s1) = (shard_of(&set, o, 0, 2), shard_of(&set, o, 1, 2));
+    let report = o.join("r");
+    let run = Test::new()
+        .args([
+            "merge",
+            s0.to_str().unwrap(),
+            s1.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ])
+        .run_bounded(std::time::Duration::from_secs(30), Some(250 << 20));
+    run.run
+        .status(2)
+        .stderr_has("could not be replayed, its board not built again: ")
+        .stderr_has("cannot start the rule script: its thread's 256.0 MiB stack does not fit under this process's address-space limit (ulimit -v)");
+    assert!(!report.exists(), "a refused merge writes nothing");
+}
