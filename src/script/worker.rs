@@ -41,19 +41,32 @@ fn start() -> std::io::Result<mpsc::Sender<Job>> {
     Ok(tx)
 }
 
+/// Under an address-space cap, held while a script thread exists: one stack's reservation at
+/// a time. Two jobs' threads at once passed a 500 MB cap, and a puzzle here or there failed
+/// to start its script, as the two happened to meet.
+static CAPPED: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Runs `script` on `board` on this thread's script thread, starting it if need be. Under
 /// an address-space cap the thread is not kept: its stack's reservation would stay counted
 /// against the cap while the search runs (a 300 MiB cap left the search too little), so each
-/// run gets a thread of its own, gone before the search starts.
+/// run gets a thread of its own, gone before the search starts, and one such thread runs at
+/// a time.
 pub fn run(script: &Script, board: ScriptBoard, limits: &ScriptLimits) -> Result<RuleTables, Failed> {
     let failed = |why: String| Failed::Script(Diagnostic::new(&script.origin, why));
     if crate::process::address_space_capped() {
+        let _one = CAPPED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         return std::thread::scope(|s| {
             std::thread::Builder::new()
                 .name("rule script".into())
                 .stack_size(sandbox::STACK_BYTES)
                 .spawn_scoped(s, || super::run_here(script, board, limits))
-                .map_err(|e| failed(format!("cannot start the rule script: {e}")))?
+                .map_err(|e| {
+                    failed(format!(
+                        "cannot start the rule script: its thread's {} stack does not fit under this \
+                         process's address-space limit (ulimit -v): {e}",
+                        crate::process::human_bytes(sandbox::STACK_BYTES as u64)
+                    ))
+                })?
                 .join()
                 .unwrap_or_else(|_| Err(failed("the rule script's thread panicked".into())))
         });

@@ -309,3 +309,37 @@ fn a_hostile_batch_finishes_in_bounds_with_every_good_puzzle_solved() {
     assert_eq!(replayed, 10);
     assert!(std::fs::metadata(run.dir().join("r/index.html")).unwrap().len() < 17 << 20);
 }
+
+#[test]
+fn under_an_address_space_cap_every_puzzle_starts_its_rule_script() {
+    // Each run's script thread reserves a 256 MiB stack; under a 500 MB cap two at once did
+    // not fit, and a puzzle here or there failed with "cannot start the rule script".
+    let mut t = Test::new();
+    for k in 0..60u32 {
+        // Boards of different shapes: the script runs for each (tables are kept by shape).
+        let rows: Vec<String> = (0..5u32)
+            .map(|r| {
+                let row: Vec<&str> = (0..5u32)
+                    .map(|c| match (r * 5 + c + k) % 7 {
+                        0 if (r, c) != (2, 2) => "#",
+                        _ if (r, c) == (2, 2) => ".",
+                        _ => "o",
+                    })
+                    .collect();
+                format!("  {}", row.join(" "))
+            })
+            .collect();
+        t = t.file(
+            &format!("set/p{k:02}.yaml"),
+            &format!(
+                "rules: peg_hop\nboard: |\n{}\ngoal:\n  pegs: fewest\n",
+                rows.join("\n")
+            ),
+        );
+    }
+    let b = t
+        .args(["batch", "set", "-j", "2", "--report", "rep", "--format", "csv"])
+        .run_bounded(Duration::from_secs(60), Some(500 << 20));
+    assert!(!b.run.stdout.contains("cannot start"), "{}", b.run.stdout);
+    b.run.status(0);
+}
