@@ -382,7 +382,9 @@ impl Results {
     /// Reads a results file `name`, refusing one that is not whole: a file of its shard with
     /// no result (or a YAML file with several), a result for a file not its shard's, or any
     /// edit since marbles sealed it.
-    pub fn open(name: &str, text: &str) -> Result<Self, String> {
+    /// Reading it may take at most `limit` bytes, where the files read before it hold `held`
+    /// of them (its text included).
+    pub fn open(name: &str, text: &str, (limit, held): (u64, u64)) -> Result<Self, String> {
         let not_ours = |e: String| format!("{name}: not a marbles shard results file: {e}");
         // The seal first: a file changed since marbles wrote it is refused before it is read.
         let hash = unsealed_hash(text);
@@ -391,14 +393,20 @@ impl Results {
         }
         // Reading a value may cost several times its text (serde holds some parts whole while
         // it tells which kind of record they are): measured first, without keeping anything.
-        let limit = crate::process::default_memory_limit(1).unwrap_or(u64::MAX);
-        match crate::spec::expansion::json_cost(text, BYTES_A_VALUE, limit.saturating_sub(text.len() as u64))
-        {
+        let room = limit.saturating_sub(held).saturating_sub(text.len() as u64);
+        match crate::spec::expansion::json_cost(text, BYTES_A_VALUE, room) {
             Ok(_) => {}
             Err(Some(e)) => return Err(not_ours(e)),
             Err(None) => {
+                let before = match held {
+                    0 => String::new(),
+                    held => format!(
+                        " with the {} the files before it hold",
+                        crate::process::human_bytes(held)
+                    ),
+                };
                 return Err(format!(
-                    "{name}: reading its {} could take more than the memory limit, {} (its text, and {BYTES_A_VALUE} bytes a JSON value in it, where marbles writes a value in some 17 bytes): not a results file marbles wrote, or too large for this machine; split the batch into more shards",
+                    "{name}: reading its {} could take more than the memory limit, {}{before} (its text, and {BYTES_A_VALUE} bytes a JSON value in it, where marbles writes a value in some 17 bytes): not a results file marbles wrote, or too large for this machine; split the batch into more shards",
                     crate::process::human_bytes(text.len() as u64),
                     crate::process::human_bytes(limit),
                 ));

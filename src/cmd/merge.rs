@@ -40,13 +40,20 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     };
     let files = results_files(&config.files)?;
     let mut shards = Vec::new();
+    // What the files read so far hold, counted at the allocator: each file may take what the
+    // memory limit leaves (a cap just above one file's room let ten of them pass it, and the
+    // process abort).
+    let limit = crate::process::default_memory_limit(1).unwrap_or(u64::MAX);
+    let held = crate::script::alloc::Metered::start();
     for f in &files {
         if stopped() {
             return Ok(ExitCode::Interrupted);
         }
+        let before = held.held();
         let name = f.display().to_string();
-        shards.push(Results::open(&name, &read(f)?).map_err(Error::Usage)?);
+        shards.push(Results::open(&name, &read(f)?, (limit, before)).map_err(Error::Usage)?);
     }
+    drop(held);
     let named: Vec<(String, Results)> = files
         .iter()
         .map(|f| f.display().to_string())
