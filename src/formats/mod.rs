@@ -650,6 +650,10 @@ pub fn prepare_case(
     case: usize,
 ) -> Result<(usize, Option<Result<Prepared>>)> {
     if notation == YAML {
+        if case != 1 {
+            // A file that cannot be read says so, not that it holds one case.
+            crate::spec::read_text(path)?;
+        }
         return Ok((1, (case == 1).then(|| solve::prepare(path, opts))));
     }
     let text = read_cases(path, notation)?;

@@ -426,6 +426,12 @@ fn count_reads_the_classic_notations_as_the_other_commands_do() {
         .run()
         .status(2)
         .stderr_has("puzzles/classic/peg_puzzle.lisp: there is no case 2 (it holds 1)\n");
+    // A file that is not there says so, whatever case is asked.
+    Test::new()
+        .args(["count", "gone.yaml", "--case", "2"])
+        .run()
+        .status(2)
+        .stderr_has("gone.yaml: cannot read: no such file\n");
 }
 
 /// A case of a file of several that cannot be read is its own row, named as the case, in
