@@ -11,7 +11,7 @@ use crate::formats::{self, Notation};
 use crate::model::{Geometry, HopModel, Model, RewriteModel};
 use crate::script::{self, Script};
 use crate::search::Budget;
-use crate::search::symmetry::Symmetry;
+use crate::search::symmetry::{MAX_ORDER, Symmetry};
 use crate::solve::{self, Options, Prepared};
 use crate::spec::{self, Spec};
 use std::io::{self, Write};
@@ -443,6 +443,9 @@ fn report_on(d: &Diagnostic, on: &str) {
 fn symmetries(m: &HopModel, spec: &Spec, opts: &Options) -> String {
     let budget = Budget::new(solve::limits_for(spec, opts));
     match Symmetry::find_within(m, &budget) {
+        Ok(s) if s.unfinished => {
+            format!("symmetries not found: more than {MAX_ORDER}, or too many to search for; none used")
+        }
         Ok(s) if s.order() == 1 => "1 symmetry".into(),
         Ok(s) => format!("{} symmetries", s.order()),
         Err(why) => format!("symmetries not found: {why}"),

@@ -71,6 +71,9 @@ pub struct Symmetry {
     /// so that one cache line gives a chunk's contribution to every image.
     tables64: Arc<[u64]>,
     chunks: usize,
+    /// The fallback search stopped before it knew the group (more than [`MAX_ORDER`]
+    /// symmetries, or too many steps): the identity alone is used.
+    pub unfinished: bool,
 }
 
 /// Groups found for goals of boards already seen, by everything [`Symmetry::for_goal_within`]
@@ -135,6 +138,7 @@ impl Symmetry {
             tables: tables.into(),
             tables64: tables64.into(),
             chunks,
+            unfinished: false,
         }
     }
 
@@ -178,12 +182,17 @@ impl Symmetry {
         let mut perms = closed(both)
             .or_else(|| groups.into_iter().max_by_key(Vec::len))
             .unwrap_or_else(|| vec![identity.clone()]);
-        if perms.len() == 1
-            && let Some(found) = search_automorphisms(model, &moves, budget)?
-        {
-            perms = found;
+        let mut unfinished = false;
+        if perms.len() == 1 {
+            match search_automorphisms(model, &moves, budget)? {
+                Some(found) => perms = found,
+                None => unfinished = true,
+            }
         }
-        Ok(Self::from_perms(n, perms))
+        Ok(Self {
+            unfinished,
+            ..Self::from_perms(n, perms)
+        })
     }
 
     /// The automorphisms that also fix the goal: those fixing its cells when it names some.

@@ -1225,3 +1225,29 @@ fn a_node_limit_of_n_lets_a_search_look_at_n_nodes() {
         assert_eq!(short["stats"]["nodes"], n - 1, "{file}: {short}");
     }
 }
+
+#[test]
+fn check_says_when_the_symmetry_search_stopped_before_it_knew_the_group() {
+    // 64 cells in a ring, a jump from each over the next: 64 rotations, more than the tables
+    // hold. The search stops at 24 and uses none, which `check` said as "1 symmetry".
+    let ring = "fn rules(board) {\n  let cells = board.cells;\n  let n = cells.len();\n  let jumps = [];\n  for i in 0..n {\n    jumps.push(#{ from: cells[i], over: cells[(i + 1) % n], to: cells[(i + 2) % n] });\n  }\n  #{ kind: \"hop\", directions: [], jumps: jumps }\n}\n";
+    let rows: Vec<String> = (0..8)
+        .map(|r| {
+            format!(
+                "  {}",
+                if r == 0 {
+                    ". o o o o o o o"
+                } else {
+                    "o o o o o o o o"
+                }
+            )
+        })
+        .collect();
+    Test::new()
+        .file("rules/ring.rhai", ring)
+        .file("p.yaml", &format!("rules: ring\nboard: |\n{}\n", rows.join("\n")))
+        .args(["check", "p.yaml"])
+        .run()
+        .status(0)
+        .stdout_has("(ring: 64 holes, 63 pegs, 64 jumps, symmetries not found: more than 24, or too many to search for; none used)");
+}
