@@ -497,6 +497,7 @@ fn search_automorphisms(
         used: (0..n).map(|c| touching[c].is_empty()).collect(),
         found: Vec::new(),
         steps: 0,
+        lookups: Default::default(),
         budget,
         stopped: None,
     };
@@ -518,6 +519,8 @@ struct Backtrack<'a> {
     used: Vec<bool>,
     found: Vec<Vec<usize>>,
     steps: u64,
+    /// Moves tested by [`Backtrack::consistent`] so far.
+    lookups: std::cell::Cell<u64>,
     budget: &'a Budget,
     /// Set when the budget ran out: why.
     stopped: Option<GaveUp>,
@@ -525,13 +528,19 @@ struct Backtrack<'a> {
 
 /// Backtracking steps allowed before the fallback gives up.
 const MAX_STEPS: u64 = 1 << 20;
+/// Moves looked up while placing cells before the fallback gives up: a step tests each
+/// candidate cell against every move through it, thousands on a scripted board of 20,000
+/// jumps, where steps alone let the search run 20 s.
+const MAX_LOOKUPS: u64 = 1 << 26;
 
 impl Backtrack<'_> {
     /// Places `order[depth..]`; false when the search must stop (too big or too long).
     fn extend(&mut self, depth: usize) -> bool {
         self.steps += 1;
         // Under a node limit the fallback takes at most that many steps, then does without.
-        if self.steps > MAX_STEPS.min(self.budget.nodes_left().unwrap_or(u64::MAX)) {
+        if self.steps > MAX_STEPS.min(self.budget.nodes_left().unwrap_or(u64::MAX))
+            || self.lookups.get() > MAX_LOOKUPS
+        {
             return false;
         }
         // A step can test every cell against hundreds of moves: check the budget often.
@@ -573,6 +582,7 @@ impl Backtrack<'_> {
     /// Every move through `c` whose cells are all placed maps onto a move.
     fn consistent(&self, c: usize) -> bool {
         self.touching[c].iter().all(|&i| {
+            self.lookups.set(self.lookups.get() + 1);
             let m = &self.model.moves[i];
             // A move names a few cells of up to 128: its set bits, not every cell, are mapped.
             let map = |mut mask: u128| -> Option<u128> {

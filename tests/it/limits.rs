@@ -489,14 +489,17 @@ fn hostile_symmetry(rows: usize, cols: usize) -> Test {
 
 #[test]
 fn every_phase_runs_under_the_time_limit() {
-    // The script alone takes a few seconds in a debug build; the limit starts after it.
+    // The script takes a second or two; the limit starts after it. The symmetry phase alone
+    // takes half a second on an idle machine (its search is bounded in lookups): a limit of
+    // a tenth of that stops it, and `check` says so of the phase itself.
     for (rows, cols) in [(8, 16), (16, 8), (4, 32)] {
-        let run = hostile_symmetry(rows, cols)
+        let test = hostile_symmetry(rows, cols);
+        let run = test
             .args([
                 "solve",
                 "p.yaml",
                 "--timeout",
-                "1",
+                "0.05",
                 "--script-timeout",
                 "30",
                 "--format",
@@ -506,17 +509,25 @@ fn every_phase_runs_under_the_time_limit() {
             .held(1024)
             .status(1);
         let v = run.json();
-        assert_eq!(v[0]["reason"], "time limit (1.000 s)", "{rows}×{cols}: {v}");
+        assert_eq!(v[0]["reason"], "time limit (0.050 s)", "{rows}×{cols}: {v}");
         let spent = v[0]["stats"]["seconds"].as_f64().unwrap();
-        assert!(spent < 1.5, "{rows}×{cols}: the search phases took {spent} s");
+        assert!(spent < 0.5, "{rows}×{cols}: the search phases took {spent} s");
     }
+    let test = hostile_symmetry(8, 16);
+    let text = std::fs::read_to_string(test.path("p.yaml")).unwrap();
+    std::fs::write(test.path("p.yaml"), format!("{text}solve:\n  timeout: 0.05\n")).unwrap();
+    test.args(["check", "p.yaml", "--script-timeout", "30"])
+        .run_bounded(SECS(60), None)
+        .held(1024)
+        .status(0)
+        .stdout_has("symmetries not found: time limit (0.050 s)");
     for extra in [None, Some("--feasible")] {
-        let mut args = vec!["count", "p.yaml", "--timeout", "1", "--script-timeout", "30"];
+        let mut args = vec!["count", "p.yaml", "--timeout", "0.05", "--script-timeout", "30"];
         args.extend(extra);
         let b = hostile_symmetry(8, 16).args(&args).run_bounded(SECS(60), None);
         assert!(b.elapsed < SECS(20), "{args:?} took {:?}", b.elapsed);
         let run = b.held(1024).status(1);
-        assert!(run.stderr.contains("time limit (1.000 s)"), "{}", run.stderr);
+        assert!(run.stderr.contains("time limit (0.050 s)"), "{}", run.stderr);
     }
 }
 
@@ -541,27 +552,6 @@ fn the_symmetry_fallback_takes_no_more_steps_than_the_node_limit() {
     assert_eq!(v[0]["status"], "solved", "{v}");
     assert_eq!(v[0]["pegs_left"], 1, "{v}");
     assert_eq!(crate::support::line(&v[0]).as_array().unwrap().len(), 126, "{v}");
-}
-
-#[test]
-fn ctrl_c_stops_the_symmetry_phase() {
-    let test = hostile_symmetry(8, 16);
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_marbles"))
-        .args(["solve", "p.yaml", "--script-timeout", "30"])
-        .current_dir(test.path(""))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Past the script (1–2 s), inside the seconds the fallback takes after it.
-    std::thread::sleep(SECS(4));
-    let sent = std::time::Instant::now();
-    // SAFETY: signalling our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{stderr}");
-    assert!(sent.elapsed() < SECS(3), "took {:?} after Ctrl-C", sent.elapsed());
 }
 
 /// What this very binary holds doing nothing, in MiB (its code: ~4 MiB in a release build,
