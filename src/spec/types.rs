@@ -315,7 +315,11 @@ impl<'de> Deserialize<'de> for ByteSize {
         number_or_text(
             d,
             "a size: a number of bytes or e.g. 512MB",
-            |n| Ok(ByteSize(n)),
+            |n| {
+                u64::try_from(n)
+                    .map(ByteSize)
+                    .map_err(|_| format!("`{n}` is not a whole number of bytes up to {} (16 EiB)", u64::MAX))
+            },
             str::parse,
         )
     }
@@ -326,7 +330,7 @@ impl<'de> Deserialize<'de> for ByteSize {
 pub(super) fn number_or_text<'de, D, T>(
     d: D,
     expecting: &'static str,
-    number: fn(u64) -> std::result::Result<T, String>,
+    number: fn(u128) -> std::result::Result<T, String>,
     text: fn(&str) -> std::result::Result<T, String>,
 ) -> std::result::Result<T, D::Error>
 where
@@ -335,7 +339,7 @@ where
     use serde::de::{Error, Unexpected, Visitor};
     struct V<T> {
         expecting: &'static str,
-        number: fn(u64) -> std::result::Result<T, String>,
+        number: fn(u128) -> std::result::Result<T, String>,
         text: fn(&str) -> std::result::Result<T, String>,
     }
     impl<T> Visitor<'_> for V<T> {
@@ -344,7 +348,7 @@ where
             f.write_str(self.expecting)
         }
         fn visit_u64<E: Error>(self, n: u64) -> std::result::Result<T, E> {
-            (self.number)(n).map_err(E::custom)
+            self.visit_u128(n.into())
         }
         fn visit_i64<E: Error>(self, n: i64) -> std::result::Result<T, E> {
             match u64::try_from(n) {
@@ -354,16 +358,13 @@ where
         }
         // YAML reads an integer past 64 bits as 128 bits wide.
         fn visit_u128<E: Error>(self, n: u128) -> std::result::Result<T, E> {
-            match u64::try_from(n) {
-                Ok(n) => self.visit_u64(n),
-                Err(_) => Err(E::custom(format!("{n} is larger than any puzzle counts"))),
-            }
+            (self.number)(n).map_err(E::custom)
         }
         fn visit_i128<E: Error>(self, n: i128) -> std::result::Result<T, E> {
             match u128::try_from(n) {
                 Ok(n) => self.visit_u128(n),
                 Err(_) => Err(E::custom(format!(
-                    "{n} is below 0, where {} is wanted",
+                    "invalid value: integer `{n}`, expected {}",
                     self.expecting
                 ))),
             }

@@ -149,7 +149,7 @@ fn yaml_type_errors_speak_of_pegs_and_sizes_not_serde() {
         ),
         (
             "goal:\n  pegs: 99999999999999999999999\n",
-            "p.yaml:5:9: invalid puzzle YAML: goal.pegs: 99999999999999999999999 is larger than any puzzle counts",
+            "p.yaml:5:9: invalid puzzle YAML: goal.pegs: 99999999999999999999999 pegs is more than any board holds",
         ),
         (
             "solve:\n  max_memory: -3\n",
