@@ -258,6 +258,25 @@ fn shard_of(set: &Path, out: &Path, k: u32, n: u32) -> std::path::PathBuf {
     dir.join(format!("shard-{k}-of-{n}.json"))
 }
 
+/// A temporary folder holding [`small_set`] and the results files of its two shards.
+fn two_shards() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let out = tempfile::tempdir().unwrap();
+    let set = small_set(out.path());
+    let [s0, s1] = [0, 1].map(|k| shard_of(&set, out.path(), k, 2));
+    (out, s0, s1)
+}
+
+/// `merge FILES --report REPORT` under an address space of `cap` bytes (the memory limit is
+/// half of it).
+fn merge_capped(files: &[&Path], report: &Path, cap: u64) -> crate::support::Bounded {
+    let mut args = vec!["merge"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    args.extend(["--report", report.to_str().unwrap()]);
+    Test::new()
+        .args(args)
+        .run_bounded(std::time::Duration::from_secs(30), Some(cap))
+}
+
 /// A results file sealed again after an edit, as marbles seals it: the SHA-256 of its text
 /// without the seal line.
 fn resealed(path: &Path) {
@@ -932,10 +951,8 @@ fn a_shard_file_is_refused_before_reading_it_could_pass_the_memory_limit() {
     // Reading a value into a result may cost several times its text (serde holds parts of a
     // result whole while it tells their kind): a key of 3 M empty lists took 11 times the
     // file's size before the seal was checked, sealed or not.
-    let out = tempfile::tempdir().unwrap();
+    let (out, s0, s1) = two_shards();
     let o = out.path();
-    let set = small_set(o);
-    let (s0, s1) = (shard_of(&set, o, 0, 2), shard_of(&set, o, 1, 2));
     let text = std::fs::read_to_string(&s0).unwrap();
     let first = text.find("\"results\": [").unwrap();
     let at = first + text[first..].find('{').unwrap() + 1;
@@ -943,17 +960,7 @@ fn a_shard_file_is_refused_before_reading_it_could_pass_the_memory_limit() {
     std::fs::write(&s0, format!("{}{lists}{}", &text[..at], &text[at..])).unwrap();
     // An address space of 256 MiB makes the memory limit 128 MiB.
     let report = o.join("r");
-    let merge = || {
-        Test::new()
-            .args([
-                "merge",
-                s0.to_str().unwrap(),
-                s1.to_str().unwrap(),
-                "--report",
-                report.to_str().unwrap(),
-            ])
-            .run_bounded(std::time::Duration::from_secs(30), Some(256 << 20))
-    };
+    let merge = || merge_capped(&[&s0, &s1], &report, 256 << 20);
     let name0 = s0.display();
     // Refused as `said`, holding little more than the file's text.
     let refused = |said: String| {
@@ -975,20 +982,10 @@ fn a_shard_file_is_refused_before_reading_it_could_pass_the_memory_limit() {
 fn a_result_merge_cannot_replay_is_not_called_forged() {
     // Under an address-space cap too small for a rule script's thread, the replay cannot build
     // a board: merge says so, where it said the result "is not what its moves do".
-    let out = tempfile::tempdir().unwrap();
+    let (out, s0, s1) = two_shards();
     let o = out.path();
-    let set = small_set(o);
-    let (s0, s1) = (shard_of(&set, o, 0, 2), shard_of(&set, o, 1, 2));
     let report = o.join("r");
-    let run = Test::new()
-        .args([
-            "merge",
-            s0.to_str().unwrap(),
-            s1.to_str().unwrap(),
-            "--report",
-            report.to_str().unwrap(),
-        ])
-        .run_bounded(std::time::Duration::from_secs(30), Some(250 << 20));
+    let run = merge_capped(&[&s0, &s1], &report, 250 << 20);
     run.run
         .status(2)
         .stderr_has("could not be replayed, its board not built again: ")
