@@ -176,6 +176,18 @@ fn unmeetable_expect(spec: &Spec, model: &Model, family: &str) -> Result<()> {
                 Some("no marble starts in its hole, so a line needs a tilt at least".into()),
             );
         }
+        Model::Slide(m) if moves == Some(0) && !m.is_goal(&m.start) => {
+            return never_met(
+                spec,
+                Some("no robot starts on the target, so a line needs a move at least".into()),
+            );
+        }
+        Model::Rewrite(m) if moves == Some(0) && !m.is_goal(&m.start) => {
+            return never_met(
+                spec,
+                Some("the start does not meet the goal, so a line needs a move at least".into()),
+            );
+        }
         _ => None,
     };
     never_met(

@@ -637,6 +637,25 @@ fn an_expectation_a_family_never_counts_is_refused_and_tilts_are_moves() {
             text.lines().count()
         ),
     );
+    // So do a robot's and pieces' starts that do not meet their goals.
+    for (file, why) in [
+        ("ricochet/red_circle.yaml", "no robot starts on the target"),
+        (
+            "frogs_toads/frogs_toads_3.yaml",
+            "the start does not meet the goal",
+        ),
+    ] {
+        let shipped = std::fs::read_to_string(root().join("puzzles").join(file)).unwrap();
+        let kept: Vec<&str> = shipped.lines().filter(|l| !l.starts_with("expect:")).collect();
+        let text = format!("{}\nexpect: 0 moves\n", kept.join("\n"));
+        check_refuses(
+            &text,
+            &format!(
+                "p.yaml:{}: expect: `solved: 0 moves` can never be met: {why}, so a line needs a move at least\n",
+                text.lines().count()
+            ),
+        );
+    }
     // A matrix's goal is one peg: its `# expect: 2 pegs` is refused at the comment.
     Test::new()
         .file("m.matrix", "# expect: 2 pegs\n1 1 0 1\n")
