@@ -383,19 +383,19 @@ impl Results {
     /// no result (or a YAML file with several), a result for a file not its shard's, or any
     /// edit since marbles sealed it.
     /// Reading it may take at most `limit` bytes, where the files read before it hold `held`
-    /// of them (its text included).
+    /// of them (its text not among them).
     pub fn open(name: &str, text: &str, (limit, held): (u64, u64)) -> Result<Self, String> {
         let not_ours = |e: String| format!("{name}: not a marbles shard results file: {e}");
         // The seal first: a file changed since marbles wrote it is refused before it is read.
         let hash = unsealed_hash(text);
         if sealed_as(text).is_some_and(|sealed| hash.as_deref() != Some(sealed)) {
-            return Err(changed(name, text));
+            return Err(changed(name, shard_named(text)));
         }
         // Reading a value may cost several times its text (serde holds some parts whole while
         // it tells which kind of record they are): measured first, without keeping anything.
         let room = limit.saturating_sub(held).saturating_sub(text.len() as u64);
         match crate::spec::expansion::json_cost(text, BYTES_A_VALUE, room) {
-            Ok(_) => {}
+            Ok(()) => {}
             Err(Some(e)) => return Err(not_ours(e)),
             Err(None) => {
                 let before = match held {
@@ -467,7 +467,7 @@ impl Results {
             }
         }
         if hash.as_deref() != Some(r.sha256.as_str()) {
-            return Err(changed(name, text));
+            return Err(changed(name, Some(r.shard)));
         }
         Ok(r)
     }
@@ -493,10 +493,10 @@ fn shard_named(text: &str) -> Option<Shard> {
     serde_json::from_str::<Head>(text).ok().map(|h| h.shard)
 }
 
-/// The refusal of a results file changed after marbles sealed it, naming its shard when its
-/// text says which.
-fn changed(name: &str, text: &str) -> String {
-    let shard = shard_named(text).map_or_else(|| "its shard".to_string(), |s| format!("shard {s}"));
+/// The refusal of a results file changed after marbles sealed it, naming its shard when
+/// known.
+fn changed(name: &str, shard: Option<Shard>) -> String {
+    let shard = shard.map_or_else(|| "its shard".to_string(), |s| format!("shard {s}"));
     format!(
         "{name} was changed after marbles wrote it (its sha256 no longer matches); rerun {shard} to make it again"
     )

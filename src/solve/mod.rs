@@ -169,24 +169,19 @@ fn unmeetable_expect(spec: &Spec, model: &Model, family: &str) -> Result<()> {
         Model::Slide(_) | Model::Tilt(_) if pegs.is_some() => {
             Some("pegs are counted on hop boards and boards of pieces only")
         }
-        // No marble starts home (one on its own hole never leaves it, and is refused).
-        Model::Tilt(m) if moves == Some(0) && !m.is_home(&m.start) => {
-            return never_met(
-                spec,
-                Some("no marble starts in its hole, so a line needs a tilt at least".into()),
-            );
-        }
-        Model::Slide(m) if moves == Some(0) && !m.is_goal(&m.start) => {
-            return never_met(
-                spec,
-                Some("no robot starts on the target, so a line needs a move at least".into()),
-            );
-        }
-        Model::Rewrite(m) if moves == Some(0) && !m.is_goal(&m.start) => {
-            return never_met(
-                spec,
-                Some("the start does not meet the goal, so a line needs a move at least".into()),
-            );
+        // A start that does not meet its goal needs a move (a marble on its own hole never
+        // leaves it, and is refused, so no tilt board starts home).
+        _ if moves == Some(0)
+            && let Some(why) = match model {
+                Model::Tilt(m) => (!m.is_home(&m.start))
+                    .then_some("no marble starts in its hole, so a line needs a tilt at least"),
+                Model::Slide(m) => (!m.is_goal(&m.start))
+                    .then_some("no robot starts on the target, so a line needs a move at least"),
+                Model::Rewrite(m) => (!m.is_goal(&m.start)).then_some(START_IS_NOT_GOAL),
+                Model::Hop(_) => None,
+            } =>
+        {
+            return never_met(spec, Some(why.into()));
         }
         _ => None,
     };
@@ -199,6 +194,9 @@ fn unmeetable_expect(spec: &Spec, model: &Model, family: &str) -> Result<()> {
         }),
     )
 }
+
+/// Why `0 moves` can never be met on a board whose start does not meet its goal.
+const START_IS_NOT_GOAL: &str = "the start does not meet the goal, so a line needs a move at least";
 
 /// `spec`'s expectation refused, `why` no run could meet it, at the line that states it.
 fn never_met(spec: &Spec, why: Option<String>) -> Result<()> {
@@ -272,7 +270,7 @@ fn hop_counts_unmeetable(
         so_many_a_jump(start, k, taken, moves, jumps)
     } else if goal.is_some() && (moves == Some(0) || jumps == Some(0)) && !m.is_goal(m.start, m.target_pegs())
     {
-        Some("the start does not meet the goal, so a line needs a move at least".to_string())
+        Some(START_IS_NOT_GOAL.to_string())
     } else {
         None
     };

@@ -36,10 +36,10 @@ pub fn check(source: &str) -> Result<(), Option<usize>> {
     Ok(())
 }
 
-/// What reading the JSON `text` into typed values may allocate at most, counting `node`
-/// bytes for each value (a key too) besides its strings' bytes: `Err(None)` once that passes
-/// `limit`, unread further; `Err(Some(why))` for text that is not JSON.
-pub fn json_cost(text: &str, node: u64, limit: u64) -> Result<u64, Option<String>> {
+/// Whether reading the JSON `text` into typed values stays within `limit` bytes, counting
+/// `node` bytes for each value (a key too) besides its strings' bytes: `Err(None)` once that
+/// passes `limit`, unread further; `Err(Some(why))` for text that is not JSON.
+pub fn json_cost(text: &str, node: u64, limit: u64) -> Result<(), Option<String>> {
     let used = Cell::new(0u64);
     let counter = Counter {
         used: &used,
@@ -48,7 +48,7 @@ pub fn json_cost(text: &str, node: u64, limit: u64) -> Result<u64, Option<String
     };
     let mut d = serde_json::Deserializer::from_str(text);
     match counter.deserialize(&mut d).and_then(|()| d.end()) {
-        Ok(()) => Ok(used.get()),
+        Ok(()) => Ok(()),
         Err(e) if e.to_string().contains(TOO_BIG) => Err(None),
         Err(e) => Err(Some(e.to_string())),
     }
