@@ -8,7 +8,9 @@
 //! journal is removed. A batch so holds no result in memory beyond what its summary needs
 //! (see `report::tally`), and a kill at any moment loses no finished file: `--resume` reads
 //! `results.jsonl` and the journal, keeping of each only a small index, and reads back the
-//! records of the files it reuses.
+//! records of the files it reuses. The cases a file of several finishes are in the journal
+//! too, before the file is (see [`Journal::case`]): a kill in a long case keeps the cases
+//! before it, and `--resume` solves only the rest.
 //!
 //! Each record carries a `seal`, a digest of the rest of its line made when it is written: a
 //! record reused is the record as it was written, or it is solved again (see `unsealed`).
@@ -305,6 +307,19 @@ pub fn records(index: usize, outcomes: &[Outcome]) -> anyhow::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Adds to `out` the record of one case of the `index`-th file as it finishes, the
+/// `case`-th of `cases`, made on the worker solving the file: [`Journal::case`] keeps it
+/// until the file's records are taken whole.
+pub fn case_record(
+    out: &mut Vec<u8>,
+    index: usize,
+    case: usize,
+    cases: usize,
+    o: &Outcome,
+) -> anyhow::Result<()> {
+    Ok(line(out, index, case, cases, o)?)
+}
+
 /// Points `dir/name` at `target` in one rename, replacing whatever was there (a link, or a
 /// report file from before generation folders).
 fn link(dir: &Path, name: &str, target: &Path) -> anyhow::Result<()> {
@@ -324,6 +339,31 @@ const JOURNAL: &str = ".journal.jsonl";
 pub const FLUSH_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 /// How many bytes of records taken may wait to be written, at most.
 pub const FLUSH_BYTES: usize = 1 << 20;
+/// How long the finished cases of a file still being solved wait, at most, before they are
+/// written as a group of their own (see [`Journal::case`]).
+pub const PART_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The records of the cases a file still being solved has finished, in case order, and
+/// how many of them the journal holds as a group of their own (written when).
+#[derive(Default)]
+struct Partial {
+    lines: Vec<u8>,
+    cases: usize,
+    written: usize,
+    since: Option<std::time::Instant>,
+}
+
+impl Partial {
+    /// Whether its cases are due to be written again as a group: the first ones have
+    /// waited [`PART_EVERY`], or it is that long since the last group was written and a
+    /// quarter more cases have finished since. A file's groups so add up to five times its
+    /// records at most, and a kill loses, of a file's cases, those of the last
+    /// [`PART_EVERY`] or a fifth of those finished, whichever is more.
+    fn due(&self, now: std::time::Instant) -> bool {
+        let more = self.cases >= self.written + (self.written / 4).max(1);
+        more && self.since.is_some_and(|t| now.duration_since(t) >= PART_EVERY)
+    }
+}
 
 /// What `--resume` keeps of an earlier run's results for one file: where they are, and what
 /// they were made from.
@@ -687,6 +727,8 @@ pub struct Journal {
     /// Where this run wrote each file's records (by the file's place in path order):
     /// offset and length, or `None`.
     written: Vec<Option<(u64, u32)>>,
+    /// The cases finished so far of files still being solved, by the file's place.
+    partial: FxHashMap<usize, Partial>,
 }
 
 impl Journal {
@@ -732,6 +774,7 @@ impl Journal {
             early_since: None,
             in_order: len == 0,
             written: vec![None; files],
+            partial: FxHashMap::default(),
         })
     }
 
@@ -739,6 +782,7 @@ impl Journal {
     /// [`Journal::flush`], or now if [`FLUSH_BYTES`] are waiting. Records that come before
     /// those of earlier files wait for them while the journal is in path order.
     pub fn record(&mut self, index: usize, records: Vec<u8>) -> anyhow::Result<()> {
+        self.partial.remove(&index);
         let now = std::time::Instant::now();
         if self.in_order && index != self.next {
             self.early_since.get_or_insert(now);
@@ -772,14 +816,40 @@ impl Journal {
         true
     }
 
+    /// Takes the records of cases of the `index`-th file ([`case_record`]), finished before
+    /// the file is: a file of many cases that runs long is not lost whole to a kill.
+    /// The cases finished so far are written as a group of their own, as a cut file's are,
+    /// when they are due (a [`PART_EVERY`] after the first finished, then again once a quarter
+    /// more have, that long after the last group); the file's records taken whole
+    /// ([`Journal::record`]) come after them and replace them for `--resume`, and only
+    /// those go to `results.jsonl`.
+    pub fn case(&mut self, index: usize, records: &[u8]) {
+        let p = self.partial.entry(index).or_default();
+        p.lines.extend_from_slice(records);
+        p.cases += records.iter().filter(|&&b| b == b'\n').count();
+        p.since.get_or_insert_with(std::time::Instant::now);
+    }
+
+    /// Puts the groups of cases due (all, when `all`) after the records taken so far.
+    fn put_partial(&mut self, all: bool) {
+        let now = std::time::Instant::now();
+        let mut due: Vec<usize> = (self.partial.iter())
+            .filter(|(_, p)| p.cases > p.written && (all || p.due(now)))
+            .map(|(&i, _)| i)
+            .collect();
+        due.sort_unstable();
+        for i in due {
+            let p = self.partial.get_mut(&i).expect("listed above");
+            let lines = std::mem::take(&mut p.lines);
+            (p.written, p.since) = (p.cases, Some(now));
+            self.put(&lines, now);
+            self.partial.get_mut(&i).expect("listed above").lines = lines;
+        }
+    }
+
     /// Puts the `index`-th file's records, taken at `came`, after those taken so far.
     fn append(&mut self, index: usize, records: &[u8], came: std::time::Instant) -> anyhow::Result<()> {
-        if !self.clean && self.pending.is_empty() {
-            self.pending.push(b'\n');
-        }
-        let start = self.len + self.pending.len() as u64;
-        self.pending_since = Some(self.pending_since.map_or(came, |t| t.min(came)));
-        self.pending.extend_from_slice(records);
+        let start = self.put(records, came);
         let len =
             u32::try_from(records.len()).map_err(|_| anyhow::anyhow!("one file's results passed 4 GiB"))?;
         if let Some(slot) = self.written.get_mut(index) {
@@ -789,10 +859,23 @@ impl Journal {
         Ok(())
     }
 
+    /// Puts `records`, taken at `came`, after those taken so far, on a line of their own.
+    /// Returns where they will start in the journal.
+    fn put(&mut self, records: &[u8], came: std::time::Instant) -> u64 {
+        if !self.clean && self.pending.is_empty() {
+            self.pending.push(b'\n');
+        }
+        let start = self.len + self.pending.len() as u64;
+        self.pending_since = Some(self.pending_since.map_or(came, |t| t.min(came)));
+        self.pending.extend_from_slice(records);
+        start
+    }
+
     /// Writes the records taken so far if one has waited [`FLUSH_EVERY`]; puts those that
     /// came early after them if they have waited that long (the journal is then no longer
     /// in path order).
     pub fn flush_if_due(&mut self) -> anyhow::Result<()> {
+        self.put_partial(false);
         let waited = |t: Option<std::time::Instant>| t.is_some_and(|t| t.elapsed() >= FLUSH_EVERY);
         match (waited(self.early_since), waited(self.pending_since)) {
             (true, _) => self.flush(),
@@ -801,8 +884,10 @@ impl Journal {
         }
     }
 
-    /// Writes every record taken so far, those that came early too.
+    /// Writes every record taken so far, those that came early too, and the cases finished
+    /// of files not taken whole.
     pub fn flush(&mut self) -> anyhow::Result<()> {
+        self.put_partial(true);
         self.give_up_order()?;
         self.write_pending()
     }
@@ -944,6 +1029,23 @@ mod tests {
         assert_eq!(std::fs::metadata(&results).unwrap().nlink(), 2);
         j.finish();
         assert_eq!(std::fs::read_to_string(&results).unwrap(), in_order);
+    }
+
+    /// The cases a file finished before it ends are in the journal as a group of their own,
+    /// which `results.jsonl` leaves out: it holds the file's records taken whole, once.
+    #[test]
+    fn cases_written_before_their_file_ends_are_not_in_the_results() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut j = Journal::open(dir.path(), false, 1).unwrap();
+        j.case(0, b"{\"case\":1}\n");
+        j.flush().unwrap();
+        assert_eq!(journal_text(dir.path()), "{\"case\":1}\n");
+        j.record(0, rec(0)).unwrap();
+        j.flush().unwrap();
+        assert_eq!(journal_text(dir.path()), "{\"case\":1}\n{\"index\":0}\n");
+        let results = dir.path().join("results.jsonl");
+        j.place_results(&results).unwrap();
+        assert_eq!(std::fs::read_to_string(&results).unwrap(), "{\"index\":0}\n");
     }
 
     #[test]

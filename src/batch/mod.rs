@@ -170,11 +170,24 @@ fn distinct_roots(paths: &[PathBuf]) -> Vec<PathBuf> {
         .collect()
 }
 
+/// What [`solve_contained`] tells of each case of a file as it finishes (of the first cases
+/// given as done, before any is solved): its place, from 1; how many cases the file holds,
+/// when it was asked to count them (0 when not); its result, named as the file's are.
+pub type Each<'a> = dyn Fn(usize, usize, &Outcome) + 'a;
+
 /// Solves every puzzle in one file (an ICPC file holds several), turning a panic anywhere
 /// inside into that file's error. Every outcome carries the hash of the bytes solved, read
 /// once before solving, for `--resume`. The results of its first cases may be given (`done`,
 /// an earlier run's, when a cut left the file short): those cases are not solved again.
-pub fn solve_contained(path: &Path, opts: &Options, done: Vec<Outcome>, each: &dyn Fn()) -> Vec<Outcome> {
+/// `each` is told of every case as it finishes; with `count`, the cases of a file of several
+/// are counted first (a file that is not YAML is read twice).
+pub fn solve_contained(
+    path: &Path,
+    opts: &Options,
+    done: Vec<Outcome>,
+    count: bool,
+    each: &Each,
+) -> Vec<Outcome> {
     let file = path.display().to_string();
     let text = crate::spec::read_text(path);
     let hash = text.as_deref().ok().map(crate::fingerprint::hash);
@@ -182,14 +195,28 @@ pub fn solve_contained(path: &Path, opts: &Options, done: Vec<Outcome>, each: &d
         Err(d) => vec![Outcome::failed(&file, d)],
         Ok(text) => {
             let skip = done.len();
-            let mut outcomes = done;
             let notation = Notation::of(path, None);
+            let cases = match count && notation != formats::YAML {
+                true => match formats::count_cases(path, notation, text, &mut |_| {
+                    !CANCELLED.load(Ordering::Relaxed)
+                }) {
+                    (n, true) => n as usize,
+                    (_, false) => 0,
+                },
+                false => usize::from(count),
+            };
+            for (k, o) in done.iter().enumerate() {
+                each(k + 1, cases, o);
+            }
+            let mut outcomes = done;
             formats::prepare_text(path, notation, text, opts, skip, &mut |p| {
-                outcomes.push(match p {
+                let mut o = match p {
                     Ok(p) => solve::solve_prepared(&p, opts),
                     Err(d) => Outcome::failed(&file, &d),
-                });
-                each();
+                };
+                (o.file, o.spec_hash) = (file.clone(), hash.clone());
+                outcomes.push(o);
+                each(outcomes.len(), cases, outcomes.last().expect("pushed"));
                 std::ops::ControlFlow::Continue(())
             });
             if CANCELLED.load(Ordering::SeqCst) {
@@ -486,6 +513,30 @@ pub trait Sink {
     fn done(&self) -> bool {
         false
     }
+    /// Whether it takes each case of a file of several as it finishes ([`Sink::case`]).
+    fn wants_cases(&self) -> bool {
+        false
+    }
+    /// The records ([`journal::case_record`]) of cases of the `index`-th file, in case
+    /// order, made as each finished, before the file is.
+    fn case(&mut self, index: usize, records: Vec<u8>) -> anyhow::Result<()> {
+        let _ = (index, records);
+        Ok(())
+    }
+}
+
+/// The records of cases finished before their files, as the workers of [`solve_all`] leave
+/// them (with their file's place, those of one file in a row together): taken by the
+/// calling thread when it wakes, not sent, since waking it for each case of a file of
+/// thousands of quick ones cost half again the batch's time.
+type Fresh = std::sync::Mutex<Vec<(usize, Vec<u8>)>>;
+
+/// Hands the case records in `fresh` to `sink`, in the order they were left.
+fn hand_on_cases(fresh: &Fresh, sink: &mut dyn Sink) -> anyhow::Result<()> {
+    let taken = std::mem::take(&mut *fresh.lock().unwrap_or_else(|e| e.into_inner()));
+    taken
+        .into_iter()
+        .try_for_each(|(index, record)| sink.case(index, record))
 }
 
 /// One file's results, as a [`Sink`] takes them.
@@ -542,25 +593,43 @@ pub fn solve_all(
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::sync_channel::<anyhow::Result<Done>>(256);
+    let cases_wanted = sink.wants_cases();
+    let fresh = Fresh::default();
     let work = |tx: mpsc::SyncSender<anyhow::Result<Done>>| {
         while !stop.load(Ordering::Relaxed) && !CANCELLED.load(Ordering::Relaxed) {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(path) = puzzles.get(i) else { break };
             let weight = cases.get(i).copied().unwrap_or(1);
             let counted = std::sync::atomic::AtomicU64::new(0);
+            // The records of a file's cases as each finished, which are its records when
+            // they are all of them.
+            let made = std::cell::RefCell::new((Vec::new(), 0));
             let (outcomes, again, taken_up) = match reused(previous, path, opts) {
                 Some((o, true)) => (o, true, 0),
                 begun => {
                     bar.set_message(crate::render::terminal(&path.display().to_string()).into_owned());
                     let done = begun.map(|(o, _)| o).unwrap_or_default();
                     let taken_up = done.len();
-                    let counted = &counted;
-                    let each = || {
-                        if counted.fetch_add(1, Ordering::Relaxed) < weight {
+                    let (counted, fresh, made) = (&counted, &fresh, &made);
+                    let each = |case: usize, cases: usize, o: &Outcome| {
+                        if case > taken_up && counted.fetch_add(1, Ordering::Relaxed) < weight {
                             bar.inc(1);
                         }
+                        // (A record that cannot be made is made again with the file's, and
+                        // its error stops the run there.)
+                        let mut made = made.borrow_mut();
+                        let from = made.0.len();
+                        if cases > 1 && journal::case_record(&mut made.0, i, case, cases, o).is_ok() {
+                            made.1 = cases;
+                            let new = &made.0[from..];
+                            let mut fresh = fresh.lock().unwrap_or_else(|e| e.into_inner());
+                            match fresh.last_mut() {
+                                Some((j, left)) if *j == i => left.extend_from_slice(new),
+                                _ => fresh.push((i, new.to_vec())),
+                            }
+                        }
                     };
-                    let outcomes = solve_contained(path, opts, done, &each);
+                    let outcomes = solve_contained(path, opts, done, cases_wanted, &each);
                     // A file Ctrl-C cut has its searches cut and its cases not started among
                     // its outcomes: it goes to be reported as cut short, the cases finished
                     // before the cut to be recorded, and no more files are started. One whose
@@ -581,7 +650,13 @@ pub fn solve_all(
                 }
             };
             bar.inc(weight.saturating_sub(counted.load(Ordering::Relaxed)));
-            let done = encode(i, &outcomes).map(|encoded| Done {
+            let (made, cases) = made.into_inner();
+            let lines = made.iter().filter(|&&b| b == b'\n').count();
+            let encoded = match cases == outcomes.len() && lines == cases {
+                true => Ok(made),
+                false => encode(i, &outcomes),
+            };
+            let done = encoded.map(|encoded| Done {
                 index: i,
                 outcomes,
                 encoded,
@@ -616,7 +691,8 @@ pub fn solve_all(
             };
             while let Some(done) = waiting.take() {
                 let whole = done.as_ref().is_ok_and(|d| !d.interrupted);
-                handled = done.and_then(|d| sink.take(d));
+                // A file's cases were left before it was sent: they go first.
+                handled = hand_on_cases(&fresh, sink).and(done).and_then(|d| sink.take(d));
                 if handled.is_ok() && !sink.done() {
                     finished += usize::from(whole);
                     waiting = rx.try_recv().ok();
@@ -625,7 +701,7 @@ pub fn solve_all(
                 }
             }
             if handled.is_ok() {
-                handled = sink.idle();
+                handled = hand_on_cases(&fresh, sink).and_then(|()| sink.idle());
             }
             if sink.done() {
                 stop.store(true, Ordering::Relaxed);

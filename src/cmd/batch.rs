@@ -651,6 +651,17 @@ impl batch::Sink for Record<'_> {
     fn done(&self) -> bool {
         self.fail_fast && self.first_failed.is_some()
     }
+
+    fn wants_cases(&self) -> bool {
+        self.journal.is_some()
+    }
+
+    fn case(&mut self, index: usize, records: Vec<u8>) -> anyhow::Result<()> {
+        if let Some(j) = self.journal.as_mut() {
+            j.case(index, &records);
+        }
+        Ok(())
+    }
 }
 
 /// Leaves `shard-K-of-N.json` in `dir` for `marbles merge`.

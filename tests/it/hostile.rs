@@ -610,6 +610,49 @@ fn taken_up_after_a_cut(flag: &str, says: &str) {
     );
 }
 
+/// A kill (SIGKILL: the OOM killer, a power cut) in a long case of a file of several keeps
+/// the cases of that file finished a second before: they reach the journal as a group of
+/// their own, and `--resume` takes them up as they were written (a file's records were
+/// written only when it ended, so the kill lost them all).
+#[test]
+fn a_kill_in_a_long_case_keeps_the_cases_its_file_finished_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("set");
+    std::fs::create_dir(&set).unwrap();
+    let text = format!("1 1 0\n\n0 1 1\n\n{}", diamond_matrix());
+    std::fs::write(set.join("m.matrix"), text).unwrap();
+    let report = dir.path().join("rep");
+    let journal = report.join(".journal.jsonl");
+    let mut child = batch(&set, &report, false).args(["-j", "1"]).spawn().unwrap();
+    let start = Instant::now();
+    let both = || std::fs::read_to_string(&journal).is_ok_and(|j| j.contains("\"case\":2,\"cases\":3,"));
+    while !both() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
+    child.wait().unwrap();
+    let kept = std::fs::read_to_string(&journal).unwrap();
+    assert_eq!(kept.lines().count(), 2, "the two rows, on their own:\n{kept}");
+    let (set, rep) = (set.display().to_string(), report.display().to_string());
+    let mut again = Test::new()
+        .in_dir(&root())
+        .args([
+            "batch", &set, "--report", &rep, "--resume", "-j", "1", "--format", "csv",
+        ])
+        .command();
+    let out = crate::support::interrupted(&mut again, Duration::from_millis(1500));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("2 cases a run cut short had finished kept, not solved again\n"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(report.join("results.jsonl")).unwrap(),
+        kept
+    );
+}
+
 /// A puzzle may come from anybody: the rule script it names by path must end in `.rhai` and
 /// stay inside its project (the folder of its `marbles.toml` or `.git`, else its own), links
 /// followed; `rules: /etc/passwd` had marbles read the file and quote its parse errors.
