@@ -195,6 +195,13 @@ int main(int argc, char **argv) {
         if (sscanf(s, "%d.%d", &r, &c) != 2 || r < 0 || r > 8 || c < 0 || c > 8 || IDX[r][c] < 0) { fprintf(stderr, "%s is not a hole\n", s); return 2; }
         FINISH[NF++] = IDX[r][c];
     }
+    /* A position stands for itself and its mirror image: sound only when the finishes, as a
+     * set, are their own mirror image. */
+    for (int k = 0; k < NF; k++) {
+        int m = IDX[ROW[FINISH[k]]][8 - COL[FINISH[k]]], found = 0;
+        for (int j = 0; j < NF; j++) found |= FINISH[j] == m;
+        if (!found) { fprintf(stderr, "the finishes must hold each hole's mirror image: (%d, %d) is missing\n", ROW[m], COL[m]); return 2; }
+    }
     int pagodas = read_certificate(argv[4]);
     printf("%d pagodas, each checked against the %d jumps; %d threads\n", pagodas, NJ, omp_get_max_threads());
     u64 *layer = malloc(8);

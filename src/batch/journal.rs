@@ -729,6 +729,8 @@ pub struct Journal {
     written: Vec<Option<(u64, u32)>>,
     /// The cases finished so far of files still being solved, by the file's place.
     partial: FxHashMap<usize, Partial>,
+    /// The run resumes: the earlier records it reads stay where they are.
+    resumed: bool,
 }
 
 impl Journal {
@@ -775,6 +777,7 @@ impl Journal {
             in_order: len == 0,
             written: vec![None; files],
             partial: FxHashMap::default(),
+            resumed: resume,
         })
     }
 
@@ -823,10 +826,18 @@ impl Journal {
     /// more have, that long after the last group); the file's records taken whole
     /// ([`Journal::record`]) come after them and replace them for `--resume`, and only
     /// those go to `results.jsonl`.
-    pub fn case(&mut self, index: usize, records: &[u8]) {
+    ///
+    /// The first `earlier` records are an earlier run's, taken up: when resuming they are in
+    /// the files `--resume` reads already, and the file's cases are written again only once
+    /// a quarter more have finished. A run killed again and again before that so writes
+    /// nothing more (the journal grew by every case taken up at each kill).
+    pub fn case(&mut self, index: usize, records: &[u8], earlier: usize) {
         let p = self.partial.entry(index).or_default();
         p.lines.extend_from_slice(records);
         p.cases += records.iter().filter(|&&b| b == b'\n').count();
+        if self.resumed {
+            p.written += earlier;
+        }
         p.since.get_or_insert_with(std::time::Instant::now);
     }
 
@@ -1037,7 +1048,7 @@ mod tests {
     fn cases_written_before_their_file_ends_are_not_in_the_results() {
         let dir = tempfile::tempdir().unwrap();
         let mut j = Journal::open(dir.path(), false, 1).unwrap();
-        j.case(0, b"{\"case\":1}\n");
+        j.case(0, b"{\"case\":1}\n", 0);
         j.flush().unwrap();
         assert_eq!(journal_text(dir.path()), "{\"case\":1}\n");
         j.record(0, rec(0)).unwrap();

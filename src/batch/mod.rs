@@ -518,25 +518,27 @@ pub trait Sink {
         false
     }
     /// The records ([`journal::case_record`]) of cases of the `index`-th file, in case
-    /// order, made as each finished, before the file is.
-    fn case(&mut self, index: usize, records: Vec<u8>) -> anyhow::Result<()> {
-        let _ = (index, records);
+    /// order, made as each finished, before the file is; the first `earlier` of them are an
+    /// earlier run's, taken up.
+    fn case(&mut self, index: usize, records: Vec<u8>, earlier: usize) -> anyhow::Result<()> {
+        let _ = (index, records, earlier);
         Ok(())
     }
 }
 
 /// The records of cases finished before their files, as the workers of [`solve_all`] leave
-/// them (with their file's place, those of one file in a row together): taken by the
-/// calling thread when it wakes, not sent, since waking it for each case of a file of
-/// thousands of quick ones cost half again the batch's time.
-type Fresh = std::sync::Mutex<Vec<(usize, Vec<u8>)>>;
+/// them (with their file's place and how many of them an earlier run's were, those of one
+/// file in a row together): taken by the calling thread when it wakes, not sent, since
+/// waking it for each case of a file of thousands of quick ones cost half again the batch's
+/// time.
+type Fresh = std::sync::Mutex<Vec<(usize, usize, Vec<u8>)>>;
 
 /// Hands the case records in `fresh` to `sink`, in the order they were left.
 fn hand_on_cases(fresh: &Fresh, sink: &mut dyn Sink) -> anyhow::Result<()> {
     let taken = std::mem::take(&mut *fresh.lock().unwrap_or_else(|e| e.into_inner()));
     taken
         .into_iter()
-        .try_for_each(|(index, record)| sink.case(index, record))
+        .try_for_each(|(index, earlier, records)| sink.case(index, records, earlier))
 }
 
 /// One file's results, as a [`Sink`] takes them.
@@ -612,7 +614,8 @@ pub fn solve_all(
                     let taken_up = done.len();
                     let (counted, fresh, made) = (&counted, &fresh, &made);
                     let each = |case: usize, cases: usize, o: &Outcome| {
-                        if case > taken_up && counted.fetch_add(1, Ordering::Relaxed) < weight {
+                        // (The cases taken up are counted as they are told, first.)
+                        if counted.fetch_add(1, Ordering::Relaxed) < weight {
                             bar.inc(1);
                         }
                         // (A record that cannot be made is made again with the file's, and
@@ -621,11 +624,14 @@ pub fn solve_all(
                         let from = made.0.len();
                         if cases > 1 && journal::case_record(&mut made.0, i, case, cases, o).is_ok() {
                             made.1 = cases;
-                            let new = &made.0[from..];
+                            let (new, earlier) = (&made.0[from..], usize::from(case <= taken_up));
                             let mut fresh = fresh.lock().unwrap_or_else(|e| e.into_inner());
                             match fresh.last_mut() {
-                                Some((j, left)) if *j == i => left.extend_from_slice(new),
-                                _ => fresh.push((i, new.to_vec())),
+                                Some((j, e, left)) if *j == i => {
+                                    left.extend_from_slice(new);
+                                    *e += earlier;
+                                }
+                                _ => fresh.push((i, earlier, new.to_vec())),
                             }
                         }
                     };

@@ -568,7 +568,7 @@ impl Times {
         let next = self.slowest.get(1).map_or(0.0, |(s, _)| *s);
         if share > 0.5 && *top >= 2.0 * next {
             note += &format!(
-                "1 puzzle took {:.0}% of the time: give it --timeout or solve it alone (marbles solve {file})\n",
+                "1 file took {:.0}% of the time: give it --timeout or solve it alone (marbles solve {file})\n",
                 share * 100.0
             );
         }
@@ -656,9 +656,9 @@ impl batch::Sink for Record<'_> {
         self.journal.is_some()
     }
 
-    fn case(&mut self, index: usize, records: Vec<u8>) -> anyhow::Result<()> {
+    fn case(&mut self, index: usize, records: Vec<u8>, earlier: usize) -> anyhow::Result<()> {
         if let Some(j) = self.journal.as_mut() {
-            j.case(index, &records);
+            j.case(index, &records, earlier);
         }
         Ok(())
     }
@@ -805,6 +805,6 @@ mod tests {
             "{}",
             note(&[25.3, 25.1])
         );
-        assert!(note(&[25.3, 2.1, 1.0]).contains("1 puzzle took 89% of the time"));
+        assert!(note(&[25.3, 2.1, 1.0]).contains("1 file took 89% of the time"));
     }
 }

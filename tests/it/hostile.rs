@@ -613,7 +613,7 @@ fn taken_up_after_a_cut(flag: &str, says: &str) {
 /// A kill (SIGKILL: the OOM killer, a power cut) in a long case of a file of several keeps
 /// the cases of that file finished a second before: they reach the journal as a group of
 /// their own, and `--resume` takes them up as they were written (a file's records were
-/// written only when it ended, so the kill lost them all).
+/// written only when it ended, so the kill lost them all), without writing them again.
 #[test]
 fn a_kill_in_a_long_case_keeps_the_cases_its_file_finished_before() {
     let dir = tempfile::tempdir().unwrap();
@@ -634,6 +634,14 @@ fn a_kill_in_a_long_case_keeps_the_cases_its_file_finished_before() {
     child.wait().unwrap();
     let kept = std::fs::read_to_string(&journal).unwrap();
     assert_eq!(kept.lines().count(), 2, "the two rows, on their own:\n{kept}");
+    // Resumed and killed again, in the diamond, with no case finished since: the rows are
+    // not written again (each such run wrote them once more).
+    let mut child = batch(&set, &report, true).args(["-j", "1"]).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
+    child.wait().unwrap();
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), kept);
     let (set, rep) = (set.display().to_string(), report.display().to_string());
     let mut again = Test::new()
         .in_dir(&root())
