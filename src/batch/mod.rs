@@ -618,11 +618,15 @@ pub fn solve_all(
                         if counted.fetch_add(1, Ordering::Relaxed) < weight {
                             bar.inc(1);
                         }
-                        // (A record that cannot be made is made again with the file's, and
-                        // its error stops the run there.)
+                        // (A record that cannot be made is left out, and made again with the
+                        // file's, whose error stops the run there.)
                         let mut made = made.borrow_mut();
                         let from = made.0.len();
-                        if cases > 1 && journal::case_record(&mut made.0, i, case, cases, o).is_ok() {
+                        let record =
+                            cases > 1 && journal::case_record(&mut made.0, i, case, cases, o).is_ok();
+                        if !record {
+                            made.0.truncate(from);
+                        } else {
                             made.1 = cases;
                             let (new, earlier) = (&made.0[from..], usize::from(case <= taken_up));
                             let mut fresh = fresh.lock().unwrap_or_else(|e| e.into_inner());
