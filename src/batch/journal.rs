@@ -831,10 +831,13 @@ impl Journal {
     /// the files `--resume` reads already, and the file's cases are written again only once
     /// a quarter more have finished. A run killed again and again before that so writes
     /// nothing more (the journal grew by every case taken up at each kill).
-    pub fn case(&mut self, index: usize, records: &[u8], earlier: usize) {
+    pub fn case(&mut self, index: usize, records: Vec<u8>, earlier: usize) {
         let p = self.partial.entry(index).or_default();
-        p.lines.extend_from_slice(records);
         p.cases += records.iter().filter(|&&b| b == b'\n').count();
+        match p.lines.is_empty() {
+            true => p.lines = records,
+            false => p.lines.extend_from_slice(&records),
+        }
         if self.resumed {
             p.written += earlier;
         }
@@ -1048,7 +1051,7 @@ mod tests {
     fn cases_written_before_their_file_ends_are_not_in_the_results() {
         let dir = tempfile::tempdir().unwrap();
         let mut j = Journal::open(dir.path(), false, 1).unwrap();
-        j.case(0, b"{\"case\":1}\n", 0);
+        j.case(0, b"{\"case\":1}\n".to_vec(), 0);
         j.flush().unwrap();
         assert_eq!(journal_text(dir.path()), "{\"case\":1}\n");
         j.record(0, rec(0)).unwrap();

@@ -624,9 +624,7 @@ pub fn solve_all(
                         let from = made.0.len();
                         let record =
                             cases > 1 && journal::case_record(&mut made.0, i, case, cases, o).is_ok();
-                        if !record {
-                            made.0.truncate(from);
-                        } else {
+                        if record {
                             made.1 = cases;
                             let (new, earlier) = (&made.0[from..], usize::from(case <= taken_up));
                             let mut fresh = fresh.lock().unwrap_or_else(|e| e.into_inner());
@@ -637,6 +635,8 @@ pub fn solve_all(
                                 }
                                 _ => fresh.push((i, earlier, new.to_vec())),
                             }
+                        } else {
+                            made.0.truncate(from);
                         }
                     };
                     let outcomes = solve_contained(path, opts, done, cases_wanted, &each);

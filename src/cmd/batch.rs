@@ -658,7 +658,7 @@ impl batch::Sink for Record<'_> {
 
     fn case(&mut self, index: usize, records: Vec<u8>, earlier: usize) -> anyhow::Result<()> {
         if let Some(j) = self.journal.as_mut() {
-            j.case(index, &records, earlier);
+            j.case(index, records, earlier);
         }
         Ok(())
     }
