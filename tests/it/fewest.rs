@@ -731,10 +731,10 @@ fn a_stopped_search_under_a_cap_on_the_moves_keeps_to_the_cap() {
             .args(["solve", "--max-nodes", nodes, "--format", format, "t6.yaml"])
             .run()
     };
-    // The regions prove 7 moves needed before any node is spent.
+    // The regions prove 8 moves needed before any node is spent.
     run(1, "0", "text")
         .status(1)
-        .stdout_has("unsolvable: at least 7 moves are needed, more than 1\n");
+        .stdout_has("unsolvable: at least 8 moves are needed, more than 1\n");
     // Stopped with only the quick 17-move line, under a cap of 12 (the fewest is 9).
     let json = &run(12, "20000", "json").status(1).json()[0];
     assert_eq!(json["status"], "gave_up", "{json}");
@@ -743,7 +743,7 @@ fn a_stopped_search_under_a_cap_on_the_moves_keeps_to_the_cap() {
     assert!(
         json["reason"]
             .as_str()
-            .is_some_and(|r| r.ends_with("; no line found yet, at least 7 moves")),
+            .is_some_and(|r| r.ends_with("; no line found yet, at least 8 moves")),
         "{json}"
     );
     run(12, "100000000", "text")
@@ -782,12 +782,12 @@ fn the_fewest_pegs_stopped_under_a_cap_on_the_moves_shows_no_longer_line() {
     assert!(json.get("pegs_left").is_none(), "{json}");
     assert_eq!(
         json["reason"],
-        "node limit (100 nodes); no line found yet, at least 7 moves; 1 peg, proven the fewest",
+        "node limit (100 nodes); no line found yet, at least 8 moves; 1 peg, proven the fewest",
         "{json}"
     );
     assert_eq!(
         (&json["moves_floor"], &json["pegs_floor"]),
-        (&7.into(), &1.into()),
+        (&8.into(), &1.into()),
         "{json}"
     );
 }

@@ -2,20 +2,22 @@
 //! board, a few AND and compare per position.
 //!
 //! A region is a set of cells such that every jump that takes a peg from it, or passes over
-//! it, while landing outside it, starts inside it (a 2×2 block or a corner on a square board,
-//! a corner or two neighbouring edge holes on a triangle). While such a region is full, no
-//! jump can land in it, so the first jump that changes it starts inside it, from a peg that
-//! has not moved yet: the first jump of a move that starts in the region. Regions that do
-//! not overlap each cost a move of their own. So from a position, every region of a packing
-//! (regions that do not overlap) that is full there and is not full at the end costs a move;
-//! and between the start and a position, every region full at the start and not full in the
-//! position does. Nothing here depends on how many pegs a jump takes.
+//! it, while landing outside it, starts inside it (a 2×2 block or a corner on a square board;
+//! a corner, two neighbouring edge holes or a hexagon of seven holes on a triangle). While
+//! such a region is full, no jump can land in it, so the first jump that changes it starts
+//! inside it, from a peg that has not moved yet: the first jump of a move that starts in the
+//! region. Regions that do not overlap each cost a move of their own. So from a position,
+//! every region of a packing (regions that do not overlap) that is full there and is not
+//! full at the end costs a move; and between the start and a position, every region full at
+//! the start and not full in the position does. When the goal is one peg, a region that
+//! holds it at the end costs a move too: the last move lands on it, so its hole is empty
+//! before that move ends. Nothing here depends on how many pegs a jump takes.
 
 use crate::model::HopModel;
 use crate::search::bits::Word;
 
 /// The largest region looked for, in cells.
-const MAX_REGION: usize = 4;
+const MAX_REGION: usize = 7;
 
 /// Packings kept: a position's bound is the best over them.
 const PACKINGS: usize = 4;
@@ -34,6 +36,9 @@ struct Packing<W> {
 /// The regions of a board, in packings, for one start and goal.
 pub(super) struct Bounds<W> {
     packings: Vec<Packing<W>>,
+    /// The goal is one peg: the last move lands on it, so its hole is empty before, and a
+    /// region holding it, full before, costs a move too.
+    one_peg: bool,
     /// `around[cell]`: every region of a packing holding `cell`.
     around: Vec<Vec<W>>,
 }
@@ -42,6 +47,7 @@ impl<W: Word> Bounds<W> {
     /// The packings for `model`'s start and goal: `goal_pegs` pegs, holding `goal_cells`,
     /// and, when `exact`, those cells are the whole goal position.
     pub(super) fn new(model: &HopModel, goal_pegs: u32, goal_cells: u128, exact: bool) -> Self {
+        let one_peg = goal_pegs == 1 && !model.goal.reach;
         let regions = minimal_regions(model);
         let packings = packings(&regions);
         let mut around = vec![Vec::new(); model.geo.cells.len()];
@@ -59,6 +65,7 @@ impl<W: Word> Bounds<W> {
                 // the cells the goal holds.
                 let spare = goal_pegs.saturating_sub(goal_cells.count_ones());
                 let fits = |r: u128| match exact {
+                    _ if one_peg => false,
                     true => r & !goal_cells == 0,
                     false => (r & !goal_cells).count_ones() <= spare,
                 };
@@ -90,12 +97,19 @@ impl<W: Word> Bounds<W> {
                 }
             })
             .collect();
-        Bounds { packings, around }
+        Bounds {
+            packings,
+            one_peg,
+            around,
+        }
     }
 
     /// Moves at least from `s` to a goal position.
     #[inline]
     pub(super) fn ahead(&self, s: W) -> u32 {
+        if self.one_peg && s.pegs() <= 1 {
+            return 0;
+        }
         let full = |rs: &[W]| rs.iter().filter(|&&r| s & r == r).count() as u32;
         self.packings
             .iter()
@@ -123,50 +137,29 @@ impl<W: Word> Bounds<W> {
     }
 }
 
-/// Whether every jump that changes `r` while landing outside it starts inside it.
-fn is_region(model: &HopModel, r: u128) -> bool {
-    model
-        .moves
-        .iter()
-        .all(|m| m.mask & r == 0 || r >> m.to & 1 == 1 || r >> m.from & 1 == 1)
-}
-
-/// The regions of at most [`MAX_REGION`] cells, each connected by jumps, with no smaller
-/// region inside: the smallest first.
+/// The regions of at most [`MAX_REGION`] cells with no smaller region inside: the smallest
+/// first. From each cell, a set grows by a cell of a jump that breaks it (its start or its
+/// landing, either way), until no jump does; every region holding the cell holds one of
+/// the sets so grown, so each minimal region is among them.
 fn minimal_regions(model: &HopModel) -> Vec<u128> {
-    let n = model.geo.cells.len();
-    // Cells a jump passes through together are neighbours.
-    let mut near = vec![0u128; n];
-    for m in &model.moves {
-        let cells = m.over.iter().copied().chain([m.from, m.to]);
-        for c in cells {
-            near[c] |= m.mask & !(1 << c);
+    let mut all: Vec<u128> = Vec::new();
+    let mut stack: Vec<u128> = (0..model.geo.cells.len()).map(|c| 1u128 << c).collect();
+    while let Some(r) = stack.pop() {
+        match model
+            .moves
+            .iter()
+            .find(|m| m.mask & r != 0 && r >> m.to & 1 == 0 && r >> m.from & 1 == 0)
+        {
+            None => all.push(r),
+            Some(_) if r.count_ones() as usize >= MAX_REGION => {}
+            Some(m) => stack.extend([r | 1 << m.from, r | 1 << m.to]),
         }
-    }
-    let mut sets: Vec<u128> = (0..n).map(|c| 1u128 << c).collect();
-    let mut all = sets.clone();
-    for _ in 1..MAX_REGION {
-        let mut grown: Vec<u128> = Vec::new();
-        for &s in &sets {
-            let mut rim = (0..n)
-                .filter(|&c| s >> c & 1 == 1)
-                .fold(0u128, |a, c| a | near[c])
-                & !s;
-            while rim != 0 {
-                let c = rim.trailing_zeros();
-                rim &= rim - 1;
-                grown.push(s | 1 << c);
-            }
-        }
-        grown.sort_unstable();
-        grown.dedup();
-        all.extend(&grown);
-        sets = grown;
     }
     all.sort_by_key(|r| (r.count_ones(), *r));
+    all.dedup();
     let mut found: Vec<u128> = Vec::new();
     for r in all {
-        if is_region(model, r) && !found.iter().any(|&f| f & !r == 0) {
+        if !found.iter().any(|&f| f & !r == 0) {
             found.push(r);
         }
     }
@@ -209,6 +202,126 @@ mod tests {
         let sizes: Vec<u32> = regions.iter().map(|r| r.count_ones()).collect();
         // Three corners; each edge's three inner holes give two pairs.
         assert_eq!(sizes, [1, 1, 1, 2, 2, 2, 2, 2, 2]);
+    }
+
+    /// Every claim the searches take from the bounds, checked on every position reachable
+    /// on a small board against the exact moves left, found by trying every jump (a jump
+    /// by the peg that jumped last costing nothing):
+    /// - from a position, [`Bounds::ahead`] moves at least are needed;
+    /// - with a peg just landed on `at`, free to go on, one less when [`Bounds::in_full`];
+    /// - a move whose first jump starts in no full region lowers no bound;
+    /// - [`Bounds::behind`] moves at least lead from the start to the position.
+    fn check_every_position(rules: &str, rows: &[&str], goal_text: &str) {
+        use std::collections::{HashMap, VecDeque};
+        let m = hop_model(rules, rows, goal_text).unwrap();
+        let pegs = m.target_pegs();
+        let at = m.goal.at;
+        let b: Bounds<u64> = Bounds::new(&m, pegs, m.goal_cells(), false);
+        const NONE: usize = usize::MAX;
+        const NO: u32 = u32::MAX / 2;
+        // The fewest moves from `p`, the peg on `last` free to jump on.
+        fn left(
+            m: &HopModel,
+            goal: &dyn Fn(u128) -> bool,
+            p: u128,
+            last: usize,
+            memo: &mut HashMap<(u128, usize), u32>,
+        ) -> u32 {
+            if goal(p) {
+                return 0;
+            }
+            if let Some(&d) = memo.get(&(p, last)) {
+                return d;
+            }
+            let mut best = NO;
+            for j in m.moves.iter().filter(|j| p & j.mask == j.need) {
+                let d = left(m, goal, p ^ j.mask, j.to, memo) + u32::from(j.from != last);
+                best = best.min(d);
+            }
+            memo.insert((p, last), best);
+            best
+        }
+        let goal = |p: u128| p.count_ones() == pegs && at.is_none_or(|a| p >> a & 1 == 1);
+        let mut memo = HashMap::new();
+        // The fewest moves from the start to each position (0-1 breadth first).
+        let mut from_start: HashMap<(u128, usize), u32> = HashMap::from([((m.start, NONE), 0)]);
+        let mut queue = VecDeque::from([(m.start, NONE, 0u32)]);
+        while let Some((p, last, d)) = queue.pop_front() {
+            if from_start[&(p, last)] < d || p.count_ones() <= pegs {
+                continue;
+            }
+            for j in m.moves.iter().filter(|j| p & j.mask == j.need) {
+                let (q, cost) = (p ^ j.mask, u32::from(j.from != last));
+                let e = from_start.entry((q, j.to)).or_insert(NO);
+                if d + cost < *e {
+                    *e = d + cost;
+                    match cost {
+                        0 => queue.push_front((q, j.to, d)),
+                        _ => queue.push_back((q, j.to, d + 1)),
+                    }
+                }
+            }
+        }
+        let mut behind: HashMap<u128, u32> = HashMap::new();
+        for (&(p, _), &d) in &from_start {
+            let e = behind.entry(p).or_insert(d);
+            *e = (*e).min(d);
+        }
+        let mut checked = 0;
+        for (&p, &d) in &behind {
+            let w = p as u64;
+            assert!(b.behind(w) <= d, "behind {:#x}: {} > {d}", p, b.behind(w));
+            let exact = left(&m, &goal, p, NONE, &mut memo);
+            if exact == NO {
+                continue;
+            }
+            checked += 1;
+            assert!(b.ahead(w) <= exact, "ahead {p:#x}: {} > {exact}", b.ahead(w));
+            for j in m.moves.iter().filter(|j| p & j.mask == j.need) {
+                let q = p ^ j.mask;
+                let rest = left(&m, &goal, q, j.to, &mut memo);
+                let claim = b
+                    .ahead(q as u64)
+                    .saturating_sub(u32::from(b.in_full(q as u64, j.to)));
+                assert!(claim <= rest, "chain {q:#x} at {}: {claim} > {rest}", j.to);
+                if b.in_full(w, j.from) {
+                    continue;
+                }
+                // Every move this jump starts: each keeps the bound.
+                let mut stack = vec![(q, j.to)];
+                while let Some((r, on)) = stack.pop() {
+                    assert!(
+                        b.ahead(r as u64) >= b.ahead(w) || goal(r),
+                        "move {p:#x} to {r:#x}"
+                    );
+                    for k in m.moves.iter().filter(|k| k.from == on && r & k.mask == k.need) {
+                        stack.push((r ^ k.mask, k.to));
+                    }
+                }
+            }
+        }
+        assert!(
+            checked > 100,
+            "{goal_text} on {rows:?}: {checked} positions checked"
+        );
+        eprintln!("{checked} positions checked");
+    }
+
+    #[test]
+    fn the_bounds_hold_on_every_position_of_small_boards() {
+        let t5 = ["    o", "   oo", "  ooo", " .ooo", "ooooo"];
+        check_every_position("triangle_hop", &t5, "{pegs: 1}");
+        let t5 = ["    .", "   oo", "  ooo", " oooo", "ooooo"];
+        // To the middle of the bottom edge.
+        let [r, c] = hop_model("triangle_hop", &t5, "{pegs: 1}").unwrap().geo.cells[12];
+        check_every_position("triangle_hop", &t5, &format!("{{pegs: 1, at: [{r}, {c}]}}"));
+        // The inner ring of the 19-hole hexagon is a region of seven holes.
+        let hex = ["  ooo", " oooo", "oo.oo", " oooo", "  ooo"];
+        let m = hop_model("triangle_hop", &hex, "{pegs: 2}").unwrap();
+        assert!(minimal_regions(&m).iter().any(|r| r.count_ones() == 7));
+        check_every_position("triangle_hop", &hex, "{pegs: 2}");
+        let square = ["o.oo", "oooo", "oooo", "oooo"];
+        check_every_position("peg_hop", &square, "{pegs: 1}");
     }
 
     #[test]
