@@ -15,6 +15,7 @@
 
 use crate::model::HopModel;
 use crate::search::bits::Word;
+use crate::spec::PegGoal;
 
 /// The largest region looked for, in cells.
 const MAX_REGION: usize = 7;
@@ -47,7 +48,8 @@ impl<W: Word> Bounds<W> {
     /// The packings for `model`'s start and goal: `goal_pegs` pegs, holding `goal_cells`,
     /// and, when `exact`, those cells are the whole goal position.
     pub(super) fn new(model: &HopModel, goal_pegs: u32, goal_cells: u128, exact: bool) -> Self {
-        let one_peg = goal_pegs == 1 && !model.goal.reach;
+        // Under `pegs: fewest` the goal may be more pegs than the one hoped for.
+        let one_peg = goal_pegs == 1 && model.goal.pegs == PegGoal::Count(1) && !model.goal.reach;
         let regions = minimal_regions(model);
         let packings = packings(&regions);
         let mut around = vec![Vec::new(); model.geo.cells.len()];
