@@ -5,7 +5,8 @@
 //! positions can be listed is searched by moves from both ends (`both_ends`), after a quick
 //! depth-first line to return should a limit stop it, and a beam's line (`upper`) for it to
 //! beat, with lower bounds from Merson regions (`bounds`) dropping positions that cannot be
-//! on a line shorter than the beam's. What follows is the search for the rest (too many goal
+//! on a line within the target, raised from the bound at the start up to the beam's line
+//! less one. What follows is the search for the rest (too many goal
 //! positions, or `pegs: fewest`, which `solve` is given only where a jump may take no peg:
 //! elsewhere the fewest pegs are found first and their count is the goal). Every jump removes
 //! one peg, so positions fall into layers by peg count and no path revisits one. An optimal answer only passes

@@ -1,6 +1,6 @@
 //! A short line by a beam over moves, for the exact search to beat: with a line of `u` moves
-//! in hand, one pass of the bounded search for `u - 1` moves decides the fewest (it finds
-//! a shorter line, or none exists and the beam's is the fewest).
+//! in hand, the bounded search's passes stop at `u - 1` moves (a pass finds a shorter line,
+//! or, once `u - 1` is refuted, the beam's is the fewest).
 //!
 //! Move by move, every chain each kept position's pegs can jump is followed; the children,
 //! once each per symmetry class, are ranked by the regions' bound on the moves they still
