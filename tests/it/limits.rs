@@ -513,6 +513,30 @@ fn every_phase_runs_under_the_time_limit() {
         let spent = v[0]["stats"]["seconds"].as_f64().unwrap();
         assert!(spent < 0.5, "{rows}×{cols}: the search phases took {spent} s");
     }
+    // The fewest moves' phases too: finding the board's regions once took 8 s here.
+    let test = hostile_symmetry(8, 16);
+    let run = test
+        .args([
+            "solve",
+            "p.yaml",
+            "--fewest-moves",
+            "--timeout",
+            "0.05",
+            "--script-timeout",
+            "30",
+            "--format",
+            "json",
+        ])
+        .run_bounded(SECS(60), None)
+        .held(1024)
+        .status(1);
+    let v = run.json();
+    assert_eq!(
+        v[0]["reason"], "time limit (0.050 s); no line found yet, at least 1 move",
+        "{v}"
+    );
+    let spent = v[0]["stats"]["seconds"].as_f64().unwrap();
+    assert!(spent < 0.5, "the fewest moves' phases took {spent} s");
     let test = hostile_symmetry(8, 16);
     let text = std::fs::read_to_string(test.path("p.yaml")).unwrap();
     std::fs::write(test.path("p.yaml"), format!("{text}solve:\n  timeout: 0.05\n")).unwrap();
