@@ -6,7 +6,7 @@
 //! depth-first line to return should a limit stop it, and a beam's line (`upper`) for it to
 //! beat, with lower bounds from Merson regions (`bounds`) dropping positions that cannot be
 //! on a line within the target, raised from the bound at the start up to the beam's line
-//! less one. What follows is the search for the rest (too many goal
+//! less one (or a `moves: N` goal's N). What follows is the search for the rest (too many goal
 //! positions, or `pegs: fewest`, which `solve` is given only where a jump may take no peg:
 //! elsewhere the fewest pegs are found first and their count is the goal). Every jump removes
 //! one peg, so positions fall into layers by peg count and no path revisits one. An optimal answer only passes
@@ -72,21 +72,41 @@ impl<W: Word> Jump<W> {
 
 /// The fewest moves, or whether the goal can be met within `goal`'s number of them.
 pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult {
+    solve_beamed(model, goal, None, budget)
+}
+
+/// [`solve`] with the beam's line already found by [`beam_line`] for the same model (`None`
+/// when it found none), so that it is not searched for again.
+pub fn solve_given_beam(
+    model: &HopModel,
+    goal: MoveGoal,
+    beam: Option<Line>,
+    budget: &mut Budget,
+) -> HopResult {
+    solve_beamed(model, goal, Some(beam), budget)
+}
+
+/// [`solve`], the beam's line given when `beam` is `Some`.
+fn solve_beamed(
+    model: &HopModel,
+    goal: MoveGoal,
+    beam: Option<Option<Line>>,
+    budget: &mut Budget,
+) -> HopResult {
     // The layers below stand on every jump taking exactly one peg.
     let single = model.moves.iter().all(|m| m.over.len() == 1);
+    let cap = goal.most();
     let r = if !single {
         chains::run(model, budget)
     } else if model.geo.cells.len() <= 64 {
-        Search::<u64>::new(model, budget).and_then(|s| s.fastest(budget))
+        Search::<u64>::new(model, budget).and_then(|s| s.fastest(cap, beam, budget))
     } else {
-        Search::<u128>::new(model, budget).and_then(|s| s.fastest(budget))
+        Search::<u128>::new(model, budget).and_then(|s| s.fastest(cap, beam, budget))
     };
-    let cap = goal.most();
     // A stop that has proven more moves needed than a goal of at most `cap` allows has
     // decided the goal.
     let beyond = |least: u32, memory: u64| {
-        let are = if least == 1 { "move is" } else { "moves are" };
-        let why = format!("at least {least} {are} needed, more than {cap}");
+        let why = more_than(least, cap);
         (Verdict::Unsolvable(Some(why)), Vec::new(), model.start, memory)
     };
     let (verdict, path, end, memory) = match r {
@@ -137,6 +157,36 @@ pub fn solve(model: &HopModel, goal: MoveGoal, budget: &mut Budget) -> HopResult
         nodes: budget.nodes,
         memory,
     }
+}
+
+/// A line of jumps and the moves it makes.
+pub type Line = (u32, Vec<usize>);
+
+/// The beam's line, the first upper bound the exact search for the fewest moves starts from,
+/// where that search runs from both ends (every jump taking one peg, a goal of a peg count
+/// whose positions can be listed); `None` elsewhere, when the start's class holds no goal
+/// position, when the beam finds no line or when a limit stops it. Cheap beside the exact
+/// search: for choosing which of several starts to search first, then
+/// [`solve_given_beam`].
+pub fn beam_line(model: &HopModel, budget: &mut Budget) -> Option<Line> {
+    fn beam<W: Word>(model: &HopModel, budget: &mut Budget) -> Option<Line> {
+        let mut s = Search::<W>::new(model, budget).ok()?;
+        let goals = s.listed_goals(budget).ok()??;
+        both_ends::beam(&s, &goals, budget).ok()?
+    }
+    if !model.moves.iter().all(|m| m.over.len() == 1) {
+        None
+    } else if model.geo.cells.len() <= 64 {
+        beam::<u64>(model, budget)
+    } else {
+        beam::<u128>(model, budget)
+    }
+}
+
+/// Why a goal of at most `cap` moves is unsolvable once `least` are proven needed.
+fn more_than(least: u32, cap: u32) -> String {
+    let are = if least == 1 { "move is" } else { "moves are" };
+    format!("at least {least} {are} needed, more than {cap}")
 }
 
 /// The moves a goal of a peg count needs: one at least while the start has more pegs than
@@ -502,15 +552,37 @@ impl<'a, W: Word> Search<'a, W> {
         Ok(Some(out))
     }
 
-    /// The fewest moves: from both ends by moves where the goal's positions can be listed,
-    /// else by layers of peg count.
-    fn fastest(mut self, budget: &mut Budget) -> Result<Found, Stop> {
+    /// The fewest moves: from both ends by moves where the goal's positions can be listed
+    /// (no further than `cap`, starting from the beam's line when `beam` gives it), else by
+    /// layers of peg count.
+    fn fastest(mut self, cap: u32, beam: Option<Option<Line>>, budget: &mut Budget) -> Result<Found, Stop> {
+        let Some(goals) = self.listed_goals(budget)? else {
+            return self.run(budget);
+        };
+        self.live = 0;
+        // A quick line first, to return should a limit stop the exact search.
+        let best = quick_line(self.model, budget);
+        match both_ends::run(&self, goals, cap, beam, budget) {
+            Ok(found) => Ok(found),
+            Err((Stop::GaveUp(why, memory), least, line)) => Err(Stop::Bounded {
+                why,
+                memory,
+                least,
+                best: line.or(best),
+            }),
+            Err((stop, ..)) => Err(stop),
+        }
+    }
+
+    /// The goal positions in the start's position class, canonical, when a goal of a peg
+    /// count has few enough to list; unsolvable when none is in the class.
+    fn listed_goals(&mut self, budget: &Budget) -> Result<Option<Vec<W>>, Stop> {
         let goals = match self.model.goal.pegs {
             PegGoal::Count(n) if n <= self.model.start.count_ones() => self.goal_positions(n, budget)?,
             _ => None,
         };
         let Some(goals) = goals else {
-            return self.run(budget);
+            return Ok(None);
         };
         // Goal positions outside the start's position class cannot be reached.
         let inv = Invariants::find_within(self.model, budget).map_err(|why| Stop::GaveUp(why, 0))?;
@@ -526,19 +598,7 @@ impl<'a, W: Word> Search<'a, W> {
                 .unwrap_or_else(|| "position class: no goal position is in the class of the start".into());
             return Err(Stop::Unsolvable(Some(why), 0));
         }
-        self.live = 0;
-        // A quick line first, to return should a limit stop the exact search.
-        let best = quick_line(self.model, budget);
-        match both_ends::run(&self, goals, budget) {
-            Ok(found) => Ok(found),
-            Err((Stop::GaveUp(why, memory), least, line)) => Err(Stop::Bounded {
-                why,
-                memory,
-                least,
-                best: line.or(best),
-            }),
-            Err((stop, ..)) => Err(stop),
-        }
+        Ok(Some(goals))
     }
 
     fn run(mut self, budget: &mut Budget) -> Result<Found, Stop> {

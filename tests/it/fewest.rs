@@ -846,11 +846,13 @@ fn a_start_at_its_goal_is_solved_at_a_node_limit_of_none() {
     }
 }
 
-/// `--fewest-moves` keeps a puzzle's own `moves: N`: the fewest, held to N.
+/// `--fewest-moves` keeps a puzzle's own `moves: N`: the fewest, held to N. Where the beam's
+/// line is longer than N + 1, the search stops once N is refuted, without finding the fewest.
 #[test]
 fn the_fewest_moves_flag_keeps_the_goals_own_limit_on_the_moves() {
     let corner = "rules: triangle_hop\nboard: |2\n       .\n      o o\n     o o o\n    o o o o\n   o o o o o\ngoal:\n  pegs: 1\n  moves: ";
     for (within, said) in [
+        ("8", "unsolvable: at least 9 moves are needed, more than 8\n"),
         ("9", "unsolvable: the fewest moves is 10, more than 9\n"),
         (
             "10",

@@ -712,8 +712,6 @@ fn triangle_starts(rows: usize) -> Result<Run, String> {
     })
 }
 
-/// The fewest moves from each class of single vacancy of the triangle with `rows` rows to one
-/// peg anywhere: the least over the classes that finish, and how many classes do.
 /// A start: its vacancy (row from the apex, hole in the row) and its model.
 type Start = ((usize, usize), HopModel);
 
@@ -742,30 +740,42 @@ fn triangle_start_classes(rows: usize) -> Result<Vec<Start>, String> {
 }
 
 /// The fewest moves from the best single vacancy of the triangle of `rows`: each start
-/// class searched under its own time limit, held below the least found so far (a class that
-/// cannot beat it is refuted by its bound, not solved exactly). A class that gives up leaves
-/// the answer between the floors proven and the least found, and says so.
+/// class searched under its own time limit, the class whose beam found the shortest line
+/// first, the others held below the least found so far (their passes stop there: a class
+/// that cannot beat it is refuted, not solved exactly). A class that gives up leaves the
+/// answer between the floors proven and the least found, and says so.
 fn triangle_fewest_moves(rows: usize) -> Result<Run, String> {
-    let starts = triangle_start_classes(rows)?;
+    let limits = Limits {
+        timeout: Some(if rows > 8 { LONG_TIMEOUT } else { CASE_TIMEOUT }),
+        ..Limits::default()
+    };
     let mut nodes = 0;
+    let mut starts: Vec<(Option<crate::search::fewest_moves::Line>, Start)> = triangle_start_classes(rows)?
+        .into_iter()
+        .map(|start| {
+            let mut b = Budget::new(limits);
+            let beam = crate::search::fewest_moves::beam_line(&start.1, &mut b);
+            nodes += b.nodes;
+            (beam, start)
+        })
+        .collect();
+    starts.sort_by_key(|(beam, ((r, c), _))| (beam.as_ref().map_or(u32::MAX, |b| b.0), *r, *c));
+    let classes = starts.len();
     let mut least: Option<u32> = None;
     // Classes that gave up: the floor each proved, and the first one's reason.
     let mut open: Vec<u32> = Vec::new();
     let mut why = None;
-    for (_, m) in &starts {
-        let mut b = Budget::new(Limits {
-            timeout: Some(if rows > 8 { LONG_TIMEOUT } else { CASE_TIMEOUT }),
-            ..Limits::default()
-        });
+    for (beam, (_, m)) in starts {
+        let mut b = Budget::new(limits);
         let goal = match least {
             Some(l) => crate::spec::MoveGoal::Within(l.saturating_sub(1)),
             None => crate::spec::MoveGoal::Fewest,
         };
-        let run = crate::search::fewest_moves::solve(m, goal, &mut b);
+        let run = crate::search::fewest_moves::solve_given_beam(&m, goal, beam, &mut b);
         nodes += b.nodes;
         // A line found is what its jumps do: replayed to one peg.
-        if !run.path.is_empty() && solve::hop_end(m, &run.path)?.count_ones() == 1 {
-            let moves = crate::search::fewest_moves::count_moves(m, &run.path);
+        if !run.path.is_empty() && solve::hop_end(&m, &run.path)?.count_ones() == 1 {
+            let moves = crate::search::fewest_moves::count_moves(&m, &run.path);
             least = Some(least.map_or(moves, |l| l.min(moves)));
         }
         match run.verdict {
@@ -781,7 +791,7 @@ fn triangle_fewest_moves(rows: usize) -> Result<Run, String> {
     }
     Ok(Run {
         nodes,
-        result: least_over(starts.len(), least, &open, why.as_deref()),
+        result: least_over(classes, least, &open, why.as_deref()),
     })
 }
 

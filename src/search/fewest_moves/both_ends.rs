@@ -25,7 +25,7 @@
 //! and `b` it completed: that is the lower bound it proves.
 
 use super::bounds::Bounds;
-use super::{Found, Search, Stop, upper, walk};
+use super::{Found, Line, Search, Stop, upper, walk};
 use crate::search::bits::Word;
 use crate::search::{Budget, GaveUp};
 use rayon::prelude::*;
@@ -61,8 +61,10 @@ type Over = (GaveUp, u64);
 /// within the target is kept, at its true number of moves, so the first meeting is as short
 /// as any; when the sides have grown to the target without meeting, or a side has nothing
 /// left, no line within it exists. The target is raised one at a time from the bound at the
-/// start, and the beam's line of `u` moves is the fewest once `u - 1` is refuted. A pass
-/// costs more the more moves the target leaves above the bound: on the 55-hole triangle
+/// start, and the beam's line of `u` moves is the fewest once `u - 1` is refuted; for a goal
+/// of at most `cap` moves no pass goes past `cap`, so that more than `cap` are proven needed
+/// by the pass for `cap`, without finding the fewest. A pass costs more the more moves the
+/// target leaves above the bound: on the 55-hole triangle
 /// from (4, 1), the beam's 21 moves, 3 above the bound's 17 after the first move, made one
 /// pass for 20 grow a forward layer of 83 M positions by its eighth move, where the passes
 /// from the bound up refuted 17 at once and 18 in about three minutes. On the English
@@ -71,6 +73,8 @@ type Over = (GaveUp, u64);
 pub(super) fn run<W: Word>(
     s: &Search<'_, W>,
     goals: Vec<W>,
+    cap: u32,
+    beam: Option<Option<Line>>,
     budget: &mut Budget,
 ) -> Result<Found, (Stop, u32, Option<Vec<usize>>)> {
     let start = s.canon(W::narrow(s.model.start));
@@ -86,9 +90,10 @@ pub(super) fn run<W: Word>(
     let from_goals = goals.iter().map(|&g| bounds.behind(g)).min().unwrap_or(0);
     // The fewest moves proven needed.
     let mut floor = bounds.ahead(start).max(from_goals).max(1);
-    let goal_set: FxHashSet<W> = goals.iter().copied().collect();
-    let beam =
-        upper::line(s, &bounds, &goal_set, budget).map_err(|why| (Stop::GaveUp(why, 0), floor, None))?;
+    let beam = match beam {
+        Some(given) => given,
+        None => self::beam(s, &goals, budget).map_err(|why| (Stop::GaveUp(why, 0), floor, None))?,
+    };
     // The beam's layers, freed, go back to the system before the tables grow.
     crate::process::release_freed();
     let mut memory = 0u64;
@@ -99,6 +104,11 @@ pub(super) fn run<W: Word>(
             && *u <= floor
         {
             return Ok(line_found(s, *u, path.clone(), memory));
+        }
+        // A goal of at most `cap` moves is decided once more are proven needed.
+        if target > cap {
+            let why = super::more_than(target, cap);
+            return Err((Stop::Unsolvable(Some(why), memory), target, None));
         }
         let within = |g: &&W| bounds.behind(**g) <= target;
         let mut sides = [
@@ -143,6 +153,16 @@ pub(super) fn run<W: Word>(
         floor = target + 1;
         target += 1;
     }
+}
+
+/// The beam's line towards `goals`: its moves and jumps, if it finds one.
+pub(super) fn beam<W: Word>(
+    s: &Search<'_, W>,
+    goals: &[W],
+    budget: &mut Budget,
+) -> Result<Option<Line>, GaveUp> {
+    let goal_set: FxHashSet<W> = goals.iter().copied().collect();
+    upper::line(s, &goal_bounds(s.model), &goal_set, budget)
 }
 
 /// The beam's line of `moves` moves, shown the fewest.
