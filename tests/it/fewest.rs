@@ -871,6 +871,28 @@ fn the_fewest_moves_flag_keeps_the_goals_own_limit_on_the_moves() {
     }
 }
 
+/// A `moves: N` no line could reach (14 pegs make 13 moves at most) stops no pass early: the
+/// search goes on until it has tried every position, and says so, where one below it is
+/// decided by the pass for N.
+#[test]
+fn a_cap_past_the_longest_line_leaves_the_exhaustive_reason() {
+    let puzzle = "rules: triangle_hop\nboard: |\n  o\n  . o\n  o o o\n  o o o o\n  o o o o o\ngoal:\n  pegs: 1\n  at: [3, 1]\n  moves: ";
+    for (within, said) in [
+        ("12", "unsolvable: at least 13 moves are needed, more than 12\n"),
+        (
+            "13",
+            "unsolvable: exhaustive search from the goal: 1273 positions are every position",
+        ),
+    ] {
+        Test::new()
+            .file("t5.yaml", &format!("{puzzle}{within}\n"))
+            .args(["solve", "t5.yaml"])
+            .run()
+            .status(1)
+            .stdout_has(said);
+    }
+}
+
 /// A batch's table and CSV count a give-up's best line as JSON does: its moves and jumps.
 #[test]
 fn a_batch_shows_the_moves_of_the_best_line_a_stopped_search_found() {

@@ -98,6 +98,9 @@ pub(super) fn run<W: Word>(
     crate::process::release_freed();
     let mut memory = 0u64;
     let mut target = floor;
+    let longest = start
+        .pegs()
+        .saturating_sub(goals.iter().map(|g| g.pegs()).min().unwrap_or(0));
     let best = beam.as_ref().map(|b| b.1.clone());
     loop {
         if let Some((u, path)) = &beam
@@ -105,8 +108,10 @@ pub(super) fn run<W: Word>(
         {
             return Ok(line_found(s, *u, path.clone(), memory));
         }
-        // A goal of at most `cap` moves is decided once more are proven needed.
-        if target > cap {
+        // A goal of at most `cap` moves is decided once more are proven needed, unless no
+        // line could be that long (every move takes a peg): then the passes go on, to the
+        // fewest or to every position tried, which says more.
+        if target > cap && cap < longest {
             let why = super::more_than(target, cap);
             return Err((Stop::Unsolvable(Some(why), memory), target, None));
         }
