@@ -172,7 +172,7 @@ pub fn beam_line(model: &HopModel, budget: &mut Budget) -> Option<Line> {
     fn beam<W: Word>(model: &HopModel, budget: &mut Budget) -> Option<Line> {
         let mut s = Search::<W>::new(model, budget).ok()?;
         let goals = s.listed_goals(budget).ok()??;
-        both_ends::beam(&s, &goals, budget).ok()?
+        both_ends::beam(&s, &both_ends::goal_bounds(model), &goals, budget).ok()?
     }
     if !model.moves.iter().all(|m| m.over.len() == 1) {
         None

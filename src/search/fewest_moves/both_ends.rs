@@ -92,7 +92,7 @@ pub(super) fn run<W: Word>(
     let mut floor = bounds.ahead(start).max(from_goals).max(1);
     let beam = match beam {
         Some(given) => given,
-        None => self::beam(s, &goals, budget).map_err(|why| (Stop::GaveUp(why, 0), floor, None))?,
+        None => self::beam(s, &bounds, &goals, budget).map_err(|why| (Stop::GaveUp(why, 0), floor, None))?,
     };
     // The beam's layers, freed, go back to the system before the tables grow.
     crate::process::release_freed();
@@ -160,14 +160,15 @@ pub(super) fn run<W: Word>(
     }
 }
 
-/// The beam's line towards `goals`: its moves and jumps, if it finds one.
+/// The beam's line towards `goals`, ranked by `bounds`: its moves and jumps, if it finds one.
 pub(super) fn beam<W: Word>(
     s: &Search<'_, W>,
+    bounds: &Bounds<W>,
     goals: &[W],
     budget: &mut Budget,
 ) -> Result<Option<Line>, GaveUp> {
     let goal_set: FxHashSet<W> = goals.iter().copied().collect();
-    upper::line(s, &goal_bounds(s.model), &goal_set, budget)
+    upper::line(s, bounds, &goal_set, budget)
 }
 
 /// The beam's line of `moves` moves, shown the fewest.
