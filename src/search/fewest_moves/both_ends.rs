@@ -64,12 +64,11 @@ type Over = (GaveUp, u64);
 /// start, and the beam's line of `u` moves is the fewest once `u - 1` is refuted; for a goal
 /// of at most `cap` moves no pass goes past `cap`, so that more than `cap` are proven needed
 /// by the pass for `cap`, without finding the fewest. A pass costs more the more moves the
-/// target leaves above the bound: on the 55-hole triangle
-/// from (4, 1), the beam's 21 moves, 3 above the bound's 17 after the first move, made one
-/// pass for 20 grow a forward layer of 83 M positions by its eighth move, where the passes
-/// from the bound up refuted 17 at once and 18 in about three minutes. On the English
-/// board, where the beam's 18 is the fewest, the passes below 17 cost about a third more
-/// than that one pass.
+/// target leaves above the bound: on the 55-hole triangle from (4, 1), the beam's 21 moves,
+/// 3 above the bound's 17 after the first move, made one pass for 20 grow a forward layer of
+/// 83 M positions by its eighth move, where the passes from the bound up refuted 17 at once
+/// and 18 in about three minutes. On the English board, where the beam's 18 is the fewest,
+/// the passes below 17 cost about a third more than that one pass.
 pub(super) fn run<W: Word>(
     s: &Search<'_, W>,
     goals: Vec<W>,
