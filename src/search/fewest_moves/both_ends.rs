@@ -97,9 +97,9 @@ pub(super) fn run<W: Word>(
     crate::process::release_freed();
     let mut memory = 0u64;
     let mut target = floor;
-    let longest = start
-        .pegs()
-        .saturating_sub(goals.iter().map(|g| g.pegs()).min().unwrap_or(0));
+    // Every move takes a peg at least: no line is longer than this.
+    let (most, least) = super::pegs_on_a_line(s.model);
+    let longest = most.saturating_sub(least);
     let best = beam.as_ref().map(|b| b.1.clone());
     loop {
         if let Some((u, path)) = &beam

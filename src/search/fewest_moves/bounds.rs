@@ -66,10 +66,12 @@ impl<W: Word> Bounds<W> {
                 // A region can be full at the end only if it fits the goal's pegs beside
                 // the cells the goal holds.
                 let spare = goal_pegs.saturating_sub(goal_cells.count_ones());
-                let fits = |r: u128| match exact {
-                    _ if one_peg => false,
-                    true => r & !goal_cells == 0,
-                    false => (r & !goal_cells).count_ones() <= spare,
+                let fits = |r: u128| {
+                    !one_peg
+                        && match exact {
+                            true => r & !goal_cells == 0,
+                            false => (r & !goal_cells).count_ones() <= spare,
+                        }
                 };
                 let (maybe, always): (Vec<u128>, Vec<u128>) = p.iter().partition(|&&r| fits(r));
                 // As many as fit beside each other, the smallest first: no goal position
