@@ -138,7 +138,7 @@ pub(super) fn line<W: Word>(
                             parent: k,
                             chain: chain.clone(),
                         };
-                        out.push(((bounds.ahead(q), q.pegs()), c, kept));
+                        out.push(((bounds.packed(q), q.pegs()), c, kept));
                     }
                 }
                 let now = held + (out.capacity() * size_of::<Child<W>>()) as u64;
