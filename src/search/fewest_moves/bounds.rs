@@ -236,14 +236,10 @@ fn most_apart(overlaps: &[u128], mut f: u128) -> u32 {
             return n;
         }
         if !taken {
-            let mut most = (0, 0);
-            let mut rest = f;
-            while rest != 0 {
-                let v = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                most = most.max(((overlaps[v] & f).count_ones(), v));
-            }
-            let v = most.1;
+            let v = (0..overlaps.len())
+                .filter(|&v| f >> v & 1 == 1)
+                .max_by_key(|&v| (overlaps[v] & f).count_ones())
+                .expect("a region left");
             let with = 1 + most_apart(overlaps, f & !(overlaps[v] | 1 << v));
             return n + with.max(most_apart(overlaps, f & !(1 << v)));
         }
