@@ -293,9 +293,15 @@ impl<const G: usize> Run<'_, G> {
     ) -> Result<f64, Stop> {
         let mut first = 0;
         while first < sources.len() {
+            // A batch's pairs are a guess from the fan-out so far, and a batch may make more:
+            // near the limit a batch takes at most half the room left (16 bytes a pair, twice),
+            // so that one guessed low by half stays within the limit (a 16 MiB batch passed
+            // 60MB by 2.7 MiB).
+            let left = self.budget.room(held + self.untracked).left() / (2 * 16 * 2);
+            let most = (BATCH_PAIRS as u64).min(left) as f64;
             let mut take = 0;
             let mut guess = 0.0;
-            while first + take < sources.len() && (take == 0 || guess < BATCH_PAIRS as f64) {
+            while first + take < sources.len() && (take == 0 || guess < most) {
                 guess += size(&sources[first + take]) as f64 * fan_out;
                 take += 1;
             }
@@ -320,9 +326,11 @@ impl<const G: usize> Run<'_, G> {
             }
             self.budget.nodes += positions as u64;
             let batch_bytes: u64 = self.pool.iter().map(Scattered::bytes).sum();
-            // The tables take each growth from what is left beside the batch, before it.
+            // The tables take each growth from what is left beside the batch, before it, and
+            // beside what the process holds that no figure counts.
             self.check(held + batch_bytes)?;
-            let room = self.budget.room(held + batch_bytes);
+            let counted = held + batch_bytes + self.untracked;
+            let room = self.budget.room(counted.max(self.budget.resident_growth()));
             held = absorb(&self.pool[..take], &room)?;
             self.check(held)?;
         }
