@@ -288,7 +288,13 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     if config.options.fewest && !config.quiet {
         eprintln!(
             "marbles: note: --fewest leaves the fewest pegs on hop and pieces boards; tilt and slide \
-             puzzles are solved as they would be without it"
+             puzzles, and goals that draw the board they end on, are solved as they would be without it"
+        );
+    }
+    if config.options.fewest_moves && !config.quiet {
+        eprintln!(
+            "marbles: note: --fewest-moves finds the fewest moves to a count of pegs; goals of a peg \
+             reaching a cell (`reach:`) are solved as they would be without it"
         );
     }
 

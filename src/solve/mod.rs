@@ -51,9 +51,10 @@ pub struct Options {
     /// the moves are still replayed to the goal, but no drawing, spec hash or settings are
     /// kept (a 20,000-case ICPC file spent a fifth of its time making them).
     pub bare: bool,
-    /// `--order` and `--shuffle` order the jumps of hop families and `--fewest` leaves the
-    /// fewest pegs of hop and pieces boards; the puzzles of other kinds are solved as they
-    /// would be without them (a batch over a mixed collection). Otherwise those refuse them.
+    /// `--order` and `--shuffle` order the jumps of hop families, `--fewest` leaves the
+    /// fewest pegs of hop and pieces boards with no goal board, and `--fewest-moves` finds the
+    /// fewest moves to goals with no `reach:`; the other puzzles are solved as they would be
+    /// without them (a batch over a mixed collection). Otherwise those refuse them.
     pub where_they_apply: bool,
 }
 
@@ -79,7 +80,11 @@ pub fn prepare_spec(spec: Spec, opts: &Options) -> Result<Prepared> {
 /// Compiles a spec with a given rule script instead of the one it names (`marbles check
 /// x.rhai` tries a script on a sample board).
 pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Prepared> {
-    if opts.fewest && spec.goal.board.is_some() {
+    // In a batch, a goal board keeps its pegs and a `reach:` goal its first peg on the cell:
+    // the flags apply to the other puzzles.
+    let fewest = opts.fewest && !(opts.where_they_apply && spec.goal.board.is_some());
+    let fewest_moves = opts.fewest_moves && !(opts.where_they_apply && spec.goal.reach.is_some());
+    if fewest && spec.goal.board.is_some() {
         return Err(crate::diag::Diagnostic::new(
             &spec.path,
             "`--fewest` asks for the fewest pegs, but this puzzle's goal board says exactly where \
@@ -90,7 +95,7 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
     let tables = script::run(&script, &spec, &opts.script).map_err(|d| d.stopping(&spec))?;
     let hop = tables.kind == script::Kind::Hop;
     let pegless = matches!(tables.kind, script::Kind::Tilt | script::Kind::Slide);
-    if opts.fewest && pegless && !opts.where_they_apply {
+    if fewest && pegless && !opts.where_they_apply {
         return Err(crate::diag::Diagnostic::new(
             &spec.path,
             format!(
@@ -105,7 +110,7 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
             ),
         ));
     }
-    if opts.fewest_moves && spec.goal.reach.is_some() && hop {
+    if fewest_moves && spec.goal.reach.is_some() && hop {
         return Err(crate::diag::Diagnostic::new(
             &spec.path,
             "`--fewest-moves` and `goal: reach:` together are not supported: the fewest-moves search \
@@ -113,11 +118,11 @@ pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Pr
         )
         .at(spec.goal.reach_line, None));
     }
-    if opts.fewest && !pegless {
+    if fewest && !pegless {
         spec.goal.pegs = Some(PegGoal::Fewest);
     }
     // A goal's own `moves: N` stays: its search finds the fewest too, then holds them to N.
-    if opts.fewest_moves && spec.goal.moves.is_none() {
+    if fewest_moves && spec.goal.moves.is_none() {
         spec.goal.moves = Some(MoveGoal::Fewest);
     }
     let model = model::compile(&spec, &script, &tables)?;

@@ -697,9 +697,11 @@ fn a_move_order_is_refused_by_families_it_would_change_nothing_in() {
     }
 }
 
-/// A batch over a mixed collection takes `--order` for its hop families and `--fewest` for
-/// its boards of pegs, solves the rest as their kinds do, and says so once (each tilt, slide
-/// or pieces puzzle was an error under `--order`, and `--fewest` was dropped unsaid).
+/// A batch over a mixed collection takes `--order` for its hop families, `--fewest` for its
+/// boards of pegs with no goal board and `--fewest-moves` for goals of a peg count, solves
+/// the rest as they are, and says so once (each tilt, slide or pieces puzzle was an error
+/// under `--order`, `--fewest` was dropped unsaid, and a goal board under `--fewest` or a
+/// `reach:` goal under `--fewest-moves` was an error row: the shipped collection exited 2).
 #[test]
 fn a_batch_takes_flags_of_kinds_where_they_apply_and_solves_the_rest_as_they_are() {
     let shipped = |p: &str| std::fs::read_to_string(root().join(p)).unwrap();
@@ -707,6 +709,11 @@ fn a_batch_takes_flags_of_kinds_where_they_apply_and_solves_the_rest_as_they_are
         let run = Test::new()
             .file("set/tilt.yaml", &shipped("puzzles/tilt_roll/four_by_four.yaml"))
             .file("set/corner.yaml", &shipped("puzzles/triangle_hop/corner.yaml"))
+            .file("set/latin.yaml", &shipped("puzzles/peg_hop/latin_cross.yaml"))
+            .file(
+                "set/soldiers.yaml",
+                &shipped("puzzles/soldiers/soldiers_row1.yaml"),
+            )
             .args(
                 ["batch", "set", "--no-report", "--format", "csv"]
                     .into_iter()
@@ -732,10 +739,29 @@ fn a_batch_takes_flags_of_kinds_where_they_apply_and_solves_the_rest_as_they_are
         out.contains("\nset/tilt.yaml,Tilt 4x4 wall,tilt_roll,solved,5,"),
         "{out}"
     );
-    batch(
+    let out = batch(
         "--fewest",
         "marbles: note: --fewest leaves the fewest pegs on hop and pieces boards; tilt and slide \
-         puzzles are solved as they would be without it\n",
+         puzzles, and goals that draw the board they end on, are solved as they would be without it\n",
+    );
+    // The Latin cross ends on its goal board's one peg, in its 5 jumps.
+    assert!(
+        out.contains("\nset/latin.yaml,Latin cross,peg_hop,solved,5,1,"),
+        "{out}"
+    );
+    let out = batch(
+        "--fewest-moves",
+        "marbles: note: --fewest-moves finds the fewest moves to a count of pegs; goals of a peg \
+         reaching a cell (`reach:`) are solved as they would be without it\n",
+    );
+    // The corner in 10 moves (13 jumps); the soldier reaches row 1 in its one jump.
+    assert!(
+        out.contains("\nset/corner.yaml,Triangle corner,triangle_hop,solved,10,1,"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\nset/soldiers.yaml,\"Soldiers, row 1\",peg_hop,solved,1,1,"),
+        "{out}"
     );
     // `solve` of the tilt board alone refuses it.
     Test::new()
