@@ -81,8 +81,8 @@ impl Diagnostic {
         self
     }
 
-    /// The error of the case called `name` of a file of several: its row is named so (an
-    /// error row of one was named by its file's stem, like the file's other errors).
+    /// The error of the puzzle called `name` (a case of a file of several, or a puzzle read
+    /// whole whose rules or board failed): its row is named so, not by its file's stem.
     pub fn of_case(mut self, name: &str) -> Self {
         if self.puzzle.is_none() {
             self.puzzle = Some(Box::new((name.to_string(), None)));

@@ -73,13 +73,19 @@ pub fn prepare(path: &Path, opts: &Options) -> Result<Prepared> {
 
 /// Compiles an already-parsed spec (from YAML or another notation).
 pub fn prepare_spec(spec: Spec, opts: &Options) -> Result<Prepared> {
-    let script = script::resolve(&spec)?;
+    let script = script::resolve(&spec).map_err(|d| d.of_case(&spec.name))?;
     prepare_with(spec, script, opts)
 }
 
 /// Compiles a spec with a given rule script instead of the one it names (`marbles check
 /// x.rhai` tries a script on a sample board).
-pub fn prepare_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Prepared> {
+pub fn prepare_with(spec: Spec, script: Script, opts: &Options) -> Result<Prepared> {
+    // Its error row is named as its answer would be, not by the file's stem.
+    let name = spec.name.clone();
+    compile_with(spec, script, opts).map_err(|d| d.of_case(&name))
+}
+
+fn compile_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Prepared> {
     // In a batch, a goal board keeps its pegs and a `reach:` goal its first peg on the cell:
     // the flags apply to the other puzzles.
     let fewest = opts.fewest && !(opts.where_they_apply && spec.goal.board.is_some());

@@ -586,8 +586,8 @@ fn rule_script_mistakes_are_explained() {
 
 #[test]
 fn a_script_error_in_solve_names_the_puzzle_that_ran_it() {
-    // Two puzzles, one family each: the error must say which puzzle's script failed, and the
-    // other puzzle is still solved.
+    // Two puzzles, one family each: the error must say which puzzle's script failed, by the
+    // name the puzzle gives (not its file's stem), and the other puzzle is still solved.
     Test::new()
         .file("rules/bad.rhai", "fn rules(board) { let x = 1; x.foo(); }\n")
         .file("ok.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
@@ -595,7 +595,7 @@ fn a_script_error_in_solve_names_the_puzzle_that_ran_it() {
         .args(["solve", "broken.yaml", "ok.yaml"])
         .run()
         .status(2)
-        .stderr_has("marbles: error: broken.yaml: broken: rules/bad.rhai:1:32: rule script failed: Function not found: foo (i64)")
+        .stderr_has("marbles: error: broken.yaml: Broken: rules/bad.rhai:1:32: rule script failed: Function not found: foo (i64)")
         .stdout_has("solved in 1 move");
     // `check` names it too.
     Test::new()
