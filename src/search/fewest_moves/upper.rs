@@ -45,11 +45,16 @@ fn layer_bytes<W>(layer: &[Kept<W>]) -> u64 {
     size_of_val(layer) as u64 + chains
 }
 
-/// The bytes a chunk's children take: as many as it holds, for a list of 128 KiB and more is
-/// mapped on its own (`process::map_large_tables`) and the room it has grown into but not
-/// filled is not resident (counting that room, a beam on 78 holes gave up on 238 MiB at 141).
-fn listed_bytes<T>(out: &[T]) -> u64 {
-    size_of_val(out) as u64
+/// The bytes a chunk's children take. A list of 128 KiB and more is mapped on its own
+/// (`process::map_large_tables`): the room it has grown into but not filled is not resident
+/// (counting that room, a beam on 78 holes gave up on 238 MiB at 141). A smaller one comes
+/// from the heap, whose pages freed lists may have touched: all of its room counts.
+fn listed_bytes<T>(out: &Vec<T>) -> u64 {
+    let room = (out.capacity() * size_of::<T>()) as u64;
+    match room >= 128 << 10 {
+        true => crate::process::allocated(size_of_val(out.as_slice()) as u64),
+        false => crate::process::allocated(room),
+    }
 }
 
 /// The heap a chain of `jumps` jumps takes: glibc's block, its 8-byte header and the jumps
