@@ -652,6 +652,7 @@ const SEEN_MOST: usize = 1 << 18;
 /// to [`SEEN_MOST`]): a lone peg unjumping on an empty board reaches the same states by
 /// thousands of orders. On the 45-hole triangle the first layer back from one peg listed
 /// 2.1 GB of positions for its 1.9 M with 2^10 slots, and 63 MB with the table grown.
+/// Its slots count against the memory limit while its chunk of the frontier runs.
 struct Seen<W> {
     slots: Vec<(W, u32, u32)>,
     /// The mark of the states met since the last [`Seen::clear`].
@@ -667,6 +668,11 @@ impl<W: Word> Seen<W> {
             mark: 1,
             met: 0,
         }
+    }
+
+    /// The bytes its slots take.
+    fn bytes(&self) -> u64 {
+        size_of_val(self.slots.as_slice()) as u64
     }
 
     /// Forgets every state met.
@@ -729,7 +735,8 @@ fn steps<W: Word>(
             let mut out: Vec<Vec<W>> = vec![Vec::new(); PARTS];
             let mut stack: Vec<(W, usize)> = Vec::new();
             let mut seen = Seen::new();
-            let (mut done, mut counted) = (0u64, 0u64);
+            // What the last check counted: all, and of it the chain-state table's.
+            let (mut done, mut counted, mut seen_counted) = (0u64, 0u64, 0u64);
             let (mut dropped, mut pruned) = (false, 0);
             for &p in ps {
                 // A move lowers the regions' bound only if its first jump starts in a full
@@ -754,11 +761,12 @@ fn steps<W: Word>(
                     }
                     done += 1;
                     if done == CHECK_EVERY {
-                        let now: u64 = out.iter().map(|v| (v.capacity() * size_of::<W>()) as u64).sum();
+                        let lists: u64 = out.iter().map(|v| (v.capacity() * size_of::<W>()) as u64).sum();
+                        let now = lists + seen.bytes();
                         if let Some(over) = check(done, now - counted) {
                             return Err(over);
                         }
-                        (done, counted) = (0, now);
+                        (done, counted, seen_counted) = (0, now, seen.bytes());
                     }
                     // A chain only takes pegs (reversed, adds them): past the goal's count
                     // (the start's) neither it nor its rest is on a line.
@@ -819,6 +827,8 @@ fn steps<W: Word>(
                 }
             }
             nodes.fetch_add(done, Relaxed);
+            // The chunk's lists stay; its chain-state table goes.
+            bytes.fetch_sub(seen_counted, Relaxed);
             if dropped {
                 cut.dropped.store(true, Relaxed);
             }
