@@ -85,6 +85,8 @@ pub fn prepare_with(spec: Spec, script: Script, opts: &Options) -> Result<Prepar
     compile_with(spec, script, opts).map_err(|d| d.of_case(&name))
 }
 
+/// [`prepare_with`]'s work: the flags checked against the goal, the script run, the model
+/// compiled.
 fn compile_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Prepared> {
     // In a batch, a goal board keeps its pegs and a `reach:` goal its first peg on the cell:
     // the flags apply to the other puzzles.
