@@ -47,8 +47,9 @@ fn layer_bytes<W>(layer: &[Kept<W>]) -> u64 {
 
 /// The bytes a chunk's children take. A list of 128 KiB and more is mapped on its own
 /// (`process::map_large_tables`): the room it has grown into but not filled is not resident
-/// (counting that room, English edge under 50MB gave up in the beam at a 36 MiB peak). A smaller one comes
-/// from the heap, whose pages freed lists may have touched: all of its room counts.
+/// (counting that room, English edge under 50MB gave up in the beam at a 36 MiB peak). A
+/// smaller one comes from the heap, whose pages freed lists may have touched: all of its
+/// room counts.
 fn listed_bytes<T>(out: &Vec<T>) -> u64 {
     let room = (out.capacity() * size_of::<T>()) as u64;
     match room >= 128 << 10 {
