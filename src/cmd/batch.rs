@@ -277,25 +277,29 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         where_they_apply: true,
         ..config.options.clone()
     };
-    // A collection mixes kinds: an order is for the hop families in it, fewest pegs for the
-    // boards of pegs, and said so once.
-    if config.options.order != crate::solve::MoveOrder::Script && !config.quiet {
-        eprintln!(
-            "marbles: note: --order and --shuffle order the jumps of hop families; puzzles of other \
-             kinds are solved as they would be without them"
-        );
-    }
-    if config.options.fewest && !config.quiet {
-        eprintln!(
-            "marbles: note: --fewest leaves the fewest pegs on hop and pieces boards; tilt and slide \
-             puzzles, and goals that draw the board they end on, are solved as they would be without it"
-        );
-    }
-    if config.options.fewest_moves && !config.quiet {
-        eprintln!(
-            "marbles: note: --fewest-moves finds the fewest moves to a count of pegs; goals of a peg \
-             reaching a cell (`reach:`) are solved as they would be without it"
-        );
+    // A collection mixes kinds: an order is for the hop families in it, fewest pegs and
+    // fewest moves for the goals they fit, and each flag says so once.
+    let notes = [
+        (
+            config.options.order != crate::solve::MoveOrder::Script,
+            "--order and --shuffle order the jumps of hop families; puzzles of other kinds are \
+             solved as they would be without them",
+        ),
+        (
+            config.options.fewest,
+            "--fewest leaves the fewest pegs on hop and pieces boards; tilt and slide puzzles, and \
+             goals that draw the board they end on, are solved as they would be without it",
+        ),
+        (
+            config.options.fewest_moves,
+            "--fewest-moves finds the fewest moves to a count of pegs; goals of a peg reaching a \
+             cell (`reach:`) are solved as they would be without it",
+        ),
+    ];
+    for (given, note) in notes {
+        if given && !config.quiet {
+            eprintln!("marbles: note: {note}");
+        }
     }
 
     let none = journal::Previous::default();
