@@ -242,6 +242,13 @@ impl<const G: usize> Run<'_, G> {
         }
     }
 
+    /// The room left beside `held` bytes of tables and what the process holds beyond them:
+    /// `untracked`, or its growth since the search began when that is more.
+    fn room(&self, held: u64) -> Room {
+        let counted = held + self.untracked;
+        self.budget.room(counted.max(self.budget.resident_growth()))
+    }
+
     /// The keys of each partition (`keys`, in the order `hits` marks them) whose mark is set,
     /// in one vector whose bytes are checked against the budget (with `held`) before it is
     /// allocated.
@@ -297,7 +304,7 @@ impl<const G: usize> Run<'_, G> {
             // near the limit a batch takes at most half the room left (16 bytes a pair, twice),
             // so that one guessed low by half stays within the limit (a 16 MiB batch passed
             // 60MB by 2.7 MiB).
-            let left = self.budget.room(held + self.untracked).left() / (2 * 16 * 2);
+            let left = self.room(held).left() / (2 * 16 * 2);
             let most = (BATCH_PAIRS as u64).min(left) as f64;
             let mut take = 0;
             let mut guess = 0.0;
@@ -329,9 +336,7 @@ impl<const G: usize> Run<'_, G> {
             // The tables take each growth from what is left beside the batch, before it, and
             // beside what the process holds that no figure counts.
             self.check(held + batch_bytes)?;
-            let counted = held + batch_bytes + self.untracked;
-            let room = self.budget.room(counted.max(self.budget.resident_growth()));
-            held = absorb(&self.pool[..take], &room)?;
+            held = absorb(&self.pool[..take], &self.room(held + batch_bytes))?;
             self.check(held)?;
         }
         // Reused within a layer; between layers sizes change, and idle buffers are memory.
