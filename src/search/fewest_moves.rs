@@ -476,7 +476,7 @@ impl<'a, W: Word> Search<'a, W> {
                 for &s in sets.iter().flatten() {
                     done += 1;
                     if done.is_multiple_of(CHECK_EVERY) {
-                        let now: u64 = out.iter().map(|v| (v.capacity() * size_of::<W>()) as u64).sum();
+                        let now = crate::process::lists_bytes(&out);
                         check(CHECK_EVERY, now - held).map_or(Ok(()), Err)?;
                         held = now;
                     }
@@ -494,11 +494,7 @@ impl<'a, W: Word> Search<'a, W> {
             .collect::<Result<_, _>>()
             .map_err(|(why, used)| Stop::GaveUp(why, self.peak.max(used)))?;
         budget.nodes = base + nodes.load(Ordering::Relaxed);
-        let listed: u64 = lists
-            .iter()
-            .flatten()
-            .map(|v| (v.capacity() * size_of::<W>()) as u64)
-            .sum();
+        let listed = crate::process::lists_bytes(lists.iter().flatten());
         self.check(budget, listed)?;
         let this = &*self;
         let grown = AtomicU64::new(0);

@@ -387,11 +387,7 @@ impl<W: Word> Side<W> {
             from = to;
             let lists = steps(s, &cut, &slice, back, budget, held + grown.load(Relaxed))?;
             drop(slice);
-            let listed: u64 = lists
-                .iter()
-                .flatten()
-                .map(|l| (l.capacity() * size_of::<W>()) as u64)
-                .sum();
+            let listed = crate::process::lists_bytes(lists.iter().flatten());
             most_listed = most_listed.max(listed);
             let held = held + listed;
             let budget = &*budget;
@@ -761,8 +757,7 @@ fn steps<W: Word>(
                     }
                     done += 1;
                     if done == CHECK_EVERY {
-                        let lists: u64 = out.iter().map(|v| (v.capacity() * size_of::<W>()) as u64).sum();
-                        let now = lists + seen.bytes();
+                        let now = crate::process::lists_bytes(&out) + seen.bytes();
                         if let Some(over) = check(done, now - counted) {
                             return Err(over);
                         }

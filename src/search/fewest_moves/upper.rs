@@ -45,19 +45,6 @@ fn layer_bytes<W>(layer: &[Kept<W>]) -> u64 {
     size_of_val(layer) as u64 + chains
 }
 
-/// The bytes a chunk's children take. A list of 128 KiB and more is mapped on its own
-/// (`process::map_large_tables`): the room it has grown into but not filled is not resident
-/// (counting that room, English edge under 50MB gave up in the beam at a 36 MiB peak). A
-/// smaller one comes from the heap, whose pages freed lists may have touched: all of its
-/// room counts.
-fn listed_bytes<T>(out: &Vec<T>) -> u64 {
-    let room = (out.capacity() * size_of::<T>()) as u64;
-    match room >= 128 << 10 {
-        true => crate::process::allocated(size_of_val(out.as_slice()) as u64),
-        false => crate::process::allocated(room),
-    }
-}
-
 /// The heap a chain of `jumps` jumps takes: glibc's block, its 8-byte header and the jumps
 /// rounded up to 16 bytes, 32 at least.
 fn chain_bytes(jumps: usize) -> u64 {
@@ -127,7 +114,7 @@ pub(super) fn line<W: Word>(
                         }
                         done += 1;
                         if done >= every {
-                            let now = held + listed_bytes(&out);
+                            let now = held + crate::process::list_bytes(&out);
                             check(done, now - counted)?;
                             (done, counted) = (0, now);
                         }
@@ -154,7 +141,7 @@ pub(super) fn line<W: Word>(
                         out.push(((bounds.packed(q), q.pegs()), c, kept));
                     }
                 }
-                let now = held + listed_bytes(&out);
+                let now = held + crate::process::list_bytes(&out);
                 check(done, now - counted)?;
                 Ok((out, None))
             })
