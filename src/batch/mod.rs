@@ -465,28 +465,20 @@ pub fn not_replayed(file: &str, outcomes: &mut [Outcome], opts: &Options) -> Opt
     None
 }
 
-/// Whether the results kept for `path` pass as a test, judged again against the file's
-/// `expect:` (a record's own `expect` and `met` are not read): `--failed` reruns the files
-/// for which this is false (none kept, the file changed since or cannot be read).
-pub fn passed_before(previous: &Previous, path: &Path) -> bool {
-    let Some(mut outcomes) = previous.load(&path.display().to_string()) else {
+/// Whether the results kept for `path` pass as a test: the file and its rule scripts unchanged
+/// since, each result what its moves do, and each meeting the file's `expect:` judged again
+/// ([`not_replayed`], as `merge` asks it; a record's own `expect` and `met` are not read).
+/// `--failed` reruns the files for which this is false (none kept, the file or a script it
+/// uses changed since, or it cannot be read).
+pub fn passed_before(previous: &Previous, path: &Path, opts: &Options) -> bool {
+    let file = path.display().to_string();
+    let Some(mut outcomes) = previous.load(&file) else {
         return false;
     };
-    let Ok(text) = crate::spec::read_text(path) else {
-        return false;
-    };
-    let hash = crate::fingerprint::hash(&text);
-    if outcomes.iter().any(|o| o.spec_hash.as_ref() != Some(&hash)) {
-        return false;
-    }
-    let Ok(specs) = formats::parse(path, Notation::of(path, None), &text) else {
-        return false;
-    };
-    specs.len() == outcomes.len()
-        && outcomes.iter_mut().zip(&specs).all(|(o, spec)| {
-            o.judge(spec.expect);
-            o.passed()
-        })
+    // A result that does not say what file it was made from is not one to keep.
+    outcomes.iter().all(|o| o.spec_hash.is_some())
+        && not_replayed(&file, &mut outcomes, opts).is_none()
+        && outcomes.iter().all(Outcome::passed)
 }
 
 /// A batch's progress bar, counting puzzles: each case as it is solved, and a file's

@@ -93,23 +93,29 @@ fn failed_last_time(
     dir: &std::path::Path,
     prev: &journal::Previous,
     puzzles: &[PathBuf],
+    opts: &Options,
 ) -> Result<Vec<PathBuf>, Error> {
     if !puzzles.iter().any(|p| prev.knows(&p.display().to_string())) {
         return Err(no_results(dir));
     }
     Ok(puzzles
         .iter()
-        .filter(|p| !batch::passed_before(prev, p))
+        .filter(|p| !batch::passed_before(prev, p, opts))
         .cloned()
         .collect())
 }
 
 /// What `--failed -k TEXT` says of the files `-k` left out (`left_out`) that did not pass in
 /// their latest results (`prev`): this run's exit status speaks for the files selected only.
-fn not_passed_outside(prev: &journal::Previous, left_out: &[PathBuf], select: Option<&str>) -> String {
+fn not_passed_outside(
+    prev: &journal::Previous,
+    left_out: &[PathBuf],
+    select: Option<&str>,
+    opts: &Options,
+) -> String {
     let failed: Vec<String> = left_out
         .iter()
-        .filter(|p| !batch::passed_before(prev, p))
+        .filter(|p| !batch::passed_before(prev, p, opts))
         .map(|p| crate::render::terminal(&p.display().to_string()).into_owned())
         .collect();
     // Named, ten at most: a collection of thousands must not make a message of thousands.
@@ -129,6 +135,18 @@ fn not_passed_outside(prev: &journal::Previous, left_out: &[PathBuf], select: Op
             if n == 1 { "was" } else { "were" },
             failed[..n.min(NAMED)].join(", ")
         ),
+    }
+}
+
+/// The options each puzzle of a batch of `jobs` jobs is solved under: a job's share of the
+/// default memory limit, each puzzle's tables bounded (the process is shared), and the flags
+/// taken where they apply.
+fn batch_options(config: &Config, jobs: usize) -> Options {
+    Options {
+        default_max_memory: crate::process::default_memory_limit(jobs),
+        whole_process: false,
+        where_they_apply: true,
+        ..config.options.clone()
     }
 }
 
@@ -222,8 +240,10 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
     let mut outside = String::new();
     if let (Some(dir), true) = (kept_in, config.failed) {
-        found.puzzles = failed_last_time(dir, &prev, &found.puzzles)?;
-        outside = not_passed_outside(&prev, &left_out, config.select.as_deref());
+        // Replayed as a batch of one job would solve them.
+        let opts = batch_options(config, 1);
+        found.puzzles = failed_last_time(dir, &prev, &found.puzzles, &opts)?;
+        outside = not_passed_outside(&prev, &left_out, config.select.as_deref(), &opts);
         if found.puzzles.is_empty() {
             eprintln!(
                 "--failed: every puzzle{} passed in the last results in {}: nothing to rerun, no report touched{}",
@@ -271,12 +291,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     // limit must not shrink for jobs that will never run.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = config.jobs.min(found.puzzles.len()).min(cores).max(1);
-    let options = Options {
-        default_max_memory: crate::process::default_memory_limit(jobs),
-        whole_process: false,
-        where_they_apply: true,
-        ..config.options.clone()
-    };
+    let options = batch_options(config, jobs);
     // A collection mixes kinds: an order is for the hop families in it, fewest pegs and
     // fewest moves for the goals they fit, and each flag says so once.
     let notes = [

@@ -246,6 +246,36 @@ fn failed_judges_the_last_results_again() {
     assert!(results.contains("\"met\":false"), "{results}");
 }
 
+/// `--failed` replays the last results under the rule scripts as they are now: a passing line
+/// that an edit of its script made illegal is rerun and fails (it read "every puzzle passed").
+#[test]
+fn failed_reruns_a_file_whose_rule_script_changed() {
+    let script = |dir: i32| {
+        format!(
+            "fn rules(board) {{\n    let jumps = [];\n    for c in board.cells {{\n        \
+             let over = [c[0], c[1] + {dir}];\n        let to = [c[0], c[1] + {}];\n        \
+             if board.has(over[0], over[1]) && board.has(to[0], to[1]) {{\n            \
+             jumps.push(#{{ dir: \"d\", from: c, over: over, to: to }});\n        }}\n    }}\n    \
+             #{{ kind: \"hop\", directions: [\"d\"], jumps: jumps, goal: #{{ pegs: 2 }} }}\n}}\n",
+            2 * dir
+        )
+    };
+    let t = Test::new()
+        .file("marbles.toml", "")
+        .file("rules/one_way.rhai", &script(1))
+        .file(
+            "set/right.yaml",
+            "rules: one_way\nexpect: solved\nboard: |\n  o o . o o .\n",
+        );
+    let first = t.command().args(["batch", "set", "--quiet"]).output().unwrap();
+    assert_eq!(first.status.code(), Some(0), "{first:?}");
+    // Jumps leftwards now: the recorded line is no longer legal, and no line exists.
+    std::fs::write(t.path("rules/one_way.rhai"), script(-1)).unwrap();
+    let (code, csv) = rerun_failed(&t);
+    assert_eq!(code, Some(1), "{csv}");
+    assert!(csv.contains("set/right.yaml,right,one_way,unsolvable,"), "{csv}");
+}
+
 #[test]
 fn failed_reruns_only_what_did_not_pass_last_time() {
     let t = three();
