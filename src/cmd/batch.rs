@@ -292,31 +292,6 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = config.jobs.min(found.puzzles.len()).min(cores).max(1);
     let options = batch_options(config, jobs);
-    // A collection mixes kinds: an order is for the hop families in it, fewest pegs and
-    // fewest moves for the goals they fit, and each flag says so once.
-    let notes = [
-        (
-            config.options.order != crate::solve::MoveOrder::Script,
-            "--order and --shuffle order the jumps of hop families; puzzles of other kinds are \
-             solved as they would be without them",
-        ),
-        (
-            config.options.fewest,
-            "--fewest leaves the fewest pegs on hop and pieces boards; tilt and slide puzzles, and \
-             goals that draw the board they end on, are solved as they would be without it",
-        ),
-        (
-            config.options.fewest_moves,
-            "--fewest-moves finds the fewest moves to a count of pegs; goals of a peg reaching a \
-             cell (`reach:`) are solved as they would be without it",
-        ),
-    ];
-    for (given, note) in notes {
-        if given && !config.quiet {
-            eprintln!("marbles: note: {note}");
-        }
-    }
-
     let none = journal::Previous::default();
     // `--failed` runs again what did not pass; of a file a cut left short, only the cases
     // after those the cut left finished.
@@ -448,6 +423,31 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                 "cannot write the summary to standard output: {e}"
             )),
         })?;
+    // A collection mixes kinds: an order is for the hop families in it, fewest pegs and
+    // fewest moves for the goals they fit; each flag says so once, if it passed a puzzle over.
+    let notes = [
+        (
+            crate::solve::ORDER_PASSED_OVER,
+            "--order and --shuffle order the jumps of hop families; puzzles of other kinds were \
+             solved as they would be without them",
+        ),
+        (
+            crate::solve::FEWEST_PASSED_OVER,
+            "--fewest leaves the fewest pegs on hop and pieces boards; tilt and slide puzzles, and \
+             goals that draw the board they end on, were solved as they would be without it",
+        ),
+        (
+            crate::solve::FEWEST_MOVES_PASSED_OVER,
+            "--fewest-moves finds the fewest moves to a count of pegs; goals of a peg reaching a \
+             cell (`reach:`) were solved as they would be without it",
+        ),
+    ];
+    let passed_over = crate::solve::passed_over();
+    for (flag, note) in notes {
+        if passed_over & flag != 0 && !config.quiet {
+            eprintln!("marbles: note: {note}");
+        }
+    }
     if config.failed && !config.quiet && taken_up > 0 {
         eprintln!(
             "--failed: {} a run cut short had finished kept, not solved again",

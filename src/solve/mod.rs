@@ -58,6 +58,26 @@ pub struct Options {
     pub where_they_apply: bool,
 }
 
+/// The batch flags that passed over a puzzle of a kind they are not for (with
+/// [`Options::where_they_apply`]), a bit each: [`ORDER_PASSED_OVER`], [`FEWEST_PASSED_OVER`],
+/// [`FEWEST_MOVES_PASSED_OVER`]. A batch says so once, and only when one did.
+static PASSED_OVER: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+/// `--order` or `--shuffle` passed over a puzzle that is not of a hop family.
+pub const ORDER_PASSED_OVER: u8 = 1;
+/// `--fewest` passed over a tilt or slide puzzle, or a goal board.
+pub const FEWEST_PASSED_OVER: u8 = 2;
+/// `--fewest-moves` passed over a `reach:` goal.
+pub const FEWEST_MOVES_PASSED_OVER: u8 = 4;
+
+/// The flags that have passed over a puzzle in this process ([`PASSED_OVER`]).
+pub fn passed_over() -> u8 {
+    PASSED_OVER.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+fn pass_over(flag: u8) {
+    PASSED_OVER.fetch_or(flag, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// A spec with its script run and its model compiled, ready to search.
 pub struct Prepared {
     pub spec: Spec,
@@ -103,6 +123,12 @@ fn compile_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Prepar
     let tables = script::run(&script, &spec, &opts.script).map_err(|d| d.stopping(&spec))?;
     let hop = tables.kind == script::Kind::Hop;
     let pegless = matches!(tables.kind, script::Kind::Tilt | script::Kind::Slide);
+    if opts.fewest && (!fewest || (pegless && opts.where_they_apply)) {
+        pass_over(FEWEST_PASSED_OVER);
+    }
+    if opts.fewest_moves && !fewest_moves {
+        pass_over(FEWEST_MOVES_PASSED_OVER);
+    }
     if fewest && pegless && !opts.where_they_apply {
         return Err(crate::diag::Diagnostic::new(
             &spec.path,
@@ -137,7 +163,8 @@ fn compile_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Prepar
     match &model {
         Model::Hop(m) => check_order(&opts.order, m, &script.name)
             .map_err(|why| crate::diag::Diagnostic::new(&spec.path, why))?,
-        _ if opts.order == MoveOrder::Script || opts.where_they_apply => {}
+        _ if opts.order == MoveOrder::Script => {}
+        _ if opts.where_they_apply => pass_over(ORDER_PASSED_OVER),
         // Silently ignored, a flag would seem to have been honoured.
         other => {
             let how = match other {
