@@ -382,6 +382,20 @@ impl Outcome {
         }
     }
 
+    /// An unmet expectation in words: `expected solved, got gave up: node limit (0 nodes)`,
+    /// what was expected, what came, and the error or the reason, if any (not the rating,
+    /// which has its own column).
+    pub fn unmet(&self) -> String {
+        let why = self.error.as_deref().or(self.reason.as_deref());
+        format!(
+            "expected {}, got {}{}{}",
+            self.expect.as_deref().unwrap_or_default(),
+            self.actual(),
+            self.order_hint(),
+            why.map(|w| format!(": {w}")).unwrap_or_default()
+        )
+    }
+
     /// What to add where an expectation of moves is not met by the first solution a search
     /// found (not the fewest, `moves_floor` unset): its moves follow the search order, so an
     /// expectation of the fewest, or of one order's answer, fails by order alone.

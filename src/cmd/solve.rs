@@ -143,14 +143,7 @@ fn named(o: &Outcome, several: bool) -> String {
 
 /// The message for an answer that is not what its file's `expect:` says.
 pub fn unmet(o: &Outcome) -> String {
-    format!(
-        "{}: {}: expected {}, got {}{}",
-        o.file,
-        o.puzzle,
-        o.expect.as_deref().unwrap_or_default(),
-        o.actual(),
-        o.order_hint()
-    )
+    format!("{}: {}: {}", o.file, o.puzzle, o.unmet())
 }
 
 /// Solves every puzzle in one file (ICPC files hold several), showing on stderr what their

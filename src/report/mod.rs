@@ -285,18 +285,12 @@ pub fn script(o: &Outcome) -> &str {
 }
 
 /// What a row says after the status: an expectation not met (`expected unsolvable, got
-/// solved: 5 moves`), then the reason, the error, or the rating.
+/// solved: 5 moves`) with its error or reason ([`Outcome::unmet`]); else the error, the
+/// reason, or the rating.
 pub fn note(o: &Outcome) -> String {
-    let why = why(o);
     match o.met {
-        Some(false) => format!(
-            "expected {}, got {}{}{}{why}",
-            o.expect.as_deref().unwrap_or_default(),
-            o.actual(),
-            o.order_hint(),
-            if why.is_empty() { "" } else { ": " }
-        ),
-        _ => why,
+        Some(false) => o.unmet(),
+        _ => why(o),
     }
 }
 

@@ -112,11 +112,24 @@ fn moves_expected_of_a_first_solution_say_they_follow_the_search_order() {
          --fewest-moves expects the fewest)\n",
     );
     t().args(["solve", "p.yaml", "--fewest-moves"]).run().status(0);
-    // The reports say it too.
-    let csv = t().args(["batch", ".", "--format", "csv"]).run().status(1).stdout;
+    // The reports say it too, and a rating stays in its own column (the note ended
+    // "…expects the fewest): genius").
+    let rated = Test::new().file(
+        "p.yaml",
+        &format!("{CORNER}ratings: {{1: genius}}\nexpect: 10 moves\n"),
+    );
+    let csv = rated
+        .args(["batch", ".", "--format", "csv"])
+        .run()
+        .status(1)
+        .stdout;
     assert!(
-        csv.contains("(the first solution found, its moves as the search order made them"),
+        csv.contains(",genius,149,") && csv.contains("--fewest-moves expects the fewest)\","),
         "{csv}"
+    );
+    // A give-up says why, in `solve` as in the reports.
+    t().args(["solve", "p.yaml", "--max-nodes", "1"]).run().status(1).stderr_has(
+        "marbles: not as expected: p.yaml: p: expected solved: 10 moves, got gave up: node limit (1 node)\n",
     );
 }
 
