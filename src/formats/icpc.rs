@@ -95,7 +95,7 @@ impl Numbers<'_> {
                     return Err(pos.error(
                         self.path,
                         format!(
-                            "case {case}: {noun}s {} and {k} share the cell ({}, {})",
+                            "case {case}: {noun}s {} and {k} share the cell [{}, {}]",
                             j + 1,
                             cell[0],
                             cell[1]
@@ -114,7 +114,7 @@ fn off_board(path: &Path, pos: Pos, checks: TiltChecks, case: usize, what: &str,
     pos.error(
         path,
         format!(
-            "case {case}: {what} at ({r}, {c}) is off the {n}×{n} board (rows and columns run 0 to {})",
+            "case {case}: {what} at [{r}, {c}] is off the {n}×{n} board (rows and columns run 0 to {})",
             n - 1
         ),
     )
@@ -250,7 +250,7 @@ fn read_case(
             return bad(
                 pos,
                 format!(
-                    "{} stands between ({}, {}) and ({}, {}), which are not side by side",
+                    "{} stands between [{}, {}] and [{}, {}], which are not side by side",
                     what(),
                     a[0],
                     a[1],
@@ -309,13 +309,13 @@ mod tests {
         );
         assert_eq!(
             msg("2 1 0\n0 0\n2 0\n"),
-            "t.icpc:3:1: case 1: hole 1 at (2, 0) is off the 2×2 board (rows and columns run 0 to 1)"
+            "t.icpc:3:1: case 1: hole 1 at [2, 0] is off the 2×2 board (rows and columns run 0 to 1)"
         );
         assert_eq!(
             msg("2 2 0\n0 0\n0 0\n"),
-            "t.icpc:3:1: case 1: marbles 1 and 2 share the cell (0, 0)"
+            "t.icpc:3:1: case 1: marbles 1 and 2 share the cell [0, 0]"
         );
-        assert!(msg("2 1 1\n0 0\n1 1\n0 0 1 1\n").contains("wall 1 stands between (0, 0) and (1, 1)"));
+        assert!(msg("2 1 1\n0 0\n1 1\n0 0 1 1\n").contains("wall 1 stands between [0, 0] and [1, 1]"));
         assert!(msg("41 1 0\n0 0\n1 1\n").starts_with("t.icpc:1:1: case 1: size 41"));
         assert!(msg("0 0 0\n").contains("no cases"));
         assert!(msg("2 1 0\n0 0\n1 1\n0 0 0\n5\n").starts_with("t.icpc:5:1: unexpected `5`"));

@@ -471,7 +471,7 @@ fn a_case_that_breaks_a_check_keeps_its_place_and_the_cases_after_it() {
         (
             "shared.icpc",
             format!("{icpc}3 2 0\n0 0\n0 0\n1 1\n2 2\n{icpc}0 0 0\n"),
-            "shared.icpc:11:1: case 2: marbles 1 and 2 share the cell (0, 0)",
+            "shared.icpc:11:1: case 2: marbles 1 and 2 share the cell [0, 0]",
         ),
     ] {
         let r = run(name, &text, &["solve", name, "--format", "moves"]).status(2);
