@@ -22,6 +22,9 @@ pub struct Diagnostic {
     /// The puzzle it stopped (a give-up: its name and its `expect:`), or the case of a file of
     /// several it is the error of (its name): for its outcome's row.
     pub puzzle: Option<Box<(String, Option<crate::spec::Expect>)>>,
+    /// The rule family of the puzzle it is the error of, once its script was found: for its
+    /// outcome's row.
+    pub rules: Option<Box<str>>,
     /// Found after a file's every case was read (an `expect:` comment below the last): the
     /// fault is the file's, and it holds no case's place among answers of a line each.
     pub after_the_cases: bool,
@@ -57,6 +60,7 @@ impl Diagnostic {
             printed: Box::default(),
             gave_up: None,
             puzzle: None,
+            rules: None,
             after_the_cases: false,
         }
     }
@@ -87,6 +91,12 @@ impl Diagnostic {
         if self.puzzle.is_none() {
             self.puzzle = Some(Box::new((name.to_string(), None)));
         }
+        self
+    }
+
+    /// The error of a puzzle of the rule family `rules`.
+    pub fn of_family(mut self, rules: &str) -> Self {
+        self.rules = Some(rules.into());
         self
     }
 

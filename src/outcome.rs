@@ -422,6 +422,9 @@ impl Outcome {
         if let Some(p) = &d.puzzle {
             o.puzzle = p.0.clone();
         }
+        if let Some(rules) = &d.rules {
+            o.rules = rules.to_string();
+        }
         if let Some(why) = &d.gave_up {
             // Stopped in its rule script (`d.file`), whose name is the family's.
             o.status = Status::GaveUp;

@@ -507,9 +507,10 @@ impl Scripts {
         }
     }
 
-    /// A case's spec and its script, found; an error put at the case's line.
+    /// A case's spec and its script, found; an error put at the case's line, of the case by
+    /// its name.
     fn find(&mut self, s: Spec) -> Result<(Spec, crate::script::Script)> {
-        let script = self.of(&s).map_err(|d| locate_in(d, &s))?;
+        let script = self.of(&s).map_err(|d| locate_in(d, &s).of_case(&s.name))?;
         Ok((s, script))
     }
 

@@ -100,9 +100,11 @@ pub fn prepare_spec(spec: Spec, opts: &Options) -> Result<Prepared> {
 /// Compiles a spec with a given rule script instead of the one it names (`marbles check
 /// x.rhai` tries a script on a sample board).
 pub fn prepare_with(spec: Spec, script: Script, opts: &Options) -> Result<Prepared> {
-    // Its error row is named as its answer would be, not by the file's stem.
+    // Its error row is named as its answer would be, not by the file's stem, and its family
+    // given.
     let name = spec.name.clone();
-    compile_with(spec, script, opts).map_err(|d| d.of_case(&name))
+    let family = script.name.clone();
+    compile_with(spec, script, opts).map_err(|d| d.of_case(&name).of_family(&family))
 }
 
 /// [`prepare_with`]'s work: the flags checked against the goal, the script run, the model

@@ -597,6 +597,21 @@ fn a_script_error_in_solve_names_the_puzzle_that_ran_it() {
         .status(2)
         .stderr_has("marbles: error: broken.yaml: Broken: rules/bad.rhai:1:32: rule script failed: Function not found: foo (i64)")
         .stdout_has("solved in 1 move");
+    // A batch's error row gives its name and its family (both were blank or the stem).
+    let run = Test::new()
+        .file("marbles.toml", "")
+        .file("rules/bad.rhai", "fn rules(board) { let x = 1; x.foo(); }\n")
+        .file("set/broken.yaml", "name: Broken\nrules: bad\nboard: |\n  o o .\n")
+        .file("set/lost.yaml", "name: Lost\nrules: nowhere\nboard: |\n  o o .\n")
+        .args(["batch", "set", "--no-report", "--format", "csv"])
+        .run()
+        .status(2);
+    assert!(
+        run.stdout.contains("\nset/broken.yaml,Broken,bad,error,")
+            && run.stdout.contains("\nset/lost.yaml,Lost,,error,"),
+        "{}",
+        run.stdout
+    );
     // `check` names it too.
     Test::new()
         .file("p/rules/bad.rhai", "fn rules(board) { let x = 1; x.foo(); }\n")
