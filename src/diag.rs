@@ -21,13 +21,20 @@ pub struct Diagnostic {
     pub gave_up: Option<Box<crate::search::GaveUp>>,
     /// The puzzle it stopped (a give-up: its name and its `expect:`), or the case of a file of
     /// several it is the error of (its name): for its outcome's row.
-    pub puzzle: Option<Box<(String, Option<crate::spec::Expect>)>>,
-    /// The rule family of the puzzle it is the error of, once its script was found: for its
-    /// outcome's row.
-    pub rules: Option<Box<str>>,
+    pub puzzle: Option<Box<Case>>,
     /// Found after a file's every case was read (an `expect:` comment below the last): the
     /// fault is the file's, and it holds no case's place among answers of a line each.
     pub after_the_cases: bool,
+}
+
+/// The puzzle a [`Diagnostic`] is of, for its outcome's row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    pub name: String,
+    /// Its `expect:`, where it gave up (an error holds no expectation).
+    pub expect: Option<crate::spec::Expect>,
+    /// Its rule family, once its script was found.
+    pub rules: Option<String>,
 }
 
 /// A message longer than this many bytes is cut in its middle: one quoting a whole token
@@ -60,7 +67,6 @@ impl Diagnostic {
             printed: Box::default(),
             gave_up: None,
             puzzle: None,
-            rules: None,
             after_the_cases: false,
         }
     }
@@ -80,7 +86,11 @@ impl Diagnostic {
     /// A give-up, of the puzzle `spec`: its outcome keeps the puzzle's name and expectation.
     pub fn stopping(mut self, spec: &crate::spec::Spec) -> Self {
         if self.gave_up.is_some() {
-            self.puzzle = Some(Box::new((spec.name.clone(), spec.expect)));
+            self.puzzle = Some(Box::new(Case {
+                name: spec.name.clone(),
+                expect: spec.expect,
+                rules: None,
+            }));
         }
         self
     }
@@ -89,14 +99,20 @@ impl Diagnostic {
     /// whole whose rules or board failed): its row is named so, not by its file's stem.
     pub fn of_case(mut self, name: &str) -> Self {
         if self.puzzle.is_none() {
-            self.puzzle = Some(Box::new((name.to_string(), None)));
+            self.puzzle = Some(Box::new(Case {
+                name: name.to_string(),
+                expect: None,
+                rules: None,
+            }));
         }
         self
     }
 
-    /// The error of a puzzle of the rule family `rules`.
+    /// The error of a puzzle ([`Diagnostic::of_case`]) of the rule family `rules`.
     pub fn of_family(mut self, rules: &str) -> Self {
-        self.rules = Some(rules.into());
+        if let Some(case) = &mut self.puzzle {
+            case.rules = Some(rules.into());
+        }
         self
     }
 

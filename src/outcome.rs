@@ -420,10 +420,10 @@ impl Outcome {
         let mut o = Outcome::error(file, d.to_string());
         o.after_the_cases = d.after_the_cases;
         if let Some(p) = &d.puzzle {
-            o.puzzle = p.0.clone();
-        }
-        if let Some(rules) = &d.rules {
-            o.rules = rules.to_string();
+            o.puzzle = p.name.clone();
+            if let Some(rules) = &p.rules {
+                o.rules = rules.clone();
+            }
         }
         if let Some(why) = &d.gave_up {
             // Stopped in its rule script (`d.file`), whose name is the family's.
@@ -437,7 +437,7 @@ impl Outcome {
                 .file_stem()
                 .map_or(String::new(), |s| s.to_string_lossy().into_owned());
             if let Some(p) = &d.puzzle {
-                o.judge(p.1);
+                o.judge(p.expect);
             }
         }
         o
