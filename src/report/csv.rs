@@ -7,10 +7,10 @@ pub struct Csv;
 
 /// A field a spreadsheet will not run: one starting with `=`, `+`, `-`, `@`, a tab or a
 /// carriage return gets a leading `'`, as OWASP advises against CSV injection. Control
-/// characters but line breaks are written as the terminal shows them (`\u{1b}`): the file is
-/// read with `cat` too.
+/// characters, line breaks too, are written as the terminal shows them in a line of its own
+/// (`\u{1b}`, `\u{a}`): the file is read with `cat` and line by line too, a row a line.
 fn spreadsheet_safe(field: String) -> String {
-    let field = crate::render::terminal(&field).into_owned();
+    let field = crate::render::one_line(&field).into_owned();
     if field.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{field}")
     } else {

@@ -411,6 +411,10 @@ fn a_blank_name_is_the_files_stem() {
 #[test]
 fn names_are_escaped_for_markdown_and_csv() {
     let run = nasty_names()
+        .file(
+            "in/4.yaml",
+            "name: \"line\\nbreak\"\nrules: peg_hop\nboard: |\n  o o .\n",
+        )
         .args(["batch", "in", "--report", "r"])
         .run()
         .status(0);
@@ -426,8 +430,11 @@ fn names_are_escaped_for_markdown_and_csv() {
     let mut rows = csv::Reader::from_reader(csv.as_bytes());
     let names: Vec<String> = rows.records().map(|r| r.unwrap()[1].to_string()).collect();
     assert_eq!(names[2], "'=HYPERLINK(\"http://evil\",\"click\")");
-    // Control characters are shown as on the terminal, in the CSV and the HTML alike.
+    // Control characters are shown as on the terminal, in the CSV and the HTML alike; in
+    // the CSV line breaks too, a row a line.
     assert_eq!(names[0], "red\\u{1b}[31mALERT\\u{1b}]0;pwned\\u{7}");
+    assert_eq!(names[3], "line\\u{a}break");
+    assert_eq!(csv.lines().count(), 5, "{csv}");
     let html = std::fs::read_to_string(run.dir().join("r/index.html")).unwrap();
     assert!(
         !html.contains('\u{1b}') && !html.contains('\u{7}'),
