@@ -814,6 +814,23 @@ fn bench_command_runs_a_case_in_a_child_process() {
     assert!(table.starts_with("| puzzle"), "{table}");
 }
 
+/// The whole-process row is chosen by its question, as every row is (only "whole process"
+/// chose it).
+#[test]
+fn the_whole_process_row_is_chosen_by_its_question() {
+    let out = Test::new()
+        .in_root()
+        .args(["bench", "--runs", "1", "--only", "marbles solve FILE"])
+        .run()
+        .status(0);
+    assert!(
+        out.stdout
+            .contains("English central   whole process: `marbles solve FILE`   solved"),
+        "{}",
+        out.stdout
+    );
+}
+
 /// `bench --runs 1 --only ONLY`'s table, which must show `result` as a cell.
 fn bench_row_shows(only: &str, result: &str) {
     let out = Test::new()

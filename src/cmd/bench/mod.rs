@@ -84,7 +84,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             push(row(case.name, k.asked, peer::hint(k)));
         }
     }
-    if wanted("whole process") {
+    // Chosen by its name or its question, as the rows above are.
+    let (name, asked) = ("English central", "whole process: `marbles solve FILE`");
+    if wanted(name) || wanted(asked) {
         let dir = tempfile::tempdir()?;
         let file = dir.path().join("english_central.yaml");
         std::fs::write(
@@ -94,8 +96,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         let (secs, status) =
             cases::whole_process(&exe, &file, config.runs.max(5)).map_err(anyhow::Error::msg)?;
         table.push_record([
-            "English central".into(),
-            "whole process: `marbles solve FILE`".into(),
+            name.into(),
+            asked.into(),
             status.as_str().into(),
             format!("{secs:.4} s"),
             String::new(),
