@@ -383,15 +383,29 @@ fn expect_of_no_case(
         };
         Some((i + 1, why))
     });
-    // The first is told with its reason, the others by their lines: all are to be mended.
+    // The first is told with its reason, the others by their lines, after the reason they
+    // share (the first's, or one of their own): all are to be mended.
     let (line, why) = refused.next()?;
-    let others: Vec<String> = refused.map(|(n, _)| n.to_string()).collect();
-    let more = match others.len() {
-        0 => String::new(),
-        1 => format!(" (and the one at line {})", others[0]),
-        _ => format!(" (and those at lines {})", others.join(", ")),
+    let mut reasons: Vec<(String, Vec<String>)> = vec![(why, Vec::new())];
+    for (n, why) in refused {
+        match reasons.iter_mut().find(|(w, _)| *w == why) {
+            Some((_, lines)) => lines.push(n.to_string()),
+            None => reasons.push((why, vec![n.to_string()])),
+        }
+    }
+    let at = |lines: &[String]| match lines {
+        [one] => format!("the one at line {one}"),
+        more => format!("those at lines {}", more.join(", ")),
     };
-    let mut d = Diagnostic::new(path, format!("{why}{more}")).at(Some(line), None);
+    let mut message = String::new();
+    for (k, (why, lines)) in reasons.iter().enumerate() {
+        match (k, lines.is_empty()) {
+            (0, true) => message.push_str(why),
+            (0, false) => message.push_str(&format!("{why} (and {})", at(lines))),
+            (_, _) => message.push_str(&format!("; {}: {why}", at(lines))),
+        }
+    }
+    let mut d = Diagnostic::new(path, message).at(Some(line), None);
     d.after_the_cases = true;
     Some(d)
 }

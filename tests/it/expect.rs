@@ -924,11 +924,19 @@ fn comments_given_to_no_case_are_each_told_where_they_are() {
                 format!("p.lisp:6: {below}"),
             ],
         ),
+        // Each told with its own reason (line 4's was told as ending a line of text).
         (
             vec![L, &format!("{L} {E}"), L, E],
+            vec![format!(
+                "p.lisp:2: this `expect:` comment ends a line of text, where it is not read: write it \
+                 on a line of its own just above the case it is about; the one at line 4: {below}"
+            )],
+        ),
+        (
+            vec![L, &format!("{L} {E}"), &format!("{L} {E}")],
             vec![
                 "p.lisp:2: this `expect:` comment ends a line of text, where it is not read: write it \
-                 on a line of its own just above the case it is about (and the one at line 4)"
+                 on a line of its own just above the case it is about (and the one at line 3)"
                     .to_string(),
             ],
         ),
