@@ -288,7 +288,60 @@ fn located_elsewhere(path: &Path, source: &str, msg: &str, at: Option<(usize, us
             .at(Some(at), Some(1)),
         );
     }
+    if msg.contains("unexpected end of stream")
+        && let Some((line, column, quote)) = unclosed_quote(source)
+    {
+        // The scanner met the end of the file inside a quoted string: placed at its opening.
+        return Some(
+            Diagnostic::new(
+                path,
+                format!(
+                    "invalid puzzle YAML: the string opened by this `{quote}` is never closed: the file \
+                     ends inside it"
+                ),
+            )
+            .at(Some(line), Some(column)),
+        );
+    }
     None
+}
+
+/// The line, column and character of a quote the text ends inside, if it does: a `"` or `'`
+/// opens a string where a value starts (a line's start, or after `:`, `-`, `[`, `{` or `,`,
+/// spaces between), outside a comment; `\"` in a `"` string, and `''` in a `'` one, do not
+/// close it.
+fn unclosed_quote(source: &str) -> Option<(usize, usize, char)> {
+    let mut open: Option<(usize, usize, char)> = None;
+    for (i, line) in source.lines().enumerate() {
+        let mut chars = line.char_indices().peekable();
+        let mut before = None;
+        while let Some((at, c)) = chars.next() {
+            match open {
+                Some((_, _, '"')) if c == '\\' => {
+                    chars.next();
+                }
+                Some((_, _, q)) if c == q => {
+                    if q == '\'' && chars.peek().is_some_and(|&(_, n)| n == '\'') {
+                        chars.next();
+                    } else {
+                        open = None;
+                    }
+                }
+                Some(_) => {}
+                None if c == '#' && before.is_none_or(|b: char| b == ' ') => break,
+                None if (c == '"' || c == '\'')
+                    && before.is_none_or(|b| matches!(b, ':' | '-' | '[' | '{' | ',')) =>
+                {
+                    open = Some((i + 1, line[..at].chars().count() + 1, c));
+                }
+                None => {}
+            }
+            if c != ' ' {
+                before = Some(c);
+            }
+        }
+    }
+    open
 }
 
 /// serde's words made the file's: "unknown field `bord`, expected one of `name`, …" with the

@@ -807,6 +807,24 @@ fn a_batch_takes_flags_of_kinds_where_they_apply_and_solves_the_rest_as_they_are
         );
 }
 
+/// A quote never closed is told at its opening, not at the end of the file, where the
+/// scanner found "unexpected end of stream".
+#[test]
+fn a_quote_never_closed_is_told_where_it_opens() {
+    Test::new()
+        .file(
+            "p.yaml",
+            "name: \"unterminated\nrules: peg_hop\nboard: |\n  o o .\n",
+        )
+        .args(["check", "p.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "marbles: error: p.yaml:1:7: invalid puzzle YAML: the string opened by this `\"` is never \
+             closed: the file ends inside it\n",
+        );
+}
+
 #[test]
 fn a_yaml_tag_is_refused_at_its_line_not_read_past() {
     Test::new()
