@@ -338,6 +338,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         Some(_) => journal::records,
         None => batch::no_encoding,
     };
+    // Only this run's puzzles count for the notes, not those `--failed` replayed to choose.
+    crate::solve::take_passed_over();
     let finished = batch::solve_all(
         &found.puzzles,
         &options,
@@ -442,7 +444,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
              cell (`reach:`) were solved as they would be without it",
         ),
     ];
-    let passed_over = crate::solve::passed_over();
+    let passed_over = crate::solve::take_passed_over();
     for (flag, note) in notes {
         if passed_over & flag != 0 && !config.quiet {
             eprintln!("marbles: note: {note}");

@@ -69,10 +69,10 @@ pub const FEWEST_PASSED_OVER: u8 = 2;
 /// `--fewest-moves` passed over a `reach:` goal.
 pub const FEWEST_MOVES_PASSED_OVER: u8 = 4;
 
-/// The flags that have passed over a puzzle in this process, a bit each
-/// ([`ORDER_PASSED_OVER`], [`FEWEST_PASSED_OVER`], [`FEWEST_MOVES_PASSED_OVER`]).
-pub fn passed_over() -> u8 {
-    PASSED_OVER.load(std::sync::atomic::Ordering::Relaxed)
+/// The flags that have passed over a puzzle in this process since this was last asked, a bit
+/// each ([`ORDER_PASSED_OVER`], [`FEWEST_PASSED_OVER`], [`FEWEST_MOVES_PASSED_OVER`]).
+pub fn take_passed_over() -> u8 {
+    PASSED_OVER.swap(0, std::sync::atomic::Ordering::Relaxed)
 }
 
 fn pass_over(flag: u8) {

@@ -794,6 +794,30 @@ fn a_batch_takes_flags_of_kinds_where_they_apply_and_solves_the_rest_as_they_are
             .status(0);
         assert!(!run.stderr.contains("note:"), "{flag}: {}", run.stderr);
     }
+    // Nor over a soldier `--failed` only replayed, to find that it passed.
+    let t = Test::new()
+        .file(
+            "set/soldier.yaml",
+            &shipped("puzzles/soldiers/soldiers_row1.yaml"),
+        )
+        .file(
+            "set/corner.yaml",
+            &(shipped("puzzles/triangle_hop/corner.yaml") + "expect: 3 moves\n"),
+        );
+    let first = t
+        .command()
+        .args(["batch", "set", "--fewest-moves"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&first.stderr).contains("note: --fewest-moves"));
+    let again = t
+        .command()
+        .args(["batch", "set", "--fewest-moves", "--failed"])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(!stderr.contains("note:"), "{stderr}");
     // `solve` of the tilt board alone refuses it.
     Test::new()
         .in_root()
