@@ -465,20 +465,12 @@ pub fn not_replayed(file: &str, outcomes: &mut [Outcome], opts: &Options) -> Opt
     None
 }
 
-/// Whether the results kept for `path` pass as a test: the file and its rule scripts unchanged
-/// since, each result what its moves do, and each meeting the file's `expect:` judged again
-/// ([`not_replayed`], as `merge` asks it; a record's own `expect` and `met` are not read).
-/// `--failed` reruns the files for which this is false (none kept, the file or a script it
-/// uses changed since, or it cannot be read).
+/// Whether the results kept for `path` pass as a test: all of them reusable as `--resume`
+/// would reuse them ([`reused`]: the file and its rule scripts unchanged since, each made
+/// under the settings `opts` sets, each what its moves do), each meeting the file's `expect:`
+/// judged again. `--failed` reruns the files for which this is false.
 pub fn passed_before(previous: &Previous, path: &Path, opts: &Options) -> bool {
-    let file = path.display().to_string();
-    let Some(mut outcomes) = previous.load(&file) else {
-        return false;
-    };
-    // A result that does not say what file it was made from is not one to keep.
-    outcomes.iter().all(|o| o.spec_hash.is_some())
-        && not_replayed(&file, &mut outcomes, opts).is_none()
-        && outcomes.iter().all(Outcome::passed)
+    matches!(reused(previous, path, opts), Some((outcomes, true)) if outcomes.iter().all(Outcome::passed))
 }
 
 /// A batch's progress bar, counting puzzles: each case as it is solved, and a file's

@@ -244,7 +244,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         let opts = batch_options(config, 1);
         found.puzzles = failed_last_time(dir, &prev, &found.puzzles, &opts)?;
         outside = not_passed_outside(&prev, &left_out, config.select.as_deref(), &opts);
-        if found.puzzles.is_empty() {
+        // A file the walk refused (a link out of the folders) is an error row of this run
+        // again: not a pass.
+        if found.puzzles.is_empty() && found.errors.is_empty() {
             eprintln!(
                 "--failed: every puzzle{} passed in the last results in {}: nothing to rerun, no report touched{}",
                 if config.select.is_some() { " selected" } else { "" },

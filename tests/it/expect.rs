@@ -289,6 +289,32 @@ fn failed_reruns_a_file_whose_rule_script_changed() {
     assert!(csv.contains("set/right.yaml,right,one_way,unsolvable,"), "{csv}");
 }
 
+/// `--failed` holds the last results to what `--resume` would reuse: made under the settings
+/// of this run (the corner's 12 moves under the script's order are 11 under `--order
+/// reverse`), and a file the walk refuses is an error row of this run again (both read
+/// "every puzzle passed" and exited 0).
+#[test]
+fn failed_reruns_what_this_run_would_not_reuse() {
+    let t = Test::new().file("set/a.yaml", &format!("{CORNER}expect: 12 moves\n"));
+    let first = t.command().args(["batch", "set", "--quiet"]).output().unwrap();
+    assert_eq!(first.status.code(), Some(0), "{first:?}");
+    let reversed = t
+        .command()
+        .args(["batch", "set", "--quiet", "--failed", "--order", "reverse"])
+        .output()
+        .unwrap();
+    assert_eq!(reversed.status.code(), Some(1), "{reversed:?}");
+    let t = Test::new()
+        .file("set/a.yaml", CORNER)
+        .file("elsewhere/b.yaml", CORNER);
+    std::os::unix::fs::symlink(t.path("elsewhere/b.yaml"), t.path("set/b.yaml")).unwrap();
+    let first = t.command().args(["batch", "set", "--quiet"]).output().unwrap();
+    assert_eq!(first.status.code(), Some(2), "{first:?}");
+    let (code, csv) = rerun_failed(&t);
+    assert_eq!(code, Some(2), "{csv}");
+    assert!(csv.contains("set/b.yaml,b,,error,"), "{csv}");
+}
+
 #[test]
 fn failed_reruns_only_what_did_not_pass_last_time() {
     let t = three();
