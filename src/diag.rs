@@ -33,8 +33,8 @@ pub struct Case {
     pub name: String,
     /// Its `expect:`, where it gave up (an error holds no expectation).
     pub expect: Option<crate::spec::Expect>,
-    /// Its rule family, once its script was found.
-    pub rules: Option<String>,
+    /// Its rule family and the script's path, once its script was found.
+    pub rules: Option<(String, String)>,
 }
 
 /// A message longer than this many bytes is cut in its middle: one quoting a whole token
@@ -108,10 +108,11 @@ impl Diagnostic {
         self
     }
 
-    /// The error of a puzzle ([`Diagnostic::of_case`]) of the rule family `rules`.
-    pub fn of_family(mut self, rules: &str) -> Self {
+    /// The error of a puzzle ([`Diagnostic::of_case`]) of the rule family `rules`, whose
+    /// script is at `script`.
+    pub fn of_family(mut self, rules: &str, script: &Path) -> Self {
         if let Some(case) = &mut self.puzzle {
-            case.rules = Some(rules.into());
+            case.rules = Some((rules.into(), script.display().to_string()));
         }
         self
     }

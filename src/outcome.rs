@@ -421,8 +421,9 @@ impl Outcome {
         o.after_the_cases = d.after_the_cases;
         if let Some(p) = &d.puzzle {
             o.puzzle = p.name.clone();
-            if let Some(rules) = &p.rules {
+            if let Some((rules, script)) = &p.rules {
                 o.rules = rules.clone();
+                o.script = Some(script.clone());
             }
         }
         if let Some(why) = &d.gave_up {

@@ -49,7 +49,10 @@ impl<W: std::io::Write> std::io::Write for Escaping<W> {
 fn escaped(s: &str, keep_newlines: bool) -> Cow<'_, str> {
     let unsafe_char = |c: char| {
         (c.is_control() && !(keep_newlines && c == '\n'))
-            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+            || matches!(
+                c,
+                '\u{200e}' | '\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+            )
     };
     if !s.contains(unsafe_char) {
         return Cow::Borrowed(s);

@@ -104,8 +104,8 @@ pub fn prepare_with(spec: Spec, script: Script, opts: &Options) -> Result<Prepar
     // Its error row is named as its answer would be, not by the file's stem, and its family
     // given.
     let name = spec.name.clone();
-    let family = script.name.clone();
-    compile_with(spec, script, opts).map_err(|d| d.of_case(&name).of_family(&family))
+    let (family, origin) = (script.name.clone(), script.origin.clone());
+    compile_with(spec, script, opts).map_err(|d| d.of_case(&name).of_family(&family, &origin))
 }
 
 /// [`prepare_with`]'s work: the flags checked against the goal, the script run, the model
@@ -129,7 +129,8 @@ fn compile_with(mut spec: Spec, script: Script, opts: &Options) -> Result<Prepar
     if opts.fewest && (!fewest || (pegless && opts.where_they_apply)) {
         pass_over(FEWEST_PASSED_OVER);
     }
-    if opts.fewest_moves && !fewest_moves {
+    // (A tilt or slide puzzle's `reach:` goal is its own: its search finds the fewest moves.)
+    if opts.fewest_moves && !fewest_moves && hop {
         pass_over(FEWEST_MOVES_PASSED_OVER);
     }
     if fewest && pegless && !opts.where_they_apply {

@@ -312,6 +312,8 @@ fn located_elsewhere(path: &Path, source: &str, msg: &str, at: Option<(usize, us
 /// close it.
 fn unclosed_quote(source: &str) -> Option<(usize, usize, char)> {
     let mut open: Option<(usize, usize, char)> = None;
+    // A lone CR ends a line too, as YAML reads it.
+    let source = source.replace("\r\n", "\n").replace('\r', "\n");
     for (i, line) in source.lines().enumerate() {
         let mut chars = line.char_indices().peekable();
         let mut before = None;

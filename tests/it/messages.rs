@@ -413,7 +413,7 @@ fn names_are_escaped_for_markdown_and_csv() {
     let run = nasty_names()
         .file(
             "in/4.yaml",
-            "name: \"line\\nbreak\"\nrules: peg_hop\nboard: |\n  o o .\n",
+            "name: \"line\\nbreak\\u2028and\\u2029\"\nrules: peg_hop\nboard: |\n  o o .\n",
         )
         .args(["batch", "in", "--report", "r"])
         .run()
@@ -433,7 +433,7 @@ fn names_are_escaped_for_markdown_and_csv() {
     // Control characters are shown as on the terminal, in the CSV and the HTML alike; in
     // the CSV line breaks too, a row a line.
     assert_eq!(names[0], "red\\u{1b}[31mALERT\\u{1b}]0;pwned\\u{7}");
-    assert_eq!(names[3], "line\\u{a}break");
+    assert_eq!(names[3], "line\\u{a}break\\u{2028}and\\u{2029}");
     assert_eq!(csv.lines().count(), 5, "{csv}");
     let html = std::fs::read_to_string(run.dir().join("r/index.html")).unwrap();
     assert!(
@@ -604,7 +604,8 @@ fn a_script_error_in_solve_names_the_puzzle_that_ran_it() {
         .status(2)
         .stderr_has("marbles: error: broken.yaml: Broken: rules/bad.rhai:1:32: rule script failed: Function not found: foo (i64)")
         .stdout_has("solved in 1 move");
-    // A batch's error row gives its name and its family (both were blank or the stem).
+    // A batch's error row gives its name, its family and its script (they were the stem and
+    // blank).
     let run = Test::new()
         .file("marbles.toml", "")
         .file("rules/bad.rhai", "fn rules(board) { let x = 1; x.foo(); }\n")
@@ -615,6 +616,7 @@ fn a_script_error_in_solve_names_the_puzzle_that_ran_it() {
         .status(2);
     assert!(
         run.stdout.contains("\nset/broken.yaml,Broken,bad,error,")
+            && run.stdout.contains(",rules/bad.rhai,")
             && run.stdout.contains("\nset/lost.yaml,Lost,,error,"),
         "{}",
         run.stdout
@@ -794,6 +796,16 @@ fn a_batch_takes_flags_of_kinds_where_they_apply_and_solves_the_rest_as_they_are
             .status(0);
         assert!(!run.stderr.contains("note:"), "{flag}: {}", run.stderr);
     }
+    // Nor over a slide puzzle, whose `reach:` goal is its own, searched for the fewest moves.
+    let run = Test::new()
+        .file(
+            "set/slide.yaml",
+            &shipped("puzzles/slide_maze/slide_ricochet.yaml"),
+        )
+        .args(["batch", "set", "--no-report", "--fewest-moves"])
+        .run()
+        .status(0);
+    assert!(!run.stderr.contains("note:"), "{}", run.stderr);
     // Nor over a soldier `--failed` only replayed, to find that it passed.
     let t = Test::new()
         .file(
