@@ -466,7 +466,7 @@ pub fn not_replayed(file: &str, outcomes: &mut [Outcome], opts: &Options) -> Opt
 }
 
 /// Whether the results kept for `path` pass as a test: all of them reusable as `--resume`
-/// would reuse them ([`reused`]: the file and its rule scripts unchanged since, each made
+/// would reuse them (`reused`: the file and its rule scripts unchanged since, each made
 /// under the settings `opts` sets, each what its moves do), each meeting the file's `expect:`
 /// judged again. `--failed` reruns the files for which this is false.
 pub fn passed_before(previous: &Previous, path: &Path, opts: &Options) -> bool {
