@@ -484,7 +484,10 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         eprintln!("reports written to {}", dir.display());
     }
     if !config.quiet
-        && let Some(note) = times.note(crate::render::progress::forced())
+        && let Some(note) = times.note(
+            crate::render::progress::forced(),
+            config.options.limits.timeout.is_some(),
+        )
     {
         eprint!("{note}");
     }
@@ -572,10 +575,10 @@ impl Times {
         }
     }
 
-    /// The closing note: the slowest files, and a hint when one took most of the time. Said
-    /// when the files solved took a second or more together (or always, if `forced`), and
-    /// there were at least two.
-    fn note(&self, forced: bool) -> Option<String> {
+    /// The closing note: the slowest files, and a hint when one took most of the time (a
+    /// lower time limit, where the run was `timed` already). Said when the files solved took a
+    /// second or more together (or always, if `forced`), and there were at least two.
+    fn note(&self, forced: bool, timed: bool) -> Option<String> {
         if self.files < 2 || (self.total < 1.0 && !forced) {
             return None;
         }
@@ -597,8 +600,9 @@ impl Times {
         let next = self.slowest.get(1).map_or(0.0, |(s, _)| *s);
         if share > 0.5 && *top >= 2.0 * next {
             note += &format!(
-                "1 file took {:.0}% of the time: give it --timeout or solve it alone (marbles solve {file})\n",
-                share * 100.0
+                "1 file took {:.0}% of the time: give it {} or solve it alone (marbles solve {file})\n",
+                share * 100.0,
+                if timed { "a lower --timeout" } else { "--timeout" }
             );
         }
         Some(note)
@@ -824,7 +828,7 @@ mod tests {
         for (k, s) in seconds.iter().enumerate() {
             t.add(*s, &format!("p{k}.yaml"));
         }
-        t.note(false).unwrap_or_default()
+        t.note(false, false).unwrap_or_default()
     }
 
     #[test]
@@ -834,6 +838,20 @@ mod tests {
             "{}",
             note(&[25.3, 25.1])
         );
-        assert!(note(&[25.3, 2.1, 1.0]).contains("1 file took 89% of the time"));
+        assert!(note(&[25.3, 2.1, 1.0]).contains("1 file took 89% of the time: give it --timeout or"));
+    }
+
+    /// A run held to a time limit already is told to lower it, not to give one.
+    #[test]
+    fn a_timed_run_is_told_to_lower_its_time_limit() {
+        let mut t = Times::default();
+        for (k, s) in [25.3, 2.1].iter().enumerate() {
+            t.add(*s, &format!("p{k}.yaml"));
+        }
+        let note = t.note(false, true).unwrap_or_default();
+        assert!(
+            note.contains("give it a lower --timeout or solve it alone"),
+            "{note}"
+        );
     }
 }
