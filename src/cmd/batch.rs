@@ -486,7 +486,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     if !config.quiet
         && let Some(note) = times.note(
             crate::render::progress::forced(),
-            config.options.limits.timeout.is_some(),
+            (config.options.limits.timeout)
+                .or(config.options.project.timeout)
+                .is_some(),
         )
     {
         eprint!("{note}");
