@@ -303,7 +303,112 @@ fn located_elsewhere(path: &Path, source: &str, msg: &str, at: Option<(usize, us
             .at(Some(line), Some(column)),
         );
     }
+    // A lone CR ends a line too, as YAML reads it.
+    let text = source.replace("\r\n", "\n").replace('\r', "\n");
+    let opened = |(line, column, offset)| Some((line, column, unclosed_flow(&text[offset..])?));
+    let open = if msg.contains("did not find expected") || msg.contains("unexpected end of stream") {
+        // The scanner stops where the text stops making sense, which may be far below.
+        flow_openings(&text)
+            .take_while(|&(line, _, _)| at.is_none_or(|(stop, _)| line <= stop))
+            .find_map(opened)
+    } else {
+        let (line, column) = at?;
+        let row = text.lines().nth(line.checked_sub(1)?)?;
+        let start = text.lines().take(line - 1).map(|l| l.len() + 1).sum::<usize>();
+        opened((
+            line,
+            column,
+            start + row.char_indices().nth(column.checked_sub(1)?)?.0,
+        ))
+    };
+    if let Some((line, column, bracket)) = open {
+        // The parser reads a `[` or `{` the file ends inside as closed at the end: the type
+        // error it then gives ("invalid type: sequence") hides that the bracket is open.
+        return Some(
+            Diagnostic::new(
+                path,
+                format!(
+                    "invalid puzzle YAML: the `{bracket}` opened here is never closed: the file ends \
+                     inside it"
+                ),
+            )
+            .at(Some(line), Some(column)),
+        );
+    }
     None
+}
+
+/// The line and column (1-based) and the byte offset of each value that opens with `[` or
+/// `{` (`key: [`, `- {`), the rows of block scalars (`board: |`) passed over.
+fn flow_openings(text: &str) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut block: Option<usize> = None;
+    let mut start = 0;
+    text.lines().enumerate().filter_map(move |(i, l)| {
+        let row = start;
+        start += l.len() + 1;
+        if block.is_some_and(|b| l.trim().is_empty() || indent(l) > b) {
+            return None;
+        }
+        block = None;
+        let item = l.trim_start().trim_start_matches("- ");
+        let value = item.split_once(": ").map_or(item, |(_, v)| v).trim_start();
+        let header = value.split(" #").next().unwrap_or_default().trim_end();
+        if header.starts_with(['|', '>'])
+            && header[1..]
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == '+' || c == '-')
+        {
+            block = Some(indent(l));
+        }
+        let at = l.len() - value.len();
+        value
+            .starts_with(['[', '{'])
+            .then(|| (i + 1, l[..at].chars().count() + 1, row + at))
+    })
+}
+
+/// The bracket `text` starts with when it is a `[` or `{` the text ends inside: brackets in
+/// quoted strings and comments do not count. `text` has `\n` line ends only.
+fn unclosed_flow(text: &str) -> Option<char> {
+    let bracket = text.chars().next().filter(|c| matches!(c, '[' | '{'))?;
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut comment = false;
+    let (mut before, mut prev) = (' ', ' ');
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (_, '\n') if comment => comment = false,
+            _ if comment => continue,
+            (Some('"'), '\\') => {
+                chars.next();
+            }
+            (Some(q), _) if c == q => {
+                if q == '\'' && chars.peek() == Some(&'\'') {
+                    chars.next();
+                } else {
+                    quote = None;
+                }
+            }
+            (Some(_), _) => {}
+            (None, '#') if matches!(prev, ' ' | '\t' | '\n') => comment = true,
+            (None, '"' | '\'') if matches!(before, ' ' | '\n' | ':' | '[' | '{' | ',') => quote = Some(c),
+            (None, '[' | '{') => depth += 1,
+            (None, ']' | '}') => {
+                depth -= 1;
+                if depth == 0 {
+                    return None;
+                }
+            }
+            (None, _) => {}
+        }
+        if c != ' ' && c != '\t' {
+            before = c;
+        }
+        prev = c;
+    }
+    Some(bracket)
 }
 
 /// The line, column and character of a quote the text ends inside, if it does: a `"` or `'`
@@ -316,7 +421,7 @@ fn unclosed_quote(source: &str) -> Option<(usize, usize, char)> {
     let source = source.replace("\r\n", "\n").replace('\r', "\n");
     for (i, line) in source.lines().enumerate() {
         let mut chars = line.char_indices().peekable();
-        let mut before = None;
+        let (mut before, mut prev) = (None, None);
         while let Some((at, c)) = chars.next() {
             match open {
                 Some((_, _, '"')) if c == '\\' => {
@@ -330,7 +435,7 @@ fn unclosed_quote(source: &str) -> Option<(usize, usize, char)> {
                     }
                 }
                 Some(_) => {}
-                None if c == '#' && before.is_none_or(|b: char| b == ' ') => break,
+                None if c == '#' && prev.is_none_or(|p: char| p == ' ' || p == '\t') => break,
                 None if (c == '"' || c == '\'')
                     && before.is_none_or(|b| matches!(b, ':' | '-' | '[' | '{' | ',')) =>
                 {
@@ -338,9 +443,10 @@ fn unclosed_quote(source: &str) -> Option<(usize, usize, char)> {
                 }
                 None => {}
             }
-            if c != ' ' {
+            if c != ' ' && c != '\t' {
                 before = Some(c);
             }
+            prev = Some(c);
         }
     }
     open

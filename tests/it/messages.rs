@@ -856,6 +856,47 @@ fn a_quote_never_closed_is_told_where_it_opens() {
             "marbles: error: p.yaml:1:7: invalid puzzle YAML: the string opened by this `\"` is never \
              closed: the file ends inside it\n",
         );
+    // A tab after the colon, and a comment after a closed string, change nothing.
+    Test::new()
+        .file("q.yaml", "name: q # \"\nrules:\t'peg_hop\nboard: |\n  o o .\n")
+        .args(["check", "q.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "marbles: error: q.yaml:2:8: invalid puzzle YAML: the string opened by this `'` is never \
+             closed: the file ends inside it\n",
+        );
+}
+
+/// The parser reads a `[` the file ends inside as a whole sequence, or stops lines below it;
+/// a `]` in a comment or a quoted string does not close it.
+#[test]
+fn a_bracket_never_closed_is_told_where_it_opens() {
+    Test::new()
+        .file(
+            "p.yaml",
+            "rules: peg_hop\nboard: |\n  o o .\ngoal: [pegs: 1, at: \"]\"  # ]\n",
+        )
+        .args(["check", "p.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "marbles: error: p.yaml:4:7: invalid puzzle YAML: the `[` opened here is never closed: the \
+             file ends inside it\n",
+        );
+    // Where the parser stops further down, the bracket is found above it, past a block's rows.
+    Test::new()
+        .file(
+            "q.yaml",
+            "rules: peg_hop\nboard: |\n  [ o .\ngoal: {pegs: 1\nname: q\n",
+        )
+        .args(["check", "q.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "marbles: error: q.yaml:4:7: invalid puzzle YAML: the `{` opened here is never closed: the \
+             file ends inside it\n",
+        );
 }
 
 #[test]
