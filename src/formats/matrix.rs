@@ -68,6 +68,16 @@ fn line_tokens(
     bad: &mut Vec<Diagnostic>,
 ) -> Result<()> {
     let content = line.split('#').next().unwrap_or("");
+    // `;` splits rows here: a Lisp or ICPC file's `; expect:` would be read as entries.
+    if content.trim_start().starts_with(';')
+        && matches!(crate::spec::expect::expect_comment(content.trim()), Ok(Some(_)))
+    {
+        return Err(Pos { line: l + 1, col: 1 }.error(
+            path,
+            "`;` starts no comment in a matrix file, `#` does: write this expectation as `# expect: …`"
+                .to_string(),
+        ));
+    }
     if content.trim().is_empty() {
         if content.len() == line.len() {
             out.push((Pos { line: l + 1, col: 1 }, Tok::Blank));

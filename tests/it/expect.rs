@@ -981,6 +981,22 @@ fn comments_given_to_no_case_are_each_told_where_they_are() {
     }
 }
 
+/// A matrix file's comments start with `#`: a Lisp or ICPC file's `; expect:` there is one
+/// error saying so, not entries that are no entries and a comment inside a case.
+#[test]
+fn a_semicolon_expectation_in_a_matrix_file_is_told_to_use_a_hash() {
+    let r = Test::new()
+        .file("m.matrix", "1 1 0\n\n; expect: solved\n[[1, 1, 0]]\n")
+        .args(["check", "m.matrix"])
+        .run()
+        .status(2);
+    assert_eq!(
+        r.stderr,
+        "marbles: error: m.matrix:3:1: `;` starts no comment in a matrix file, `#` does: write this \
+         expectation as `# expect: …`\n"
+    );
+}
+
 /// `# expect:` in a YAML file is a comment and states nothing: `check` says so, as a teacher
 /// who knows the Lisp and ICPC comments would write it (the puzzle ran as if it stated none).
 #[test]
