@@ -97,7 +97,9 @@ fn solve_beamed(
     let single = model.moves.iter().all(|m| m.over.len() == 1);
     let cap = goal.most();
     let r = if !single {
-        chains::run(model, budget)
+        // A quick line first, to return should a limit stop the exact search.
+        let best = quick_line(model, budget);
+        chains::run(model, budget).map_err(|stop| stop.with_line(best))
     } else if model.geo.cells.len() <= 64 {
         Search::<u64>::new(model, budget).and_then(|s| s.fastest(cap, beam, budget))
     } else {
@@ -128,6 +130,7 @@ fn solve_beamed(
             least,
             best,
         }) => {
+            let least = least.max(regions_floor(model, single).unwrap_or(0));
             // A line past the cap does not meet the goal: no best so far.
             let line = best
                 .map(|b| (count_moves(model, &b), b))
@@ -261,6 +264,27 @@ enum Stop {
         best: Option<Vec<usize>>,
     },
     Unsolvable(Option<String>, u64),
+}
+
+impl Stop {
+    /// The stop with `best` as its line where it found none of its own.
+    fn with_line(self, best: Option<Vec<usize>>) -> Stop {
+        match (self, best) {
+            (Stop::GaveUp(why, memory), Some(best)) => Stop::Bounded {
+                why,
+                memory,
+                least: 0,
+                best: Some(best),
+            },
+            (Stop::Bounded { why, memory, least, best: None }, best) => Stop::Bounded {
+                why,
+                memory,
+                least,
+                best,
+            },
+            (stop, _) => stop,
+        }
+    }
 }
 
 struct Found {
@@ -553,7 +577,8 @@ impl<'a, W: Word> Search<'a, W> {
     /// layers of peg count.
     fn fastest(mut self, cap: u32, beam: Option<Option<Line>>, budget: &mut Budget) -> Result<Found, Stop> {
         let Some(goals) = self.listed_goals(budget)? else {
-            return self.run(budget);
+            let best = quick_line(self.model, budget);
+            return self.run(budget).map_err(|stop| stop.with_line(best));
         };
         self.live = 0;
         // A quick line first, to return should a limit stop the exact search.
