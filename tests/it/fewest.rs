@@ -215,6 +215,33 @@ fn a_jump_over_two_pegs_is_one_move_to_the_fewest_moves_search() {
         .stdout_has("gave up: node limit (0 nodes)");
 }
 
+/// Stopped by a limit, the search over chains returns the quick line it found first (plain
+/// `solve` finds one at once), beside the moves it proved needed: 9 are the fewest here.
+#[test]
+fn a_limit_that_stops_the_search_over_chains_returns_a_line() {
+    let run = Test::new()
+        .file("rules/hop12.rhai", HOP12)
+        .file(
+            "f.yaml",
+            "rules: hop12\nboard: |\n  o o o o o\n  o o o o o\n  o o . o o\n  o o o o o\n  o o o o o\ngoal:\n  pegs: 1\n",
+        )
+        .args(["solve", "--fewest-moves", "f.yaml", "--max-nodes", "10000", "--format", "json"])
+        .run()
+        .status(1);
+    let v = &run.json()[0];
+    let (best, least) = (
+        v["move_count"].as_u64().unwrap(),
+        v["moves_floor"].as_u64().unwrap(),
+    );
+    assert!(least <= 9 && best >= 9, "{v}");
+    assert_eq!(v["pegs_left"], 1, "{v}");
+    assert_eq!(
+        v["reason"],
+        format!("node limit (10000 nodes); best found so far {best} moves, at least {least}"),
+        "{v}"
+    );
+}
+
 /// A position class of one parity says so in the singular ("1 invariant parities checked").
 #[test]
 fn a_position_class_of_one_parity_says_so_in_the_singular() {
