@@ -276,7 +276,15 @@ impl Stop {
                 least: 0,
                 best: Some(best),
             },
-            (Stop::Bounded { why, memory, least, best: None }, best) => Stop::Bounded {
+            (
+                Stop::Bounded {
+                    why,
+                    memory,
+                    least,
+                    best: None,
+                },
+                best,
+            ) => Stop::Bounded {
                 why,
                 memory,
                 least,
@@ -801,15 +809,18 @@ impl<'a, W: Word> Search<'a, W> {
 const QUICK_NODES: u64 = 1 << 16;
 
 /// Nodes, and the share of the time left, the first-solution searches may take for a line
-/// when the quick one finds none.
+/// when the quick one finds none: a tenth, or two seconds where that is more and at most half
+/// (under `--timeout 5` a tenth left the 42-move line of a board `solve` answers in 0.3 s to
+/// the machine's load).
 const LINE_NODES: u64 = 1 << 23;
 const LINE_SHARE: f64 = 0.1;
+const LINE_SECONDS: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// A line from the start to the goal by the depth-first search for any finish, within
 /// [`QUICK_NODES`] of `budget`, if it finds one; else by the searches `solve` uses for a
-/// first solution (pagodas, symmetry, beams), within [`LINE_NODES`] and [`LINE_SHARE`] of the
-/// time left: a board of 87 holes that `solve` finished in 0.2 s gave up a 5 s fewest-moves
-/// search with no line.
+/// first solution (pagodas, symmetry, beams), within [`LINE_NODES`] and [`LINE_SHARE`] (or
+/// [`LINE_SECONDS`]) of the time left: a board of 87 holes that `solve` finished in 0.2 s gave
+/// up a 5 s fewest-moves search with no line.
 fn quick_line(model: &HopModel, budget: &mut Budget) -> Option<Vec<usize>> {
     let mut any = model.clone();
     any.goal.moves = None;
@@ -820,7 +831,7 @@ fn quick_line(model: &HopModel, budget: &mut Budget) -> Option<Vec<usize>> {
     if r.verdict == Verdict::Solved {
         return Some(r.path);
     }
-    let mut turn = budget.shared(LINE_NODES, LINE_SHARE);
+    let mut turn = budget.shared(LINE_NODES, LINE_SHARE, LINE_SECONDS);
     let r = super::plan::hop(&any, &order, &mut turn, &mut super::dfs::Quiet);
     budget.nodes = turn.nodes;
     (r.verdict == Verdict::Solved).then_some(r.path)

@@ -251,12 +251,14 @@ impl Budget {
         }
     }
 
-    /// [`Budget::capped`] to `nodes`, and to `share` of the time left if there is a time limit.
-    pub fn shared(&self, nodes: u64, share: f64) -> Budget {
+    /// [`Budget::capped`] to `nodes`, and, if there is a time limit, to `share` of the time
+    /// left or to `at_least` of it, whichever is more, but never more than half of it.
+    pub fn shared(&self, nodes: u64, share: f64, at_least: Duration) -> Budget {
         let mut part = self.capped(nodes);
         if let Some(t) = self.limits.timeout {
             let now = self.started.elapsed();
-            part.limits.timeout = Some(now + t.saturating_sub(now).mul_f64(share));
+            let left = t.saturating_sub(now);
+            part.limits.timeout = Some(now + left.mul_f64(share).max(at_least.min(left / 2)));
         }
         part
     }
@@ -428,6 +430,20 @@ mod tests {
         );
         assert_eq!(GaveUp::Memory(2 << 30).to_string(), "memory limit (2.0 GiB)");
         assert_eq!(GaveUp::Overflow.to_string(), "more than 2^128 jump sequences");
+    }
+
+    #[test]
+    fn a_share_of_the_time_is_at_least_its_floor_and_at_most_half() {
+        let part = |secs: u64| {
+            let b = Budget::new(Limits {
+                timeout: Some(Duration::from_secs(secs)),
+                ..Limits::default()
+            });
+            let t = b.shared(1, 0.1, Duration::from_secs(2)).limits.timeout.unwrap();
+            (t.as_secs_f64() * 10.0).round() / 10.0
+        };
+        // A tenth of 60 s; two seconds of 5; half of 1.
+        assert_eq!([part(60), part(5), part(1)], [6.0, 2.0, 0.5]);
     }
 
     #[test]
