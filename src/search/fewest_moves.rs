@@ -30,7 +30,7 @@ use super::dfs::HopResult;
 use super::invariants::Invariants;
 use super::pagoda::Pagodas;
 use super::symmetry::Symmetry;
-use super::{Budget, GaveUp, Verdict, table_bytes, table_peak};
+use super::{Budget, Claims, GaveUp, Verdict, table_bytes, table_peak};
 use crate::model::{HopGoal, HopModel};
 use crate::spec::{MoveGoal, PegGoal};
 use rayon::prelude::*;
@@ -468,12 +468,14 @@ impl<'a, W: Word> Search<'a, W> {
         Ok(())
     }
 
-    /// Ticks the node counter, checking the budget every [`CHECK_EVERY`] positions.
+    /// Ticks the node counter, checking the budget before the first position, every
+    /// [`CHECK_EVERY`] and at the node limit, before it is counted: a limit of N lets it
+    /// look at N.
     fn tick(&mut self, budget: &mut Budget) -> Result<(), Stop> {
-        budget.nodes += 1;
-        if budget.nodes.is_multiple_of(CHECK_EVERY) {
+        if budget.nodes.is_multiple_of(CHECK_EVERY) || budget.nodes_left() == Some(0) {
             self.check(budget, 0)?;
         }
+        budget.nodes += 1;
         Ok(())
     }
 
@@ -498,20 +500,24 @@ impl<'a, W: Word> Search<'a, W> {
             // growth counts when it is more.
             b.exceeded_or_grown(used).map(|why| (why, used))
         };
+        let claims = Claims::new(budget);
         const GROUP: usize = BUCKETS / 16;
-        let lists: Vec<Vec<Vec<W>>> = layer
+        let lists: Result<Vec<Vec<Vec<W>>>, _> = layer
             .sets
             .par_chunks(GROUP)
             .map(|sets| {
                 let mut out: Vec<Vec<W>> = vec![Vec::new(); BUCKETS];
-                let (mut done, mut held) = (0u64, 0u64);
+                let (mut done, mut held, mut claimed) = (0u64, 0u64, 0u64);
                 for &s in sets.iter().flatten() {
-                    done += 1;
-                    if done.is_multiple_of(CHECK_EVERY) {
+                    let used = this.live + held;
+                    let refill = || {
                         let now = crate::process::lists_bytes(&out);
-                        check(CHECK_EVERY, now - held).map_or(Ok(()), Err)?;
-                        held = now;
-                    }
+                        check(done, now - held).map_or(Ok(()), Err)?;
+                        (done, held) = (0, now);
+                        Ok(())
+                    };
+                    claims.take(&mut claimed, CHECK_EVERY, refill, |why| (why, used))?;
+                    done += 1;
                     for j in &this.jumps {
                         if j.forward(s)
                             && let Some(c) = keep(this, s ^ j.mask)
@@ -520,12 +526,14 @@ impl<'a, W: Word> Search<'a, W> {
                         }
                     }
                 }
-                nodes.fetch_add(done % CHECK_EVERY, Ordering::Relaxed);
+                nodes.fetch_add(done, Ordering::Relaxed);
+                claims.give_back(claimed);
                 Ok(out)
             })
-            .collect::<Result<_, _>>()
-            .map_err(|(why, used)| Stop::GaveUp(why, self.peak.max(used)))?;
+            .collect::<Result<_, _>>();
+        // Counted whether or not a limit stopped it.
         budget.nodes = base + nodes.load(Ordering::Relaxed);
+        let lists = lists.map_err(|(why, used)| Stop::GaveUp(why, self.peak.max(used)))?;
         let listed = crate::process::lists_bytes(lists.iter().flatten());
         self.check(budget, listed)?;
         let this = &*self;

@@ -416,6 +416,59 @@ pub fn vec_peak<T>(len: usize, capacity: usize, more: usize) -> u64 {
     peak
 }
 
+/// The nodes a node limit leaves to the threads of one parallel loop, claimed a few at a time
+/// before they are taken: together the threads take no more than the limit allows, however
+/// the work falls between them (each checking after its own count alone took one node past
+/// the limit a thread, and thousands where a check came every 4,096).
+pub struct Claims {
+    left: AtomicU64,
+    limit: u64,
+}
+
+impl Claims {
+    pub fn new(budget: &Budget) -> Claims {
+        Claims {
+            left: AtomicU64::new(budget.nodes_left().unwrap_or(u64::MAX)),
+            limit: budget.limits.max_nodes.unwrap_or(u64::MAX),
+        }
+    }
+
+    /// Lets a thread that holds `held` claimed nodes take one: when it holds none, first
+    /// `refill` (which counts what the thread took and checks the budget), then a claim of up
+    /// to `every`; the node limit's stop, made by `over`, when none is left.
+    #[inline]
+    pub fn take<E>(
+        &self,
+        held: &mut u64,
+        every: u64,
+        refill: impl FnOnce() -> Result<(), E>,
+        over: impl FnOnce(GaveUp) -> E,
+    ) -> Result<(), E> {
+        if *held == 0 {
+            refill()?;
+            // Near the limit a claim is a share of what is left, so that a thread finding none
+            // left stops with little taken from the others' claims.
+            let size = |left: u64| every.min(left.div_ceil(2 * rayon::current_num_threads() as u64));
+            let claimed = self
+                .left
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                    (left > 0).then(|| left - size(left))
+                });
+            *held = claimed.map_or(0, size);
+            if *held == 0 {
+                return Err(over(GaveUp::Nodes(self.limit)));
+            }
+        }
+        *held -= 1;
+        Ok(())
+    }
+
+    /// Gives back the nodes a thread claimed and did not take.
+    pub fn give_back(&self, held: u64) {
+        self.left.fetch_add(held, Ordering::Relaxed);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

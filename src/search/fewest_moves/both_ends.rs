@@ -27,7 +27,7 @@
 use super::bounds::Bounds;
 use super::{Found, Line, Search, Stop, upper, walk};
 use crate::search::bits::Word;
-use crate::search::{Budget, GaveUp};
+use crate::search::{Budget, Claims, GaveUp};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
@@ -723,6 +723,7 @@ fn steps<W: Word>(
         // growth counts when it is more.
         b.exceeded_or_grown(used).map(|why| (why, used))
     };
+    let claims = Claims::new(budget);
     let (most, least) = super::pegs_on_a_line(s.model);
     let chunk = frontier.len().div_ceil(CHUNKS).max(1);
     let lists = frontier
@@ -732,7 +733,7 @@ fn steps<W: Word>(
             let mut stack: Vec<(W, usize)> = Vec::new();
             let mut seen = Seen::new();
             // What the last check counted: all, and of it the chain-state table's.
-            let (mut done, mut counted, mut seen_counted) = (0u64, 0u64, 0u64);
+            let (mut done, mut counted, mut seen_counted, mut claimed) = (0u64, 0u64, 0u64, 0u64);
             let (mut dropped, mut pruned) = (false, 0);
             for &p in ps {
                 // A move lowers the regions' bound only if its first jump starts in a full
@@ -755,14 +756,15 @@ fn steps<W: Word>(
                     if !seen.insert(q, at) {
                         continue;
                     }
-                    done += 1;
-                    if done == CHECK_EVERY {
+                    let used = held + counted;
+                    let refill = || {
                         let now = crate::process::lists_bytes(&out) + seen.bytes();
-                        if let Some(over) = check(done, now - counted) {
-                            return Err(over);
-                        }
+                        check(done, now - counted).map_or(Ok(()), Err)?;
                         (done, counted, seen_counted) = (0, now, seen.bytes());
-                    }
+                        Ok(())
+                    };
+                    claims.take(&mut claimed, CHECK_EVERY, refill, |why| (why, used))?;
+                    done += 1;
                     // A chain only takes pegs (reversed, adds them): past the goal's count
                     // (the start's) neither it nor its rest is on a line.
                     let (past, pagoda) = match back {
@@ -822,6 +824,7 @@ fn steps<W: Word>(
                 }
             }
             nodes.fetch_add(done, Relaxed);
+            claims.give_back(claimed);
             // The chunk's lists stay; its chain-state table goes.
             bytes.fetch_sub(seen_counted, Relaxed);
             if dropped {

@@ -10,7 +10,7 @@
 use super::bounds::Bounds;
 use super::{CHECK_EVERY, Search};
 use crate::search::bits::Word;
-use crate::search::{Budget, GaveUp};
+use crate::search::{Budget, Claims, GaveUp};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -71,11 +71,9 @@ pub(super) fn line<W: Word>(
         let last = layers.last().expect("the start's layer");
         let base = budget.nodes;
         let nodes = AtomicU64::new(0);
-        // Every chunk counts its positions into `nodes` and checks the budget every `every`
-        // of them and at its end, so a node limit holds within a check a thread.
-        let every = budget
-            .nodes_left()
-            .map_or(CHECK_EVERY, |left| left.clamp(1, CHECK_EVERY));
+        // Every chunk counts its positions into `nodes` and checks the budget before its
+        // first, at each claim of nodes and at its end.
+        let claims = Claims::new(budget);
         // The layers kept, and the children listed so far: what the beam holds.
         let kept: u64 = layers.iter().map(|l| layer_bytes(l)).sum();
         let listed = AtomicU64::new(0);
@@ -96,7 +94,7 @@ pub(super) fn line<W: Word>(
                 // (position, its moving peg's cell, jumps of the chain before, the jump).
                 let mut stack: Vec<(W, usize, usize, usize)> = Vec::new();
                 let mut chain: Vec<usize> = Vec::new();
-                let (mut done, mut counted) = (0u64, 0u64);
+                let (mut done, mut counted, mut claimed) = (0u64, 0u64, 0u64);
                 let mut held = 0u64;
                 for (i, p) in ps.iter().enumerate() {
                     let k = n * chunk + i;
@@ -112,12 +110,14 @@ pub(super) fn line<W: Word>(
                         if !seen.insert((q, at)) {
                             continue;
                         }
-                        done += 1;
-                        if done >= every {
+                        let refill = || {
                             let now = held + crate::process::list_bytes(&out);
                             check(done, now - counted)?;
                             (done, counted) = (0, now);
-                        }
+                            Ok(())
+                        };
+                        claims.take(&mut claimed, CHECK_EVERY, refill, |why| why)?;
+                        done += 1;
                         if q.pegs() < least || s.ahead.cuts(q.wide()) {
                             continue;
                         }
@@ -141,6 +141,7 @@ pub(super) fn line<W: Word>(
                         out.push(((bounds.packed(q), q.pegs()), c, kept));
                     }
                 }
+                claims.give_back(claimed);
                 let now = held + crate::process::list_bytes(&out);
                 check(done, now - counted)?;
                 Ok((out, None))
