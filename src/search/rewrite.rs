@@ -104,6 +104,11 @@ fn fewest_moves<const K: usize>(
         table_peak::<[u128; K]>(seen.len(), seen.capacity(), more)
             + vec_peak::<State<K>>(states.len(), states.capacity(), more)
     };
+    // A quick line first, to return should a limit stop the breadth-first search.
+    let quick = match m.is_goal(&m.start) {
+        true => None,
+        false => quick_line::<K>(m, prune, bound, budget),
+    };
     let (mut head, mut layer_end, mut depth) = (0, 1, 0u32);
     let mut found = m.is_goal(&m.start).then_some(0);
     let mut cut = false;
@@ -129,8 +134,14 @@ fn fewest_moves<const K: usize>(
             if let Some(why) = budget.exceeded(memory.max(used(&seen, &states, more))) {
                 // Every position up to the depth of the one expanded next was met, and none
                 // is a goal: no fewer moves than one more can do it.
-                let why = GaveUp::no_line_yet(why, depth + 1);
-                return gave_up(why, memory.max(used(&seen, &states, 0)));
+                let least = depth + 1;
+                let verdict =
+                    super::fewest_moves::stopped_with(why, quick.as_ref().map(|q| q.len() as u32), least);
+                return RewriteResult {
+                    verdict,
+                    path: quick.unwrap_or_default(),
+                    memory: memory.max(used(&seen, &states, 0)),
+                };
             }
             memory = memory.max(used(&seen, &states, more));
         }
@@ -182,6 +193,23 @@ fn fewest_moves<const K: usize>(
         path,
         memory,
     }
+}
+
+/// Nodes the quick first line may take.
+const QUICK_NODES: u64 = 1 << 16;
+
+/// A line to the goal by [`depth_first`] within [`QUICK_NODES`] of `budget` and half the nodes
+/// a node limit leaves (the rest prove the floor), if it finds one of at most `bound` moves.
+fn quick_line<const K: usize>(
+    m: &RewriteModel,
+    prune: &Pruning,
+    bound: Option<u32>,
+    budget: &mut Budget,
+) -> Option<Vec<usize>> {
+    let mut turn = budget.capped(QUICK_NODES.min(budget.nodes_left().map_or(u64::MAX, |n| n / 2)));
+    let r = depth_first::<K>(m, prune, false, &mut turn);
+    budget.nodes = turn.nodes;
+    (r.verdict == Verdict::Solved && bound.is_none_or(|n| r.path.len() as u32 <= n)).then_some(r.path)
 }
 
 /// Depth-first with a visited set: the first goal position found, in the family's move order;

@@ -657,11 +657,17 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
             out.moves = Line::moves(path.iter().map(|&i| rewrite::move_out(m, i)).collect());
             out.replay = (!opts.bare).then(|| rewrite::replay(&p.spec, m, &states));
             out.goal = Some(rewrite::goal_words(m));
-            let best_so_far = m.goal.pieces == Some(PegGoal::Fewest) && matches!(verdict, Verdict::GaveUp(_));
+            // A fewest-moves search stopped with a line: the line is to the goal too.
+            let line = matches!(
+                verdict,
+                Verdict::GaveUp(GaveUp::UnprovenMoves { best: Some(_), .. })
+            );
+            let best_so_far =
+                line || m.goal.pieces == Some(PegGoal::Fewest) && matches!(verdict, Verdict::GaveUp(_));
             out.pegs_left =
                 (solved || best_so_far).then(|| crate::model::rewrite::occupied(&end).count_ones());
             out.move_count = (solved || !path.is_empty()).then_some(path.len() as u32);
-            match (solved, m.is_goal(&end)) {
+            match (solved || line, m.is_goal(&end)) {
                 (true, false) => Err(format!("its {} moves do not end at the goal", path.len())),
                 _ => Ok(()),
             }

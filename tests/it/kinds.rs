@@ -517,6 +517,60 @@ fn peg_solitaire_as_rewrites_leaves_the_same_fewest_pegs_as_the_hop_search() {
     }
 }
 
+/// Pieces that step to a neighbouring hole, taking nothing, or jump one, taking it.
+const STEP_JUMP: &str = r#"
+fn rules(board) {
+    let dirs = [[-1, 0], [1, 0], [0, -1], [0, 1]];
+    let names = ["up", "down", "left", "right"];
+    let moves = [];
+    for cell in board.cells {
+        for i in 0..4 {
+            let a = [cell[0] + dirs[i][0], cell[1] + dirs[i][1]];
+            let b = [cell[0] + 2 * dirs[i][0], cell[1] + 2 * dirs[i][1]];
+            if board.has(a[0], a[1]) {
+                moves.push(#{ dir: names[i], at: [cell, a], was: "o.", becomes: ".o" });
+                if board.has(b[0], b[1]) {
+                    moves.push(#{ dir: names[i], at: [cell, a, b], was: "oo.", becomes: "..o" });
+                }
+            }
+        }
+    }
+    #{ kind: "rewrite", layout: "square", pieces: ["o"], directions: names, moves: moves }
+}
+"#;
+
+/// The breadth-first search for the fewest moves, stopped by a limit, returns the quick
+/// depth-first line it found first beside the moves it proved needed (10 are the fewest).
+#[test]
+fn a_limit_that_stops_the_fewest_moves_of_kinds_returns_a_line() {
+    let run = Test::new()
+        .file("rules/stepjump.rhai", STEP_JUMP)
+        .file(
+            "p.yaml",
+            "rules: stepjump\nboard: |\n  o . o . o\n  . o . o .\n  o . o . o\ngoal:\n  pegs: 1\n  moves: fewest\n",
+        )
+        .args(["solve", "p.yaml", "--max-nodes", "1000", "--format", "json"])
+        .run()
+        .status(1);
+    let v = &run.json()[0];
+    let (best, least) = (
+        v["move_count"].as_u64().unwrap(),
+        v["moves_floor"].as_u64().unwrap(),
+    );
+    assert!(least <= 10 && best >= 10, "{v}");
+    assert_eq!(v["pegs_left"], 1, "{v}");
+    assert_eq!(
+        crate::support::line(v).as_array().unwrap().len() as u64,
+        best,
+        "{v}"
+    );
+    assert_eq!(
+        v["reason"],
+        format!("node limit (1000 nodes); best found so far {best} moves, at least {least}"),
+        "{v}"
+    );
+}
+
 #[test]
 fn limits_hold_for_searches_of_kinds() {
     // The rule scripts get a generous time of their own: on a loaded machine the slide maze's
