@@ -346,9 +346,15 @@ fn bad(files: &[(&str, &str)], target: &str, message: &str) {
 #[test]
 fn malformed_yaml_names_file_line_and_column() {
     bad(
+        &[("p.yaml", "rules: peg_hop\nboard: |\n  o o .\ngoal: {pegs: 1\nname: x}\n")],
+        "p.yaml",
+        "marbles: error: p.yaml:5:5: invalid puzzle YAML: did not find expected ',' or '}'",
+    );
+    // Where the file ends inside the `{`, at the `{`.
+    bad(
         &[("p.yaml", "rules: peg_hop\nboard: |\n  o o .\ngoal: {pegs: 1\n")],
         "p.yaml",
-        "marbles: error: p.yaml:5:1: invalid puzzle YAML: did not find expected ',' or '}'",
+        "marbles: error: p.yaml:4:7: invalid puzzle YAML: the `{` opened here is never closed: the file ends inside it",
     );
     bad(
         &[("p.yaml", "rules: peg_hop\nboard: |\n  o o .\ngoal: [1]\n")],
