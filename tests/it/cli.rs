@@ -346,7 +346,10 @@ fn bad(files: &[(&str, &str)], target: &str, message: &str) {
 #[test]
 fn malformed_yaml_names_file_line_and_column() {
     bad(
-        &[("p.yaml", "rules: peg_hop\nboard: |\n  o o .\ngoal: {pegs: 1\nname: x}\n")],
+        &[(
+            "p.yaml",
+            "rules: peg_hop\nboard: |\n  o o .\ngoal: {pegs: 1\nname: x}\n",
+        )],
         "p.yaml",
         "marbles: error: p.yaml:5:5: invalid puzzle YAML: did not find expected ',' or '}'",
     );

@@ -6,14 +6,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Peak resident memory of any child this test process has waited for, in KiB.
-pub(crate) fn children_peak_kib() -> i64 {
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: getrusage writes into the struct we own.
-    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut u) };
-    u.ru_maxrss
-}
-
 /// Runs `marbles solve FILE` on one hostile file and checks the common promises.
 #[track_caller]
 fn refused(name: &str, contents: &[u8], message: &str) {
