@@ -622,6 +622,24 @@ pub fn line(o: &serde_json::Value) -> &serde_json::Value {
     o.get("jumps").unwrap_or(&o["moves"])
 }
 
+/// Checks a fewest-moves search stopped by `stop` (`node limit (1000 nodes)`) with a line to one
+/// peg or piece, where `fewest` moves are the fewest: its floor at most that, its line at
+/// least, and the reason saying both.
+#[track_caller]
+pub fn stopped_with_a_line(v: &serde_json::Value, stop: &str, fewest: u64) {
+    let (best, least) = (
+        v["move_count"].as_u64().unwrap(),
+        v["moves_floor"].as_u64().unwrap(),
+    );
+    assert!(least <= fewest && best >= fewest, "{v}");
+    assert_eq!(v["pegs_left"], 1, "{v}");
+    assert_eq!(
+        v["reason"],
+        format!("{stop}; best found so far {best} moves, at least {least}"),
+        "{v}"
+    );
+}
+
 /// What a fewest-moves search stopped before any line says of its floor:
 /// `no line found yet, at least 7 moves` (`1 move`).
 pub fn no_line_yet(least: u64) -> String {
