@@ -398,7 +398,12 @@ fn summary_sections(s: &mut String, f: &Finished) {
             thousands(g.nodes)
         );
     }
-    s.push_str("</tbody>\n</table>\n</div>\n");
+    // The totals line, expectations met and not met with it, as the listed report's foot.
+    let _ = writeln!(
+        s,
+        "</tbody>\n</table>\n</div>\n<p class=\"totals\">{}</p>",
+        escape(&f.totals.line())
+    );
     chart(s, "Time per puzzle", &f.time_bins, Finished::time_edge);
     chart(s, "Nodes per puzzle", &f.node_bins, Finished::node_edge);
     brief_table(s, &format!("The slowest {}", f.slowest.len()), &f.slowest);

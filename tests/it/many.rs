@@ -355,6 +355,18 @@ fn a_large_batch_lists_every_result_in_results_jsonl_and_summarises_its_reports(
         "two charts"
     );
     assert!(html.contains(&format!("<b>{solved}</b><span>solved</span>")));
+    // The totals line as stdout prints it (with the expectations met and not met, if any).
+    let line = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("3,000 puzzles: "))
+        .unwrap();
+    let line = line
+        .split("; ")
+        .filter(|p| !p.ends_with(" s solving"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    assert!(html.contains(&format!("<p class=\"totals\">{line}; ")), "{line}");
 }
 
 /// Past the results a report lists in full, a search Ctrl-C stopped is still JUnit's
