@@ -105,6 +105,22 @@ fn solve_beamed(
     } else {
         Search::<u128>::new(model, budget).and_then(|s| s.fastest(cap, beam, budget))
     };
+    // A stop with a line says the regions' floor too, where it is more than its own (a
+    // search by chains or peg layers proves its floor from nothing).
+    let r = r.map_err(|stop| match stop {
+        Stop::Bounded {
+            why,
+            memory,
+            least,
+            best,
+        } => Stop::Bounded {
+            why,
+            memory,
+            least: least.max(regions_floor(model, single).unwrap_or(0)),
+            best,
+        },
+        stop => stop,
+    });
     // A stop that has proven more moves needed than a goal of at most `cap` allows has
     // decided the goal.
     let beyond = |least: u32, memory: u64| {
@@ -130,7 +146,6 @@ fn solve_beamed(
             least,
             best,
         }) => {
-            let least = least.max(regions_floor(model, single).unwrap_or(0));
             // A line past the cap does not meet the goal: no best so far.
             let line = best
                 .map(|b| (count_moves(model, &b), b))
