@@ -86,6 +86,10 @@ fn tag(status: Status) -> &'static str {
 /// A search Ctrl-C stopped after `seconds`, `note` saying why and what it had found so far
 /// (`interrupted; best found so far 15 moves, at least 11`): skipped, with the time said.
 fn stopped(seconds: f64, note: &str) -> Verdict {
+    // Stopped in its rule script, it never searched: no search time to say.
+    if note.contains("while the rule script built the board") {
+        return ("skipped", "interrupted", note.to_string());
+    }
     let after = format!("interrupted after {seconds:.2} s");
     let why = match note.contains("interrupted") {
         true => note.replacen("interrupted", &after, 1),
@@ -230,5 +234,12 @@ mod tests {
             "{xml}"
         );
         assert!(cut("interrupted").contains("message=\"interrupted after 0.00 s\""));
+        // Cut in its script, a puzzle had no search: its time would read as the script's.
+        let script = "interrupted (Ctrl-C) while the rule script built the board";
+        assert!(
+            cut(script).contains(&format!("message=\"{script}\"")),
+            "{}",
+            cut(script)
+        );
     }
 }
