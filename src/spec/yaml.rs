@@ -288,8 +288,10 @@ fn located_elsewhere(path: &Path, source: &str, msg: &str, at: Option<(usize, us
             .at(Some(at), Some(1)),
         );
     }
+    // A lone CR ends a line too, as YAML reads it.
+    let text = source.replace("\r\n", "\n").replace('\r', "\n");
     if msg.contains("unexpected end of stream")
-        && let Some((line, column, quote)) = unclosed_quote(source)
+        && let Some((line, column, quote)) = unclosed_quote(&text)
     {
         // The scanner met the end of the file inside a quoted string: placed at its opening.
         return Some(
@@ -303,8 +305,6 @@ fn located_elsewhere(path: &Path, source: &str, msg: &str, at: Option<(usize, us
             .at(Some(line), Some(column)),
         );
     }
-    // A lone CR ends a line too, as YAML reads it.
-    let text = source.replace("\r\n", "\n").replace('\r', "\n");
     let opened = |(line, column, offset)| Some((line, column, unclosed_flow(&text[offset..])?));
     let open = if msg.contains("did not find expected") || msg.contains("unexpected end of stream") {
         // The scanner stops where the text stops making sense, which may be far below.
@@ -414,11 +414,9 @@ fn unclosed_flow(text: &str) -> Option<char> {
 /// The line, column and character of a quote the text ends inside, if it does: a `"` or `'`
 /// opens a string where a value starts (a line's start, or after `:`, `-`, `[`, `{` or `,`,
 /// spaces between), outside a comment; `\"` in a `"` string, and `''` in a `'` one, do not
-/// close it.
+/// close it. `source` has `\n` line ends only.
 fn unclosed_quote(source: &str) -> Option<(usize, usize, char)> {
     let mut open: Option<(usize, usize, char)> = None;
-    // A lone CR ends a line too, as YAML reads it.
-    let source = source.replace("\r\n", "\n").replace('\r', "\n");
     for (i, line) in source.lines().enumerate() {
         let mut chars = line.char_indices().peekable();
         let (mut before, mut prev) = (None, None);
