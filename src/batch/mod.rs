@@ -497,6 +497,11 @@ pub trait Sink {
     fn done(&self) -> bool {
         false
     }
+    /// How many cases' results may wait for it before the workers start no more files (a
+    /// file's results go whole, so one of more cases still goes).
+    fn waiting_cases(&self) -> usize {
+        WAITING_CASES
+    }
     /// Whether it takes each case of a file of several as it finishes ([`Sink::case`]).
     fn wants_cases(&self) -> bool {
         false
@@ -530,8 +535,12 @@ pub struct Done {
     /// The file's place in path order.
     pub index: usize,
     pub outcomes: Vec<Outcome>,
-    /// What `encode` made of them.
+    /// What `encode` made of them; empty when they are `cased`.
     pub encoded: Vec<u8>,
+    /// The sink was handed the record of every case as it finished, in case order
+    /// ([`Sink::case`]): those are the file's records, not made again in `encoded` (a file
+    /// of 45,000 cases held its 33 MB of records twice more, on its worker and on its way).
+    pub cased: bool,
     /// They are an earlier run's, unchanged.
     pub reused: bool,
     /// Of a file a cut left short in an earlier run, the results of its first cases that
@@ -548,8 +557,17 @@ impl<F: FnMut(Done) -> anyhow::Result<()>> Sink for F {
     }
 }
 
+/// Cases whose results may wait for a [`Sink`] before the workers start no more files
+/// ([`Sink::waiting_cases`]).
+pub const WAITING_CASES: usize = 50_000;
+
 /// How long a [`Sink`] waits, at most, between being told it is idle.
 pub const IDLE_EVERY: std::time::Duration = std::time::Duration::from_millis(25);
+
+/// The cases a file's results count for while they wait for the [`Sink`] (an error, one).
+fn cases_in(done: &anyhow::Result<Done>) -> usize {
+    done.as_ref().map_or(1, |d| d.outcomes.len())
+}
 
 /// What a worker makes of the `index`-th file's results for the [`Sink`].
 pub type Encode = dyn Fn(usize, &[Outcome]) -> anyhow::Result<Vec<u8>> + Sync;
@@ -581,15 +599,24 @@ pub fn solve_all(
     let (tx, rx) = mpsc::sync_channel::<anyhow::Result<Done>>(256);
     let cases_wanted = sink.wants_cases();
     let fresh = Fresh::default();
+    // Results sent and not yet taken, counted by case: a worker starts no file while more
+    // than the sink lets wait, so what waits for a sink slower than the workers (a journal
+    // writing 730 bytes a case) does not grow with the folder.
+    let waiting = AtomicUsize::new(0);
+    let may_wait = sink.waiting_cases();
     let work = |tx: mpsc::SyncSender<anyhow::Result<Done>>| {
         while !stop.load(Ordering::Relaxed) && !CANCELLED.load(Ordering::Relaxed) {
+            if waiting.load(Ordering::Relaxed) > may_wait {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                continue;
+            }
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(path) = puzzles.get(i) else { break };
             let weight = cases.get(i).copied().unwrap_or(1);
             let counted = std::sync::atomic::AtomicU64::new(0);
-            // The records of a file's cases as each finished, which are its records when
-            // they are all of them.
-            let made = std::cell::RefCell::new((Vec::new(), 0));
+            // A case's record as it is made (then handed on), and how many were made of how
+            // many cases: when they are all of them, they are the file's records.
+            let made = std::cell::RefCell::new((Vec::new(), 0, 0));
             let (outcomes, again, taken_up) = match reused(previous, path, opts) {
                 Some((o, true)) => (o, true, 0),
                 begun => {
@@ -605,12 +632,12 @@ pub fn solve_all(
                         // (A record that cannot be made is left out, and made again with the
                         // file's, whose error stops the run there.)
                         let mut made = made.borrow_mut();
-                        let from = made.0.len();
+                        made.0.clear();
                         let record =
                             cases > 1 && journal::case_record(&mut made.0, i, case, cases, o).is_ok();
                         if record {
-                            made.1 = cases;
-                            let (new, earlier) = (&made.0[from..], usize::from(case <= taken_up));
+                            (made.1, made.2) = (made.1 + 1, cases);
+                            let (new, earlier) = (&made.0[..], usize::from(case <= taken_up));
                             let mut fresh = fresh.lock().unwrap_or_else(|e| e.into_inner());
                             match fresh.last_mut() {
                                 Some((j, e, left)) if *j == i => {
@@ -619,8 +646,6 @@ pub fn solve_all(
                                 }
                                 _ => fresh.push((i, earlier, new.to_vec())),
                             }
-                        } else {
-                            made.0.truncate(from);
                         }
                     };
                     let outcomes = solve_contained(path, opts, done, cases_wanted, &each);
@@ -633,10 +658,12 @@ pub fn solve_all(
                             index: i,
                             outcomes,
                             encoded,
+                            cased: false,
                             reused: false,
                             taken_up,
                             interrupted: true,
                         });
+                        waiting.fetch_add(cases_in(&cut), Ordering::Relaxed);
                         let _ = tx.send(cut);
                         break;
                     }
@@ -644,20 +671,22 @@ pub fn solve_all(
                 }
             };
             bar.inc(weight.saturating_sub(counted.load(Ordering::Relaxed)));
-            let (made, cases) = made.into_inner();
-            let lines = made.iter().filter(|&&b| b == b'\n').count();
-            let encoded = match cases == outcomes.len() && lines == cases {
-                true => Ok(made),
+            let (_, records, cases) = made.into_inner();
+            let cased = !again && cases == outcomes.len() && records == cases;
+            let encoded = match cased {
+                true => Ok(Vec::new()),
                 false => encode(i, &outcomes),
             };
             let done = encoded.map(|encoded| Done {
                 index: i,
                 outcomes,
                 encoded,
+                cased,
                 reused: again,
                 taken_up,
                 interrupted: false,
             });
+            waiting.fetch_add(cases_in(&done), Ordering::Relaxed);
             if tx.send(done).is_err() {
                 break;
             }
@@ -678,18 +707,20 @@ pub fn solve_all(
         let mut handled = Ok(());
         while handled.is_ok() {
             // The sink is told it is idle at least every [`IDLE_EVERY`], results or not.
-            let mut waiting = match rx.recv_timeout(IDLE_EVERY) {
+            let mut came = match rx.recv_timeout(IDLE_EVERY) {
                 Ok(first) => Some(first),
                 Err(mpsc::RecvTimeoutError::Timeout) => None,
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
-            while let Some(done) = waiting.take() {
+            while let Some(done) = came.take() {
                 let whole = done.as_ref().is_ok_and(|d| !d.interrupted);
+                let cases = cases_in(&done);
                 // A file's cases were left before it was sent: they go first.
                 handled = hand_on_cases(&fresh, sink).and(done).and_then(|d| sink.take(d));
+                waiting.fetch_sub(cases, Ordering::Relaxed);
                 if handled.is_ok() && !sink.done() {
                     finished += usize::from(whole);
-                    waiting = rx.try_recv().ok();
+                    came = rx.try_recv().ok();
                 } else if handled.is_ok() {
                     finished += usize::from(whole);
                 }
@@ -709,4 +740,72 @@ pub fn solve_all(
         drop(rx);
         handled.map(|()| finished)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sink that takes its first file late, letting `waiting` cases wait.
+    struct Late<'a> {
+        waiting: usize,
+        bar: &'a ProgressBar,
+        /// Cases finished when it woke from its first file.
+        finished_then: Option<u64>,
+        taken: usize,
+    }
+    impl Sink for Late<'_> {
+        fn take(&mut self, _: Done) -> anyhow::Result<()> {
+            if self.finished_then.is_none() {
+                std::thread::sleep(std::time::Duration::from_millis(1500));
+                self.finished_then = Some(self.bar.position());
+            }
+            self.taken += 1;
+            Ok(())
+        }
+        fn waiting_cases(&self) -> usize {
+            self.waiting
+        }
+    }
+
+    #[test]
+    fn workers_start_no_file_while_the_sink_has_its_fill_waiting() {
+        let dir = tempfile::tempdir().unwrap();
+        let puzzles: Vec<PathBuf> = (0..40)
+            .map(|k| {
+                let path = dir.path().join(format!("p{k:02}.yaml"));
+                std::fs::write(&path, "rules: peg_hop\nboard: |\n  o o .\ngoal:\n  pegs: 1\n").unwrap();
+                path
+            })
+            .collect();
+        let bar = ProgressBar::hidden();
+        let mut sink = Late {
+            waiting: 3,
+            bar: &bar,
+            finished_then: None,
+            taken: 0,
+        };
+        let progress = Progress {
+            bar: &bar,
+            cases: &[],
+        };
+        let opts = Options::default();
+        let finished = solve_all(
+            &puzzles,
+            &opts,
+            2,
+            &Previous::default(),
+            progress,
+            &no_encoding,
+            &mut sink,
+        );
+        assert_eq!((finished.unwrap(), sink.taken), (40, 40));
+        // The one taken, the three let wait, and one more from each worker (each may have
+        // looked before the other's file was counted) may be finished; the rest waited.
+        let then = sink.finished_then.unwrap();
+        assert!(
+            then <= 1 + 3 + 2 + 1,
+            "{then} files finished while the sink slept"
+        );
+    }
 }

@@ -617,7 +617,7 @@ impl Record<'_> {
         &mut self,
         index: usize,
         outcomes: &[Outcome],
-        encoded: Vec<u8>,
+        (encoded, cased): (Vec<u8>, bool),
         reused: bool,
     ) -> anyhow::Result<()> {
         self.reused += usize::from(reused);
@@ -630,7 +630,9 @@ impl Record<'_> {
         }
         if let Some(j) = &mut self.journal {
             let file = outcomes.first().map_or("", |o| o.file.as_str());
-            if !(reused && j.reuse(index, file, self.previous)) {
+            if cased {
+                j.record_cases(index)?;
+            } else if !(reused && j.reuse(index, file, self.previous)) {
                 j.record(index, encoded)?;
             }
         }
@@ -644,6 +646,7 @@ impl batch::Sink for Record<'_> {
             index,
             outcomes,
             encoded,
+            cased,
             reused,
             taken_up,
             interrupted,
@@ -661,7 +664,7 @@ impl batch::Sink for Record<'_> {
                 j.record(index, encoded)?;
             }
         } else {
-            self.finished(index, &outcomes, encoded, reused)?;
+            self.finished(index, &outcomes, (encoded, cased), reused)?;
         }
         for (k, o) in outcomes.into_iter().enumerate() {
             self.tally.add(index, k + 1, o);
