@@ -343,11 +343,21 @@ pub const FLUSH_BYTES: usize = 1 << 20;
 /// written as a group of their own (see [`Journal::case`]).
 pub const PART_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// Records in the pieces they came in, written one after another.
+type Records = Vec<Vec<u8>>;
+
+/// How many bytes `records` hold.
+fn bytes_in(records: &[Vec<u8>]) -> usize {
+    records.iter().map(Vec::len).sum()
+}
+
 /// The records of the cases a file still being solved has finished, in case order, and
 /// how many of them the journal holds as a group of their own (written when).
 #[derive(Default)]
 struct Partial {
-    lines: Vec<u8>,
+    /// Its records as they came, in pieces: joined, a file's 33 MB grew by doubling into
+    /// twice that.
+    lines: Records,
     cases: usize,
     written: usize,
     since: Option<std::time::Instant>,
@@ -720,7 +730,7 @@ pub struct Journal {
     next: usize,
     /// Records of later files, come early (when, and what), waiting for `next`'s; since when
     /// the first waits.
-    early: std::collections::BTreeMap<usize, (std::time::Instant, Vec<u8>)>,
+    early: std::collections::BTreeMap<usize, (std::time::Instant, Records)>,
     early_since: Option<std::time::Instant>,
     /// The journal holds this run's records only, in path order.
     in_order: bool,
@@ -786,6 +796,11 @@ impl Journal {
     /// those of earlier files wait for them while the journal is in path order.
     pub fn record(&mut self, index: usize, records: Vec<u8>) -> anyhow::Result<()> {
         self.partial.remove(&index);
+        self.record_all(index, vec![records])
+    }
+
+    /// [`Journal::record`] of records in pieces.
+    fn record_all(&mut self, index: usize, records: Records) -> anyhow::Result<()> {
         let now = std::time::Instant::now();
         if self.in_order && index != self.next {
             self.early_since.get_or_insert(now);
@@ -810,7 +825,7 @@ impl Journal {
     /// them, without their being made or held again.
     pub fn record_cases(&mut self, index: usize) -> anyhow::Result<()> {
         let lines = self.partial.remove(&index).map(|p| p.lines).unwrap_or_default();
-        self.record(index, lines)
+        self.record_all(index, lines)
     }
 
     /// Takes the `index`-th file's results, reused from `previous`, without writing them
@@ -842,10 +857,7 @@ impl Journal {
     pub fn case(&mut self, index: usize, records: Vec<u8>, earlier: usize) {
         let p = self.partial.entry(index).or_default();
         p.cases += records.iter().filter(|&&b| b == b'\n').count();
-        match p.lines.is_empty() {
-            true => p.lines = records,
-            false => p.lines.extend_from_slice(&records),
-        }
+        p.lines.push(records);
         if self.resumed {
             p.written += earlier;
         }
@@ -872,10 +884,10 @@ impl Journal {
     }
 
     /// Puts the `index`-th file's records, taken at `came`, after those taken so far.
-    fn append(&mut self, index: usize, records: &[u8], came: std::time::Instant) -> anyhow::Result<()> {
+    fn append(&mut self, index: usize, records: &[Vec<u8>], came: std::time::Instant) -> anyhow::Result<()> {
         let start = self.put(records, came)?;
-        let len =
-            u32::try_from(records.len()).map_err(|_| anyhow::anyhow!("one file's results passed 4 GiB"))?;
+        let len = u32::try_from(bytes_in(records))
+            .map_err(|_| anyhow::anyhow!("one file's results passed 4 GiB"))?;
         if let Some(slot) = self.written.get_mut(index) {
             *slot = Some((start, len));
         }
@@ -887,14 +899,14 @@ impl Journal {
     /// Returns where they will start in the journal. Records of [`FLUSH_BYTES`] or more are
     /// written at once, after those waiting, not copied to wait with them (a file of 45,000
     /// cases has 33 MB of them).
-    fn put(&mut self, records: &[u8], came: std::time::Instant) -> anyhow::Result<u64> {
-        if records.len() >= FLUSH_BYTES {
+    fn put(&mut self, records: &[Vec<u8>], came: std::time::Instant) -> anyhow::Result<u64> {
+        if bytes_in(records) >= FLUSH_BYTES {
             self.write_pending()?;
             if !self.clean {
                 self.write_out(b"\n")?;
             }
             let start = self.len;
-            self.write_out(records)?;
+            records.iter().try_for_each(|r| self.write_out(r))?;
             return Ok(start);
         }
         if !self.clean && self.pending.is_empty() {
@@ -902,7 +914,7 @@ impl Journal {
         }
         let start = self.len + self.pending.len() as u64;
         self.pending_since = Some(self.pending_since.map_or(came, |t| t.min(came)));
-        self.pending.extend_from_slice(records);
+        records.iter().for_each(|r| self.pending.extend_from_slice(r));
         Ok(start)
     }
 
@@ -956,7 +968,7 @@ impl Journal {
         Ok(())
     }
 
-    /// Writes `bytes` (records, each ending in a newline) at the journal's end, as one write.
+    /// Writes `bytes` (records, each ending in a newline) at the journal's end.
     fn write_out(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
         let wrote = self.file.write_all(bytes);
         self.clean = wrote.is_ok();

@@ -209,6 +209,9 @@ pub fn solve_contained(
                 each(k + 1, cases, o);
             }
             let mut outcomes = done;
+            // Room for every case at once, where they were counted: grown by doubling, a
+            // file of 45,000 held room for 65,536 (616 bytes each), and both rooms as it grew.
+            outcomes.reserve_exact(cases.saturating_sub(outcomes.len()));
             formats::prepare_text(path, notation, text, opts, skip, &mut |p| {
                 let mut o = match p {
                     Ok(p) => solve::solve_prepared(&p, opts),
