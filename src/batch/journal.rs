@@ -448,7 +448,8 @@ struct Group {
     cases: usize,
     spec_hash: String,
     each: Vec<[String; 3]>,
-    failed: bool,
+    /// How many of its results come before its first error, if it has one.
+    errors_from: Option<usize>,
 }
 
 /// The latest results in a report folder, for `--resume`, `--failed` and the runs that keep
@@ -608,14 +609,16 @@ impl Previous {
                     cases: b.cases,
                     spec_hash: b.spec_hash.as_deref().unwrap_or("").to_string(),
                     each: Vec::new(),
-                    failed: false,
+                    errors_from: None,
                 });
             }
             let Some(g) = open.as_mut() else { continue };
             let field = |f: &Option<std::borrow::Cow<str>>| f.as_deref().unwrap_or("").to_string();
             g.each
                 .push([field(&b.script), field(&b.script_hash), field(&b.settings)]);
-            g.failed |= b.status == Status::Error;
+            if b.status == Status::Error && g.errors_from.is_none() {
+                g.errors_from = Some(g.each.len() - 1);
+            }
             g.end = at;
             if b.case == b.cases
                 && let Some(g) = open.take()
@@ -628,11 +631,14 @@ impl Previous {
         }
     }
 
-    /// Keeps `g`, read from the `source`-th file, as its file's latest results.
+    /// Keeps `g`, read from the `source`-th file, as its file's latest results: of a group
+    /// holding an error, only those before it may be taken up (an error is never reused;
+    /// it and the rest of its file are solved again), and none when it is the first.
     fn keep(&mut self, source: usize, g: Group) {
+        let got = g.errors_from.unwrap_or(g.each.len());
         let made = digest(
             &g.spec_hash,
-            g.each.iter().map(|p| p.each_ref().map(String::as_str)),
+            g.each[..got].iter().map(|p| p.each_ref().map(String::as_str)),
         );
         let e = Earlier {
             source,
@@ -640,8 +646,8 @@ impl Previous {
             len: u32::try_from(g.end - g.offset).unwrap_or(u32::MAX),
             index: g.index,
             made,
-            failed: g.failed,
-            got: g.each.len(),
+            failed: got == 0 && g.errors_from.is_some(),
+            got,
             cases: g.cases,
         };
         self.by_file.insert(path_key(&g.file), e);

@@ -297,25 +297,39 @@ pub fn cases_each(paths: &[PathBuf]) -> Vec<u64> {
         .collect()
 }
 
-/// What a file's results would be made from now, if the file can be read and split into
-/// its puzzles: each puzzle with its script, and [`journal::digest`] of the first `k` of them
-/// (its bytes' hash and each puzzle's script hash and settings: goal in force, move order,
-/// limits).
+/// What a file's results would be made from now, if the file can be read and its cases
+/// counted: each puzzle before the first that cannot be read or has no script, with its
+/// script, and [`journal::digest`] of the first `k` of them (its bytes' hash and each
+/// puzzle's script hash and settings: goal in force, move order, limits).
 struct MadeNow {
     hash: String,
     each: Vec<[String; 3]>,
     cases: Vec<Case>,
+    /// The file's cases, those after the first that cannot be read too.
+    total: usize,
 }
 
 impl MadeNow {
     fn of(path: &Path, opts: &Options) -> Option<Self> {
         let text = crate::spec::read_text(path).ok()?;
-        let specs = formats::parse(path, Notation::of(path, None), &text).ok()?;
+        let notation = Notation::of(path, None);
+        let (total, whole) = formats::count_cases(path, notation, &text, &mut |_| true);
         let mut scripts = formats::Scripts::default();
-        let cases: Vec<Case> = specs
-            .into_iter()
-            .map(|spec| scripts.of(&spec).ok().map(|script| (spec, script)))
-            .collect::<Option<_>>()?;
+        let mut cases: Vec<Case> = Vec::new();
+        // (A file that stops at an error keeps the cases before it: they may be taken up.)
+        let _ = formats::parse_each(path, notation, &text, &mut |spec| match spec
+            .and_then(|spec| scripts.of(&spec).map(|script| (spec, script)))
+        {
+            Ok(case) => {
+                cases.push(case);
+                std::ops::ControlFlow::Continue(())
+            }
+            Err(_) => std::ops::ControlFlow::Break(()),
+        });
+        let total = match notation == formats::YAML {
+            true => cases.len().max(1),
+            false => whole.then_some(total as usize)?,
+        };
         let each = cases
             .iter()
             .map(|(spec, script)| {
@@ -327,7 +341,12 @@ impl MadeNow {
             })
             .collect();
         let hash = crate::fingerprint::hash(&text);
-        Some(MadeNow { hash, each, cases })
+        Some(MadeNow {
+            hash,
+            each,
+            cases,
+            total,
+        })
     }
 
     fn digest(&self, k: usize) -> [u8; 16] {
@@ -349,11 +368,16 @@ fn reused(previous: &Previous, path: &Path, opts: &Options) -> Option<(Vec<Outco
         return None;
     }
     let made = MadeNow::of(path, opts)?;
-    let got = previous.has(&file, made.cases.len(), &|k| made.digest(k))?;
-    let mut outcomes = previous.load(&file)?;
-    if outcomes.len() != got {
+    let got = previous.has(&file, made.total, &|k| made.digest(k))?;
+    if got > made.cases.len() {
         return None;
     }
+    // (Those after an error are dropped: it and the rest are solved again.)
+    let mut outcomes = previous.load(&file)?;
+    if outcomes.len() < got {
+        return None;
+    }
+    outcomes.truncate(got);
     for (o, (spec, script)) in outcomes.iter_mut().zip(made.cases) {
         // The settings name the default memory limit without its size (it follows `-j`): a
         // give-up is retried when the limits it gave up under are not those in force now.
@@ -367,7 +391,7 @@ fn reused(previous: &Previous, path: &Path, opts: &Options) -> Option<(Vec<Outco
         // Judged again from the file as it is: a record's own `expect` and `met` are not read.
         o.judge(expect);
     }
-    let whole = got == made.each.len();
+    let whole = got == made.total;
     Some((outcomes, whole))
 }
 

@@ -454,7 +454,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
     if config.failed && !config.quiet && taken_up > 0 {
         eprintln!(
-            "--failed: {} a run cut short had finished kept, not solved again",
+            "--failed: {} an earlier run finished kept, not solved again",
             crate::diag::plural(taken_up, "case")
         );
     }
@@ -474,7 +474,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             match taken_up {
                 0 => String::new(),
                 n => format!(
-                    "; {} a run cut short had finished kept, not solved again",
+                    "; {} an earlier run finished kept, not solved again",
                     crate::diag::plural(n, "case")
                 ),
             }

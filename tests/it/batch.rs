@@ -769,3 +769,41 @@ fn the_progress_bar_counts_the_cases_of_a_file_of_several() {
         assert_eq!(frame.contains("ETA"), !frame.contains(" 0/4 puzzles"), "{frame}");
     }
 }
+
+/// A file of several cases whose results hold an error: `--resume` keeps the cases before
+/// it, and solves the error and those after it again (it solved the whole file again, so a
+/// typo in a long file lost every case finished before a kill).
+#[test]
+fn resume_keeps_the_cases_before_a_file_s_first_error() {
+    // Case 2 is 41 wide, past the tilt boards' 40.
+    let cases = "4 1 0\n0 0\n3 0\n41 1 0\n0 0\n3 0\n4 1 0\n0 1\n3 1\n4 1 0\n0 2\n3 2\n0 0 0\n";
+    let t = Test::new().file("set/m.icpc", cases);
+    let run = |extra: &[&str]| {
+        let args = [&["batch", "set", "--report", "rep", "-j", "1"][..], extra].concat();
+        let out = t.command().args(args).output().unwrap();
+        let results = std::fs::read_to_string(t.path("rep/results.jsonl")).unwrap();
+        let records: Vec<Value> = results
+            .lines()
+            .map(|l| {
+                let mut v: Value = serde_json::from_str(l).unwrap();
+                v.as_object_mut()
+                    .unwrap()
+                    .retain(|k, _| k != "stats" && k != "seal");
+                v
+            })
+            .collect();
+        (String::from_utf8_lossy(&out.stderr).into_owned(), records)
+    };
+    let (_, first) = run(&[]);
+    let statuses: Vec<&str> = first.iter().map(|r| r["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["solved", "error", "solved", "solved"]);
+    let (stderr, again) = run(&["--resume"]);
+    assert!(
+        stderr.contains(
+            "resumed: 0 of 1 puzzle files reused from earlier results, 1 solved now; \
+             1 case an earlier run finished kept, not solved again\n"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(again, first);
+}

@@ -557,7 +557,7 @@ fn resume_takes_up_the_cases_a_cut_file_had_finished() {
     taken_up_after_a_cut(
         "--resume",
         "resumed: 0 of 1 puzzle files reused from earlier results, 0 solved now, 1 not finished; \
-         2 cases a run cut short had finished kept, not solved again\n",
+         2 cases an earlier run finished kept, not solved again\n",
     );
 }
 
@@ -567,7 +567,7 @@ fn resume_takes_up_the_cases_a_cut_file_had_finished() {
 fn failed_after_a_cut_takes_up_the_cases_the_cut_file_had_finished() {
     taken_up_after_a_cut(
         "--failed",
-        "--failed: 2 cases a run cut short had finished kept, not solved again\n",
+        "--failed: 2 cases an earlier run finished kept, not solved again\n",
     );
 }
 
@@ -644,7 +644,7 @@ fn a_kill_in_a_long_case_keeps_the_cases_its_file_finished_before() {
     let out = crate::support::interrupted(&mut again, Duration::from_millis(1500));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("2 cases a run cut short had finished kept, not solved again\n"),
+        stderr.contains("2 cases an earlier run finished kept, not solved again\n"),
         "{stderr}"
     );
     assert_eq!(
