@@ -334,6 +334,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         first_failed: None,
         taken: vec![false; found.puzzles.len()],
         cut: Vec::new(),
+        cut_recorded: Vec::new(),
     };
     // The journal's lines are made on the workers, only when there is a journal.
     let encode = match sink.journal {
@@ -365,7 +366,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
     let (reused, taken_up) = (sink.reused, sink.taken_up);
     let times = sink.times;
-    let (taken, cut) = (sink.taken, sink.cut);
+    let (taken, cut, cut_recorded) = (sink.taken, sink.cut, sink.cut_recorded);
     let not_run: Vec<String> = found
         .puzzles
         .iter()
@@ -394,14 +395,16 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
 
     // The reports first: a closed or full stdout must not lose them.
     if let (Some(dir), Some(mut j)) = (&config.report, journal) {
-        // Files finished now are in `results.jsonl`; the latest results of the others (not
-        // selected, not reached, interrupted) are carried over while the file is there.
+        // Files finished now are in `results.jsonl`, and those cut with cases finished
+        // before the cut (taken up ones too); the latest results of the others (not
+        // selected, not reached, cut before a case finished) are carried over while the file
+        // is there.
         let now: rustc_hash::FxHashSet<String> = found
             .puzzles
             .iter()
-            .zip(&taken)
-            .filter(|(_, taken)| **taken)
-            .map(|(p, _)| p.display().to_string())
+            .enumerate()
+            .filter(|(i, _)| taken[*i] || cut_recorded.contains(i))
+            .map(|(_, p)| p.display().to_string())
             .collect();
         let keep = |file: &str| !now.contains(file) && std::fs::metadata(file).is_ok();
         journal::write_reports(dir, &results, &mut |path| {
@@ -549,8 +552,11 @@ struct Record<'a> {
     first_failed: Option<String>,
     /// Which files were handed on, by their place in path order.
     taken: Vec<bool>,
-    /// The places of the files Ctrl-C cut short: reported, not recorded.
+    /// The places of the files Ctrl-C cut short: reported, not recorded as finished.
     cut: Vec<usize>,
+    /// Those of them whose cases finished before the cut were recorded, in this run's
+    /// `results.jsonl`.
+    cut_recorded: Vec<usize>,
 }
 
 /// How many of the slowest files a batch names at its close.
@@ -662,6 +668,7 @@ impl batch::Sink for Record<'_> {
             self.cut.push(index);
             if let Some(j) = self.journal.as_mut().filter(|_| !encoded.is_empty()) {
                 j.record(index, encoded)?;
+                self.cut_recorded.push(index);
             }
         } else {
             self.finished(index, &outcomes, (encoded, cased), reused)?;
