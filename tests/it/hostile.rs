@@ -772,19 +772,9 @@ fn links_out_of_the_folders_given_are_not_read() {
 /// reader joining the two counted its cases twice).
 #[test]
 fn a_file_cut_again_on_resume_is_not_carried_beside_its_new_records() {
-    let dir = tempfile::tempdir().unwrap();
-    let set = dir.path().join("set");
-    std::fs::create_dir(&set).unwrap();
-    std::fs::write(
-        set.join("m.matrix"),
-        format!("1 1 0\n\n0 1 1\n\n{}", diamond_matrix()),
-    )
-    .unwrap();
-    let report = dir.path().join("rep");
-    for resume in [false, true] {
-        let mut cmd = batch(&set, &report, resume);
-        crate::support::interrupted(cmd.args(["-j", "1"]), Duration::from_millis(1500));
-    }
+    let (_dir, set, report, _) = matrices_cut("1 1 0\n\n0 1 1\n\n", "");
+    let mut again = batch(&set, &report, true);
+    crate::support::interrupted(again.args(["-j", "1"]), Duration::from_millis(1500));
     let read = |name: &str| std::fs::read_to_string(report.join(name)).unwrap_or_default();
     let (results, earlier) = (read("results.jsonl"), read("current/earlier.jsonl"));
     assert_eq!(results.lines().count(), 2, "{results}");
