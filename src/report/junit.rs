@@ -87,7 +87,7 @@ fn tag(status: Status) -> &'static str {
 /// (`interrupted; best found so far 15 moves, at least 11`): skipped, with the time said.
 fn stopped(seconds: f64, note: &str) -> Verdict {
     // Stopped in its rule script, it never searched: no search time to say.
-    if note.contains("while the rule script built the board") {
+    if note.contains(crate::script::IN_SCRIPT) {
         return ("skipped", "interrupted", note.to_string());
     }
     let after = format!("interrupted after {seconds:.2} s");

@@ -12,7 +12,7 @@ mod sandbox;
 mod worker;
 
 pub use board::ScriptBoard;
-pub use sandbox::ScriptLimits;
+pub use sandbox::{IN_SCRIPT, ScriptLimits};
 
 use crate::diag::{Diagnostic, Result};
 use crate::spec::{BoardSpec, Cell, Spec};

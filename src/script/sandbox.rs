@@ -18,6 +18,8 @@ const INTERRUPTED: &str = "interrupted";
 const OPERATIONS: &str = "operations";
 const DEADLINE: &str = "deadline";
 const STOPS: [&str; 5] = [OPERATIONS, MEMORY, PRINTED, INTERRUPTED, DEADLINE];
+/// How a puzzle's give-up says the run's limit or Ctrl-C stopped its rule script, not a search.
+pub const IN_SCRIPT: &str = "while the rule script built the board";
 use std::time::{Duration, Instant};
 
 /// How much a rule script may do before it is stopped.
@@ -625,11 +627,7 @@ fn runtime_error(script: &Script, e: &EvalAltResult, limits: &ScriptLimits) -> D
     {
         // The run's limit, not the script's: no line of the script is at fault.
         let why = crate::search::GaveUp::Memory(limits.max_bytes);
-        return Diagnostic::new(
-            &script.origin,
-            format!("{why} reached while the rule script built the board"),
-        )
-        .gave_up(why);
+        return Diagnostic::new(&script.origin, format!("{why} reached {IN_SCRIPT}")).gave_up(why);
     }
     if let EvalAltResult::ErrorTerminated(token, ..) = inner
         && token.to_string() == INTERRUPTED
@@ -637,10 +635,7 @@ fn runtime_error(script: &Script, e: &EvalAltResult, limits: &ScriptLimits) -> D
         // Ctrl-C, not the script's fault: the puzzle's turn was cut, as a search's would be.
         return Diagnostic::new(
             &script.origin,
-            format!(
-                "interrupted ({}) while the rule script built the board",
-                crate::process::stopped_by()
-            ),
+            format!("interrupted ({}) {IN_SCRIPT}", crate::process::stopped_by()),
         )
         .gave_up(crate::search::GaveUp::Interrupted);
     }
