@@ -313,23 +313,24 @@ impl MadeNow {
     fn of(path: &Path, opts: &Options) -> Option<Self> {
         let text = crate::spec::read_text(path).ok()?;
         let notation = Notation::of(path, None);
-        let (total, whole) = formats::count_cases(path, notation, &text, &mut |_| true);
         let mut scripts = formats::Scripts::default();
         let mut cases: Vec<Case> = Vec::new();
-        // (A file that stops at an error keeps the cases before it: they may be taken up.)
-        let _ = formats::parse_each(path, notation, &text, &mut |spec| match spec
-            .and_then(|spec| scripts.of(&spec).map(|script| (spec, script)))
-        {
-            Ok(case) => {
-                cases.push(case);
-                std::ops::ControlFlow::Continue(())
+        // One reading: every case is counted, and those before the first that cannot be
+        // read or has no script are kept (they may be taken up).
+        let (mut total, mut kept) = (0, true);
+        let _ = formats::parse_each(path, notation, &text, &mut |spec| {
+            total += 1;
+            if kept {
+                match spec.and_then(|spec| scripts.of(&spec).map(|script| (spec, script))) {
+                    Ok(case) => cases.push(case),
+                    Err(_) => kept = false,
+                }
             }
-            Err(_) => std::ops::ControlFlow::Break(()),
+            std::ops::ControlFlow::Continue(())
         });
-        let total = match notation == formats::YAML {
-            true => cases.len().max(1),
-            false => whole.then_some(total as usize)?,
-        };
+        if notation == formats::YAML {
+            total = cases.len().max(1);
+        }
         let each = cases
             .iter()
             .map(|(spec, script)| {
