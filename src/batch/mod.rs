@@ -632,10 +632,15 @@ pub fn solve_all(
     // writing 730 bytes a case) does not grow with the folder.
     let waiting = AtomicUsize::new(0);
     let may_wait = sink.waiting_cases();
+    // Woken as results are taken (and every [`IDLE_EVERY`], to see a stop).
+    let taken = (std::sync::Mutex::new(()), std::sync::Condvar::new());
     let work = |tx: mpsc::SyncSender<anyhow::Result<Done>>| {
         while !stop.load(Ordering::Relaxed) && !CANCELLED.load(Ordering::Relaxed) {
             if waiting.load(Ordering::Relaxed) > may_wait {
-                std::thread::sleep(std::time::Duration::from_millis(1));
+                let held = taken.0.lock().unwrap_or_else(|e| e.into_inner());
+                let _ = taken.1.wait_timeout_while(held, IDLE_EVERY, |_| {
+                    waiting.load(Ordering::Relaxed) > may_wait && !stop.load(Ordering::Relaxed)
+                });
                 continue;
             }
             let i = next.fetch_add(1, Ordering::Relaxed);
@@ -745,7 +750,12 @@ pub fn solve_all(
                 let cases = cases_in(&done);
                 // A file's cases were left before it was sent: they go first.
                 handled = hand_on_cases(&fresh, sink).and(done).and_then(|d| sink.take(d));
-                waiting.fetch_sub(cases, Ordering::Relaxed);
+                {
+                    // (Under the lock: a worker between its check and its wait is not missed.)
+                    let _held = taken.0.lock().unwrap_or_else(|e| e.into_inner());
+                    waiting.fetch_sub(cases, Ordering::Relaxed);
+                }
+                taken.1.notify_all();
                 if handled.is_ok() && !sink.done() {
                     finished += usize::from(whole);
                     came = rx.try_recv().ok();
