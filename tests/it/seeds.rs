@@ -558,6 +558,22 @@ fn a_name_with_a_line_break_stays_on_its_heading_line() {
     );
 }
 
+/// Checks that the answer `r` printed, of `jumps` jumps, written to `name` and solved again,
+/// is a puzzle for each of its states, of the family `rules`, each solved in the jumps left.
+fn reads_back_as_its_states(r: Run, name: &str, rules: &str, jumps: usize) {
+    let stdout = r.stdout.clone();
+    let back = r
+        .test
+        .file(name, &stdout)
+        .args(["solve", name, "--format", "json"])
+        .run()
+        .status(0);
+    let out = back.json();
+    let answers = out.as_array().unwrap();
+    assert!(answers.iter().all(|o| o["rules"] == rules), "{out}");
+    assert_eq!(jumps_each(&back), (0..=jumps).rev().collect::<Vec<_>>());
+}
+
 #[test]
 fn a_matrix_answer_keeps_its_rule_family_and_an_unsolved_one_its_board() {
     // Read back, a diagonal_hop answer was 24 peg_hop puzzles: its 23-move states then had
@@ -573,21 +589,7 @@ fn a_matrix_answer_keeps_its_rule_family_and_an_unsolved_one_its_board() {
         "{}",
         r.stdout
     );
-    let back = r
-        .test
-        .file("back.matrix", &r.stdout)
-        .args(["solve", "back.matrix", "--format", "json"])
-        .run()
-        .status(0);
-    let out = back.json();
-    let answers = out.as_array().unwrap();
-    assert_eq!(answers.len(), 24);
-    assert!(answers.iter().all(|o| o["rules"] == "diagonal_hop"), "{out}");
-    let moves: Vec<usize> = answers
-        .iter()
-        .map(|o| crate::support::line(o).as_array().unwrap().len())
-        .collect();
-    assert_eq!(moves, (0..=23).rev().collect::<Vec<_>>());
+    reads_back_as_its_states(r, "back.matrix", "diagonal_hop", 23);
 
     // An unsolvable puzzle's answer wrote its heading alone: now its start, which reads back
     // as the same puzzle, unsolvable again. So does an answer that gave up.
@@ -633,21 +635,7 @@ fn lisp_answers_of_square_boards_read_back_as_lisp() {
         "{}",
         r.stdout
     );
-    let back = r
-        .test
-        .file("back.lisp", &r.stdout)
-        .args(["solve", "back.lisp", "--format", "json"])
-        .run()
-        .status(0);
-    let out = back.json();
-    let answers = out.as_array().unwrap();
-    assert_eq!(answers.len(), 32);
-    assert!(answers.iter().all(|o| o["rules"] == "peg_hop"), "{out}");
-    let moves: Vec<usize> = answers
-        .iter()
-        .map(|o| crate::support::line(o).as_array().unwrap().len())
-        .collect();
-    assert_eq!(moves, (0..=31).rev().collect::<Vec<_>>());
+    reads_back_as_its_states(r, "back.lisp", "peg_hop", 31);
     // The triangle's answer reads back the same way, as triangles.
     let r = run("call.lisp", CALL, &["solve", "call.lisp", "--format", "lisp"]).status(0);
     let back = r
