@@ -12,7 +12,7 @@
 use super::Pos;
 use crate::diag::{Diagnostic, Result};
 use crate::limits::MAX_HOP_CELLS;
-use crate::spec::{BoardSpec, GoalSpec, GridBoard, LimitSpec, Spec, Token};
+use crate::spec::{Spec, Token};
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -70,22 +70,10 @@ pub fn parse_each(
             };
             let triangle = is_triangle(&rows);
             Ok(emit(Ok(Spec {
-                path: path.to_path_buf(),
-                source,
-                name,
-                rules: if triangle { "triangle_hop" } else { "peg_hop" }.into(),
-                board: BoardSpec::Grid(if triangle {
-                    GridBoard::triangle(rows)
-                } else {
-                    GridBoard::aligned(rows)
-                }),
-                goal: GoalSpec::default(),
-                limits: LimitSpec::default(),
                 ratings: ratings(),
                 trace,
                 line: several.then_some(first),
-                expect: None,
-                expect_line: None,
+                ..Spec::of_rows(path, source, name, rows, triangle)
             })))
         },
         || {
@@ -392,6 +380,7 @@ fn board(path: &Path, it: &mut Tokens, open: Pos, mut first_row: Option<Pos>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::BoardSpec;
 
     fn all(src: &str) -> Result<Vec<Spec>> {
         parse(Path::new("t.lisp"), src)

@@ -15,7 +15,7 @@
 use super::Pos;
 use crate::diag::{Diagnostic, Result};
 use crate::limits::MAX_HOP_CELLS;
-use crate::spec::{BoardSpec, GoalSpec, GridBoard, LimitSpec, Spec, Token};
+use crate::spec::{Spec, Token};
 use std::ops::ControlFlow;
 use std::path::Path;
 
@@ -493,29 +493,13 @@ fn spec(path: &Path, rows: &[(Pos, Vec<i8>)], name: String, source: String) -> R
             .0
             .error(path, "the matrix has no holes: every entry is -1"));
     }
-    Ok(Spec {
-        path: path.to_path_buf(),
-        source,
-        name,
-        rules: if triangle { "triangle_hop" } else { "peg_hop" }.into(),
-        board: BoardSpec::Grid(if triangle {
-            GridBoard::triangle(board)
-        } else {
-            GridBoard::aligned(board)
-        }),
-        goal: GoalSpec::default(),
-        limits: LimitSpec::default(),
-        ratings: Default::default(),
-        trace: false,
-        line: None,
-        expect: None,
-        expect_line: None,
-    })
+    Ok(Spec::of_rows(path, source, name, board, triangle))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::BoardSpec;
 
     fn all(src: &str) -> Result<Vec<Spec>> {
         parse(Path::new("t.matrix"), src)

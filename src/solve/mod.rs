@@ -591,32 +591,15 @@ fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stat
         _ => path,
     };
     let mut out = Outcome {
-        file: p.spec.path.display().to_string(),
         puzzle: p.spec.name.clone(),
         rules: p.script.name.clone(),
         script: Some(p.script.origin.display().to_string()),
-        status: Status::Error,
-        reason: None,
-        moves: Line::default(),
-        pegs_left: None,
-        pegs_floor: None,
-        moves_floor: None,
-        rating: None,
         error: None,
         stats,
-        limits: None,
         spec_hash: (!opts.bare).then(|| crate::fingerprint::hash(&p.spec.source)),
         script_hash: (!opts.bare).then(|| p.script.hash.clone()),
         settings: (!opts.bare).then(|| settings(&p.spec, opts)),
-        replay: None,
-        gave_up: None,
-        after_the_cases: false,
-        not_started: false,
-        move_count: None,
-        jump_count: None,
-        goal: None,
-        expect: None,
-        met: None,
+        ..Outcome::error(&p.spec.path.display().to_string(), String::new())
     };
     let solved = verdict == Verdict::Solved;
     let replayed = match &p.model {

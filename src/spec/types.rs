@@ -33,6 +33,37 @@ pub struct Spec {
     pub expect_line: Option<usize>,
 }
 
+impl Spec {
+    /// A hop puzzle of a seed's notation (Lisp, matrix): `rows` drawn as a triangle of the
+    /// `triangle_hop` family when they are one, else aligned as a `peg_hop` square grid; its
+    /// goal, limits and the rest the defaults.
+    pub fn of_rows(
+        path: &std::path::Path,
+        source: String,
+        name: String,
+        rows: Vec<Vec<Token>>,
+        triangle: bool,
+    ) -> Self {
+        Spec {
+            path: path.to_path_buf(),
+            source,
+            name,
+            rules: if triangle { "triangle_hop" } else { "peg_hop" }.into(),
+            board: BoardSpec::Grid(match triangle {
+                true => GridBoard::triangle(rows),
+                false => GridBoard::aligned(rows),
+            }),
+            goal: GoalSpec::default(),
+            limits: LimitSpec::default(),
+            ratings: Default::default(),
+            trace: false,
+            line: None,
+            expect: None,
+            expect_line: None,
+        }
+    }
+}
+
 /// The board in one of the two shapes families take.
 #[derive(Debug, Clone, PartialEq)]
 pub enum BoardSpec {
