@@ -25,8 +25,20 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 /// Creates the report folder `dir`, saying so plainly when a file stands where it or a
-/// folder above it would be.
+/// folder above it would be. A link there is refused, not followed: a puzzle pack shipping
+/// `reports -> /var/www` would have every run of `marbles batch .` in it write a report set
+/// wherever the link leads.
 pub fn create_dir(dir: &Path) -> anyhow::Result<()> {
+    // (`reports/` would be looked up through the link: the name alone is asked about.)
+    if let Ok(to) = std::fs::read_link(dir.components().as_path()) {
+        anyhow::bail!(
+            "{}: a link (to {}), not a folder; marbles writes its reports only into a folder, \
+             never through a link (one in a folder from somebody else could lead anywhere): \
+             give --report the folder itself; nothing was written",
+            dir.display(),
+            to.display()
+        );
+    }
     std::fs::create_dir_all(dir).map_err(|e| {
         let file = dir.ancestors().find(|a| a.is_file());
         match file {

@@ -81,6 +81,47 @@ fn a_link_planted_in_the_place_of_a_file_marbles_writes_is_refused_not_followed(
 }
 
 #[test]
+fn a_report_folder_that_is_a_link_is_refused_not_written_through() {
+    // A folder from somebody else ships `reports -> ../victim`: `marbles batch .` run in it
+    // wrote a whole report set where the link led. Given as `--report` (with a trailing `/`
+    // too), or to `merge`, the same; a link to nothing says what it is.
+    let t = Test::new().file("pack/q.yaml", QUICK);
+    std::fs::create_dir(t.path("victim")).unwrap();
+    let here = t.path("pack");
+    plant(&here.join("reports"), Path::new("../victim"));
+    plant(&here.join("ghost"), Path::new("../nowhere/deep"));
+    Test::new()
+        .in_dir(&here)
+        .args(["batch", "q.yaml", "--report", "s", "-q", "--shard", "0/1"])
+        .run()
+        .status(0);
+    for (args, link) in [
+        (vec!["batch", "."], "reports"),
+        (vec!["batch", "q.yaml", "--report", "reports/"], "reports/"),
+        (vec!["batch", "q.yaml", "--report", "ghost"], "ghost"),
+        (vec!["merge", "s", "--report", "reports"], "reports"),
+    ] {
+        let to = if link == "ghost" {
+            "../nowhere/deep"
+        } else {
+            "../victim"
+        };
+        Test::new()
+            .in_dir(&here)
+            .args(args.clone())
+            .run()
+            .status(2)
+            .no_panic()
+            .stderr_has(&format!(
+                "marbles: error: {link}: a link (to {to}), not a folder; marbles writes its reports \
+                 only into a folder, never through a link"
+            ));
+        let left: Vec<_> = std::fs::read_dir(t.path("victim")).unwrap().collect();
+        assert!(left.is_empty(), "{args:?} wrote {left:?}");
+    }
+}
+
+#[test]
 fn a_shard_never_publishes_a_link_planted_as_its_temporary_file() {
     // A search only `--timeout` ends: the link is planted long before the shard writes.
     let slow = crate::support::diamond41_from_tip();
