@@ -45,7 +45,8 @@ const LINK_OUT: &str = "a link out of the folders given";
 
 /// Walks `paths` for puzzle files (those a notation of [`formats::NOTATIONS`] claims by
 /// extension, in any case: `.YAML` as `.yaml`): hidden folders skipped, symlinks followed
-/// (but a puzzle file that is a link out of the folders given is an error, unread),
+/// within the folders given (a puzzle file or a folder that is a link out of them is an
+/// error, unread),
 /// loops reported rather than followed, folders on a special file system (`/proc`, `/sys`:
 /// `spec::input::special_file_system`) reported and not walked. Files named directly are taken whatever
 /// their name; so are non-regular files with a puzzle's name, to be reported as errors.
@@ -60,14 +61,21 @@ pub fn collect(paths: &[PathBuf]) -> Found {
     // A folder may come from anybody: a puzzle's name linked to any file (`evil.yaml ->
     // /etc/passwd`) had that file read and its text quoted into every report. A link to a
     // file inside the folders given is read; one out of them is an error row, unread.
-    let link_out = |p: &Path| {
+    // So is a folder linked out of them (`secrets -> ~/.config`): its files named like
+    // puzzles were read and quoted just the same.
+    let link_out = |p: &Path, folder: bool| {
         let target = std::fs::canonicalize(p).ok()?;
-        (!real_roots.iter().any(|r| target.starts_with(r))).then(|| {
-            format!(
+        (!real_roots.iter().any(|r| target.starts_with(r))).then(|| match folder {
+            true => format!(
+                "{LINK_OUT}, to {}: not walked (a folder may link to any folder; name that \
+                 folder itself to solve its puzzles)",
+                target.display()
+            ),
+            false => format!(
                 "{LINK_OUT}, to {}: not read (a folder may link a puzzle's name to any file; name \
                  the file itself to solve it)",
                 target.display()
-            )
+            ),
         })
     };
     for root in roots {
@@ -94,15 +102,23 @@ pub fn collect(paths: &[PathBuf]) -> Found {
                         e.path().display().to_string(),
                         format!("on a {fs} file system, not walked"),
                     ));
+                    return false;
                 }
-                special.is_none()
+                let out = (e.depth() > 0 && e.path_is_symlink() && e.file_type().is_dir())
+                    .then(|| link_out(e.path(), true))
+                    .flatten();
+                match out {
+                    Some(why) => skipped.push((e.path().display().to_string(), why)),
+                    None => return true,
+                }
+                false
             });
         for entry in walker {
             match entry {
                 // A FIFO, socket or device named like a puzzle is listed too: reading it is
                 // refused from its metadata (it is never opened), which reports it by name.
                 Ok(e) if !e.file_type().is_dir() && Notation::claims(e.path()) => {
-                    match e.path_is_symlink().then(|| link_out(e.path())).flatten() {
+                    match e.path_is_symlink().then(|| link_out(e.path(), false)).flatten() {
                         Some(why) => found.errors.push((e.path().display().to_string(), why)),
                         None => found.puzzles.push(e.into_path()),
                     }

@@ -721,6 +721,19 @@ fn links_out_of_the_folders_given_are_not_read() {
     std::fs::write(d.join("pack/fam.yaml"), "rules: theirs\nboard: |\n  o o .\n").unwrap();
     std::os::unix::fs::symlink(d.join("secret.yaml"), d.join("pack/evil.yaml")).unwrap();
     std::os::unix::fs::symlink(d.join("theirs.rhai"), d.join("pack/rules/theirs.rhai")).unwrap();
+    // A folder linked out: its files were read as the pack's.
+    std::fs::create_dir(d.join("secrets")).unwrap();
+    std::fs::write(
+        d.join("secrets/cfg.yaml"),
+        "name: SECRET_TOKEN_789
+",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(d.join("secrets"), d.join("pack/secdir")).unwrap();
+    // One linked within is walked, its puzzles under both names.
+    std::fs::create_dir(d.join("pack/own")).unwrap();
+    std::fs::write(d.join("pack/own/q.yaml"), "rules: peg_hop\nboard: |\n  o o .\n").unwrap();
+    std::os::unix::fs::symlink(d.join("pack/own"), d.join("pack/mine")).unwrap();
     let run = Test::new()
         .in_dir(d)
         .args(["batch", "pack", "--no-report", "--format", "json"])
@@ -731,7 +744,7 @@ fn links_out_of_the_folders_given_are_not_read() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| r["error"].as_str().unwrap())
+        .filter_map(|r| r["error"].as_str())
         .collect();
     let real = std::fs::canonicalize(d).unwrap();
     assert_eq!(
@@ -747,8 +760,18 @@ fn links_out_of_the_folders_given_are_not_read() {
                  puzzle's name to any file; name the file itself to solve it)",
                 real.join("secret.yaml").display()
             ),
+            format!(
+                "pack/secdir: a link out of the folders given, to {}: not walked (a folder may link to \
+                 any folder; name that folder itself to solve its puzzles)",
+                real.join("secrets").display()
+            ),
         ]
     );
+    let solved: Vec<&str> = (v["results"].as_array().unwrap().iter())
+        .filter(|r| r["status"] == "solved")
+        .map(|r| r["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(solved, ["pack/mine/q.yaml", "pack/own/q.yaml"]);
     assert!(!said.contains("SECRET"), "{said}");
     // Nor does the list of families quote the script's first comment.
     let listed = Test::new()
