@@ -721,6 +721,49 @@ fn the_fewest_moves_beam_counts_what_it_holds() {
     assert_eq!(answer["move_count"], 17, "{answer}");
 }
 
+/// A family of thousands of jumps lists that many children a position: the layers of the
+/// fewest-moves search counted their lists every 4,096 positions, and 20,000 jumps on 127
+/// holes passed 100MB (95.4 MiB) at a 120 MiB peak (release build).
+#[test]
+fn the_fewest_moves_layers_count_their_children_in_a_family_of_many_jumps() {
+    // Each hole `a` jumps over `a + d` to `a + d + 17` or `a + d + 34`, around the 127 holes
+    // (the table sized first and filled by index: pushing re-counts a long array each time).
+    let script = "fn rules(board) {\n  let cells = board.cells;\n  let n = cells.len();\n  \
+        let per = 20000 / n;\n  let jumps = [];\n  jumps.pad(per * n, 0);\n  let k = 0;\n  \
+        for a in 0..n {\n    let cnt = 0;\n    for d in 1..n {\n      for e in [17, 34] {\n        \
+        let to = (a + d + e) % n;\n        if to == a || to == (a + d) % n || cnt >= per { continue; }\n        \
+        jumps[k] = #{ dir: \"x\", from: cells[a], over: cells[(a + d) % n], to: cells[to] };\n        \
+        k += 1; cnt += 1;\n      }\n    }\n  }\n  jumps.truncate(k);\n  \
+        #{ kind: \"hop\", layout: \"square\", directions: [\"x\"], jumps: jumps, goal: #{ pegs: 1 } }\n}\n";
+    let full = "o ".repeat(16);
+    let mut board = format!("  . {}\n", "o ".repeat(15));
+    for _ in 1..8 {
+        board += &format!("  {full}\n");
+    }
+    let run = Test::new()
+        .file("rules/many.rhai", script)
+        .file(
+            "p.yaml",
+            &format!("rules: many\ngoal:\n  pegs: 40\nboard: |\n{board}"),
+        )
+        .args([
+            "solve",
+            "--fewest-moves",
+            "p.yaml",
+            "--max-memory",
+            "100MB",
+            "--format",
+            "json",
+        ])
+        .run_bounded(SECS(120), None)
+        .held(95 + 2)
+        .status(1);
+    let answer = &run.json()[0];
+    assert_eq!(answer["status"], "gave_up", "{answer}");
+    let reason = answer["reason"].as_str().unwrap();
+    assert!(reason.starts_with("memory limit (95.4 MiB); "), "{answer}");
+}
+
 #[test]
 fn the_default_count_holds_each_limit_within_two_mib() {
     // The bidirectional count passed 95MB (90.6 MiB) at 106.7 MiB and 60MB at 62.6: after
