@@ -113,15 +113,17 @@ pub enum GaveUp {
     /// A count of jump sequences outgrew 128 bits.
     #[error("more than 2^128 jump sequences")]
     Overflow,
-    /// A `fewest` search stopped by `stop` with an answer of `best` pegs it could not prove
-    /// optimal; `floor` is the fewest it proved possible at best, where it proved one, and
-    /// `known` says how (the words `best found so far 3 pegs, at least 2 (…)`).
-    #[error("{stop}; best found so far {best} peg{}, {}{}", if *best == 1 { "" } else { "s" }, floor.map_or("not proven optimal".to_string(), |f| format!("at least {f}")), known.as_ref().map(|k| format!(" ({k})")).unwrap_or_default())]
+    /// A `fewest` search stopped by `stop` with an answer of `best` pegs (`pieces`: pieces of
+    /// kinds) it could not prove optimal; `floor` is the fewest it proved possible at best,
+    /// where it proved one, and `known` says how (the words `best found so far 3 pegs, at
+    /// least 2 (…)`).
+    #[error("{stop}; best found so far {}, {}{}", plural(*best as usize, if *pieces { "piece" } else { "peg" }), floor.map_or("not proven the fewest".to_string(), |f| format!("at least {f}")), known.as_ref().map(|k| format!(" ({k})")).unwrap_or_default())]
     Unproven {
         stop: Box<GaveUp>,
         best: u32,
         floor: Option<u32>,
         known: Option<String>,
+        pieces: bool,
     },
     /// A fewest-moves search stopped by `stop` with a line of `best` moves (none found yet:
     /// `None`), having proven that none has fewer than `least`; under `pegs: fewest`, `pegs`

@@ -320,6 +320,7 @@ fn start_is_best(model: &HopModel, why: GaveUp, low: u32) -> Verdict {
         best: model.start.count_ones(),
         floor: Some(low),
         known: None,
+        pieces: false,
     })
 }
 
@@ -389,6 +390,7 @@ fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl
             best,
             floor: Some(at_least),
             known: known.clone(),
+            pieces: false,
         })
     };
     match &best.verdict {

@@ -290,6 +290,7 @@ fn depth_first<const K: usize>(
                             best: n,
                             floor: None,
                             known: None,
+                            pieces: true,
                         }),
                         path,
                         memory,

@@ -1291,3 +1291,28 @@ fn the_hardest_problem_ten_moves_along_its_published_line_takes_the_fifteen_left
     assert_eq!(o["move_count"], 15, "{o}");
     board.replay(o, "the second half");
 }
+
+/// A `pegs: fewest` search of pieces stopped by a limit says what it counts, pieces (it said
+/// "7 pieces left … best found so far 7 pegs"), and the line it found gets there.
+#[test]
+fn a_fewest_pieces_give_up_counts_pieces() {
+    let board = "  G # G # .\n  # . # G #\n  G # G # G\n  # G # G #\n  . # G # R\n";
+    let run = Test::new()
+        .file(
+            "f.yaml",
+            &format!("rules: hoppers\nboard: |\n{board}goal:\n  pegs: fewest\n"),
+        )
+        .args(["solve", "f.yaml", "--max-nodes", "5", "--format", "json"])
+        .run()
+        .status(1);
+    let o = &run.json()[0];
+    let left = o["pegs_left"].as_u64().unwrap();
+    assert_eq!(
+        o["reason"],
+        format!("node limit (5 nodes); best found so far {left} pieces, not proven the fewest"),
+        "{o}"
+    );
+    let rows: Vec<String> = board.lines().map(|r| r.replace(' ', "")).collect();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    assert_eq!(hoppers_replay(&rows, o).len(), left as usize, "{o}");
+}
