@@ -312,7 +312,8 @@ pub struct MergeArgs {
 /// Options every solving command shares.
 #[derive(Debug, Args, Clone)]
 pub struct SearchArgs {
-    /// Give up on a puzzle after this many seconds.
+    /// Give up on a puzzle's search after this many seconds (its rule script, run before the
+    /// search, is held to --script-timeout).
     #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true, help_heading = "Limits (per puzzle)")]
     pub timeout: Option<f64>,
     /// Give up on a puzzle once its search has looked at this many nodes (positions): an

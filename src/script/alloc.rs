@@ -3,7 +3,7 @@
 //! Rhai's own limits count items (array elements, map entries, string bytes, each value on
 //! its own), so curried function pointers, many copies of one big array, or what `print`
 //! buffers escaped them into gigabytes. Counting at the allocator bounds what a script holds
-//! in bytes, whatever holds them, and the stack dropping them takes (see [`DROP_RESERVE`]).
+//! in bytes, whatever holds them, and the stack dropping them takes (see `DROP_RESERVE`).
 //! Counting is per thread and only switched on by a [`Metered`] guard, on the dedicated thread
 //! a script runs on (see `sandbox`), so searches pay one thread-local read per allocation and
 //! nothing more.
