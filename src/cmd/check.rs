@@ -106,6 +106,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     // The scripts the puzzles were checked with (or failed in), by real path.
     let mut used = std::collections::HashSet::new();
     let mut shown = 0usize;
+    // The puzzle Ctrl-C cut while its rule script ran.
+    let mut cut: Option<String> = None;
     if scripts.is_empty() {
         for f in &files.puzzles {
             let mut written = Ok(());
@@ -146,7 +148,13 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                     Err(d) if d.file != *f && files.puzzles.len() > 1 => format!("on {head}"),
                     _ => String::new(),
                 };
-                shown += 1;
+                // A case Ctrl-C cut is not counted as checked; the run's last line names it.
+                match &p {
+                    Err(d) if d.gave_up.as_deref() == Some(&crate::search::GaveUp::Interrupted) => {
+                        cut = Some(head.clone());
+                    }
+                    _ => shown += 1,
+                }
                 written = show(&mut out, &head, &on, p, options).map(|good| ok &= good);
                 match written {
                     Ok(()) => std::ops::ControlFlow::Continue(()),
@@ -166,9 +174,12 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         ok &= check_script(&mut out, s, &[], options)?;
     }
     if crate::process::CANCELLED.load(std::sync::atomic::Ordering::SeqCst) {
+        let during = cut.map_or(String::new(), |head| {
+            format!(" (cut while the rule script ran for {head})")
+        });
         match shown == 0 && scripts.is_empty() && unused.is_empty() {
-            true => eprintln!("marbles: check interrupted before any puzzle was checked"),
-            false => eprintln!("marbles: check interrupted: the cases above were checked"),
+            true => eprintln!("marbles: check interrupted before any puzzle was checked{during}"),
+            false => eprintln!("marbles: check interrupted: the cases above were checked{during}"),
         }
         return Ok(ExitCode::Interrupted);
     }

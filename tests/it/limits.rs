@@ -1039,7 +1039,7 @@ fn ctrl_c_in_a_script_is_called_an_interruption_not_a_time_limit() {
         (
             "check",
             "",
-            "marbles: check interrupted: the cases above were checked\n",
+            "marbles: check interrupted before any puzzle was checked (cut while the rule script ran for p.yaml)\n",
         ),
     ] {
         let mut c = test.command();
