@@ -801,9 +801,16 @@ impl<'a, W: Word> Search<'a, W> {
             .map(|(&s, &d)| (s, d))
             .min_by_key(|&(s, d)| (d, s))
             .ok_or_else(|| unsolvable("no goal position can be reached", &self))?;
-        let path = walk_back(self.model, &self.by_to, end, moves, |p| {
-            dist[p.pegs() as usize].get(&self.canon(p)).copied()
-        });
+        let held = self.live;
+        let path = walk_back(
+            self.model,
+            &self.by_to,
+            end,
+            moves,
+            |p| dist[p.pegs() as usize].get(&self.canon(p)).copied(),
+            &mut |bytes| budget.exceeded_or_grown(held + bytes),
+        )
+        .map_err(|why| Stop::GaveUp(why, self.peak.max(held)))?;
         Ok(Found {
             moves,
             path,
@@ -884,11 +891,16 @@ fn walk_back<W: Word>(
     end: W,
     moves: u32,
     moves_to: impl Fn(W) -> Option<u32>,
-) -> Vec<usize> {
-    let mut path = walk(model, by_to, true, end, moves, moves_to);
+    check: &mut Check,
+) -> Result<Vec<usize>, GaveUp> {
+    let mut path = walk(model, by_to, true, end, moves, moves_to, check)?;
     path.reverse();
-    path
+    Ok(path)
 }
+
+/// What a [`walk`] asks, every [`CHECK_EVERY`] steps, of the bytes its own tables hold: the
+/// limit it passed (the budget's, with what the search holds beside), if any.
+type Check<'a> = dyn FnMut(u64) -> Option<GaveUp> + 'a;
 
 /// The jumps of `moves` moves from `from`, a move at a time, each to a position `moves_to`
 /// numbers one less (0 at the walk's end), in the order walked: by reversed chains (`back`,
@@ -901,19 +913,42 @@ fn walk<W: Word>(
     from: W,
     moves: u32,
     moves_to: impl Fn(W) -> Option<u32>,
-) -> Vec<usize> {
+    check: &mut Check,
+) -> Result<Vec<usize>, GaveUp> {
     // No jump adds a peg: walked back, no position on a line from the start has more pegs
     // than it, and walked on, none fewer than a goal of a peg count. (Unbounded, a reversed
     // chain on a large, nearly empty board adds a peg an unjump in any direction, and the
     // walk ran past every limit.)
     let (most, least) = pegs_on_a_line(model);
-    let one_move = |to: W, d: u32| {
+    // Checked against the budget: where a jump takes several pegs, reversed chains add them
+    // back two at a time, and a walk on 127 holes went through 12 GiB, deaf to Ctrl-C.
+    let mut one_move = |to: W, d: u32| -> Result<Option<(W, Vec<usize>)>, GaveUp> {
         let mut stack: Vec<(W, usize, Vec<usize>)> = (0..model.geo.cells.len())
             .filter(|&c| to.wide() >> c & 1 == 1)
             .map(|c| (to, c, Vec::new()))
             .collect();
         let mut seen = FxHashSet::default();
+        // The bytes the stack's chains hold (each its own allocation, 32 bytes at least), and
+        // the steps taken and chains made since the last check: with thousands of jumps a
+        // step makes thousands.
+        let chain_bytes = |c: &Vec<usize>| 32 + 8 * c.len() as u64;
+        let (mut held, mut steps) = (0u64, 0u64);
         while let Some((s, at, chain)) = stack.pop() {
+            held = held.saturating_sub(chain_bytes(&chain));
+            steps += 1;
+            if steps >= CHECK_EVERY {
+                steps = 0;
+                // As they may be at the next check: the set and the stack grown, and a
+                // chain of a few jumps for every step until then.
+                let more = CHECK_EVERY as usize;
+                let bytes = table_peak::<(W, usize)>(seen.len(), seen.capacity(), more)
+                    + super::vec_peak::<(W, usize, Vec<usize>)>(stack.len(), stack.capacity(), more)
+                    + held
+                    + CHECK_EVERY * 64;
+                if let Some(why) = check(bytes) {
+                    return Err(why);
+                }
+            }
             if !seen.insert((s, at)) {
                 continue;
             }
@@ -934,23 +969,26 @@ fn walk<W: Word>(
                 let mut chain = chain.clone();
                 chain.push(i);
                 if moves_to(p) == Some(d) {
-                    return Some((p, chain));
+                    return Ok(Some((p, chain)));
                 }
                 // A position on a chain between two positions met need not have been met
                 // itself: a bound may have dropped it while its chain went on.
+                held += chain_bytes(&chain);
+                // A chain made counts as a step: a step may make thousands.
+                steps += 1;
                 stack.push((p, if back { m.from } else { m.to }, chain));
             }
         }
-        None
+        Ok(None)
     };
     let mut path = Vec::new();
     let mut cur = from;
     for d in (0..moves).rev() {
         let (next, chain) =
-            one_move(cur, d).expect("a position with a move count has a neighbour one move nearer the end");
+            one_move(cur, d)?.expect("a position with a move count has a neighbour one move nearer the end");
         path.extend(chain);
         cur = next;
     }
     debug_assert!(!back || cur.wide() == model.start);
-    path
+    Ok(path)
 }

@@ -764,6 +764,47 @@ fn the_fewest_moves_layers_count_their_children_in_a_family_of_many_jumps() {
     assert!(reason.starts_with("memory limit (95.4 MiB); "), "{answer}");
 }
 
+/// The line of a fewest-moves answer is walked back from its end by reversed chains, which,
+/// where jumps take two pegs, put them back two at a time: unchecked, the walk on 127 holes
+/// went through 12 GiB, deaf to the memory and time limits and to Ctrl-C, and aborted.
+#[test]
+fn the_walk_back_of_a_fewest_moves_line_holds_the_limits() {
+    // Around the 127 holes: jumps over one peg, k away, and over two, k and 2k away.
+    let script = "fn rules(board) {\n  let cells = board.cells; let n = cells.len();\n  \
+        let jumps = []; jumps.pad(157 * n, 0); let j = 0;\n  \
+        for k in 1..81 { for i in 0..n {\n    \
+        jumps[j] = #{ dir: \"d\", from: cells[i], over: cells[(i + k) % n], to: cells[(i + 2 * k) % n] }; j += 1; } }\n  \
+        for k in 1..78 { for i in 0..n {\n    \
+        jumps[j] = #{ dir: \"d\", from: cells[i], over: [cells[(i + k) % n], cells[(i + 2 * k) % n]], to: cells[(i + 3 * k) % n] }; j += 1; } }\n  \
+        #{ kind: \"hop\", directions: [\"d\"], jumps: jumps, goal: #{ pegs: 1 } }\n}\n";
+    let mut board = format!("  . {}#\n", "o ".repeat(14));
+    for _ in 1..8 {
+        board += &format!("  {}\n", "o ".repeat(16).trim_end());
+    }
+    let run = Test::new()
+        .file("marbles.toml", "")
+        .file("rules/multi.rhai", script)
+        .file(
+            "p.yaml",
+            &format!("rules: multi\ngoal:\n  pegs: 60\nboard: |\n{board}"),
+        )
+        .args([
+            "solve",
+            "--fewest-moves",
+            "p.yaml",
+            "--max-memory",
+            "150MB",
+            "--format",
+            "json",
+        ])
+        .run_bounded(SECS(120), Some(3 << 30))
+        .held(143 + 2)
+        .status(1);
+    let answer = &run.json()[0];
+    let reason = answer["reason"].as_str().unwrap();
+    assert!(reason.starts_with("memory limit (143.1 MiB); "), "{answer}");
+}
+
 #[test]
 fn the_default_count_holds_each_limit_within_two_mib() {
     // The bidirectional count passed 95MB (90.6 MiB) at 106.7 MiB and 60MB at 62.6: after

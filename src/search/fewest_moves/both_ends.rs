@@ -151,7 +151,8 @@ pub(super) fn run<W: Word>(
             }
         };
         if let Some(meet) = meet {
-            return Ok(walk_meeting(s, &sides, meet, memory));
+            return walk_meeting(s, &sides, meet, memory, budget)
+                .map_err(|why| (Stop::GaveUp(why, memory), least, best.clone()));
         }
         // No line within the target.
         floor = target + 1;
@@ -193,27 +194,44 @@ fn walk_meeting<W: Word>(
     sides: &[Side<W>; 2],
     (moves, at): (u32, W),
     memory: u64,
-) -> Found {
+    budget: &Budget,
+) -> Result<Found, GaveUp> {
     let [fwd, bwd] = sides;
     let a = fwd
         .depth_of(at)
         .expect("the meeting position was met from the start");
-    let mut path = walk(s.model, &s.by_to, true, at, a, |p| fwd.depth_of(s.canon(p)));
+    let held = fwd.bytes() + bwd.bytes();
+    let check = &mut |bytes| budget.exceeded_or_grown(held + bytes);
+    let mut path = walk(
+        s.model,
+        &s.by_to,
+        true,
+        at,
+        a,
+        |p| fwd.depth_of(s.canon(p)),
+        check,
+    )?;
     path.reverse();
-    let on = walk(s.model, &s.by_from, false, at, moves - a, |p| {
-        bwd.depth_of(s.canon(p))
-    });
+    let on = walk(
+        s.model,
+        &s.by_from,
+        false,
+        at,
+        moves - a,
+        |p| bwd.depth_of(s.canon(p)),
+        check,
+    )?;
     let mut end = at;
     for &i in &on {
         end = end ^ W::narrow(s.model.moves[i].mask);
     }
     path.extend(on);
-    Found {
+    Ok(Found {
         moves,
         path,
         end: end.wide(),
-        memory: memory.max(fwd.bytes() + bwd.bytes()),
-    }
+        memory: memory.max(held),
+    })
 }
 
 /// One end's positions met, by their moves from that end: `layers[d][k]` holds the

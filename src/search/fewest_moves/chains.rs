@@ -96,9 +96,16 @@ fn run_in<W: Word>(model: &HopModel, budget: &mut Budget) -> Result<Found, Stop>
         pruned: std::cell::Cell::new(false),
     };
     let (end, moves) = s.search(budget)?;
-    let path = super::walk_back(model, &s.by_to, end, moves, |p| {
-        s.depth.get(&p.canon(&s.sym)).copied()
-    });
+    let held = s.memory;
+    let path = super::walk_back(
+        model,
+        &s.by_to,
+        end,
+        moves,
+        |p| s.depth.get(&p.canon(&s.sym)).copied(),
+        &mut |bytes| budget.exceeded_or_grown(held + bytes),
+    )
+    .map_err(|why| Stop::GaveUp(why, held))?;
     Ok(Found {
         moves,
         path,
