@@ -150,8 +150,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                 };
                 // A case Ctrl-C cut is not counted as checked; the run's last line names it.
                 match &p {
+                    // (The first: after Ctrl-C every later puzzle stops at once too.)
                     Err(d) if d.gave_up.as_deref() == Some(&crate::search::GaveUp::Interrupted) => {
-                        cut = Some(head.clone());
+                        cut.get_or_insert_with(|| head.clone());
                     }
                     _ => shown += 1,
                 }
