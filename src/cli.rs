@@ -603,6 +603,7 @@ impl SearchArgs {
             fewest_moves: self.fewest_moves,
             where_they_apply: false,
             bare: false,
+            inside: None,
         }
     }
 }

@@ -26,6 +26,8 @@ pub struct Found {
     pub errors: Vec<(String, String)>,
     /// Links back to a folder being walked, not followed again: nothing is missing.
     pub loops: Vec<String>,
+    /// The folders (and files) walked, by their real paths.
+    pub inside: Vec<PathBuf>,
 }
 
 /// The error row of a folder the walk could not enter, after the files in every report: a
@@ -150,9 +152,27 @@ pub fn collect(paths: &[PathBuf]) -> Found {
         }
     }
     found.errors.extend(skipped);
+    found.inside = real_roots;
     found.puzzles.sort();
     found.puzzles.dedup();
     found
+}
+
+/// Why the puzzle file `path`, found inside the folders `inside` (real paths), is not to be
+/// read now: it, or a folder above it, has come to lead out of them since the walk judged its
+/// links (a file swapped for a link to a secret while the batch ran was read through it, and
+/// its text quoted in its error). Judged again just before the file is read.
+pub fn led_out(path: &Path, inside: &[PathBuf]) -> Option<String> {
+    // (A file gone: where its folder leads, so that no name out there is offered instead.)
+    let real = std::fs::canonicalize(path)
+        .ok()
+        .or_else(|| path.parent().and_then(|p| std::fs::canonicalize(p).ok()))?;
+    (!inside.iter().any(|r| real.starts_with(r))).then(|| {
+        format!(
+            "{LINK_OUT}, to {}: not read (it leads there since the folder was walked)",
+            real.display()
+        )
+    })
 }
 
 /// `paths` less those another one already covers, so that no file is solved twice: a folder
@@ -205,7 +225,10 @@ pub fn solve_contained(
     each: &Each,
 ) -> Vec<Outcome> {
     let file = path.display().to_string();
-    let text = crate::spec::read_text(path);
+    let text = match opts.inside.as_deref().and_then(|inside| led_out(path, inside)) {
+        Some(why) => Err(crate::diag::Diagnostic::new(path, why)),
+        None => crate::spec::read_text(path),
+    };
     let hash = text.as_deref().ok().map(crate::fingerprint::hash);
     let solve_all = || match &text {
         Err(d) => vec![Outcome::failed(&file, d)],
@@ -820,6 +843,46 @@ mod tests {
         fn waiting_cases(&self) -> usize {
             self.waiting
         }
+    }
+
+    #[test]
+    fn a_puzzle_file_swapped_for_a_link_out_after_the_walk_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = std::fs::canonicalize(dir.path()).unwrap();
+        for sub in ["set/zz", "secret"] {
+            std::fs::create_dir_all(d.join(sub)).unwrap();
+        }
+        std::fs::write(d.join("set/z.yaml"), "rules: peg_hop\n").unwrap();
+        std::fs::write(d.join("secret/key.yaml"), "SECRET\n").unwrap();
+        let inside = collect(&[d.join("set")]).inside;
+        assert_eq!(inside, [d.join("set")]);
+        assert_eq!(led_out(&d.join("set/z.yaml"), &inside), None);
+        // The file, then its folder, swapped for links out.
+        std::fs::remove_file(d.join("set/z.yaml")).unwrap();
+        std::os::unix::fs::symlink(d.join("secret/key.yaml"), d.join("set/z.yaml")).unwrap();
+        std::fs::remove_dir(d.join("set/zz")).unwrap();
+        std::os::unix::fs::symlink(d.join("secret"), d.join("set/zz")).unwrap();
+        let out = |to: &str| {
+            format!(
+                "{LINK_OUT}, to {}: not read (it leads there since the folder was walked)",
+                d.join(to).display()
+            )
+        };
+        assert_eq!(
+            led_out(&d.join("set/z.yaml"), &inside),
+            Some(out("secret/key.yaml"))
+        );
+        // A file not there under the folder now linked out: no name out there is offered.
+        assert_eq!(led_out(&d.join("set/zz/y.yaml"), &inside), Some(out("secret")));
+        // Read by the batch, it is an error naming where it leads, its text unread.
+        let opts = Options {
+            inside: Some(inside.into()),
+            ..Options::default()
+        };
+        let o = solve_contained(&d.join("set/z.yaml"), &opts, Vec::new(), false, &|_, _, _| {});
+        let said = o[0].error.as_deref().unwrap();
+        assert!(said.ends_with(&out("secret/key.yaml")), "{said}");
+        assert!(!said.contains("SECRET"), "{said}");
     }
 
     #[test]

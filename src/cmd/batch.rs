@@ -293,7 +293,10 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     // limit must not shrink for jobs that will never run.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = config.jobs.min(found.puzzles.len()).min(cores).max(1);
-    let options = batch_options(config, jobs);
+    let options = Options {
+        inside: Some(found.inside.clone().into()),
+        ..batch_options(config, jobs)
+    };
     let none = journal::Previous::default();
     // `--failed` runs again what did not pass; of a file a cut left short, only the cases
     // after those the cut left finished.

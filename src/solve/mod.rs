@@ -56,6 +56,9 @@ pub struct Options {
     /// fewest moves to goals with no `reach:`; the other puzzles are solved as they would be
     /// without them (a batch over a mixed collection). Otherwise those refuse them.
     pub where_they_apply: bool,
+    /// The folders a batch was given, by their real paths: a puzzle file the walk found is
+    /// read only while it still leads inside them ([`crate::batch::led_out`]).
+    pub inside: Option<std::sync::Arc<[std::path::PathBuf]>>,
 }
 
 /// The batch flags that passed over a puzzle of a kind they are not for (with
