@@ -840,8 +840,14 @@ pub fn import(
             ),
         ));
     }
-    std::fs::create_dir_all(out)
-        .map_err(|e| Diagnostic::new(out, format!("cannot create the folder: {e}")))?;
+    std::fs::create_dir_all(out).map_err(|e| {
+        // A link to nothing (or to a file) said only "File exists".
+        let why = match std::fs::read_link(out.components().as_path()) {
+            Ok(to) => format!("it is a link to {}, which is no folder", to.display()),
+            Err(_) => e.to_string(),
+        };
+        Diagnostic::new(out, format!("cannot create the folder: {why}"))
+    })?;
     let mut planned = Vec::new();
     for (spec, path) in specs.iter().zip(paths) {
         let text = to_yaml(spec, &file.display().to_string());

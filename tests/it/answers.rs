@@ -560,6 +560,11 @@ fn import_refuses_to_overwrite_a_file_of_the_same_name() {
             .unwrap()
             .contains("imported from b/x.lisp")
     );
+    // An `--out` that is a link to nothing said only "File exists".
+    std::os::unix::fs::symlink("nowhere/deep", t.path("gone")).unwrap();
+    import(&["a/x.lisp", "--out", "gone"])
+        .status(2)
+        .stderr_has("gone: cannot create the folder: it is a link to nowhere/deep, which is no folder\n");
 }
 
 #[test]
