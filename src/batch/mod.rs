@@ -66,8 +66,8 @@ pub fn collect(paths: &[PathBuf]) -> Found {
     // So is a folder linked out of them (`secrets -> ~/.config`): its files named like
     // puzzles were read and quoted just the same.
     let link_out = |p: &Path, folder: bool| {
-        let target = std::fs::canonicalize(p).ok()?;
-        (!real_roots.iter().any(|r| target.starts_with(r))).then(|| match folder {
+        let target = outside(std::fs::canonicalize(p).ok()?, &real_roots)?;
+        Some(match folder {
             true => format!(
                 "{LINK_OUT}, to {}: not walked (a folder may link to any folder; name that \
                  folder itself to solve its puzzles)",
@@ -167,12 +167,16 @@ pub fn led_out(path: &Path, inside: &[PathBuf]) -> Option<String> {
     let real = std::fs::canonicalize(path)
         .ok()
         .or_else(|| path.parent().and_then(|p| std::fs::canonicalize(p).ok()))?;
-    (!inside.iter().any(|r| real.starts_with(r))).then(|| {
-        format!(
-            "{LINK_OUT}, to {}: not read (it leads there since the folder was walked)",
-            real.display()
-        )
-    })
+    let real = outside(real, inside)?;
+    Some(format!(
+        "{LINK_OUT}, to {}: not read (it leads there since the folder was walked)",
+        real.display()
+    ))
+}
+
+/// `real`, a real path, when it lies in none of the real paths `inside`.
+fn outside(real: PathBuf, inside: &[PathBuf]) -> Option<PathBuf> {
+    (!inside.iter().any(|r| real.starts_with(r))).then_some(real)
 }
 
 /// `paths` less those another one already covers, so that no file is solved twice: a folder

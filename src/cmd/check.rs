@@ -148,13 +148,13 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                     Err(d) if d.file != *f && files.puzzles.len() > 1 => format!("on {head}"),
                     _ => String::new(),
                 };
-                // A case Ctrl-C cut is not counted as checked; the run's last line names it.
-                match &p {
-                    // (The first: after Ctrl-C every later puzzle stops at once too.)
-                    Err(d) if d.gave_up.as_deref() == Some(&crate::search::GaveUp::Interrupted) => {
+                // A case Ctrl-C cut is not counted as checked; the run's last line names the
+                // first (after Ctrl-C every later puzzle stops at once too).
+                match cut_by_ctrl_c(&p) {
+                    true => {
                         cut.get_or_insert_with(|| head.clone());
                     }
-                    _ => shown += 1,
+                    false => shown += 1,
                 }
                 written = show(&mut out, &head, &on, p, options).map(|good| ok &= good);
                 match written {
@@ -330,6 +330,11 @@ fn check_script(out: &mut impl Write, path: &Path, puzzles: &[PathBuf], opts: &O
 /// Prints `ok` and what was compiled, or reports the error; shows what the script printed.
 /// Returns whether it was ok.
 /// `opts` bounds the symmetry search with the puzzle's limits.
+/// Whether Ctrl-C cut `p`'s rule script, so that it was not checked.
+fn cut_by_ctrl_c(p: &Checked<Prepared>) -> bool {
+    matches!(p, Err(d) if d.gave_up.as_deref() == Some(&crate::search::GaveUp::Interrupted))
+}
+
 fn show(
     out: &mut impl Write,
     head: &str,
@@ -339,7 +344,7 @@ fn show(
 ) -> io::Result<bool> {
     let p = match p {
         // Ctrl-C while its script ran: not checked, which the run's last line says.
-        Err(d) if d.gave_up.as_deref() == Some(&crate::search::GaveUp::Interrupted) => return Ok(true),
+        _ if cut_by_ctrl_c(&p) => return Ok(true),
         Err(d) => {
             report_on(&d, on);
             return Ok(false);
