@@ -167,11 +167,31 @@ pub fn led_out(path: &Path, inside: &[PathBuf]) -> Option<String> {
     let real = std::fs::canonicalize(path)
         .ok()
         .or_else(|| path.parent().and_then(|p| std::fs::canonicalize(p).ok()))?;
-    let real = outside(real, inside)?;
+    lies_out(&real, inside)
+}
+
+/// Why the file at the real path `real` is not to be read: it lies in none of the folders
+/// `inside`.
+fn lies_out(real: &Path, inside: &[PathBuf]) -> Option<String> {
+    let real = outside(real.to_path_buf(), inside)?;
     Some(format!(
         "{LINK_OUT}, to {}: not read (it leads there since the folder was walked)",
         real.display()
     ))
+}
+
+/// The text of the puzzle file `path`, read only if it still lies inside the folders the
+/// batch was given (`opts.inside`, when set): judged by name first ([`led_out`]), then on the
+/// file once opened, so that a name swapped for a link between the two is not read either.
+fn read_inside(path: &Path, opts: &Options) -> crate::diag::Result<String> {
+    let Some(inside) = opts.inside.as_deref() else {
+        return crate::spec::read_text(path);
+    };
+    if let Some(why) = led_out(path, inside) {
+        return Err(crate::diag::Diagnostic::new(path, why));
+    }
+    let judge = |real: &Path| lies_out(real, inside);
+    crate::spec::input::read_text_judged(path, crate::spec::MAX_SPEC_BYTES, Some(&judge))
 }
 
 /// `real`, a real path, when it lies in none of the real paths `inside`.
@@ -229,10 +249,7 @@ pub fn solve_contained(
     each: &Each,
 ) -> Vec<Outcome> {
     let file = path.display().to_string();
-    let text = match opts.inside.as_deref().and_then(|inside| led_out(path, inside)) {
-        Some(why) => Err(crate::diag::Diagnostic::new(path, why)),
-        None => crate::spec::read_text(path),
-    };
+    let text = read_inside(path, opts);
     let hash = text.as_deref().ok().map(crate::fingerprint::hash);
     let solve_all = || match &text {
         Err(d) => vec![Outcome::failed(&file, d)],
@@ -354,7 +371,7 @@ struct MadeNow {
 
 impl MadeNow {
     fn of(path: &Path, opts: &Options) -> Option<Self> {
-        let text = crate::spec::read_text(path).ok()?;
+        let text = read_inside(path, opts).ok()?;
         let notation = Notation::of(path, None);
         let mut scripts = formats::Scripts::default();
         let mut cases: Vec<Case> = Vec::new();
@@ -887,6 +904,52 @@ mod tests {
         let said = o[0].error.as_deref().unwrap();
         assert!(said.ends_with(&out("secret/key.yaml")), "{said}");
         assert!(!said.contains("SECRET"), "{said}");
+    }
+
+    /// A name flipped between a link within and a link out, as fast as it can be, while it
+    /// is read again and again: the file is judged once opened, so no read between the
+    /// name's check and the open gets the secret.
+    #[test]
+    fn a_name_flipped_to_a_link_out_between_the_check_and_the_open_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = std::fs::canonicalize(dir.path()).unwrap();
+        for sub in ["set", "secret"] {
+            std::fs::create_dir_all(d.join(sub)).unwrap();
+        }
+        std::fs::write(d.join("set/in.yaml"), "rules: peg_hop\n").unwrap();
+        std::fs::write(d.join("secret/key.yaml"), "SECRET\n").unwrap();
+        let z = d.join("set/z.yaml");
+        std::os::unix::fs::symlink(d.join("set/in.yaml"), &z).unwrap();
+        let opts = Options {
+            inside: Some(collect(&[d.join("set")]).inside.into()),
+            ..Options::default()
+        };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let (read, refused) = std::thread::scope(|s| {
+            s.spawn(|| {
+                let tmp = d.join("set/.flip");
+                for to in ["secret/key.yaml", "set/in.yaml"].iter().cycle() {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    std::os::unix::fs::symlink(d.join(to), &tmp).unwrap();
+                    std::fs::rename(&tmp, &z).unwrap();
+                }
+            });
+            let said: Vec<_> = (0..20_000).map(|_| read_inside(&z, &opts)).collect();
+            stop.store(true, Ordering::Relaxed);
+            said.into_iter().partition::<Vec<_>, _>(|r| r.is_ok())
+        });
+        for r in &read {
+            assert_eq!(r.as_deref().unwrap(), "rules: peg_hop\n");
+        }
+        for r in &refused {
+            let e = r.as_ref().unwrap_err().to_string();
+            assert!(!e.contains("SECRET"), "{e}");
+        }
+        // Both ways were met: the flipping did race the reads.
+        let (read, refused) = (read.len(), refused.len());
+        assert!(read > 0 && refused > 0, "{read} read, {refused} refused");
     }
 
     #[test]

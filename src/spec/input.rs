@@ -38,6 +38,29 @@ pub fn read_text(path: &Path) -> Result<String> {
 
 /// [`read_text`], for a file of at most `max` bytes.
 pub fn read_text_up_to(path: &Path, max: u64) -> Result<String> {
+    read_text_judged(path, max, None)
+}
+
+/// Why a file, by the real path of the file actually opened, is not to be read; `None` to
+/// read it. Judged on the open file, not on its name, so that a name swapped for a link
+/// between a check and the open cannot lead the read elsewhere.
+pub type Judge<'a> = &'a dyn Fn(&Path) -> Option<String>;
+
+/// A refusal by a [`Judge`], carried inside an `io::Error` out of [`read_opened`].
+#[derive(Debug)]
+struct Refused(String);
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// [`read_text_up_to`], the file once opened judged by `judge` (its real path) before a byte
+/// of it is read: a refusal is the error, in the judge's words.
+pub fn read_text_judged(path: &Path, max: u64, judge: Option<Judge>) -> Result<String> {
     let meta = std::fs::metadata(path).map_err(|e| {
         // A link whose target is gone: say so, as the link itself is there to see.
         let why = match std::fs::read_link(path) {
@@ -103,8 +126,11 @@ pub fn read_text_up_to(path: &Path, max: u64) -> Result<String> {
             ),
         ));
     }
-    let bytes = read_at_most(path, max)
-        .map_err(|e| Diagnostic::new(path, format!("cannot read: {}", io_reason(&e))))?
+    let bytes = read_opened(path, max, judge)
+        .map_err(|e| match e.get_ref().and_then(|e| e.downcast_ref::<Refused>()) {
+            Some(Refused(why)) => Diagnostic::new(path, why.clone()),
+            None => Diagnostic::new(path, format!("cannot read: {}", io_reason(&e))),
+        })?
         .ok_or_else(|| {
             Diagnostic::new(
                 path,
@@ -185,7 +211,14 @@ fn io_reason(e: &std::io::Error) -> String {
 /// file is then opened without blocking and asked again, so a FIFO swapped in between the
 /// two is refused here instead of blocking the read forever.
 pub fn read_at_most(path: &Path, max: u64) -> std::io::Result<Option<Vec<u8>>> {
+    read_opened(path, max, None)
+}
+
+/// [`read_at_most`], the file once opened judged by `judge` on its real path (what
+/// `/proc/self/fd` says the open file is; where that cannot be read, the name's real path).
+fn read_opened(path: &Path, max: u64, judge: Option<Judge>) -> std::io::Result<Option<Vec<u8>>> {
     use std::os::unix::fs::OpenOptionsExt;
+    use std::os::unix::io::AsRawFd;
     let mut file = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
@@ -194,6 +227,13 @@ pub fn read_at_most(path: &Path, max: u64) -> std::io::Result<Option<Vec<u8>>> {
         return Err(std::io::Error::other(
             "is not a regular file (it was replaced while being read?)",
         ));
+    }
+    if let Some(judge) = judge {
+        let real = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd()))
+            .or_else(|_| std::fs::canonicalize(path))?;
+        if let Some(why) = judge(&real) {
+            return Err(std::io::Error::other(Refused(why)));
+        }
     }
     let mut bytes = Vec::new();
     // Whole 8 KiB reads: some kernel files (pagemap) refuse reads of other sizes.
