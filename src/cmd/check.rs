@@ -105,9 +105,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
     // The scripts the puzzles were checked with (or failed in), by real path.
     let mut used = std::collections::HashSet::new();
-    let mut shown = 0usize;
-    // The puzzle Ctrl-C cut while its rule script ran.
-    let mut cut: Option<String> = None;
+    let mut tally = Tally::default();
     if scripts.is_empty() {
         for f in &files.puzzles {
             let mut written = Ok(());
@@ -148,14 +146,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                     Err(d) if d.file != *f && files.puzzles.len() > 1 => format!("on {head}"),
                     _ => String::new(),
                 };
-                // A case Ctrl-C cut is not counted as checked; the run's last line names the
-                // first (after Ctrl-C every later puzzle stops at once too).
-                match cut_by_ctrl_c(&p) {
-                    true => {
-                        cut.get_or_insert_with(|| head.clone());
-                    }
-                    false => shown += 1,
-                }
+                tally.saw(&p, || format!("the rule script ran for {head}"));
                 written = show(&mut out, &head, &on, p, options).map(|good| ok &= good);
                 match written {
                     Ok(()) => std::ops::ControlFlow::Continue(()),
@@ -166,19 +157,19 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         }
     }
     for s in &scripts {
-        ok &= check_script(&mut out, s, &files.puzzles, options)?;
+        ok &= check_script(&mut out, s, &files.puzzles, options, &mut tally)?;
     }
     for s in unused
         .iter()
         .filter(|s| !s.canonicalize().is_ok_and(|s| used.contains(&s)))
     {
-        ok &= check_script(&mut out, s, &[], options)?;
+        ok &= check_script(&mut out, s, &[], options, &mut tally)?;
     }
     if crate::process::CANCELLED.load(std::sync::atomic::Ordering::SeqCst) {
-        let during = cut.map_or(String::new(), |head| {
-            format!(" (cut while the rule script ran for {head})")
-        });
-        match shown == 0 && scripts.is_empty() && unused.is_empty() {
+        let during = tally
+            .cut
+            .map_or(String::new(), |what| format!(" (cut while {what})"));
+        match tally.shown == 0 {
             true => eprintln!("marbles: check interrupted before any puzzle was checked{during}"),
             false => eprintln!("marbles: check interrupted: the cases above were checked{during}"),
         }
@@ -199,7 +190,13 @@ fn expect_in_a_comment(text: &str) -> Option<usize> {
 }
 
 /// Checks one script on the puzzles that use it, or on a sample board if none does.
-fn check_script(out: &mut impl Write, path: &Path, puzzles: &[PathBuf], opts: &Options) -> io::Result<bool> {
+fn check_script(
+    out: &mut impl Write,
+    path: &Path,
+    puzzles: &[PathBuf],
+    opts: &Options,
+    tally: &mut Tally,
+) -> io::Result<bool> {
     let read = match path.is_dir() {
         true => Err(Diagnostic::new(path, "is a directory, not a rule script")),
         false => spec::read_text(path),
@@ -247,7 +244,9 @@ fn check_script(out: &mut impl Write, path: &Path, puzzles: &[PathBuf], opts: &O
                 for spec in specs.into_iter().filter(|s| uses(s)) {
                     used += 1;
                     let p = solve::prepare_with(spec, script.clone(), opts);
-                    ok &= show(out, &head, &format!("on {}", f.display()), p, opts)?;
+                    let on = format!("on {}", f.display());
+                    tally.saw(&p, || format!("{head} ran {on}"));
+                    ok &= show(out, &head, &on, p, opts)?;
                 }
             }
         }
@@ -322,19 +321,39 @@ fn check_script(out: &mut impl Write, path: &Path, puzzles: &[PathBuf], opts: &O
                 (on_what, p) = (w, q);
             }
         }
+        tally.saw(&p, || format!("{head} ran {on_what}"));
         ok &= show(out, &head, &on_what, p, opts)?;
     }
     Ok(ok)
 }
 
-/// Prints `ok` and what was compiled, or reports the error; shows what the script printed.
-/// Returns whether it was ok.
-/// `opts` bounds the symmetry search with the puzzle's limits.
+/// What a check showed, for its last line after Ctrl-C: how many puzzles (or a script's
+/// boards) were checked, and what Ctrl-C cut first (after it every later one stops at once).
+#[derive(Default)]
+struct Tally {
+    shown: usize,
+    cut: Option<String>,
+}
+
+impl Tally {
+    /// Counts `p` as checked, or, when Ctrl-C cut its rule script, keeps `what` ran then.
+    fn saw(&mut self, p: &Checked<Prepared>, what: impl FnOnce() -> String) {
+        match cut_by_ctrl_c(p) {
+            true => {
+                self.cut.get_or_insert_with(what);
+            }
+            false => self.shown += 1,
+        }
+    }
+}
+
 /// Whether Ctrl-C cut `p`'s rule script, so that it was not checked.
 fn cut_by_ctrl_c(p: &Checked<Prepared>) -> bool {
     matches!(p, Err(d) if d.gave_up.as_deref() == Some(&crate::search::GaveUp::Interrupted))
 }
 
+/// Prints `ok` and what was compiled, or reports the error; shows what the script printed.
+/// Returns whether it was ok. `opts` bounds the symmetry search with the puzzle's limits.
 fn show(
     out: &mut impl Write,
     head: &str,

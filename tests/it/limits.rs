@@ -1053,33 +1053,44 @@ fn ctrl_c_in_a_script_is_called_an_interruption_not_a_time_limit() {
     // Cut while the script builds the board, the puzzle's turn is given up, interrupted, as a
     // search's would be: no command calls it an error of the file or of its script (`count`
     // heard no Ctrl-C at all before its search began, and counted on to exit 0).
-    for (cmd, stdout, stderr) in [
+    // `check` of the script itself, alone or on the puzzle, says what it was running.
+    for (args, stdout, stderr) in [
         (
-            "solve",
+            &["solve", "p.yaml"][..],
             "gave up: interrupted (Ctrl-C) while the rule script built the board\n",
             "",
         ),
         (
-            "count",
+            &["count", "p.yaml"],
             "",
             "marbles: gave up counting p.yaml: interrupted (Ctrl-C) while the rule script built the board\n",
         ),
         (
-            "check",
+            &["check", "p.yaml"],
             "",
             "marbles: check interrupted before any puzzle was checked (cut while the rule script ran for p.yaml)\n",
         ),
+        (
+            &["check", "rules/spin.rhai"],
+            "",
+            "marbles: check interrupted before any puzzle was checked (cut while rules/spin.rhai ran on a sample 5×5 board)\n",
+        ),
+        (
+            &["check", "rules/spin.rhai", "p.yaml"],
+            "",
+            "marbles: check interrupted before any puzzle was checked (cut while rules/spin.rhai ran on p.yaml)\n",
+        ),
     ] {
         let mut c = test.command();
-        c.args([cmd, "p.yaml", "--script-timeout", "30"]);
+        c.args(args).args(["--script-timeout", "30"]);
         let out = crate::support::interrupted(&mut c, SECS(1));
         let (out_text, err_text) = (
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr),
         );
-        assert_eq!(out.status.code(), Some(130), "{cmd}: {err_text}");
-        assert!(out_text.contains(stdout), "{cmd}: {out_text}");
-        assert_eq!(err_text, stderr, "{cmd}");
+        assert_eq!(out.status.code(), Some(130), "{args:?}: {err_text}");
+        assert!(out_text.contains(stdout), "{args:?}: {out_text}");
+        assert_eq!(err_text, stderr, "{args:?}");
     }
     // In a batch, the one file's turn was cut: no file is left unrun, no error is counted.
     let mut c = test.command();
