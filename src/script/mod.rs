@@ -449,12 +449,16 @@ impl<'a> Reach<'a> {
         Reach { top, listed }
     }
 
+    /// Whether the real path `real` lies inside the project or a rule folder it lists.
+    fn holds(&self, real: &Path) -> bool {
+        real.starts_with(self.top) || self.listed.iter().any(|l| real.starts_with(l))
+    }
+
     /// Why the script at `path` may not be read, links followed: what it is a link to.
     fn refused(&self, path: &Path) -> Option<String> {
         let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        let inside = real.starts_with(self.top) || self.listed.iter().any(|l| real.starts_with(l));
-        let why = if !inside {
-            "outside the puzzle's project and the rule folders its marbles.toml lists"
+        let why = if !self.holds(&real) {
+            OUT_OF_REACH
         } else if real.extension().is_none_or(|e| e != "rhai") {
             "which is no `.rhai` script"
         } else {
@@ -462,6 +466,24 @@ impl<'a> Reach<'a> {
         };
         Some(format!("a link to {}, {why}", real.display()))
     }
+}
+
+const OUT_OF_REACH: &str = "outside the puzzle's project and the rule folders its marbles.toml lists";
+
+/// Why a rule script may not be written into `folder` for a puzzle in the folder `base`:
+/// `folder` is a link that leads where such a puzzle's scripts may not be read from (out of
+/// its project and the rule folders its `marbles.toml` lists), or nowhere. `None` for a
+/// real folder, a link within, or no folder yet.
+pub fn write_refused(base: &Path, folder: &Path) -> Result<Option<String>> {
+    let Ok(to) = std::fs::read_link(folder.components().as_path()) else {
+        return Ok(None);
+    };
+    let Ok(real) = std::fs::canonicalize(folder) else {
+        return Ok(Some(format!("a link to {}, which does not exist", to.display())));
+    };
+    let base = std::fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
+    let reach = Reach::new(&base, &rule_dirs(&base)?);
+    Ok((!reach.holds(&real)).then(|| format!("a link to {}, {OUT_OF_REACH}", real.display())))
 }
 
 /// A rule family a puzzle in some folder can name, and where it would be found.

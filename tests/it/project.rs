@@ -279,6 +279,36 @@ fn new_overwrites_nothing() {
     assert!(!t.test.path("rules").exists(), "nothing written");
 }
 
+/// A pack whose `rules` is a link out of it: `new` in it wrote the script where the link led
+/// (which `solve` then refused to read). A link within the project is written through.
+#[test]
+fn new_writes_no_script_through_a_rules_link_out_of_the_project() {
+    let test = Test::new()
+        .file("pack/marbles.toml", "")
+        .file("victim/keep", "")
+        .file("pack/shared/keep", "");
+    std::os::unix::fs::symlink("../victim", test.path("pack/rules")).unwrap();
+    let victim = std::fs::canonicalize(test.path("victim")).unwrap();
+    let test = test
+        .args(["new", "var", "--dir", "pack"])
+        .run()
+        .status(2)
+        .stderr_has(&format!(
+            "marbles: error: pack/rules: a link to {}, outside the puzzle's project and the rule \
+             folders its marbles.toml lists; marbles new writes a script only where the puzzle \
+             may read it (make `rules` a folder of this project)\n",
+            victim.display()
+        ))
+        .test;
+    assert!(!test.path("victim/var.rhai").exists() && !test.path("pack/var.yaml").exists());
+    // Linked within the project, the pair is written and solves.
+    std::fs::remove_file(test.path("pack/rules")).unwrap();
+    std::os::unix::fs::symlink("shared", test.path("pack/rules")).unwrap();
+    let test = test.args(["new", "var", "--dir", "pack"]).run().status(0).test;
+    assert!(test.path("pack/shared/var.rhai").is_file());
+    test.args(["solve", "pack/var.yaml"]).run().status(0);
+}
+
 #[test]
 fn a_rule_folder_the_project_names_must_exist() {
     Test::new()

@@ -82,6 +82,15 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         }
     }
     let rules = within("rules".into());
+    // A `rules` linked out of the project, shipped in a pack: a script written through it
+    // would land in someone else's folder, where the puzzle then may not read it.
+    if let Some(why) = crate::script::write_refused(&config.dir, &rules)? {
+        return Err(Error::Usage(format!(
+            "{}: {why}; marbles new writes a script only where the puzzle may read it (make \
+             `rules` a folder of this project)",
+            rules.display()
+        )));
+    }
     std::fs::create_dir_all(&rules)
         .map_err(|e| Error::Usage(format!("{}: cannot make the folder: {e}", rules.display())))?;
     write_new(&script, &config.kind.script.replace("NAME", name))?;
