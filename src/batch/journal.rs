@@ -34,7 +34,7 @@ pub fn create_dir(dir: &Path) -> anyhow::Result<()> {
         anyhow::bail!(
             "{}: a link (to {}), not a folder; marbles writes its reports only into a folder, \
              never through a link (one in a folder from somebody else could lead anywhere): \
-             give --report the folder itself; nothing was written",
+             give --report the folder itself; nothing was written through it",
             dir.display(),
             to.display()
         );
