@@ -158,20 +158,10 @@ pub fn collect(paths: &[PathBuf]) -> Found {
     found
 }
 
-/// Why the puzzle file `path`, found inside the folders `inside` (real paths), is not to be
-/// read now: it, or a folder above it, has come to lead out of them since the walk judged its
-/// links (a file swapped for a link to a secret while the batch ran was read through it, and
-/// its text quoted in its error). Judged again just before the file is read.
-pub fn led_out(path: &Path, inside: &[PathBuf]) -> Option<String> {
-    // (A file gone: where its folder leads, so that no name out there is offered instead.)
-    let real = std::fs::canonicalize(path)
-        .ok()
-        .or_else(|| path.parent().and_then(|p| std::fs::canonicalize(p).ok()))?;
-    lies_out(&real, inside)
-}
-
-/// Why the file at the real path `real` is not to be read: it lies in none of the folders
-/// `inside`.
+/// Why the file or folder at the real path `real` is not to be read: it lies in none of the
+/// folders `inside` (real paths), where the batch was given a puzzle file found inside them.
+/// A file, or a folder above it, swapped for a link out of them while the batch ran was read
+/// through it and its text quoted in its error.
 fn lies_out(real: &Path, inside: &[PathBuf]) -> Option<String> {
     let real = outside(real.to_path_buf(), inside)?;
     Some(format!(
@@ -181,17 +171,16 @@ fn lies_out(real: &Path, inside: &[PathBuf]) -> Option<String> {
 }
 
 /// The text of the puzzle file `path`, read only if it still lies inside the folders the
-/// batch was given (`opts.inside`, when set): judged by name first ([`led_out`]), then on the
-/// file once opened, so that a name swapped for a link between the two is not read either.
+/// batch was given (`opts.inside`, when set): judged on the file once opened, by its real
+/// path, so that no swap of its name (or a folder's above it) for a link leads the read out;
+/// a file gone is judged by its folder, so that no name from out there is offered instead.
 fn read_inside(path: &Path, opts: &Options) -> crate::diag::Result<String> {
-    let Some(inside) = opts.inside.as_deref() else {
-        return crate::spec::read_text(path);
-    };
-    if let Some(why) = led_out(path, inside) {
-        return Err(crate::diag::Diagnostic::new(path, why));
-    }
-    let judge = |real: &Path| lies_out(real, inside);
-    crate::spec::input::read_text_judged(path, crate::spec::MAX_SPEC_BYTES, Some(&judge))
+    let judge = opts
+        .inside
+        .as_deref()
+        .map(|inside| move |real: &Path| lies_out(real, inside));
+    let judge = judge.as_ref().map(|j| j as crate::spec::input::Judge);
+    crate::spec::input::read_text_judged(path, crate::spec::MAX_SPEC_BYTES, judge)
 }
 
 /// `real`, a real path, when it lies in none of the real paths `inside`.
@@ -877,7 +866,12 @@ mod tests {
         std::fs::write(d.join("secret/key.yaml"), "SECRET\n").unwrap();
         let inside = collect(&[d.join("set")]).inside;
         assert_eq!(inside, [d.join("set")]);
-        assert_eq!(led_out(&d.join("set/z.yaml"), &inside), None);
+        let opts = Options {
+            inside: Some(inside.into()),
+            ..Options::default()
+        };
+        let read = |p: &str| read_inside(&d.join(p), &opts).map_err(|e| e.message);
+        assert_eq!(read("set/z.yaml"), Ok("rules: peg_hop\n".into()));
         // The file, then its folder, swapped for links out.
         std::fs::remove_file(d.join("set/z.yaml")).unwrap();
         std::os::unix::fs::symlink(d.join("secret/key.yaml"), d.join("set/z.yaml")).unwrap();
@@ -889,17 +883,10 @@ mod tests {
                 d.join(to).display()
             )
         };
-        assert_eq!(
-            led_out(&d.join("set/z.yaml"), &inside),
-            Some(out("secret/key.yaml"))
-        );
+        assert_eq!(read("set/z.yaml"), Err(out("secret/key.yaml")));
         // A file not there under the folder now linked out: no name out there is offered.
-        assert_eq!(led_out(&d.join("set/zz/y.yaml"), &inside), Some(out("secret")));
+        assert_eq!(read("set/zz/y.yaml"), Err(out("secret")));
         // Read by the batch, it is an error naming where it leads, its text unread.
-        let opts = Options {
-            inside: Some(inside.into()),
-            ..Options::default()
-        };
         let o = solve_contained(&d.join("set/z.yaml"), &opts, Vec::new(), false, &|_, _, _| {});
         let said = o[0].error.as_deref().unwrap();
         assert!(said.ends_with(&out("secret/key.yaml")), "{said}");

@@ -57,7 +57,7 @@ pub struct Options {
     /// without them (a batch over a mixed collection). Otherwise those refuse them.
     pub where_they_apply: bool,
     /// The folders a batch was given, by their real paths: a puzzle file the walk found is
-    /// read only while it still leads inside them ([`crate::batch::led_out`]).
+    /// read only while it still lies inside them.
     pub inside: Option<std::sync::Arc<[std::path::PathBuf]>>,
 }
 

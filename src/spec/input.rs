@@ -59,9 +59,17 @@ impl std::fmt::Display for Refused {
 impl std::error::Error for Refused {}
 
 /// [`read_text_up_to`], the file once opened judged by `judge` (its real path) before a byte
-/// of it is read: a refusal is the error, in the judge's words.
+/// of it is read, and a file not there by its folder's real path before a name in that
+/// folder is offered instead: a refusal is the error, in the judge's words.
 pub fn read_text_judged(path: &Path, max: u64, judge: Option<Judge>) -> Result<String> {
     let meta = std::fs::metadata(path).map_err(|e| {
+        // A file not there: its folder judged before any name in it is offered instead.
+        let folder = || std::fs::canonicalize(path.parent()?).ok();
+        if e.kind() == std::io::ErrorKind::NotFound
+            && let Some(why) = judge.zip(folder()).and_then(|(judge, real)| judge(&real))
+        {
+            return Diagnostic::new(path, why);
+        }
         // A link whose target is gone: say so, as the link itself is there to see.
         let why = match std::fs::read_link(path) {
             Ok(to) if e.kind() == std::io::ErrorKind::NotFound => {
