@@ -17,7 +17,7 @@ use std::cell::Cell;
 /// allocations and 280 bytes of stack a link, so 500,000 links, 57 MB counted, peaked at
 /// 206 MB. A nested level takes at least one allocation, so its stack is counted too; a rule
 /// table of [`crate::limits::MAX_RULE_MOVES`] jumps still fits the script's 64 MiB.
-const DROP_RESERVE: i64 = 96;
+pub const DROP_RESERVE: u64 = 96;
 
 /// The system allocator, counting the bytes of metered threads.
 pub struct Counting;
@@ -42,17 +42,17 @@ fn track(delta: i64) {
 // thread-locals that are const-initialised and have no destructor, so it never allocates.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        track(layout.size() as i64 + DROP_RESERVE);
+        track((layout.size() as u64 + DROP_RESERVE) as i64);
         // SAFETY: the caller's contract is System's.
         unsafe { System.alloc(layout) }
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        track(layout.size() as i64 + DROP_RESERVE);
+        track((layout.size() as u64 + DROP_RESERVE) as i64);
         // SAFETY: as above.
         unsafe { System.alloc_zeroed(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        track(-(layout.size() as i64 + DROP_RESERVE));
+        track(-((layout.size() as u64 + DROP_RESERVE) as i64));
         // SAFETY: as above.
         unsafe { System.dealloc(ptr, layout) }
     }

@@ -196,8 +196,8 @@ fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
     // `debug` buffered without bound, so output past `max_printed` stops the script;
     // `Fn.curry`, `FnPtr` captures and copies of values are outside Rhai's size checks, so the
     // thread's bytes are metered (see `super::alloc`) and checked on every operation. Every
-    // other built-in either is pure, works within the array/map/string checks (`pad`,
-    // `blob`, `+`, `repeat`-like growth), or is lazy (`range`). No file, network, process,
+    // other built-in either is pure, works within the array/map/string checks (`blob`,
+    // `+`, a string's `pad`; an array's `pad` is replaced below), or is lazy (`range`). No file, network, process,
     // `import` or `eval` exists.
     // `to_json` wrote a whole map, function pointers' captures and all, at once and without
     // a bound, and recursed through a map that holds itself until the stack overflowed;
@@ -234,6 +234,32 @@ fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
                 with.encode_utf8(&mut [0; 4]),
                 most,
             )
+        },
+    );
+    // An array's `pad` makes one copy of its item for every place it adds, in one call,
+    // before any operation is counted: Rhai checks the items a copy holds, not what it costs
+    // (a function pointer's curried arguments and a map's keys count nothing), and 190,000
+    // copies of a function pointer carrying 100,000 items asked for 300 GB at once and
+    // aborted the process. The copies' bytes are worked out first, against the bytes left.
+    let (room, stop) = (limits.max_bytes, run.clone());
+    e.register_fn(
+        "pad",
+        move |array: &mut rhai::Array, len: rhai::INT, item: Dynamic| -> Called<()> {
+            let Ok(len) = usize::try_from(len) else {
+                return Ok(());
+            };
+            let more = len.saturating_sub(array.len()) as u64;
+            let held = super::alloc::held() + stop.left_before.load(Ordering::Relaxed);
+            let left = room.saturating_sub(held);
+            let mut each = 0;
+            copy_bytes(&item, left / more.max(1) + 1, &mut each);
+            if more > 0 && more.saturating_mul(each) > left {
+                let place = STOPS.iter().position(|&s| s == MEMORY).expect("a stop");
+                stop.stopped.store(place + 1, Ordering::Relaxed);
+                return Err(EvalAltResult::ErrorTerminated(MEMORY.into(), Position::NONE).into());
+            }
+            array.resize(len.max(array.len()), item);
+            Ok(())
         },
     );
     #[allow(clippy::single_element_loop)] // a list, for whatever a later Rhai adds
@@ -293,6 +319,33 @@ fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
 }
 
 type Called<T> = std::result::Result<T, Box<EvalAltResult>>;
+
+/// The bytes one more copy of `v` allocates, added to `total` until it passes `most`: a
+/// copy shares strings and what closures capture, and copies arrays, blobs, maps (their
+/// keys too) and function pointers (their curried arguments too), each allocation with the
+/// stack its drop may take (`super::alloc`). Recursive, as dropping such a value is: the
+/// script thread's stack has room for values nested as deep as their items allow.
+fn copy_bytes(v: &Dynamic, most: u64, total: &mut u64) {
+    const SLOT: u64 = std::mem::size_of::<Dynamic>() as u64;
+    let alloc = |bytes: u64| bytes + super::alloc::DROP_RESERVE;
+    if *total > most || v.is_shared() || v.is_string() {
+        return;
+    }
+    if let Ok(a) = v.as_array_ref() {
+        *total += alloc(24) + alloc(SLOT * a.len() as u64);
+        a.iter().for_each(|x| copy_bytes(x, most, total));
+    } else if let Ok(b) = v.as_blob_ref() {
+        *total += alloc(24) + alloc(b.len() as u64);
+    } else if let Ok(m) = v.as_map_ref() {
+        // Each entry a key (on the heap past 23 bytes) and a value, a few to a tree node.
+        *total += alloc(24) + m.len() as u64 * alloc(24 + SLOT);
+        *total += m.keys().map(|k| k.len() as u64).filter(|&n| n > 23).sum::<u64>();
+        m.values().for_each(|x| copy_bytes(x, most, total));
+    } else if let Some(f) = v.read_lock::<rhai::FnPtr>() {
+        *total += alloc(std::mem::size_of::<rhai::FnPtr>() as u64) + alloc(SLOT * f.curry().len() as u64);
+        f.curry().iter().for_each(|x| copy_bytes(x, most, total));
+    }
+}
 
 /// Rhai's `string.replace(find, with)`, refused when the result would be longer than `most`
 /// bytes, the string limit, before it is built.

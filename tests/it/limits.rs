@@ -88,6 +88,17 @@ fn script_memory_is_bounded_in_bytes_whatever_holds_it() {
         // of stack a link, which no allocator sees: counted with its allocations, it stops
         // at 64 MiB with that stack (it peaked at 206 MiB, 140 of them stack).
         ("  let f = || 0;\n  loop { let g = f; f = || g; }", 110),
+        // `pad` copies its item in one call, before any operation is counted: a function
+        // pointer carrying 100,000 items, or a map with a long key, 1.6 MB and 200 KB a copy
+        // that Rhai's item checks count as nothing (190,000 copies aborted the process).
+        (
+            "  let b = [];\n  b.pad(100000, 0);\n  let f = Fn(\"x\").curry(b);\n  let a = [];\n  a.pad(300, f);\n  #{}",
+            110,
+        ),
+        (
+            "  let k = \"k\";\n  k.pad(200000, \"x\");\n  let m = #{};\n  m[k] = 1;\n  let a = [];\n  a.pad(2000, m);\n  #{}",
+            110,
+        ),
     ] {
         script(body)
             .args(["solve", "p.yaml", "--script-timeout", "30"])
