@@ -49,16 +49,54 @@ pub fn create_new(path: &Path) -> io::Result<File> {
     open(path, OpenOptions::new().write(true).create_new(true))
 }
 
-/// Opens `path` to read it back, as a regular file only: through a link only if `follow`
-/// (`results.jsonl` is a link marbles made into the current report set).
-pub fn open_to_read(path: &Path, follow: bool) -> io::Result<File> {
-    let flags = libc::O_NONBLOCK | if follow { 0 } else { libc::O_NOFOLLOW };
+/// Opens `path` to read it back, as a regular file only: through a link only to a file
+/// inside the folder `within` (`results.jsonl` is a link marbles made into the current report
+/// set, inside the report folder), judged on the file once opened.
+pub fn open_to_read(path: &Path, within: Option<&Path>) -> io::Result<File> {
+    let flags = libc::O_NONBLOCK | if within.is_some() { 0 } else { libc::O_NOFOLLOW };
     let file = OpenOptions::new()
         .read(true)
         .custom_flags(flags)
         .open(path)
         .map_err(|e| explain(path, e))?;
-    regular(file)
+    let file = regular(file)?;
+    if let Some(dir) = within {
+        let real = real_path(&file, path)?;
+        if !real.starts_with(std::fs::canonicalize(dir)?) {
+            return Err(io::Error::other(LinkOut(format!(
+                "a link out of {} (to {}); marbles reads back only the files it wrote there",
+                dir.display(),
+                real.display()
+            ))));
+        }
+    }
+    Ok(file)
+}
+
+/// [`open_to_read`]'s refusal of a link out of the folder it was given, which a caller may
+/// pass over as no file ([`is_link_out`]).
+#[derive(Debug)]
+struct LinkOut(String);
+
+impl std::fmt::Display for LinkOut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for LinkOut {}
+
+/// Whether `e` is [`open_to_read`]'s refusal of a link out of the folder it was given.
+pub fn is_link_out(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|e| e.is::<LinkOut>())
+}
+
+/// The real path of the open `file`, as the kernel has it (`/proc/self/fd`), whatever name
+/// opened it and whatever that name leads to since; where that cannot be read, the real path
+/// of `path`, the name it was opened by.
+pub fn real_path(file: &File, path: &Path) -> io::Result<std::path::PathBuf> {
+    use std::os::unix::io::AsRawFd;
+    std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())).or_else(|_| std::fs::canonicalize(path))
 }
 
 /// Writes `contents` to `path` so that a reader sees the old file or the whole new one: a
@@ -120,7 +158,7 @@ mod tests {
         for e in [
             open(&link, &mut writable()).unwrap_err(),
             create_new(&link).unwrap_err(),
-            open_to_read(&link, false).unwrap_err(),
+            open_to_read(&link, None).unwrap_err(),
         ] {
             assert!(e.to_string().starts_with("is a symbolic link"), "{e}");
         }
@@ -128,8 +166,21 @@ mod tests {
         replace(&link, b"new").unwrap();
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
         assert_eq!(std::fs::read_to_string(&link).unwrap(), "new");
+        // Read back through a link only to a file inside the folder given.
+        let (inside, out) = (dir.path().join("in"), tempfile::tempdir().unwrap());
+        std::fs::create_dir(&inside).unwrap();
+        std::fs::write(inside.join("mine"), "").unwrap();
+        std::fs::write(out.path().join("theirs"), "").unwrap();
+        std::os::unix::fs::symlink("mine", inside.join("ok")).unwrap();
+        std::os::unix::fs::symlink(out.path().join("theirs"), inside.join("out")).unwrap();
+        assert!(open_to_read(&inside.join("ok"), Some(&inside)).is_ok());
+        let e = open_to_read(&inside.join("out"), Some(&inside)).unwrap_err();
         assert!(
-            open_to_read(Path::new("/dev/zero"), true)
+            e.to_string().starts_with("a link out of ") && is_link_out(&e),
+            "{e}"
+        );
+        assert!(
+            open_to_read(Path::new("/dev/zero"), Some(Path::new("/dev")))
                 .unwrap_err()
                 .to_string()
                 .starts_with("is not a regular file")

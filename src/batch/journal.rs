@@ -477,6 +477,9 @@ pub struct Previous {
     by_file: FxHashMap<u64, Earlier>,
     /// What was passed over in reading them, to be shown as warnings.
     pub notes: Vec<String>,
+    /// Report files planted as links out of the report folder, not read: warnings of every
+    /// run that reads the folder, since every one carries earlier results over.
+    pub planted: Vec<String>,
     /// Only the first results of files a cut left short are to be reused (`--failed`: a
     /// file it runs again that was finished is solved again whole).
     pub cut_only: bool,
@@ -539,10 +542,17 @@ impl Previous {
             }
             let path = dir.join(name);
             // `results.jsonl` is the link marbles made into the current set, `earlier.jsonl`
-            // is in it; the journal is never a link.
-            let f = match crate::owned::open_to_read(&path, name != Path::new(JOURNAL)) {
+            // is in it, both inside `dir` (one planted leading out of it had its records
+            // carried into the new reports); the journal is never a link.
+            let within = (name != Path::new(JOURNAL)).then_some(dir);
+            let f = match crate::owned::open_to_read(&path, within) {
                 Ok(f) => f,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                // Planted: not read, and replaced by this run's own link.
+                Err(e) if crate::owned::is_link_out(&e) => {
+                    p.planted.push(format!("{}: {e}: not read", path.display()));
+                    continue;
+                }
                 Err(e) => anyhow::bail!("{}: {e}", path.display()),
             };
             let len = f.metadata().map(|m| m.len()).unwrap_or(0);

@@ -233,6 +233,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         eprintln!("marbles: interrupted while reading back earlier results: nothing was solved or written");
         return Ok(ExitCode::Interrupted);
     }
+    for note in &prev.planted {
+        eprintln!("marbles: warning: {note}");
+    }
     if config.resume || config.failed {
         for note in &prev.notes {
             eprintln!("marbles: warning: {note}");

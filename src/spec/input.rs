@@ -226,7 +226,6 @@ pub fn read_at_most(path: &Path, max: u64) -> std::io::Result<Option<Vec<u8>>> {
 /// `/proc/self/fd` says the open file is; where that cannot be read, the name's real path).
 fn read_opened(path: &Path, max: u64, judge: Option<Judge>) -> std::io::Result<Option<Vec<u8>>> {
     use std::os::unix::fs::OpenOptionsExt;
-    use std::os::unix::io::AsRawFd;
     let mut file = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
@@ -237,8 +236,7 @@ fn read_opened(path: &Path, max: u64, judge: Option<Judge>) -> std::io::Result<O
         ));
     }
     if let Some(judge) = judge {
-        let real = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd()))
-            .or_else(|_| std::fs::canonicalize(path))?;
+        let real = crate::owned::real_path(&file, path)?;
         if let Some(why) = judge(&real) {
             return Err(std::io::Error::other(Refused(why)));
         }

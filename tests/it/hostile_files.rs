@@ -80,6 +80,49 @@ fn a_link_planted_in_the_place_of_a_file_marbles_writes_is_refused_not_followed(
     assert_eq!(text(&here.join("victim")), PRECIOUS);
 }
 
+/// A `results.jsonl` planted as a link to another run's results: every batch reads it back
+/// to carry the results of the files it does not run, and its private records went into the
+/// new reports. A link out of the report folder is not read, said so, and replaced.
+#[test]
+fn a_results_file_linked_out_of_the_report_folder_is_not_read_back() {
+    let secret = QUICK.replace("Quick", "SECRET_NAME");
+    let t = Test::new()
+        .file("priv/pack/q.yaml", &secret)
+        .file("pub/pack/p.yaml", QUICK)
+        .file("pub/pack/q.yaml", QUICK);
+    let private = Test::new().in_dir(&t.path("priv"));
+    private
+        .args(["batch", "pack", "--report", "rep", "-q"])
+        .run()
+        .status(0);
+    std::fs::create_dir(t.path("pub/rep")).unwrap();
+    let theirs = t.path("priv/rep/current/results.jsonl");
+    plant(&t.path("pub/rep/results.jsonl"), &theirs);
+    for extra in [None, Some("--resume")] {
+        let mut args = vec!["batch", "pack", "-k", "p.yaml", "--report", "rep", "-q"];
+        args.extend(extra);
+        let run = Test::new().in_dir(&t.path("pub")).args(args).run().status(0);
+        for f in std::fs::read_dir(t.path("pub/rep/current")).unwrap().flatten() {
+            assert!(
+                !text(&f.path()).contains("SECRET_NAME"),
+                "{extra:?}: {:?}",
+                f.path()
+            );
+        }
+        run.stderr_has(&format!(
+            "marbles: warning: rep/results.jsonl: a link out of rep (to {}); marbles reads back \
+             only the files it wrote there: not read\n",
+            std::fs::canonicalize(&theirs).unwrap().display()
+        ));
+        // The link was replaced by this run's own: the second run reads that one back.
+        if extra.is_none() {
+            assert!(!text(&t.path("pub/rep/results.jsonl")).contains("SECRET_NAME"));
+            std::fs::remove_file(t.path("pub/rep/results.jsonl")).unwrap();
+            plant(&t.path("pub/rep/results.jsonl"), &theirs);
+        }
+    }
+}
+
 #[test]
 fn a_report_folder_that_is_a_link_is_refused_not_written_through() {
     // A folder from somebody else ships `reports -> ../victim`: `marbles batch .` run in it
