@@ -63,7 +63,7 @@ pub fn open_to_read(path: &Path, within: Option<&Path>) -> io::Result<File> {
     if let Some(dir) = within {
         let real = real_path(&file, path)?;
         if !real.starts_with(std::fs::canonicalize(dir)?) {
-            return Err(io::Error::other(LinkOut(format!(
+            return Err(io::Error::other(Refused(format!(
                 "a link out of {} (to {}); marbles reads back only the files it wrote there",
                 dir.display(),
                 real.display()
@@ -73,22 +73,23 @@ pub fn open_to_read(path: &Path, within: Option<&Path>) -> io::Result<File> {
     Ok(file)
 }
 
-/// [`open_to_read`]'s refusal of a link out of the folder it was given, which a caller may
-/// pass over as no file ([`is_link_out`]).
+/// A refusal carried inside an `io::Error`, in its own words: [`open_to_read`]'s of a link out
+/// of the folder it was given, a judge's of a file opened (`spec::input`). A caller tells it
+/// from a failure to read by [`refusal`].
 #[derive(Debug)]
-struct LinkOut(String);
+pub struct Refused(pub String);
 
-impl std::fmt::Display for LinkOut {
+impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl std::error::Error for LinkOut {}
+impl std::error::Error for Refused {}
 
-/// Whether `e` is [`open_to_read`]'s refusal of a link out of the folder it was given.
-pub fn is_link_out(e: &io::Error) -> bool {
-    e.get_ref().is_some_and(|e| e.is::<LinkOut>())
+/// The words of the [`Refused`] `e` carries, if it carries one.
+pub fn refusal(e: &io::Error) -> Option<&str> {
+    e.get_ref()?.downcast_ref::<Refused>().map(|r| r.0.as_str())
 }
 
 /// The real path of the open `file`, as the kernel has it (`/proc/self/fd`), whatever name
@@ -176,7 +177,7 @@ mod tests {
         assert!(open_to_read(&inside.join("ok"), Some(&inside)).is_ok());
         let e = open_to_read(&inside.join("out"), Some(&inside)).unwrap_err();
         assert!(
-            e.to_string().starts_with("a link out of ") && is_link_out(&e),
+            refusal(&e).is_some_and(|r| r.starts_with("a link out of ")),
             "{e}"
         );
         assert!(

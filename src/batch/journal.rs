@@ -549,7 +549,7 @@ impl Previous {
                 Ok(f) => f,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                 // Planted: not read, and replaced by this run's own link.
-                Err(e) if crate::owned::is_link_out(&e) => {
+                Err(e) if crate::owned::refusal(&e).is_some() => {
                     p.planted.push(format!("{}: {e}: not read", path.display()));
                     continue;
                 }

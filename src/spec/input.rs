@@ -46,18 +46,6 @@ pub fn read_text_up_to(path: &Path, max: u64) -> Result<String> {
 /// between a check and the open cannot lead the read elsewhere.
 pub type Judge<'a> = &'a dyn Fn(&Path) -> Option<String>;
 
-/// A refusal by a [`Judge`], carried inside an `io::Error` out of [`read_opened`].
-#[derive(Debug)]
-struct Refused(String);
-
-impl std::fmt::Display for Refused {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Refused {}
-
 /// [`read_text_up_to`], the file once opened judged by `judge` (its real path) before a byte
 /// of it is read, and a file not there by its folder's real path before a name in that
 /// folder is offered instead: a refusal is the error, in the judge's words.
@@ -135,8 +123,8 @@ pub fn read_text_judged(path: &Path, max: u64, judge: Option<Judge>) -> Result<S
         ));
     }
     let bytes = read_opened(path, max, judge)
-        .map_err(|e| match e.get_ref().and_then(|e| e.downcast_ref::<Refused>()) {
-            Some(Refused(why)) => Diagnostic::new(path, why.clone()),
+        .map_err(|e| match crate::owned::refusal(&e) {
+            Some(why) => Diagnostic::new(path, why),
             None => Diagnostic::new(path, format!("cannot read: {}", io_reason(&e))),
         })?
         .ok_or_else(|| {
@@ -238,7 +226,7 @@ fn read_opened(path: &Path, max: u64, judge: Option<Judge>) -> std::io::Result<O
     if let Some(judge) = judge {
         let real = crate::owned::real_path(&file, path)?;
         if let Some(why) = judge(&real) {
-            return Err(std::io::Error::other(Refused(why)));
+            return Err(std::io::Error::other(crate::owned::Refused(why)));
         }
     }
     let mut bytes = Vec::new();
