@@ -134,6 +134,13 @@ pub fn collect(paths: &[PathBuf]) -> Found {
                 {
                     found.puzzles.extend(e.path().map(Path::to_path_buf))
                 }
+                // A hidden name is never walked (`filter_entry` sees only what can be looked
+                // at): a link to nothing there (a report folder's `.lock`) is no puzzle lost.
+                Err(e)
+                    if e.depth() > 0
+                        && e.path()
+                            .and_then(Path::file_name)
+                            .is_some_and(|n| n.to_string_lossy().starts_with('.')) => {}
                 Err(e) => {
                     let where_ = e.path().map(|p| p.display().to_string()).unwrap_or_default();
                     if e.loop_ancestor().is_some() {
@@ -142,10 +149,13 @@ pub fn collect(paths: &[PathBuf]) -> Found {
                         ));
                         continue;
                     }
-                    let why = e
-                        .io_error()
-                        .map(|io| io.to_string())
-                        .unwrap_or_else(|| e.to_string());
+                    let why = match (e.io_error(), e.path().map(std::fs::read_link)) {
+                        (Some(io), Some(Ok(to))) if io.kind() == std::io::ErrorKind::NotFound => {
+                            format!("a link to {}, which does not exist", to.display())
+                        }
+                        (Some(io), _) => io.to_string(),
+                        (None, _) => e.to_string(),
+                    };
                     found.errors.push((where_, why));
                 }
             }

@@ -80,6 +80,24 @@ fn a_link_planted_in_the_place_of_a_file_marbles_writes_is_refused_not_followed(
     assert_eq!(text(&here.join("victim")), PRECIOUS);
 }
 
+/// A link to nothing under a hidden name (a report folder's `.lock`) is never walked, so it
+/// is no warning; under a name that is walked, the warning says what it is, where it gave
+/// the system's "No such file or directory (os error 2)".
+#[test]
+fn a_link_to_nothing_met_by_the_walk_is_said_as_such_and_a_hidden_one_passed_over() {
+    let t = Test::new().file("pack/q.yaml", QUICK).file("pack/reports/x", "");
+    plant(&t.path("pack/reports/.lock"), Path::new("../../victim/lock"));
+    plant(&t.path("pack/sub"), Path::new("../gone"));
+    let run = t.args(["batch", "pack", "--no-report", "-q"]).run().status(2);
+    let warnings: Vec<&str> = run.stderr.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(
+        warnings,
+        ["marbles: warning: pack/sub: a link to ../gone, which does not exist"],
+        "{}",
+        run.stderr
+    );
+}
+
 /// A `results.jsonl` planted as a link to another run's results: every batch reads it back
 /// to carry the results of the files it does not run, and its private records went into the
 /// new reports. A link out of the report folder is not read, said so, and replaced.
