@@ -241,24 +241,35 @@ fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
     // (a function pointer's curried arguments and a map's keys count nothing), and 190,000
     // copies of a function pointer carrying 100,000 items asked for 300 GB at once and
     // aborted the process. The copies' bytes are worked out first, against the bytes left.
-    let (room, stop) = (limits.max_bytes, run.clone());
+    let (room, items, stop) = (limits.max_bytes, limits.max_array, run.clone());
     e.register_fn(
         "pad",
         move |array: &mut rhai::Array, len: rhai::INT, item: Dynamic| -> Called<()> {
             let Ok(len) = usize::try_from(len) else {
                 return Ok(());
             };
-            let more = len.saturating_sub(array.len()) as u64;
+            if len <= array.len() {
+                return Ok(());
+            }
+            // Rhai's own check, before: the items nested in the copies are counted after.
+            if len > items {
+                let what = "Size of array/BLOB".to_string();
+                return Err(EvalAltResult::ErrorDataTooLarge(what, Position::NONE).into());
+            }
+            let more = (len - array.len()) as u64;
             let held = super::alloc::held() + stop.left_before.load(Ordering::Relaxed);
             let left = room.saturating_sub(held);
+            // The array's new places, then what each copy allocates.
+            let mut need = len as u64 * std::mem::size_of::<Dynamic>() as u64;
             let mut each = 0;
-            copy_bytes(&item, left / more.max(1) + 1, &mut each);
-            if more > 0 && more.saturating_mul(each) > left {
+            copy_bytes(&item, left / more + 1, &mut each);
+            need = need.saturating_add(more.saturating_mul(each));
+            if need > left {
                 let place = STOPS.iter().position(|&s| s == MEMORY).expect("a stop");
                 stop.stopped.store(place + 1, Ordering::Relaxed);
                 return Err(EvalAltResult::ErrorTerminated(MEMORY.into(), Position::NONE).into());
             }
-            array.resize(len.max(array.len()), item);
+            array.resize(len, item);
             Ok(())
         },
     );

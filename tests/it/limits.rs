@@ -108,6 +108,13 @@ fn script_memory_is_bounded_in_bytes_whatever_holds_it() {
             .stderr_has("rules/evil.rhai")
             .stderr_has("rule script stopped: memory limit reached");
     }
+    // Past the item limit, `pad` is refused before its array grows (16 GB for these).
+    script("  let a = [];\n  a.pad(1000000000, 0);\n  #{}")
+        .args(["solve", "p.yaml"])
+        .run_bounded(SECS(40), None)
+        .held(110)
+        .status(2)
+        .stderr_has("rule script stopped: size limit reached (Size of array/BLOB too large;");
     // What a script prints is kept up to a bound, then it stops with a message.
     script("  let s = \"\";\n  s.pad(60000, \"x\");\n  loop { print(s); debug(s); }")
         .args(["solve", "p.yaml", "--script-timeout", "30"])
