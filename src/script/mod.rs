@@ -197,7 +197,19 @@ fn find(spec: &Spec) -> Result<Script> {
         let refused =
             |why: String| Diagnostic::new(&spec.path, format!("rules: {name}: {why}")).at(line, None);
         let path = inside_project(&base, name).map_err(refused)?;
-        let source = crate::spec::read_text(&path).map_err(|e| {
+        // Judged again on the file opened, as by name below.
+        let top = project_top(&base);
+        let judge = |real: &Path| {
+            let out = !real.starts_with(top) || real.extension().is_none_or(|e| e != "rhai");
+            out.then(|| {
+                format!(
+                    "a link to {}, out of the puzzle's project or no `.rhai` script",
+                    real.display()
+                )
+            })
+        };
+        let source = read_judged(&path, &judge).map_err(|e| {
+            let e = e.0;
             let message = format!("rule script {}: {}", shown(path.clone()).display(), e.message);
             Diagnostic::new(&spec.path, message).at(line, None)
         })?;
@@ -237,17 +249,21 @@ fn find(spec: &Spec) -> Result<Script> {
             .at(line, None));
         }
         if path.is_file() {
-            if let Some(why) = reach.refused(&path) {
-                return Err(Diagnostic::new(
+            // Judged on the file opened, not by its name first: a name swapped for a link out
+            // between a check and the open had a stranger's file compiled and its errors
+            // quoted.
+            let judge = |real: &Path| reach.refused_real(real);
+            let source = read_judged(&path, &judge).map_err(|e| match *e {
+                (_, Some(why)) => Diagnostic::new(
                     &spec.path,
                     format!(
                         "rule family `{name}`: {} is {why}: not read; copy the script in",
-                        shown(path).display(),
+                        shown(path.clone()).display(),
                     ),
                 )
-                .at(line, None));
-            }
-            let source = crate::spec::read_text(&path)?;
+                .at(line, None),
+                (d, None) => d,
+            })?;
             return Ok(Script::new(name.to_string(), shown(path), source));
         }
     }
@@ -378,6 +394,23 @@ fn inside_project(base: &Path, name: &str) -> std::result::Result<PathBuf, Strin
     }
 }
 
+/// A rule script's text, the file once opened judged by `judge` on its real path; an error
+/// says whether it was the judge's refusal (its words), or reading that failed. (A script
+/// not there is not judged by its folder: its name was judged before.)
+fn read_judged(
+    path: &Path,
+    judge: &dyn Fn(&Path) -> Option<String>,
+) -> std::result::Result<String, Box<(Diagnostic, Option<String>)>> {
+    let refused = std::cell::RefCell::new(None);
+    let judge = |real: &Path| {
+        let why = judge(real).filter(|_| !real.is_dir());
+        refused.borrow_mut().clone_from(&why);
+        why
+    };
+    crate::spec::input::read_text_judged(path, crate::spec::MAX_SPEC_BYTES, Some(&judge))
+        .map_err(|d| Box::new((d, refused.take())))
+}
+
 /// The folder a file really sits in: symlinks and `..` resolved, so that every spelling of
 /// its path finds the same rules.
 fn real_folder(file: &Path) -> PathBuf {
@@ -456,8 +489,12 @@ impl<'a> Reach<'a> {
 
     /// Why the script at `path` may not be read, links followed: what it is a link to.
     fn refused(&self, path: &Path) -> Option<String> {
-        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        let why = if !self.holds(&real) {
+        self.refused_real(&std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+    }
+
+    /// [`Reach::refused`], of the script at the real path `real`.
+    fn refused_real(&self, real: &Path) -> Option<String> {
+        let why = if !self.holds(real) {
             OUT_OF_REACH
         } else if real.extension().is_none_or(|e| e != "rhai") {
             "which is no `.rhai` script"
@@ -1222,5 +1259,65 @@ impl Reader<'_> {
         } else {
             Ok(vec![self.cell(Some(v), what)?])
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rule script's name flipped between a link within the project and a link out of it,
+    /// as fast as it can be, while puzzles naming it are read: the script is judged once
+    /// opened, so the stranger's script is never compiled (by name or by path).
+    #[test]
+    fn a_script_flipped_to_a_link_out_between_the_check_and_the_open_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = std::fs::canonicalize(dir.path()).unwrap();
+        for sub in ["pack/rules", "pack/mine", "secret"] {
+            std::fs::create_dir_all(d.join(sub)).unwrap();
+        }
+        std::fs::write(d.join("pack/marbles.toml"), "").unwrap();
+        std::fs::write(d.join("pack/mine/fam.rhai"), "fn rules(board) { #{} }\n").unwrap();
+        std::fs::write(d.join("secret/fam.rhai"), "SECRET\n").unwrap();
+        let link = d.join("pack/rules/fam.rhai");
+        std::os::unix::fs::symlink(d.join("pack/mine/fam.rhai"), &link).unwrap();
+        let by_name = "rules: fam\nboard: |\n  o o .\n";
+        let by_path = "rules: rules/fam.rhai\nboard: |\n  o o .\n";
+        std::fs::write(d.join("pack/p.yaml"), by_name).unwrap();
+        std::fs::write(d.join("pack/q.yaml"), by_path).unwrap();
+        let specs = [
+            crate::spec::load(&d.join("pack/p.yaml")).unwrap(),
+            crate::spec::load(&d.join("pack/q.yaml")).unwrap(),
+        ];
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let found = std::thread::scope(|s| {
+            s.spawn(|| {
+                let tmp = d.join("pack/rules/.flip");
+                for to in ["secret/fam.rhai", "pack/mine/fam.rhai"].iter().cycle() {
+                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        break;
+                    }
+                    std::os::unix::fs::symlink(d.join(to), &tmp).unwrap();
+                    std::fs::rename(&tmp, &link).unwrap();
+                }
+            });
+            let found: Vec<_> = (0..10_000).map(|k| find(&specs[k % 2])).collect();
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            found
+        });
+        let (mut read, mut refused) = (0, 0);
+        for f in &found {
+            match f {
+                Ok(script) => {
+                    assert!(!script.source.contains("SECRET"));
+                    read += 1;
+                }
+                Err(d) => {
+                    assert!(!d.message.contains("SECRET"), "{}", d.message);
+                    refused += 1;
+                }
+            }
+        }
+        assert!(read > 0 && refused > 0, "{read} read, {refused} refused");
     }
 }
