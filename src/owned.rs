@@ -144,6 +144,42 @@ fn explain(path: &Path, e: io::Error) -> io::Error {
     }
 }
 
+/// A temporary folder (kept while the first value lives), by its real path, holding the
+/// folders `subs`, for the tests of links within it and out of it.
+#[cfg(test)]
+pub fn temp_with(subs: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = std::fs::canonicalize(dir.path()).unwrap();
+    for sub in subs {
+        std::fs::create_dir_all(d.join(sub)).unwrap();
+    }
+    (dir, d)
+}
+
+/// Runs `body` while another thread flips `link` between a link to `targets[0]` and one to
+/// `targets[1]` as fast as it can (each flip a rename over it, so the name is always there),
+/// for the tests of what marbles reads or writes through a name swapped under it.
+#[cfg(test)]
+pub fn while_flipping<T>(link: &Path, targets: [&Path; 2], body: impl FnOnce() -> T) -> T {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = AtomicBool::new(false);
+    let tmp = link.with_file_name(".flip");
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            for to in targets.iter().cycle() {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                std::os::unix::fs::symlink(to, &tmp).unwrap();
+                std::fs::rename(&tmp, link).unwrap();
+            }
+        });
+        let out = body();
+        stop.store(true, Ordering::Relaxed);
+        out
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

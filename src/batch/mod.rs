@@ -867,11 +867,7 @@ mod tests {
 
     #[test]
     fn a_puzzle_file_swapped_for_a_link_out_after_the_walk_is_not_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let d = std::fs::canonicalize(dir.path()).unwrap();
-        for sub in ["set/zz", "secret"] {
-            std::fs::create_dir_all(d.join(sub)).unwrap();
-        }
+        let (_dir, d) = crate::owned::temp_with(&["set/zz", "secret"]);
         std::fs::write(d.join("set/z.yaml"), "rules: peg_hop\n").unwrap();
         std::fs::write(d.join("secret/key.yaml"), "SECRET\n").unwrap();
         let inside = collect(&[d.join("set")]).inside;
@@ -908,11 +904,7 @@ mod tests {
     /// name's check and the open gets the secret.
     #[test]
     fn a_name_flipped_to_a_link_out_between_the_check_and_the_open_is_not_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let d = std::fs::canonicalize(dir.path()).unwrap();
-        for sub in ["set", "secret"] {
-            std::fs::create_dir_all(d.join(sub)).unwrap();
-        }
+        let (_dir, d) = crate::owned::temp_with(&["set", "secret"]);
         std::fs::write(d.join("set/in.yaml"), "rules: peg_hop\n").unwrap();
         std::fs::write(d.join("secret/key.yaml"), "SECRET\n").unwrap();
         let z = d.join("set/z.yaml");
@@ -921,22 +913,11 @@ mod tests {
             inside: Some(collect(&[d.join("set")]).inside.into()),
             ..Options::default()
         };
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let (read, refused) = std::thread::scope(|s| {
-            s.spawn(|| {
-                let tmp = d.join("set/.flip");
-                for to in ["secret/key.yaml", "set/in.yaml"].iter().cycle() {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    std::os::unix::fs::symlink(d.join(to), &tmp).unwrap();
-                    std::fs::rename(&tmp, &z).unwrap();
-                }
-            });
-            let said: Vec<_> = (0..20_000).map(|_| read_inside(&z, &opts)).collect();
-            stop.store(true, Ordering::Relaxed);
-            said.into_iter().partition::<Vec<_>, _>(|r| r.is_ok())
+        let targets = [d.join("secret/key.yaml"), d.join("set/in.yaml")];
+        let said: Vec<_> = crate::owned::while_flipping(&z, [&targets[0], &targets[1]], || {
+            (0..20_000).map(|_| read_inside(&z, &opts)).collect()
         });
+        let (read, refused): (Vec<_>, Vec<_>) = said.into_iter().partition(|r| r.is_ok());
         for r in &read {
             assert_eq!(r.as_deref().unwrap(), "rules: peg_hop\n");
         }

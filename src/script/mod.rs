@@ -523,6 +523,15 @@ pub fn write_refused(base: &Path, folder: &Path) -> Result<Option<String>> {
     Ok((!reach.holds(&real)).then(|| format!("a link to {}, {OUT_OF_REACH}", real.display())))
 }
 
+/// Why a rule script just made at the real path `real`, for a puzzle in the folder `base`,
+/// lies where such a puzzle may not read it from (its `rules` swapped for a link out after
+/// [`write_refused`] looked).
+pub fn made_out_of_reach(base: &Path, real: &Path) -> Result<Option<String>> {
+    let base = std::fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
+    let reach = Reach::new(&base, &rule_dirs(&base)?);
+    Ok((!reach.holds(real)).then(|| format!("it was made at {}, {OUT_OF_REACH}", real.display())))
+}
+
 /// A rule family a puzzle in some folder can name, and where it would be found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Family {
@@ -1271,11 +1280,7 @@ mod tests {
     /// opened, so the stranger's script is never compiled (by name or by path).
     #[test]
     fn a_script_flipped_to_a_link_out_between_the_check_and_the_open_is_not_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let d = std::fs::canonicalize(dir.path()).unwrap();
-        for sub in ["pack/rules", "pack/mine", "secret"] {
-            std::fs::create_dir_all(d.join(sub)).unwrap();
-        }
+        let (_dir, d) = crate::owned::temp_with(&["pack/rules", "pack/mine", "secret"]);
         std::fs::write(d.join("pack/marbles.toml"), "").unwrap();
         std::fs::write(d.join("pack/mine/fam.rhai"), "fn rules(board) { #{} }\n").unwrap();
         std::fs::write(d.join("secret/fam.rhai"), "SECRET\n").unwrap();
@@ -1289,21 +1294,9 @@ mod tests {
             crate::spec::load(&d.join("pack/p.yaml")).unwrap(),
             crate::spec::load(&d.join("pack/q.yaml")).unwrap(),
         ];
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let found = std::thread::scope(|s| {
-            s.spawn(|| {
-                let tmp = d.join("pack/rules/.flip");
-                for to in ["secret/fam.rhai", "pack/mine/fam.rhai"].iter().cycle() {
-                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                        break;
-                    }
-                    std::os::unix::fs::symlink(d.join(to), &tmp).unwrap();
-                    std::fs::rename(&tmp, &link).unwrap();
-                }
-            });
-            let found: Vec<_> = (0..10_000).map(|k| find(&specs[k % 2])).collect();
-            stop.store(true, std::sync::atomic::Ordering::Relaxed);
-            found
+        let targets = [d.join("secret/fam.rhai"), d.join("pack/mine/fam.rhai")];
+        let found: Vec<_> = crate::owned::while_flipping(&link, [&targets[0], &targets[1]], || {
+            (0..10_000).map(|k| find(&specs[k % 2])).collect()
         });
         let (mut read, mut refused) = (0, 0);
         for f in &found {

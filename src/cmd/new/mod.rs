@@ -93,7 +93,16 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
     std::fs::create_dir_all(&rules)
         .map_err(|e| Error::Usage(format!("{}: cannot make the folder: {e}", rules.display())))?;
-    write_new(&script, &config.kind.script.replace("NAME", name))?;
+    let made = write_new(&script, &config.kind.script.replace("NAME", name))?;
+    // Judged again where the script was made: `rules` may have been swapped meanwhile.
+    let real = crate::owned::real_path(&made, &script)?;
+    if let Some(why) = crate::script::made_out_of_reach(&config.dir, &real)? {
+        let _ = std::fs::remove_file(&real);
+        return Err(Error::Usage(format!(
+            "{}: {why}; removed (`rules` changed while marbles new wrote it)",
+            script.display()
+        )));
+    }
     write_new(&puzzle, &config.kind.puzzle.replace("NAME", name))?;
     println!(
         "wrote {} (a {} family: {}) and {}, which uses it\nnext: marbles solve {}",
@@ -106,10 +115,39 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     Ok(ExitCode::Solved)
 }
 
-/// Writes a file that must not exist yet (a file appearing meanwhile is left alone).
-fn write_new(path: &Path, text: &str) -> Result<(), Error> {
+/// Writes a file that must not exist yet (a file appearing meanwhile is left alone), and
+/// returns it.
+fn write_new(path: &Path, text: &str) -> Result<std::fs::File, Error> {
     let mut f = crate::owned::create_new(path)
         .map_err(|e| Error::Usage(format!("{}: cannot write: {e}", path.display())))?;
     f.write_all(text.as_bytes())?;
-    Ok(())
+    Ok(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `rules` flipped between a link within the project and a link out of it while scripts
+    /// are made: a script made out there (after the check of `rules`) is removed, and none
+    /// stays where the link led.
+    #[test]
+    fn a_rules_link_flipped_out_while_new_writes_leaves_nothing_out_there() {
+        let (_dir, d) = crate::owned::temp_with(&["pack/mine", "victim"]);
+        std::fs::write(d.join("pack/marbles.toml"), "").unwrap();
+        let rules = d.join("pack/rules");
+        std::os::unix::fs::symlink("mine", &rules).unwrap();
+        let targets = [Path::new("../victim"), Path::new("mine")];
+        let refused = crate::owned::while_flipping(&rules, targets, || {
+            let made = |k: usize| Config {
+                name: format!("z{k}"),
+                kind: &KINDS[0],
+                dir: d.join("pack"),
+            };
+            (0..1_000).filter(|&k| run(&made(k)).is_err()).count()
+        });
+        let left: Vec<_> = std::fs::read_dir(d.join("victim")).unwrap().flatten().collect();
+        assert!(left.is_empty(), "{left:?}");
+        assert!(refused > 0 && refused < 1_000, "{refused} refused");
+    }
 }
