@@ -249,19 +249,25 @@ fn find(spec: &Spec) -> Result<Script> {
             .at(line, None));
         }
         if path.is_file() {
-            // Judged on the file opened, not by its name first: a name swapped for a link out
-            // between a check and the open had a stranger's file compiled and its errors
-            // quoted.
-            let judge = |real: &Path| reach.refused_real(real);
-            let source = read_judged(&path, &judge).map_err(|e| match *e {
-                (_, Some(why)) => Diagnostic::new(
+            let refuse = |why: String| {
+                Diagnostic::new(
                     &spec.path,
                     format!(
                         "rule family `{name}`: {} is {why}: not read; copy the script in",
                         shown(path.clone()).display(),
                     ),
                 )
-                .at(line, None),
+                .at(line, None)
+            };
+            // By its name (a link to `/proc` is said to be one), then on the file opened: a
+            // name swapped for a link out between the two had a stranger's file compiled and
+            // its errors quoted.
+            if let Some(why) = reach.refused(&path) {
+                return Err(refuse(why));
+            }
+            let judge = |real: &Path| reach.refused_real(real);
+            let source = read_judged(&path, &judge).map_err(|e| match *e {
+                (_, Some(why)) => refuse(why),
                 (d, None) => d,
             })?;
             return Ok(Script::new(name.to_string(), shown(path), source));
