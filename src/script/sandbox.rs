@@ -197,8 +197,8 @@ fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
     // `Fn.curry`, `FnPtr` captures and copies of values are outside Rhai's size checks, so the
     // thread's bytes are metered (see `super::alloc`) and checked on every operation. Every
     // other built-in either is pure, works within the array/map/string checks (`blob`,
-    // `+`, a string's `pad`; an array's `pad` is replaced below), or is lazy (`range`). No file, network, process,
-    // `import` or `eval` exists.
+    // `+`, a string's `pad`; an array's `pad` is replaced below), or is lazy (`range`). No
+    // file, network, process, `import` or `eval` exists.
     // `to_json` wrote a whole map, function pointers' captures and all, at once and without
     // a bound, and recursed through a map that holds itself until the stack overflowed;
     // `parse_json` is its other half. Neither is needed to build a family's tables.
@@ -240,7 +240,8 @@ fn engine(limits: &ScriptLimits, run: Arc<Run>) -> Engine {
     // before any operation is counted: Rhai checks the items a copy holds, not what it costs
     // (a function pointer's curried arguments and a map's keys count nothing), and 190,000
     // copies of a function pointer carrying 100,000 items asked for 300 GB at once and
-    // aborted the process. The copies' bytes are worked out first, against the bytes left.
+    // aborted the process. The bytes of its new places and copies are worked out first,
+    // against the bytes left.
     let (room, items, stop) = (limits.max_bytes, limits.max_array, run.clone());
     e.register_fn(
         "pad",
