@@ -51,8 +51,9 @@ pub fn create_new(path: &Path) -> io::Result<File> {
 
 /// Opens `path` to read it back, as a regular file only: through a link only to a file
 /// inside the folder `within` (`results.jsonl` is a link marbles made into the current report
-/// set, inside the report folder), judged on the file once opened.
-pub fn open_to_read(path: &Path, within: Option<&Path>) -> io::Result<File> {
+/// set, inside the report folder), judged on the file once opened. The folder is given as
+/// where it is reached and the name a refusal shows it by.
+pub fn open_to_read(path: &Path, within: Option<(&Path, &Path)>) -> io::Result<File> {
     let flags = libc::O_NONBLOCK | if within.is_some() { 0 } else { libc::O_NOFOLLOW };
     let file = OpenOptions::new()
         .read(true)
@@ -60,12 +61,12 @@ pub fn open_to_read(path: &Path, within: Option<&Path>) -> io::Result<File> {
         .open(path)
         .map_err(|e| explain(path, e))?;
     let file = regular(file)?;
-    if let Some(dir) = within {
+    if let Some((dir, shown)) = within {
         let real = real_path(&file, path)?;
         if !real.starts_with(std::fs::canonicalize(dir)?) {
             return Err(io::Error::other(Refused(format!(
                 "a link out of {} (to {}); marbles reads back only the files it wrote there",
-                dir.display(),
+                shown.display(),
                 real.display()
             ))));
         }
@@ -210,17 +211,21 @@ mod tests {
         std::fs::write(out.path().join("theirs"), "").unwrap();
         std::os::unix::fs::symlink("mine", inside.join("ok")).unwrap();
         std::os::unix::fs::symlink(out.path().join("theirs"), inside.join("out")).unwrap();
-        assert!(open_to_read(&inside.join("ok"), Some(&inside)).is_ok());
-        let e = open_to_read(&inside.join("out"), Some(&inside)).unwrap_err();
+        let within = Some((inside.as_path(), inside.as_path()));
+        assert!(open_to_read(&inside.join("ok"), within).is_ok());
+        let e = open_to_read(&inside.join("out"), within).unwrap_err();
         assert!(
             refusal(&e).is_some_and(|r| r.starts_with("a link out of ")),
             "{e}"
         );
         assert!(
-            open_to_read(Path::new("/dev/zero"), Some(Path::new("/dev")))
-                .unwrap_err()
-                .to_string()
-                .starts_with("is not a regular file")
+            open_to_read(
+                Path::new("/dev/zero"),
+                Some((Path::new("/dev"), Path::new("/dev")))
+            )
+            .unwrap_err()
+            .to_string()
+            .starts_with("is not a regular file")
         );
     }
 }

@@ -15,6 +15,7 @@
 //! Each record carries a `seal`, a digest of the rest of its line made when it is written: a
 //! record reused is the record as it was written, or it is solved again (see `unsealed`).
 
+use super::folder::Folder;
 use crate::outcome::{Outcome, Status};
 use crate::report::{self, Finished};
 use rustc_hash::FxHashMap;
@@ -22,39 +23,7 @@ use sha2::{Digest, Sha256};
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::os::unix::fs::FileExt;
-use std::path::{Path, PathBuf};
-
-/// Creates the report folder `dir`, saying so plainly when a file stands where it or a
-/// folder above it would be. A link there is refused, not followed: a puzzle pack shipping
-/// `reports -> /var/www` would have every run of `marbles batch .` in it write a report set
-/// wherever the link leads.
-pub fn create_dir(dir: &Path) -> anyhow::Result<()> {
-    // (`reports/` would be looked up through the link: the name alone is asked about.)
-    if let Ok(to) = std::fs::read_link(dir.components().as_path()) {
-        anyhow::bail!(
-            "{}: a link (to {}), not a folder; marbles writes its reports only into a folder, \
-             never through a link (one in a folder from somebody else could lead anywhere): \
-             give --report the folder itself; nothing was written through it",
-            dir.display(),
-            to.display()
-        );
-    }
-    std::fs::create_dir_all(dir).map_err(|e| {
-        let file = dir.ancestors().find(|a| a.is_file());
-        match file {
-            Some(f) if f == dir => anyhow::anyhow!(
-                "cannot create report folder {}: a file of that name is there; give --report a folder",
-                dir.display()
-            ),
-            Some(f) => anyhow::anyhow!(
-                "cannot create report folder {}: {} is a file, not a folder; give --report a folder",
-                dir.display(),
-                f.display()
-            ),
-            None => anyhow::anyhow!("cannot create report folder {}: {e}", dir.display()),
-        }
-    })
-}
+use std::path::Path;
 
 /// The link to the generation folder holding the report files now.
 const CURRENT: &str = "current";
@@ -75,8 +44,8 @@ fn folder_refused(path: &Path) -> String {
 
 /// Whether `dir/current` is marbles' link to one of its generation folders: the mark of a
 /// folder it wrote a report into.
-fn written_before(dir: &Path) -> bool {
-    std::fs::read_link(dir.join(CURRENT))
+fn written_before(dir: &Folder) -> bool {
+    std::fs::read_link(dir.at(CURRENT))
         .is_ok_and(|t| t.components().count() == 1 && t.to_string_lossy().starts_with(GEN_PREFIX))
 }
 
@@ -85,7 +54,7 @@ fn written_before(dir: &Path) -> bool {
 /// there that is no link (marbles' own are links, replaced by a rename, never followed)
 /// unless `current` shows marbles wrote a report here before. `not_done` says what the
 /// refusal spared ("nothing was solved").
-pub fn check_ours(dir: &Path, not_done: &str) -> anyhow::Result<()> {
+pub fn check_ours(dir: &Folder, not_done: &str) -> anyhow::Result<()> {
     let ours = written_before(dir);
     let names = report::formats()
         .iter()
@@ -93,26 +62,25 @@ pub fn check_ours(dir: &Path, not_done: &str) -> anyhow::Result<()> {
         .chain([report::RESULTS_FILE, CURRENT])
         .collect::<Vec<_>>();
     for name in names {
-        let path = dir.join(name);
-        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+        let Ok(meta) = std::fs::symlink_metadata(dir.at(name)) else {
             continue;
         };
         if meta.is_dir() {
-            anyhow::bail!("{}", folder_refused(&path));
+            anyhow::bail!("{}", folder_refused(&dir.shown(name)));
         }
         if !(ours || meta.is_symlink()) {
             anyhow::bail!(
                 "{}: a file marbles did not write (its reports are links into {}/); move it away \
                  or choose another --report folder; {not_done} and no report was touched",
-                path.display(),
-                dir.join(CURRENT).display()
+                dir.shown(name).display(),
+                dir.shown(CURRENT).display()
             );
         }
     }
     // The journal a run killed before its first report leaves is marbles' too: its records
     // lead with `{"index":` (older ones with `[{"file":`), the first perhaps torn. A file of
     // that name that does not is the user's, and a run would remove it.
-    let journal = dir.join(JOURNAL);
+    let journal = dir.at(JOURNAL);
     if !ours && std::fs::symlink_metadata(&journal).is_ok_and(|m| m.is_file()) {
         let mut head = Vec::new();
         let read = std::fs::File::open(&journal).and_then(|f| f.take(9).read_to_end(&mut head));
@@ -121,7 +89,7 @@ pub fn check_ours(dir: &Path, not_done: &str) -> anyhow::Result<()> {
             anyhow::bail!(
                 "{}: a file marbles did not write (its records lead with `{{\"index\":`); move it \
                  away or choose another --report folder; {not_done} and no report was touched",
-                journal.display()
+                dir.shown(JOURNAL).display()
             );
         }
     }
@@ -136,11 +104,11 @@ pub fn check_ours(dir: &Path, not_done: &str) -> anyhow::Result<()> {
 /// `dir/summary.json` and the others are links into `current/`, at the paths users know;
 /// older generations and ones a kill left half written are removed after the swap.
 pub fn write_reports(
-    dir: &Path,
+    dir: &Folder,
     finished: &Finished,
     results: &mut dyn FnMut(&Path) -> std::io::Result<()>,
 ) -> anyhow::Result<()> {
-    create_dir(dir)?;
+    let dir = &dir.or_made_again()?;
     let formats = report::formats();
     // Each name published is replaced by a link in one rename, which a folder there refuses:
     // found first, before anything is written or swapped (it left `current` swapped and the
@@ -150,34 +118,33 @@ pub fn write_reports(
         .map(|f| f.file_name())
         .chain([report::RESULTS_FILE, CURRENT]);
     for name in published {
-        let path = dir.join(name);
-        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
-            anyhow::bail!("{}", folder_refused(&path));
+        if std::fs::symlink_metadata(dir.at(name)).is_ok_and(|m| m.is_dir()) {
+            anyhow::bail!("{}", folder_refused(&dir.shown(name)));
         }
     }
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
     let gen_name = format!("{GEN_PREFIX}{}-{nanos}", std::process::id());
-    let gen_dir = dir.join(&gen_name);
     let cannot = |p: &Path, e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", p.display());
-    std::fs::create_dir(&gen_dir).map_err(|e| cannot(&gen_dir, e))?;
+    std::fs::create_dir(dir.at(&gen_name)).map_err(|e| cannot(&dir.shown(&gen_name), e))?;
     let whole = (|| {
-        let path = gen_dir.join(report::RESULTS_FILE);
-        results(&path).map_err(|e| cannot(&path, e))?;
+        let generation = dir.sub(&gen_name).map_err(|e| cannot(&dir.shown(&gen_name), e))?;
+        let name = report::RESULTS_FILE;
+        results(&generation.at(name)).map_err(|e| cannot(&generation.shown(name), e))?;
         for f in &formats {
-            let path = gen_dir.join(f.file_name());
-            let mut file = crate::owned::create_new(&path).map_err(|e| cannot(&path, e))?;
+            let (path, shown) = (generation.at(f.file_name()), generation.shown(f.file_name()));
+            let mut file = crate::owned::create_new(&path).map_err(|e| cannot(&shown, e))?;
             file.write_all(f.write(finished)?.as_bytes())
                 .and_then(|_| file.sync_all())
-                .map_err(|e| cannot(&path, e))?;
+                .map_err(|e| cannot(&shown, e))?;
         }
         link(dir, CURRENT, Path::new(&gen_name))
     })();
     // A set not written whole (a full disk) is not left to hold the space the next batch
     // needs; `current` still names the last whole one.
     if whole.is_err() {
-        let _ = std::fs::remove_dir_all(&gen_dir);
+        let _ = std::fs::remove_dir_all(dir.at(&gen_name));
     }
     whole?;
     let names = formats
@@ -186,11 +153,11 @@ pub fn write_reports(
         .chain([report::RESULTS_FILE]);
     for name in names {
         let target = Path::new(CURRENT).join(name);
-        if std::fs::read_link(dir.join(name)).ok().as_deref() != Some(&target) {
+        if std::fs::read_link(dir.at(name)).ok().as_deref() != Some(&target) {
             link(dir, name, &target)?;
         }
     }
-    if let Ok(entries) = std::fs::read_dir(dir) {
+    if let Ok(entries) = std::fs::read_dir(dir.at("")) {
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
             if name != gen_name && generation_of_ours(&e.path(), &name) {
@@ -241,7 +208,7 @@ pub fn tallied(outcomes: Vec<Outcome>) -> anyhow::Result<(Vec<u8>, Finished)> {
 }
 
 /// [`write_reports`] of results [`tallied`] in memory, `lines` becoming `results.jsonl`.
-pub fn write_reports_of(dir: &Path, finished: &Finished, lines: &[u8]) -> anyhow::Result<()> {
+pub fn write_reports_of(dir: &Folder, finished: &Finished, lines: &[u8]) -> anyhow::Result<()> {
     write_reports(dir, finished, &mut |path| {
         write_synced(path, &mut |w| w.write_all(lines))
     })
@@ -334,10 +301,10 @@ pub fn case_record(
 
 /// Points `dir/name` at `target` in one rename, replacing whatever was there (a link, or a
 /// report file from before generation folders).
-fn link(dir: &Path, name: &str, target: &Path) -> anyhow::Result<()> {
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let path = dir.join(name);
-    let cannot = |e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", path.display());
+fn link(dir: &Folder, name: &str, target: &Path) -> anyhow::Result<()> {
+    let tmp = dir.at(format!(".{name}.{}.tmp", std::process::id()));
+    let path = dir.at(name);
+    let cannot = |e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", dir.shown(name).display());
     let _ = std::fs::remove_file(&tmp);
     std::os::unix::fs::symlink(target, &tmp).map_err(cannot)?;
     std::fs::rename(&tmp, &path).map_err(|e| {
@@ -527,7 +494,7 @@ impl Previous {
     /// that is not a regular file (a FIFO, a device), a journal that is a link, or a file
     /// past [`MAX_RECORDS_BYTES`] is refused, naming it. A line past [`MAX_RECORD_BYTES`] is
     /// passed over unkept (what it held is solved again), said in [`Previous::notes`].
-    pub fn read(dir: &Path) -> anyhow::Result<Self> {
+    pub fn read(dir: &Folder) -> anyhow::Result<Self> {
         let mut p = Previous::default();
         let earlier = Path::new(CURRENT).join(EARLIER_FILE);
         let names = [
@@ -540,12 +507,13 @@ impl Previous {
             if name == earlier && !written_before(dir) {
                 continue;
             }
-            let path = dir.join(name);
+            let path = dir.shown(name);
             // `results.jsonl` is the link marbles made into the current set, `earlier.jsonl`
             // is in it, both inside `dir` (one planted leading out of it had its records
             // carried into the new reports); the journal is never a link.
-            let within = (name != Path::new(JOURNAL)).then_some(dir);
-            let f = match crate::owned::open_to_read(&path, within) {
+            let (at, within) = (dir.at(""), dir.name());
+            let within = (name != Path::new(JOURNAL)).then_some((at.as_path(), within));
+            let f = match crate::owned::open_to_read(&dir.at(name), within) {
                 Ok(f) => f,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                 // Planted: not read, and replaced by this run's own link.
@@ -745,7 +713,8 @@ impl Previous {
 /// for those before them: a journal written in path order from empty *is*
 /// `results.jsonl`, linked into the reports instead of copied (1.4 GB for a million files).
 pub struct Journal {
-    path: PathBuf,
+    /// The report folder it is in, held open ([`Folder`]).
+    folder: Folder,
     file: File,
     /// Its length, and whether it ends in a newline (a record may start right there).
     len: u64,
@@ -774,10 +743,10 @@ pub struct Journal {
 impl Journal {
     /// Opens the journal in `dir` for a run over `files` puzzle files, keeping earlier records
     /// only when resuming (they are indexed by [`Previous::read`] first).
-    pub fn open(dir: &Path, resume: bool, files: usize) -> anyhow::Result<Self> {
-        create_dir(dir)?;
-        let path = dir.join(JOURNAL);
-        let cannot = |e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", path.display());
+    pub fn open(dir: &Folder, resume: bool, files: usize) -> anyhow::Result<Self> {
+        let path = dir.at(JOURNAL);
+        let cannot =
+            |e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", dir.shown(JOURNAL).display());
         // A journal with another name is a `results.jsonl` too (a kill came between linking
         // it in and removing it): written into, it would change reports already published.
         // Its name is dropped instead; `--resume` read it already ([`Previous::read`] holds
@@ -803,7 +772,7 @@ impl Journal {
         let clean = ends_in_newline(&mut file).map_err(cannot)?;
         let len = file.metadata().map_err(cannot)?.len();
         Ok(Journal {
-            path,
+            folder: dir.again().map_err(cannot)?,
             file,
             len,
             clean,
@@ -1015,7 +984,7 @@ impl Journal {
     fn write_out(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
         let wrote = self.file.write_all(bytes);
         self.clean = wrote.is_ok();
-        wrote.map_err(|e| anyhow::anyhow!("cannot write {}: {e}", self.path.display()))?;
+        wrote.map_err(|e| anyhow::anyhow!("cannot write {}: {e}", self.folder.shown(JOURNAL).display()))?;
         self.len += bytes.len() as u64;
         Ok(())
     }
@@ -1033,7 +1002,7 @@ impl Journal {
             .sum::<u64>()
             == self.len;
         // (A file system without hard links gets a copy.)
-        if self.in_order && whole && std::fs::hard_link(&self.path, path).is_ok() {
+        if self.in_order && whole && std::fs::hard_link(self.folder.at(JOURNAL), path).is_ok() {
             return self.file.sync_all();
         }
         write_synced(path, &mut |w| self.copy_in_order(w))
@@ -1076,7 +1045,7 @@ impl Journal {
 
     /// The reports now hold everything: the journal is no longer needed.
     pub fn finish(self) {
-        let _ = std::fs::remove_file(&self.path);
+        let _ = std::fs::remove_file(self.folder.at(JOURNAL));
     }
 }
 
@@ -1114,7 +1083,7 @@ mod tests {
     #[test]
     fn records_that_come_early_wait_and_the_journal_becomes_results_by_a_link() {
         let dir = tempfile::tempdir().unwrap();
-        let mut j = Journal::open(dir.path(), false, 3).unwrap();
+        let mut j = Journal::open(&Folder::make(dir.path()).unwrap(), false, 3).unwrap();
         for i in [1, 2, 0] {
             j.record(i, rec(i)).unwrap();
         }
@@ -1135,7 +1104,7 @@ mod tests {
     #[test]
     fn cases_written_before_their_file_ends_are_not_in_the_results() {
         let dir = tempfile::tempdir().unwrap();
-        let mut j = Journal::open(dir.path(), false, 1).unwrap();
+        let mut j = Journal::open(&Folder::make(dir.path()).unwrap(), false, 1).unwrap();
         j.case(0, b"{\"case\":1}\n".to_vec(), 0);
         j.flush().unwrap();
         assert_eq!(journal_text(dir.path()), "{\"case\":1}\n");
@@ -1150,7 +1119,7 @@ mod tests {
     #[test]
     fn a_record_kept_waiting_is_written_out_of_order_and_results_are_copied_in_order() {
         let dir = tempfile::tempdir().unwrap();
-        let mut j = Journal::open(dir.path(), false, 2).unwrap();
+        let mut j = Journal::open(&Folder::make(dir.path()).unwrap(), false, 2).unwrap();
         j.record(1, rec(1)).unwrap();
         assert_eq!(journal_text(dir.path()), "", "it waits for file 0");
         std::thread::sleep(FLUSH_EVERY + std::time::Duration::from_millis(20));

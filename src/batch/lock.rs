@@ -6,8 +6,8 @@
 //! lock checks that the file it locked is still the one at `.lock` (not one removed since it
 //! opened it), and tries again if not, so two batches never both hold the folder.
 
+use super::folder::Folder;
 use std::io::{Read, Seek, Write};
-use std::path::Path;
 
 const LOCK: &str = ".lock";
 
@@ -15,7 +15,8 @@ const LOCK: &str = ".lock";
 #[derive(Debug)]
 pub struct ReportLock {
     file: std::fs::File,
-    path: std::path::PathBuf,
+    /// The report folder, held open ([`Folder`]).
+    folder: Folder,
 }
 
 impl Drop for ReportLock {
@@ -24,9 +25,9 @@ impl Drop for ReportLock {
     fn drop(&mut self) {
         use std::os::unix::fs::MetadataExt;
         let ours = self.file.metadata().map(|m| (m.dev(), m.ino()));
-        let there = std::fs::symlink_metadata(&self.path).map(|m| (m.dev(), m.ino()));
+        let there = std::fs::symlink_metadata(self.folder.at(LOCK)).map(|m| (m.dev(), m.ino()));
         if ours.is_ok() && ours.ok() == there.ok() {
-            let _ = std::fs::remove_file(&self.path);
+            let _ = std::fs::remove_file(self.folder.at(LOCK));
         }
     }
 }
@@ -34,15 +35,14 @@ impl Drop for ReportLock {
 /// Tries to take the lock again after finding `.lock` replaced this many times.
 const RETRIES: usize = 100;
 
-/// Takes the report folder `dir` (creating it) for this process, or says who holds it.
-/// Nothing in the folder is changed when another process holds it.
-pub fn acquire(dir: &Path) -> anyhow::Result<ReportLock> {
-    super::journal::create_dir(dir)?;
-    let path = dir.join(LOCK);
-    let cannot = |e: std::io::Error| anyhow::anyhow!("cannot lock {}: {e}", path.display());
+/// Takes the report folder `dir` for this process, or says who holds it. Nothing in the
+/// folder is changed when another process holds it.
+pub fn acquire(dir: &Folder) -> anyhow::Result<ReportLock> {
+    let path = dir.at(LOCK);
+    let cannot = |e: std::io::Error| anyhow::anyhow!("cannot lock {}: {e}", dir.shown(LOCK).display());
     let mut tries = 0;
     let mut file = loop {
-        let file = lock_once(dir, &path)?;
+        let file = lock_once(dir)?;
         use std::os::unix::fs::MetadataExt;
         let ours = file.metadata().map_err(cannot)?;
         match std::fs::symlink_metadata(&path) {
@@ -59,7 +59,7 @@ pub fn acquire(dir: &Path) -> anyhow::Result<ReportLock> {
         anyhow::bail!(
             "{}: a file marbles did not write (its lock reads `pid N on host H, …`); move it away \
              or choose another --report folder; nothing was solved and no report was touched",
-            path.display()
+            dir.shown(LOCK).display()
         );
     }
     let started = std::time::SystemTime::now()
@@ -73,16 +73,20 @@ pub fn acquire(dir: &Path) -> anyhow::Result<ReportLock> {
     file.set_len(0).map_err(cannot)?;
     file.rewind().map_err(cannot)?;
     file.write_all(text.as_bytes()).map_err(cannot)?;
-    Ok(ReportLock { file, path })
+    Ok(ReportLock {
+        file,
+        folder: dir.again().map_err(cannot)?,
+    })
 }
 
-/// Opens `.lock` at `path` in `dir` and takes its lock, or says who holds it.
-fn lock_once(dir: &Path, path: &Path) -> anyhow::Result<std::fs::File> {
-    let cannot = |e: std::io::Error| anyhow::anyhow!("cannot lock {}: {e}", path.display());
+/// Opens `.lock` in `dir` and takes its lock, or says who holds it.
+fn lock_once(dir: &Folder) -> anyhow::Result<std::fs::File> {
+    let path = dir.at(LOCK);
+    let cannot = |e: std::io::Error| anyhow::anyhow!("cannot lock {}: {e}", dir.shown(LOCK).display());
     // A link planted as `.lock` is refused, not followed: the holder's text would overwrite
     // whatever it points at.
     let mut file = crate::owned::open(
-        path,
+        &path,
         std::fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -104,7 +108,7 @@ fn lock_once(dir: &Path, path: &Path) -> anyhow::Result<std::fs::File> {
             anyhow::bail!(
                 "report folder {} is in use by another marbles batch ({holder}); \
                  wait for it to finish or give another --report folder",
-                dir.display()
+                dir.name().display()
             );
         }
         Err(std::fs::TryLockError::Error(e)) => return Err(cannot(e)),

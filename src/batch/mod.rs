@@ -1,6 +1,7 @@
 //! Batch runs: walk folders for puzzles, solve them in parallel, each file's panic contained,
 //! reusing results still good from the last run; [`journal`] keeps what is finished on disk.
 
+pub mod folder;
 pub mod journal;
 pub mod lock;
 pub mod shard;

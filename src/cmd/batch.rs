@@ -2,6 +2,7 @@
 //! report files; Ctrl-C stops cleanly and `--resume` finishes later.
 
 use super::{Error, ExitCode};
+use crate::batch::folder::Folder;
 use crate::batch::shard::{self, Shard};
 use crate::batch::{self, journal};
 use crate::outcome::Outcome;
@@ -211,19 +212,27 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     {
         return Err(no_results(dir));
     }
+    // Opened once: everything marbles writes or reads back there goes into the folder opened,
+    // whatever is put at its name meanwhile.
+    let folder = config.report.as_deref().map(Folder::make).transpose()?;
     // Taken before anything in the folder is read or written; held until the end of `run`.
-    let _lock = config.report.as_deref().map(batch::lock::acquire).transpose()?;
+    let _lock = folder.as_ref().map(batch::lock::acquire).transpose()?;
     crate::process::stop_on_signals();
     // The latest results of each file: reused by `--resume`, chosen from by `--failed`, and
     // carried over for the files this run does not finish.
-    if let Some(dir) = &config.report {
+    if let Some(dir) = &folder {
         journal::check_ours(dir, "nothing was solved")?;
     }
     let kept_in = config
         .report
         .as_deref()
         .or(config.failed.then_some(std::path::Path::new("reports")));
-    let mut prev = match kept_in {
+    // (`--failed --no-report` reads the results in `reports`, if it is there.)
+    let elsewhere = match &folder {
+        Some(_) => None,
+        None => kept_in.map(Folder::existing).transpose()?.flatten(),
+    };
+    let mut prev = match folder.as_ref().or(elsewhere.as_ref()) {
         Some(dir) => journal::Previous::read(dir)?,
         None => journal::Previous::default(),
     };
@@ -271,16 +280,16 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     // An empty share is fine: a small folder over many shards.
     let mut owned = Vec::new();
     if let Some(s) = shard {
-        let Some(dir) = &config.report else {
+        let Some(dir) = &folder else {
             return Err(Error::Usage(format!(
                 "--shard {s}: a shard needs a report folder for its results (drop --no-report)"
             )));
         };
         // Only a run that completes leaves a results file: an older one from a run now being
         // redone must not be merged if this one is stopped.
-        let old = dir.join(s.file_name());
-        match std::fs::remove_file(&old) {
+        match std::fs::remove_file(dir.at(s.file_name())) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                let old = dir.shown(s.file_name());
                 return Err(anyhow::anyhow!("cannot remove the old {}: {e}", old.display()).into());
             }
             _ => {}
@@ -309,8 +318,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     } else {
         &none
     };
-    let mut journal = config
-        .report
+    let mut journal = folder
         .as_ref()
         .map(|dir| journal::Journal::open(dir, config.resume, found.puzzles.len()))
         .transpose()?;
@@ -400,7 +408,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
 
     // The reports first: a closed or full stdout must not lose them.
-    if let (Some(dir), Some(mut j)) = (&config.report, journal) {
+    if let (Some(dir), Some(mut j)) = (&folder, journal) {
         // Files finished now are in `results.jsonl`, and those cut with cases finished
         // before the cut (taken up ones too); the latest results of the others (not
         // selected, not reached, cut before a case finished) are carried over while the file
@@ -717,7 +725,7 @@ impl batch::Sink for Record<'_> {
 
 /// Leaves `shard-K-of-N.json` in `dir` for `marbles merge`.
 fn write_shard(
-    dir: &std::path::Path,
+    dir: &Folder,
     s: Shard,
     config: &Config,
     (files, listing, unwalked): (Vec<String>, &[String], Vec<(String, String)>),
@@ -742,9 +750,8 @@ fn write_shard(
         unwalked,
         results: outcomes,
     };
-    let path = dir.join(s.file_name());
-    crate::owned::replace(&path, results.seal()?.as_bytes())
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    crate::owned::replace(&dir.at(s.file_name()), results.seal()?.as_bytes())
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", dir.shown(s.file_name()).display()))?;
     Ok(())
 }
 

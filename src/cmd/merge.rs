@@ -67,16 +67,17 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
     refuse_shard_folder(&config.report, &files)?;
     // Held like a batch holds it: a batch writing the same folder must not interleave with us.
-    let _lock = crate::batch::lock::acquire(&config.report)?;
+    let folder = crate::batch::folder::Folder::make(&config.report)?;
+    let _lock = crate::batch::lock::acquire(&folder)?;
     // A user's own file at a report's name (a website's index.html) is refused, as by batch.
-    journal::check_ours(&config.report, "nothing was merged")?;
+    journal::check_ours(&folder, "nothing was merged")?;
     let code = ExitCode::of(&outcomes);
     // Printed as a single run prints it: every result, or a summary when they are too many.
     let (lines, finished) = journal::tallied(outcomes)?;
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(report::summary_of(config.summary, &finished)?.as_bytes())?;
     stdout.flush()?;
-    journal::write_reports_of(&config.report, &finished, &lines)?;
+    journal::write_reports_of(&folder, &finished, &lines)?;
     Ok(code)
 }
 

@@ -1,0 +1,205 @@
+//! The report folder, opened once: every file a batch (or merge) writes or reads back there
+//! is reached through the open folder, not by the folder's name again.
+//!
+//! The name is judged when the folder is opened (a link there is refused); after that, a
+//! folder renamed away and a link put in its place while the batch runs leads nowhere: the
+//! lock, the journal and the reports go on into the folder that was opened. Each file is
+//! reached by the kernel's name for the open folder, `/proc/self/fd/N/<file>`, so every
+//! writer keeps its plain `std::fs` calls (and [`crate::owned`]'s refusals of links and
+//! special files at the file itself). Where `/proc` is not mounted, files are reached by the
+//! folder's name, as if it were not opened.
+
+use std::fs::File;
+use std::io;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::io::AsRawFd;
+use std::path::{Path, PathBuf};
+
+/// A folder opened once, by the name it is shown by.
+#[derive(Debug)]
+pub struct Folder {
+    /// Its name as the user gave it: what messages say.
+    shown: PathBuf,
+    /// The open folder, and the path that reaches it through the handle.
+    handle: File,
+    at: PathBuf,
+}
+
+impl Folder {
+    /// Creates the report folder `dir` if it is not there, and opens it. A link there is
+    /// refused, not followed (a puzzle pack shipping `reports -> /var/www` would have every
+    /// run of `marbles batch .` in it write a report set wherever the link leads), and so is
+    /// one put there between the folder's making and its opening.
+    pub fn make(dir: &Path) -> anyhow::Result<Folder> {
+        create(dir)?;
+        Self::open(dir).map_err(|e| match e.raw_os_error() {
+            Some(libc::ELOOP | libc::ENOTDIR) => link_refused(dir),
+            _ => anyhow::anyhow!("cannot open report folder {}: {e}", dir.display()),
+        })
+    }
+
+    /// The report folder `dir` opened, if it is there (`--failed` reading the results of a
+    /// folder it does not make).
+    pub fn existing(dir: &Path) -> anyhow::Result<Option<Folder>> {
+        match std::fs::symlink_metadata(dir) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            _ => Self::make(dir).map(Some),
+        }
+    }
+
+    /// `dir` opened as a folder, never through a link at its name.
+    fn open(dir: &Path) -> io::Result<Folder> {
+        let handle = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_PATH | libc::O_DIRECTORY | libc::O_NOFOLLOW)
+            .open(dir)?;
+        let by_fd = PathBuf::from(format!("/proc/self/fd/{}", handle.as_raw_fd()));
+        let same = |a: &std::fs::Metadata, b: &std::fs::Metadata| (a.dev(), a.ino()) == (b.dev(), b.ino());
+        let reached = match (std::fs::metadata(&by_fd), handle.metadata()) {
+            (Ok(a), Ok(b)) => same(&a, &b),
+            _ => false,
+        };
+        Ok(Folder {
+            shown: dir.to_path_buf(),
+            at: if reached { by_fd } else { dir.to_path_buf() },
+            handle,
+        })
+    }
+
+    /// Where the file `name` in the folder is reached, for the calls that read or write it.
+    pub fn at(&self, name: impl AsRef<Path>) -> PathBuf {
+        self.at.join(name)
+    }
+
+    /// The file `name` in the folder as messages show it.
+    pub fn shown(&self, name: impl AsRef<Path>) -> PathBuf {
+        self.shown.join(name)
+    }
+
+    /// The folder as messages show it.
+    pub fn name(&self) -> &Path {
+        &self.shown
+    }
+
+    /// The folder opened again, for a holder that outlives its opener (the lock, the
+    /// journal): the path [`Folder::at`] gives is good while its own handle is open.
+    pub fn again(&self) -> io::Result<Folder> {
+        let handle = self.handle.try_clone()?;
+        let at = match self.at.starts_with("/proc/self/fd") {
+            true => PathBuf::from(format!("/proc/self/fd/{}", handle.as_raw_fd())),
+            false => self.at.clone(),
+        };
+        Ok(Folder {
+            shown: self.shown.clone(),
+            handle,
+            at,
+        })
+    }
+
+    /// The folder `name` inside this one, opened (not through a link at its name), shown as
+    /// inside this one.
+    pub fn sub(&self, name: &str) -> io::Result<Folder> {
+        let mut sub = Self::open(&self.at(name))?;
+        sub.shown = self.shown(name);
+        Ok(sub)
+    }
+
+    /// This folder, or, if it was removed while marbles held it open (it could hold no new
+    /// file), the folder made again at its name, judged as [`Folder::make`] judges it: a
+    /// batch whose report folder was removed mid-run still writes its reports.
+    pub fn or_made_again(&self) -> anyhow::Result<Folder> {
+        match self.handle.metadata() {
+            Ok(m) if m.nlink() == 0 => Self::make(&self.shown),
+            _ => Ok(self.again()?),
+        }
+    }
+}
+
+/// Creates the report folder `dir` (and the folders above it), saying so plainly when a file
+/// stands where it or a folder above it would be, and refusing a link at its name.
+fn create(dir: &Path) -> anyhow::Result<()> {
+    // (`reports/` would be looked up through the link: the name alone is asked about.)
+    if std::fs::read_link(dir.components().as_path()).is_ok() {
+        return Err(link_refused(dir));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| {
+        let file = dir.ancestors().find(|a| a.is_file());
+        match file {
+            Some(f) if f == dir => anyhow::anyhow!(
+                "cannot create report folder {}: a file of that name is there; give --report a folder",
+                dir.display()
+            ),
+            Some(f) => anyhow::anyhow!(
+                "cannot create report folder {}: {} is a file, not a folder; give --report a folder",
+                dir.display(),
+                f.display()
+            ),
+            None => anyhow::anyhow!("cannot create report folder {}: {e}", dir.display()),
+        }
+    })
+}
+
+/// The refusal of a report folder that is a link.
+fn link_refused(dir: &Path) -> anyhow::Error {
+    let to = std::fs::read_link(dir.components().as_path())
+        .map_or_else(|_| "somewhere else".into(), |t| t.display().to_string());
+    anyhow::anyhow!(
+        "{}: a link (to {to}), not a folder; marbles writes its reports only into a folder, \
+         never through a link (one in a folder from somebody else could lead anywhere): \
+         give --report the folder itself; nothing was written through it",
+        dir.display()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The attack: the report folder renamed away and a link to another folder put in its
+    /// place while marbles holds it. Nothing reaches the other folder; the lock, the
+    /// journal and the reports all go into the folder opened.
+    #[test]
+    fn a_report_folder_swapped_for_a_link_after_its_opening_leads_nowhere() {
+        let (_t, d) = crate::owned::temp_with(&["victim"]);
+        let rep = d.join("rep");
+        let folder = Folder::make(&rep).unwrap();
+        let lock = super::super::lock::acquire(&folder).unwrap();
+        super::super::journal::check_ours(&folder, "nothing was solved").unwrap();
+        let mut j = super::super::journal::Journal::open(&folder, false, 1).unwrap();
+        std::fs::rename(&rep, d.join("away")).unwrap();
+        std::os::unix::fs::symlink("victim", &rep).unwrap();
+        j.record(0, b"{\"index\":0}\n".to_vec()).unwrap();
+        j.flush().unwrap();
+        let finished = crate::report::Finished::of(Vec::new());
+        super::super::journal::write_reports(&folder, &finished, &mut |path| j.place_results(path)).unwrap();
+        j.finish();
+        drop(lock);
+        assert_eq!(std::fs::read_dir(d.join("victim")).unwrap().count(), 0);
+        let away = d.join("away");
+        assert_eq!(
+            std::fs::read_to_string(away.join("results.jsonl")).unwrap(),
+            "{\"index\":0}\n"
+        );
+        assert!(away.join("summary.json").is_file());
+        // The name shown is the one given, not the kernel's.
+        assert_eq!(folder.shown("summary.json"), rep.join("summary.json"));
+        // A link at the name is refused when it is opened.
+        let e = Folder::make(&rep).unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!("{}: a link (to victim), not a folder", rep.display())),
+            "{e}"
+        );
+    }
+
+    /// A report folder removed while marbles holds it is made again for the reports.
+    #[test]
+    fn a_report_folder_removed_while_held_is_made_again() {
+        let (_t, d) = crate::owned::temp_with(&[]);
+        let rep = d.join("rep");
+        let folder = Folder::make(&rep).unwrap();
+        std::fs::remove_dir(&rep).unwrap();
+        let again = folder.or_made_again().unwrap();
+        std::fs::write(again.at("x"), "").unwrap();
+        assert!(rep.join("x").is_file());
+    }
+}
