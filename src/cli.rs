@@ -304,6 +304,11 @@ pub struct MergeArgs {
     /// junit.xml.
     #[arg(long, value_name = "DIR", required = true)]
     pub report: PathBuf,
+    /// A puzzle folder the shards solved that lies outside the folder merge runs in: merge
+    /// walks and reads the shards' folders to replay their results, and only those inside the
+    /// working folder or one named here (repeat it for several).
+    #[arg(long, value_name = "DIR")]
+    pub puzzles: Vec<PathBuf>,
     /// Format of the summary printed on stdout.
     #[arg(long, value_enum, default_value = "table")]
     pub format: TableFormat,
@@ -701,6 +706,7 @@ impl MergeArgs {
             files: self.files.clone(),
             summary: self.format.into(),
             report: self.report.clone(),
+            puzzles: self.puzzles.clone(),
         }
     }
 }

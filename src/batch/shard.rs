@@ -436,8 +436,11 @@ impl Results {
                     r.shard
                 ));
             }
+            // Merge reads each result's file to replay it: one outside the folders the shard
+            // walked is none of its files, whatever its path relative to them reads as.
             let rel = relative(Path::new(&o.file), &roots);
-            match files.get(rel.as_str()) {
+            let inside = roots.iter().any(|r| Path::new(&o.file).starts_with(r));
+            match files.get(rel.as_str()).filter(|_| inside) {
                 Some(f) => *seen.entry(*f).or_default() += 1,
                 None => {
                     return Err(format!(

@@ -22,6 +22,8 @@ pub struct Config {
     pub files: Vec<PathBuf>,
     pub summary: Summary,
     pub report: PathBuf,
+    /// Folders outside the working folder that the shards' puzzle folders may lie in.
+    pub puzzles: Vec<PathBuf>,
 }
 
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
@@ -60,6 +62,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         .zip(shards)
         .collect();
     check(&named).map_err(Error::Usage)?;
+    folders_allowed(&named[0], &config.puzzles).map_err(Error::Usage)?;
     folders_unchanged(&named[0].1).map_err(Error::Usage)?;
     let outcomes = merged(named).map_err(Error::Usage)?;
     if stopped() {
@@ -280,6 +283,50 @@ fn check(shards: &[(String, Results)]) -> Result<(), String> {
                 "the shards hold {} puzzle files, not the {} each saw in the folder: a shard file was changed after marbles wrote it; rerun the shards",
                 all.len(),
                 first.folder_files
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses shards (`first` and those [`check`] found alike) whose puzzle folders lie neither
+/// inside the folder merge runs in nor inside one the user named (`--puzzles`), before any is
+/// walked or read: a results file from somebody else may name any folder (`/usr`, walked
+/// whole; `../secret`, whose puzzles' names a forged result of the right hash put into the
+/// reports), and its seal is a hash anyone can make again.
+fn folders_allowed((name, first): &(String, Results), named: &[PathBuf]) -> Result<(), String> {
+    let here = std::env::current_dir().map_err(|e| format!("cannot read the working folder: {e}"))?;
+    // A folder not there is judged by its path as written, when it has no `..` (the walk then
+    // says it is missing).
+    let real = |p: &Path| {
+        std::fs::canonicalize(p).ok().or_else(|| {
+            let up = p.components().any(|c| c == std::path::Component::ParentDir);
+            (!up).then(|| here.join(p))
+        })
+    };
+    let leave: Vec<PathBuf> = std::iter::once(here.clone())
+        .chain(named.iter().filter_map(|p| real(p)))
+        .collect();
+    for folder in &first.folders {
+        let at = real(Path::new(folder));
+        if !at
+            .as_ref()
+            .is_some_and(|at| leave.iter().any(|l| at.starts_with(l)))
+        {
+            return Err(format!(
+                "{name} names the puzzle folder {folder}{}, outside the folder merge runs in \
+                 ({}){}: merge walks and reads a shard's puzzle folders to replay its results, and \
+                 only inside the working folder or a folder given by --puzzles (a results file from \
+                 somebody else could name any folder); if {folder} holds the puzzles the shards \
+                 solved, run merge where they ran it or add --puzzles {folder}",
+                at.filter(|at| at != Path::new(folder))
+                    .map(|at| format!(" (at {})", at.display()))
+                    .unwrap_or_default(),
+                here.display(),
+                match named.is_empty() {
+                    true => String::new(),
+                    false => " and the folders given by --puzzles".into(),
+                }
             ));
         }
     }

@@ -267,12 +267,13 @@ fn two_shards() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
 }
 
 /// `merge FILES --report REPORT` under an address space of `cap` bytes (the memory limit is
-/// half of it).
+/// half of it), run in the report's parent folder, which holds the shards' puzzle folder.
 fn merge_capped(files: &[&Path], report: &Path, cap: u64) -> crate::support::Bounded {
     let mut args = vec!["merge"];
     args.extend(files.iter().map(|f| f.to_str().unwrap()));
     args.extend(["--report", report.to_str().unwrap()]);
     Test::new()
+        .in_dir(report.parent().unwrap())
         .args(args)
         .run_bounded(std::time::Duration::from_secs(30), Some(cap))
 }
@@ -295,12 +296,13 @@ fn merge(files: &[&Path], o: &Path) -> Run {
     merge_into(files, &o.join("r"))
 }
 
-/// `merge RESULTS --report REPORT` (results files or folders), printing CSV.
+/// `merge RESULTS --report REPORT` (results files or folders), printing CSV, run in the
+/// report's parent folder, which holds the shards' puzzle folder.
 fn merge_into(results: &[&Path], report: &Path) -> Run {
     let mut args = vec!["merge"];
     args.extend(results.iter().map(|f| f.to_str().unwrap()));
     args.extend(["--report", report.to_str().unwrap(), "--format", "csv"]);
-    marbles(&args, &[])
+    Test::new().in_dir(report.parent().unwrap()).args(args).run()
 }
 
 /// A folder the walk could not enter is an error row of the merged reports, once, as of a
@@ -327,6 +329,66 @@ fn merge_reports_the_folders_the_shards_could_not_walk() {
         rows[0]["error"],
         "cannot walk the folder: on a proc file system, not walked; its puzzles may be missing"
     );
+}
+
+/// A shard's results file names the folders its batch walked, and merge walks and reads them
+/// to replay its results: only inside the folder it runs in, or one given by `--puzzles`.
+/// Sealed again, a results file from somebody else could name any folder (`/usr`, walked
+/// whole; `../secret`, whose puzzles' names a result of the right hash put into the reports).
+#[test]
+fn merge_walks_only_the_folders_inside_its_own_or_given_by_puzzles() {
+    let (out, s0, s1) = two_shards();
+    let o = out.path();
+    let set = std::fs::canonicalize(o.join("set")).unwrap();
+    let refusal = |name: &Path, folder: &str, here: &Path| {
+        format!(
+            "marbles: error: {} names the puzzle folder {folder}, outside the folder merge runs in \
+             ({}): merge walks and reads a shard's puzzle folders to replay its results, and only \
+             inside the working folder or a folder given by --puzzles (a results file from \
+             somebody else could name any folder); if {folder} holds the puzzles the shards \
+             solved, run merge where they ran it or add --puzzles {folder}\n",
+            name.display(),
+            here.display()
+        )
+    };
+    // Run elsewhere, honest shards are refused, saying how to name their folder.
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "merge",
+            s0.to_str().unwrap(),
+            s1.to_str().unwrap(),
+            "--report",
+            "r",
+        ];
+        a.extend(extra);
+        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let run = Test::new().args(args(&[])).run().status(2);
+    let here = std::fs::canonicalize(run.dir()).unwrap();
+    assert_eq!(run.stderr, refusal(&s0, set.to_str().unwrap(), &here));
+    assert!(!here.join("r").exists(), "nothing written");
+    Test::new()
+        .args(args(&["--puzzles", set.to_str().unwrap()]))
+        .run()
+        .status(0);
+    // Forged, resealed, run where the shards ran: refused before any walk.
+    for folder in ["/usr", "../secret"] {
+        for s in [&s0, &s1] {
+            let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(s).unwrap()).unwrap();
+            doc["folders"] = serde_json::json!([folder]);
+            for r in doc["results"].as_array_mut().unwrap() {
+                let name = Path::new(r["file"].as_str().unwrap()).file_name().unwrap();
+                r["file"] = Value::from(format!("{folder}/{}", name.to_str().unwrap()));
+            }
+            std::fs::write(s, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+            resealed(s);
+        }
+        let run = merge(&[&s0, &s1], o).status(2);
+        assert_eq!(
+            run.stderr,
+            refusal(&s0, folder, &std::fs::canonicalize(o).unwrap())
+        );
+    }
 }
 
 #[test]
@@ -551,6 +613,14 @@ fn merge_refuses_results_that_do_not_match_their_files_or_were_edited() {
     edit(&|r| r[0]["file"] = Value::from(foreign.clone()));
     merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
         "marbles: error: {name0}: the result for {foreign} ({first_puzzle}) is not for a file of shard 0/2"
+    ));
+    // A file of the shard by its path relative to the folder, but not in it (merge would read
+    // the one in the folder it runs in).
+    edit(&|r| r[0]["file"] = Value::from(ours[0].clone()));
+    std::fs::copy(&first_file, o.join(&ours[0])).unwrap();
+    merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
+        "marbles: error: {name0}: the result for {} ({first_puzzle}) is not for a file of shard 0/2",
+        ours[0]
     ));
 
     edit(&|r| {
@@ -892,8 +962,9 @@ fn merge_refuses_to_write_over_a_shards_own_folder() {
     let summary = o.join("s0/summary.json");
     let before = std::fs::read(&summary).unwrap();
     let into = o.join("s0/.");
+    let puzzles = set.to_str().unwrap();
     marbles(
-        &["merge", s0.to_str().unwrap(), "--report", into.to_str().unwrap()],
+        &["merge", s0.to_str().unwrap(), "--report", into.to_str().unwrap(), "--puzzles", puzzles],
         &[],
     )
     .status(2)
