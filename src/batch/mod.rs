@@ -272,11 +272,19 @@ pub fn solve_contained(
             // Room for every case at once, where they were counted: grown by doubling, a
             // file of 45,000 held room for 65,536 (616 bytes each), and both rooms as it grew.
             outcomes.reserve_exact(cases.saturating_sub(outcomes.len()));
+            // A case stopped before its search (its script timed out, or was cut) took the
+            // time since the case before it ended: its row says so, not `0.0ms`.
+            let mut since = std::time::Instant::now();
             formats::prepare_text(path, notation, text, opts, skip, &mut |p| {
                 let mut o = match p {
                     Ok(p) => solve::solve_prepared(&p, opts),
-                    Err(d) => Outcome::failed(&file, &d),
+                    Err(d) => {
+                        let mut o = Outcome::failed(&file, &d);
+                        o.stats.seconds = since.elapsed().as_secs_f64();
+                        o
+                    }
                 };
+                since = std::time::Instant::now();
                 (o.file, o.spec_hash) = (file.clone(), hash.clone());
                 outcomes.push(o);
                 each(outcomes.len(), cases, outcomes.last().expect("pushed"));

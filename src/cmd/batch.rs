@@ -528,7 +528,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             ),
         };
         eprintln!(
-            "marbles: interrupted: {} of {} puzzle files finished and reported{unstarted}{}; rerun with --resume to finish",
+            "marbles: interrupted ({}): {} of {} puzzle files finished and reported{unstarted}{}; rerun with --resume to finish",
+            crate::process::stopped_by(),
             finished,
             found.puzzles.len(),
             match shown.is_empty() {

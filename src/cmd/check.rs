@@ -169,9 +169,10 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         let during = tally
             .cut
             .map_or(String::new(), |what| format!(" (cut while {what})"));
+        let by = crate::process::stopped_by();
         match tally.shown == 0 {
-            true => eprintln!("marbles: check interrupted before any puzzle was checked{during}"),
-            false => eprintln!("marbles: check interrupted: the cases above were checked{during}"),
+            true => eprintln!("marbles: check interrupted ({by}) before any puzzle was checked{during}"),
+            false => eprintln!("marbles: check interrupted ({by}): the puzzles above were checked{during}"),
         }
         return Ok(ExitCode::Interrupted);
     }

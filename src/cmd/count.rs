@@ -175,6 +175,15 @@ fn gave_up(
     memory: u64,
     pegs_floor: Option<u32>,
 ) -> Result<ExitCode, Error> {
+    // A search cut says `interrupted`: which signal cut it is said as everywhere else.
+    let why = match interrupted && !why.starts_with("interrupted (") {
+        true => why.replacen(
+            "interrupted",
+            &format!("interrupted ({})", crate::process::stopped_by()),
+            1,
+        ),
+        false => why,
+    };
     eprintln!("marbles: gave up counting {}: {why}", config.file.display());
     if config.json {
         // A reader of the JSON gets the verdict too, not an empty stream.

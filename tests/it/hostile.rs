@@ -383,6 +383,33 @@ fn sigterm_and_sighup_stop_a_batch_as_ctrl_c_does() {
             "{summary}"
         );
         assert!(!stderr.contains("Ctrl-C"), "{stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "marbles: interrupted ({name}): 1 of 2 puzzle files finished"
+            )),
+            "{stderr}"
+        );
+    }
+    // `count` cut in its search and `check` cut in a script name it as well.
+    let t = Test::new()
+        .file("rules/spin.rhai", "fn rules(board) {\n  loop { }\n}\n")
+        .file("p.yaml", &crate::support::diamond41_from_tip())
+        .file("s.yaml", "rules: spin\nboard: |\n  o o .\n");
+    for (args, said) in [
+        (
+            &["count", "--all", "p.yaml"][..],
+            "marbles: gave up counting p.yaml: interrupted (SIGTERM)",
+        ),
+        (
+            &["check", "s.yaml", "--script-timeout", "30"],
+            "marbles: check interrupted (SIGTERM) before any puzzle was checked",
+        ),
+    ] {
+        let out =
+            crate::support::signalled(t.command().args(args), Duration::from_millis(500), libc::SIGTERM);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{args:?}: {stderr}");
+        assert!(stderr.starts_with(said), "{args:?}: {stderr}");
     }
 }
 
@@ -416,7 +443,7 @@ fn ctrl_c_writes_what_was_finished_and_the_search_it_cut_and_exits_130() {
     let stderr = ctrl_c_batch(&set, &report);
     assert!(
         stderr.contains(&format!(
-            "interrupted: 1 of 3 puzzle files finished and reported; 1 puzzle file not run: {}; \
+            "interrupted (Ctrl-C): 1 of 3 puzzle files finished and reported; 1 puzzle file not run: {}; \
              rerun with --resume to finish\n",
             set.join("c_never.yaml").display()
         )),
@@ -503,7 +530,7 @@ fn ctrl_c_in_a_file_of_several_cases_names_each_case_it_kept_from_starting() {
     // Three matrices: a row solved in a jump, the diamond, the row again.
     let (_dir, _, report, stderr) = matrices_cut("1 1 0\n\n", "1 1 0\n");
     assert!(
-        stderr.contains("interrupted: 0 of 1 puzzle files finished and reported (1 case of the files cut not started); rerun"),
+        stderr.contains("interrupted (Ctrl-C): 0 of 1 puzzle files finished and reported (1 case of the files cut not started); rerun"),
         "{stderr}"
     );
     let v = untimed(&report);

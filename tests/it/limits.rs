@@ -945,7 +945,8 @@ fn ctrl_c_stops_a_count_and_says_so() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{stderr}");
     assert!(
-        stderr.starts_with("marbles: gave up counting puzzles/peg_hop/english_edge.yaml: interrupted"),
+        stderr
+            .starts_with("marbles: gave up counting puzzles/peg_hop/english_edge.yaml: interrupted (Ctrl-C)"),
         "{stderr}"
     );
 }
@@ -1086,17 +1087,17 @@ fn ctrl_c_in_a_script_is_called_an_interruption_not_a_time_limit() {
         (
             &["check", "p.yaml"],
             "",
-            "marbles: check interrupted before any puzzle was checked (cut while the rule script ran for p.yaml)\n",
+            "marbles: check interrupted (Ctrl-C) before any puzzle was checked (cut while the rule script ran for p.yaml)\n",
         ),
         (
             &["check", "rules/spin.rhai"],
             "",
-            "marbles: check interrupted before any puzzle was checked (cut while rules/spin.rhai ran on a sample 5×5 board)\n",
+            "marbles: check interrupted (Ctrl-C) before any puzzle was checked (cut while rules/spin.rhai ran on a sample 5×5 board)\n",
         ),
         (
             &["check", "rules/spin.rhai", "p.yaml"],
             "",
-            "marbles: check interrupted before any puzzle was checked (cut while rules/spin.rhai ran on p.yaml)\n",
+            "marbles: check interrupted (Ctrl-C) before any puzzle was checked (cut while rules/spin.rhai ran on p.yaml)\n",
         ),
     ] {
         let mut c = test.command();
@@ -1115,6 +1116,11 @@ fn ctrl_c_in_a_script_is_called_an_interruption_not_a_time_limit() {
     c.args(["batch", ".", "--script-timeout", "30", "--report", "rep"]);
     let out = crate::support::interrupted(&mut c, SECS(1));
     assert_eq!(out.status.code(), Some(130));
+    // Its row counts the second its script ran, not `0.0ms`.
+    let summary = std::fs::read_to_string(test.path("rep/summary.json")).unwrap();
+    let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
+    let seconds = summary["results"][0]["stats"]["seconds"].as_f64().unwrap();
+    assert!(seconds > 0.5, "{seconds}");
     let md = std::fs::read_to_string(test.path("rep/summary.md")).unwrap();
     assert!(
         md.starts_with("> **incomplete run: interrupted \\(Ctrl-C\\); 1 search stopped before its answer**"),

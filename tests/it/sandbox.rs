@@ -172,7 +172,7 @@ fn ctrl_c_stops_a_script_inside_a_built_in_within_a_second() {
         if args[0] == "batch" {
             // A file cut short is no result: the batch reports what it finished (nothing).
             assert!(
-                stderr.contains("marbles: interrupted: 0 of 1 puzzle files finished and reported"),
+                stderr.contains("marbles: interrupted (Ctrl-C): 0 of 1 puzzle files finished and reported"),
                 "{stderr}"
             );
             assert!(reported, "no report after Ctrl-C");
@@ -181,7 +181,7 @@ fn ctrl_c_stops_a_script_inside_a_built_in_within_a_second() {
             let said = match args[0] {
                 "solve" => "gave up: interrupted (Ctrl-C) while the rule script built the board",
                 _ => {
-                    "marbles: check interrupted before any puzzle was checked (cut while the rule script ran for p.yaml)"
+                    "marbles: check interrupted (Ctrl-C) before any puzzle was checked (cut while the rule script ran for p.yaml)"
                 }
             };
             assert!(
