@@ -174,11 +174,12 @@ pub fn collect(paths: &[PathBuf]) -> Found {
 /// A file, or a folder above it, swapped for a link out of them while the batch ran was read
 /// through it and its text quoted in its error.
 fn lies_out(real: &Path, inside: &[PathBuf]) -> Option<String> {
-    let real = outside(real.to_path_buf(), inside)?;
-    Some(format!(
-        "{LINK_OUT}, to {}: not read (it leads there since the folder was walked)",
-        real.display()
-    ))
+    (!inside.iter().any(|r| real.starts_with(r))).then(|| {
+        format!(
+            "{LINK_OUT}, to {}: not read (it leads there since the folder was walked)",
+            real.display()
+        )
+    })
 }
 
 /// The text of the puzzle file `path`, read only if it still lies inside the folders the
@@ -191,7 +192,11 @@ fn read_inside(path: &Path, opts: &Options) -> crate::diag::Result<String> {
         .as_deref()
         .map(|inside| move |real: &Path| lies_out(real, inside));
     let judge = judge.as_ref().map(|j| j as crate::spec::input::Judge);
-    crate::spec::input::read_text_judged(path, crate::spec::MAX_SPEC_BYTES, judge)
+    let judges = crate::spec::input::Judges {
+        file: judge,
+        folder: judge,
+    };
+    crate::spec::input::read_text_judged(path, crate::spec::MAX_SPEC_BYTES, judges)
 }
 
 /// `real`, a real path, when it lies in none of the real paths `inside`.

@@ -409,11 +409,15 @@ fn read_judged(
 ) -> std::result::Result<String, Box<(Diagnostic, Option<String>)>> {
     let refused = std::cell::RefCell::new(None);
     let judge = |real: &Path| {
-        let why = judge(real).filter(|_| !real.is_dir());
+        let why = judge(real);
         refused.borrow_mut().clone_from(&why);
         why
     };
-    crate::spec::input::read_text_judged(path, crate::spec::MAX_SPEC_BYTES, Some(&judge))
+    let judges = crate::spec::input::Judges {
+        file: Some(&judge),
+        folder: None,
+    };
+    crate::spec::input::read_text_judged(path, crate::spec::MAX_SPEC_BYTES, judges)
         .map_err(|d| Box::new((d, refused.take())))
 }
 

@@ -38,7 +38,7 @@ pub fn read_text(path: &Path) -> Result<String> {
 
 /// [`read_text`], for a file of at most `max` bytes.
 pub fn read_text_up_to(path: &Path, max: u64) -> Result<String> {
-    read_text_judged(path, max, None)
+    read_text_judged(path, max, Judges::default())
 }
 
 /// Why a file, by the real path of the file actually opened, is not to be read; `None` to
@@ -46,15 +46,22 @@ pub fn read_text_up_to(path: &Path, max: u64) -> Result<String> {
 /// between a check and the open cannot lead the read elsewhere.
 pub type Judge<'a> = &'a dyn Fn(&Path) -> Option<String>;
 
-/// [`read_text_up_to`], the file once opened judged by `judge` (its real path) before a byte
-/// of it is read, and a file not there by its folder's real path before a name in that
-/// folder is offered instead: a refusal is the error, in the judge's words.
-pub fn read_text_judged(path: &Path, max: u64, judge: Option<Judge>) -> Result<String> {
+/// Who judges a read ([`read_text_judged`]): the file once opened, by its real path; and a
+/// file not there, by its folder's real path, before a name in that folder is offered instead.
+#[derive(Clone, Copy, Default)]
+pub struct Judges<'a> {
+    pub file: Option<Judge<'a>>,
+    pub folder: Option<Judge<'a>>,
+}
+
+/// [`read_text_up_to`], judged by `judges` before a byte of the file is read (or a name near
+/// it offered): a refusal is the error, in the judge's words.
+pub fn read_text_judged(path: &Path, max: u64, judges: Judges) -> Result<String> {
     let meta = std::fs::metadata(path).map_err(|e| {
         // A file not there: its folder judged before any name in it is offered instead.
         let folder = || std::fs::canonicalize(path.parent()?).ok();
         if e.kind() == std::io::ErrorKind::NotFound
-            && let Some(why) = judge.zip(folder()).and_then(|(judge, real)| judge(&real))
+            && let Some(why) = (judges.folder.zip(folder())).and_then(|(judge, real)| judge(&real))
         {
             return Diagnostic::new(path, why);
         }
@@ -122,7 +129,7 @@ pub fn read_text_judged(path: &Path, max: u64, judge: Option<Judge>) -> Result<S
             ),
         ));
     }
-    let bytes = read_opened(path, max, judge)
+    let bytes = read_opened(path, max, judges.file)
         .map_err(|e| match crate::owned::refusal(&e) {
             Some(why) => Diagnostic::new(path, why),
             None => Diagnostic::new(path, format!("cannot read: {}", io_reason(&e))),
