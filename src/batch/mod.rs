@@ -493,7 +493,7 @@ fn what_its_moves_do(spec: Spec, script: Script, opts: &Options, o: &Outcome) ->
 /// every file of every shard.
 pub fn not_replayed(file: &str, outcomes: &mut [Outcome], opts: &Options) -> Option<String> {
     let path = Path::new(file);
-    let text = match crate::spec::read_text(path) {
+    let text = match read_inside(path, opts) {
         Ok(text) => text,
         Err(d) => return Some(format!("{} (its results are replayed against it)", d.message)),
     };
@@ -911,6 +911,19 @@ mod tests {
         let said = o[0].error.as_deref().unwrap();
         assert!(said.ends_with(&out("secret/key.yaml")), "{said}");
         assert!(!said.contains("SECRET"), "{said}");
+        // Replayed (merge, `--failed`), it is read no more: nor a name offered out there.
+        let replayed = |p: &str| not_replayed(&d.join(p).display().to_string(), &mut [], &opts);
+        assert_eq!(
+            replayed("set/z.yaml"),
+            Some(format!(
+                "{} (its results are replayed against it)",
+                out("secret/key.yaml")
+            ))
+        );
+        assert_eq!(
+            replayed("set/zz/y.yaml"),
+            Some(format!("{} (its results are replayed against it)", out("secret")))
+        );
     }
 
     /// A name flipped between a link within and a link out, as fast as it can be, while it

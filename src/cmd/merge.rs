@@ -62,9 +62,10 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         .zip(shards)
         .collect();
     check(&named).map_err(Error::Usage)?;
-    folders_allowed(&named[0], &config.puzzles).map_err(Error::Usage)?;
+    let leave = leave(&config.puzzles).map_err(Error::Usage)?;
+    folders_allowed(&named[0], &leave, !config.puzzles.is_empty()).map_err(Error::Usage)?;
     folders_unchanged(&named[0].1).map_err(Error::Usage)?;
-    let outcomes = merged(named).map_err(Error::Usage)?;
+    let outcomes = merged(named, &leave).map_err(Error::Usage)?;
     if stopped() {
         return Ok(ExitCode::Interrupted);
     }
@@ -289,26 +290,32 @@ fn check(shards: &[(String, Results)]) -> Result<(), String> {
     Ok(())
 }
 
+/// The folders merge may walk and read, by their real paths: the one it runs in (first), and
+/// those `named` by `--puzzles`.
+fn leave(named: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let here = std::env::current_dir().map_err(|e| format!("cannot read the working folder: {e}"))?;
+    let named: Vec<PathBuf> = named.iter().filter_map(|p| real(p, &here)).collect();
+    Ok(std::iter::once(here).chain(named).collect())
+}
+
+/// The real path of `p` (links followed, from the folder `here`); a folder not there, by
+/// its path as written when it has no `..` (the walk then says it is missing).
+fn real(p: &Path, here: &Path) -> Option<PathBuf> {
+    std::fs::canonicalize(p).ok().or_else(|| {
+        let up = p.components().any(|c| c == std::path::Component::ParentDir);
+        (!up).then(|| here.join(p))
+    })
+}
+
 /// Refuses shards (`first` and those [`check`] found alike) whose puzzle folders lie neither
 /// inside the folder merge runs in nor inside one the user named (`--puzzles`), before any is
 /// walked or read: a results file from somebody else may name any folder (`/usr`, walked
 /// whole; `../secret`, whose puzzles' names a forged result of the right hash put into the
 /// reports), and its seal is a hash anyone can make again.
-fn folders_allowed((name, first): &(String, Results), named: &[PathBuf]) -> Result<(), String> {
-    let here = std::env::current_dir().map_err(|e| format!("cannot read the working folder: {e}"))?;
-    // A folder not there is judged by its path as written, when it has no `..` (the walk then
-    // says it is missing).
-    let real = |p: &Path| {
-        std::fs::canonicalize(p).ok().or_else(|| {
-            let up = p.components().any(|c| c == std::path::Component::ParentDir);
-            (!up).then(|| here.join(p))
-        })
-    };
-    let leave: Vec<PathBuf> = std::iter::once(here.clone())
-        .chain(named.iter().filter_map(|p| real(p)))
-        .collect();
+fn folders_allowed((name, first): &(String, Results), leave: &[PathBuf], named: bool) -> Result<(), String> {
+    let here = &leave[0];
     for folder in &first.folders {
-        let at = real(Path::new(folder));
+        let at = real(Path::new(folder), here);
         if !at
             .as_ref()
             .is_some_and(|at| leave.iter().any(|l| at.starts_with(l)))
@@ -323,9 +330,9 @@ fn folders_allowed((name, first): &(String, Results), named: &[PathBuf]) -> Resu
                     .map(|at| format!(" (at {})", at.display()))
                     .unwrap_or_default(),
                 here.display(),
-                match named.is_empty() {
-                    true => String::new(),
-                    false => " and the folders given by --puzzles".into(),
+                match named {
+                    false => String::new(),
+                    true => " and the folders given by --puzzles".into(),
                 }
             ));
         }
@@ -364,12 +371,12 @@ fn folders_unchanged(first: &Results) -> Result<(), String> {
 /// The outcomes of a set of shards [`check`] found whole, each replayed, in a single run's
 /// order; or the first shard holding a result that is not what its moves do. Each shard's
 /// results are moved, not copied: a merge of 100,000 results held three copies of them.
-fn merged(shards: Vec<(String, Results)>) -> Result<Vec<Outcome>, String> {
+fn merged(shards: Vec<(String, Results)>, leave: &[PathBuf]) -> Result<Vec<Outcome>, String> {
     let mut outcomes: Vec<Outcome> = Vec::new();
     let mut unwalked: Vec<(String, String)> = Vec::new();
     for (name, mut r) in shards {
         let mut results = std::mem::take(&mut r.results);
-        replayed(&name, &r, &mut results)?;
+        replayed(&name, &r, &mut results, leave)?;
         outcomes.extend(results);
         unwalked.append(&mut r.unwalked);
     }
@@ -392,9 +399,13 @@ fn merged(shards: Vec<(String, Results)>) -> Result<Vec<Outcome>, String> {
 /// file's `expect:`. A shard file's seal is a hash anyone can make again; a result
 /// whose moves were edited (an illegal jump, a peg count its boards do not show) is caught
 /// here. Files are replayed on every core; Ctrl-C stops between them.
-fn replayed(name: &str, r: &Results, results: &mut [Outcome]) -> Result<(), String> {
+fn replayed(name: &str, r: &Results, results: &mut [Outcome], leave: &[PathBuf]) -> Result<(), String> {
     use rayon::prelude::*;
-    let opts = shard::replay_options(&r.options);
+    let opts = crate::solve::Options {
+        // Each file is read only where, once opened, it really lies in a folder merge may read.
+        inside: Some(leave.into()),
+        ..shard::replay_options(&r.options)
+    };
     let mut files: Vec<&mut [Outcome]> = results.chunk_by_mut(|a, b| a.file == b.file).collect();
     let fault = files.par_iter_mut().find_map_first(|outcomes| {
         if crate::process::CANCELLED.load(std::sync::atomic::Ordering::Relaxed) {
