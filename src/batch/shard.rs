@@ -436,11 +436,21 @@ impl Results {
                     r.shard
                 ));
             }
-            // Merge reads each result's file to replay it: one outside the folders the shard
-            // walked is none of its files, whatever its path relative to them reads as.
+            // Merge reads each result's file to replay it, and reports it by its path: one
+            // outside the folders the shard walked is none of its files, whatever its path
+            // relative to them reads as, and one of them is spelt as the walk spells it
+            // (`set/./a.yaml` would be published as it stands).
             let rel = relative(Path::new(&o.file), &roots);
-            let inside = roots.iter().any(|r| Path::new(&o.file).starts_with(r));
-            match files.get(rel.as_str()).filter(|_| inside) {
+            let walked = |f: &&&str| {
+                roots.iter().any(|r| {
+                    let path = match Path::new(&o.file) == r.as_path() {
+                        true => r.clone(),
+                        false => r.join(f),
+                    };
+                    path.to_str() == Some(o.file.as_str())
+                })
+            };
+            match files.get(rel.as_str()).filter(walked) {
                 Some(f) => *seen.entry(*f).or_default() += 1,
                 None => {
                     return Err(format!(

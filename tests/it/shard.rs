@@ -622,6 +622,17 @@ fn merge_refuses_results_that_do_not_match_their_files_or_were_edited() {
         "marbles: error: {name0}: the result for {} ({first_puzzle}) is not for a file of shard 0/2",
         ours[0]
     ));
+    // The file spelt otherwise than the walk spells it (it would be reported so).
+    for respelt in [
+        format!("{}/./{}", set.display(), ours[0]),
+        format!("{}//{}", set.display(), ours[0]),
+        format!("{first_file}/"),
+    ] {
+        edit(&|r| r[0]["file"] = Value::from(respelt.clone()));
+        merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
+            "marbles: error: {name0}: the result for {respelt} ({first_puzzle}) is not for a file of shard 0/2"
+        ));
+    }
 
     edit(&|r| {
         let copy = r[0].clone();
