@@ -105,13 +105,37 @@ impl Folder {
     }
 
     /// This folder, or, if it was removed while marbles held it open (it could hold no new
-    /// file), the folder made again at its name, judged as [`Folder::make`] judges it: a
-    /// batch whose report folder was removed mid-run still writes its reports.
-    pub fn or_made_again(&self) -> anyhow::Result<Folder> {
-        match self.handle.metadata() {
-            Ok(m) if m.nlink() == 0 => Self::make(&self.shown),
-            _ => Ok(self.again()?),
+    /// file), a folder made anew at its name, locked: a batch whose report folder was removed
+    /// mid-run still writes its reports. Only a folder this call makes is taken: one made
+    /// there since by another batch or by the user is theirs, not written into.
+    pub fn or_made_again(&self) -> anyhow::Result<(Folder, Option<super::lock::ReportLock>)> {
+        if !self.handle.metadata().is_ok_and(|m| m.nlink() == 0) {
+            return Ok((self.again()?, None));
         }
+        let taken = |why: &str| {
+            anyhow::anyhow!(
+                "cannot write the reports: the report folder {} was removed while the batch ran, \
+                 and {why}: marbles does not write into a folder it did not make; the results of \
+                 this run were in the folder removed",
+                self.shown.display()
+            )
+        };
+        match std::fs::create_dir(&self.shown) {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                return Err(taken(
+                    "another stands at its name now (made since by another batch, or by you)",
+                ));
+            }
+            Err(e) => return Err(taken(&format!("it cannot be made again: {e}"))),
+            Ok(()) => {}
+        }
+        // The folder opened must be the one made, still empty: not one put at its name since.
+        let fresh = Self::open(&self.shown)
+            .ok()
+            .filter(|f| std::fs::read_dir(f.at("")).is_ok_and(|mut entries| entries.next().is_none()));
+        let fresh = fresh.ok_or_else(|| taken("another was put at its name as it was made again"))?;
+        let lock = super::lock::acquire(&fresh)?;
+        Ok((fresh, Some(lock)))
     }
 }
 
@@ -191,15 +215,34 @@ mod tests {
         );
     }
 
-    /// A report folder removed while marbles holds it is made again for the reports.
+    /// A report folder removed while marbles holds it is made again for the reports, and
+    /// locked; a folder put at its name since is not written into.
     #[test]
-    fn a_report_folder_removed_while_held_is_made_again() {
+    fn a_report_folder_removed_while_held_is_made_again_if_nothing_took_its_name() {
         let (_t, d) = crate::owned::temp_with(&[]);
         let rep = d.join("rep");
         let folder = Folder::make(&rep).unwrap();
         std::fs::remove_dir(&rep).unwrap();
-        let again = folder.or_made_again().unwrap();
+        let (again, lock) = folder.or_made_again().unwrap();
+        assert!(lock.is_some() && rep.join(".lock").is_file());
         std::fs::write(again.at("x"), "").unwrap();
         assert!(rep.join("x").is_file());
+        drop(lock);
+        // Removed again, and a folder of the user's put there: refused, untouched.
+        std::fs::remove_dir_all(&rep).unwrap();
+        std::fs::create_dir(&rep).unwrap();
+        std::fs::write(rep.join("index.html"), "mine").unwrap();
+        let e = again.or_made_again().unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "cannot write the reports: the report folder {} was removed while the batch ran, \
+                 and another stands at its name now (made since by another batch, or by you): \
+                 marbles does not write into a folder it did not make; the results of this run \
+                 were in the folder removed",
+                rep.display()
+            )
+        );
+        assert_eq!(std::fs::read_dir(&rep).unwrap().count(), 1);
     }
 }

@@ -108,7 +108,8 @@ pub fn write_reports(
     finished: &Finished,
     results: &mut dyn FnMut(&Path) -> std::io::Result<()>,
 ) -> anyhow::Result<()> {
-    let dir = &dir.or_made_again()?;
+    // (A folder made again is held locked until its reports are written.)
+    let (dir, _lock) = &dir.or_made_again()?;
     let formats = report::formats();
     // Each name published is replaced by a link in one rename, which a folder there refuses:
     // found first, before anything is written or swapped (it left `current` swapped and the
