@@ -460,11 +460,19 @@ pub const MAX_RECORDS_BYTES: u64 = 64 << 30;
 /// hundred thousand moves with a frame each; a longer line is read through, not kept.
 pub const MAX_RECORD_BYTES: usize = 16 << 20;
 
-/// Reads one line (through its `\n`) into `buf`, keeping it only if it is at most `max`
-/// bytes: a longer one is read through a megabyte at a time and `buf` left empty. Returns the
-/// bytes read and whether the line was kept; an error once Ctrl-C is pressed (a line may be
-/// gigabytes long: an 8 GB journal of zeros took 10 s to notice).
-fn read_line_at_most(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<(u64, bool)> {
+/// Reads one line (through its `\n`), starting at byte `at` of the file `r` reads, into
+/// `buf`, keeping it only if it is at most `max` bytes: a longer one is read through a
+/// megabyte at a time and `buf` left empty. Returns the bytes read and whether the line was
+/// kept; an error once Ctrl-C is pressed (a line may be gigabytes long: an 8 GB journal of
+/// zeros took 10 s to notice). A hole in a sparse file (zeros that take no disk: a planted
+/// 8 GiB journal made by `truncate` was read for 51 s) holds no line's end and is skipped,
+/// not read.
+fn read_line_at_most(
+    r: &mut BufReader<&File>,
+    at: u64,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<(u64, bool)> {
     let mut n = r.by_ref().take(max as u64 + 1).read_until(b'\n', buf)? as u64;
     if buf.len() <= max || buf.ends_with(b"\n") {
         return Ok((n, true));
@@ -472,6 +480,9 @@ fn read_line_at_most(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std
     loop {
         if crate::process::CANCELLED.load(std::sync::atomic::Ordering::Relaxed) {
             return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        if buf.iter().all(|&b| b == 0) {
+            n += skip_hole(r, at + n)?;
         }
         buf.clear();
         let more = r.by_ref().take(1 << 20).read_until(b'\n', buf)?;
@@ -481,6 +492,28 @@ fn read_line_at_most(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std
             return Ok((n, false));
         }
     }
+}
+
+/// Moves `r`, at byte `at` of its file, past the hole it is in, if it is in one (`SEEK_DATA`):
+/// returns the bytes skipped.
+fn skip_hole(r: &mut BufReader<&File>, at: u64) -> std::io::Result<u64> {
+    use std::io::{Seek, SeekFrom};
+    use std::os::unix::io::AsRawFd;
+    let Ok(from) = libc::off_t::try_from(at) else {
+        return Ok(0);
+    };
+    // SAFETY: `lseek` on an open descriptor; the reader seeks to an absolute place after it.
+    let data = unsafe { libc::lseek(r.get_ref().as_raw_fd(), from, libc::SEEK_DATA) };
+    let next = match data {
+        // No data after it: the hole runs to the end.
+        -1 if std::io::Error::last_os_error().raw_os_error() == Some(libc::ENXIO) => {
+            r.get_ref().metadata()?.len()
+        }
+        -1 => at,
+        d => d as u64,
+    };
+    r.seek(SeekFrom::Start(next.max(at)))?;
+    Ok(next.saturating_sub(at))
 }
 
 fn path_key(file: &str) -> u64 {
@@ -566,7 +599,7 @@ impl Previous {
                 break;
             }
             buf.clear();
-            let Ok((n, kept)) = read_line_at_most(&mut reader, &mut buf, MAX_RECORD_BYTES) else {
+            let Ok((n, kept)) = read_line_at_most(&mut reader, at, &mut buf, MAX_RECORD_BYTES) else {
                 break;
             };
             if n == 0 {
@@ -1115,6 +1148,30 @@ mod tests {
         let results = dir.path().join("results.jsonl");
         j.place_results(&results).unwrap();
         assert_eq!(std::fs::read_to_string(&results).unwrap(), "{\"index\":0}\n");
+    }
+
+    /// A results file with a hole of 4 GiB between two records (a sparse file, which takes
+    /// no disk): the hole is skipped, not read through, and the record after it is found
+    /// where it lies.
+    #[test]
+    fn a_hole_in_a_sparse_results_file_is_skipped_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = Folder::make(dir.path()).unwrap();
+        let path = dir.path().join(report::RESULTS_FILE);
+        let mut f = File::create(&path).unwrap();
+        f.write_all(&records(0, &[Outcome::error("a.yaml", "x".into())]).unwrap())
+            .unwrap();
+        f.set_len(4 << 30).unwrap();
+        let mut end = f;
+        std::io::Seek::seek(&mut end, std::io::SeekFrom::End(0)).unwrap();
+        end.write_all(b"\n").unwrap();
+        end.write_all(&records(1, &[Outcome::error("b.yaml", "y".into())]).unwrap())
+            .unwrap();
+        let p = Previous::read(&folder).unwrap();
+        assert!(p.knows("a.yaml"));
+        let b = p.load("b.yaml").unwrap();
+        assert_eq!(b[0].error.as_deref(), Some("y"));
+        assert_eq!(p.notes.len(), 1, "{:?}", p.notes);
     }
 
     #[test]

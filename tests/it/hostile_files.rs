@@ -441,12 +441,16 @@ fn a_hard_link_planted_in_the_place_of_a_file_marbles_writes_is_refused() {
 
 #[test]
 fn ctrl_c_ends_reading_back_a_long_journal_and_touches_nothing() {
-    // A 32 GB journal of zeros (sparse: no disk) after the head of a record, one line that
-    // `--resume` reads through.
+    // A 4 GiB journal after the head of a record, one line that `--resume` reads through:
+    // sparse, with a byte other than zero every MiB (16 MiB of disk), so that it is read, not
+    // skipped as a hole is.
     let t = with_victim();
     let mut journal = std::fs::File::create(t.path("rep/.journal.jsonl")).unwrap();
     std::io::Write::write_all(&mut journal, b"{\"index\":").unwrap();
-    journal.set_len(32 << 30).unwrap();
+    journal.set_len(4 << 30).unwrap();
+    for mib in 1..4096u64 {
+        std::os::unix::fs::FileExt::write_at(&journal, b"x", mib << 20).unwrap();
+    }
     drop(journal);
     let mut cmd = t.command();
     cmd.args(["batch", "set", "--report", "rep", "--resume", "-q"])
