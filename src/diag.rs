@@ -155,16 +155,25 @@ pub fn did_you_mean<S: AsRef<str>>(word: &str, known: &[S]) -> String {
 /// For a path that does not exist, `did you mean `NAME`? ` naming the nearest name in its
 /// folder, else nothing.
 pub fn near_name(path: &std::path::Path) -> String {
-    let parent = match path.parent() {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    near_name_in(parent_of(path), name)
+}
+
+/// The folder `path` is in: `.` for a bare name.
+pub fn parent_of(path: &std::path::Path) -> &std::path::Path {
+    match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => std::path::Path::new("."),
-    };
-    let near: Vec<String> = std::fs::read_dir(parent)
+    }
+}
+
+/// `did you mean `NAME`? ` naming the name in the folder `dir` nearest `name`, else nothing.
+pub fn near_name_in(dir: &std::path::Path, name: &str) -> String {
+    let near: Vec<String> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .collect();
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     did_you_mean(name, &near)
 }
 

@@ -957,6 +957,33 @@ mod tests {
         assert!(read > 0 && refused > 0, "{read} read, {refused} refused");
     }
 
+    /// A folder flipped between a link within and a link out while a file missing in it is
+    /// read again and again: the names offered for it are read from the folder judged, never
+    /// from out there.
+    #[test]
+    fn a_folder_flipped_out_offers_no_name_from_out_there_for_a_missing_file() {
+        let (_dir, d) = crate::owned::temp_with(&["set/in", "secret"]);
+        std::fs::write(d.join("set/in/hidden_a.yaml"), "").unwrap();
+        std::fs::write(d.join("secret/hidden_b.yaml"), "").unwrap();
+        let zz = d.join("set/zz");
+        std::os::unix::fs::symlink(d.join("set/in"), &zz).unwrap();
+        let opts = Options {
+            inside: Some(collect(&[d.join("set")]).inside.into()),
+            ..Options::default()
+        };
+        let missing = zz.join("hidden_c.yaml");
+        let (inside, out) = (d.join("set/in"), d.join("secret"));
+        let said: Vec<String> = crate::owned::while_flipping(&zz, [&out, &inside], || {
+            (0..5_000)
+                .map(|_| read_inside(&missing, &opts).unwrap_err().message)
+                .collect()
+        });
+        assert!(said.iter().all(|e| !e.contains("hidden_b")), "a name from out there offered");
+        let offered = said.iter().filter(|e| e.contains("hidden_a")).count();
+        let refused = said.iter().filter(|e| e.starts_with(LINK_OUT)).count();
+        assert!(offered > 0 && refused > 0, "{offered} offered, {refused} refused");
+    }
+
     #[test]
     fn workers_start_no_file_while_the_sink_has_its_fill_waiting() {
         let dir = tempfile::tempdir().unwrap();

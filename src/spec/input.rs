@@ -58,20 +58,45 @@ pub struct Judges<'a> {
 /// it offered): a refusal is the error, in the judge's words.
 pub fn read_text_judged(path: &Path, max: u64, judges: Judges) -> Result<String> {
     let meta = std::fs::metadata(path).map_err(|e| {
-        // A file not there: its folder judged before any name in it is offered instead.
-        let folder = || std::fs::canonicalize(path.parent()?).ok();
-        if e.kind() == std::io::ErrorKind::NotFound
-            && let Some(why) = (judges.folder.zip(folder())).and_then(|(judge, real)| judge(&real))
-        {
-            return Diagnostic::new(path, why);
-        }
+        // A file not there: its folder, opened once, judged by its real path before any name
+        // in it is offered instead, and those names read from the folder judged (a name
+        // swapped for a link out between the two offered names from out there).
+        let near_in = match (e.kind(), judges.folder) {
+            (std::io::ErrorKind::NotFound, Some(judge)) => {
+                use std::os::unix::fs::OpenOptionsExt;
+                let parent = crate::diag::parent_of(path);
+                let folder = std::fs::OpenOptions::new()
+                    .read(true)
+                    .custom_flags(libc::O_DIRECTORY)
+                    .open(parent)
+                    .and_then(|f| crate::owned::real_path(&f, parent).map(|real| (real, f)));
+                match folder {
+                    Ok((real, f)) => match judge(&real) {
+                        Some(why) => return Diagnostic::new(path, why),
+                        None => Some(f),
+                    },
+                    Err(_) => None,
+                }
+            }
+            _ => None,
+        };
         // A link whose target is gone: say so, as the link itself is there to see.
         let why = match std::fs::read_link(path) {
             Ok(to) if e.kind() == std::io::ErrorKind::NotFound => {
                 format!("a link to {}, which does not exist", to.display())
             }
             _ if e.kind() == std::io::ErrorKind::NotFound => {
-                let hint = crate::diag::near_name(path);
+                let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                let hint = match (&near_in, judges.folder) {
+                    (Some(f), _) => {
+                        use std::os::unix::io::AsRawFd;
+                        let at = format!("/proc/self/fd/{}", f.as_raw_fd());
+                        crate::diag::near_name_in(Path::new(&at), name)
+                    }
+                    // A folder judged that could not be opened offers no name.
+                    (None, Some(_)) => String::new(),
+                    (None, None) => crate::diag::near_name(path),
+                };
                 match hint.is_empty() {
                     true => io_reason(&e),
                     false => format!("{}; {}", io_reason(&e), hint.trim_end()),
