@@ -879,17 +879,21 @@ mod tests {
         }
     }
 
+    /// Options reading puzzle files only inside the folder `set`, as a batch of it reads them.
+    fn reading_inside(set: &Path) -> Options {
+        Options {
+            inside: Some(collect(&[set.to_path_buf()]).inside.into()),
+            ..Options::default()
+        }
+    }
+
     #[test]
     fn a_puzzle_file_swapped_for_a_link_out_after_the_walk_is_not_read() {
         let (_dir, d) = crate::owned::temp_with(&["set/zz", "secret"]);
         std::fs::write(d.join("set/z.yaml"), "rules: peg_hop\n").unwrap();
         std::fs::write(d.join("secret/key.yaml"), "SECRET\n").unwrap();
-        let inside = collect(&[d.join("set")]).inside;
-        assert_eq!(inside, [d.join("set")]);
-        let opts = Options {
-            inside: Some(inside.into()),
-            ..Options::default()
-        };
+        assert_eq!(collect(&[d.join("set")]).inside, [d.join("set")]);
+        let opts = reading_inside(&d.join("set"));
         let read = |p: &str| read_inside(&d.join(p), &opts).map_err(|e| e.message);
         assert_eq!(read("set/z.yaml"), Ok("rules: peg_hop\n".into()));
         // The file, then its folder, swapped for links out.
@@ -936,10 +940,7 @@ mod tests {
         std::fs::write(d.join("secret/key.yaml"), "SECRET\n").unwrap();
         let z = d.join("set/z.yaml");
         std::os::unix::fs::symlink(d.join("set/in.yaml"), &z).unwrap();
-        let opts = Options {
-            inside: Some(collect(&[d.join("set")]).inside.into()),
-            ..Options::default()
-        };
+        let opts = reading_inside(&d.join("set"));
         let targets = [d.join("secret/key.yaml"), d.join("set/in.yaml")];
         let said: Vec<_> = crate::owned::while_flipping(&z, [&targets[0], &targets[1]], || {
             (0..20_000).map(|_| read_inside(&z, &opts)).collect()
@@ -967,10 +968,7 @@ mod tests {
         std::fs::write(d.join("secret/hidden_b.yaml"), "").unwrap();
         let zz = d.join("set/zz");
         std::os::unix::fs::symlink(d.join("set/in"), &zz).unwrap();
-        let opts = Options {
-            inside: Some(collect(&[d.join("set")]).inside.into()),
-            ..Options::default()
-        };
+        let opts = reading_inside(&d.join("set"));
         let missing = zz.join("hidden_c.yaml");
         let (inside, out) = (d.join("set/in"), d.join("secret"));
         let said: Vec<String> = crate::owned::while_flipping(&zz, [&out, &inside], || {
@@ -978,7 +976,10 @@ mod tests {
                 .map(|_| read_inside(&missing, &opts).unwrap_err().message)
                 .collect()
         });
-        assert!(said.iter().all(|e| !e.contains("hidden_b")), "a name from out there offered");
+        assert!(
+            said.iter().all(|e| !e.contains("hidden_b")),
+            "a name from out there offered"
+        );
         let offered = said.iter().filter(|e| e.contains("hidden_a")).count();
         let refused = said.iter().filter(|e| e.starts_with(LINK_OUT)).count();
         assert!(offered > 0 && refused > 0, "{offered} offered, {refused} refused");
