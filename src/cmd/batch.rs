@@ -408,6 +408,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
 
     // The reports first: a closed or full stdout must not lose them.
+    let mut unwritten = None;
     if let (Some(dir), Some(mut j)) = (&folder, journal) {
         // Files finished now are in `results.jsonl`, and those cut with cases finished
         // before the cut (taken up ones too); the latest results of the others (not
@@ -421,17 +422,28 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             .map(|(_, p)| p.display().to_string())
             .collect();
         let keep = |file: &str| !now.contains(file) && std::fs::metadata(file).is_ok();
-        journal::write_reports(dir, &results, &mut |path| {
+        let wrote = journal::write_reports(dir, &results, &mut |path| {
             j.place_results(path)?;
             prev.carry(&path.with_file_name(journal::EARLIER_FILE), &keep)
-        })?;
-        // A shard stopped short (Ctrl-C, `--fail-fast`) is not whole: it leaves no results
-        // file for merge to take.
-        if let Some(s) = shard.filter(|_| results.stopped.is_none()) {
-            let walked = (owned, &listing[..], found.errors.clone());
-            write_shard(dir, s, config, walked, j.outcomes()?)?;
+        })
+        .map_err(Error::Other)
+        .and_then(|()| {
+            // A shard stopped short (Ctrl-C, `--fail-fast`) is not whole: it leaves no results
+            // file for merge to take.
+            match shard.filter(|_| results.stopped.is_none()) {
+                Some(s) => {
+                    let walked = (owned, &listing[..], found.errors.clone());
+                    write_shard(dir, s, config, walked, j.outcomes()?)
+                }
+                None => Ok(()),
+            }
+        });
+        // Reports not written (a full disk, a folder taken): the journal stays for
+        // `--resume`, and the summary is still printed below before the error is said.
+        match wrote {
+            Ok(()) => j.finish(),
+            Err(e) => unwritten = Some(e),
         }
-        j.finish();
     }
     let printed = report::summary_of(config.summary, &results)?;
     let mut stdout = std::io::stdout().lock();
@@ -444,6 +456,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                 "cannot write the summary to standard output: {e}"
             )),
         })?;
+    if let Some(e) = unwritten {
+        return Err(e);
+    }
     // A collection mixes kinds: an order is for the hop families in it, fewest pegs and
     // fewest moves for the goals they fit; each flag says so once, if it passed a puzzle over.
     let notes = [

@@ -251,6 +251,12 @@ fn a_batch_that_fails_writing_its_reports_leaves_no_generation_behind() {
     assert!(stderr.contains("File too large"), "{stderr}");
     assert_eq!(generations(&t.path("rep")), before, "{stderr}");
     assert!(text(&t.path("rep/summary.json")).contains("Alpha"));
+    // Nothing lost: the results are on the terminal, and in the journal for `--resume`.
+    assert!(
+        String::from_utf8_lossy(&failed.stdout).contains("Beta"),
+        "{stderr}"
+    );
+    assert!(text(&t.path("rep/.journal.jsonl")).contains("Beta"));
 }
 
 #[test]
