@@ -115,15 +115,21 @@ impl Folder {
         let taken = |why: &str| {
             anyhow::anyhow!(
                 "cannot write the reports: the report folder {} was removed while the batch ran, \
-                 and {why}: marbles does not write into a folder it did not make; the results of \
-                 this run were in the folder removed",
+                 and {why}; this run's results are in the summary printed (its journal went with \
+                 the folder)",
                 self.shown.display()
             )
         };
+        // The folders above it are made again too, as [`Folder::make`] makes them; the report
+        // folder itself only by this `mkdir`.
+        if let Some(parent) = self.shown.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| taken(&format!("it cannot be made again: {e}")))?;
+        }
         match std::fs::create_dir(&self.shown) {
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
                 return Err(taken(
-                    "another stands at its name now (made since by another batch, or by you)",
+                    "another stands at its name now (made since by another batch, or by you): \
+                     marbles does not write into a folder it did not make",
                 ));
             }
             Err(e) => return Err(taken(&format!("it cannot be made again: {e}"))),
@@ -133,7 +139,12 @@ impl Folder {
         let fresh = Self::open(&self.shown)
             .ok()
             .filter(|f| std::fs::read_dir(f.at("")).is_ok_and(|mut entries| entries.next().is_none()));
-        let fresh = fresh.ok_or_else(|| taken("another was put at its name as it was made again"))?;
+        let fresh = fresh.ok_or_else(|| {
+            taken(
+                "another was put at its name as it was made again: marbles does not write into a \
+                 folder it did not make",
+            )
+        })?;
         let lock = super::lock::acquire(&fresh)?;
         Ok((fresh, Some(lock)))
     }
@@ -220,9 +231,10 @@ mod tests {
     #[test]
     fn a_report_folder_removed_while_held_is_made_again_if_nothing_took_its_name() {
         let (_t, d) = crate::owned::temp_with(&[]);
-        let rep = d.join("rep");
+        let rep = d.join("par/rep");
         let folder = Folder::make(&rep).unwrap();
-        std::fs::remove_dir(&rep).unwrap();
+        // The folder above it removed too: made again as well.
+        std::fs::remove_dir_all(d.join("par")).unwrap();
         let (again, lock) = folder.or_made_again().unwrap();
         assert!(lock.is_some() && rep.join(".lock").is_file());
         std::fs::write(again.at("x"), "").unwrap();
@@ -238,8 +250,8 @@ mod tests {
             format!(
                 "cannot write the reports: the report folder {} was removed while the batch ran, \
                  and another stands at its name now (made since by another batch, or by you): \
-                 marbles does not write into a folder it did not make; the results of this run \
-                 were in the folder removed",
+                 marbles does not write into a folder it did not make; this run's results are in \
+                 the summary printed (its journal went with the folder)",
                 rep.display()
             )
         );
