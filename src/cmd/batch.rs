@@ -17,18 +17,22 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// `Err` naming `path` when it names nothing (a link to nothing included), with the closest
-/// name beside it when one is a few edits away.
+/// name beside it when one is a few edits away, or names a file as a folder
+/// (`arrow.yaml/`).
 fn missing(path: &std::path::Path) -> Result<(), Error> {
-    match std::fs::metadata(path) {
+    let why = match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let hint = crate::diag::near_name(path);
-            Err(Error::Usage(format!(
-                "{}: no such file or folder; {hint}nothing was solved and no report was touched",
-                path.display()
-            )))
+            format!("no such file or folder; {}", crate::diag::near_name(path))
         }
-        _ => Ok(()),
-    }
+        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {
+            "a file named as a folder (a `/` after a file's name?); ".to_string()
+        }
+        _ => return Ok(()),
+    };
+    Err(Error::Usage(format!(
+        "{}: {why}nothing was solved and no report was touched",
+        path.display()
+    )))
 }
 
 /// What to solve, how to show it, and where the reports go.

@@ -731,6 +731,10 @@ fn a_mistyped_folder_is_refused_before_any_report_is_touched() {
             "puzzles/b.yaml",
             "puzzles/b.yaml: no such file or folder; did you mean `a.yaml`? ",
         ),
+        (
+            "puzzles/a.yaml/",
+            "puzzles/a.yaml/: a file named as a folder (a `/` after a file's name?); ",
+        ),
     ] {
         let out = t.command().args(["batch", "puzzles", named]).output().unwrap();
         assert_eq!(out.status.code(), Some(2));
