@@ -121,7 +121,17 @@ fn results_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
 /// without end.
 fn read(f: &Path) -> Result<String, Error> {
     let usage = |why: String| Error::Usage(format!("{}: {why}", f.display()));
-    let meta = std::fs::metadata(f).map_err(|e| usage(format!("cannot read: {e}")))?;
+    let meta = std::fs::metadata(f).map_err(|e| {
+        let near = match e.kind() {
+            std::io::ErrorKind::NotFound => crate::diag::near_name(f),
+            _ => String::new(),
+        };
+        usage(
+            format!("cannot read: {e}; {near}")
+                .trim_end_matches([' ', ';'])
+                .to_string(),
+        )
+    })?;
     if !meta.is_file() {
         return Err(usage(
             "is not a regular file (a folder, FIFO or device?); merge reads shard-K-of-N.json files".into(),

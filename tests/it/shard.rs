@@ -505,6 +505,22 @@ fn merge_refuses_a_folder_holding_no_results_file_by_name() {
         )
     );
     assert!(!report.exists(), "a refused merge writes nothing");
+    // A shard folder mistyped: the name beside it is offered.
+    let typo = o.join("s");
+    marbles(
+        &[
+            "merge",
+            typo.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ],
+        &[],
+    )
+    .status(2)
+    .stderr_has(&format!(
+        "marbles: error: {}: cannot read: No such file or directory (os error 2); did you mean `s0`?\n",
+        typo.display()
+    ));
 }
 
 /// A shard file's seal is a hash anyone can make again: merge replays each result against
