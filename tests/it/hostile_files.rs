@@ -275,9 +275,20 @@ fn resume_reads_back_only_regular_files_and_bounded_lines() {
     let here = first.dir().to_path_buf();
     std::fs::remove_file(here.join("rep/results.jsonl")).unwrap();
     plant(&here.join("rep/results.jsonl"), Path::new("/dev/zero"));
+    bounded(Test::new().in_dir(&here)).status(0).stderr_has(
+        "rep/results.jsonl: a link out of rep (to /dev/zero); marbles reads back only the files it \
+         wrote there: not read",
+    );
+    // Inside the folder, a link to one is refused as what it is.
+    std::fs::remove_file(here.join("rep/results.jsonl")).unwrap();
+    let fifo = here.join("rep/fifo");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    plant(&here.join("rep/results.jsonl"), Path::new("fifo"));
     bounded(Test::new().in_dir(&here))
         .status(2)
         .stderr_has("rep/results.jsonl: is not a regular file");
+    std::fs::remove_file(&fifo).unwrap();
     std::fs::remove_file(here.join("rep/results.jsonl")).unwrap();
     let fifo = here.join("rep/.journal.jsonl");
     let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
