@@ -64,7 +64,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     check(&named).map_err(Error::Usage)?;
     let leave = leave(&config.puzzles).map_err(Error::Usage)?;
     folders_allowed(&named[0], &leave, !config.puzzles.is_empty()).map_err(Error::Usage)?;
-    folders_unchanged(&named[0].1).map_err(Error::Usage)?;
+    folders_unchanged(&named[0].1, &leave).map_err(Error::Usage)?;
     let outcomes = merged(named, &leave).map_err(Error::Usage)?;
     if stopped() {
         return Ok(ExitCode::Interrupted);
@@ -353,9 +353,27 @@ fn folders_allowed((name, first): &(String, Results), leave: &[PathBuf], named: 
 /// Refuses a merge where the shards' folders no longer hold the puzzle files they saw (as
 /// `-k` chose them): a file added since the shards ran would be in a single run's reports and
 /// is in none of theirs (a file removed or edited is refused as its results are replayed).
-fn folders_unchanged(first: &Results) -> Result<(), String> {
+/// A walk that went out of the folders merge may read (`leave`) is refused before anything
+/// it found is counted.
+fn folders_unchanged(first: &Results, leave: &[PathBuf]) -> Result<(), String> {
     let roots: Vec<PathBuf> = first.folders.iter().map(PathBuf::from).collect();
-    let mut puzzles = crate::batch::collect(&roots).puzzles;
+    let walked = crate::batch::collect(&roots);
+    // Where the walk really went (a folder swapped for a link out after it was judged): out
+    // of the folders merge may read, nothing it found there is counted or said.
+    if let Some(out) = walked
+        .inside
+        .iter()
+        .find(|r| !leave.iter().any(|l| r.starts_with(l)))
+    {
+        return Err(format!(
+            "{}: walked, it led to {}, outside the folders merge may read (a folder of it was \
+             swapped for a link since it was judged): nothing found there is counted; run merge \
+             again once the folder stays as the shards saw it",
+            first.folders.join(", "),
+            out.display()
+        ));
+    }
+    let mut puzzles = walked.puzzles;
     if let Some(k) = first.options.iter().find_map(|o| o.strip_prefix("-k ")) {
         puzzles.retain(|p| super::batch::selected(p, k));
     }
@@ -432,5 +450,45 @@ fn replayed(name: &str, r: &Results, results: &mut [Outcome], leave: &[PathBuf])
              if the file changed or the shard file was edited)",
             r.shard, r.shard
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A shard's folder that leads, when walked, out of the folders merge may read (swapped
+    /// for a link after it was judged; here, simply not among them) is refused before any
+    /// file found there is counted or named.
+    #[test]
+    fn a_walk_out_of_the_folders_merge_may_read_counts_nothing() {
+        let (_t, d) = crate::owned::temp_with(&["secret", "here"]);
+        std::fs::write(d.join("secret/private_plans.yaml"), "rules: peg_hop\n").unwrap();
+        let first = Results {
+            sha256: String::new(),
+            marbles_version: String::new(),
+            folders: vec![d.join("secret").display().to_string()],
+            shard: shard::Shard::parse("0/1").unwrap(),
+            options: Vec::new(),
+            folder_files: 0,
+            folder_sha256: String::new(),
+            files: Vec::new(),
+            unwalked: Vec::new(),
+            results: Vec::new(),
+        };
+        let e = folders_unchanged(&first, &[d.join("here")]).unwrap_err();
+        assert!(
+            e.contains(&format!(
+                "walked, it led to {}, outside",
+                d.join("secret").display()
+            )),
+            "{e}"
+        );
+        assert!(!e.contains("private_plans") && !e.contains("holds"), "{e}");
+        assert!(
+            folders_unchanged(&first, std::slice::from_ref(&d))
+                .unwrap_err()
+                .contains("now holds 1 puzzle file")
+        );
     }
 }
