@@ -63,15 +63,15 @@ pub fn open_to_read(path: &Path, within: Option<(&Path, &Path)>) -> io::Result<F
     };
     // Inside a folder, the kernel follows links only while they stay in it: no path is
     // compared, so a folder renamed meanwhile cannot make a file inside look outside.
-    let beneath = within.and_then(|(dir, _)| Some((dir, path.strip_prefix(dir).ok()?)));
-    if let Some((dir, rel)) = beneath
+    let beneath = within.and_then(|(dir, shown)| Some((dir, shown, path.strip_prefix(dir).ok()?)));
+    if let Some((dir, shown, rel)) = beneath
         && let Some(opened) = open_beneath(dir, rel, libc::O_NONBLOCK)
     {
         return match opened {
             Ok(file) => regular(file),
             Err(e) if e.raw_os_error() == Some(libc::EXDEV) => {
                 let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-                Err(out_of(within.map_or(dir, |w| w.1), &real))
+                Err(out_of(shown, &real))
             }
             Err(e) => Err(explain(path, e)),
         };
@@ -163,8 +163,15 @@ pub fn refusal(e: &io::Error) -> Option<&str> {
 /// opened it and whatever that name leads to since; where that cannot be read, the real path
 /// of `path`, the name it was opened by.
 pub fn real_path(file: &File, path: &Path) -> io::Result<std::path::PathBuf> {
+    std::fs::read_link(by_fd(file)).or_else(|_| std::fs::canonicalize(path))
+}
+
+/// The kernel's name for the open `file` (`/proc/self/fd/N`): a path that reaches the file
+/// itself while it is open, whatever its names lead to since (for a folder, the files in it
+/// are reached below it).
+pub fn by_fd(file: &File) -> std::path::PathBuf {
     use std::os::unix::io::AsRawFd;
-    std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())).or_else(|_| std::fs::canonicalize(path))
+    std::path::PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()))
 }
 
 /// Writes `contents` to `path` so that a reader sees the old file or the whole new one: a
@@ -257,7 +264,6 @@ mod tests {
     /// kernel has no `openat2` the paths are compared still, and this is not asserted.
     #[test]
     fn a_file_read_back_while_its_folder_moves_is_not_called_a_link_out() {
-        use std::os::unix::io::AsRawFd;
         let (_t, d) = temp_with(&["x/gen"]);
         std::fs::write(d.join("x/gen/results.jsonl"), "").unwrap();
         std::os::unix::fs::symlink("gen/results.jsonl", d.join("x/results.jsonl")).unwrap();
@@ -266,7 +272,7 @@ mod tests {
             .custom_flags(libc::O_PATH | libc::O_DIRECTORY)
             .open(d.join("x"))
             .unwrap();
-        let at = std::path::PathBuf::from(format!("/proc/self/fd/{}", handle.as_raw_fd()));
+        let at = by_fd(&handle);
         let read = || open_to_read(&at.join("results.jsonl"), Some((&at, Path::new("x"))));
         let stop = std::sync::atomic::AtomicBool::new(false);
         let refused = std::thread::scope(|s| {

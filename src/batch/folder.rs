@@ -12,7 +12,6 @@
 use std::fs::File;
 use std::io;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
-use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 
 /// A folder opened once, by the name it is shown by.
@@ -53,7 +52,7 @@ impl Folder {
             .read(true)
             .custom_flags(libc::O_PATH | libc::O_DIRECTORY | libc::O_NOFOLLOW)
             .open(dir)?;
-        let by_fd = PathBuf::from(format!("/proc/self/fd/{}", handle.as_raw_fd()));
+        let by_fd = crate::owned::by_fd(&handle);
         let same = |a: &std::fs::Metadata, b: &std::fs::Metadata| (a.dev(), a.ino()) == (b.dev(), b.ino());
         let reached = match (std::fs::metadata(&by_fd), handle.metadata()) {
             (Ok(a), Ok(b)) => same(&a, &b),
@@ -86,7 +85,7 @@ impl Folder {
     pub fn again(&self) -> io::Result<Folder> {
         let handle = self.handle.try_clone()?;
         let at = match self.at.starts_with("/proc/self/fd") {
-            true => PathBuf::from(format!("/proc/self/fd/{}", handle.as_raw_fd())),
+            true => crate::owned::by_fd(&handle),
             false => self.at.clone(),
         };
         Ok(Folder {

@@ -174,7 +174,7 @@ pub fn collect(paths: &[PathBuf]) -> Found {
 /// A file, or a folder above it, swapped for a link out of them while the batch ran was read
 /// through it and its text quoted in its error.
 fn lies_out(real: &Path, inside: &[PathBuf]) -> Option<String> {
-    (!inside.iter().any(|r| real.starts_with(r))).then(|| {
+    (!lies_in(real, inside)).then(|| {
         format!(
             "{LINK_OUT}, to {}: not read (it leads there since the folder was walked)",
             real.display()
@@ -201,7 +201,12 @@ fn read_inside(path: &Path, opts: &Options) -> crate::diag::Result<String> {
 
 /// `real`, a real path, when it lies in none of the real paths `inside`.
 fn outside(real: PathBuf, inside: &[PathBuf]) -> Option<PathBuf> {
-    (!inside.iter().any(|r| real.starts_with(r))).then_some(real)
+    (!lies_in(&real, inside)).then_some(real)
+}
+
+/// Whether the real path `real` lies in one of the real paths `inside`.
+fn lies_in(real: &Path, inside: &[PathBuf]) -> bool {
+    inside.iter().any(|r| real.starts_with(r))
 }
 
 /// `paths` less those another one already covers, so that no file is solved twice: a folder

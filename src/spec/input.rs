@@ -88,11 +88,7 @@ pub fn read_text_judged(path: &Path, max: u64, judges: Judges) -> Result<String>
             _ if e.kind() == std::io::ErrorKind::NotFound => {
                 let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
                 let hint = match (&near_in, judges.folder) {
-                    (Some(f), _) => {
-                        use std::os::unix::io::AsRawFd;
-                        let at = format!("/proc/self/fd/{}", f.as_raw_fd());
-                        crate::diag::near_name_in(Path::new(&at), name)
-                    }
+                    (Some(f), _) => crate::diag::near_name_in(&crate::owned::by_fd(f), name),
                     // A folder judged that could not be opened offers no name.
                     (None, Some(_)) => String::new(),
                     (None, None) => crate::diag::near_name(path),
