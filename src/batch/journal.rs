@@ -369,6 +369,8 @@ struct Earlier {
     made: [u8; 16],
     /// One of them is an error: solved again.
     failed: bool,
+    /// [`spelling_key`] of the path they name the file by.
+    spelt: u64,
     /// How many results they are, of the file's `cases`: fewer when Ctrl-C or a kill cut
     /// the file short, and `--resume` solves the rest.
     got: usize,
@@ -516,7 +518,22 @@ fn skip_hole(r: &mut BufReader<&File>, at: u64) -> std::io::Result<u64> {
     Ok(next.saturating_sub(at))
 }
 
-fn path_key(file: &str) -> u64 {
+/// A file as `--resume` knows it: a hash of its path's parts, so that one folder spelt
+/// several ways (`set/a.yaml`, `./set/a.yaml`, `set//a.yaml`) names one file.
+pub fn file_key(file: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    for part in Path::new(file).components() {
+        if part != std::path::Component::CurDir {
+            part.hash(&mut h);
+        }
+    }
+    h.finish()
+}
+
+/// A hash of a file's path as spelt: a record is taken as it stands only where its path is
+/// spelt as this run spells it.
+fn spelling_key(file: &str) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = rustc_hash::FxHasher::default();
     file.hash(&mut h);
@@ -581,9 +598,9 @@ impl Previous {
     /// be written now.
     fn in_journal(&self, j: &Journal, file: &str, index: usize) -> Option<(u64, u32)> {
         let (source, id) = self.journal?;
-        let e = self.by_file.get(&path_key(file))?;
-        (e.source == source && Some(id) == identity(&j.file) && e.index == Some(index))
-            .then_some((e.offset, e.len))
+        let e = self.by_file.get(&file_key(file))?;
+        let same = e.source == source && e.spelt == spelling_key(file);
+        (same && Some(id) == identity(&j.file) && e.index == Some(index)).then_some((e.offset, e.len))
     }
 
     /// Indexes the groups of records in `f`: a line that does not parse (torn by a kill) is
@@ -671,10 +688,11 @@ impl Previous {
             index: g.index,
             made,
             failed: got == 0 && g.errors_from.is_some(),
+            spelt: spelling_key(&g.file),
             got,
             cases: g.cases,
         };
-        self.by_file.insert(path_key(&g.file), e);
+        self.by_file.insert(file_key(&g.file), e);
     }
 
     /// Whether results for `file` were kept, none an error, and made from what `made` says:
@@ -682,7 +700,7 @@ impl Previous {
     /// first ones, when a cut left those (only those, when [`Previous::cut_only`]). Returns
     /// how many there are.
     pub fn has(&self, file: &str, cases: usize, made: &dyn Fn(usize) -> [u8; 16]) -> Option<usize> {
-        let e = self.by_file.get(&path_key(file))?;
+        let e = self.by_file.get(&file_key(file))?;
         let short = if self.cut_only {
             e.got < cases
         } else {
@@ -693,7 +711,7 @@ impl Previous {
 
     /// Whether any results for `file` were kept.
     pub fn knows(&self, file: &str) -> bool {
-        self.by_file.contains_key(&path_key(file))
+        self.by_file.contains_key(&file_key(file))
     }
 
     /// Writes into `out` (made new, on disk when it returns) the records of every file
@@ -718,18 +736,24 @@ impl Previous {
 
     /// The results kept for `file`, read back.
     pub fn load(&self, file: &str) -> Option<Vec<Outcome>> {
-        let e = self.by_file.get(&path_key(file))?;
+        let e = self.by_file.get(&file_key(file))?;
         let mut bytes = vec![0; e.len as usize];
         self.files[e.source].read_exact_at(&mut bytes, e.offset).ok()?;
         let lines = || bytes.split(|&b| b == b'\n').filter(|l| !l.is_empty());
         if lines().any(unsealed) {
             return None;
         }
-        let outcomes: Vec<Outcome> = lines()
+        let mut outcomes: Vec<Outcome> = lines()
             .map(serde_json::from_slice)
             .collect::<Result<_, _>>()
             .ok()?;
-        outcomes.iter().all(|o| o.file == file).then_some(outcomes)
+        let key = file_key(file);
+        if !outcomes.iter().all(|o| file_key(&o.file) == key) {
+            return None;
+        }
+        // Named as this run names the file.
+        outcomes.iter_mut().for_each(|o| o.file = file.to_string());
+        Some(outcomes)
     }
 }
 

@@ -418,14 +418,14 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         // before the cut (taken up ones too); the latest results of the others (not
         // selected, not reached, cut before a case finished) are carried over while the file
         // is there.
-        let now: rustc_hash::FxHashSet<String> = found
+        let now: rustc_hash::FxHashSet<u64> = found
             .puzzles
             .iter()
             .enumerate()
             .filter(|(i, _)| taken[*i] || cut_recorded.contains(i))
-            .map(|(_, p)| p.display().to_string())
+            .map(|(_, p)| journal::file_key(&p.display().to_string()))
             .collect();
-        let keep = |file: &str| !now.contains(file) && std::fs::metadata(file).is_ok();
+        let keep = |file: &str| !now.contains(&journal::file_key(file)) && std::fs::metadata(file).is_ok();
         let wrote = journal::write_reports(dir, &results, &mut |path| {
             j.place_results(path)?;
             prev.carry(&path.with_file_name(journal::EARLIER_FILE), &keep)

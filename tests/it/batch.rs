@@ -807,3 +807,36 @@ fn resume_keeps_the_cases_before_a_file_s_first_error() {
     );
     assert_eq!(again, first);
 }
+
+/// `--resume` knows a file however its folder is spelt (`set`, `./set/`, `set//`): the
+/// results of one spelling are reused under another, the file named as this run names it,
+/// and no file's results are carried over beside its new ones.
+#[test]
+fn resume_knows_a_file_however_its_folder_is_spelt() {
+    let t = Test::new()
+        .file("set/a.yaml", "rules: peg_hop\nboard: |\n  o o . o\n")
+        .file("set/b.yaml", "rules: peg_hop\nboard: |\n  o o .\n");
+    let run = |args: &[&str]| {
+        let out = t.command().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    run(&["batch", "set", "--report", "rep"]);
+    let resumed = run(&["batch", "./set/", "--report", "rep", "--resume"]);
+    assert!(
+        resumed.contains("resumed: 2 of 2 puzzle files reused from earlier results, 0 solved now\n"),
+        "{resumed}"
+    );
+    let summary = std::fs::read_to_string(t.path("rep/summary.json")).unwrap();
+    assert!(summary.contains("\"file\": \"./set/a.yaml\""), "{summary}");
+    let resumed = run(&["batch", "set//", "--report", "rep", "--resume", "-k", "b.yaml"]);
+    assert!(
+        resumed.contains("resumed: 1 of 1 puzzle files reused from earlier results, 0 solved now\n"),
+        "{resumed}"
+    );
+    // `a.yaml` is carried over once, as the run before named it; `b.yaml` is this run's.
+    let earlier = std::fs::read_to_string(t.path("rep/current/earlier.jsonl")).unwrap();
+    assert_eq!(earlier.matches("a.yaml").count(), 1, "{earlier}");
+    assert!(earlier.contains("\"file\":\"./set/a.yaml\""), "{earlier}");
+    assert!(!earlier.contains("b.yaml"), "{earlier}");
+}
