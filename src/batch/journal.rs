@@ -518,12 +518,24 @@ fn skip_hole(r: &mut BufReader<&File>, at: u64) -> std::io::Result<u64> {
     Ok(next.saturating_sub(at))
 }
 
-/// A file as `--resume` knows it: a hash of its path's parts, so that one folder spelt
-/// several ways (`set/a.yaml`, `./set/a.yaml`, `set//a.yaml`) names one file.
+/// A file as `--resume` knows it: a hash of its path's parts from the root (a relative path
+/// taken from the folder marbles runs in), so that one folder spelt several ways
+/// (`set/a.yaml`, `./set/a.yaml`, `set//a.yaml`, `/home/me/set/a.yaml`) names one file.
+/// Links and `..` are left as they stand: no file is looked at.
 pub fn file_key(file: &str) -> u64 {
     use std::hash::{Hash, Hasher};
+    static HERE: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    let path = Path::new(file);
+    let here = match path.is_relative() {
+        true => HERE.get_or_init(|| std::env::current_dir().ok()).as_deref(),
+        false => None,
+    };
     let mut h = rustc_hash::FxHasher::default();
-    for part in Path::new(file).components() {
+    for part in here
+        .into_iter()
+        .flat_map(Path::components)
+        .chain(path.components())
+    {
         if part != std::path::Component::CurDir {
             part.hash(&mut h);
         }

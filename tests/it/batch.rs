@@ -808,7 +808,8 @@ fn resume_keeps_the_cases_before_a_file_s_first_error() {
     assert_eq!(again, first);
 }
 
-/// `--resume` knows a file however its folder is spelt (`set`, `./set/`, `set//`): the
+/// `--resume` knows a file however its folder is spelt (`set`, `./set/`, `set//`, from the
+/// root): the
 /// results of one spelling are reused under another, the file named as this run names it,
 /// and no file's results are carried over beside its new ones.
 #[test]
@@ -839,4 +840,10 @@ fn resume_knows_a_file_however_its_folder_is_spelt() {
     assert_eq!(earlier.matches("a.yaml").count(), 1, "{earlier}");
     assert!(earlier.contains("\"file\":\"./set/a.yaml\""), "{earlier}");
     assert!(!earlier.contains("b.yaml"), "{earlier}");
+    let whole = t.path("set").canonicalize().unwrap().display().to_string();
+    let resumed = run(&["batch", &whole, "--report", "rep", "--resume"]);
+    assert!(
+        resumed.contains("resumed: 2 of 2 puzzle files reused from earlier results, 0 solved now\n"),
+        "{resumed}"
+    );
 }
