@@ -16,23 +16,32 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-/// `Err` naming `path` when it names nothing (a link to nothing included), with the closest
-/// name beside it when one is a few edits away, or names a file as a folder
+/// `Err` naming every one of `paths` that names nothing (a link to nothing included), with
+/// the closest name beside it when one is a few edits away, or names a file as a folder
 /// (`arrow.yaml/`).
-fn missing(path: &std::path::Path) -> Result<(), Error> {
-    let why = match std::fs::metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            format!("no such file or folder; {}", crate::diag::near_name(path))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {
-            "a file named as a folder (a `/` after a file's name?); ".to_string()
-        }
-        _ => return Ok(()),
-    };
-    Err(Error::Usage(format!(
-        "{}: {why}nothing was solved and no report was touched",
-        path.display()
-    )))
+fn missing(paths: &[PathBuf]) -> Result<(), Error> {
+    let whys: Vec<String> = paths
+        .iter()
+        .filter_map(|path| {
+            let why = match std::fs::metadata(path) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    format!("no such file or folder; {}", crate::diag::near_name(path))
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {
+                    "a file named as a folder (a `/` after a file's name?); ".to_string()
+                }
+                _ => return None,
+            };
+            Some(format!("{}: {why}", path.display()))
+        })
+        .collect();
+    match whys.is_empty() {
+        true => Ok(()),
+        false => Err(Error::Usage(format!(
+            "{}nothing was solved and no report was touched",
+            whys.concat()
+        ))),
+    }
 }
 
 /// What to solve, how to show it, and where the reports go.
@@ -158,9 +167,7 @@ fn batch_options(config: &Config, jobs: usize) -> Options {
 pub fn run(config: &Config) -> Result<ExitCode, Error> {
     // A name mistyped on the command line is refused before any report is touched: it would
     // otherwise become a one-row error report in place of the last good one.
-    for named in &config.dirs {
-        missing(named)?;
-    }
+    missing(&config.dirs)?;
     let mut found = batch::collect(&config.dirs);
     for (path, why) in &found.errors {
         eprintln!("marbles: warning: {path}: {why}");

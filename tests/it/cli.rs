@@ -744,6 +744,18 @@ fn a_mistyped_folder_is_refused_before_any_report_is_touched() {
         );
         assert_eq!(std::fs::read(t.path("reports/summary.json")).unwrap(), before);
     }
+    // Every name mistyped is said at once, not the first alone.
+    let out = t
+        .command()
+        .args(["batch", "puzzels", "puzzles", "puzzles/b.yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "marbles: error: puzzels: no such file or folder; did you mean `puzzles`? \
+         puzzles/b.yaml: no such file or folder; did you mean `a.yaml`? \
+         nothing was solved and no report was touched\n"
+    );
 }
 
 /// `solve` and `check` name the file a mistyped path was likely meant to be, as `batch` does.
