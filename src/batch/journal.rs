@@ -103,13 +103,16 @@ pub fn check_ours(dir: &Folder, not_done: &str) -> anyhow::Result<()> {
 /// kill at any moment) sees the whole old set or the whole new one, never a mix.
 /// `dir/summary.json` and the others are links into `current/`, at the paths users know;
 /// older generations and ones a kill left half written are removed after the swap.
+/// Returns the folder written into: `dir`, or the one made at its name when `dir` was
+/// removed while the batch ran, with its lock while the caller writes more there.
 pub fn write_reports(
     dir: &Folder,
     finished: &Finished,
     results: &mut dyn FnMut(&Path) -> std::io::Result<()>,
-) -> anyhow::Result<()> {
-    // (A folder made again is held locked until its reports are written.)
-    let (dir, _lock) = &dir.or_made_again()?;
+) -> anyhow::Result<(Folder, Option<super::lock::ReportLock>)> {
+    // (A folder made again is held locked until what goes into it is written.)
+    let written = dir.or_made_again()?;
+    let dir = &written.0;
     let formats = report::formats();
     // Each name published is replaced by a link in one rename, which a folder there refuses:
     // found first, before anything is written or swapped (it left `current` swapped and the
@@ -166,7 +169,7 @@ pub fn write_reports(
             }
         }
     }
-    Ok(())
+    Ok(written)
 }
 
 /// Whether the entry `name` at `path` is a generation folder marbles wrote: named as
@@ -213,6 +216,7 @@ pub fn write_reports_of(dir: &Folder, finished: &Finished, lines: &[u8]) -> anyh
     write_reports(dir, finished, &mut |path| {
         write_synced(path, &mut |w| w.write_all(lines))
     })
+    .map(drop)
 }
 
 /// Creates `path` with what `write` writes, buffered, and syncs it to disk.

@@ -438,13 +438,14 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             prev.carry(&path.with_file_name(journal::EARLIER_FILE), &keep)
         })
         .map_err(Error::Other)
-        .and_then(|()| {
+        .and_then(|(written, _lock)| {
             // A shard stopped short (Ctrl-C, `--fail-fast`) is not whole: it leaves no results
-            // file for merge to take.
+            // file for merge to take. A whole one's goes beside the reports (into the folder
+            // made again at the report folder's name, if that was removed).
             match shard.filter(|_| results.stopped.is_none()) {
                 Some(s) => {
                     let walked = (owned, &listing[..], found.errors.clone());
-                    write_shard(dir, s, config, walked, j.outcomes()?)
+                    write_shard(&written, s, config, walked, j.outcomes()?)
                 }
                 None => Ok(()),
             }

@@ -360,6 +360,26 @@ fn time_limits_that_are_no_number_of_seconds_are_refused() {
     assert_eq!(statuses, ["error", "solved"]);
 }
 
+/// A shard's report folder removed while the shard runs is made again, and the shard's
+/// results file goes into it beside the reports (it went to the folder removed: exit 2, and
+/// nothing for `merge`).
+#[test]
+fn a_shard_whose_report_folder_is_removed_leaves_its_results_in_the_one_made_again() {
+    let t = Test::new().file("set/p.yaml", &slow_puzzle());
+    let mut cmd = t.command();
+    cmd.args(batch_set(&["--timeout", "2", "--shard", "0/1"]));
+    let shard = spawn(cmd);
+    let lock = t.path("rep/.lock");
+    wait_for("the lock", || {
+        std::fs::read_to_string(&lock).is_ok_and(|s| s.contains("pid"))
+    });
+    std::fs::remove_dir_all(t.path("rep")).unwrap();
+    exits(shard, 1);
+    let results = std::fs::read_to_string(t.path("rep/shard-0-of-1.json")).unwrap();
+    assert!(results.contains("\"puzzle\": \"Slow\""), "{results}");
+    assert_eq!(summary(&t.path("rep"))["results"][0]["puzzle"], "Slow");
+}
+
 #[test]
 fn a_second_batch_on_a_report_folder_in_use_says_who_holds_it() {
     let t = Test::new()
