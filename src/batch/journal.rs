@@ -252,6 +252,11 @@ fn line(out: &mut Vec<u8>, index: usize, case: usize, cases: usize, o: &Outcome)
     // `{"index":…,"case":…,"cases":…,"seal":"…","file":…}`.
     let start = out.len();
     let _ = write!(out, "{{\"index\":{index},\"case\":{case},\"cases\":{cases}");
+    // Where this run runs, from its report folder: what its relative paths are taken from.
+    if let Some(from) = super::places::from() {
+        out.extend_from_slice(b",\"from\":");
+        serde_json::to_writer(&mut *out, from)?;
+    }
     let head = out.len();
     out.extend_from_slice(SEAL);
     out.extend_from_slice(&[b'0'; SEAL_HEX]);
@@ -411,6 +416,9 @@ struct Brief<'a> {
     index: Option<usize>,
     #[serde(borrow)]
     file: std::borrow::Cow<'a, str>,
+    /// The folder the run that wrote it ran in (older records say none).
+    #[serde(default, borrow)]
+    from: Option<std::borrow::Cow<'a, str>>,
     case: usize,
     cases: usize,
     status: Status,
@@ -428,6 +436,8 @@ struct Brief<'a> {
 /// and ends so far, its results' count, and its digest's inputs so far.
 struct Group {
     file: String,
+    /// [`file_key`] of its file, taken from the folder its batch ran in.
+    key: u64,
     index: Option<usize>,
     offset: u64,
     end: u64,
@@ -447,8 +457,10 @@ pub struct Previous {
     files: Vec<File>,
     /// Which of `files` is the journal, and which file it is (device and inode).
     journal: Option<(usize, (u64, u64))>,
-    /// By a hash of the file's path as outcomes name it.
+    /// By [`file_key`] of the file outcomes name.
     by_file: FxHashMap<u64, Earlier>,
+    /// Where the files the records name lie.
+    places: super::places::Places,
     /// What was passed over in reading them, to be shown as warnings.
     pub notes: Vec<String>,
     /// Report files planted as links out of the report folder, not read: warnings of every
@@ -522,30 +534,7 @@ fn skip_hole(r: &mut BufReader<&File>, at: u64) -> std::io::Result<u64> {
     Ok(next.saturating_sub(at))
 }
 
-/// A file as `--resume` knows it: a hash of its path's parts from the root (a relative path
-/// taken from the folder marbles runs in), so that one folder spelt several ways
-/// (`set/a.yaml`, `./set/a.yaml`, `set//a.yaml`, `/home/me/set/a.yaml`) names one file.
-/// Links and `..` are left as they stand: no file is looked at.
-pub fn file_key(file: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    static HERE: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
-    let path = Path::new(file);
-    let here = match path.is_relative() {
-        true => HERE.get_or_init(|| std::env::current_dir().ok()).as_deref(),
-        false => None,
-    };
-    let mut h = rustc_hash::FxHasher::default();
-    for part in here
-        .into_iter()
-        .flat_map(Path::components)
-        .chain(path.components())
-    {
-        if part != std::path::Component::CurDir {
-            part.hash(&mut h);
-        }
-    }
-    h.finish()
-}
+pub use super::places::file_key;
 
 /// A hash of a file's path as spelt: a record is taken as it stands only where its path is
 /// spelt as this run spells it.
@@ -562,7 +551,10 @@ impl Previous {
     /// past [`MAX_RECORDS_BYTES`] is refused, naming it. A line past [`MAX_RECORD_BYTES`] is
     /// passed over unkept (what it held is solved again), said in [`Previous::notes`].
     pub fn read(dir: &Folder) -> anyhow::Result<Self> {
-        let mut p = Previous::default();
+        let mut p = Previous {
+            places: super::places::Places::new(dir.name()),
+            ..Previous::default()
+        };
         let earlier = Path::new(CURRENT).join(EARLIER_FILE);
         let names = [
             earlier.as_path(),
@@ -660,6 +652,7 @@ impl Previous {
             if b.case == 1 {
                 open = Some(Group {
                     file: b.file.to_string(),
+                    key: self.places.key(b.from.as_deref(), &b.file),
                     index: b.index,
                     offset: start,
                     end: start,
@@ -708,7 +701,7 @@ impl Previous {
             got,
             cases: g.cases,
         };
-        self.by_file.insert(file_key(&g.file), e);
+        self.by_file.insert(g.key, e);
     }
 
     /// Whether results for `file` were kept, none an error, and made from what `made` says:
@@ -731,9 +724,9 @@ impl Previous {
     }
 
     /// Writes into `out` (made new, on disk when it returns) the records of every file
-    /// `keep` names (by its path as outcomes name it), as they were written: the results a
-    /// run carries over for the files it did not finish.
-    pub fn carry(&self, out: &Path, keep: &dyn Fn(&str) -> bool) -> std::io::Result<()> {
+    /// `keep` takes (given its [`file_key`] and its path from the folder its run ran in), as
+    /// they were written: the results a run carries over for the files it did not finish.
+    pub fn carry(&self, out: &Path, keep: &dyn Fn(u64, &Path) -> bool) -> std::io::Result<()> {
         let mut kept: Vec<&Earlier> = self.by_file.values().collect();
         kept.sort_by_key(|e| (e.source, e.offset));
         let mut bytes = Vec::new();
@@ -742,7 +735,11 @@ impl Previous {
                 bytes.resize(e.len as usize, 0);
                 self.files[e.source].read_exact_at(&mut bytes, e.offset)?;
                 let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
-                if serde_json::from_slice::<Brief>(first).is_ok_and(|b| keep(&b.file)) {
+                let kept = serde_json::from_slice::<Brief>(first).is_ok_and(|b| {
+                    let path = self.places.file(b.from.as_deref(), &b.file);
+                    keep(self.places.key(b.from.as_deref(), &b.file), &path)
+                });
+                if kept {
                     w.write_all(&bytes)?;
                 }
             }
@@ -763,8 +760,18 @@ impl Previous {
             .map(serde_json::from_slice)
             .collect::<Result<_, _>>()
             .ok()?;
+        // The records at that place are the file's (a run in another folder, its relative
+        // path taken from there).
+        let from = lines()
+            .next()
+            .and_then(|l| serde_json::from_slice::<Brief>(l).ok())
+            .map(|b| b.from.map(|f| f.into_owned()));
+        let from = from?;
         let key = file_key(file);
-        if !outcomes.iter().all(|o| file_key(&o.file) == key) {
+        if !outcomes
+            .iter()
+            .all(|o| self.places.key(from.as_deref(), &o.file) == key)
+        {
             return None;
         }
         // Named as this run names the file.

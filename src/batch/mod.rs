@@ -4,6 +4,7 @@
 pub mod folder;
 pub mod journal;
 pub mod lock;
+pub mod places;
 pub mod shard;
 
 use crate::formats::{self, Notation};

@@ -226,6 +226,10 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     // Opened once: everything marbles writes or reads back there goes into the folder opened,
     // whatever is put at its name meanwhile.
     let folder = config.report.as_deref().map(Folder::make).transpose()?;
+    // Records say the folder this batch runs in from there, which their paths are taken from.
+    if let Some(dir) = &folder {
+        batch::places::reports_in(dir.name());
+    }
     // Taken before anything in the folder is read or written; held until the end of `run`.
     let _lock = folder.as_ref().map(batch::lock::acquire).transpose()?;
     crate::process::stop_on_signals();
@@ -432,7 +436,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             .filter(|(i, _)| taken[*i] || cut_recorded.contains(i))
             .map(|(_, p)| journal::file_key(&p.display().to_string()))
             .collect();
-        let keep = |file: &str| !now.contains(&journal::file_key(file)) && std::fs::metadata(file).is_ok();
+        let keep = |key: u64, file: &std::path::Path| !now.contains(&key) && std::fs::metadata(file).is_ok();
         let wrote = journal::write_reports(dir, &results, &mut |path| {
             j.place_results(path)?;
             prev.carry(&path.with_file_name(journal::EARLIER_FILE), &keep)

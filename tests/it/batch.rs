@@ -847,3 +847,50 @@ fn resume_knows_a_file_however_its_folder_is_spelt() {
         "{resumed}"
     );
 }
+
+/// A record knows the folder its run ran in: `--resume` from another folder, naming the
+/// files otherwise, reuses them and carries the rest over (it reused none and dropped the
+/// others' results), and a folder's results never stand for another folder's files of the
+/// same names and bytes.
+#[test]
+fn resume_takes_a_record_s_path_from_the_folder_its_run_ran_in() {
+    let t = Test::new()
+        .file("a/puzzles/p.yaml", "rules: peg_hop\nboard: |\n  o o . o\n")
+        .file("a/puzzles/q.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
+        .file("b/puzzles/p.yaml", "rules: peg_hop\nboard: |\n  o o . o\n");
+    let run = |cwd: &str, args: &[&str]| {
+        let out = t.command().current_dir(t.path(cwd)).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    run("a", &["batch", "puzzles", "--report", "../rep"]);
+    let p = t.path("a/puzzles/p.yaml").canonicalize().unwrap();
+    let resumed = run(
+        "a/puzzles",
+        &["batch", p.to_str().unwrap(), "--report", "../../rep", "--resume"],
+    );
+    assert!(
+        resumed.contains("resumed: 1 of 1 puzzle files reused from earlier results, 0 solved now\n"),
+        "{resumed}"
+    );
+    let earlier = std::fs::read_to_string(t.path("rep/current/earlier.jsonl")).unwrap();
+    assert!(earlier.contains("\"file\":\"puzzles/q.yaml\""), "{earlier}");
+    let resumed = run("a", &["batch", "puzzles", "--report", "../rep", "--resume"]);
+    assert!(
+        resumed.contains("resumed: 2 of 2 puzzle files reused from earlier results, 0 solved now\n"),
+        "{resumed}"
+    );
+    let resumed = run("b", &["batch", "puzzles", "--report", "../rep", "--resume"]);
+    assert!(
+        resumed.contains("resumed: 0 of 1 puzzle files reused from earlier results, 1 solved now\n"),
+        "{resumed}"
+    );
+    // A project moved whole with its reports keeps its results.
+    run("b", &["batch", "puzzles"]);
+    std::fs::rename(t.path("b"), t.path("moved")).unwrap();
+    let resumed = run("moved", &["batch", "puzzles", "--resume"]);
+    assert!(
+        resumed.contains("resumed: 1 of 1 puzzle files reused from earlier results, 0 solved now\n"),
+        "{resumed}"
+    );
+}

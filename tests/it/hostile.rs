@@ -605,7 +605,7 @@ fn failed_after_a_cut_takes_up_the_cases_the_cut_file_had_finished() {
 fn taken_up_after_a_cut(flag: &str, says: &str) {
     let (_dir, set, report, _) = matrices_cut("1 1 0\n\n0 1 1\n\n", "");
     let kept = std::fs::read_to_string(report.join("results.jsonl")).unwrap();
-    let cases: Vec<&str> = kept.lines().map(|l| &l[..l.find(",\"seal\"").unwrap()]).collect();
+    let cases: Vec<&str> = kept.lines().map(|l| &l[..l.find(",\"from\"").unwrap()]).collect();
     assert_eq!(
         cases,
         [
