@@ -16,21 +16,24 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-/// `Err` naming every one of `paths` that names nothing (a link to nothing included), with
-/// the closest name beside it when one is a few edits away, or names a file as a folder
-/// (`arrow.yaml/`).
+/// `Err` naming every one of `paths` that names nothing (with the closest name beside it
+/// when one is a few edits away), a link to nothing, a file as a folder (`arrow.yaml/`), or
+/// what cannot be read (a loop of links).
 fn missing(paths: &[PathBuf]) -> Result<(), Error> {
     let whys: Vec<String> = paths
         .iter()
         .filter_map(|path| {
             let why = match std::fs::metadata(path) {
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    format!("no such file or folder; {}", crate::diag::near_name(path))
-                }
+                Ok(_) => return None,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => match std::fs::read_link(path) {
+                    Ok(to) => format!("a link to nothing (to {}); ", to.display()),
+                    Err(_) => format!("no such file or folder; {}", crate::diag::near_name(path)),
+                },
                 Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {
                     "a file named as a folder (a `/` after a file's name?); ".to_string()
                 }
-                _ => return None,
+                // A loop of links, a folder on the way that may not be entered.
+                Err(e) => format!("cannot be read: {e}; "),
             };
             Some(format!("{}: {why}", path.display()))
         })

@@ -744,6 +744,18 @@ fn a_mistyped_folder_is_refused_before_any_report_is_touched() {
         );
         assert_eq!(std::fs::read(t.path("reports/summary.json")).unwrap(), before);
     }
+    // A link to nothing says where it leads; a loop of links is refused as well.
+    std::os::unix::fs::symlink("nowhere", t.path("dangling")).unwrap();
+    std::os::unix::fs::symlink("loop", t.path("loop")).unwrap();
+    let out = t.command().args(["batch", "dangling", "loop"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "marbles: error: dangling: a link to nothing (to nowhere); \
+         loop: cannot be read: Too many levels of symbolic links (os error 40); \
+         nothing was solved and no report was touched\n"
+    );
+    assert_eq!(std::fs::read(t.path("reports/summary.json")).unwrap(), before);
     // Every name mistyped is said at once, not the first alone.
     let out = t
         .command()
