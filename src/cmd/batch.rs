@@ -105,14 +105,20 @@ fn no_results(dir: &std::path::Path) -> Error {
 
 /// `--failed`: the files of `puzzles` that did not pass in their latest results in the report
 /// folder `dir` (`prev`), or have none there (never run, or not reached: a `--fail-fast` stop,
-/// Ctrl-C, a `-k` run, a file renamed); an error when the folder holds no results of them.
+/// Ctrl-C, a `-k` run, a file renamed); an error when the folder holds no results of them or
+/// of the files `-k` left out (`left_out`): a file `-k` chose that a Ctrl-C run never reached
+/// is run, where a first run was not made at all.
 fn failed_last_time(
     dir: &std::path::Path,
     prev: &journal::Previous,
-    puzzles: &[PathBuf],
+    (puzzles, left_out): (&[PathBuf], &[PathBuf]),
     opts: &Options,
 ) -> Result<Vec<PathBuf>, Error> {
-    if !puzzles.iter().any(|p| prev.knows(&p.display().to_string())) {
+    if !puzzles
+        .iter()
+        .chain(left_out)
+        .any(|p| prev.knows(&p.display().to_string()))
+    {
         return Err(no_results(dir));
     }
     Ok(puzzles
@@ -272,7 +278,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     if let (Some(dir), true) = (kept_in, config.failed) {
         // Replayed as a batch of one job would solve them.
         let opts = batch_options(config, 1);
-        found.puzzles = failed_last_time(dir, &prev, &found.puzzles, &opts)?;
+        found.puzzles = failed_last_time(dir, &prev, (&found.puzzles, &left_out), &opts)?;
         outside = not_passed_outside(&prev, &left_out, config.select.as_deref(), &opts);
         // A file the walk refused (a link out of the folders) is an error row of this run
         // again: not a pass.

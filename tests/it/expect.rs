@@ -427,6 +427,32 @@ fn failed_runs_what_a_fail_fast_stop_never_reached_and_its_reports_say_so() {
     assert_eq!(rerun_failed(&t), (Some(0), String::new()));
 }
 
+/// `--failed -k TEXT` runs a file it chooses that a stopped run never reached, though the
+/// folder holds no result of that file (it refused: "holds no results for these puzzles").
+#[test]
+fn failed_with_k_runs_a_file_a_stopped_run_never_reached() {
+    let t = three().file("set/d_no_way.yaml", NO_WAY);
+    let args = ["batch", "set", "--quiet", "--fail-fast", "-j", "1"];
+    assert_eq!(t.command().args(args).output().unwrap().status.code(), Some(1));
+    let args = [
+        "batch", "set", "--quiet", "--failed", "-k", "c_corner", "--format", "csv",
+    ];
+    let out = t.command().args(args).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let files: Vec<&str> = stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(files, ["set/c_corner.yaml"]);
+}
+
 #[test]
 fn a_run_over_some_files_keeps_the_failures_of_the_others_for_failed() {
     let t = three();
