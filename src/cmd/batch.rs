@@ -35,7 +35,10 @@ fn missing(paths: &[PathBuf]) -> Result<(), Error> {
                 // A loop of links, a folder on the way that may not be entered.
                 Err(e) => format!("cannot be read: {e}; "),
             };
-            Some(format!("{}: {why}", path.display()))
+            Some(format!(
+                "{}: {why}",
+                crate::render::one_line(&path.display().to_string())
+            ))
         })
         .collect();
     match whys.is_empty() {

@@ -756,6 +756,14 @@ fn a_mistyped_folder_is_refused_before_any_report_is_touched() {
          nothing was solved and no report was touched\n"
     );
     assert_eq!(std::fs::read(t.path("reports/summary.json")).unwrap(), before);
+    // A line break in a name is shown escaped: the message stays one line.
+    let out = t.command().args(["batch", "puz\nzles"]).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.starts_with("marbles: error: puz\\u{a}zles: no such file or folder;"),
+        "{said}"
+    );
+    assert_eq!(said.lines().count(), 1, "{said}");
     // Every name mistyped is said at once, not the first alone.
     let out = t
         .command()
