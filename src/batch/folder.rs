@@ -75,6 +75,12 @@ impl Folder {
         self.shown.join(name)
     }
 
+    /// Where the open folder really is, from the root, links worked out (by the kernel's
+    /// path to the open folder); the name given, where that cannot be had.
+    pub fn real(&self) -> PathBuf {
+        std::fs::canonicalize(self.at("")).unwrap_or_else(|_| self.shown.clone())
+    }
+
     /// The folder as messages show it.
     pub fn name(&self) -> &Path {
         &self.shown

@@ -552,7 +552,7 @@ impl Previous {
     /// passed over unkept (what it held is solved again), said in [`Previous::notes`].
     pub fn read(dir: &Folder) -> anyhow::Result<Self> {
         let mut p = Previous {
-            places: super::places::Places::new(dir.name()),
+            places: super::places::Places::new(&dir.real()),
             ..Previous::default()
         };
         let earlier = Path::new(CURRENT).join(EARLIER_FILE);

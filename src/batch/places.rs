@@ -42,11 +42,13 @@ fn between(base: &Path, to: &Path) -> PathBuf {
 /// The folder this batch runs in, said from its report folder, once [`reports_in`] is told.
 static FROM: OnceLock<String> = OnceLock::new();
 
-/// Tells where this batch's report folder is: each record it writes then says, from there,
-/// the folder the batch runs in ([`from`]).
+/// Tells where this batch's report folder really is (links worked out, as the folder it runs
+/// in is): each record it writes then says, from there, the folder the batch runs in
+/// ([`from`]), `.` when they are one.
 pub fn reports_in(report: &Path) {
-    if let Some(from) = between(&absolute(report), &absolute(Path::new("."))).to_str() {
-        let _ = FROM.set(from.to_string());
+    let from = between(&absolute(report), &absolute(Path::new(".")));
+    if let Some(from) = from.to_str() {
+        let _ = FROM.set(if from.is_empty() { "." } else { from }.to_string());
     }
 }
 
@@ -77,7 +79,7 @@ pub struct Places {
 }
 
 impl Places {
-    /// For the records in the report folder `reports`.
+    /// For the records in the report folder that really is at `reports` (links worked out).
     pub fn new(reports: &Path) -> Self {
         Places {
             reports: absolute(reports),

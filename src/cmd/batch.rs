@@ -240,7 +240,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let folder = config.report.as_deref().map(Folder::make).transpose()?;
     // Records say the folder this batch runs in from there, which their paths are taken from.
     if let Some(dir) = &folder {
-        batch::places::reports_in(dir.name());
+        batch::places::reports_in(&dir.real());
     }
     // Taken before anything in the folder is read or written; held until the end of `run`.
     let _lock = folder.as_ref().map(batch::lock::acquire).transpose()?;

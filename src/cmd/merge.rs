@@ -73,7 +73,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     // Held like a batch holds it: a batch writing the same folder must not interleave with us.
     let folder = crate::batch::folder::Folder::make(&config.report)?;
     // The shards' files are named from the folder merge runs in, as a batch's are.
-    crate::batch::places::reports_in(folder.name());
+    crate::batch::places::reports_in(&folder.real());
     let _lock = crate::batch::lock::acquire(&folder)?;
     // A user's own file at a report's name (a website's index.html) is refused, as by batch.
     journal::check_ours(&folder, "nothing was merged")?;

@@ -894,3 +894,39 @@ fn resume_takes_a_record_s_path_from_the_folder_its_run_ran_in() {
         "{resumed}"
     );
 }
+
+/// A report folder reached through a link: a record says the folder its batch ran in from
+/// where the reports really are, so two projects whose `out` links lead to one folder keep
+/// their results apart (both said `../..`: each took the other's results as its own and
+/// dropped them), and `--report .` says `.`.
+#[test]
+fn resume_keeps_apart_projects_whose_report_links_lead_to_one_folder() {
+    let t = Test::new()
+        .file("P/puzzles/a.yaml", "rules: peg_hop\nboard: |\n  o o . o\n")
+        .file("Q/puzzles/a.yaml", "rules: peg_hop\nboard: |\n  o o . o\n");
+    std::fs::create_dir(t.path("shared")).unwrap();
+    for p in ["P", "Q"] {
+        std::os::unix::fs::symlink("../shared", t.path(&format!("{p}/out"))).unwrap();
+    }
+    let run = |cwd: &str, args: &[&str]| {
+        let out = t.command().current_dir(t.path(cwd)).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    run("P", &["batch", "puzzles", "--report", "out/rep"]);
+    let resumed = run("Q", &["batch", "puzzles", "--report", "out/rep", "--resume"]);
+    assert!(
+        resumed.contains("resumed: 0 of 1 puzzle files reused from earlier results, 1 solved now\n"),
+        "{resumed}"
+    );
+    let earlier = std::fs::read_to_string(t.path("shared/rep/current/earlier.jsonl")).unwrap();
+    assert!(earlier.contains("\"from\":\"../../P\""), "{earlier}");
+    let resumed = run("P", &["batch", "puzzles", "--report", "out/rep", "--resume"]);
+    assert!(
+        resumed.contains("resumed: 1 of 1 puzzle files reused from earlier results, 0 solved now\n"),
+        "{resumed}"
+    );
+    run("P/puzzles", &["batch", "a.yaml", "--report", "."]);
+    let results = std::fs::read_to_string(t.path("P/puzzles/results.jsonl")).unwrap();
+    assert!(results.contains("\"from\":\".\""), "{results}");
+}
