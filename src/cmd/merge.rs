@@ -359,6 +359,20 @@ fn folders_allowed((name, first): &(String, Results), leave: &[PathBuf], named: 
 /// it found is counted.
 fn folders_unchanged(first: &Results, leave: &[PathBuf]) -> Result<(), String> {
     let roots: Vec<PathBuf> = first.folders.iter().map(PathBuf::from).collect();
+    // Not there at all: merge runs elsewhere than the shards did (it said the folder's files
+    // had changed, and to rerun every shard).
+    let gone: Vec<&str> = (first.folders.iter())
+        .filter(|f| std::fs::symlink_metadata(f).is_err())
+        .map(String::as_str)
+        .collect();
+    if !gone.is_empty() {
+        return Err(format!(
+            "{}: no such folder here, in {}: the shards name their puzzle folders from the folder \
+             they ran in, and merge reads them from the folder it runs in; run merge there",
+            gone.join(", "),
+            std::env::current_dir().unwrap_or_default().display()
+        ));
+    }
     let walked = crate::batch::collect(&roots);
     // Where the walk really went (a folder swapped for a link out after it was judged): out
     // of the folders merge may read, nothing it found there is counted or said.
@@ -492,5 +506,16 @@ mod tests {
                 .unwrap_err()
                 .contains("now holds 1 puzzle file")
         );
+        // A folder that is not there: merge runs elsewhere than the shards did.
+        let gone = Results {
+            folders: vec![d.join("gone").display().to_string()],
+            ..first
+        };
+        let e = folders_unchanged(&gone, std::slice::from_ref(&d)).unwrap_err();
+        assert!(
+            e.starts_with(&format!("{}: no such folder here, in ", d.join("gone").display())),
+            "{e}"
+        );
+        assert!(e.ends_with("; run merge there"), "{e}");
     }
 }
