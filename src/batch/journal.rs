@@ -737,7 +737,7 @@ impl Previous {
                 let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
                 let kept = serde_json::from_slice::<Brief>(first).is_ok_and(|b| {
                     let path = self.places.file(b.from.as_deref(), &b.file);
-                    keep(self.places.key(b.from.as_deref(), &b.file), &path)
+                    keep(super::places::key_of(&path), &path)
                 });
                 if kept {
                     w.write_all(&bytes)?;
@@ -760,18 +760,8 @@ impl Previous {
             .map(serde_json::from_slice)
             .collect::<Result<_, _>>()
             .ok()?;
-        // The records at that place are the file's (a run in another folder, its relative
-        // path taken from there).
-        let from = lines()
-            .next()
-            .and_then(|l| serde_json::from_slice::<Brief>(l).ok())
-            .map(|b| b.from.map(|f| f.into_owned()));
-        let from = from?;
-        let key = file_key(file);
-        if !outcomes
-            .iter()
-            .all(|o| self.places.key(from.as_deref(), &o.file) == key)
-        {
+        // The records at that place are the file's, named as when they were indexed.
+        if !outcomes.iter().all(|o| spelling_key(&o.file) == e.spelt) {
             return None;
         }
         // Named as this run names the file.

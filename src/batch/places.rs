@@ -59,23 +59,39 @@ pub fn from() -> Option<&'static str> {
     FROM.get().map(String::as_str)
 }
 
-/// A hash of a path from [`absolute`]: what a file is known by.
-fn key_of(path: &Path) -> u64 {
+/// A hash of a path from the root, its `.` and `..` worked out: what a file is known by.
+pub fn key_of(path: &Path) -> u64 {
+    key_in(Path::new(""), path)
+}
+
+/// [`key_of`] `base` (from [`absolute`]) joined with `path`, without making the path where
+/// it has no `..` (every file of a batch, a few times each, and every record read back).
+fn key_in(base: &Path, path: &Path) -> u64 {
     use std::hash::{Hash, Hasher};
+    if path.components().any(|c| c == Component::ParentDir) {
+        return key_of(&absolute(&base.join(path)));
+    }
+    let base = if path.is_absolute() { Path::new("") } else { base };
     let mut h = rustc_hash::FxHasher::default();
-    path.components().for_each(|part| part.hash(&mut h));
+    let parts = base.components().chain(path.components());
+    parts
+        .filter(|&c| c != Component::CurDir)
+        .for_each(|part| part.hash(&mut h));
     h.finish()
 }
 
 /// What this run knows the file it names `file` by.
 pub fn file_key(file: &str) -> u64 {
-    key_of(&absolute(Path::new(file)))
+    key_in(here().unwrap_or(Path::new("")), Path::new(file))
 }
 
 /// The files a report folder's records name, from where the folder is now.
 #[derive(Default)]
 pub struct Places {
     reports: PathBuf,
+    /// The last `from` met, and the folder it names from [`absolute`]: records say one or a
+    /// few.
+    last: Option<(String, PathBuf)>,
 }
 
 impl Places {
@@ -83,6 +99,7 @@ impl Places {
     pub fn new(reports: &Path) -> Self {
         Places {
             reports: absolute(reports),
+            last: None,
         }
     }
 
@@ -97,8 +114,15 @@ impl Places {
     }
 
     /// [`file_key`] of the file a record names.
-    pub fn key(&self, from: Option<&str>, file: &str) -> u64 {
-        key_of(&self.file(from, file))
+    pub fn key(&mut self, from: Option<&str>, file: &str) -> u64 {
+        let Some(from) = from else {
+            return file_key(file);
+        };
+        if self.last.as_ref().is_none_or(|(last, _)| last != from) {
+            self.last = Some((from.to_string(), absolute(&self.reports.join(from))));
+        }
+        let (_, base) = self.last.as_ref().expect("set above");
+        key_in(base, Path::new(file))
     }
 }
 
@@ -126,7 +150,7 @@ mod tests {
         assert_ne!(file_key("set/b.yaml"), file_key("set/a.yaml"));
         // A record written by a batch run in `proj`, its reports in `proj/rep` (`from` ".."),
         // names `proj/set/a.yaml`, wherever `proj` is now.
-        let places = Places::new(Path::new("/moved/proj/rep"));
+        let mut places = Places::new(Path::new("/moved/proj/rep"));
         assert_eq!(
             places.file(Some(".."), "set/a.yaml"),
             Path::new("/moved/proj/set/a.yaml")
@@ -136,6 +160,21 @@ mod tests {
             Path::new("/moved/proj/set/a.yaml")
         );
         assert_eq!(places.file(Some(".."), "/abs/a.yaml"), Path::new("/abs/a.yaml"));
+        for (from, file) in [
+            ("..", "set/a.yaml"),
+            ("../sub", "../set/a.yaml"),
+            ("..", "./set//a.yaml"),
+        ] {
+            assert_eq!(
+                places.key(Some(from), file),
+                key_of(Path::new("/moved/proj/set/a.yaml")),
+                "{from} {file}"
+            );
+        }
+        assert_eq!(
+            places.key(Some(".."), "/abs/a.yaml"),
+            key_of(Path::new("/abs/a.yaml"))
+        );
         assert_eq!(between(Path::new("/p/rep"), Path::new("/p")), Path::new(".."));
         assert_eq!(between(Path::new("/p/rep"), Path::new("/p/rep")), Path::new(""));
         assert_eq!(between(Path::new("/p"), Path::new("/q/r")), Path::new("../q/r"));
