@@ -824,17 +824,11 @@ fn resume_knows_a_file_however_its_folder_is_spelt() {
     };
     run(&["batch", "set", "--report", "rep"]);
     let resumed = run(&["batch", "./set/", "--report", "rep", "--resume"]);
-    assert!(
-        resumed.contains("resumed: 2 of 2 puzzle files reused from earlier results, 0 solved now\n"),
-        "{resumed}"
-    );
+    resumed_so(&resumed, 2, 2);
     let summary = std::fs::read_to_string(t.path("rep/summary.json")).unwrap();
     assert!(summary.contains("\"file\": \"./set/a.yaml\""), "{summary}");
     let resumed = run(&["batch", "set//", "--report", "rep", "--resume", "-k", "b.yaml"]);
-    assert!(
-        resumed.contains("resumed: 1 of 1 puzzle files reused from earlier results, 0 solved now\n"),
-        "{resumed}"
-    );
+    resumed_so(&resumed, 1, 1);
     // `a.yaml` is carried over once, as the run before named it; `b.yaml` is this run's.
     let earlier = std::fs::read_to_string(t.path("rep/current/earlier.jsonl")).unwrap();
     assert_eq!(earlier.matches("a.yaml").count(), 1, "{earlier}");
@@ -842,10 +836,7 @@ fn resume_knows_a_file_however_its_folder_is_spelt() {
     assert!(!earlier.contains("b.yaml"), "{earlier}");
     let whole = t.path("set").canonicalize().unwrap().display().to_string();
     let resumed = run(&["batch", &whole, "--report", "rep", "--resume"]);
-    assert!(
-        resumed.contains("resumed: 2 of 2 puzzle files reused from earlier results, 0 solved now\n"),
-        "{resumed}"
-    );
+    resumed_so(&resumed, 2, 2);
 }
 
 /// A record knows the folder its run ran in: `--resume` from another folder, naming the
@@ -858,41 +849,25 @@ fn resume_takes_a_record_s_path_from_the_folder_its_run_ran_in() {
         .file("a/puzzles/p.yaml", "rules: peg_hop\nboard: |\n  o o . o\n")
         .file("a/puzzles/q.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
         .file("b/puzzles/p.yaml", "rules: peg_hop\nboard: |\n  o o . o\n");
-    let run = |cwd: &str, args: &[&str]| {
-        let out = t.command().current_dir(t.path(cwd)).args(args).output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{out:?}");
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    };
+    let run = |cwd: &str, args: &[&str]| run_in(&t, cwd, args);
     run("a", &["batch", "puzzles", "--report", "../rep"]);
     let p = t.path("a/puzzles/p.yaml").canonicalize().unwrap();
     let resumed = run(
         "a/puzzles",
         &["batch", p.to_str().unwrap(), "--report", "../../rep", "--resume"],
     );
-    assert!(
-        resumed.contains("resumed: 1 of 1 puzzle files reused from earlier results, 0 solved now\n"),
-        "{resumed}"
-    );
+    resumed_so(&resumed, 1, 1);
     let earlier = std::fs::read_to_string(t.path("rep/current/earlier.jsonl")).unwrap();
     assert!(earlier.contains("\"file\":\"puzzles/q.yaml\""), "{earlier}");
     let resumed = run("a", &["batch", "puzzles", "--report", "../rep", "--resume"]);
-    assert!(
-        resumed.contains("resumed: 2 of 2 puzzle files reused from earlier results, 0 solved now\n"),
-        "{resumed}"
-    );
+    resumed_so(&resumed, 2, 2);
     let resumed = run("b", &["batch", "puzzles", "--report", "../rep", "--resume"]);
-    assert!(
-        resumed.contains("resumed: 0 of 1 puzzle files reused from earlier results, 1 solved now\n"),
-        "{resumed}"
-    );
+    resumed_so(&resumed, 0, 1);
     // A project moved whole with its reports keeps its results.
     run("b", &["batch", "puzzles"]);
     std::fs::rename(t.path("b"), t.path("moved")).unwrap();
     let resumed = run("moved", &["batch", "puzzles", "--resume"]);
-    assert!(
-        resumed.contains("resumed: 1 of 1 puzzle files reused from earlier results, 0 solved now\n"),
-        "{resumed}"
-    );
+    resumed_so(&resumed, 1, 1);
 }
 
 /// A report folder reached through a link: a record says the folder its batch ran in from
@@ -908,25 +883,32 @@ fn resume_keeps_apart_projects_whose_report_links_lead_to_one_folder() {
     for p in ["P", "Q"] {
         std::os::unix::fs::symlink("../shared", t.path(&format!("{p}/out"))).unwrap();
     }
-    let run = |cwd: &str, args: &[&str]| {
-        let out = t.command().current_dir(t.path(cwd)).args(args).output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{out:?}");
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    };
+    let run = |cwd: &str, args: &[&str]| run_in(&t, cwd, args);
     run("P", &["batch", "puzzles", "--report", "out/rep"]);
     let resumed = run("Q", &["batch", "puzzles", "--report", "out/rep", "--resume"]);
-    assert!(
-        resumed.contains("resumed: 0 of 1 puzzle files reused from earlier results, 1 solved now\n"),
-        "{resumed}"
-    );
+    resumed_so(&resumed, 0, 1);
     let earlier = std::fs::read_to_string(t.path("shared/rep/current/earlier.jsonl")).unwrap();
     assert!(earlier.contains("\"from\":\"../../P\""), "{earlier}");
     let resumed = run("P", &["batch", "puzzles", "--report", "out/rep", "--resume"]);
-    assert!(
-        resumed.contains("resumed: 1 of 1 puzzle files reused from earlier results, 0 solved now\n"),
-        "{resumed}"
-    );
+    resumed_so(&resumed, 1, 1);
     run("P/puzzles", &["batch", "a.yaml", "--report", "."]);
     let results = std::fs::read_to_string(t.path("P/puzzles/results.jsonl")).unwrap();
     assert!(results.contains("\"from\":\".\""), "{results}");
+}
+
+/// `args` run in `t`'s folder `cwd`, which must exit 0: its stderr.
+fn run_in(t: &Test, cwd: &str, args: &[&str]) -> String {
+    let out = t.command().current_dir(t.path(cwd)).args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Asserts that a resumed batch's `stderr` says it reused `reused` of its `files` files.
+#[track_caller]
+fn resumed_so(stderr: &str, reused: usize, files: usize) {
+    let said = format!(
+        "resumed: {reused} of {files} puzzle files reused from earlier results, {} solved now\n",
+        files - reused
+    );
+    assert!(stderr.contains(&said), "{stderr}");
 }
