@@ -249,7 +249,7 @@ fn seal(head: &[u8], rest: &[u8]) -> [u8; SEAL_HEX] {
 fn line(out: &mut Vec<u8>, index: usize, case: usize, cases: usize, o: &Outcome) -> serde_json::Result<()> {
     use std::io::Write as _;
     // An outcome is an object with fields: `{"file":…}` becomes
-    // `{"index":…,"case":…,"cases":…,"seal":"…","file":…}`.
+    // `{"index":…,"case":…,"cases":…,"from":"…","seal":"…","file":…}`.
     let start = out.len();
     let _ = write!(out, "{{\"index\":{index},\"case\":{case},\"cases\":{cases}");
     // Where this run runs, from its report folder: what its relative paths are taken from.
@@ -416,7 +416,8 @@ struct Brief<'a> {
     index: Option<usize>,
     #[serde(borrow)]
     file: std::borrow::Cow<'a, str>,
-    /// The folder the run that wrote it ran in (older records say none).
+    /// The folder the batch that wrote it ran in, said from the report folder (older
+    /// records say none).
     #[serde(default, borrow)]
     from: Option<std::borrow::Cow<'a, str>>,
     case: usize,

@@ -2,7 +2,9 @@
 //! from the folder the batch ran in, that folder said from the report folder. So the same
 //! files are known from any folder a batch runs in and however their folder is spelt, in a
 //! project moved whole with its reports too, and never as another folder's files of the same
-//! names. Paths are worked out by name (`.` and `..` included): no file is looked at.
+//! names. The report folder is taken where it really is (links worked out, by the folder
+//! marbles has open), as the folder marbles runs in is; the files' paths are worked out by
+//! name (`.` and `..` included): no file is looked at.
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::OnceLock;

@@ -108,9 +108,9 @@ fn no_results(dir: &std::path::Path) -> Error {
 
 /// `--failed`: the files of `puzzles` that did not pass in their latest results in the report
 /// folder `dir` (`prev`), or have none there (never run, or not reached: a `--fail-fast` stop,
-/// Ctrl-C, a `-k` run, a file renamed); an error when the folder holds no results of them or
-/// of the files `-k` left out (`left_out`): a file `-k` chose that a Ctrl-C run never reached
-/// is run, where a first run was not made at all.
+/// Ctrl-C, a `-k` run, a file renamed); an error when the folder holds no results of them
+/// nor of the files `-k` left out (`left_out`), as no batch ran there: a file `-k` chooses
+/// that a stopped run never reached is run.
 fn failed_last_time(
     dir: &std::path::Path,
     prev: &journal::Previous,
