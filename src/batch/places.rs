@@ -32,6 +32,17 @@ fn absolute(path: &Path) -> PathBuf {
     out
 }
 
+/// `path` taken from `base` (from [`absolute`]): where a `..` follows a link (`deep/..`
+/// with `deep` a link elsewhere) the kernel's answer, for the file as it stands, else by
+/// name.
+fn resolved(base: &Path, path: &Path) -> PathBuf {
+    let whole = base.join(path);
+    match path.components().any(|c| c == Component::ParentDir) {
+        true => std::fs::canonicalize(&whole).unwrap_or_else(|_| absolute(&whole)),
+        false => absolute(&whole),
+    }
+}
+
 /// `to` as a path from `base`, both from [`absolute`].
 fn between(base: &Path, to: &Path) -> PathBuf {
     let (base, to): (Vec<_>, Vec<_>) = (base.components().collect(), to.components().collect());
@@ -71,7 +82,7 @@ pub fn key_of(path: &Path) -> u64 {
 fn key_in(base: &Path, path: &Path) -> u64 {
     use std::hash::{Hash, Hasher};
     if path.components().any(|c| c == Component::ParentDir) {
-        return key_of(&absolute(&base.join(path)));
+        return key_of(&resolved(base, path));
     }
     let base = if path.is_absolute() { Path::new("") } else { base };
     let mut h = rustc_hash::FxHasher::default();
@@ -110,8 +121,8 @@ impl Places {
     /// before records said it), from the folder this run runs in.
     pub fn file(&self, from: Option<&str>, file: &str) -> PathBuf {
         match from {
-            Some(from) => absolute(&self.reports.join(from).join(file)),
-            None => absolute(Path::new(file)),
+            Some(from) => resolved(&absolute(&self.reports.join(from)), Path::new(file)),
+            None => resolved(here().unwrap_or(Path::new("")), Path::new(file)),
         }
     }
 

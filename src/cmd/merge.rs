@@ -398,16 +398,16 @@ fn folders_unchanged(first: &Results, leave: &[PathBuf]) -> Result<(), String> {
         return Ok(());
     }
     Err(format!(
-        "{} now {} {}, where the shards saw {}{}: a file was added, removed or renamed since they \
-         ran; rerun every shard on the folder as it is now",
+        "{} now {} {}, where the shards saw {}: a file was added, removed or renamed since they \
+         ran, or merge runs in another folder than they did (it reads their folders from where \
+         it runs: run it there); else rerun every shard on the folder as it is now",
         first.folders.join(", "),
         if first.folders.len() == 1 { "holds" } else { "hold" },
         crate::diag::plural(listing.len(), "puzzle file"),
-        first.folder_files,
-        if listing.len() == first.folder_files {
-            " others"
-        } else {
-            ""
+        match (listing.len() == first.folder_files, first.folder_files) {
+            (false, n) => n.to_string(),
+            (true, 1) => "another".to_string(),
+            (true, n) => format!("{n} others"),
         }
     ))
 }

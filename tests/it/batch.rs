@@ -896,6 +896,38 @@ fn resume_keeps_apart_projects_whose_report_links_lead_to_one_folder() {
     assert!(results.contains("\"from\":\".\""), "{results}");
 }
 
+/// A `..` after a link is where the kernel takes it: `deep/../puzzles`, with `deep` a link
+/// into another project, names that project's files, which never take this one's results
+/// (one of identical bytes did, and this project's others were dropped).
+#[test]
+fn resume_takes_a_dot_dot_after_a_link_where_the_kernel_does() {
+    let solvable = "rules: peg_hop\nboard: |\n  o o . o\n";
+    let t = Test::new()
+        .file("proj/puzzles/a.yaml", solvable)
+        .file("proj/puzzles/b.yaml", "rules: peg_hop\nboard: |\n  o . . o\n")
+        .file(
+            "other/puzzles/a.yaml",
+            "rules: peg_hop\nboard: |\n  o o . o o . o\n",
+        )
+        .file("other/puzzles/b.yaml", "rules: peg_hop\nboard: |\n  o . . o\n")
+        .file("other/x/.keep", "");
+    std::os::unix::fs::symlink("../other/x", t.path("proj/deep")).unwrap();
+    let run = |args: &[&str]| {
+        let out = t
+            .command()
+            .current_dir(t.path("proj"))
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    run(&["batch", "puzzles", "-q"]);
+    resumed_so(&run(&["batch", "deep/../puzzles", "--resume"]), 0, 2);
+    let earlier = std::fs::read_to_string(t.path("proj/reports/current/earlier.jsonl")).unwrap();
+    assert_eq!(earlier.lines().count(), 2, "{earlier}");
+    resumed_so(&run(&["batch", "puzzles", "--resume"]), 2, 2);
+}
+
 /// `args` run in `t`'s folder `cwd`, which must exit 0: its stderr.
 fn run_in(t: &Test, cwd: &str, args: &[&str]) -> String {
     let out = t.command().current_dir(t.path(cwd)).args(args).output().unwrap();

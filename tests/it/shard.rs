@@ -1038,7 +1038,9 @@ fn merge_refuses_a_folder_given_a_file_since_its_shards_ran() {
     std::fs::write(set.join("late.yaml"), "rules: peg_hop\nboard: |\n  o o .\n").unwrap();
     merge(&[&s0, &s1], o).status(2).stderr_has(&format!(
         "marbles: error: {} now holds 6 puzzle files, where the shards saw 5: a file was added, \
-         removed or renamed since they ran; rerun every shard on the folder as it is now\n",
+         removed or renamed since they ran, or merge runs in another folder than they did (it \
+         reads their folders from where it runs: run it there); else rerun every shard on the \
+         folder as it is now\n",
         set.display()
     ));
     assert!(!o.join("r").exists());
