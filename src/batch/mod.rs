@@ -82,10 +82,23 @@ pub fn collect(paths: &[PathBuf]) -> Found {
             ),
         })
     };
+    // A name that is not UTF-8 is an error row, unread: reports name files as text, where
+    // two such names read alike (`b\xff.yaml`, `b\xfe.yaml`: `b�.yaml` both), and the results
+    // of one stood for the other, or for neither.
+    let not_text = |p: &Path| {
+        p.to_str().is_none().then(|| {
+            "a name that is not UTF-8, not read (reports name files as text, where such names \
+             can read alike); rename it"
+                .to_string()
+        })
+    };
     for root in roots {
         let root = &root;
         if !root.is_dir() {
-            found.puzzles.push(root.clone());
+            match not_text(root) {
+                Some(why) => found.errors.push((root.display().to_string(), why)),
+                None => found.puzzles.push(root.clone()),
+            }
             continue;
         }
         let walker = walkdir::WalkDir::new(root)
@@ -122,7 +135,9 @@ pub fn collect(paths: &[PathBuf]) -> Found {
                 // A FIFO, socket or device named like a puzzle is listed too: reading it is
                 // refused from its metadata (it is never opened), which reports it by name.
                 Ok(e) if !e.file_type().is_dir() && Notation::claims(e.path()) => {
-                    match e.path_is_symlink().then(|| link_out(e.path(), false)).flatten() {
+                    let why = not_text(e.path())
+                        .or_else(|| e.path_is_symlink().then(|| link_out(e.path(), false)).flatten());
+                    match why {
                         Some(why) => found.errors.push((e.path().display().to_string(), why)),
                         None => found.puzzles.push(e.into_path()),
                     }

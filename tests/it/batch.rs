@@ -928,6 +928,33 @@ fn resume_takes_a_dot_dot_after_a_link_where_the_kernel_does() {
     resumed_so(&run(&["batch", "puzzles", "--resume"]), 2, 2);
 }
 
+/// A puzzle file whose name is not UTF-8 is an error row, unread: two such names read alike
+/// in every report (`b\xff.yaml` and `b\xfe.yaml` both `b�.yaml`), and the results of one
+/// stood for the other or were dropped.
+#[test]
+fn a_file_name_that_is_not_utf8_is_an_error_row() {
+    use std::os::unix::ffi::OsStrExt;
+    let t = Test::new().file("set/a.yaml", "rules: peg_hop\nboard: |\n  o o . o\n");
+    for b in [0xff, 0xfe] {
+        let bytes = [b'b', b, b'.', b'y', b'a', b'm', b'l'];
+        std::fs::write(
+            t.path("set").join(std::ffi::OsStr::from_bytes(&bytes)),
+            "rules: peg_hop\nboard: |\n  o o . o\n",
+        )
+        .unwrap();
+    }
+    let args = ["batch", "set", "--report", "rep", "--format", "csv"];
+    let out = t.command().args(args).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert_eq!(
+        stdout.matches("a name that is not UTF-8, not read").count(),
+        2,
+        "{stdout}"
+    );
+    assert!(stdout.contains("set/a.yaml,a,peg_hop,solved"), "{stdout}");
+}
+
 /// `args` run in `t`'s folder `cwd`, which must exit 0: its stderr.
 fn run_in(t: &Test, cwd: &str, args: &[&str]) -> String {
     let out = t.command().current_dir(t.path(cwd)).args(args).output().unwrap();
