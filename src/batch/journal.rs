@@ -535,7 +535,7 @@ fn skip_hole(r: &mut BufReader<&File>, at: u64) -> std::io::Result<u64> {
     Ok(next.saturating_sub(at))
 }
 
-pub use super::places::file_key;
+use super::places::file_key;
 
 /// A hash of a file's path as spelt: a record is taken as it stands only where its path is
 /// spelt as this run spells it.

@@ -3,8 +3,9 @@
 //! files are known from any folder a batch runs in and however their folder is spelt, in a
 //! project moved whole with its reports too, and never as another folder's files of the same
 //! names. The report folder is taken where it really is (links worked out, by the folder
-//! marbles has open), as the folder marbles runs in is; the files' paths are worked out by
-//! name (`.` and `..` included): no file is looked at.
+//! marbles has open), as the folder marbles runs in is; a file's path is worked out by name,
+//! no file looked at, unless it holds a `..`, which may follow a link: that one is taken
+//! where the kernel takes it.
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::OnceLock;
@@ -37,10 +38,15 @@ fn absolute(path: &Path) -> PathBuf {
 /// name.
 fn resolved(base: &Path, path: &Path) -> PathBuf {
     let whole = base.join(path);
-    match path.components().any(|c| c == Component::ParentDir) {
+    match climbs(path) {
         true => std::fs::canonicalize(&whole).unwrap_or_else(|_| absolute(&whole)),
         false => absolute(&whole),
     }
+}
+
+/// Whether `path` holds a `..`.
+fn climbs(path: &Path) -> bool {
+    path.components().any(|c| c == Component::ParentDir)
 }
 
 /// `to` as a path from `base`, both from [`absolute`].
@@ -81,7 +87,7 @@ pub fn key_of(path: &Path) -> u64 {
 /// it has no `..` (every file of a batch, a few times each, and every record read back).
 fn key_in(base: &Path, path: &Path) -> u64 {
     use std::hash::{Hash, Hasher};
-    if path.components().any(|c| c == Component::ParentDir) {
+    if climbs(path) {
         return key_of(&resolved(base, path));
     }
     let base = if path.is_absolute() { Path::new("") } else { base };

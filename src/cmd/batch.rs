@@ -446,7 +446,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             .iter()
             .enumerate()
             .filter(|(i, _)| taken[*i] || cut_recorded.contains(i))
-            .map(|(_, p)| journal::file_key(&p.display().to_string()))
+            .map(|(_, p)| batch::places::file_key(&p.display().to_string()))
             .collect();
         let keep = |key: u64, file: &std::path::Path| !now.contains(&key) && std::fs::metadata(file).is_ok();
         let wrote = journal::write_reports(dir, &results, &mut |path| {

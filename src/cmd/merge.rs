@@ -370,7 +370,7 @@ fn folders_unchanged(first: &Results, leave: &[PathBuf]) -> Result<(), String> {
             "{}: no such folder here, in {}: the shards name their puzzle folders from the folder \
              they ran in, and merge reads them from the folder it runs in; run merge there",
             gone.join(", "),
-            std::env::current_dir().unwrap_or_default().display()
+            leave[0].display()
         ));
     }
     let walked = crate::batch::collect(&roots);
