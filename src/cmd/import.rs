@@ -23,15 +23,16 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     let mut stdout = io::stdout().lock();
     // Every file is read first: two that would import to one name are found before anything
     // is written, and neither is imported (the first one written made a rerun fail on a file
-    // already there).
-    let plans: Vec<_> = config
-        .files
-        .iter()
-        .map(|file| formats::import_plan(file, Notation::of(file, config.notation), &config.out))
+    // already there). Only the names are kept from that reading, and each file is read again
+    // when its turn comes: its puzzles held for every file at once grew with the files (ten
+    // ICPC files of 20,000 cases held 222 MB, each one 33 MB).
+    let plan = |file: &PathBuf| formats::import_plan(file, Notation::of(file, config.notation), &config.out);
+    let planned: Vec<_> = (config.files.iter())
+        .map(|file| plan(file).map(|(_, paths)| paths))
         .collect();
-    let clashes = clashes(config, &plans);
-    for (i, (file, plan)) in config.files.iter().zip(plans).enumerate() {
-        let written = match (plan, clashes.get(&i)) {
+    let clashes = clashes(config, &planned);
+    for (i, (file, paths)) in config.files.iter().zip(planned).enumerate() {
+        let written = match (paths, clashes.get(&i)) {
             (Err(d), _) => Err(d),
             (Ok(_), Some((path, other))) => Err(crate::diag::Diagnostic::new(
                 file,
@@ -42,7 +43,14 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
                     other.display()
                 ),
             )),
-            (Ok(plan), None) => formats::import(file, plan, &config.out, config.force),
+            (Ok(paths), None) => plan(file).and_then(|again| match again.1 == paths {
+                true => formats::import(file, again, &config.out, config.force),
+                false => Err(crate::diag::Diagnostic::new(
+                    file,
+                    "changed while it was being imported (it holds another number of puzzles \
+                     now); nothing of it was written: import it again",
+                )),
+            }),
         };
         match written {
             Ok(paths) => {
@@ -59,13 +67,16 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     Ok(ExitCode::Solved.or_failed(bad))
 }
 
-/// The files of `config` (planned as `plans`) that would import to a name another one would
-/// too: for each, by its place in the list, the name and the other file.
-fn clashes(config: &Config, plans: &[crate::diag::Result<Plan>]) -> HashMap<usize, (PathBuf, PathBuf)> {
+/// The files of `config` (bound for the names `planned`) that would import to a name another
+/// one would too: for each, by its place in the list, the name and the other file.
+fn clashes(
+    config: &Config,
+    planned: &[crate::diag::Result<Vec<PathBuf>>],
+) -> HashMap<usize, (PathBuf, PathBuf)> {
     let mut first: HashMap<&PathBuf, usize> = HashMap::new();
     let mut clashes = HashMap::new();
-    for (i, plan) in plans.iter().enumerate() {
-        let Ok((_, paths)) = plan else {
+    for (i, paths) in planned.iter().enumerate() {
+        let Ok(paths) = paths else {
             continue; // its own error comes in its turn
         };
         for p in paths {
@@ -83,6 +94,3 @@ fn clashes(config: &Config, plans: &[crate::diag::Result<Plan>]) -> HashMap<usiz
     }
     clashes
 }
-
-/// A file's puzzles and the paths they import to.
-type Plan = (Vec<crate::spec::Spec>, Vec<PathBuf>);
