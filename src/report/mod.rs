@@ -238,13 +238,18 @@ impl Totals {
         // Counts of thousands grouped, as the tables above the line print them.
         let n = |k: usize| thousands(k as u64);
         let all = self.solved + self.unsolvable + self.gave_up + self.errors;
+        // The cases Ctrl-C kept from starting are rows that gave up, but no search gave up on
+        // them: "2,022 gave up" after a search was stopped read as 2,022 searches.
+        let gave_up = match self.not_started {
+            0 => format!("{} gave up", n(self.gave_up)),
+            k => format!("{} gave up ({} of them not started)", n(self.gave_up), n(k)),
+        };
         format!(
-            "{} {}: {} solved, {} unsolvable, {} gave up, {} {}{expected}; {:.2} s solving",
+            "{} {}: {} solved, {} unsolvable, {gave_up}, {} {}{expected}; {:.2} s solving",
             n(all),
             if all == 1 { "puzzle" } else { "puzzles" },
             n(self.solved),
             n(self.unsolvable),
-            n(self.gave_up),
             n(self.errors),
             if self.errors == 1 { "error" } else { "errors" },
             self.seconds

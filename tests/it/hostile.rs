@@ -553,6 +553,11 @@ fn ctrl_c_in_a_file_of_several_cases_names_each_case_it_kept_from_starting() {
         md.starts_with("> **incomplete run: interrupted \\(Ctrl-C\\); 1 search stopped before its answer, 1 case not started**"),
         "{md}"
     );
+    // The totals count the case never started among the rows that gave up, and say so.
+    assert!(
+        md.contains("3 puzzles: 1 solved, 0 unsolvable, 2 gave up (1 of them not started), 0 errors;"),
+        "{md}"
+    );
     let xml = std::fs::read_to_string(report.join("junit.xml")).unwrap();
     assert!(
         xml.contains("name=\"m board 3\" time=\"0.000000\">\n      <skipped type=\"interrupted\" message=\"interrupted (Ctrl-C) before its search began\""),
