@@ -28,9 +28,10 @@ static END_WHEN_IDLE: AtomicBool = AtomicBool::new(false);
 /// Whether a search is running, for [`END_WHEN_IDLE`].
 static SEARCHING: AtomicBool = AtomicBool::new(false);
 
-/// Has Ctrl-C, SIGTERM and SIGHUP stop a search (see [`searching`]) and leave the process
-/// going, and end it, exit 128 + the signal, between searches: piped `play`, whose player
-/// stops a long hint and plays on, and whose waiting for a line a signal must still end.
+/// Has Ctrl-C stop a search (see [`searching`]) and leave the process going, and end it,
+/// exit 130, between searches; SIGTERM and SIGHUP end it at once, exit 130 too (`timeout` and
+/// a closed terminal mean the session, not the hint): piped `play`, whose player stops a long
+/// hint and plays on, and whose waiting for a line a signal must still end.
 pub fn stop_searches_only() {
     END_WHEN_IDLE.store(true, Ordering::SeqCst);
     handle_signals(true);
@@ -44,8 +45,9 @@ fn handle_signals(end_when_idle: bool) {
         // SAFETY: the action only touches atomics and calls `_exit`, both async-signal-safe.
         let _ = unsafe {
             signal_hook::low_level::register(signal, move || {
-                if end_when_idle && !SEARCHING.load(Ordering::SeqCst) {
-                    libc::_exit(128 + signal);
+                if end_when_idle && (signal != SIGINT || !SEARCHING.load(Ordering::SeqCst)) {
+                    // 130 whichever signal it was, as every other command exits on each.
+                    libc::_exit(130);
                 }
                 STOPPED_BY.store(signal, Ordering::SeqCst);
                 CANCELLED.store(true, Ordering::SeqCst);

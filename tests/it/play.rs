@@ -551,7 +551,8 @@ fn solve_finishes_a_slide_puzzle_from_the_start() {
 }
 
 /// Piped, Ctrl-C stops a long `hint` and the game goes on (it ended the session without a
-/// word, the position lost); between searches it still ends the session, exit 130.
+/// word, the position lost); between searches it still ends the session, exit 130, as SIGTERM
+/// and SIGHUP do at any time.
 #[test]
 fn ctrl_c_stops_a_hint_and_the_game_goes_on() {
     use std::io::{BufRead as _, Read as _, Write as _};
@@ -559,7 +560,7 @@ fn ctrl_c_stops_a_hint_and_the_game_goes_on() {
     let t = Test::new().file("d.yaml", &crate::support::diamond41_from_tip());
     // `play` with `commands` written once its heading is out (its signals are handled by
     // then), SIGINT after `wait`, then `more`: its exit code and what it printed.
-    let session = |commands: &[u8], wait: u64, more: &[u8]| {
+    let session = |commands: &[u8], wait: u64, more: &[u8], signal: i32| {
         let mut c = t.command();
         c.args(["play", "d.yaml", "--timeout", "60"]);
         let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
@@ -571,19 +572,25 @@ fn ctrl_c_stops_a_hint_and_the_game_goes_on() {
         stdin.flush().unwrap();
         std::thread::sleep(std::time::Duration::from_millis(wait));
         // SAFETY: signalling our own child.
-        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        unsafe { libc::kill(child.id() as i32, signal) };
         let _ = stdin.write_all(more);
         drop(stdin);
         stdout.read_to_string(&mut printed).unwrap();
         (child.wait().unwrap().code(), printed)
     };
-    let (code, printed) = session(b"hint\n", 1000, b"undo\nquit\n");
+    let (code, printed) = session(b"hint\n", 1000, b"undo\nquit\n", libc::SIGINT);
     assert!(
         printed.contains("hint stopped (Ctrl-C): the game goes on\nnothing to undo\n"),
         "{printed}"
     );
     assert_eq!(code, Some(1), "{printed}");
-    // Waiting for a line, a signal ends the session as it always did.
-    let (code, printed) = session(b"", 200, b"");
+    // Waiting for a line, a signal ends the session, exit 130 whichever it is (SIGTERM gave
+    // 143 and SIGHUP 129); SIGTERM and SIGHUP end it during a hint too: they mean the session.
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        let (code, printed) = session(b"", 200, b"", signal);
+        assert_eq!(code, Some(130), "{signal}: {printed}");
+    }
+    let (code, printed) = session(b"hint\n", 1000, b"undo\nquit\n", libc::SIGTERM);
+    assert!(!printed.contains("stopped"), "{printed}");
     assert_eq!(code, Some(130), "{printed}");
 }
