@@ -26,6 +26,11 @@ pub const MAX_SLIDE_KINDS: usize = 8;
 /// [`crate::script::ScriptLimits`]); past it the script gets this limit's own message.
 pub const MAX_RULE_MOVES: usize = 20_000;
 
+/// A family names at most this many directions. A tilt or slide family's tables and every
+/// search's moves grow with each one, and no lattice has more than a few: 40,000 directions
+/// on a 40 × 40 tilt board built 2.7 GB of tables before any limit was checked.
+pub const MAX_DIRECTIONS: usize = 64;
+
 /// A drawn board holds at most this many squares: slide families keep a robot's square in a
 /// `u16`, and a position packs its robots' squares into 64 bits (12 bits a square here).
 pub const MAX_DRAWN_CELLS: usize = 4096;

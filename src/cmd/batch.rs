@@ -417,8 +417,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         .collect();
     let first_failed = sink.first_failed;
     // The last frame drawn, where each frame is a line of its own, says where the run ended:
-    // no frame had been drawn after the last file finished.
-    bar.finish();
+    // no frame had been drawn after the last file finished. At the count reached: a run
+    // Ctrl-C stopped after 11 of 19 files drew "19/19 files" (`finish` fills the bar).
+    bar.abandon();
     bar.finish_and_clear();
     let interrupted = CANCELLED.load(Ordering::SeqCst);
     let mut results = tally.finish();

@@ -1196,7 +1196,19 @@ impl Reader<'_> {
 
     fn directions(&self, map: &Map) -> Result<Vec<Direction>> {
         let mut out = Vec::new();
-        for (i, d) in self.array(map, "directions")?.into_iter().enumerate() {
+        let listed = self.array(map, "directions")?;
+        if listed.len() > crate::limits::MAX_DIRECTIONS {
+            return Err(self.err(
+                "directions",
+                format!(
+                    "`directions` lists {} directions: a family names at most {} (each a way to \
+                     tilt, slide or jump)",
+                    crate::report::thousands(listed.len() as u64),
+                    crate::limits::MAX_DIRECTIONS
+                ),
+            ));
+        }
+        for (i, d) in listed.into_iter().enumerate() {
             let what = format!("directions[{i}]");
             let (name, step) = if d.is_string() {
                 (d.to_string(), None)

@@ -188,8 +188,7 @@ fn search<K: Key>(model: &TiltModel, budget: &mut Budget, bits: u32) -> TiltResu
     };
     let marbles = model.start.len();
     let home = |s: &[TiltCell]| model.is_home(s);
-    // Every state seen, with the index of the state it came from and the tilt taken (a
-    // family may name more than 256 directions: the tilt's index is not a byte).
+    // Every state seen, with the index of the state it came from and the tilt taken.
     let first = K::pack(&model.start, bits);
     let mut states: Vec<(K, u32, u32)> = vec![(first.clone(), u32::MAX, 0)];
     let mut seen: FxHashSet<K> = FxHashSet::default();

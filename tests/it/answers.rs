@@ -92,12 +92,13 @@ fn pegs_left_are_counted_on_the_board_the_moves_leave() {
     assert_eq!(o["pegs_left"], 1);
 }
 
+/// The last of the most directions a family may name (64) is the tilt taken, by name.
 #[test]
-fn tilt_families_with_more_than_256_directions_name_the_tilt_taken() {
+fn tilt_families_with_the_most_directions_name_the_tilt_taken() {
     let script = r#"
 fn rules(board) {
     let directions = [];
-    for i in 0..299 { directions.push(#{ name: "d" + i, step: [1, 0] }); }
+    for i in 0..63 { directions.push(#{ name: "d" + i, step: [1, 0] }); }
     directions.push(#{ name: "down", step: [1, 0] });
     let links = [];
     for cell in board.cells {

@@ -1169,6 +1169,22 @@ fn keys_a_kind_does_not_take_and_steps_no_slide_can_make_are_refused() {
             "rules/f.rhai:2: a tilt family takes no `layout`: a tilt board is a square of n×n squares",
         ),
         (
+            // Tables grow with every direction: 40,000 built gigabytes outside every limit.
+            tilt(
+                &format!(
+                    "[{}]",
+                    (0..65)
+                        .map(|i| format!("#{{ name: \"d{i}\", step: [1, 0] }}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                "",
+            ),
+            tilter,
+            "rules/f.rhai:2: `directions` lists 65 directions: a family names at most 64 (each a way \
+             to tilt, slide or jump)",
+        ),
+        (
             tilt("[#{ name: \"still\", step: [0, 0] }]", ""),
             tilter,
             "rules/f.rhai:2: direction \"still\" steps [0, 0]: a tilt's step is the way marbles roll, \
