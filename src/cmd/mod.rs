@@ -150,7 +150,9 @@ fn show_lines(
     origin: &std::path::Path,
     printed: &[String],
 ) -> std::io::Result<()> {
-    for line in printed {
+    // Each line of what the script printed after its path: a line break inside one `print`
+    // began a line of its own that could pass for marbles' own (`marbles: error: …`).
+    for line in printed.iter().flat_map(|p| p.split('\n')) {
         let line = format!("{}: {line}", origin.display());
         writeln!(out, "{}", crate::render::terminal(&line))?;
     }

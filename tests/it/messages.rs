@@ -589,6 +589,14 @@ fn rule_script_mistakes_are_explained() {
     ))
     .status(0)
     .stderr_has("rules/t.rhai: Board(grid board, 1 row × 4 columns, 4 cells: [0, 0] [0, 1] [0, 2] [0, 3])\n");
+    // A line break inside one `print` starts a line after the script's path too, never one
+    // that passes for marbles' own.
+    family(&format!(
+        "fn rules(board) {{\n  print(\"hi\\nmarbles: error: fake\");\n  {}\n}}\n",
+        hop(jump)
+    ))
+    .status(0)
+    .stderr_has("rules/t.rhai: hi\nrules/t.rhai: marbles: error: fake\n");
 }
 
 #[test]
