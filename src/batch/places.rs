@@ -132,16 +132,16 @@ impl Places {
         }
     }
 
-    /// [`file_key`] of the file a record names.
-    pub fn key(&mut self, from: Option<&str>, file: &str) -> u64 {
+    /// [`Places::file`], the folder of a `from` worked out once for the records that say it.
+    pub fn place(&mut self, from: Option<&str>, file: &str) -> PathBuf {
         let Some(from) = from else {
-            return file_key(file);
+            return self.file(None, file);
         };
         if self.last.as_ref().is_none_or(|(last, _)| last != from) {
             self.last = Some((from.to_string(), absolute(&self.reports.join(from))));
         }
         let (_, base) = self.last.as_ref().expect("set above");
-        key_in(base, Path::new(file))
+        resolved(base, Path::new(file))
     }
 }
 
@@ -185,13 +185,13 @@ mod tests {
             ("..", "./set//a.yaml"),
         ] {
             assert_eq!(
-                places.key(Some(from), file),
+                key_of(&places.place(Some(from), file)),
                 key_of(Path::new("/moved/proj/set/a.yaml")),
                 "{from} {file}"
             );
         }
         assert_eq!(
-            places.key(Some(".."), "/abs/a.yaml"),
+            key_of(&places.place(Some(".."), "/abs/a.yaml")),
             key_of(Path::new("/abs/a.yaml"))
         );
         assert_eq!(between(Path::new("/p/rep"), Path::new("/p")), Path::new(".."));
