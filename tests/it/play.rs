@@ -166,6 +166,29 @@ fn moves_undo_and_the_solver_taking_over() {
     );
 }
 
+/// A move typed as `moves` and `hint` write it is read (it was "no list of holes"), and
+/// commands are read in any case.
+#[test]
+fn a_move_is_read_as_a_hint_writes_it_and_commands_in_any_case() {
+    let (code, out) = play(
+        "puzzles/triangle_hop/corner.yaml",
+        "[2, 0] over [1, 0] to [0, 0] (up-right)\nUNDO\nUndo\nHint\nQUIT\n",
+    );
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("        *\n       . o\n      . o o\n"), "{out}");
+    assert_eq!(out.matches("14 pegs").count(), 2, "{out}");
+    assert!(out.contains("nothing to undo\ntry: "), "{out}");
+    let (code, out) = play(
+        "puzzles/hoppers/hoppers_corner.yaml",
+        "G [0, 0] to [4, 0], taking [2, 0] (down)\nquit\n",
+    );
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("9 pieces (8 G, 1 R)\n"), "{out}");
+    let (code, out) = play_slide("R [0, 0] to [0, 1] (right)\nq\n");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(!out.contains("is not a slide"), "{out}");
+}
+
 #[test]
 fn a_dead_end_says_so_and_the_solver_agrees() {
     // Two pegs that cannot meet: no move, and no solution from here.
@@ -437,7 +460,8 @@ fn a_move_limit_and_a_fewest_goal_decide_a_game_of_pieces() {
 
 #[test]
 fn a_bad_line_is_quoted_with_its_control_characters_escaped() {
-    // An escape sequence that would set the terminal's title and colour what follows.
+    // An escape sequence that would set the terminal's title and colour what follows (its
+    // `[`s part words, as in a move written `[2, 0] [0, 0]`).
     let (code, out) = play(
         "puzzles/triangle_hop/corner.yaml",
         "\u{1b}]0;owned\u{7}\u{1b}[31m 1 2\nquit\n",
@@ -445,14 +469,14 @@ fn a_bad_line_is_quoted_with_its_control_characters_escaped() {
     assert_eq!(code, Some(1));
     assert!(
         out.contains(
-            "`\\u{1b}]0;owned\\u{7}\\u{1b}[31m 1 2` is not a jump: write `R C R2 C2` (from, to), or `help`\n"
+            "`\\u{1b} 0;owned\\u{7}\\u{1b} 31m 1 2` is not a jump: write `R C R2 C2` (from, to), or `help`\n"
         ),
         "{out}"
     );
     assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out:?}");
     // A tilt puzzle quotes a bad direction the same way.
     let (_, out) = play("puzzles/tilt_roll/four_by_four.yaml", "\u{1b}[2J\nquit\n");
-    assert!(out.contains("`\\u{1b}[2J` is not a tilt: write one of"), "{out}");
+    assert!(out.contains("`\\u{1b} 2J` is not a tilt: write one of"), "{out}");
     assert!(!out.contains('\u{1b}'), "{out:?}");
 }
 

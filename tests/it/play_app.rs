@@ -124,7 +124,7 @@ fn keys_pick_a_peg_and_a_target_and_undo_redo_walk_the_history() {
     let (left, right) = (room(inside.trim_start()), room(inside.trim_end()));
     assert!(left > 10 && left.abs_diff(right) <= 2, "{widest:?}");
     assert!(
-        start.contains("\n14 pegs left · rating: mental midget · move 0\n"),
+        start.contains("\n14 pegs left · rating: mental midget · jump 0\n"),
         "{start}"
     );
     app.update(Input::Down);
@@ -137,13 +137,13 @@ fn keys_pick_a_peg_and_a_target_and_undo_redo_walk_the_history() {
     app.update(Input::Pick);
     let after = screen(&mut app);
     assert!(
-        after.contains("13 pegs left · rating: mental midget · move 1"),
+        after.contains("13 pegs left · rating: mental midget · jump 1"),
         "{after}"
     );
     app.update(Input::Undo);
-    assert!(screen(&mut app).contains("14 pegs left · rating: mental midget · move 0"));
+    assert!(screen(&mut app).contains("14 pegs left · rating: mental midget · jump 0"));
     app.update(Input::Redo);
-    assert!(screen(&mut app).contains("13 pegs left · rating: mental midget · move 1"));
+    assert!(screen(&mut app).contains("13 pegs left · rating: mental midget · jump 1"));
     app.update(Input::Redo);
     assert_eq!(app.message(), "nothing to redo");
 }
@@ -172,7 +172,7 @@ fn a_click_picks_and_jumps() {
     assert_eq!(app.message(), "[2, 2] picked: choose where it jumps");
     let (c, r) = at(&s, top, 0);
     app.update(Input::Click { column: c, row: r });
-    assert!(screen(&mut app).contains("13 pegs left · rating: mental midget · move 1"));
+    assert!(screen(&mut app).contains("13 pegs left · rating: mental midget · jump 1"));
 }
 
 #[test]
@@ -186,12 +186,12 @@ fn solve_from_here_plays_the_rest_one_tick_at_a_time_and_wins() {
         "marbles finishes: solved in 12 moves (13 jumps), 1 peg left (genius)"
     );
     app.update(Input::Tick);
-    assert!(screen(&mut app).contains("13 pegs left · rating: mental midget · move 1"));
+    assert!(screen(&mut app).contains("13 pegs left · rating: mental midget · jump 1"));
     for _ in 0..12 {
         app.update(Input::Tick);
     }
     let end = screen(&mut app);
-    assert!(end.contains("1 peg left · rating: genius · move 13"), "{end}");
+    assert!(end.contains("1 peg left · rating: genius · jump 13"), "{end}");
     assert!(end.contains("solved: 1 peg left (genius)"), "{end}");
     assert_eq!(app.exit_code(), ExitCode::Solved);
 }

@@ -82,7 +82,7 @@ fn the_full_screen_board_plays_in_a_terminal() {
         }
         let pane = wait_for(socket, "13 pegs left");
         assert!(
-            pane.contains("13 pegs left · rating: mental midget · move 1"),
+            pane.contains("13 pegs left · rating: mental midget · jump 1"),
             "{pane}"
         );
         assert!(pane.contains("[●]"), "{pane}");

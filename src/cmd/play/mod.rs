@@ -163,12 +163,21 @@ pub fn play(
             writeln!(out, "that line is not text (UTF-8): write a move, or `help`")?;
             continue;
         };
+        // A move as the hint writes it reads back too: `[2, 0] over [1, 0] to [0, 0]
+        // (up-right)`, its direction in brackets dropped.
+        let line = line.split('(').next().unwrap_or_default();
         let words: Vec<&str> = line
-            .split(|c: char| c.is_whitespace() || c == ',')
+            .split(|c: char| c.is_whitespace() || matches!(c, ',' | '[' | ']'))
             .filter(|w| !w.is_empty())
             .collect();
+        // Commands in any case (`Undo`, `HINT`); a move's words as written.
+        let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+        let command: Vec<&str> = match lower.as_slice() {
+            [one] => vec![one.as_str()],
+            _ => words.clone(),
+        };
         let here = history.last().unwrap().clone();
-        match words.as_slice() {
+        match command.as_slice() {
             [] => continue,
             ["quit" | "exit" | "q"] => break,
             ["help" | "?"] => writeln!(out, "{}", help(p))?,
@@ -199,10 +208,10 @@ pub fn play(
                     (o.status == Status::Unsolvable).then(|| lost(p, opts, &history, o.reason.clone()));
                 if crate::process::searching(false) {
                     let by = crate::process::stopped_by();
-                    writeln!(out, "{} stopped ({by}): the game goes on", words[0])?;
+                    writeln!(out, "{} stopped ({by}): the game goes on", command[0])?;
                     continue;
                 }
-                match (o.status, words[0]) {
+                match (o.status, command[0]) {
                     (Status::Solved, _) if o.moves.is_empty() => writeln!(out, "already solved")?,
                     (Status::Solved, "hint") => writeln!(out, "try: {}", render::move_text(&o.moves[0]))?,
                     (Status::Solved, _) => {
@@ -403,7 +412,17 @@ fn echo(words: &[&str]) -> String {
 fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position, Option<Cell>), String> {
     match (&p.model, pos) {
         (Model::Hop(m), Position::Hop(s)) => {
-            // `R C R2 C2`, or, where jumps between two holes take different pegs, `… over R3 C3`.
+            // `R C R2 C2`, or, where jumps between two holes take different pegs, `… over R3 C3`;
+            // or as a hint says it, `R C over R3 C3 to R2 C2`.
+            let to = words.iter().position(|w| w.eq_ignore_ascii_case("to"));
+            let said: Vec<&str>;
+            let words = match (to, words.iter().position(|w| w.eq_ignore_ascii_case("over"))) {
+                (Some(t), Some(k)) if k < t => {
+                    said = [&words[..k], &words[t + 1..], &words[k..t]].concat();
+                    &said[..]
+                }
+                _ => words,
+            };
             let (ends, over) = match words.iter().position(|w| w.eq_ignore_ascii_case("over")) {
                 Some(k) => {
                     // The holes taken, in any order.
@@ -488,7 +507,7 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
             }
         }
         (Model::Rewrite(m), Position::Rewrite(s)) => {
-            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, words, "a move", "hole")?;
+            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, &as_typed(words), "a move", "hole")?;
             if !m.moves.iter().any(|mv| mv.from == f && mv.to == t) {
                 return Err(format!(
                     "no move goes from [{r}, {c}] to [{r2}, {c2}] on this board"
@@ -508,7 +527,7 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
             Ok((Position::Rewrite(next), Some([r2, c2])))
         }
         (Model::Slide(m), Position::Slide(s)) => {
-            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, words, "a slide", "square")?;
+            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, &as_typed(words), "a slide", "square")?;
             let robot = s
                 .iter()
                 .position(|&sq| sq as usize == f)
@@ -564,6 +583,23 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
         }
         _ => Err("this puzzle cannot be played".into()),
     }
+}
+
+/// A piece's move or a robot's slide as a hint writes it, `G [0, 0] to [4, 0], taking
+/// [2, 0]`, in the words [`from_to`] reads: the piece's letter, `to`, and what it takes
+/// (which the two squares decide) left out.
+fn as_typed<'a>(words: &[&'a str]) -> Vec<&'a str> {
+    let letter = |w: &str| w.len() == 1 && w.chars().all(|c| c.is_ascii_alphabetic());
+    let words = match words.split_first() {
+        Some((first, rest)) if letter(first) => rest,
+        _ => words,
+    };
+    let end = (words.iter())
+        .position(|w| w.eq_ignore_ascii_case("taking"))
+        .unwrap_or(words.len());
+    (words[..end].iter().copied())
+        .filter(|w| !w.eq_ignore_ascii_case("to"))
+        .collect()
 }
 
 /// The two cells of a move written `R C R2 C2` (from, to), as hole indices and as cells;

@@ -520,8 +520,10 @@ impl<'a> App<'a> {
                 let rating = solve::rating(&self.p.spec, n)
                     .map(|r| format!(" · rating: {r}"))
                     .unwrap_or_default();
+                // Jumps, counted as such: a move is one peg's chain of them, and `solve` said
+                // "12 moves (13 jumps)" where this said "move 13".
                 format!(
-                    "{n} peg{} left{rating} · move {}",
+                    "{n} peg{} left{rating} · jump {}",
                     if n == 1 { "" } else { "s" },
                     self.history.len() - 1
                 )
