@@ -81,6 +81,17 @@ mod tests {
     }
 
     #[test]
+    fn a_key_indented_under_a_board_is_named_as_a_key() {
+        // The advice above, given here, made `goal:` a row of the board.
+        let e = p("rules: peg_hop\nboard: |\n  o o .\n goal:\n  pegs: 1\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:4:1: invalid puzzle YAML: `goal:` is indented 1 space, so YAML reads it inside \
+             `board:`; a puzzle's own keys start at the line's first column"
+        );
+    }
+
+    #[test]
     fn malformed_yaml_is_located() {
         let e = p("rules: peg_hop\nboard: [\n").unwrap_err();
         assert_eq!(e.line, Some(2));

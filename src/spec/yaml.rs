@@ -228,15 +228,34 @@ fn indented_first_row(path: &Path, source: &str, line: usize) -> Option<Diagnost
         .iter()
         .find(|(_, l)| indent(l) < first && indent(l) > indent(head))?;
     let least = rows.iter().map(|(_, l)| indent(l)).min()?;
+    // A key indented by mistake (` goal:` under the board) is no row of it: setting the
+    // block's indentation, as said below, made it one (`unknown board token goal:`).
+    let row = lines.get(*at - 1)?.trim();
+    let word = row.split_once(':').map(|(w, _)| w);
+    if let Some(word) =
+        word.filter(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    {
+        return Some(
+            Diagnostic::new(
+                path,
+                format!(
+                    "invalid puzzle YAML: `{word}:` is indented {}, so YAML reads it inside \
+                     `{key}:`; a puzzle's own keys start at the line's first column",
+                    crate::diag::plural(indent(lines[*at - 1]), "space")
+                ),
+            )
+            .at(Some(*at), Some(1)),
+        );
+    }
     Some(
         Diagnostic::new(
             path,
             format!(
                 "invalid puzzle YAML: this row of `{key}:` is indented less than its first row, and YAML \
                  takes a block's indentation from its first row; write `{key}: |{}` to say the rows \
-                 are indented {} spaces, the first one's extra spaces being part of the drawing",
+                 are indented {}, the first one's extra spaces being part of the drawing",
                 least - indent(head),
-                least - indent(head)
+                crate::diag::plural(least - indent(head), "space")
             ),
         )
         .at(Some(*at), Some(1)),
