@@ -235,6 +235,18 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     {
         return Err(no_results(dir));
     }
+    // A mistyped report folder under --resume reuses nothing: said before hours of solving,
+    // not only in the count at the end.
+    if let (Some(dir), true) = (&config.report, config.resume)
+        && std::fs::symlink_metadata(dir).is_err()
+    {
+        eprintln!(
+            "marbles: warning: --resume: {} is not there, so no earlier result is reused and \
+             every puzzle is solved; {}it is made now",
+            dir.display(),
+            crate::diag::near_name(dir)
+        );
+    }
     // Opened once: everything marbles writes or reads back there goes into the folder opened,
     // whatever is put at its name meanwhile.
     let folder = config.report.as_deref().map(Folder::make).transpose()?;

@@ -985,6 +985,24 @@ fn records_of_what_is_no_puzzle_file_are_neither_kept_nor_carried_over() {
     );
 }
 
+/// `--resume` into a report folder that is not there says so before it solves, with the
+/// name it may have meant (a typo solved everything again, said only by the count at the end).
+#[test]
+fn resume_into_a_folder_not_there_says_so_first() {
+    let t = Test::new().file("set/a.yaml", "rules: peg_hop\nboard: |\n  o o .\n");
+    run_in(&t, ".", &["batch", "set", "--report", "reports"]);
+    let stderr = run_in(&t, ".", &["batch", "set", "--report", "reprots", "--resume"]);
+    assert!(
+        stderr.starts_with(
+            "marbles: warning: --resume: reprots is not there, so no earlier result is reused and \
+             every puzzle is solved; did you mean `reports`? it is made now\n"
+        ),
+        "{stderr}"
+    );
+    let stderr = run_in(&t, ".", &["batch", "set", "--report", "reports", "--resume"]);
+    assert!(!stderr.contains("is not there"), "{stderr}");
+}
+
 /// `args` run in `t`'s folder `cwd`, which must exit 0: its stderr.
 fn run_in(t: &Test, cwd: &str, args: &[&str]) -> String {
     let out = t.command().current_dir(t.path(cwd)).args(args).output().unwrap();
