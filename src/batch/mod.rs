@@ -752,8 +752,10 @@ pub fn solve_all(
                     let taken_up = done.len();
                     let (counted, fresh, made) = (&counted, &fresh, &made);
                     let each = |case: usize, cases: usize, o: &Outcome| {
-                        // (The cases taken up are counted as they are told, first.)
-                        if counted.fetch_add(1, Ordering::Relaxed) < weight {
+                        // (The cases taken up are counted as they are told, first; a search
+                        // Ctrl-C stopped is no puzzle done.)
+                        if !crate::report::interrupted(o) && counted.fetch_add(1, Ordering::Relaxed) < weight
+                        {
                             bar.inc(1);
                         }
                         // (A record that cannot be made is left out, and made again with the
