@@ -806,12 +806,22 @@ fn symmetries_are_found_when_coordinates_are_no_lattice() {
 fn bench_command_runs_a_case_in_a_child_process() {
     let out = Test::new()
         .in_root()
-        .args(["bench", "--runs", "1", "--only", "Tilt", "--markdown"])
+        .args(["bench", "--runs", "1", "--only", "tilt", "--markdown"])
         .run()
         .status(0);
     let table = out.stdout;
     assert!(table.contains("solved in 5 tilts"), "{table}");
     assert!(table.starts_with("| puzzle"), "{table}");
+    // `--only` chooses in any case, as `batch -k` does, and one that chooses nothing is
+    // refused (it printed an empty table and exited 0).
+    Test::new()
+        .in_root()
+        .args(["bench", "--only", "no such workload"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "--only no such workload matches no workload: `marbles bench` with no --only lists them all",
+        );
 }
 
 /// The whole-process row is chosen by its question, as every row is (only "whole process"

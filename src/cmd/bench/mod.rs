@@ -58,7 +58,22 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         "peak memory",
         "ours/peer",
     ]);
-    let wanted = |s: &str| config.only.as_ref().is_none_or(|o| s.contains(o.as_str()));
+    // In any case, as `batch -k` chooses (`--only triangle` matched nothing).
+    let only = config.only.as_ref().map(|o| o.to_lowercase());
+    let wanted = |s: &str| {
+        only.as_ref()
+            .is_none_or(|o| s.to_lowercase().contains(o.as_str()))
+    };
+    if let Some(o) = &config.only {
+        let cases = cases::cases();
+        let names = cases.iter().flat_map(|c| [c.name, c.asked]);
+        let peers = peer::KNOWN.iter().flat_map(|k| [k.name, k.asked]);
+        if !names.chain(peers).chain(ENGLISH).any(&wanted) {
+            return Err(super::Error::Usage(format!(
+                "--only {o} matches no workload: `marbles bench` with no --only lists them all"
+            )));
+        }
+    }
     let mut push = |row: Row| {
         eprintln!("{}", row.join(" | "));
         table.push_record(row);
@@ -85,7 +100,7 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         }
     }
     // Chosen by its name or its question, as the rows above are.
-    let (name, asked) = ("English central", "whole process: `marbles solve FILE`");
+    let [name, asked] = ENGLISH;
     if wanted(name) || wanted(asked) {
         let dir = tempfile::tempdir()?;
         let file = dir.path().join("english_central.yaml");
@@ -114,6 +129,9 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     writeln!(stdout, "{table}")?;
     Ok(ExitCode::Solved)
 }
+
+/// The row timing the whole process on the English board: its name and its question.
+const ENGLISH: [&str; 2] = ["English central", "whole process: `marbles solve FILE`"];
 
 /// A row with only its first three columns filled.
 fn row(name: &str, asked: &str, result: String) -> Row {
