@@ -114,15 +114,16 @@ pub enum GaveUp {
     #[error("more than 2^128 jump sequences")]
     Overflow,
     /// A `fewest` search stopped by `stop` with an answer of `best` pegs (`pieces`: pieces of
-    /// kinds) it could not prove optimal; `floor` is the fewest it proved possible at best,
-    /// where it proved one, and `known` says how (the words `best found so far 3 pegs, at
-    /// least 2 (…)`).
-    #[error("{stop}; best found so far {}, {}{}", plural(*best as usize, if *pieces { "piece" } else { "peg" }), floor.map_or("not proven the fewest".to_string(), |f| format!("at least {f}")), known.as_ref().map(|k| format!(" ({k})")).unwrap_or_default())]
+    /// kinds) it could not prove optimal, or none yet (no position it reached meets the rest
+    /// of the goal: a peg on its `at:` cell); `floor` is the fewest it proved possible at
+    /// best, where it proved one, and `known` says how (the words `best found so far 3 pegs,
+    /// at least 2 (…)`, `no line found yet, at least 2 pegs`).
+    #[error("{stop}; {}, {}{}", best.map_or_else(|| "no line found yet".to_string(), |b| format!("best found so far {}", plural(b as usize, if *pieces { "piece" } else { "peg" }))), floor.map_or("not proven the fewest".to_string(), |f| format!("at least {}", if best.is_some() { f.to_string() } else { plural(f as usize, if *pieces { "piece" } else { "peg" }) })), known.as_ref().map(|k| format!(" ({k})")).unwrap_or_default())]
     Unproven {
         stop: Box<GaveUp>,
-        best: u32,
+        best: Option<u32>,
         floor: Option<u32>,
-        known: Option<String>,
+        known: Option<Box<str>>,
         pieces: bool,
     },
     /// A fewest-moves search stopped by `stop` with a line of `best` moves (none found yet:

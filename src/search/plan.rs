@@ -122,7 +122,7 @@ fn fewest_pegs_in_fewest_moves(
         // A best line past a `moves: N` meets no goal: the start is the best so far.
         if moves > cap {
             if let Verdict::GaveUp(GaveUp::Unproven { best, .. }) = &mut first.verdict {
-                *best = m.start.count_ones();
+                *best = best_so_far(m, m.start);
             }
             first.path.clear();
             first.end = m.start;
@@ -317,11 +317,18 @@ pub fn floor(model: &HopModel, budget: &Budget) -> Result<u32, GaveUp> {
 fn start_is_best(model: &HopModel, why: GaveUp, low: u32) -> Verdict {
     Verdict::GaveUp(GaveUp::Unproven {
         stop: Box::new(why),
-        best: model.start.count_ones(),
+        best: best_so_far(model, model.start),
         floor: Some(low),
         known: None,
         pieces: false,
     })
+}
+
+/// The pegs of `end` as a `fewest` search's best so far: none where it holds no peg on the
+/// goal's `at:` cell (the start, reported as "best found so far 4 pegs", was no answer).
+fn best_so_far(model: &HopModel, end: u128) -> Option<u32> {
+    let holds = model.goal.at.is_none_or(|c| end >> c & 1 == 1);
+    holds.then(|| end.count_ones())
 }
 
 /// Solves a `pegs: fewest` model on a small board by [`dense`]'s table, when it [`dense::fits`]
@@ -374,7 +381,6 @@ fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl
     let mut best = dfs::solve_with(model, order, &mut turn, obs, &plain);
     budget.nodes = turn.nodes;
     best.nodes = budget.nodes;
-    let reached = best.end.count_ones();
     let mut why = (low > 1).then(|| {
         format!(
             "position class: no {}-peg position shares the start's class",
@@ -384,12 +390,12 @@ fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl
     // The fewest pegs proven possible at best: the class floor, then one above each count
     // the exact searches prove impossible.
     let mut at_least = low;
-    let unproven = |stop: &GaveUp, best: u32, at_least: u32, known: &Option<String>| {
+    let unproven = |stop: &GaveUp, end: u128, at_least: u32, known: &Option<String>| {
         Verdict::GaveUp(GaveUp::Unproven {
             stop: Box::new(stop.clone()),
-            best,
+            best: best_so_far(model, end),
             floor: Some(at_least),
-            known: known.clone(),
+            known: known.as_deref().map(Box::from),
             pieces: false,
         })
     };
@@ -398,7 +404,7 @@ fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl
         Verdict::Solved | Verdict::Unsolvable(_) => return best,
         Verdict::GaveUp(stop) => {
             if budget.exceeded(best.memory).is_some() {
-                best.verdict = unproven(stop, reached, at_least, &why);
+                best.verdict = unproven(stop, best.end, at_least, &why);
                 return best;
             }
         }
@@ -427,7 +433,7 @@ fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl
     let reached = best.end.count_ones();
     if let Some(stop) = stopped {
         best.nodes = budget.nodes;
-        best.verdict = unproven(&stop, reached, at_least, &why);
+        best.verdict = unproven(&stop, best.end, at_least, &why);
         return best;
     }
     best.nodes = budget.nodes;
@@ -451,7 +457,7 @@ fn fewest(model: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl
                 at_least = k + 1;
             }
             Verdict::GaveUp(stop) => {
-                best.verdict = unproven(&stop, reached, at_least, &why);
+                best.verdict = unproven(&stop, best.end, at_least, &why);
                 return best;
             }
         }

@@ -287,7 +287,7 @@ fn depth_first<const K: usize>(
                     Some((n, path)) if fewest => RewriteResult {
                         verdict: Verdict::GaveUp(GaveUp::Unproven {
                             stop: Box::new(why),
-                            best: n,
+                            best: Some(n),
                             floor: None,
                             known: None,
                             pieces: true,

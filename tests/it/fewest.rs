@@ -767,6 +767,32 @@ fn a_stopped_search_under_a_cap_on_the_moves_keeps_to_the_cap() {
         .stdout_has("solved in 9 moves, proven the fewest (19 jumps)");
 }
 
+/// Under `pegs: fewest` and `at:`, a search stopped before any position with a peg on the
+/// cell has no best so far: it said "best found so far 4 pegs", the start, which holds no
+/// peg there.
+#[test]
+fn the_fewest_pegs_on_a_cell_stopped_early_claims_no_line() {
+    let board = "  o o . . . .\n  o o . . . .\n  . . . . . .\n";
+    let run = Test::new()
+        .file(
+            "p.yaml",
+            &format!("rules: peg_hop\nboard: |\n{board}goal:\n  pegs: fewest\n  at: [0, 2]\n"),
+        )
+        .args(["solve", "--max-nodes", "1", "--format", "json", "p.yaml"])
+        .run()
+        .status(1);
+    let json = &run.json()[0];
+    assert_eq!(json["status"], "gave_up", "{json}");
+    assert!(
+        json["reason"]
+            .as_str()
+            .is_some_and(|r| r
+                .starts_with("node limit (1 node); no line found yet, at least 2 pegs (position class: ")),
+        "{json}"
+    );
+    assert_eq!(json["pegs_floor"], 2, "{json}");
+}
+
 /// Under `pegs: fewest` and `moves: N`, a search stopped before the fewest pegs were proven
 /// shows no line longer than N either: the start is its best so far.
 #[test]
