@@ -139,7 +139,17 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         Ok(r) => {
             let mut stdout = io::stdout().lock();
             if config.json {
-                serde_json::to_writer_pretty(&mut stdout, &r)?;
+                let mut v = serde_json::to_value(&r)?;
+                // What `--positions-only` does not count is null, as the text's "not
+                // counted" says: it read `"solutions": 0`, `"games": 0`.
+                if v["positions_only"] == true {
+                    v["solutions"] = serde_json::Value::Null;
+                    v["games"] = serde_json::Value::Null;
+                    for layer in v["layers"].as_array_mut().into_iter().flatten() {
+                        layer["games"] = serde_json::Value::Null;
+                    }
+                }
+                serde_json::to_writer_pretty(&mut stdout, &v)?;
                 writeln!(stdout)?;
             } else {
                 match &r {

@@ -58,7 +58,7 @@ pub struct CountResult {
     pub symmetries: usize,
     pub positions: u64,
     pub canonical: u64,
-    /// Jump sequences from the start to a goal position (0, not counted, when
+    /// Jump sequences from the start to a goal position (0, not counted, and null in JSON, when
     /// `positions_only`).
     pub solutions: u128,
     /// Complete games: jump sequences from the start played until no jump is left, wins
