@@ -352,7 +352,7 @@ fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
     let mut failed: Failed<W> = Failed::new();
     // Whether pagoda functions, and a table of endgames, ruled out a position: a refutation
     // names only what did.
-    let mut cut_by = [false; 3];
+    let mut cut_by = [false; 4];
     // Each frame: a position and the next index into `order` to try from it.
     let keys = Keys::new(sym, moves, order.len());
     let start_w = W::narrow(start);
@@ -462,6 +462,10 @@ fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
         if pegs <= target {
             // Every move removes a peg: below the target there is no way back up.
             cut_by[2] |= below_floor_cut && pegs > 1;
+            // A goal of a peg count is not followed below it: what a move leads to from here
+            // is not tried, and a refutation says so (it called the positions tried every
+            // position reachable).
+            cut_by[3] |= !fewest && moves.next(ns, &mut moves.start(ns)).is_some();
             obs.dead_end(path.len(), ns.wide());
             failed.insert(ns_key);
             path.pop();
@@ -479,11 +483,16 @@ fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
         return done(Verdict::Solved, p, end, budget, memory);
     }
     // What ruled positions out, named only where it did.
-    let cut: Vec<&str> = ["pagoda functions", "a table of endgames", "position class"]
-        .into_iter()
-        .zip(cut_by)
-        .filter_map(|(why, cut)| cut.then_some(why))
-        .collect();
+    let cut: Vec<&str> = [
+        "pagoda functions",
+        "a table of endgames",
+        "position class",
+        "having fewer pegs than the goal",
+    ]
+    .into_iter()
+    .zip(cut_by)
+    .filter_map(|(why, cut)| cut.then_some(why))
+    .collect();
     let why = super::exhausted(failed.len() as u64, sym.is_some_and(|s| s.order() > 1), &cut);
     done(Verdict::Unsolvable(Some(why)), Vec::new(), start, budget, memory)
 }

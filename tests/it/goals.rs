@@ -360,3 +360,18 @@ fn a_goal_a_pagoda_rules_out_is_refuted_before_any_search_with_its_weights() {
     );
     assert_eq!(o["stats"]["nodes"], 0);
 }
+
+/// A refutation of a goal of two pegs says that what lies below two pegs was not tried: it
+/// called the two positions tried every position reachable, where a third, of one peg, is.
+#[test]
+fn a_refutation_names_the_positions_below_the_goal_s_pegs_as_not_tried() {
+    let o = outcome(
+        "rules: peg_hop\nboard: |\n  o . o o\ngoal:\n  pegs: 2\n  at: [0, 2]\n",
+        1,
+    );
+    assert_eq!(
+        o["reason"],
+        "exhaustive search: none of the 2 positions tried reaches the goal; every other position \
+         reachable from the start was ruled out by having fewer pegs than the goal"
+    );
+}
