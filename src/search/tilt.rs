@@ -188,8 +188,33 @@ fn search<K: Key>(model: &TiltModel, budget: &mut Budget, bits: u32) -> TiltResu
     };
     let marbles = model.start.len();
     let home = |s: &[TiltCell]| model.is_home(s);
+    // Sliders are alike, and blockers: a state holds each kind's cells in order, so that two
+    // boards told apart only by which slider is where are one state (the count of positions
+    // an unsolvable verdict gives counted 10 where the board has 6).
+    let alike: Vec<Vec<usize>> = [Piece::Slider, Piece::Blocker]
+        .map(|kind| {
+            (0..marbles)
+                .filter(|&k| model.pieces[k] == kind)
+                .collect::<Vec<usize>>()
+        })
+        .into_iter()
+        .filter(|group| group.len() > 1)
+        .collect();
+    let mut cells = Vec::new();
+    let mut in_order = |s: &mut Vec<TiltCell>| {
+        for group in &alike {
+            cells.clear();
+            cells.extend(group.iter().map(|&k| s[k]));
+            cells.sort_unstable();
+            for (&k, &c) in group.iter().zip(&cells) {
+                s[k] = c;
+            }
+        }
+    };
     // Every state seen, with the index of the state it came from and the tilt taken.
-    let first = K::pack(&model.start, bits);
+    let mut start = model.start.clone();
+    in_order(&mut start);
+    let first = K::pack(&start, bits);
     let mut states: Vec<(K, u32, u32)> = vec![(first.clone(), u32::MAX, 0)];
     let mut seen: FxHashSet<K> = FxHashSet::default();
     seen.insert(first);
@@ -241,6 +266,7 @@ fn search<K: Key>(model: &TiltModel, budget: &mut Budget, bits: u32) -> TiltResu
             if !roll_into(model, d, &cur, &mut occ, &mut next) {
                 continue;
             }
+            in_order(&mut next);
             // One hash a child: a word is copied for nothing when seen, a box only past 128 bits.
             let key = K::pack(&next, bits);
             if !seen.insert(key.clone()) {

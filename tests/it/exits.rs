@@ -184,3 +184,23 @@ fn exit_boards_refuse_bad_parts_naming_the_line() {
         assert_eq!(stderr, format!("marbles: error: {message}\n"), "{body}");
     }
 }
+
+/// Sliders are alike: an unsolvable verdict counts the boards reachable, not which slider is
+/// where (it counted 10 positions where the board has 6: the two sliders on [2, 0] and
+/// [2, 1], on [2, 1] and [2, 2], and one slider left on [0, 0], [0, 2], [2, 0] or [2, 2]).
+#[test]
+fn an_unsolvable_verdict_counts_boards_not_which_slider_is_where() {
+    let run = Test::new()
+        .file(
+            "p.yaml",
+            "rules: tilt_roll\nsize: 3\nexits: [[1, 1]]\nsliders: [[2, 0], [2, 1]]\n",
+        )
+        .args(["solve", "p.yaml", "--format", "json"])
+        .run()
+        .status(1);
+    assert_eq!(
+        run.json()[0]["reason"],
+        "exhaustive search: none of the 6 positions tried reaches the goal; they are every \
+         position reachable from the start"
+    );
+}
