@@ -371,8 +371,11 @@ fn a_shard_whose_report_folder_is_removed_leaves_its_results_in_the_one_made_aga
     cmd.args(batch_set(&["--timeout", "2", "--shard", "0/1"]));
     let shard = spawn(cmd);
     let lock = t.path("rep/.lock");
-    wait_for("the lock", || {
+    // Removed while it solves: once the journal is open too (between the lock and the
+    // journal, removing it is an error of the run, which a busy machine made this test meet).
+    wait_for("the lock and the journal", || {
         std::fs::read_to_string(&lock).is_ok_and(|s| s.contains("pid"))
+            && t.path("rep/.journal.jsonl").exists()
     });
     std::fs::remove_dir_all(t.path("rep")).unwrap();
     exits(shard, 1);
