@@ -107,7 +107,10 @@ pub fn parse(path: &Path, text: &str) -> Result<Project> {
             .and_then(|n| text.lines().nth(n - 1))
             .and_then(|l| l.split_once('='))
             .map(|(k, _)| k.trim())
-            .filter(|k| !k.is_empty() && e.message().starts_with("invalid "));
+            .filter(|k| {
+                let said = e.message();
+                !k.is_empty() && (said.starts_with("invalid ") || said.starts_with("duplicate key"))
+            });
         let message = worded(e.message());
         let message = match key {
             Some(k) => format!("`{k}`: {message}"),
@@ -168,6 +171,15 @@ pub fn parse(path: &Path, text: &str) -> Result<Project> {
     Ok(project)
 }
 
+/// The keys of `[limits]` ([`ProjectLimits`]).
+const LIMIT_KEYS: [&str; 5] = [
+    "timeout",
+    "max_nodes",
+    "max_memory",
+    "script_ops",
+    "script_timeout",
+];
+
 /// serde's words for a key it does not know, made a suggestion: "unknown key `timout`: did
 /// you mean `timeout`? (known: …)".
 fn worded(message: &str) -> String {
@@ -189,7 +201,11 @@ fn worded(message: &str) -> String {
             );
         return crate::diag::whole_numbers(&message);
     };
-    let hint = crate::diag::did_you_mean(key, &known);
+    // A limit written above `[limits]` is no key of the file's top.
+    let hint = match LIMIT_KEYS.contains(&key) && known.contains(&"limits") {
+        true => format!("`{key}` belongs in the `[limits]` table: write it below a line `[limits]`; "),
+        false => crate::diag::did_you_mean(key, &known),
+    };
     let known: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
     format!(
         "unknown key `{key}`: {hint}known keys here: {}",
@@ -222,6 +238,23 @@ mod tests {
         assert_eq!(p.limits.timeout, Some(10.0));
         assert_eq!(p.limits.max_memory, Some(ByteSize(1_000_000)));
         assert_eq!(p.limits.script_timeout, Some(3.0));
+    }
+
+    #[test]
+    fn a_limit_above_its_table_and_a_key_set_twice_are_named() {
+        let e = parse(Path::new(FILE), "timeout = 3\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "marbles.toml:1: unknown key `timeout`: `timeout` belongs in the `[limits]` table: \
+             write it below a line `[limits]`; known keys here: `jobs`, `report`, `rules` and `limits`"
+        );
+        // Every one of LIMIT_KEYS is a key of `[limits]`.
+        for key in LIMIT_KEYS {
+            let text = format!("[limits]\n{key} = 3\n");
+            assert!(parse(Path::new(FILE), &text).is_ok(), "{key}");
+        }
+        let e = parse(Path::new(FILE), "jobs = 2\njobs = 2\n").unwrap_err();
+        assert_eq!(e.to_string(), "marbles.toml:2: `jobs`: duplicate key");
     }
 
     #[test]
