@@ -465,7 +465,10 @@ fn search<W: Word, G: Gen<W>, const ANY_PEGS: bool>(
             // A goal of a peg count is not followed below it: what a move leads to from here
             // is not tried, and a refutation says so (it called the positions tried every
             // position reachable).
-            cut_by[3] |= !fewest && moves.next(ns, &mut moves.start(ns)).is_some();
+            // (Looked for only until one such position is met: it runs in the search loop.)
+            if !cut_by[3] && !fewest && moves.next(ns, &mut moves.start(ns)).is_some() {
+                cut_by[3] = true;
+            }
             obs.dead_end(path.len(), ns.wide());
             failed.insert(ns_key);
             path.pop();

@@ -62,6 +62,11 @@ impl Limits {
     }
 }
 
+/// What a `fewest` search counts: pieces of kinds, or pegs.
+fn left(pieces: bool) -> &'static str {
+    if pieces { "piece" } else { "peg" }
+}
+
 /// How a search ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
@@ -118,7 +123,7 @@ pub enum GaveUp {
     /// of the goal: a peg on its `at:` cell); `floor` is the fewest it proved possible at
     /// best, where it proved one, and `known` says how (the words `best found so far 3 pegs,
     /// at least 2 (…)`, `no line found yet, at least 2 pegs`).
-    #[error("{stop}; {}, {}{}", best.map_or_else(|| "no line found yet".to_string(), |b| format!("best found so far {}", plural(b as usize, if *pieces { "piece" } else { "peg" }))), floor.map_or("not proven the fewest".to_string(), |f| format!("at least {}", if best.is_some() { f.to_string() } else { plural(f as usize, if *pieces { "piece" } else { "peg" }) })), known.as_ref().map(|k| format!(" ({k})")).unwrap_or_default())]
+    #[error("{stop}; {}, {}{}", best.map_or_else(|| "no line found yet".to_string(), |b| format!("best found so far {}", plural(b as usize, left(*pieces)))), floor.map_or("not proven the fewest".to_string(), |f| format!("at least {}", if best.is_some() { f.to_string() } else { plural(f as usize, left(*pieces)) })), known.as_ref().map(|k| format!(" ({k})")).unwrap_or_default())]
     Unproven {
         stop: Box<GaveUp>,
         best: Option<u32>,

@@ -171,10 +171,13 @@ pub fn play(
             .filter(|w| !w.is_empty())
             .collect();
         // Commands in any case (`Undo`, `HINT`); a move's words as written.
-        let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
-        let command: Vec<&str> = match lower.as_slice() {
-            [one] => vec![one.as_str()],
-            _ => words.clone(),
+        let lower = match words.as_slice() {
+            [one] => Some(one.to_ascii_lowercase()),
+            _ => None,
+        };
+        let command: Vec<&str> = match &lower {
+            Some(one) => vec![one.as_str()],
+            None => words.clone(),
         };
         let here = history.last().unwrap().clone();
         match command.as_slice() {
