@@ -3,7 +3,8 @@
 //! A family whose jumps do not each take exactly one peg (`over:` a list of several, or
 //! none) is searched by `chains`, breadth-first by moves. For the others, a goal whose
 //! positions can be listed is searched by moves from both ends (`both_ends`), after a quick
-//! depth-first line to return should a limit stop it, and a beam's line (`upper`) for it to
+//! depth-first line to return should a limit stop it (or its proof that no line exists, the
+//! answer), and a beam's line (`upper`) for it to
 //! beat, with lower bounds from Merson regions (`bounds`) dropping positions that cannot be
 //! on a line within the target, raised from the bound at the start up to the beam's line
 //! less one (or a `moves: N` goal's N). What follows is the search for the rest (too many goal
@@ -97,9 +98,9 @@ fn solve_beamed(
     let single = model.moves.iter().all(|m| m.over.len() == 1);
     let cap = goal.most();
     let r = if !single {
-        // A quick line first, to return should a limit stop the exact search.
-        let best = quick_line(model, budget);
-        chains::run(model, budget).map_err(|stop| stop.with_line(best))
+        // A quick line first, to return should a limit stop the exact search (or no line).
+        quick_line(model, budget)
+            .and_then(|best| chains::run(model, budget).map_err(|stop| stop.with_line(best)))
     } else if model.geo.cells.len() <= 64 {
         Search::<u64>::new(model, budget).and_then(|s| s.fastest(cap, beam, budget))
     } else {
@@ -622,12 +623,12 @@ impl<'a, W: Word> Search<'a, W> {
     /// layers of peg count.
     fn fastest(mut self, cap: u32, beam: Option<Option<Line>>, budget: &mut Budget) -> Result<Found, Stop> {
         let Some(goals) = self.listed_goals(budget)? else {
-            let best = quick_line(self.model, budget);
+            let best = quick_line(self.model, budget)?;
             return self.run(budget).map_err(|stop| stop.with_line(best));
         };
         self.live = 0;
         // A quick line first, to return should a limit stop the exact search.
-        let best = quick_line(self.model, budget);
+        let best = quick_line(self.model, budget)?;
         match both_ends::run(&self, goals, cap, beam, budget) {
             Ok(found) => Ok(found),
             Err((Stop::GaveUp(why, memory), least, line)) => Err(Stop::Bounded {
@@ -864,21 +865,28 @@ const LINE_SECONDS: std::time::Duration = std::time::Duration::from_secs(2);
 /// [`QUICK_NODES`] of `budget`, if it finds one; else by the searches `solve` uses for a
 /// first solution (pagodas, symmetry, beams), within [`LINE_NODES`] and [`LINE_SHARE`] (or
 /// [`LINE_SECONDS`]) of the time left: a board of 87 holes that `solve` finished in 0.2 s gave
-/// up a 5 s fewest-moves search with no line.
-fn quick_line(model: &HopModel, budget: &mut Budget) -> Option<Vec<usize>> {
+/// up a 5 s fewest-moves search with no line. Either search proving that no line exists in
+/// any number of moves is the answer, with its reason: a sparse board of 91 holes that `solve`
+/// refuted in 23,000 nodes took the search by moves past 5.9 GiB.
+fn quick_line(model: &HopModel, budget: &mut Budget) -> Result<Option<Vec<usize>>, Stop> {
     let mut any = model.clone();
     any.goal.moves = None;
     let order: Vec<usize> = (0..any.moves.len()).collect();
+    let found = |r: HopResult| match r.verdict {
+        Verdict::Solved => Ok(Some(r.path)),
+        Verdict::Unsolvable(why) => Err(Stop::Unsolvable(why, r.memory)),
+        Verdict::GaveUp(_) => Ok(None),
+    };
     let mut turn = budget.capped(QUICK_NODES);
     let r = super::dfs::solve(&any, &order, &mut turn, &mut super::dfs::Quiet);
     budget.nodes = turn.nodes;
-    if r.verdict == Verdict::Solved {
-        return Some(r.path);
+    if let Some(line) = found(r)? {
+        return Ok(Some(line));
     }
     let mut turn = budget.shared(LINE_NODES, LINE_SHARE, LINE_SECONDS);
     let r = super::plan::hop(&any, &order, &mut turn, &mut super::dfs::Quiet);
     budget.nodes = turn.nodes;
-    (r.verdict == Verdict::Solved).then_some(r.path)
+    found(r)
 }
 
 /// The jumps from the start to `end`, `moves` moves from it: walked back a move at a time, each

@@ -375,3 +375,38 @@ fn a_refutation_names_the_positions_below_the_goal_s_pegs_as_not_tried() {
          reachable from the start was ruled out by having fewer pegs than the goal"
     );
 }
+
+/// The fewest moves of a goal no line meets at all is refuted as `solve` refutes it: the
+/// search by moves from both ends, on this sparse 66-hole board, passed 64 MB with no answer
+/// where the depth-first search tries a few hundred positions.
+#[test]
+fn the_fewest_moves_to_a_goal_no_line_meets_is_refuted_by_the_plain_search() {
+    let board = [
+        "            .\n",
+        "           . .\n",
+        "          o . .\n",
+        "         . o . .\n",
+        "        o . . . .\n",
+        "       o . . . . .\n",
+        "      . . o . . . .\n",
+        "     . o . . o . . .\n",
+        "    . . . . . o . . .\n",
+        "   o . . . o . . . o .\n",
+        "  . . . . . . . . o . .\n",
+    ]
+    .concat();
+    let o = outcome(
+        &format!(
+            "rules: triangle_hop\nboard: |2\n{board}goal:\n  pegs: 2\n  at: [10, 5]\n  moves: fewest\n\
+             solve:\n  max_memory: 64MB\n"
+        ),
+        1,
+    );
+    assert_eq!(o["status"], "unsolvable", "{o}");
+    let reason = o["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("exhaustive search: none of the ")
+            && reason.ends_with(" reachable from the start"),
+        "{reason}"
+    );
+}
