@@ -51,6 +51,7 @@ pub enum Command {
     /// Solve puzzle files and show each verdict, move and board.
     Solve(SolveArgs),
     /// Play a puzzle yourself, move by move; `solve` lets marbles finish from where you are.
+    #[command(after_long_help = crate::cmd::play::help_all())]
     Play(PlayArgs),
     /// Validate puzzle files and their rule scripts without solving; a script (x.rhai) is
     /// checked on the puzzles given that use it, or on a sample board.

@@ -460,8 +460,8 @@ fn a_move_limit_and_a_fewest_goal_decide_a_game_of_pieces() {
 
 #[test]
 fn a_bad_line_is_quoted_with_its_control_characters_escaped() {
-    // An escape sequence that would set the terminal's title and colour what follows (its
-    // `[`s part words, as in a move written `[2, 0] [0, 0]`).
+    // An escape sequence that would set the terminal's title and colour what follows, quoted
+    // as typed (its `[`s part words, as in a move written `[2, 0] [0, 0]`, but not the quote).
     let (code, out) = play(
         "puzzles/triangle_hop/corner.yaml",
         "\u{1b}]0;owned\u{7}\u{1b}[31m 1 2\nquit\n",
@@ -469,14 +469,14 @@ fn a_bad_line_is_quoted_with_its_control_characters_escaped() {
     assert_eq!(code, Some(1));
     assert!(
         out.contains(
-            "`\\u{1b} 0;owned\\u{7}\\u{1b} 31m 1 2` is not a jump: write `R C R2 C2` (from, to), or `help`\n"
+            "`\\u{1b}]0;owned\\u{7}\\u{1b}[31m 1 2` is not a jump: write `R C R2 C2` (from, to), or `help`\n"
         ),
         "{out}"
     );
     assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out:?}");
     // A tilt puzzle quotes a bad direction the same way.
     let (_, out) = play("puzzles/tilt_roll/four_by_four.yaml", "\u{1b}[2J\nquit\n");
-    assert!(out.contains("`\\u{1b} 2J` is not a tilt: write one of"), "{out}");
+    assert!(out.contains("`\\u{1b}[2J` is not a tilt: write one of"), "{out}");
     assert!(!out.contains('\u{1b}'), "{out:?}");
 }
 
@@ -617,4 +617,17 @@ fn ctrl_c_stops_a_hint_and_the_game_goes_on() {
     let (code, printed) = session(b"hint\n", 1000, b"undo\nquit\n", libc::SIGTERM);
     assert!(!printed.contains("stopped"), "{printed}");
     assert_eq!(code, Some(130), "{printed}");
+}
+
+#[test]
+fn play_help_lists_the_commands_of_every_kind_of_puzzle() {
+    let help = Test::new().args(["play", "--help"]).run().status(0).stdout;
+    for line in [
+        "hop puzzles:\n  R C R2 C2      jump the peg at [R, C] to [R2, C2]",
+        "tilt puzzles:\n  up down left right (or u d l r)\n",
+        "sliding robots:\n  R C R2 C2      slide the robot at [R, C]",
+        "  undo           take back the last move\n",
+    ] {
+        assert!(help.contains(line), "{line}\n{help}");
+    }
 }

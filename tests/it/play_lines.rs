@@ -1,7 +1,7 @@
 //! `marbles play`'s line-by-line game driven in memory: moves, help, `solve`, the prompt.
 
 use marbles::cmd::ExitCode;
-use marbles::cmd::play::{HELP, PIECES_MOVE, play};
+use marbles::cmd::play::{HOP_MOVE, PIECES_MOVE, TILT_MOVE, play};
 use marbles::solve::{self, Options};
 use std::path::Path;
 
@@ -36,7 +36,7 @@ fn solve_finishes_the_game_and_wins() {
 }
 
 #[test]
-fn help_for_pieces_of_kinds_says_how_a_piece_moves_and_leaves_out_tilts() {
+fn help_says_how_the_puzzle_s_own_kind_moves_and_leaves_out_the_others() {
     let (_, out) = play_with("puzzles/frogs_toads/frogs_toads_3.yaml", "help\n", false);
     assert!(
         out.contains(&format!(
@@ -45,8 +45,16 @@ fn help_for_pieces_of_kinds_says_how_a_piece_moves_and_leaves_out_tilts() {
         "{out}"
     );
     assert!(!out.contains("tilt"), "{out}");
+    // A hop puzzle's help names jumps, not tilts; a tilt puzzle's, tilts, not jumps.
     let (_, out) = play_with("puzzles/triangle_hop/corner.yaml", "help\n", false);
-    assert!(out.ends_with(&format!("{HELP}\n")), "{out}");
+    assert!(out.contains(&format!("commands:\n{HOP_MOVE}\n  moves ")), "{out}");
+    assert!(!out.contains("tilt"), "{out}");
+    let (_, out) = play_with("puzzles/tilt_roll/four_by_four.yaml", "help\n", false);
+    assert!(
+        out.contains(&format!("commands:\n{TILT_MOVE}\n  moves ")),
+        "{out}"
+    );
+    assert!(!out.contains("jump"), "{out}");
 }
 
 #[test]

@@ -56,46 +56,70 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     )?)
 }
 
-pub const HELP: &str = "\
-commands:
-  R C R2 C2      hop puzzles: jump the peg at [R, C] to [R2, C2] (also written R,C R2,C2);
-                 where two jumps join those holes, add the holes taken: `… over R3 C3`
-  up down left right (or u d l r)
-                 tilt puzzles: tilt the board that way
-  moves          list the legal moves
-  hint           the next move of a solution from here
-  solve          let marbles finish the game from here, showing every move
-                 (hint and solve search 10 s at most, unless --timeout or the
-                 puzzle's `solve: timeout:` says otherwise)
-  undo           take back the last move
-  restart        back to the start
-  help           this list
-  quit           leave (end of input does too)";
+/// The first command of `help` for hop puzzles.
+pub const HOP_MOVE: &str = concat!(
+    "  R C R2 C2      jump the peg at [R, C] to [R2, C2] (also written R,C R2,C2);\n",
+    "                 where two jumps join those holes, add the holes taken: `… over R3 C3`"
+);
 
-/// [`HELP`]'s first command as puzzles of pieces of kinds read it.
+/// The first command of `help` for tilt puzzles.
+pub const TILT_MOVE: &str = concat!(
+    "  up down left right (or u d l r)\n",
+    "                 tilt the board that way (or any direction the rules name)"
+);
+
+/// The first command of `help` for puzzles of pieces of kinds.
 pub const PIECES_MOVE: &str = concat!(
     "  R C R2 C2      move the piece at [R, C] to [R2, C2] (also written R,C R2,C2); of\n",
     "                 several moves between the two, the first the rules list that fits"
 );
 
-/// [`HELP`]'s first command as puzzles of sliding robots read it.
+/// The first command of `help` for puzzles of sliding robots.
 const SLIDE_MOVE: &str = concat!(
     "  R C R2 C2      slide the robot at [R, C] until it stops at [R2, C2] (also written\n",
     "                 R,C R2,C2)"
 );
 
-/// The commands for `p`.
+/// The commands after a move, the same for every puzzle.
+const COMMANDS: &str = concat!(
+    "  moves          list the legal moves\n",
+    "  hint           the next move of a solution from here\n",
+    "  solve          let marbles finish the game from here, showing every move\n",
+    "                 (hint and solve search 10 s at most, unless --timeout or the\n",
+    "                 puzzle's `solve: timeout:` says otherwise)\n",
+    "  undo           take back the last move\n",
+    "  restart        back to the start\n",
+    "  help           this list\n",
+    "  quit           leave (end of input does too)"
+);
+
+/// Every command of every kind of puzzle, for `marbles play --help`.
+pub fn help_all() -> String {
+    let moves: Vec<String> = [
+        ("hop puzzles", HOP_MOVE),
+        ("tilt puzzles", TILT_MOVE),
+        ("pieces of kinds", PIECES_MOVE),
+        ("sliding robots", SLIDE_MOVE),
+    ]
+    .iter()
+    .map(|(of, text)| format!("{of}:\n{text}"))
+    .collect();
+    format!(
+        "Commands, typed one a line (also piped: `marbles play FILE < moves.txt`), a move as\n\
+         the kind of puzzle reads it:\n\n{}\n\nthen, for every puzzle:\n{COMMANDS}",
+        moves.join("\n")
+    )
+}
+
+/// The commands for `p`: its kind's move, then the rest.
 fn help(p: &Prepared) -> String {
     let first = match &p.model {
+        Model::Hop(_) => HOP_MOVE,
+        Model::Tilt(_) => TILT_MOVE,
         Model::Rewrite(_) => PIECES_MOVE,
         Model::Slide(_) => SLIDE_MOVE,
-        _ => return HELP.to_string(),
     };
-    let (_, rest) = HELP
-        .split_once("\n  up down")
-        .expect("HELP lists the tilts second");
-    let (_, rest) = rest.split_once("\n  moves").expect("then the moves");
-    format!("commands:\n{first}\n  moves{rest}")
+    format!("commands:\n{first}\n{COMMANDS}")
 }
 
 /// How long `hint` and `solve` search when neither `--timeout` nor the puzzle sets a limit:
@@ -165,6 +189,7 @@ pub fn play(
         };
         // A move as the hint writes it reads back too: `[2, 0] over [1, 0] to [0, 0]
         // (up-right)`, its direction in brackets dropped.
+        let typed = line;
         let line = line.split('(').next().unwrap_or_default();
         let words: Vec<&str> = line
             .split(|c: char| c.is_whitespace() || matches!(c, ',' | '[' | ']'))
@@ -230,7 +255,7 @@ pub fn play(
                     )?,
                 }
             }
-            _ => match parse_move(p, &here, &words) {
+            _ => match parse_move(p, &here, &words, typed) {
                 Err(why) => writeln!(out, "{why}")?,
                 Ok((next, mark)) => {
                     show(p, &next, mark, &mut out)?;
@@ -401,18 +426,24 @@ fn legal_moves(p: &Prepared, pos: &Position) -> Vec<(String, Position)> {
 
 /// The player's words as a message quotes them: at most 80 characters, then `…`, control
 /// characters escaped as names are (`\u{1b}`), so a line is never replayed to the terminal.
-fn echo(words: &[&str]) -> String {
+fn echo(text: &str) -> String {
     const MAX: usize = 80;
-    let text = words.join(" ");
+    let text = text.trim();
     let cut = match text.char_indices().nth(MAX) {
         Some((i, _)) => format!("{}…", &text[..i]),
-        None => text,
+        None => text.to_string(),
     };
     render::one_line(&cut).into_owned()
 }
 
-/// Reads one move; returns the new position and the cell to mark.
-fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position, Option<Cell>), String> {
+/// Reads one move, its `words` split from the line as `typed` (which a refusal quotes);
+/// returns the new position and the cell to mark.
+fn parse_move(
+    p: &Prepared,
+    pos: &Position,
+    words: &[&str],
+    typed: &str,
+) -> Result<(Position, Option<Cell>), String> {
     match (&p.model, pos) {
         (Model::Hop(m), Position::Hop(s)) => {
             // `R C R2 C2`, or, where jumps between two holes take different pegs, `… over R3 C3`;
@@ -435,7 +466,7 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
                 }
                 None => (words, None),
             };
-            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, ends, "a jump", "hole")?;
+            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, ends, typed, ("a jump", "hole"))?;
             let named = |c: &usize| format!("[{}, {}]", m.geo.cells[*c][0], m.geo.cells[*c][1]);
             let between: Vec<&crate::model::HopMove> = m
                 .moves
@@ -510,7 +541,7 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
             }
         }
         (Model::Rewrite(m), Position::Rewrite(s)) => {
-            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, &as_typed(words), "a move", "hole")?;
+            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, &as_typed(words), typed, ("a move", "hole"))?;
             if !m.moves.iter().any(|mv| mv.from == f && mv.to == t) {
                 return Err(format!(
                     "no move goes from [{r}, {c}] to [{r2}, {c2}] on this board"
@@ -530,7 +561,8 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
             Ok((Position::Rewrite(next), Some([r2, c2])))
         }
         (Model::Slide(m), Position::Slide(s)) => {
-            let ((f, t), [[r, c], [r2, c2]]) = from_to(&m.geo, &as_typed(words), "a slide", "square")?;
+            let ((f, t), [[r, c], [r2, c2]]) =
+                from_to(&m.geo, &as_typed(words), typed, ("a slide", "square"))?;
             let robot = s
                 .iter()
                 .position(|&sq| sq as usize == f)
@@ -571,7 +603,7 @@ fn parse_move(p: &Prepared, pos: &Position, words: &[&str]) -> Result<(Position,
                 let names: Vec<&str> = m.dirs.iter().map(|d| d.name.as_str()).collect();
                 format!(
                     "`{}` is not a tilt: write one of {}",
-                    echo(words),
+                    echo(typed),
                     names.join(", ")
                 )
             })?;
@@ -606,12 +638,13 @@ fn as_typed<'a>(words: &[&'a str]) -> Vec<&'a str> {
 }
 
 /// The two cells of a move written `R C R2 C2` (from, to), as hole indices and as cells;
-/// `place` is what the board's cells are called in a refusal (holes, squares).
+/// a refusal quotes the line `typed` and calls the move `what` and the board's cells `place`
+/// (holes, squares).
 fn from_to(
     geo: &Geometry,
     words: &[&str],
-    what: &str,
-    place: &str,
+    typed: &str,
+    (what, place): (&str, &str),
 ) -> Result<((usize, usize), [Cell; 2]), String> {
     let nums: Vec<i64> = words
         .iter()
@@ -620,7 +653,7 @@ fn from_to(
         .map_err(|_| {
             format!(
                 "`{}` is not {what}: write `R C R2 C2` (from, to), or `help`",
-                echo(words)
+                echo(typed)
             )
         })?;
     let [r, c, r2, c2] = nums[..] else {
@@ -643,7 +676,12 @@ fn over_cells(geo: &Geometry, words: &[&str]) -> Result<Vec<usize>, String> {
         .iter()
         .map(|w| w.parse::<i64>())
         .collect::<Result<_, _>>()
-        .map_err(|_| format!("`over {}` is no list of holes: write `over R C`", echo(words)))?;
+        .map_err(|_| {
+            format!(
+                "`over {}` is no list of holes: write `over R C`",
+                echo(&words.join(" "))
+            )
+        })?;
     if nums.is_empty() || nums.len() % 2 == 1 {
         return Err("`over` takes holes, two numbers each: `over R C`".into());
     }
