@@ -637,19 +637,19 @@ const SLOWEST: usize = 3;
 /// slowest few and the sum (bounded, whatever the number of files).
 #[derive(Debug, Default)]
 struct Times {
-    /// The slowest files, slowest first: seconds and the file's path.
-    slowest: Vec<(f64, String)>,
+    /// The slowest files, slowest first: seconds, the file's path and whether Ctrl-C cut it.
+    slowest: Vec<(f64, String, bool)>,
     total: f64,
     files: usize,
 }
 
 impl Times {
-    fn add(&mut self, seconds: f64, file: &str) {
+    fn add(&mut self, seconds: f64, file: &str, cut: bool) {
         self.total += seconds;
         self.files += 1;
-        let at = self.slowest.partition_point(|(s, _)| *s >= seconds);
+        let at = self.slowest.partition_point(|(s, ..)| *s >= seconds);
         if at < SLOWEST {
-            self.slowest.insert(at, (seconds, file.to_string()));
+            self.slowest.insert(at, (seconds, file.to_string(), cut));
             self.slowest.truncate(SLOWEST);
         }
     }
@@ -664,23 +664,30 @@ impl Times {
         let named: Vec<String> = self
             .slowest
             .iter()
-            .map(|(s, f)| {
+            .map(|(s, f, cut)| {
                 format!(
-                    "{} {f}",
-                    crate::render::progress::clock(Duration::from_secs_f64(*s))
+                    "{} {f}{}",
+                    crate::render::progress::clock(Duration::from_secs_f64(*s)),
+                    if *cut { " (cut)" } else { "" }
                 )
             })
             .collect();
         let mut note = format!("slowest {}: {}\n", named.len(), named.join(", "));
-        let (top, file) = &self.slowest[0];
+        let (top, file, cut) = &self.slowest[0];
         let share = if self.total > 0.0 { top / self.total } else { 0.0 };
         // One that dominates: most of the time, and twice the next slowest at least (two
         // equal puzzles, solved side by side, each take half).
-        let next = self.slowest.get(1).map_or(0.0, |(s, _)| *s);
+        let next = self.slowest.get(1).map_or(0.0, |(s, ..)| *s);
         if share > 0.5 && *top >= 2.0 * next {
             note += &format!(
-                "1 file took {:.0}% of the time: give it {} or solve it alone (marbles solve {file})\n",
+                "1 file took {:.0}% of the time{}: give it {} or solve it alone (marbles solve {file})\n",
                 share * 100.0,
+                // Its time is until the cut: it would have taken more.
+                if *cut {
+                    ", and was cut before it finished"
+                } else {
+                    ""
+                },
                 if timed { "a lower --timeout" } else { "--timeout" }
             );
         }
@@ -731,7 +738,8 @@ impl batch::Sink for Record<'_> {
         // Solved now, or cut (its searches took time too: the slowest may be the one cut).
         if !reused && let Some(first) = outcomes.first() {
             let now = outcomes.iter().skip(taken_up);
-            self.times.add(now.map(|o| o.stats.seconds).sum(), &first.file);
+            self.times
+                .add(now.map(|o| o.stats.seconds).sum(), &first.file, interrupted);
         }
         self.taken_up += taken_up;
         if interrupted {
@@ -908,7 +916,7 @@ mod tests {
     fn note(seconds: &[f64]) -> String {
         let mut t = Times::default();
         for (k, s) in seconds.iter().enumerate() {
-            t.add(*s, &format!("p{k}.yaml"));
+            t.add(*s, &format!("p{k}.yaml"), false);
         }
         t.note(false, false).unwrap_or_default()
     }
@@ -928,11 +936,20 @@ mod tests {
     fn a_timed_run_is_told_to_lower_its_time_limit() {
         let mut t = Times::default();
         for (k, s) in [25.3, 2.1].iter().enumerate() {
-            t.add(*s, &format!("p{k}.yaml"));
+            t.add(*s, &format!("p{k}.yaml"), k == 0);
         }
         let note = t.note(false, true).unwrap_or_default();
         assert!(
             note.contains("give it a lower --timeout or solve it alone"),
+            "{note}"
+        );
+        // One that Ctrl-C cut is said to be cut: its time is only until then.
+        assert!(
+            note.starts_with("slowest 2: 25 s p0.yaml (cut), 2.1 s p1.yaml\n"),
+            "{note}"
+        );
+        assert!(
+            note.contains("of the time, and was cut before it finished: give it"),
             "{note}"
         );
     }
