@@ -201,10 +201,21 @@ fn worded(message: &str) -> String {
             );
         return crate::diag::whole_numbers(&message);
     };
-    // A limit written above `[limits]` is no key of the file's top.
-    let hint = match LIMIT_KEYS.contains(&key) && known.contains(&"limits") {
-        true => format!("`{key}` belongs in the `[limits]` table: write it below a line `[limits]`; "),
-        false => crate::diag::did_you_mean(key, &known),
+    // A limit written above `[limits]` is no key of the file's top, and neither is a limit
+    // misspelt there: its nearest key may be one of `[limits]`.
+    let top = known.contains(&"limits");
+    let below = "belongs in the `[limits]` table: write it below a line `[limits]`; ";
+    let hint = match LIMIT_KEYS.contains(&key) && top {
+        true => format!("`{key}` {below}"),
+        false => {
+            let limits = if top { &LIMIT_KEYS[..] } else { &[] };
+            let near: Vec<&str> = known.iter().copied().chain(limits.iter().copied()).collect();
+            let hint = crate::diag::did_you_mean(key, &near);
+            match limits.iter().any(|k| hint.contains(&format!("`{k}`"))) {
+                true => format!("{hint}it {below}"),
+                false => hint,
+            }
+        }
     };
     let known: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
     format!(
@@ -253,6 +264,14 @@ mod tests {
             let text = format!("[limits]\n{key} = 3\n");
             assert!(parse(Path::new(FILE), &text).is_ok(), "{key}");
         }
+        // A limit misspelt above its table is told both.
+        let e = parse(Path::new(FILE), "timout = 3\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "marbles.toml:1: unknown key `timout`: did you mean `timeout`? it belongs in the \
+             `[limits]` table: write it below a line `[limits]`; known keys here: `jobs`, \
+             `report`, `rules` and `limits`"
+        );
         let e = parse(Path::new(FILE), "jobs = 2\njobs = 2\n").unwrap_err();
         assert_eq!(e.to_string(), "marbles.toml:2: `jobs`: duplicate key");
     }
