@@ -13,9 +13,9 @@ pub struct Diagnostic {
     /// 1-based column, when the problem has one.
     pub column: Option<usize>,
     pub message: String,
-    /// What a rule script printed (`print`/`debug`) before failing, in order: not part of the
-    /// message, so commands that show script output can show it first.
-    pub printed: Box<[String]>,
+    /// What a rule script printed (`print`/`debug`) before failing, and where the script is:
+    /// not part of the message, so commands that show script output can show it first.
+    pub printed: Option<Box<Printed>>,
     /// Where no fault of the file's but a limit of the run's stopped it (a rule script held to
     /// `--max-memory`): the puzzle gave up, for this reason.
     pub gave_up: Option<Box<crate::search::GaveUp>>,
@@ -57,6 +57,15 @@ fn bounded_message(message: String) -> String {
     )
 }
 
+/// What a rule script printed before an error: its lines, shown after the script's path
+/// (which is not the error's file where the fault is the puzzle's, a board its lattice does
+/// not fit).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Printed {
+    pub by: PathBuf,
+    pub lines: Vec<String>,
+}
+
 impl Diagnostic {
     pub fn new(file: impl AsRef<Path>, message: impl Into<String>) -> Self {
         Diagnostic {
@@ -64,7 +73,7 @@ impl Diagnostic {
             line: None,
             column: None,
             message: bounded_message(message.into()),
-            printed: Box::default(),
+            printed: None,
             gave_up: None,
             puzzle: None,
             after_the_cases: false,
@@ -117,9 +126,14 @@ impl Diagnostic {
         self
     }
 
-    /// This error with what the script printed before it.
-    pub fn printed(mut self, printed: Vec<String>) -> Self {
-        self.printed = printed.into_boxed_slice();
+    /// This error with what the script at `by` printed before it.
+    pub fn printed(mut self, by: &Path, lines: Vec<String>) -> Self {
+        self.printed = (!lines.is_empty()).then(|| {
+            Box::new(Printed {
+                by: by.to_path_buf(),
+                lines,
+            })
+        });
         self
     }
 }

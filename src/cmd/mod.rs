@@ -140,7 +140,9 @@ fn show_printed(p: &crate::solve::Prepared) {
 
 /// Shows what a rule script printed before it failed (`d`), then the error in words.
 fn report_printed(d: &crate::diag::Diagnostic, message: &dyn Display) {
-    let _ = show_lines(&mut std::io::stderr(), &d.file, &d.printed);
+    if let Some(p) = &d.printed {
+        let _ = show_lines(&mut std::io::stderr(), &p.by, &p.lines);
+    }
     report(message);
 }
 

@@ -205,7 +205,9 @@ fn failed(
     hash: &std::sync::OnceLock<Option<String>>,
     err: &mut dyn Write,
 ) -> Outcome {
-    let _ = super::show_lines(err, &d.file, &d.printed);
+    if let Some(p) = &d.printed {
+        let _ = super::show_lines(err, &p.by, &p.lines);
+    }
     let mut o = Outcome::failed(&file.display().to_string(), d);
     o.spec_hash = hash.get_or_init(|| solve::file_hash(file)).clone();
     o

@@ -697,7 +697,7 @@ fn too_big_for_its_script(spec: &Spec, script: &Script, d: Diagnostic) -> Diagno
         ),
     )
     .at(crate::spec::key_line(&spec.source, "board"), None)
-    .printed(d.printed.into_vec())
+    .printed(&script.origin, d.printed.map(|p| p.lines).unwrap_or_default())
 }
 
 /// The tables `script` gives for `spec`'s board: kept from an earlier run that saw the same
@@ -729,7 +729,7 @@ pub fn run(script: &Script, spec: &Spec, limits: &ScriptLimits) -> Result<Arc<Ru
                 format!("rule family `{}`: {}", script.name, m.message),
             )
             .at(line, column)
-            .printed(printed))
+            .printed(&script.origin, printed))
         }
     }
 }
@@ -745,7 +745,7 @@ fn run_here(
         let out = Reader { script };
         Ok(out
             .tables(value, printed.clone())
-            .map_err(|d| d.printed(printed))?)
+            .map_err(|d| d.printed(&script.origin, printed))?)
     })
 }
 

@@ -580,7 +580,9 @@ pub fn call_rules<T: Clone>(
         let result = match (probe.misfit(), result) {
             (Some(m), _) => Err(Failed::Misfit(m, printed)),
             (None, Ok(v)) => Ok((v, printed)),
-            (None, Err(err)) => Err(runtime_error(script, &err, limits).printed(printed).into()),
+            (None, Err(err)) => Err(runtime_error(script, &err, limits)
+                .printed(&script.origin, printed)
+                .into()),
         };
         let out = read(result);
         let kept = super::alloc::paused(|| out.clone());

@@ -137,8 +137,9 @@ fn a_misfit_stops_the_script_even_when_it_is_caught() {
     let r = checked_with(script, "  o o o\n   o o\n").status(2);
     assert_eq!(
         r.stderr,
-        // What the script caught and printed is the message, never a Rust type's name.
-        "p.yaml: the board fits no square lattice: hole [1, 0] is drawn an odd number of columns from the first hole, \
+        // What the script caught and printed is the message, never a Rust type's name, shown
+        // after the script's path (the error after it is the puzzle's).
+        "rules/x.rhai: the board fits no square lattice: hole [1, 0] is drawn an odd number of columns from the first hole, \
          between the lattice's columns (draw holes one space apart with the rows lined up, `#` or spaces where there is no hole)\n\
          marbles: error: p.yaml:4:4: rule family `x`: the board fits no square lattice: hole [1, 0] is drawn \
          an odd number of columns from the first hole, between the lattice's columns (draw holes one space apart \
