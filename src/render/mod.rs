@@ -561,7 +561,11 @@ pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) ->
             let path: Vec<String> = cells.iter().map(|c| format!("[{},{}]", c[0], c[1])).collect();
             let _ = writeln!(out, "\nmove {}: {}", k + 1, path.join("→"));
         }
-        let _ = writeln!(out, "\n{}. {}", i + 1, terminal(&move_text(m)));
+        // A hop answer's moves are chains of jumps, numbered apart: `move 8:` above `jump 10:`.
+        let _ = match o.moves.hop {
+            true => writeln!(out, "\njump {}: {}", i + 1, terminal(&move_text(m))),
+            false => writeln!(out, "\n{}. {}", i + 1, terminal(&move_text(m))),
+        };
         if drawn < MAX_ANSWER_BOARD_BYTES {
             let board = indent(&draw(replay, i + 1, landing(m)));
             drawn += board.len();

@@ -238,7 +238,7 @@ fn lisp_text_answer_draws_lisp_rows_and_marks_the_moved_peg() {
     assert!(
         start.ends_with("start:\n    ((o)\n     (x x)\n     (x x x)\n     (x x x x)\n     (x x x x x))\n")
     );
-    let first = moves.split("\n2. ").next().unwrap();
+    let first = moves.split("\njump 2: ").next().unwrap();
     assert_eq!(first.matches('X').count(), 1, "one moved peg marked:\n{first}");
 }
 

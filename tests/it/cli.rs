@@ -174,7 +174,7 @@ fn text_answer_shows_each_board_with_the_moved_peg_marked() {
         .status(0)
         .stdout_has("solved in 12 moves (13 jumps), 1 peg left (genius)")
         .stdout_has("start:\n        .\n       o o\n      o o o\n     o o o o\n    o o o o o\n")
-        .stdout_has("1. [2, 0] over [1, 0] to [0, 0] (up-right)\n        *\n       . o\n      . o o\n");
+        .stdout_has("jump 1: [2, 0] over [1, 0] to [0, 0] (up-right)\n        *\n       . o\n      . o o\n");
 }
 
 /// Marble positions (None once home) after tilting, simulated independently of marbles.
