@@ -210,7 +210,21 @@ fn find(spec: &Spec) -> Result<Script> {
         };
         let source = read_judged(&path, &judge).map_err(|e| {
             let e = e.0;
-            let message = format!("rule script {}: {}", shown(path.clone()).display(), e.message);
+            let mut message = format!("rule script {}: {}", shown(path.clone()).display(), e.message);
+            // `rules: peg_hop.rhai`, not beside the puzzle, meant the family by its name.
+            let stem = name.strip_suffix(".rhai").filter(|s| !s.contains(['/', '\\']));
+            if let Some(stem) = stem.filter(|_| !path.exists()) {
+                let by_name = Spec {
+                    rules: stem.to_string(),
+                    ..spec.clone()
+                };
+                if let Ok(s) = find(&by_name) {
+                    message += &format!(
+                        "; did you mean the family `{stem}` ({})? write `rules: {stem}`",
+                        s.origin.display()
+                    );
+                }
+            }
             Diagnostic::new(&spec.path, message).at(line, None)
         })?;
         let stem = path
@@ -987,7 +1001,7 @@ impl Reader<'_> {
                     let what = format!("{key}[{i}]");
                     let m = self.as_map(m, &what)?;
                     self.known_keys(&m, &what, &["dir", "from", "over", "to"])?;
-                    let dir = match self.string(&m, "dir")? {
+                    let dir = match self.string_named(&m, "dir", &format!("{what}.dir"))? {
                         None => None,
                         Some(d) => Some(dir_index(&format!("{what}.dir"), &d)?),
                     };
@@ -1125,17 +1139,14 @@ impl Reader<'_> {
         let what = format!("moves[{i}]");
         let m = self.as_map(m, &what)?;
         self.known_keys(&m, &what, &["dir", "at", "was", "becomes"])?;
-        let dir = match self.string(&m, "dir")? {
+        let dir = match self.string_named(&m, "dir", &format!("{what}.dir"))? {
             None => None,
             Some(d) => Some(dir_index(&d)?),
         };
         let at = self.cells(m.get("at"), &format!("{what}.at"))?;
         let kinds: String = pieces.iter().map(|&p| p as char).collect();
         let pattern = |key: &str| -> Result<Vec<u8>> {
-            let text = match m.get(key) {
-                Some(v) if !v.is_string() => return Err(self.bad(&format!("{what}.{key}"), "a string", v)),
-                _ => self.string(&m, key)?,
-            };
+            let text = self.string_named(&m, key, &format!("{what}.{key}"))?;
             let text = text.ok_or_else(|| {
                 self.err(
                     key,
@@ -1233,10 +1244,16 @@ impl Reader<'_> {
     }
 
     fn string(&self, map: &Map, key: &str) -> Result<Option<String>> {
+        self.string_named(map, key, key)
+    }
+
+    /// [`Reader::string`] of an entry's map, a refusal naming the key as `named`
+    /// (`jumps[0].dir`).
+    fn string_named(&self, map: &Map, key: &str, named: &str) -> Result<Option<String>> {
         match map.get(key) {
             None => Ok(None),
             Some(v) if v.is_string() => Ok(Some(v.to_string())),
-            Some(v) => Err(self.bad(key, "a string", v)),
+            Some(v) => Err(self.bad(named, "a string", v)),
         }
     }
 

@@ -92,6 +92,25 @@ mod tests {
     }
 
     #[test]
+    fn a_key_of_the_goal_written_at_the_first_column_is_told_where_it_belongs() {
+        let e = p("rules: peg_hop\nboard: |\n  o o .\ngoal:\npegs: 1\n").unwrap_err();
+        assert!(
+            e.to_string().starts_with(
+                "t.yaml:5:1: invalid puzzle YAML: unknown field `pegs`: `pegs` is a key of `goal:`; \
+                 indent it below `goal:`, as `goal:` then `  pegs: …`; expected one of `name`,"
+            ),
+            "{e}"
+        );
+        let e = p("rules: peg_hop\nboard: |\n  o o .\ntimeout: 3\n").unwrap_err();
+        assert!(
+            e.to_string().contains(
+                "unknown field `timeout`: `timeout` is a key of `solve:`; indent it below `solve:`"
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn malformed_yaml_is_located() {
         let e = p("rules: peg_hop\nboard: [\n").unwrap_err();
         assert_eq!(e.line, Some(2));

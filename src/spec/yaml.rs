@@ -469,6 +469,12 @@ fn unclosed_quote(source: &str) -> Option<(usize, usize, char)> {
     open
 }
 
+/// The keys of `goal:` that are no key of a puzzle's top ([`RawGoal`]'s, but `board`).
+const GOAL_KEYS: [&str; 6] = ["pegs", "at", "moves", "reach", "left", "piece"];
+
+/// The keys of `solve:` ([`LimitSpec`]'s).
+const SOLVE_KEYS: [&str; 3] = ["timeout", "max_nodes", "max_memory"];
+
 /// serde's words made the file's: "unknown field `bord`, expected one of `name`, …" with the
 /// nearest key suggested ("unknown field `bord`: did you mean `board`? expected one of …"),
 /// and "expected u32" as "expected a whole number".
@@ -477,6 +483,21 @@ fn suggested(msg: &str) -> String {
     let Some((head, key, known)) = crate::diag::unknown_field(&msg) else {
         return msg;
     };
+    // A key of `goal:` or `solve:` written at the line's first column is read as the
+    // puzzle's own: it is told where it belongs.
+    let under = [("goal", &GOAL_KEYS[..]), ("solve", &SOLVE_KEYS[..])]
+        .into_iter()
+        .find(|(table, keys)| known.contains(table) && keys.contains(&key));
+    if let Some((table, _)) = under {
+        return msg.replacen(
+            &format!("{head}unknown field `{key}`, "),
+            &format!(
+                "{head}unknown field `{key}`: `{key}` is a key of `{table}:`; indent it below `{table}:`, \
+                 as `{table}:` then `  {key}: …`; "
+            ),
+            1,
+        );
+    }
     match crate::diag::did_you_mean(key, &known) {
         hint if hint.is_empty() => msg.clone(),
         hint => msg.replacen(

@@ -63,6 +63,21 @@ fn a_jump_naming_a_cell_twice_says_which() {
         .stderr_has("marbles: error: dup.rhai:3: jumps[0] ([0, 0] over [0, 1], [0, 1] to [0, 2]) names [0, 1] twice\n");
 }
 
+/// `rules: peg_hop.rhai` is read as a file beside the puzzle; none there, the family of that
+/// name is offered.
+#[test]
+fn a_family_named_as_a_file_not_there_is_offered_by_its_name() {
+    Test::new()
+        .file("p.yaml", "rules: peg_hop.rhai\nboard: |\n  o o .\n")
+        .args(["solve", "p.yaml"])
+        .run()
+        .status(2)
+        .stderr_has(
+            "marbles: error: p.yaml:1: rule script peg_hop.rhai: cannot read: no such file; did you mean \
+             the family `peg_hop` (<builtin>/peg_hop.rhai)? write `rules: peg_hop`\n",
+        );
+}
+
 #[test]
 fn rule_tables_hold_more_than_rhai_maps_did_and_have_their_own_limit() {
     // 5,000 moves of 4 keys each were 20,000 map entries: twice Rhai's old 10,000. They are
@@ -498,7 +513,7 @@ fn a_wide_board_draws_a_bounded_answer_and_says_what_it_left_out() {
     );
     assert!(
         run.stdout
-            .contains("\n40. [0, 117] over [0, 116] to [0, 115] (left)\n")
+            .contains("\njump 40: [0, 117] over [0, 116] to [0, 115] (left)\n")
     );
     assert!(run.stdout.trim_end().ends_with(
         "\n… 39 more boards not drawn (an answer draws at most 256 KiB of boards): every jump is \

@@ -365,6 +365,11 @@ fn a_bad_value_is_shown_at_the_line_that_wrote_it() {
         "fn rules(board) {\n  #{ kind: 3 }\n}\n",
         "rules/x.rhai:2: kind must be a string, not 3",
     );
+    // A misspelt field read from a map is `()`: the refusal names the entry it stands in.
+    refused(
+        "fn rules(board) {\n  let d = #{ name: \"r\" };\n  #{ kind: \"hop\", directions: [\"r\"],\n     jumps: [#{ dir: d.nam, from: [0, 0], over: [0, 1], to: [0, 2] }] }\n}\n",
+        "rules/x.rhai:4: jumps[0].dir must be a string, not ()",
+    );
 }
 
 #[test]
