@@ -30,6 +30,21 @@ pub struct Found {
     pub loops: Vec<String>,
     /// The folders (and files) walked, by their real paths.
     pub inside: Vec<PathBuf>,
+    /// Hidden folders, not walked, that hold puzzle files of their own (a `.drafts` of a
+    /// collection): said, so that their puzzles are not missed without a word.
+    pub hidden: Vec<PathBuf>,
+}
+
+/// Whether the hidden folder `dir` holds a puzzle file among its first entries (a bounded
+/// look: a `.git` of thousands of objects is not read through).
+fn holds_puzzles(dir: &Path) -> bool {
+    const LOOK: usize = 256;
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries
+            .take(LOOK)
+            .flatten()
+            .any(|e| e.file_type().is_ok_and(|t| t.is_file()) && Notation::claims(&e.path()))
+    })
 }
 
 /// The error row of a folder the walk could not enter, after the files in every report: a
@@ -48,7 +63,8 @@ pub fn unwalked(path: &str, why: &str) -> Outcome {
 const LINK_OUT: &str = "a link out of the folders given";
 
 /// Walks `paths` for puzzle files (those a notation of [`formats::NOTATIONS`] claims by
-/// extension, in any case: `.YAML` as `.yaml`): hidden folders skipped, symlinks followed
+/// extension, in any case: `.YAML` as `.yaml`): hidden folders skipped (those holding
+/// puzzle files named in [`Found::hidden`]), symlinks followed
 /// within the folders given (a puzzle file or a folder that is a link out of them is an
 /// error, unread),
 /// loops reported rather than followed, folders on a special file system (`/proc`, `/sys`:
@@ -57,6 +73,7 @@ const LINK_OUT: &str = "a link out of the folders given";
 pub fn collect(paths: &[PathBuf]) -> Found {
     let mut found = Found::default();
     let mut skipped = Vec::new();
+    let mut hidden = Vec::new();
     let roots = distinct_roots(paths);
     let real_roots: Vec<PathBuf> = roots
         .iter()
@@ -107,6 +124,9 @@ pub fn collect(paths: &[PathBuf]) -> Found {
             .into_iter()
             .filter_entry(|e| {
                 if e.depth() > 0 && e.file_name().to_string_lossy().starts_with('.') {
+                    if e.file_type().is_dir() && holds_puzzles(e.path()) {
+                        hidden.push(e.path().to_path_buf());
+                    }
                     return false;
                 }
                 let special = e
@@ -179,6 +199,7 @@ pub fn collect(paths: &[PathBuf]) -> Found {
         }
     }
     found.errors.extend(skipped);
+    found.hidden = hidden;
     found.inside = real_roots;
     found.puzzles.sort();
     found.puzzles.dedup();

@@ -187,6 +187,12 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     for l in &found.loops {
         eprintln!("marbles: warning: {l}");
     }
+    for h in found.hidden.iter().filter(|_| !config.quiet) {
+        eprintln!(
+            "marbles: note: {}: a hidden folder, not searched; name it to solve its puzzles",
+            crate::render::terminal(&h.display().to_string())
+        );
+    }
     if found.puzzles.is_empty() {
         let dirs: Vec<String> = config.dirs.iter().map(|d| d.display().to_string()).collect();
         return Err(Error::Usage(format!(

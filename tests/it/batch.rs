@@ -64,6 +64,8 @@ fn one_row_per_puzzle_with_its_status_and_reports_that_agree() {
         .run();
     let run = run.status(2).no_panic();
     let printed = run.json();
+    // `--quiet` keeps the note of the hidden folder (below) off stderr.
+    assert!(!run.stderr.contains(".hidden"), "{}", run.stderr);
     assert_eq!(
         by_status(&printed["results"]),
         [
@@ -148,6 +150,26 @@ fn the_table_shows_totals_and_fits_80_columns() {
         run.stdout
     );
     assert!(run.stdout.contains(" status "));
+}
+
+/// A hidden folder is not searched, and one holding puzzle files is named (its puzzles were
+/// missed without a word); one holding none (a `.git`) is not.
+#[test]
+fn a_hidden_folder_of_puzzles_is_named_as_not_searched() {
+    let run = mixed()
+        .file("set/.git/config", "")
+        .args(["batch", "set", "--no-report", "--format", "csv"])
+        .run()
+        .status(2);
+    assert!(
+        run.stderr.contains(
+            "marbles: note: set/.hidden: a hidden folder, not searched; name it to solve its puzzles\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains(".git"), "{}", run.stderr);
+    assert!(!run.stdout.contains("e_skipped"), "{}", run.stdout);
 }
 
 #[test]
