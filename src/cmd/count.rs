@@ -273,7 +273,7 @@ pub fn table(r: &CountResult) -> String {
     };
     let goal = goal_words(r.fewest_pegs);
     format!(
-        "{}\nsolutions (jump sequences to {goal}): {}\ncomplete games (jump sequences played until no jump is left, wins included): {}\nsymmetries used: {}; {:.3} s; tables ~{}\n",
+        "{}\nsolutions (jump sequences to {goal}): {}\ncomplete games (jump sequences played until no jump is left, wins included): {}\nsymmetries used: {}; {:.3} s; tables at most ~{} (as --max-memory counts them)\n",
         super::plain(t),
         counted(r.solutions),
         counted(r.games),
@@ -324,7 +324,7 @@ pub fn meet_table(r: &MeetResult) -> String {
          either way not ruled out by a pagoda).\n\
          The passes met between {} and {} pegs. `--all` counts every reachable position, and \
          the complete games.\n\
-         solutions (jump sequences to {}): {}\nsymmetries used: {}; {:.3} s; tables ~{}\n",
+         solutions (jump sequences to {}): {}\nsymmetries used: {}; {:.3} s; tables at most ~{} (as --max-memory counts them)\n",
         super::plain(t),
         r.meeting[0],
         r.meeting[1],
