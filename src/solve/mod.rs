@@ -236,7 +236,7 @@ fn unmeetable_expect(spec: &Spec, model: &Model, family: &str) -> Result<()> {
         spec,
         why.map(|why| {
             format!(
-                "{why}, which rule family `{family}` does not make; expect its moves (`10 moves`) or `solved`"
+                "{why}, which rule family `{family}` does not make; expect its moves (`N moves`) or `solved`"
             )
         }),
     )

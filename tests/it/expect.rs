@@ -645,7 +645,7 @@ fn an_expectation_a_family_never_counts_is_refused_and_tilts_are_moves() {
         let line = text.lines().count();
         check_refuses(
             &text,
-            &format!("p.yaml:{line}: expect: {why}; expect its moves (`10 moves`) or `solved`\n"),
+            &format!("p.yaml:{line}: expect: {why}; expect its moves (`N moves`) or `solved`\n"),
         );
     }
     // Counts no line on a hop board can have, whatever the family.
