@@ -631,8 +631,9 @@ pub trait Sink {
     /// One file's results.
     fn take(&mut self, done: Done) -> anyhow::Result<()>;
     /// No more results are waiting for now (said at least every [`IDLE_EVERY`]): what was
-    /// taken may be written.
-    fn idle(&mut self) -> anyhow::Result<()> {
+    /// taken may be written. `longest` is the file running longest now, and for how long.
+    fn idle(&mut self, longest: Option<(&Path, std::time::Duration)>) -> anyhow::Result<()> {
+        let _ = longest;
         Ok(())
     }
     /// Whether it wants no more (`--fail-fast` after a failure): no further file is started,
@@ -749,6 +750,14 @@ pub fn solve_all(
     let may_wait = sink.waiting_cases();
     // Woken as results are taken (and every [`IDLE_EVERY`], to see a stop).
     let taken = (std::sync::Mutex::new(()), std::sync::Condvar::new());
+    // The files being solved now, each with when it began: the progress line names the
+    // longest running.
+    let running = std::sync::Mutex::new(Vec::<(usize, std::time::Instant)>::new());
+    let longest = || {
+        let running = running.lock().unwrap_or_else(|e| e.into_inner());
+        let (i, since) = running.iter().min_by_key(|(_, since)| *since)?;
+        Some((puzzles[*i].as_path(), since.elapsed()))
+    };
     let work = |tx: mpsc::SyncSender<anyhow::Result<Done>>| {
         while !stop.load(Ordering::Relaxed) && !CANCELLED.load(Ordering::Relaxed) {
             if waiting.load(Ordering::Relaxed) > may_wait {
@@ -769,6 +778,7 @@ pub fn solve_all(
                 Some((o, true)) => (o, true, 0),
                 begun => {
                     bar.set_message(crate::render::terminal(&path.display().to_string()).into_owned());
+                    (running.lock().unwrap_or_else(|e| e.into_inner())).push((i, std::time::Instant::now()));
                     let done = begun.map(|(o, _)| o).unwrap_or_default();
                     let taken_up = done.len();
                     let (counted, fresh, made) = (&counted, &fresh, &made);
@@ -799,6 +809,7 @@ pub fn solve_all(
                         }
                     };
                     let outcomes = solve_contained(path, opts, done, cases_wanted, &each);
+                    (running.lock().unwrap_or_else(|e| e.into_inner())).retain(|(j, _)| *j != i);
                     // A file Ctrl-C cut has its searches cut and its cases not started among
                     // its outcomes: it goes to be reported as cut short, the cases finished
                     // before the cut to be recorded, and no more files are started. One whose
@@ -881,7 +892,7 @@ pub fn solve_all(
                 }
             }
             if handled.is_ok() {
-                handled = hand_on_cases(&fresh, sink).and_then(|()| sink.idle());
+                handled = hand_on_cases(&fresh, sink).and_then(|()| sink.idle(longest()));
             }
             if sink.done() {
                 stop.store(true, Ordering::Relaxed);

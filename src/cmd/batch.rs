@@ -11,7 +11,7 @@ use crate::report::{self, Summary, Tally};
 use crate::solve::Options;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -764,13 +764,26 @@ impl batch::Sink for Record<'_> {
         Ok(())
     }
 
-    fn idle(&mut self) -> anyhow::Result<()> {
-        // What the running searches are doing, four times a second (hidden bars ignore it).
+    fn idle(&mut self, longest: Option<(&Path, Duration)>) -> anyhow::Result<()> {
+        // What the running searches are doing, four times a second (hidden bars ignore it),
+        // and the file running longest, once it has taken a second.
         if self.drawn.elapsed() >= Duration::from_millis(250) && !self.bar.is_hidden() {
             self.drawn = std::time::Instant::now();
             let (nodes, memory) = crate::search::live::total();
+            // The file's name, not its path, first: the bar leaves the message a few columns.
+            let longest = longest
+                .filter(|(_, took)| *took >= Duration::from_secs(1))
+                .map(|(file, took)| {
+                    let name = file.file_name().unwrap_or(file.as_os_str()).to_string_lossy();
+                    format!(
+                        " {} {}",
+                        crate::render::terminal(&name),
+                        crate::render::progress::clock(took)
+                    )
+                })
+                .unwrap_or_default();
             self.bar.set_message(format!(
-                "running: {} nodes, {}",
+                "running{longest}: {} nodes, {}",
                 crate::render::progress::compact(nodes),
                 crate::process::human_bytes(memory)
             ));

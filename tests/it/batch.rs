@@ -769,18 +769,20 @@ fn the_progress_bar_is_drawn_when_asked_and_guesses_no_eta_from_nothing() {
 /// A run Ctrl-C stopped leaves the bar at the files it finished (its last frame said
 /// "2/2 files", the bar filled, where one of two had finished).
 #[test]
-fn the_progress_bar_of_a_stopped_run_ends_where_the_run_did() {
+fn the_progress_bar_names_the_long_file_and_ends_where_a_stopped_run_did() {
     let t = Test::new()
         .file("set/a.yaml", "rules: peg_hop\nboard: |\n  o o .\n")
         .file("set/z.yaml", &crate::support::diamond41_from_tip());
     let mut cmd = t.command();
     cmd.args(["batch", "set", "--no-report", "-j", "1"])
         .env("MARBLES_PROGRESS", "always");
-    let out = crate::support::interrupted(&mut cmd, std::time::Duration::from_millis(1500));
+    let out = crate::support::interrupted(&mut cmd, std::time::Duration::from_millis(2500));
     assert_eq!(out.status.code(), Some(130));
     let stderr = String::from_utf8_lossy(&out.stderr);
     let last = stderr.lines().rfind(|l| l.contains("/2 files"));
     assert!(last.is_some_and(|l| l.contains(" 1/2 files")), "{stderr}");
+    // While it ran, the bar named the file running past a second (it showed nodes only).
+    assert!(stderr.contains("running z.yaml "), "{stderr}");
 }
 
 /// A file of several cases moves the bar case by case: it counts puzzles beside files, and
