@@ -50,7 +50,8 @@ fn holds_puzzles(dir: &Path) -> bool {
 /// The error row of a folder the walk could not enter, after the files in every report: a
 /// CI reading only junit.xml must see that puzzles may be missing.
 pub fn unwalked(path: &str, why: &str) -> Outcome {
-    match why.starts_with(LINK_OUT) {
+    // A file the walk would not read is named as one, not as a folder.
+    match why.starts_with(LINK_OUT) || why.starts_with(NOT_UTF8) {
         true => Outcome::error(path, format!("{path}: {why}")),
         false => Outcome::error(
             path,
@@ -61,6 +62,9 @@ pub fn unwalked(path: &str, why: &str) -> Outcome {
 
 /// How [`collect`] refuses a puzzle file that is a link out of the folders walked.
 const LINK_OUT: &str = "a link out of the folders given";
+
+/// How [`collect`] refuses a name that is not UTF-8.
+const NOT_UTF8: &str = "a name that is not UTF-8";
 
 /// Walks `paths` for puzzle files (those a notation of [`formats::NOTATIONS`] claims by
 /// extension, in any case: `.YAML` as `.yaml`): hidden folders skipped (those holding
@@ -104,9 +108,10 @@ pub fn collect(paths: &[PathBuf]) -> Found {
     // of one stood for the other, or for neither.
     let not_text = |p: &Path| {
         p.to_str().is_none().then(|| {
-            "a name that is not UTF-8, not read (reports name files as text, where such names \
-             can read alike); rename it"
-                .to_string()
+            format!(
+                "{NOT_UTF8}, not read (reports name files as text, where such names can read \
+                 alike); rename it"
+            )
         })
     };
     for root in roots {

@@ -993,6 +993,8 @@ fn a_file_name_that_is_not_utf8_is_an_error_row() {
         2,
         "{stdout}"
     );
+    // Named as the file it is, not as a folder that could not be walked.
+    assert!(!stdout.contains("cannot walk the folder"), "{stdout}");
     assert!(stdout.contains("set/a.yaml,a,peg_hop,solved"), "{stdout}");
 }
 
