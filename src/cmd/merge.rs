@@ -107,10 +107,23 @@ fn results_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
             }
         }
         if found.is_empty() {
+            // A shard's own report folder, of a run that did not finish, or the folder above
+            // the shards' folders: each told what it is.
+            let report = ["summary.json", "results.jsonl", ".journal.jsonl"];
+            let why = match report.iter().any(|f| path.join(f).is_file()) {
+                true => "it is a report folder whose shard run did not finish (a run stopped by \
+                         --fail-fast, Ctrl-C or an error leaves no results file): run that shard \
+                         again"
+                    .to_string(),
+                false => format!(
+                    "merge takes the shards' results files or the report folders holding them \
+                     (subfolders are not searched: name them, e.g. {})",
+                    path.join("shard-*").display()
+                ),
+            };
             return Err(Error::Usage(format!(
-                "{}: holds no shard-*-of-*.json file; merge takes the shards' results files or the report folders holding them (subfolders are not searched: name them, e.g. {})",
-                path.display(),
-                path.join("shard-*").display()
+                "{}: holds no shard-*-of-*.json file; {why}",
+                path.display()
             )));
         }
         found.sort();

@@ -505,6 +505,28 @@ fn merge_refuses_a_folder_holding_no_results_file_by_name() {
         )
     );
     assert!(!report.exists(), "a refused merge writes nothing");
+    // A shard's own report folder with no results file (its run stopped before the end) is
+    // told so, not sent looking in subfolders.
+    std::fs::remove_file(o.join("s0/shard-0-of-1.json")).unwrap();
+    let run = marbles(
+        &[
+            "merge",
+            o.join("s0").to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ],
+        &[],
+    )
+    .status(2);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "marbles: error: {}: holds no shard-*-of-*.json file; it is a report folder whose shard \
+             run did not finish (a run stopped by --fail-fast, Ctrl-C or an error leaves no results \
+             file): run that shard again\n",
+            o.join("s0").display()
+        )
+    );
     // A shard folder mistyped: the name beside it is offered.
     let typo = o.join("s");
     marbles(
