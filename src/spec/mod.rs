@@ -111,6 +111,23 @@ mod tests {
     }
 
     #[test]
+    fn a_folded_board_and_a_tab_are_told_what_to_write() {
+        // Folded, the two rows were one: `o o . o o o`, solved as a board of one row.
+        let e = p("rules: peg_hop\nboard: >\n  o o .\n  o o o\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:2: invalid puzzle YAML: `board: >` folds the rows into one line; write \
+             `board: |` to keep each row on its own line"
+        );
+        let e = p("rules: peg_hop\nboard: |\n\to o .\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:3:1: invalid puzzle YAML: found a tab character where an indentation space is \
+             expected: indent with spaces (YAML does not take tabs there)"
+        );
+    }
+
+    #[test]
     fn malformed_yaml_is_located() {
         let e = p("rules: peg_hop\nboard: [\n").unwrap_err();
         assert_eq!(e.line, Some(2));

@@ -600,10 +600,29 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
             return Diagnostic::new(path, format!("invalid puzzle YAML: {head}"))
                 .at(Some(line), Some(column));
         }
-        Diagnostic::new(path, format!("invalid puzzle YAML: {}", suggested(&msg)))
+        // YAML takes no tab for indentation: said in the puzzle's words, with what to do.
+        let msg = match msg.contains("found a tab character") {
+            true => format!("{msg}: indent with spaces (YAML does not take tabs there)"),
+            false => suggested(&msg),
+        };
+        Diagnostic::new(path, format!("invalid puzzle YAML: {msg}"))
             .at(loc.as_ref().map(|l| l.line()), loc.as_ref().map(|l| l.column()))
     })?;
     let _ = raw.description;
+    // A folded block (`board: >`) joins the rows into one line: a board of one row, solved
+    // as such without a word.
+    if let Some(i) = source.lines().position(|l| {
+        l.trim_start()
+            .strip_prefix("board:")
+            .is_some_and(|rest| rest.trim_start().starts_with('>'))
+    }) {
+        return Err(Diagnostic::new(
+            path,
+            "invalid puzzle YAML: `board: >` folds the rows into one line; write `board: |` to \
+             keep each row on its own line",
+        )
+        .at(Some(i + 1), None));
+    }
     let here = |key: &str| key_line(source, key);
     let err = |key: &str, msg: String| Diagnostic::new(path, msg).at(here(key), Some(1));
 
