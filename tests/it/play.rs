@@ -161,7 +161,7 @@ fn moves_undo_and_the_solver_taking_over() {
     assert!(out.contains("        *\n       o .\n      o o .\n"), "{out}");
     assert!(out.contains("try: "), "{out}");
     assert!(
-        out.contains("solved in 11 moves (12 jumps), 1 peg left (genius)"),
+        out.contains("solved from here in 11 moves (12 jumps), 1 peg left (genius)"),
         "{out}"
     );
 }

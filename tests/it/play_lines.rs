@@ -32,7 +32,16 @@ fn quitting_early_is_not_a_win() {
 fn solve_finishes_the_game_and_wins() {
     let (code, out) = play_with("puzzles/triangle_hop/corner.yaml", "solve\n", false);
     assert_eq!(code, ExitCode::Solved);
-    assert!(out.contains("solved in"), "{out}");
+    assert!(
+        out.contains("\nsolved in ") && out.contains("\nstart:\n"),
+        "{out}"
+    );
+    assert!(!out.contains("from here"), "{out}");
+    // After a jump of the player's, the count is from where the game stands, and said so.
+    let (code, out) = play_with("puzzles/triangle_hop/corner.yaml", "2 0 0 0\nsolve\n", false);
+    assert_eq!(code, ExitCode::Solved);
+    assert!(out.contains("\nsolved from here in "), "{out}");
+    assert!(out.contains("\nfrom here, after your 1 jump:\n"), "{out}");
 }
 
 #[test]

@@ -243,7 +243,23 @@ pub fn play(
                     (Status::Solved, _) if o.moves.is_empty() => writeln!(out, "already solved")?,
                     (Status::Solved, "hint") => writeln!(out, "try: {}", render::move_text(&o.moves[0]))?,
                     (Status::Solved, _) => {
-                        write!(out, "{}", render::solution(&o))?;
+                        // Counted from where the player stands, which is said: "solved in 9
+                        // moves" read as the whole game's count.
+                        let mut text = render::solution(&o);
+                        if history.len() > 1 {
+                            let played = history.len() - 1;
+                            text = text
+                                .replacen("\nsolved in ", "\nsolved from here in ", 1)
+                                .replacen(
+                                    "\nstart:\n",
+                                    &format!(
+                                        "\nfrom here, after your {}:\n",
+                                        crate::diag::plural(played, &what[2..])
+                                    ),
+                                    1,
+                                );
+                        }
+                        write!(out, "{text}")?;
                         won = true;
                         break;
                     }
