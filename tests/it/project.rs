@@ -234,6 +234,12 @@ fn new_writes_a_family_and_a_puzzle_that_solves_for_each_kind() {
             "solved in 8 moves, proven the fewest, 4 pieces left\n",
             "rewrite a few cells (Frogs and Toads' kind).\n",
         ),
+        // The blue robot and the wall make the red one's stops.
+        (
+            "slide",
+            "solved in 4 moves, proven the fewest, R robot on [1, 3]\n",
+            "slide until something stops them (Ricochet Robots' kind).\n",
+        ),
     ] {
         let t = Test::new()
             .args(["new", "var", "--kind", kind, "--dir", "work"])

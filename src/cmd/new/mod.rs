@@ -1,5 +1,5 @@
 //! `marbles new NAME`: a commented rule script of one of the kinds docs/rules.md describes
-//! (hop, tilt, rewrite) and a puzzle that uses it, to start a variant from; nothing is
+//! (hop, tilt, rewrite, slide) and a puzzle that uses it, to start a variant from; nothing is
 //! overwritten.
 
 use super::{Error, ExitCode};
@@ -26,6 +26,12 @@ pub const KINDS: &[Kind] = &[
         about: "pieces of kinds whose moves rewrite a few cells (Frogs and Toads)",
         script: include_str!("rewrite.rhai"),
         puzzle: include_str!("rewrite.yaml"),
+    },
+    Kind {
+        name: "slide",
+        about: "robots that slide until something stops them (Ricochet Robots)",
+        script: include_str!("slide.rhai"),
+        puzzle: include_str!("slide.yaml"),
     },
 ];
 
