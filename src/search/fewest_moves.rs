@@ -4,7 +4,8 @@
 //! none) is searched by `chains`, breadth-first by moves. For the others, a goal whose
 //! positions can be listed is searched by moves from both ends (`both_ends`), after a quick
 //! depth-first line to return should a limit stop it (or its proof that no line exists, the
-//! answer), and a beam's line (`upper`) for it to
+//! answer), a forward search by moves (`chains`) that decides a small game whole, and a
+//! beam's line (`upper`) for it to
 //! beat, with lower bounds from Merson regions (`bounds`) dropping positions that cannot be
 //! on a line within the target, raised from the bound at the start up to the beam's line
 //! less one (or a `moves: N` goal's N). What follows is the search for the rest (too many goal
@@ -629,6 +630,16 @@ impl<'a, W: Word> Search<'a, W> {
         self.live = 0;
         // A quick line first, to return should a limit stop the exact search.
         let best = quick_line(self.model, budget)?;
+        // A game small enough is searched whole, forward by moves: from both ends, the goal's
+        // side of a sparse board grew by the board's holes, not by the positions a game
+        // reaches (a 99-hole board whose game reaches 1,518 took 72 M nodes).
+        let mut turn = budget.capped(SMALL_GAME_STEPS);
+        let small = chains::run(self.model, &mut turn);
+        budget.nodes = turn.nodes;
+        match small {
+            Ok(_) | Err(Stop::Unsolvable(..)) => return small,
+            Err(_) => {}
+        }
         match both_ends::run(&self, goals, cap, beam, budget) {
             Ok(found) => Ok(found),
             Err((Stop::GaveUp(why, memory), least, line)) => Err(Stop::Bounded {
@@ -852,6 +863,10 @@ impl<'a, W: Word> Search<'a, W> {
 
 /// Nodes the quick first line may take.
 const QUICK_NODES: u64 = 1 << 16;
+
+/// Chain steps the forward search by moves may take before the search from both ends
+/// begins: a game this small is decided whole by it.
+const SMALL_GAME_STEPS: u64 = 1 << 17;
 
 /// Nodes, and the share of the time left, the first-solution searches may take for a line
 /// when the quick one finds none: a tenth, or two seconds where that is more and at most half
