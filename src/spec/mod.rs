@@ -101,6 +101,20 @@ mod tests {
             ),
             "{e}"
         );
+        // A goal board so written reads as the puzzle's board given twice.
+        let e = p("rules: peg_hop\nboard: |\n  o o .\ngoal:\nboard: |\n  . . o\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:5:1: invalid puzzle YAML: `board:` is given twice, first at line 2: a goal board \
+             is indented below `goal:`, as `goal:` then `  board: |`"
+        );
+        // One left empty, its keys all written elsewhere or not at all, is no goal.
+        let e = p("rules: peg_hop\nboard: |\n  o o .\ngoal:\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:4:1: `goal:` holds nothing: write its keys indented below it, as `goal:` then \
+             `  pegs: 1`, or leave `goal:` out for the default, one peg"
+        );
         let e = p("rules: peg_hop\nboard: |\n  o o .\ntimeout: 3\n").unwrap_err();
         assert!(
             e.to_string().contains(

@@ -279,11 +279,23 @@ fn located_elsewhere(path: &Path, source: &str, msg: &str, at: Option<(usize, us
         });
         let (first, _) = given.next()?;
         let (again, _) = given.next()?;
+        // A goal's board written at the first column, under a `goal:` left empty: the
+        // puzzle's own board given twice, as YAML reads it.
+        let under_goal = key == "board"
+            && lines()
+                .take(again - 1)
+                .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+                .last()
+                .is_some_and(|(_, l)| l.split(" #").next().is_some_and(|l| l.trim_end() == "goal:"));
+        let keep = match under_goal {
+            true => "a goal board is indented below `goal:`, as `goal:` then `  board: |`".to_string(),
+            false => "keep one".to_string(),
+        };
         return Some(
             Diagnostic::new(
                 path,
                 format!(
-                    "invalid puzzle YAML: {within}`{key}:` is given twice, first at line {first}: keep one"
+                    "invalid puzzle YAML: {within}`{key}:` is given twice, first at line {first}: {keep}"
                 ),
             )
             .at(Some(again), Some(column)),
@@ -691,6 +703,19 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
     };
 
     let goal = match raw.goal {
+        // `goal:` written with nothing under it: its keys were meant to be (a key at the
+        // first column is the puzzle's own, and refused as such unless it is one).
+        None if source
+            .lines()
+            .any(|l| l.split(" #").next().is_some_and(|l| l.trim_end() == "goal:")) =>
+        {
+            return Err(err(
+                "goal",
+                "`goal:` holds nothing: write its keys indented below it, as `goal:` then \
+                 `  pegs: 1`, or leave `goal:` out for the default, one peg"
+                    .into(),
+            ));
+        }
         None => GoalSpec::default(),
         Some(g) => {
             let pegs = count_or_fewest(path, source, g.pegs, "pegs", PegGoal::Count, PegGoal::Fewest)?;
