@@ -77,10 +77,15 @@ pub enum Verdict {
     GaveUp(GaveUp),
 }
 
+/// How positions counted one per symmetry class are said: the symmetries are of the rules
+/// (permutations of the cells that map the moves onto themselves), which a board drawn with
+/// no symmetry may have, so the count can be below what a reader finds by hand.
+pub const ONE_PER_CLASS: &str = " (one per symmetry class: positions the rules' moves treat alike)";
+
 /// Why an exhaustive search (any of them: hop, rewrite, tilt) found no way: it tried `tried` positions (one per symmetry
 /// class when `classes`), and `cut` ruled out the others reachable from the start.
 pub fn exhausted(tried: u64, classes: bool, cut: &[&str]) -> String {
-    let of = if classes { " (one per symmetry class)" } else { "" };
+    let of = if classes { ONE_PER_CLASS } else { "" };
     let rest = match (cut, tried) {
         ([], 1) => "it is the only position reachable from the start".to_string(),
         ([], _) => "they are every position reachable from the start".to_string(),

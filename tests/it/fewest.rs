@@ -1095,7 +1095,7 @@ fn a_fewest_search_at_goal_cells_names_the_class_floor_in_its_reason() {
         .run()
         .status(1)
         .stdout_has(
-            "unsolvable: exhaustive search: none of the 4 positions tried (one per symmetry class) reaches the goal; \
+            "unsolvable: exhaustive search: none of the 4 positions tried (one per symmetry class: positions the rules' moves treat alike) reaches the goal; \
              every other position reachable from the start was ruled out by position class\n",
         );
 }

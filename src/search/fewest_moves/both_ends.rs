@@ -303,7 +303,7 @@ impl<W: Word> Side<W> {
                  position in the start's position class can be reached{}, and the start is not \
                  among them",
                 crate::diag::plural(tried, "position"),
-                if classes { " (one per symmetry class)" } else { "" },
+                if classes { crate::search::ONE_PER_CLASS } else { "" },
                 if tried == 1 { "is" } else { "are" },
                 match cut.is_empty() {
                     true => String::new(),
