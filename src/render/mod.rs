@@ -558,8 +558,9 @@ pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) ->
     let mut left_out = 0;
     for (i, m) in o.moves.iter().enumerate() {
         if let Some((k, cells)) = groups.iter().position(|g| g.0 == i).map(|k| (k, &groups[k].1)) {
-            let path: Vec<String> = cells.iter().map(|c| format!("[{},{}]", c[0], c[1])).collect();
-            let _ = writeln!(out, "\nmove {}: {}", k + 1, path.join("→"));
+            // Cells written as the jumps below write them.
+            let path: Vec<String> = cells.iter().map(|c| format!("[{}, {}]", c[0], c[1])).collect();
+            let _ = writeln!(out, "\nmove {}: {}", k + 1, path.join(" → "));
         }
         // A hop answer's moves are chains of jumps, numbered apart: `move 8:` above `jump 10:`.
         let _ = match o.moves.hop {

@@ -37,7 +37,7 @@ fn a_hop_answer_counts_moves_as_chains_of_jumps_in_every_format() {
         .run()
         .status(0)
         .stdout_has(&words)
-        .stdout_has("\nmove 1: [2,0]→[0,0]\n\njump 1: [2, 0] over [1, 0] to [0, 0] (up-right)\n");
+        .stdout_has("\nmove 1: [2, 0] → [0, 0]\n\njump 1: [2, 0] over [1, 0] to [0, 0] (up-right)\n");
     Test::new()
         .file("c.yaml", CORNER)
         .args(["solve", "c.yaml", "--format", "moves"])
