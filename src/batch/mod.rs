@@ -637,8 +637,7 @@ pub trait Sink {
     fn take(&mut self, done: Done) -> anyhow::Result<()>;
     /// No more results are waiting for now (said at least every [`IDLE_EVERY`]): what was
     /// taken may be written. `longest` is the file running longest now, and for how long.
-    fn idle(&mut self, longest: Option<(&Path, std::time::Duration)>) -> anyhow::Result<()> {
-        let _ = longest;
+    fn idle(&mut self, _longest: Option<(&Path, std::time::Duration)>) -> anyhow::Result<()> {
         Ok(())
     }
     /// Whether it wants no more (`--fail-fast` after a failure): no further file is started,

@@ -254,7 +254,7 @@ pub fn play(
                                     "\nstart:\n",
                                     &format!(
                                         "\nfrom here, after your {}:\n",
-                                        crate::diag::plural(played, &what[2..])
+                                        crate::diag::plural(played, what.trim_start_matches("a "))
                                     ),
                                     1,
                                 );

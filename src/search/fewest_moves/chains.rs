@@ -1,5 +1,6 @@
-//! Fewest moves for hop families whose jumps do not each take exactly one peg: breadth-first
-//! over positions, one move (a chain of one peg's jumps) a step.
+//! Fewest moves for hop families whose jumps do not each take exactly one peg, and for a game
+//! of any family small enough to search whole: breadth-first over positions, one move (a
+//! chain of one peg's jumps) a step.
 //!
 //! The layered search beside it counts on a jump taking one peg: a position's peg count is
 //! its layer, and the layers met from both ends are adjacent. With jumps taking two pegs, or
