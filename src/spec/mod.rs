@@ -133,6 +133,11 @@ mod tests {
             "t.yaml:2: invalid puzzle YAML: `board: >` folds the rows into one line; write \
              `board: |` to keep each row on its own line"
         );
+        // A goal's board too; a line of a description that reads so is no key.
+        let e = p("rules: peg_hop\nboard: |\n  o o .\ngoal:\n  board: >\n    . . o\n").unwrap_err();
+        assert_eq!(e.line, Some(5), "{e}");
+        let d = "description: |\n  board: > as drawn\nrules: peg_hop\nboard: |\n  o o .\n";
+        assert!(p(d).is_ok());
         let e = p("rules: peg_hop\nboard: |\n\to o .\n").unwrap_err();
         assert_eq!(
             e.to_string(),

@@ -623,8 +623,12 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
     let _ = raw.description;
     // A folded block (`board: >`) joins the rows into one line: a board of one row, solved
     // as such without a word.
-    if let Some(i) = source.lines().position(|l| {
-        l.trim_start()
+    let goal_board = nested_key_line(source, "goal", "board");
+    if let Some(i) = source.lines().enumerate().position(|(i, l)| {
+        // The puzzle's own `board:` (at the first column) or its goal's.
+        let key = l.starts_with("board:") || goal_board == Some(i + 1);
+        key && l
+            .trim_start()
             .strip_prefix("board:")
             .is_some_and(|rest| rest.trim_start().starts_with('>'))
     }) {
