@@ -99,6 +99,20 @@ pub fn solve(
     }
 }
 
+/// Whether no two holes of `geo` are neighbours where they are pictured: holes drawn further
+/// apart than the layout's step (a board that fits no jump because of its size is drawn
+/// right, and is not asked about its spacing).
+fn spaced_out(geo: &crate::model::Geometry) -> bool {
+    // Pictured in half steps across: a square's neighbours two across or one down, a
+    // triangle's two across or one across and one down.
+    let near: &[[i64; 2]] = match geo.layout {
+        crate::lattice::Layout::Square => &[[2, 0], [0, 1]],
+        crate::lattice::Layout::Triangle => &[[2, 0], [1, 1], [-1, 1]],
+    };
+    let at: rustc_hash::FxHashSet<[i64; 2]> = geo.pictured.iter().copied().collect();
+    !(geo.pictured.iter()).any(|p| near.iter().any(|d| at.contains(&[p[0] + d[0], p[1] + d[1]])))
+}
+
 /// `pegs: fewest` in the fewest moves, every jump taking a peg (the fewest-pegs searches stand
 /// on each jump leaving fewer): the fewest pegs first (`fewest`, below), then the
 /// fewest moves to that many (a goal whose positions can be listed, searched from both ends;
@@ -171,7 +185,14 @@ pub fn hop(m: &HopModel, order: &[usize], budget: &mut Budget, obs: &mut impl Ob
     // A board whose holes no jump joins (drawn two spaces apart) is said to be one: its
     // position classes would refute it in words that hide the mistake.
     if m.moves.is_empty() && !m.is_goal(m.start, m.target_pegs()) {
-        let why = "the rules make no move on this board: no peg can ever move (are its holes drawn more than one space apart?)";
+        let why = match spaced_out(&m.geo) {
+            true => {
+                "the rules make no move on this board: no peg can ever move (are its holes drawn more than one space apart?)"
+            }
+            false => {
+                "the rules make no move on this board: no peg can ever move (no jump of the family fits its holes)"
+            }
+        };
         return unmoved(m, Verdict::Unsolvable(Some(why.into())), budget);
     }
     let more = m

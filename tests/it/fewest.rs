@@ -572,8 +572,8 @@ fn an_unsolvable_verdict_in_the_fewest_moves_says_what_was_searched() {
         .status(1);
     assert_eq!(
         run.json()[0]["reason"],
-        "the rules make no move on this board: no peg can ever move (are its holes drawn more \
-         than one space apart?)"
+        "the rules make no move on this board: no peg can ever move (no jump of the family fits \
+         its holes)"
     );
     // A goal board no line reaches in any number of moves: refuted by the plain search's
     // every position, before any search by moves (whose pass from the goal's side would say

@@ -119,6 +119,19 @@ fn a_board_no_jump_joins_says_so() {
             "unsolvable: the rules make no move on this board: no peg can ever move (are its holes \
              drawn more than one space apart?)\n",
         );
+    // Holes drawn side by side that no jump fits are not asked about their spacing.
+    Test::new()
+        .file(
+            "small.yaml",
+            "rules: triangle_hop\nboard: |\n  o\n  o .\n  # o #\n",
+        )
+        .args(["solve", "small.yaml"])
+        .run()
+        .status(1)
+        .stdout_has(
+            "unsolvable: the rules make no move on this board: no peg can ever move (no jump of the \
+             family fits its holes)\n",
+        );
 }
 
 /// `marbles check p.yaml` of `board` (block-indented by 2) with the family `rules/x.rhai`.
