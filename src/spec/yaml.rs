@@ -621,24 +621,6 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
             .at(loc.as_ref().map(|l| l.line()), loc.as_ref().map(|l| l.column()))
     })?;
     let _ = raw.description;
-    // A folded block (`board: >`) joins the rows into one line: a board of one row, solved
-    // as such without a word.
-    let goal_board = nested_key_line(source, "goal", "board");
-    if let Some(i) = source.lines().enumerate().position(|(i, l)| {
-        // The puzzle's own `board:` (at the first column) or its goal's.
-        let key = l.starts_with("board:") || goal_board == Some(i + 1);
-        key && l
-            .trim_start()
-            .strip_prefix("board:")
-            .is_some_and(|rest| rest.trim_start().starts_with('>'))
-    }) {
-        return Err(Diagnostic::new(
-            path,
-            "invalid puzzle YAML: `board: >` folds the rows into one line; write `board: |` to \
-             keep each row on its own line",
-        )
-        .at(Some(i + 1), None));
-    }
     let here = |key: &str| key_line(source, key);
     let err = |key: &str, msg: String| Diagnostic::new(path, msg).at(here(key), Some(1));
 
@@ -670,6 +652,23 @@ pub fn parse(path: &Path, source: &str) -> Result<Spec> {
         .as_ref()
         .and_then(|_| nested_key_line(source, "goal", "board"));
     let board_line = own_board_line(source, goal_board_line);
+    // A folded block (`board: >`) joins the rows into one line: a board of one row, solved
+    // as such without a word.
+    if let Some(i) = source.lines().enumerate().position(|(i, l)| {
+        // The puzzle's own `board:` (at the first column) or its goal's.
+        let key = l.starts_with("board:") || goal_board_line == Some(i + 1);
+        key && l
+            .trim_start()
+            .strip_prefix("board:")
+            .is_some_and(|rest| rest.trim_start().starts_with('>'))
+    }) {
+        return Err(Diagnostic::new(
+            path,
+            "invalid puzzle YAML: `board: >` folds the rows into one line; write `board: |` to \
+             keep each row on its own line",
+        )
+        .at(Some(i + 1), None));
+    }
 
     let tilt = TiltKeys {
         size: raw.size,
