@@ -62,7 +62,7 @@ fn what_a_failing_script_printed_comes_before_its_error() {
         r.stderr,
         format!(
             "rules/chatty.rhai: cells: 25\nrules/chatty.rhai: line 12: 15\n\
-             marbles: error: rules/chatty.rhai:13: {unknown} (on a sample 5×5 board)\n"
+             marbles: error: rules/chatty.rhai:13: {unknown} (on the sample hop and tilt boards alike)\n"
         )
     );
     let r = run(&files, &["solve", "p.yaml"], 2);
@@ -80,6 +80,17 @@ fn what_a_failing_script_printed_comes_before_its_error() {
         r.stderr,
         "t.rhai: cells: 25\nmarbles: error: t.rhai:12:11: rule script failed: \
          Array index 99 out of bounds: only 15 elements in array (on a sample 5×5 board)\n"
+    );
+}
+
+#[test]
+fn a_tilt_script_whose_map_is_refused_is_not_said_to_fail_on_a_hop_board() {
+    let tilt = "fn rules(board) {\n  #{ kind: \"tilt\", directions: [#{ name: \"up\", step: [-1, 0], speed: 2 }] }\n}\n";
+    let r = run(&[("t.rhai", tilt)], &["check", "t.rhai"], 2);
+    assert_eq!(
+        r.stderr,
+        "marbles: error: t.rhai:2: directions[0] has an unknown key `speed`: did you mean `step`? \
+         known keys are name, step (on the sample hop and tilt boards alike)\n"
     );
 }
 
