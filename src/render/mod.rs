@@ -480,6 +480,17 @@ pub fn lettered(o: &Outcome) -> bool {
 
 /// The one-line verdict: `solved in 31 moves, 1 peg left (genius)`.
 pub fn verdict(o: &Outcome) -> String {
+    verdict_from(o, false)
+}
+
+/// [`verdict`], for an answer from a game under way when `from_here`: `solved from here in 9
+/// moves`, so that the count does not read as the whole game's.
+pub fn verdict_from(o: &Outcome, from_here: bool) -> String {
+    let solved = if from_here {
+        "solved from here in"
+    } else {
+        "solved in"
+    };
     let mut s = match o.status {
         Status::Solved => {
             let n = o.moves.len();
@@ -491,14 +502,14 @@ pub fn verdict(o: &Outcome) -> String {
             };
             match (tilt, o.jumps_made()) {
                 (true, _) if n == 0 => "already solved: every marble starts in its own hole".to_string(),
-                (true, _) => format!("solved in {}{proven}", plural(n, "tilt")),
+                (true, _) => format!("{solved} {}{proven}", plural(n, "tilt")),
                 (false, _) if n == 0 => "already solved: the start meets the goal".to_string(),
                 // On a hop board a move is one peg's chain of jumps: say both counts.
                 (false, Some(j)) => {
                     let k = o.moves_made();
-                    format!("solved in {}{proven} ({})", plural(k, "move"), plural(j, "jump"))
+                    format!("{solved} {}{proven} ({})", plural(k, "move"), plural(j, "jump"))
                 }
-                (false, None) => format!("solved in {}{proven}", plural(n, "move")),
+                (false, None) => format!("{solved} {}{proven}", plural(n, "move")),
             }
         }
         Status::Unsolvable => "unsolvable".to_string(),
@@ -537,21 +548,41 @@ pub fn solution(o: &Outcome) -> String {
 /// move is still listed, and a closing note says how many boards were left out.
 pub const MAX_ANSWER_BOARD_BYTES: usize = 256 * 1024;
 
+/// [`solution`] for a game under way: its verdict says `solved from here in`, and its first
+/// board is headed `from here, after {played}:` (`your 3 jumps`) where it says `start:`.
+pub fn solution_from_here(o: &Outcome, played: &str) -> String {
+    answer(o, board, Some(played))
+}
+
 /// [`solution`] with boards drawn by `draw(replay, frame, marked cell)`, for other notations.
 pub fn solution_with(o: &Outcome, draw: impl Fn(&Replay, usize, Option<Cell>) -> String) -> String {
+    answer(o, draw, None)
+}
+
+/// The answer from the start, or after what the player `played` when a game is under way.
+fn answer(
+    o: &Outcome,
+    draw: impl Fn(&Replay, usize, Option<Cell>) -> String,
+    played: Option<&str>,
+) -> String {
     let rules = o.script.as_deref().unwrap_or(&o.rules);
     let mut heading = format!(
         "{} ({}, {rules})\n{}\n",
         one_line(&o.puzzle),
         one_line(&o.file),
-        verdict(o)
+        verdict_from(o, played.is_some())
     );
     if let Some(goal) = &o.goal {
         let _ = writeln!(heading, "goal: {goal}");
     }
     let mut out = terminal(&heading).into_owned();
     let Some(replay) = &o.replay else { return out };
-    out.push_str("\nstart:\n");
+    match played {
+        Some(played) => {
+            let _ = writeln!(out, "\nfrom here, after {played}:");
+        }
+        None => out.push_str("\nstart:\n"),
+    }
     out.push_str(&indent(&draw(replay, 0, None)));
     let groups = if o.moves.hop { o.moves.chains() } else { Vec::new() };
     let mut drawn = 0;

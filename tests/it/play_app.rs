@@ -194,6 +194,22 @@ fn solve_from_here_plays_the_rest_one_tick_at_a_time_and_wins() {
     assert!(end.contains("1 peg left · rating: genius · jump 13"), "{end}");
     assert!(end.contains("solved: 1 peg left (genius)"), "{end}");
     assert_eq!(app.exit_code(), ExitCode::Solved);
+    // After a jump of the player's, the count is from where the game stands.
+    let mut app = App::new(&p, &opts);
+    for key in [
+        Input::Down,
+        Input::Pick,
+        Input::Up,
+        Input::Up,
+        Input::Pick,
+        Input::Solve,
+    ] {
+        app.update(key);
+    }
+    assert_eq!(
+        app.message(),
+        "marbles finishes: solved from here in 11 moves (12 jumps), 1 peg left (genius)"
+    );
 }
 
 #[test]

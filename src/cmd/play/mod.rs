@@ -245,20 +245,16 @@ pub fn play(
                     (Status::Solved, _) => {
                         // Counted from where the player stands, which is said: "solved in 9
                         // moves" read as the whole game's count.
-                        let mut text = render::solution(&o);
-                        if history.len() > 1 {
-                            let played = history.len() - 1;
-                            text = text
-                                .replacen("\nsolved in ", "\nsolved from here in ", 1)
-                                .replacen(
-                                    "\nstart:\n",
-                                    &format!(
-                                        "\nfrom here, after your {}:\n",
-                                        crate::diag::plural(played, what.trim_start_matches("a "))
-                                    ),
-                                    1,
-                                );
-                        }
+                        let text = match history.len() - 1 {
+                            0 => render::solution(&o),
+                            played => render::solution_from_here(
+                                &o,
+                                &format!(
+                                    "your {}",
+                                    crate::diag::plural(played, what.trim_start_matches("a "))
+                                ),
+                            ),
+                        };
                         write!(out, "{text}")?;
                         won = true;
                         break;

@@ -366,7 +366,8 @@ impl<'a> App<'a> {
                 }
                 self.redo.clear();
                 self.picked = None;
-                self.message = format!("marbles finishes: {}", render::verdict(&o));
+                let from_here = self.history.len() > 1;
+                self.message = format!("marbles finishes: {}", render::verdict_from(&o, from_here));
             }
             Status::Unsolvable => self.message = lost(self.p, self.opts, &self.history, o.reason),
             _ => self.message = format!("the solver gave up from here: {}", o.reason.unwrap_or_default()),
