@@ -200,6 +200,9 @@ pub enum Replay {
         /// The walls on edges between side-by-side squares (`walls:` of a square board).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         walls: Vec<[Cell; 2]>,
+        /// The squares a goal names for a piece to reach (a sliding robot's target).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        targets: Vec<Cell>,
     },
     Tilt {
         size: usize,

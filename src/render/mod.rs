@@ -252,11 +252,20 @@ pub fn hop_point(layout: Layout, [x, y]: [i64; 2]) -> (f64, f64) {
     (x as f64 / 2.0, y as f64 * row)
 }
 
+/// How a text board draws an empty target square.
+const TARGET: char = '+';
+
 /// Frame `i` of a replay as text. For hop boards `mark` is a cell drawn `*` (the peg that
-/// just moved); every other cell reads as in a puzzle file: `o` peg, `.` hole, `#` no hole.
+/// just moved), and a target no piece stands on is drawn `+`; every other cell reads as in a
+/// puzzle file: `o` peg, `.` hole, `#` no hole.
 pub fn board(replay: &Replay, i: usize, mark: Option<Cell>) -> String {
     match replay {
-        Replay::Hop { cells, frames, .. } => {
+        Replay::Hop {
+            cells,
+            frames,
+            targets,
+            ..
+        } => {
             let frame = frames[i].as_bytes();
             // Pieces of kinds, if the start or this frame has a letter (an emptied board may not).
             let lettered = [&frames[0], &frames[i]]
@@ -277,6 +286,7 @@ pub fn board(replay: &Replay, i: usize, mark: Option<Cell>) -> String {
                     _ if frame[k].is_ascii_alphabetic() => frame[k] as char,
                     _ if mark == Some(cells[k]) && !lettered => symbols.moved,
                     _ if frame[k] == b'1' => symbols.peg,
+                    _ if targets.contains(&cells[k]) => TARGET,
                     _ => symbols.hole,
                 };
                 lines.entry(y).or_default().insert(x, ch);

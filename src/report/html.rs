@@ -889,6 +889,7 @@ mod tests {
                 blocked: Vec::new(),
                 frames: vec!["110".into(), "001".into()],
                 walls: Vec::new(),
+                targets: Vec::new(),
             }),
             ..solved("puzzles/x.yaml", name, "peg_hop")
         }

@@ -922,6 +922,7 @@ pub fn drawn_replay(spec: &Spec, geo: &model::Geometry, frames: Vec<String>) -> 
         blocked: geo.blocked.clone(),
         frames,
         walls,
+        targets: Vec::new(),
     }
 }
 

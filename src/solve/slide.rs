@@ -47,7 +47,11 @@ pub fn replay(spec: &Spec, m: &SlideModel, states: &[Vec<u16>]) -> Replay {
             f.into_iter().collect()
         })
         .collect();
-    super::drawn_replay(spec, &m.geo, frames)
+    let mut replay = super::drawn_replay(spec, &m.geo, frames);
+    if let Replay::Hop { targets, .. } = &mut replay {
+        targets.push(m.geo.cells[m.goal.target as usize]);
+    }
+    replay
 }
 
 /// The goal in words: `R robot on [3, 4]`, or `a robot on [3, 4]`.

@@ -1247,7 +1247,7 @@ fn a_slide_answer_names_the_robot_on_the_target_and_draws_the_walls_between_squa
         .run()
         .status(0)
         .stdout_has("solved in 1 move, proven the fewest, R robot on [0, 1]\ngoal: R robot on [0, 1]\n")
-        .stdout_has("start:\n    R .|.\n    . # .\n       ---\n    G . .\n")
+        .stdout_has("start:\n    R +|.\n    . # .\n       ---\n    G . .\n")
         .stdout_has("1. R [0, 0] to [0, 1] (right)\n    . R|.\n");
     let report = tempfile::tempdir().expect("temp dir");
     let at = report.path().display().to_string();
@@ -1269,7 +1269,7 @@ fn a_slide_answer_names_the_robot_on_the_target_and_draws_the_walls_between_squa
         .args(["solve", "p.yaml"])
         .run()
         .status(0)
-        .stdout_has("start:\n     R . .\n    ---\n     . # .\n     G . .\n");
+        .stdout_has("start:\n     R . +\n    ---\n     . # .\n     G . .\n");
 }
 
 #[test]

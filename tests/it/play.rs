@@ -515,7 +515,7 @@ fn a_slide_puzzle_is_played_to_its_goal_by_typed_slides_the_walls_stopping_them(
     // The walls drawn, and each stopping a robot: the red one at [0, 1], the yellow one at once.
     assert!(
         out.starts_with(
-            "p (ricochet): type a move, or `help`\n    R .|.\n    . . .\n       ---\n    . . Y\n"
+            "p (ricochet): type a move, or `help`\n    R .|.\n    . . .\n       ---\n    . + Y\n"
         ),
         "{out}"
     );
