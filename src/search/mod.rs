@@ -123,6 +123,10 @@ pub enum GaveUp {
     /// A count of jump sequences outgrew 128 bits.
     #[error("more than 2^128 jump sequences")]
     Overflow,
+    /// A line of `moves` was found whose moves and boards would take about `bytes`, more than
+    /// an answer may hold (`most` bytes): it is held, checked and written whole by every report.
+    #[error("the line found is {} long: its moves and boards would take ~{}, more than an answer may hold ({})", plural(*moves as usize, "move"), human_bytes(*bytes), human_bytes(*most))]
+    AnswerTooLong { moves: u64, bytes: u64, most: u64 },
     /// A `fewest` search stopped by `stop` with an answer of `best` pegs (`pieces`: pieces of
     /// kinds) it could not prove optimal, or none yet (no position it reached meets the rest
     /// of the goal: a peg on its `at:` cell); `floor` is the fewest it proved possible at

@@ -584,8 +584,43 @@ pub fn replays(p: &Prepared, opts: &Options, o: &Outcome) -> bool {
         && solution
 }
 
+/// What an answer may hold at most, its moves and boards counted as `answer_bytes` does:
+/// an answer is held, checked and written whole, by every report, outside the search's tables.
+pub const MAX_ANSWER_BYTES: u64 = 8 << 20;
+
+/// What an answer of `p` may hold: [`MAX_ANSWER_BYTES`], or under a memory limit a 32nd of it
+/// (holding and writing an answer takes about 20 times what this counts).
+fn answer_room(p: &Prepared, opts: &Options) -> u64 {
+    let by_memory = limits_for(&p.spec, opts).max_memory.map_or(u64::MAX, |m| m / 32);
+    MAX_ANSWER_BYTES.min(by_memory)
+}
+
+/// About what a line of `moves` takes as an answer's JSON writes it: a move's words and a
+/// board after it (a character a cell; a tilt board lists its marbles).
+fn answer_bytes(model: &Model, moves: usize) -> u64 {
+    let board = match model {
+        Model::Hop(m) => m.geo.cells.len(),
+        Model::Rewrite(m) => m.geo.cells.len(),
+        Model::Slide(m) => m.squares(),
+        Model::Tilt(m) => 8 * m.start.len(),
+    };
+    moves as u64 * (128 + board as u64)
+}
+
 /// [`outcome`] before it is checked against an expectation.
 fn unjudged(p: &Prepared, opts: &Options, verdict: Verdict, path: &[usize], stats: Stats) -> Outcome {
+    // A line too long to hold as an answer gives up, saying how long it is.
+    let (bytes, most) = (answer_bytes(&p.model, path.len()), answer_room(p, opts));
+    let (verdict, path) = match bytes > most {
+        true => {
+            let moves = path.len() as u64;
+            (
+                Verdict::GaveUp(GaveUp::AnswerTooLong { moves, bytes, most }),
+                &[][..],
+            )
+        }
+        false => (verdict, path),
+    };
     // A hop search that gave up shows a line only as the best it found towards an optimising
     // goal: where a search for a first solution happened to stop is neither an answer nor
     // the nearest one to it.

@@ -1408,3 +1408,46 @@ fn check_says_when_the_symmetry_search_stopped_before_it_knew_the_group() {
         .status(0)
         .stdout_has("(ring: 64 holes, 63 pegs, 64 jumps, symmetries not found: more than 24, or too many to search for; none used)");
 }
+
+/// The Chinese rings as rewrites: the one line from n rings on to none is about 2^(n+1)/3
+/// moves long, a few rules making an answer of any length.
+const RINGS: &str = r#"fn rules(board) {
+    let n = board.cols;
+    let moves = [];
+    for i in 0..n {
+        let at = [];
+        for j in 0..(i + 1) { at.push([0, j]); }
+        let pre = "";
+        if i >= 1 {
+            for j in 0..(i - 1) { pre += "."; }
+            pre += "o";
+        }
+        moves.push(#{ dir: "on", at: at, was: pre + ".", becomes: pre + "o" });
+        moves.push(#{ dir: "off", at: at, was: pre + "o", becomes: pre + "." });
+    }
+    #{ kind: "rewrite", layout: "square", pieces: ["o"], directions: ["on", "off"], moves: moves }
+}
+"#;
+
+#[test]
+fn an_answer_too_long_to_hold_under_the_memory_limit_gives_up_saying_how_long() {
+    let rings = |limit: &[&str]| {
+        Test::new()
+            .file("rules/rings.rhai", RINGS)
+            .file(
+                "r.yaml",
+                "rules: rings\nboard: |\n  o o o o o o o o o o o o o o\ngoal:\n  pegs: 0\n",
+            )
+            .args(["solve", "r.yaml"].iter().chain(limit))
+            .run()
+    };
+    // 14 rings take 10,922 moves, replayed to the goal.
+    rings(&[])
+        .status(0)
+        .stdout_has("\nsolved in 10922 moves, 0 pieces left\n");
+    // A 32nd of 32 MB is less than their ~1.5 MiB of moves and boards.
+    rings(&["--max-memory", "32MB"]).status(1).stdout_has(
+        "\ngave up: the line found is 10922 moves long: its moves and boards would take \
+         ~1.5 MiB, more than an answer may hold (976.6 KiB)\n",
+    );
+}
