@@ -1451,3 +1451,35 @@ fn an_answer_too_long_to_hold_under_the_memory_limit_gives_up_saying_how_long() 
          ~1.5 MiB, more than an answer may hold (976.6 KiB)\n",
     );
 }
+
+#[test]
+fn a_sliding_robot_search_holds_its_memory_limit_while_its_lists_grow() {
+    // An open 24×24 board, robots in the corners: the search by moves turns breadth-first
+    // and its lists double past the limit unless each doubling is checked before it is made.
+    let mut rows = vec![vec!['.'; 24]; 24];
+    (rows[0][0], rows[0][23], rows[23][0], rows[23][23]) = ('R', 'G', 'B', 'Y');
+    let board: String = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "  {}\n",
+                r.iter().map(char::to_string).collect::<Vec<_>>().join(" ")
+            )
+        })
+        .collect();
+    let yaml = format!("rules: ricochet\nboard: |\n{board}goal:\n  reach: [11, 13]\n  piece: R\n");
+    let bounded = Test::new()
+        .file("p.yaml", &yaml)
+        .args(["solve", "p.yaml", "--max-memory", "60MB"])
+        .run_bounded(SECS(60), None);
+    let peak = bounded.peak_kib * 1024;
+    bounded
+        .held(1024)
+        .status(1)
+        .stdout_has("gave up: memory limit (57.2 MiB); no line found yet, at least 25 moves");
+    assert!(
+        peak <= 60_000_000,
+        "peak {:.1} MiB",
+        peak as f64 / f64::from(1 << 20)
+    );
+}
