@@ -202,7 +202,7 @@ fn check_script(
 ) -> io::Result<bool> {
     let read = match path.is_dir() {
         true => Err(Diagnostic::new(path, "is a directory, not a rule script")),
-        false => spec::read_text(path),
+        false => spec::input::read_text_up_to(path, script::MAX_SCRIPT_BYTES as u64),
     };
     let script = match read {
         Err(d) => {

@@ -12,7 +12,7 @@ mod sandbox;
 mod worker;
 
 pub use board::ScriptBoard;
-pub use sandbox::{IN_SCRIPT, ScriptLimits};
+pub use sandbox::{IN_SCRIPT, MAX_SCRIPT_BYTES, ScriptLimits};
 
 use crate::diag::{Diagnostic, Result};
 use crate::spec::{BoardSpec, Cell, Spec};
@@ -431,7 +431,7 @@ fn read_judged(
         file: Some(&judge),
         folder: None,
     };
-    crate::spec::input::read_text_judged(path, crate::spec::MAX_SPEC_BYTES, judges)
+    crate::spec::input::read_text_judged(path, sandbox::MAX_SCRIPT_BYTES as u64, judges)
         .map_err(|d| Box::new((d, refused.take())))
 }
 

@@ -27,6 +27,7 @@ pub const MAX_CASES_BYTES: u64 = 256 << 20;
 fn kind_of(path: &Path) -> &'static str {
     match path.extension().is_some_and(|e| e.eq_ignore_ascii_case("rhai")) {
         true => "rule script",
+        false if path.file_name().is_some_and(|n| n == crate::project::FILE) => "project file",
         false => "puzzle file",
     }
 }
@@ -140,7 +141,11 @@ pub fn read_text_judged(path: &Path, max: u64, judges: Judges) -> Result<String>
             ),
             ("puzzle file", MAX_SPEC_BYTES) => ("puzzle files", String::new()),
             ("puzzle file", _) => ("ICPC files", " (split it into several)".into()),
-            _ => ("rule scripts", String::new()),
+            ("project file", _) => ("project files", String::new()),
+            _ => (
+                "rule scripts",
+                " (a family's tables are built by its code, not written out in it)".into(),
+            ),
         };
         return Err(Diagnostic::new(
             path,

@@ -279,20 +279,25 @@ fn a_closed_stdout_ends_every_command_quietly_with_success() {
 }
 
 #[test]
-fn an_oversized_script_is_called_a_script() {
+fn an_oversized_script_or_project_file_is_called_what_it_is_with_its_own_cap() {
     let big = format!("// {}\nfn rules(board) {{ #{{}} }}\n", "x".repeat(1 << 20));
-    let run = Test::new()
-        .file("p.yaml", "rules: x\nboard: |\n  o o .\n")
-        .file("rules/x.rhai", &big)
-        .args(["solve", "p.yaml"])
+    let capped = "rules/x.rhai: is 1048604 bytes; rule scripts are limited to 65536 bytes \
+                  (a family's tables are built by its code, not written out in it)\n";
+    for command in [["solve", "p.yaml"], ["check", "rules/x.rhai"]] {
+        Test::new()
+            .file("p.yaml", "rules: x\nboard: |\n  o o .\n")
+            .file("rules/x.rhai", &big)
+            .args(command)
+            .run()
+            .status(2)
+            .stderr_has(capped);
+    }
+    Test::new()
+        .file("marbles.toml", &"#".repeat(1 << 20 | 1))
+        .args(["check", "marbles.toml"])
         .run()
-        .status(2);
-    assert!(
-        run.stderr
-            .contains("rules/x.rhai: is 1048604 bytes; rule scripts are limited to 1048576 bytes"),
-        "{}",
-        run.stderr
-    );
+        .status(2)
+        .stderr_has("marbles.toml: is 1048577 bytes; project files are limited to 1048576 bytes\n");
 }
 
 #[test]

@@ -278,6 +278,12 @@ fn new_overwrites_nothing() {
         .run()
         .status(2)
         .stderr_has("`My-Family` cannot name a family");
+    // A line break typed into the name is shown, not made.
+    Test::new()
+        .args(["new", "a\nb"])
+        .run()
+        .status(2)
+        .stderr_has("marbles: error: `a\\u{a}b` cannot name a family");
     // A built-in's name would shadow it for the whole folder.
     let t = Test::new().args(["new", "peg_hop"]).run().status(2).stderr_has(
         "marbles: error: `peg_hop` is a built-in family: a rules/peg_hop.rhai would take its place for every puzzle here that says `rules: peg_hop`; pick another name (`marbles rules` lists the families)\n",

@@ -217,7 +217,7 @@ fn a_script_too_long_to_compile_quickly_is_refused_unread() {
         .run_bounded(SECS(20), None)
         .held(512)
         .status(2)
-        .stderr_has("rules/evil.rhai: rule script is 98929 bytes; rule scripts are limited to 65536 bytes");
+        .stderr_has("rules/evil.rhai: is 98929 bytes; rule scripts are limited to 65536 bytes");
 }
 
 #[test]

@@ -60,6 +60,8 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
     if !good {
+        // Shown on one line: a name typed with a line break in it is written as `\n`.
+        let name = crate::render::one_line(name);
         return Err(Error::Usage(format!(
             "`{name}` cannot name a family: use lower-case letters, digits and `_`, starting with a \
              letter (it becomes rules/{name}.rhai and the puzzle's `rules: {name}`)"
