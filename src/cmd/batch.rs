@@ -602,7 +602,16 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
         return Ok(ExitCode::Interrupted);
     }
     let t = &results.totals;
-    Ok(ExitCode::of_run(t.errors > 0, t.failing > 0).or_failed(!found.errors.is_empty()))
+    let code = ExitCode::of_run(t.errors > 0, t.failing > 0).or_failed(!found.errors.is_empty());
+    if code == ExitCode::Interrupted {
+        // Ctrl-C after the last file finished, while the reports and the table were written:
+        // the writing is not cut, so nothing is missing, which the exit code alone hides.
+        eprintln!(
+            "marbles: interrupted ({}) after every puzzle file finished: nothing was cut",
+            crate::process::stopped_by()
+        );
+    }
+    Ok(code)
 }
 
 /// Where a batch's results go as they come: the journal (on disk within a tenth of a second)
