@@ -563,16 +563,37 @@ fn section(s: &mut String, i: usize, o: &Outcome) {
         s.push_str("<figure class=\"board-wrap\">\n");
         let mut kinds = Kinds(Vec::new());
         match replay {
-            Replay::Hop { layout, frames, .. } => {
+            Replay::Hop {
+                layout,
+                frames,
+                cells,
+                targets,
+                ..
+            } => {
                 let (holes, _) = render::hop_picture(replay).unwrap_or_default();
-                let pos = holes.iter().map(|&p| render::hop_point(*layout, p)).collect();
+                let pos: Vec<(f64, f64)> = holes.iter().map(|&p| render::hop_point(*layout, p)).collect();
                 kinds = Kinds::of(frames);
                 let point = |p| render::hop_point(*layout, p);
                 let walls = render::wall_pairs(replay)
                     .into_iter()
                     .map(|(a, b)| (point(a), point(b)))
                     .collect::<Vec<_>>();
-                hop_svg(s, (*layout, pos, &walls), frames.first(), &kinds, &o.puzzle)
+                let marked: Vec<(f64, f64)> = targets
+                    .iter()
+                    .filter_map(|t| {
+                        cells
+                            .iter()
+                            .position(|c| c == t)
+                            .and_then(|k| pos.get(k).copied())
+                    })
+                    .collect();
+                hop_svg(
+                    s,
+                    (*layout, pos, &walls, &marked),
+                    frames.first(),
+                    &kinds,
+                    &o.puzzle,
+                )
             }
             Replay::Tilt {
                 size,
@@ -624,8 +645,10 @@ fn stepper(s: &mut String, o: &Outcome, replay: &Replay) {
     );
 }
 
+/// A place on a board's picture.
+type Point = (f64, f64);
 /// A wall as the centres of the two squares it parts.
-type Edge = ((f64, f64), (f64, f64));
+type Edge = (Point, Point);
 
 /// A hop board as a picture: one tile and one hole per entry of `pos` (cell-index order,
 /// from [`render::hop_point`]). On a board of pieces of `kinds`, each piece is a disc of its
@@ -633,7 +656,7 @@ type Edge = ((f64, f64), (f64, f64));
 /// Each wall, given by the centres of the two squares it parts, is the edge between them.
 fn hop_svg(
     s: &mut String,
-    (layout, pos, walls): (Layout, Vec<(f64, f64)>, &[Edge]),
+    (layout, pos, walls, targets): (Layout, Vec<Point>, &[Edge], &[Point]),
     frame: Option<&String>,
     kinds: &Kinds,
     name: &str,
@@ -709,6 +732,15 @@ fn hop_svg(
         }
     }
     let _ = writeln!(s, "<path class=\"plate\" d=\"{d}\"/>");
+    // A target square (a sliding robot's), a dashed ring under whatever stands on it.
+    for &(x, y) in targets {
+        let _ = writeln!(
+            s,
+            "<circle class=\"target\" cx=\"{}\" cy=\"{}\" r=\".44\"/>",
+            num(x),
+            num(y)
+        );
+    }
     for (i, &(x, y)) in pos.iter().enumerate() {
         let (state, letter) = match frame.get(i) {
             Some(&b'1') => ("peg".to_string(), String::new()),

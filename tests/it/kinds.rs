@@ -1262,6 +1262,11 @@ fn a_slide_answer_names_the_robot_on_the_target_and_draws_the_walls_between_squa
         page.contains("<path class=\"wall\" d=\"M1.5 -0.5L1.5 0.5M1.5 1.5L2.5 1.5\"/>"),
         "{page}"
     );
+    // The target [0, 1], ringed.
+    assert!(
+        page.contains("<circle class=\"target\" cx=\"1\" cy=\"0\" r=\".44\"/>"),
+        "{page}"
+    );
     // A wall under the leftmost column is drawn whole: the board moves right by one.
     let yaml = slide_puzzle("[[[0, 0], [1, 0]]]", "  reach: [0, 2]\n  piece: R\n");
     Test::new()
