@@ -109,11 +109,20 @@ pub fn summarised_note(results: &Finished) -> String {
                   results.jsonl there"
             .to_string(),
     };
+    let why = match results.count() > tally::SMALL_BATCH {
+        true => format!(
+            "are too many to list here (more than {})",
+            thousands(tally::SMALL_BATCH as u64)
+        ),
+        false => format!(
+            "hold too much to list here (their moves and boards pass {})",
+            crate::process::human_bytes(tally::SMALL_BATCH_BYTES)
+        ),
+    };
     format!(
-        "{} results are too many to list here (more than {}): this report counts them, charts \
-         their times and nodes, lists the slowest and the failed, and draws the first {}; {every}",
+        "{} results {why}: this report counts them, charts their times and nodes, lists the \
+         slowest and the failed, and draws the first {}; {every}",
         thousands(results.count() as u64),
-        thousands(tally::SMALL_BATCH as u64),
         results.sample.len()
     )
 }

@@ -15,6 +15,10 @@ use std::collections::{BTreeMap, BinaryHeap};
 
 /// Results a batch may have and still report every puzzle in full.
 pub const SMALL_BATCH: usize = 2_000;
+/// What the outcomes a batch reports in full may hold, as [`held_bytes`] counts them: past it
+/// the reports summarise, as past [`SMALL_BATCH`] results (2,000 answers on a 4,096-square
+/// board held 2.65 GiB and wrote a `summary.json` of 1.6 GB).
+pub const SMALL_BATCH_BYTES: u64 = 64 << 20;
 /// The slowest puzzles, and the failed ones, a summary lists.
 pub const LISTED: usize = 20;
 /// Failed puzzles a summary lists by name (all are counted).
@@ -119,8 +123,26 @@ pub struct Tally {
     /// stating no `expect:`), each in path order.
     failed: BinaryHeap<Keyed<(bool, bool, bool, Place), Brief>>,
     sample: BinaryHeap<Keyed<Place, Outcome>>,
-    /// Every outcome, by place, while there are at most [`SMALL_BATCH`].
+    /// Every outcome, by place, while there are at most [`SMALL_BATCH`] holding at most
+    /// [`SMALL_BATCH_BYTES`].
     every: Option<Vec<(Place, Outcome)>>,
+    every_bytes: u64,
+}
+
+/// About what an outcome holds: its moves, and its boards a cell a byte (a tilt board's
+/// marbles 16 bytes each) with the board's shape three times over (its cells, where each is
+/// drawn, its `#`).
+pub fn held_bytes(o: &Outcome) -> u64 {
+    let boards = match &o.replay {
+        Some(crate::outcome::Replay::Hop { frames, cells, .. }) => {
+            frames.iter().map(|f| f.len() as u64).sum::<u64>() + 48 * cells.len() as u64
+        }
+        Some(crate::outcome::Replay::Tilt { frames, .. }) => {
+            frames.iter().map(|f| 16 * f.len() as u64).sum::<u64>()
+        }
+        None => 0,
+    };
+    1024 + 128 * o.moves.steps.len() as u64 + boards
 }
 
 /// The bin of `x` among powers of ten from `first`.
@@ -199,7 +221,8 @@ impl Tally {
             keep_least(&mut self.sample, Keyed(place, o.clone()), SAMPLE);
         }
         if let Some(every) = &mut self.every {
-            if every.len() < SMALL_BATCH {
+            self.every_bytes += held_bytes(&o);
+            if every.len() < SMALL_BATCH && self.every_bytes <= SMALL_BATCH_BYTES {
                 every.push((place, o));
             } else {
                 self.every = None;
@@ -339,5 +362,40 @@ mod tests {
         let failed: Vec<String> = t.finish().failed.into_iter().map(|b| b.puzzle).collect();
         assert_eq!(failed.len(), FAILED_LISTED);
         assert_eq!(failed[..2], ["cut 0", "cut 1"]);
+    }
+
+    /// A few results with big boards are reported summarised, as many results are: a batch
+    /// keeps every outcome whole only while they hold at most `SMALL_BATCH_BYTES`.
+    #[test]
+    fn results_holding_too_much_are_summarised_however_few() {
+        // Boards of 1 MiB each, 33 a result: two results pass 64 MiB, one does not.
+        let big = |k: usize| {
+            let mut o = Outcome::error("big.yaml", String::new());
+            o.puzzle = format!("big {k}");
+            o.replay = Some(crate::outcome::Replay::Hop {
+                layout: crate::script::Layout::Square,
+                widths: Vec::new(),
+                cells: Vec::new(),
+                pictured: Vec::new(),
+                blocked: Vec::new(),
+                frames: vec!["0".repeat(1 << 20); 33],
+                walls: Vec::new(),
+                targets: Vec::new(),
+            });
+            o
+        };
+        let mut t = Tally::new();
+        t.add(0, 1, big(0));
+        assert!(t.every.is_some(), "one result of 33 MiB is listed");
+        t.add(1, 1, big(1));
+        let done = t.finish();
+        assert!(done.every.is_none(), "two of 33 MiB are not");
+        assert_eq!(done.count(), 2);
+        assert!(
+            super::super::summarised_note(&done)
+                .starts_with("2 results hold too much to list here (their moves and boards pass 64.0 MiB)"),
+            "{}",
+            super::super::summarised_note(&done)
+        );
     }
 }
