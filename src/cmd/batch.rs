@@ -860,9 +860,11 @@ fn progress(cases: &[u64], files: u64, files_done: &Arc<AtomicU64>, quiet: bool)
     }
     let bar = match std::io::stderr().is_terminal() {
         true => ProgressBar::new(total),
+        // A line a frame, at most five a second as on a terminal: unthrottled, a batch of
+        // 100,000 files wrote 100,066 lines.
         false => ProgressBar::with_draw_target(
             Some(total),
-            ProgressDrawTarget::term_like(Box::new(Lines::default())),
+            ProgressDrawTarget::term_like_with_hz(Box::new(Lines::default()), 5),
         ),
     };
     // One key reads the count once for the count and the ETA: `{pos}` and a key of our own

@@ -534,3 +534,24 @@ fn a_summarised_table_names_the_file_of_each_failed_case() {
             "failed: 1 (the first 1 in the reports)\n  set/m.matrix: m board 2001: exhaustive search:",
         );
 }
+
+/// Progress drawn on a stderr that is no terminal is a line a frame, at most five frames a
+/// second as on a terminal, not a line for each puzzle finished.
+#[test]
+fn progress_written_to_a_file_is_throttled_like_a_terminal_s() {
+    let t = Test::new();
+    std::fs::create_dir_all(t.path("set")).unwrap();
+    for f in 0..2_000 {
+        std::fs::write(t.path(&format!("set/f{f}.icpc")), icpc_cases(1, f + 1)).unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_marbles"))
+        .args(["batch", "set", "--no-report"])
+        .current_dir(t.path(""))
+        .env("MARBLES_PROGRESS", "always")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("2000/2000 files"), "{stderr}");
+    // 2,000 files drew 2,000 lines unthrottled; a second or two of frames now.
+    assert!(stderr.lines().count() < 100, "{} lines", stderr.lines().count());
+}
