@@ -55,13 +55,25 @@ pub fn run(config: &Config) -> Result<ExitCode, Error> {
     }
     // Before the rule script runs: a Ctrl-C while it builds the board stops the count too.
     crate::process::stop_on_signals();
-    let p = match super::prepare_case(&config.file, config.notation, &config.options, config.case) {
+    let (p, cases) = match super::prepare_counted(&config.file, config.notation, &config.options, config.case)
+    {
         Err(Error::Input(d)) if d.gave_up.is_some() => {
             let interrupted = d.gave_up.as_deref() == Some(&GaveUp::Interrupted);
             return gave_up(config, d.message, interrupted, 0, None);
         }
         p => p?,
     };
+    // One count a run: a file of several says which of them this is.
+    if cases > 1 {
+        eprintln!(
+            "{}",
+            crate::render::terminal(&format!(
+                "marbles: note: {} holds {cases} puzzles; counting case {} (`--case K` picks another)",
+                config.file.display(),
+                config.case
+            ))
+        );
+    }
     let Model::Hop(m) = &p.model else {
         return Err(Diagnostic::new(&config.file, "count works on hop puzzles only").into());
     };

@@ -186,10 +186,20 @@ pub fn prepare_case(
     opts: &crate::solve::Options,
     case: usize,
 ) -> Result<crate::solve::Prepared, Error> {
+    prepare_counted(file, notation, opts, case).map(|(p, _)| p)
+}
+
+/// [`prepare_case`], with how many puzzles the file holds.
+pub fn prepare_counted(
+    file: &std::path::Path,
+    notation: Option<&'static crate::formats::Notation>,
+    opts: &crate::solve::Options,
+    case: usize,
+) -> Result<(crate::solve::Prepared, usize), Error> {
     let notation = crate::formats::Notation::of(file, notation);
     let (count, chosen) = crate::formats::prepare_case(file, notation, opts, case)?;
     match chosen {
-        Some(p) => Ok(p?),
+        Some(p) => Ok((p?, count)),
         None => Err(Error::Usage(format!(
             "{}: there is no case {case} (it holds {count})",
             file.display()

@@ -426,6 +426,18 @@ fn count_reads_the_classic_notations_as_the_other_commands_do() {
         .run()
         .status(2)
         .stderr_has("puzzles/classic/peg_puzzle.lisp: there is no case 2 (it holds 1)\n");
+    // A file of several says which it counted: the second, apex empty, is the one above.
+    const APEX: &str = "((o) (x x) (x x x) (x x x x) (x x x x x))";
+    Test::new()
+        .file(
+            "two.lisp",
+            &format!("((x) (x x) (x o x) (x x x x) (x x x x x))\n{APEX}\n"),
+        )
+        .args(["count", "two.lisp", "--case", "2"])
+        .run()
+        .status(0)
+        .stdout_has("solutions (jump sequences to the goal): 29760\n")
+        .stderr_has("marbles: note: two.lisp holds 2 puzzles; counting case 2 (`--case K` picks another)\n");
     // A file that is not there says so, whatever case is asked.
     Test::new()
         .args(["count", "gone.yaml", "--case", "2"])
