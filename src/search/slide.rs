@@ -275,34 +275,31 @@ impl<const N: usize> Search<'_, N> {
                 if states.len() as u64 > cap {
                     return Ok(None);
                 }
-                // What the lists and the set hold, and what they will while this position's
-                // children make one of them grow (old and new held at once), checked before.
+                // Checked every so often, and before this position's children may make a list
+                // or the set grow: what they hold, and while one grows, the old and the new.
                 let room = 2 * N * self.directions;
-                let states_bytes = (states.capacity() * std::mem::size_of::<[u16; N]>()) as u64;
-                let from_bytes = (from.capacity() * std::mem::size_of::<(u32, u8, u8)>()) as u64;
-                let set_bytes = super::table_bytes::<u64>(seen.capacity());
-                let held = states_bytes + from_bytes + set_bytes + Seen::bytes(self.seen.slots.len());
-                let (lists_full, set_full) = (
-                    states.len() + room >= states.capacity(),
-                    seen.len() + room >= seen.capacity(),
-                );
-                // The lists double one after the other: a new list twice the old beside it.
-                let lists_ahead = match lists_full {
-                    true => (2 * states_bytes).max(states_bytes + 2 * from_bytes),
-                    false => 0,
-                };
-                let set_ahead = match set_full {
-                    true => super::table_bytes::<u64>(2 * seen.capacity().max(1)),
-                    false => 0,
-                };
-                let growing = lists_full || set_full;
-                if self.budget.nodes >= self.check_at || growing {
+                let lists_full = states.len() + room >= states.capacity();
+                let set_full = seen.len() + room >= seen.capacity();
+                if self.budget.nodes >= self.check_at || lists_full || set_full {
+                    let states_bytes = (states.capacity() * std::mem::size_of::<[u16; N]>()) as u64;
+                    let from_bytes = (from.capacity() * std::mem::size_of::<(u32, u8, u8)>()) as u64;
+                    let held = states_bytes
+                        + from_bytes
+                        + super::table_bytes::<u64>(seen.capacity())
+                        + Seen::bytes(self.seen.slots.len());
+                    // The lists double one after the other: a new list twice the old beside it.
+                    let lists_ahead = match lists_full {
+                        true => (2 * states_bytes).max(states_bytes + 2 * from_bytes),
+                        false => 0,
+                    };
+                    let set_ahead = match set_full {
+                        true => super::table_bytes::<u64>(2 * seen.capacity().max(1)),
+                        false => 0,
+                    };
                     self.memory = self.memory.max(held);
-                    if let Some(why) = self.budget.exceeded(held + lists_ahead + set_ahead) {
-                        return Err(Verdict::GaveUp(GaveUp::no_line_yet(why, least.max(depth + 1))));
-                    }
-                    if !self.check() {
-                        let why = self.stopped.take().expect("a check that fails says why");
+                    self.check_at = self.budget.next_check(CHECK_EVERY);
+                    let ahead = (held + lists_ahead + set_ahead).max(self.memory);
+                    if let Some(why) = self.budget.exceeded(ahead) {
                         return Err(Verdict::GaveUp(GaveUp::no_line_yet(why, least.max(depth + 1))));
                     }
                 }
